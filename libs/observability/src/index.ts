@@ -1,0 +1,4 @@
+export { createLogger, silentLogger, REDACT_PATHS } from './logger';
+export type { Logger, LoggerOptions } from './logger';
+export { createMetricsRegistry } from './metrics';
+export { requestIdFrom, newRequestId } from './request-id';

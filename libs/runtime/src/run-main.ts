@@ -1,0 +1,46 @@
+import { EnvError } from './env';
+
+/** A started service or process part that can be stopped gracefully. */
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a process entry point: starts it, stops it gracefully on SIGTERM/SIGINT (a second signal
+ * forces exit), exits 1 with one line on an EnvError, or with the error on any other failure.
+ */
+export function runMain(name: string, start: () => Promise<Stoppable>): void {
+  let running: Stoppable | undefined;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write(`${name}: ${signal} received, shutting down\n`);
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    (running ? running.stop() : Promise.resolve()).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`${name}: error during shutdown: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  start().then(
+    (r) => {
+      running = r;
+    },
+    (err: unknown) => {
+      if (err instanceof Error && err.name === 'EnvError') {
+        process.stderr.write(`${name}: invalid configuration: ${err.message}\n`);
+      } else {
+        process.stderr.write(`${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      }
+      process.exit(1);
+    },
+  );
+}
+
+export { EnvError };

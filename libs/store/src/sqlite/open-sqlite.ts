@@ -1,0 +1,43 @@
+import Database from 'better-sqlite3';
+import type { Database as SqliteDb } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type { SqliteDb };
+
+/** One migration: applied once, in order, inside a transaction. */
+export interface Migration {
+  /** unique, ordered name, e.g. '001-config' */
+  id: string;
+  sql: string;
+}
+
+/**
+ * Opens (creating if needed) a SQLite file in WAL mode with a busy timeout, then applies the
+ * given migrations that have not run yet. Several stores may share one file: each migration id
+ * is recorded once in `_migrations`.
+ */
+export function openSqlite(file: string, migrations: Migration[] = []): SqliteDb {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db, migrations);
+  return db;
+}
+
+export function migrate(db: SqliteDb, migrations: Migration[]): void {
+  db.exec('CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const done = new Set(
+    (db.prepare('SELECT id FROM _migrations').all() as { id: string }[]).map((r) => r.id),
+  );
+  for (const m of migrations) {
+    if (done.has(m.id)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO _migrations (id, applied_at) VALUES (?, ?)').run(m.id, new Date().toISOString());
+    })();
+  }
+}

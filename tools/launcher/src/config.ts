@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { envBool, envLogLevel, envPort } from '@inquest/runtime';
+
+/** Environment of the all-in-one launcher (`npm start`). Every service's own variables pass through. */
+export const LauncherEnvSchema = z.object({
+  PORT: envPort(8080),
+  INQUEST_HTTP_HOST: z.string().default('127.0.0.1'),
+  INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
+  INQUEST_LOG_LEVEL: envLogLevel.default('warn'),
+  INQUEST_DEMO: envBool(true),
+  INQUEST_DEMO_TOOLSERVER_PORT: envPort(8090),
+  INQUEST_ADMIN_TOKEN: z.string().optional(),
+  INQUEST_ADMIN_TOKEN_SHA256: z.string().optional(),
+  INQUEST_EGRESS_ALLOW: z.string().optional(),
+});
+
+export type LauncherEnv = z.infer<typeof LauncherEnvSchema>;

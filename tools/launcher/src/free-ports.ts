@@ -1,0 +1,19 @@
+import { createServer, type Server } from 'node:net';
+
+/** `n` distinct loopback ports that were free a moment ago (held together, then released). */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers: Server[] = [];
+  const ports: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const srv = createServer();
+    await new Promise<void>((resolve, reject) => {
+      srv.once('error', reject);
+      srv.listen(0, '127.0.0.1', () => resolve());
+    });
+    servers.push(srv);
+    const addr = srv.address();
+    ports.push(typeof addr === 'object' && addr ? addr.port : 0);
+  }
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Transpiles every project's src/ to dist/ with swc (type checking is `npm run typecheck`).
+// Usage: build.js [projectRoot ...]   (default: every project under libs/, services/, tools/)
+// Incremental: a file is rewritten only when its source is newer than its output.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const swc = require('@swc/core');
+
+const root = path.resolve(__dirname, '../..');
+const swcrc = JSON.parse(fs.readFileSync(path.join(root, '.swcrc'), 'utf8'));
+delete swcrc.$schema;
+
+function projects() {
+  const out = [];
+  for (const group of ['libs', 'services', 'tools']) {
+    const dir = path.join(root, group);
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir)) {
+      if (fs.existsSync(path.join(dir, name, 'src'))) out.push(path.join(dir, name));
+    }
+  }
+  return out;
+}
+
+function walk(dir, files = []) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, files);
+    else files.push(p);
+  }
+  return files;
+}
+
+let written = 0;
+function buildProject(projectRoot) {
+  const src = path.join(projectRoot, 'src');
+  const dist = path.join(projectRoot, 'dist');
+  for (const file of walk(src)) {
+    const rel = path.relative(src, file);
+    if (/\.spec\.ts$/.test(rel) || /\.d\.ts$/.test(rel)) continue;
+    const isTs = rel.endsWith('.ts');
+    const target = path.join(dist, isTs ? rel.replace(/\.ts$/, '.js') : rel);
+    if (fs.existsSync(target) && fs.statSync(target).mtimeMs >= fs.statSync(file).mtimeMs) continue;
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    if (isTs) {
+      const out = swc.transformFileSync(file, {
+        ...swcrc,
+        filename: file,
+        sourceFileName: path.relative(path.dirname(target), file),
+        swcrc: false,
+        configFile: false,
+      });
+      fs.writeFileSync(target, out.code + `\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+      if (out.map) fs.writeFileSync(target + '.map', out.map);
+    } else {
+      fs.copyFileSync(file, target);
+    }
+    written++;
+  }
+}
+
+const args = process.argv.slice(2).map((p) => path.resolve(root, p));
+for (const p of args.length ? args : projects()) buildProject(p);
+if (process.env.INQUEST_BUILD_VERBOSE) console.log(`build: ${written} file(s) written`);
