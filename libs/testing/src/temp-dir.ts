@@ -2,16 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A fresh directory; removed after the test file when called inside jest (afterAll). */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A fresh directory, removed when the process exits. (Not an afterAll hook: jest refuses hooks
+ * added from inside a hook, which is where tests usually make their directories.)
+ */
 export function tempDir(prefix = 'inquest-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const g = globalThis as { afterAll?: (fn: () => void) => void };
-  if (typeof g.afterAll === 'function') {
-    try {
-      g.afterAll(() => rmSync(dir, { recursive: true, force: true }));
-    } catch {
-      // called inside a test: leave cleanup to the OS temp dir
-    }
-  }
+  made.push(dir);
   return dir;
 }

@@ -1,5 +1,9 @@
 /** Polls `check` until it returns a truthy value or the timeout passes. */
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  intervalMs = 25,
+): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -1,0 +1,64 @@
+import { buildAddressPolicy, isHostAllowed, parseEgressAllow, refusalReason } from './address-policy';
+
+describe('refusalReason', () => {
+  const none = buildAddressPolicy([]);
+
+  it.each([
+    '127.0.0.1',
+    '127.255.1.2',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '169.254.1.1',
+    '100.64.0.1',
+    '100.100.100.200',
+    '224.0.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::1',
+  ])('refuses %s', (ip) => {
+    expect(refusalReason(ip, none)).not.toBeNull();
+  });
+
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8', '172.32.0.1'])(
+    'allows public %s',
+    (ip) => {
+      expect(refusalReason(ip, none)).toBeNull();
+    },
+  );
+
+  it('allow-list CIDRs exempt addresses, IPv4-mapped IPv6 included', () => {
+    const policy = buildAddressPolicy(parseEgressAllow('127.0.0.0/8, ::1 ,10.0.0.5'));
+    expect(refusalReason('127.0.0.1', policy)).toBeNull();
+    expect(refusalReason('::ffff:127.0.0.1', policy)).toBeNull();
+    expect(refusalReason('::1', policy)).toBeNull();
+    expect(refusalReason('10.0.0.5', policy)).toBeNull();
+    expect(refusalReason('10.0.0.6', policy)).not.toBeNull();
+    expect(refusalReason('169.254.169.254', policy)).not.toBeNull();
+  });
+
+  it('host names and wildcards on the allow list', () => {
+    const policy = buildAddressPolicy(['localhost', '*.svc.cluster.local']);
+    expect(isHostAllowed('LOCALHOST', policy)).toBe(true);
+    expect(isHostAllowed('tools.svc.cluster.local', policy)).toBe(true);
+    expect(isHostAllowed('svc.cluster.local.evil.com', policy)).toBe(false);
+    expect(isHostAllowed('example.com', policy)).toBe(false);
+  });
+
+  it('rejects things that are not addresses', () => {
+    expect(refusalReason('not-an-ip', buildAddressPolicy([]))).not.toBeNull();
+  });
+});

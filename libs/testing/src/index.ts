@@ -1,0 +1,5 @@
+export { freePort } from './free-port';
+export { tempDir } from './temp-dir';
+export { waitFor } from './wait-for';
+export { startNatsServer, natsServerBinary } from './nats-server';
+export type { RunningNatsServer } from './nats-server';
