@@ -1,0 +1,14 @@
+// Port and adapters of the deliveries area are exported from here.
+export { laneOf } from './delivery-store';
+export type {
+  AttemptOutcome,
+  ClaimOptions,
+  Delivery,
+  DeliveryChannel,
+  DeliveryStatus,
+  DeliveryStore,
+  ListDeliveriesOptions,
+  NewDelivery,
+} from './delivery-store';
+export { SqliteDeliveryStore } from './sqlite-delivery-store';
+export { MongoDeliveryStore } from './mongo-delivery-store';

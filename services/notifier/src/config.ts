@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { DEFAULT_ADDRESSES, envAddress, envLogLevel, envPort, envPositiveInt } from '@inquest/runtime';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const httpUrl = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), 'expected an absolute http(s) URL')
+    .transform((v) => v.replace(/\/+$/, ''));
+
+/** Environment of the notifier service (validated at start). */
+export const EnvSchema = z
+  .object({
+    INQUEST_GRPC_PORT: envPort(50055),
+    INQUEST_GRPC_HOST: z.string().default('127.0.0.1'),
+    INQUEST_LOG_LEVEL: envLogLevel,
+    INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
+    INQUEST_DATA_DIR: z.string().default('./.inquest'),
+    INQUEST_MONGODB_URL: optionalString,
+    INQUEST_NATS_URL: optionalString,
+    /** first retry delay; each further one grows x4 (+/-20% jitter) */
+    INQUEST_WEBHOOK_RETRY_BASE_MS: envPositiveInt(5000),
+    INQUEST_WEBHOOK_RETRY_CAP_MS: envPositiveInt(10 * 60 * 60 * 1000),
+    INQUEST_WEBHOOK_MAX_ATTEMPTS: envPositiveInt(10),
+    /** per-attempt request timeout (API-DECISIONS: 15 s) */
+    INQUEST_WEBHOOK_TIMEOUT_MS: envPositiveInt(15_000),
+    INQUEST_EGRESS_ALLOW: optionalString,
+    INQUEST_SLACK_API_URL: httpUrl('https://slack.com/api'),
+    /** base of links in chat messages (the gateway as users reach it) */
+    INQUEST_PUBLIC_URL: httpUrl('http://localhost:8080'),
+    INQUEST_VAULT_ADDR: optionalString,
+    INQUEST_VAULT_TOKEN: optionalString,
+    INQUEST_VAULT_MOUNT: optionalString,
+    INQUEST_SECRETS_FILE: optionalString,
+    /** attempts running at once in this replica */
+    INQUEST_NOTIFIER_CONCURRENCY: envPositiveInt(32),
+    /** attempts running at once per team and channel (head-of-line isolation) */
+    INQUEST_NOTIFIER_LANE_CONCURRENCY: envPositiveInt(4),
+    /** claim lease; must outlast one attempt so a live replica never loses its claim */
+    INQUEST_NOTIFIER_LEASE_MS: envPositiveInt(60_000),
+    /** longest sleep between looks at the delivery log (other replicas' retries, expired leases) */
+    INQUEST_NOTIFIER_POLL_MS: envPositiveInt(1000),
+    INQUEST_NOTIFIER_REPLICA_ID: optionalString,
+  })
+  .superRefine((v, ctx) => {
+    if (v.INQUEST_NOTIFIER_LEASE_MS < v.INQUEST_WEBHOOK_TIMEOUT_MS + 5000) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INQUEST_NOTIFIER_LEASE_MS'],
+        message: `must be at least INQUEST_WEBHOOK_TIMEOUT_MS + 5000 (${v.INQUEST_WEBHOOK_TIMEOUT_MS + 5000})`,
+      });
+    }
+    if (v.INQUEST_VAULT_ADDR && !v.INQUEST_VAULT_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['INQUEST_VAULT_TOKEN'], message: 'required when INQUEST_VAULT_ADDR is set' });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;

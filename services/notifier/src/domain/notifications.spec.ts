@@ -1,0 +1,89 @@
+import { investigationCompletePayload, planDeliveries, slackMention, changeRequestPayload } from './notifications';
+import { teamSettingsFrom } from './team-settings';
+
+const event = {
+  event_id: 'evt_1',
+  occurred_at: '2026-01-01T00:00:05.000Z',
+  team_id: 'payments',
+  investigation: {
+    investigation_id: 'inv_1',
+    team_id: 'payments',
+    status: 'completed',
+    agent: 'investigation_agent',
+    completed_at: '2026-01-01T00:00:04.000Z',
+    result: {
+      summary: 'DB pool exhausted',
+      root_cause: { description: 'connection leak', confidence: 82, evidence: ['e1'] },
+      timeline: [],
+      recommendations: [
+        { priority: 'high', action: 'restart pods' },
+        { priority: 'medium', action: 'raise pool' },
+        { priority: 'low', action: 'a' },
+        { priority: 'low', action: 'b' },
+      ],
+    },
+  },
+};
+
+describe('notifications', () => {
+  it('builds the investigation_complete payload: spec fields plus team_id, status, agent, completed_at', () => {
+    expect(investigationCompletePayload(event)).toEqual({
+      event: 'investigation_complete',
+      investigation_id: 'inv_1',
+      summary: 'DB pool exhausted',
+      root_cause: { description: 'connection leak', confidence: 82, evidence: ['e1'] },
+      recommendations: event.investigation.result.recommendations,
+      team_id: 'payments',
+      status: 'completed',
+      agent: 'investigation_agent',
+      completed_at: '2026-01-01T00:00:04.000Z',
+    });
+  });
+
+  it('plans a webhook and a chat message from the team settings', () => {
+    const settings = teamSettingsFrom({
+      webhooks: { investigation_complete: 'https://h.example/x', signing_secret: 'vault://wh#s' },
+      chat_channel: '#inc',
+      chat_group_to_ping: 'S0ABCDEF1',
+      tokens_vault_path: { slack_bot_token: 'vault://slack#bot' },
+    });
+    const [hook, chat] = planDeliveries(
+      { event_id: 'evt_1', team_id: 'payments', occurred_at: '' },
+      'investigation_complete',
+      investigationCompletePayload(event),
+      { settings, publicUrl: 'https://inquest.example', now: '2026-01-01T00:00:06.000Z' },
+      { webhook: true, chat: true },
+    );
+    expect(hook).toMatchObject({ channel: 'webhook', target: 'https://h.example/x', secret_ref: 'vault://wh#s', event_id: 'evt_1' });
+    expect(chat).toMatchObject({ channel: 'chat', target: '#inc', secret_ref: 'vault://slack#bot' });
+    const text = (chat!.payload as { text: string }).text;
+    expect(text).toContain('<!subteam^S0ABCDEF1>');
+    expect(text).toContain('confidence 82%');
+    expect(text).toContain('restart pods');
+    expect(text).not.toContain('• [low] b'); // top 3 only
+    expect(text).toContain('https://inquest.example/api/v1/agents/status/inv_1');
+  });
+
+  it('plans nothing without a receiver, and no chat without a bot token', () => {
+    const plan = planDeliveries(
+      { event_id: 'e', team_id: 't', occurred_at: '' },
+      'investigation_complete',
+      {},
+      { settings: teamSettingsFrom({ chat_channel: '#x' }), publicUrl: 'http://x', now: '' },
+      { webhook: true, chat: true },
+    );
+    expect(plan).toEqual([]);
+  });
+
+  it('formats mentions and change request payloads', () => {
+    expect(slackMention('@here')).toBe('<!here>');
+    expect(slackMention('oncall-payments')).toBe('@oncall-payments');
+    const p = changeRequestPayload('config_change_approved', {
+      event_id: 'e',
+      team_id: 't',
+      change_request: { change_request_id: 'cr_1', status: 'approved', requested_by: 'a@x', approvers: ['b@x'], changes: { 'x.y': { old: 1, new: 2 } }, decided_by: 'b@x', applied_version: 4, patch: { x: { y: 2 } } },
+    });
+    expect(p).toMatchObject({ event: 'config_change_approved', change_request_id: 'cr_1', decided_by: 'b@x', applied_version: 4 });
+    expect(p).not.toHaveProperty('patch');
+  });
+});

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { NewDelivery } from '@inquest/store';
+import type { TeamSettings } from './team-settings';
+
+/** Webhook/chat event names (the `event` field of payloads and of the delivery log). */
+export const NotificationEvents = {
+  investigationComplete: 'investigation_complete',
+  changeRequested: 'config_change_requested',
+  changeApproved: 'config_change_approved',
+  changeRejected: 'config_change_rejected',
+} as const;
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The envelope every event carries; events without it are dropped as malformed. */
+export interface EventEnvelope {
+  event_id: string;
+  occurred_at: string;
+  team_id: string;
+}
+
+export function envelopeOf(data: unknown): EventEnvelope | undefined {
+  const d = obj(data);
+  const event_id = str(d['event_id']);
+  const team_id = str(d['team_id']);
+  if (!event_id || !team_id) return undefined;
+  return { event_id, team_id, occurred_at: str(d['occurred_at']) ?? new Date().toISOString() };
+}
+
+/** `investigation_complete` body: the spec's fields plus team_id, status, agent, completed_at. */
+export function investigationCompletePayload(event: unknown): Json {
+  const e = obj(event);
+  const inv = obj(e['investigation']);
+  const result = obj(inv['result']);
+  return {
+    event: NotificationEvents.investigationComplete,
+    investigation_id: str(inv['investigation_id']) ?? '',
+    summary: str(result['summary']) ?? '',
+    root_cause: obj(result['root_cause']),
+    recommendations: arr(result['recommendations']),
+    team_id: str(e['team_id']) ?? str(inv['team_id']) ?? '',
+    status: str(inv['status']) ?? 'completed',
+    agent: str(inv['agent']) ?? '',
+    completed_at: str(inv['completed_at']) ?? str(e['occurred_at']) ?? new Date().toISOString(),
+  };
+}
+
+/** `config_change_*` body: the change request as the team may see it (no patch internals). */
+export function changeRequestPayload(event: string, data: unknown): Json {
+  const e = obj(data);
+  const cr = obj(e['change_request']);
+  const out: Json = {
+    event,
+    team_id: str(e['team_id']) ?? str(cr['team_id']) ?? '',
+    change_request_id: str(cr['change_request_id']) ?? '',
+    status: str(cr['status']) ?? '',
+    requested_by: str(cr['requested_by']) ?? '',
+    requested_at: str(cr['requested_at']) ?? '',
+    approvers: arr(cr['approvers']).filter((a) => typeof a === 'string'),
+    changes: obj(cr['changes']),
+    occurred_at: str(e['occurred_at']) ?? new Date().toISOString(),
+  };
+  for (const k of ['decided_by', 'decided_at', 'comment'] as const) {
+    const v = str(cr[k]);
+    if (v) out[k] = v;
+  }
+  const applied = cr['applied_version'];
+  if (typeof applied === 'number' || (typeof applied === 'string' && /^\d+$/.test(applied))) {
+    out['applied_version'] = Number(applied);
+  }
+  return out;
+}
+
+/**
+ * A Slack mention: a user-group id (`S0123ABC`) becomes `<!subteam^ID>`, here/channel/everyone
+ * become special mentions, anything else (a handle like `@oncall`) is shown as written.
+ */
+export function slackMention(group: string | undefined): string {
+  if (!group) return '';
+  const g = group.trim();
+  if (/^S[A-Z0-9]{6,}$/.test(g)) return `<!subteam^${g}>`;
+  const special = g.replace(/^[@!]/, '');
+  if (['here', 'channel', 'everyone'].includes(special)) return `<!${special}>`;
+  return g.startsWith('@') ? g : `@${g}`;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Concise chat summary: root cause with confidence, top recommendations, link to the status. */
+export function investigationChatText(payload: Json, group: string | undefined, publicUrl: string): string {
+  const rc = obj(payload['root_cause']);
+  const recs = arr(payload['recommendations'])
+    .map(obj)
+    .slice(0, 3)
+    .map((r) => `• [${str(r['priority']) ?? '-'}] ${clip(str(r['action']) ?? '', 200)}`);
+  const id = String(payload['investigation_id']);
+  const lines = [
+    `${slackMention(group)} Investigation ${id} ${String(payload['status'])} (${String(payload['agent'])})`.trim(),
+  ];
+  const summary = str(payload['summary']);
+  if (summary) lines.push(clip(summary, 300));
+  const rcText = str(rc['description']);
+  if (rcText) {
+    const conf = typeof rc['confidence'] === 'number' ? ` (confidence ${Math.round(rc['confidence'])}%)` : '';
+    lines.push(`*Root cause*${conf}: ${clip(rcText, 300)}`);
+  }
+  if (recs.length) lines.push('*Top recommendations*', ...recs);
+  lines.push(`<${publicUrl}/api/v1/agents/status/${encodeURIComponent(id)}|Status>`);
+  return lines.join('\n');
+}
+
+/** Chat text for a change-request event. */
+export function changeRequestChatText(payload: Json, group: string | undefined): string {
+  const fields = Object.keys(obj(payload['changes']));
+  const what = fields.length ? `: ${clip(fields.join(', '), 300)}` : '';
+  const id = String(payload['change_request_id']);
+  const approvers = arr(payload['approvers']).join(', ') || 'no approvers configured';
+  switch (payload['event']) {
+    case NotificationEvents.changeRequested:
+      return `${slackMention(group)} Configuration change ${id} requested by ${String(payload['requested_by'])} for team ${String(payload['team_id'])}${what}. Approvers: ${approvers}. Please review it.`.trim();
+    case NotificationEvents.changeApproved:
+      return `Configuration change ${id} (requested by ${String(payload['requested_by'])}) was approved by ${String(payload['decided_by'] ?? 'an approver')}${payload['applied_version'] !== undefined ? ` and applied as version ${String(payload['applied_version'])}` : ''}${what}.`;
+    default:
+      return `Configuration change ${id} (requested by ${String(payload['requested_by'])}) was rejected by ${String(payload['decided_by'] ?? 'an approver')}${payload['comment'] ? `: ${clip(String(payload['comment']), 300)}` : ''}.`;
+  }
+}
+
+export interface PlanContext {
+  settings: TeamSettings;
+  publicUrl: string;
+  now: string;
+  newId?: () => string;
+}
+
+const deliveryId = () => `dlv_${randomUUID().replace(/-/g, '')}`;
+
+/**
+ * The deliveries one event asks for, given the team's settings: a webhook when a receiver is
+ * set, a chat message when a channel and a bot token are. Keys make a redelivered event record
+ * each delivery once.
+ */
+export function planDeliveries(
+  envelope: EventEnvelope,
+  event: string,
+  payload: Json,
+  ctx: PlanContext,
+  options: { webhook: boolean; chat: boolean },
+): NewDelivery[] {
+  const newId = ctx.newId ?? deliveryId;
+  const base = {
+    team_id: envelope.team_id,
+    event,
+    event_id: envelope.event_id,
+    next_attempt_at: ctx.now,
+    created_at: ctx.now,
+  };
+  const out: NewDelivery[] = [];
+  const s = ctx.settings;
+  if (options.webhook && s.webhookUrl) {
+    out.push({
+      ...base,
+      delivery_id: newId(),
+      dedupe_key: `${envelope.event_id}:${event}:webhook`,
+      channel: 'webhook',
+      target: s.webhookUrl,
+      payload,
+      ...(s.signingSecretRef ? { secret_ref: s.signingSecretRef } : {}),
+    });
+  }
+  if (options.chat && s.chatChannel && s.slackTokenRef) {
+    const text =
+      event === NotificationEvents.investigationComplete
+        ? investigationChatText(payload, s.chatGroupToPing, ctx.publicUrl)
+        : changeRequestChatText(payload, s.chatGroupToPing);
+    out.push({
+      ...base,
+      delivery_id: newId(),
+      dedupe_key: `${envelope.event_id}:${event}:chat`,
+      channel: 'chat',
+      target: s.chatChannel,
+      payload: { channel: s.chatChannel, text, unfurl_links: false, unfurl_media: false },
+      secret_ref: s.slackTokenRef,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { createEgress, parseEgressAllow } from '@inquest/egress';
+import { createEventBus, Subjects, type EventBus, type Subscription } from '@inquest/events';
+import { startGrpcServer } from '@inquest/grpc-kit';
+import { createLogger, type Logger } from '@inquest/observability';
+import { notifierV1 } from '@inquest/proto';
+import { parseEnv, runMain } from '@inquest/runtime';
+import { createSecretResolver } from '@inquest/secrets';
+import { MongoDeliveryStore, SqliteDeliveryStore, type DeliveryStore } from '@inquest/store';
+import { EffectiveConfigSource } from './adapters/effective-config-source';
+import { EnvSchema } from './config';
+import { DeliveryLog } from './domain/delivery-log';
+import { Dispatcher } from './domain/dispatcher';
+import { EventIntake } from './domain/event-intake';
+import { notifierService } from './grpc/notifier-handlers';
+import { SlackSender } from './senders/slack-sender';
+import { WebhookSender } from './senders/webhook-sender';
+
+export interface Deps {
+  bus?: EventBus;
+  logger?: Logger;
+}
+
+export interface RunningService {
+  name: string;
+  address: string;
+  stop(): Promise<void>;
+}
+
+// Redelivery of an event whose recording failed (config service or store down): patient, so an
+// outage of a few minutes loses nothing.
+const INTAKE_SUBSCRIPTION = { maxDeliver: 200, ackWaitMs: 10_000, backoffMs: [500, 2000, 5000, 15_000, 30_000] };
+
+async function openStore(mongoUrl: string | undefined, dataDir: string) {
+  if (!mongoUrl) return { store: SqliteDeliveryStore.open(join(dataDir, 'notifier.db')) as DeliveryStore, close: async () => undefined };
+  const client = await MongoClient.connect(mongoUrl);
+  const dbName = new URL(mongoUrl).pathname.replace(/^\//, '') || 'inquest';
+  return { store: (await MongoDeliveryStore.open(client.db(dbName))) as DeliveryStore, close: () => client.close() };
+}
+
+/** Composition root of the notifier service. */
+export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningService> {
+  const config = parseEnv(EnvSchema, env);
+  const logger = deps.logger ?? createLogger({ name: 'notifier', level: config.INQUEST_LOG_LEVEL });
+  const owner = config.INQUEST_NOTIFIER_REPLICA_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+  const { store, close: closeDb } = await openStore(config.INQUEST_MONGODB_URL, config.INQUEST_DATA_DIR);
+  const secrets = createSecretResolver({
+    ...(config.INQUEST_VAULT_ADDR
+      ? { vault: { addr: config.INQUEST_VAULT_ADDR, token: config.INQUEST_VAULT_TOKEN ?? '', mount: config.INQUEST_VAULT_MOUNT } }
+      : {}),
+    file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
+    logger,
+  });
+  const webhookEgress = createEgress({
+    allow: parseEgressAllow(config.INQUEST_EGRESS_ALLOW),
+    timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS,
+  });
+  // The Slack API URL is operator configuration, not user input: its host is allowed as is.
+  const slackEgress = createEgress({
+    allow: [new URL(config.INQUEST_SLACK_API_URL).hostname.replace(/^\[|\]$/g, '')],
+    timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS,
+  });
+
+  const dispatcher = new Dispatcher({
+    store,
+    senders: {
+      webhook: new WebhookSender({ egress: webhookEgress, secrets, timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS }),
+      chat: new SlackSender({
+        egress: slackEgress,
+        secrets,
+        apiUrl: config.INQUEST_SLACK_API_URL,
+        timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS,
+      }),
+    },
+    policy: {
+      baseMs: config.INQUEST_WEBHOOK_RETRY_BASE_MS,
+      capMs: config.INQUEST_WEBHOOK_RETRY_CAP_MS,
+      maxAttempts: config.INQUEST_WEBHOOK_MAX_ATTEMPTS,
+    },
+    owner,
+    leaseMs: config.INQUEST_NOTIFIER_LEASE_MS,
+    concurrency: config.INQUEST_NOTIFIER_CONCURRENCY,
+    laneConcurrency: config.INQUEST_NOTIFIER_LANE_CONCURRENCY,
+    pollMs: config.INQUEST_NOTIFIER_POLL_MS,
+    logger,
+  });
+  const settings = new EffectiveConfigSource(config.INQUEST_CONFIG_ADDR, 3000);
+  const intake = new EventIntake({
+    store,
+    settings,
+    publicUrl: config.INQUEST_PUBLIC_URL,
+    logger,
+    onRecorded: () => dispatcher.kick(),
+  });
+  const deliveryLog = new DeliveryLog(store, () => dispatcher.kick());
+
+  const bus = deps.bus ?? (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'notifier' }));
+  const subscriptions: Subscription[] = [
+    await bus.subscribe(Subjects.investigationCompleted, (m) => intake.investigationCompleted(m.data).then(() => undefined), {
+      ...INTAKE_SUBSCRIPTION,
+      durable: 'notifier-investigation-completed',
+      concurrency: 8,
+    }),
+    ...(await Promise.all(
+      (['requested', 'approved', 'rejected'] as const).map((kind) =>
+        bus.subscribe(
+          kind === 'requested'
+            ? Subjects.configChangeRequested
+            : kind === 'approved'
+              ? Subjects.configChangeApproved
+              : Subjects.configChangeRejected,
+          (m) => intake.changeRequest(kind, m.data).then(() => undefined),
+          { ...INTAKE_SUBSCRIPTION, durable: `notifier-config-change-${kind}` },
+        ),
+      ),
+    )),
+  ];
+
+  const grpc = await startGrpcServer({
+    host: config.INQUEST_GRPC_HOST,
+    port: config.INQUEST_GRPC_PORT,
+    services: [
+      {
+        definition: notifierV1.NotifierServiceService,
+        implementation: notifierService(deliveryLog, logger),
+        name: 'inquest.notifier.v1.NotifierService',
+      },
+    ],
+    logger,
+  });
+  // Deliveries recorded before a restart (or by a replica that died) resume here.
+  dispatcher.start();
+  logger.info(
+    { replica: owner, store: config.INQUEST_MONGODB_URL ? 'mongodb' : 'sqlite', egress_allow: config.INQUEST_EGRESS_ALLOW ?? '' },
+    'notifier started',
+  );
+
+  return {
+    name: 'notifier',
+    address: grpc.address,
+    stop: async () => {
+      for (const s of subscriptions) await s.unsubscribe().catch(() => undefined);
+      await dispatcher.stop();
+      await grpc.shutdown();
+      settings.close();
+      await Promise.all([webhookEgress.close(), slackEgress.close()]);
+      if (!deps.bus) await bus.close();
+      await store.close();
+      await closeDb();
+    },
+  };
+}
+
+if (require.main === module) runMain('notifier', () => start(process.env));
