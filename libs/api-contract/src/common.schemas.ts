@@ -11,5 +11,7 @@ export const ErrorBody = z.object({
     errors: z.array(z.object({ field: z.string(), error: z.string() })).optional(),
     retry_after: z.number().int().optional(),
   }),
-});
+})
+  // named component in the generated OpenAPI document
+  .meta({ id: 'ErrorBody', description: 'The error body of every non-2xx answer.' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

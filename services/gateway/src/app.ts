@@ -1,0 +1,314 @@
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import cors from 'cors';
+import type { Registry } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
+import { DomainError, invalidRequest, forbidden, unavailable, validationError } from '@inquest/errors';
+import type { Logger } from '@inquest/observability';
+import { requestIdFrom } from '@inquest/observability';
+import type { z } from 'zod';
+import type { Authenticator } from './auth/authenticator';
+import { toHttpError } from './http/http-error';
+import { readJsonBody } from './http/json-body';
+import type { RateLimiter } from './http/rate-limiter';
+import { unlimited } from './http/rate-limiter';
+import type { ApiRequest, ApiResponse, AuthContext, RouteDef } from './http/route';
+import { rateClassOf } from './http/route';
+import { mountRedocAsset } from './openapi/docs-page';
+import { metaRoutes } from './openapi/meta-routes';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi/openapi-document';
+
+export const API_PREFIX = '/api/v1';
+
+export interface Readiness {
+  ok: boolean;
+  services: Record<string, 'up' | 'down'>;
+}
+
+export interface AppDeps {
+  routes: RouteDef[];
+  authenticator: Authenticator;
+  logger: Logger;
+  metrics: Registry;
+  rateLimiter?: RateLimiter;
+  readiness?: () => Promise<Readiness>;
+  /** extra express handlers mounted before the API router */
+  extend?: (app: express.Express) => void;
+  /** exact origins allowed by CORS; empty or absent = no CORS headers at all */
+  corsOrigins?: string[];
+  /** a request not answered by then gets 503 unavailable and its signal aborts (default 30 s) */
+  requestTimeoutMs?: number;
+  /** serve /api/v1/openapi.json and /api/v1/docs (default true) */
+  openapi?: boolean;
+  /** version shown in the OpenAPI document */
+  version?: string;
+}
+
+/** Headers a browser client may send and read when CORS is on. */
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Inquest-Team', 'X-Request-Id'];
+const CORS_EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+  'Retry-After',
+];
+
+type Locals = { requestId: string };
+
+/** The gateway's express app: request ids, metrics, health, then every declared route under /api/v1. */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('query parser', 'extended');
+  const limiter = deps.rateLimiter ?? unlimited;
+  let document: OpenApiDocument | undefined;
+  const routes: RouteDef[] =
+    deps.openapi === false
+      ? deps.routes
+      : [
+          ...deps.routes,
+          ...metaRoutes((): OpenApiDocument => (document ??= buildOpenApiDocument(routes, { version: deps.version, logger: deps.logger }))),
+        ];
+
+  const requests = new Counter({
+    name: 'inquest_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [deps.metrics],
+  });
+  const latency = new Histogram({
+    name: 'inquest_http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [deps.metrics],
+  });
+
+  app.use((req: Request, res: Response<unknown, Locals>, next: NextFunction) => {
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const route = (res.locals as { route?: string }).route ?? 'unmatched';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      requests.inc(labels);
+      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  });
+
+  // Security headers on every answer; the docs page loosens its own CSP for Redoc.
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
+  if (deps.corsOrigins?.length) {
+    const allowed = new Set(deps.corsOrigins);
+    app.use(
+      cors({
+        origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
+        methods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
+        allowedHeaders: CORS_ALLOWED_HEADERS,
+        exposedHeaders: CORS_EXPOSED_HEADERS,
+        credentials: false,
+        maxAge: 600,
+      }),
+    );
+  }
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const r = deps.readiness ? await deps.readiness() : { ok: true, services: {} };
+    res.status(r.ok ? 200 : 503).json({ status: r.ok ? 'ready' : 'not_ready', services: r.services });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', deps.metrics.contentType);
+    res.send(await deps.metrics.metrics());
+  });
+
+  if (deps.openapi !== false) mountRedocAsset(app);
+  deps.extend?.(app);
+
+  const timeoutMs = deps.requestTimeoutMs ?? 30_000;
+  const router = express.Router({ strict: false, caseSensitive: true });
+  for (const route of routes) {
+    router[route.method](route.path, (req: Request, res: Response<unknown, Locals>) => {
+      (res.locals as { route?: string }).route = `${API_PREFIX}${route.path}`;
+      const ac = new AbortController();
+      const timer = setTimeout(() => {
+        deps.logger.warn({ request_id: res.locals.requestId, route: route.path }, 'request timed out');
+        ac.abort(new Error('request timed out'));
+        sendError(res, unavailable('the request was not answered in time'), deps.logger);
+      }, route.timeoutMs ?? timeoutMs);
+      handle(route, req, res, deps, limiter, ac)
+        .catch((err: unknown) => sendError(res, err, deps.logger))
+        .finally(() => clearTimeout(timer));
+    });
+  }
+  // A path that exists with other methods is 405 with Allow; anything else 404.
+  const patterns = routes.map((r) => ({ re: pathRegex(r.path), method: r.method.toUpperCase() }));
+  router.use((req: Request, res: Response<unknown, Locals>) => {
+    const allowed = patterns.filter((p) => p.re.test(req.path)).map((p) => p.method);
+    if (allowed.length > 0) {
+      res.setHeader('Allow', [...new Set(allowed)].join(', '));
+      sendError(res, new DomainError('invalid_input', 'method_not_allowed', `method ${req.method} not allowed here`), deps.logger);
+      return;
+    }
+    sendError(res, new DomainError('not_found', 'not_found', `no route ${req.method} ${API_PREFIX}${req.path}`), deps.logger);
+  });
+  app.use(API_PREFIX, router);
+  app.use((req: Request, res: Response<unknown, Locals>) => {
+    sendError(res, new DomainError('not_found', 'not_found', `no route ${req.method} ${req.path}`), deps.logger);
+  });
+  // errors thrown by express itself or by middleware (never a stack trace in the answer)
+  app.use((err: unknown, _req: Request, res: Response<unknown, Locals>, _next: NextFunction) => {
+    sendError(res, err, deps.logger);
+  });
+  return app;
+}
+
+async function handle(
+  route: RouteDef,
+  req: Request,
+  res: Response<unknown, Locals>,
+  deps: AppDeps,
+  limiter: RateLimiter,
+  ac: AbortController,
+): Promise<void> {
+  const requestId = res.locals.requestId;
+  let auth: AuthContext = { kind: 'admin', principal: 'anonymous', identity: 'anonymous', permissions: [] };
+  if (route.auth !== 'public') {
+    const ip = req.socket.remoteAddress ?? 'unknown';
+    // an address that used up its failed attempts gets 429 for everything, so it learns nothing
+    await limiter.checkAuthFailures?.(ip);
+    try {
+      auth = await deps.authenticator.authenticate({
+        authorization: req.headers.authorization,
+        team: headerValue(req.headers['x-inquest-team']),
+        ip,
+        requestId,
+      });
+    } catch (err) {
+      if (isUnauthenticated(err)) await limiter.recordAuthFailure?.(ip);
+      throw err;
+    }
+    const state = await limiter.consume(`${auth.kind}:${auth.principal}`, rateClassOf(route)).catch((err: unknown) => {
+      const s = (err as { state?: Parameters<typeof setRateHeaders>[1] }).state;
+      if (s) setRateHeaders(res, s);
+      throw err;
+    });
+    setRateHeaders(res, state);
+    auth = authorize(route, auth, req);
+  }
+  const body = await readJsonBody(req);
+  if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
+    throw invalidRequest('request body must be a JSON object');
+  }
+  const parsedBody = route.body ? parse(route, route.body, body, 'body') : body;
+  const query = route.query ? parse(route, route.query, req.query, 'query') : req.query;
+  const params = route.params ? parse(route, route.params, req.params, 'params') : req.params;
+
+  const onClose = () => {
+    if (!res.writableEnded) ac.abort(new Error('client closed the connection'));
+  };
+  res.on('close', onClose);
+  const apiReq: ApiRequest<unknown, unknown, unknown> = {
+    body: parsedBody,
+    query,
+    params,
+    auth,
+    ctx: {
+      requestId,
+      teamId: auth.teamId,
+      principal: auth.principal,
+      permissions: auth.permissions,
+    },
+    signal: ac.signal,
+    requestId,
+    headers: req.headers,
+    baseUrl: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+  };
+  if (ac.signal.aborted) return;
+  const out: ApiResponse = await route.handler(apiReq);
+  // the request timed out (answered 503) or the client left while the handler ran
+  if (res.headersSent || ac.signal.aborted) return;
+  for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+  if (out.body === undefined) res.status(out.status).end();
+  else if (out.contentType) res.status(out.status).type(out.contentType).send(out.body);
+  else res.status(out.status).json(out.body);
+}
+
+function isUnauthenticated(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { kind?: unknown }).kind === 'unauthenticated';
+}
+
+/** Team routes need a team (admin names it in X-Inquest-Team) and the route's permission. */
+function authorize(route: RouteDef, auth: AuthContext, req: Request): AuthContext {
+  if (route.auth === 'admin') {
+    if (auth.kind !== 'admin') throw forbidden('this endpoint needs the admin token');
+    return auth;
+  }
+  if (auth.kind === 'admin') {
+    const team = headerValue(req.headers['x-inquest-team']);
+    if (!team) throw invalidRequest('admin requests to team endpoints must name the team in X-Inquest-Team');
+    if (!/^[a-z0-9][a-z0-9-]{1,62}$/.test(team)) throw invalidRequest('X-Inquest-Team is not a valid node id');
+    return { ...auth, teamId: team };
+  }
+  if (!auth.teamId) throw forbidden('this credential is not bound to a team');
+  const needed = route.permission ?? 'read';
+  if (!auth.permissions.includes(needed)) throw forbidden(`this credential lacks ${needed} permission`);
+  return auth;
+}
+
+function parse<T>(route: RouteDef, schema: z.ZodType<T>, value: unknown, where: string): T {
+  const res = schema.safeParse(value);
+  if (res.success) return res.data;
+  const errors = res.error.issues.map((i) => ({
+    field: i.path.length ? i.path.join('.') : where,
+    error: i.message,
+  }));
+  if (route.invalidCode === 'validation_error') throw validationError(errors);
+  const first = errors[0]!;
+  throw invalidRequest(`${first.field}: ${first.error}`);
+}
+
+function sendError(res: Response<unknown, Locals>, err: unknown, logger: Logger): void {
+  const requestId = res.locals.requestId;
+  const http = toHttpError(err, requestId);
+  if (http.status >= 500) {
+    logger.error({ err, request_id: requestId }, 'request failed');
+  }
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  for (const [k, v] of Object.entries(http.headers)) res.setHeader(k, v);
+  res.status(http.status).json(http.body);
+}
+
+function setRateHeaders(res: Response, s: { class: string; limit: number; remaining: number; resetAt: number }): void {
+  if (s.limit >= Number.MAX_SAFE_INTEGER) return;
+  const secs = Math.max(0, s.resetAt - Math.ceil(Date.now() / 1000));
+  res.setHeader('X-RateLimit-Limit', String(s.limit));
+  res.setHeader('X-RateLimit-Remaining', String(Math.max(0, s.remaining)));
+  res.setHeader('X-RateLimit-Reset', String(s.resetAt));
+  res.setHeader('RateLimit-Policy', `"${s.class}";q=${s.limit};w=60`);
+  res.setHeader('RateLimit', `"${s.class}";r=${Math.max(0, s.remaining)};t=${secs}`);
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function pathRegex(path: string): RegExp {
+  const src = path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${src}/?$`);
+}

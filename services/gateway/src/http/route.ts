@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import type { CallContext } from '@inquest/grpc-kit';
+
+/** Who made the request, after authentication. */
+export interface AuthContext {
+  kind: 'team' | 'admin' | 'oidc';
+  /** the team acted on (for admin: from X-Inquest-Team on team-scoped routes) */
+  teamId?: string;
+  /** token id, `admin`, or the OIDC subject: the rate-limit key */
+  principal: string;
+  /** changed_by in audit: token owner e-mail, OIDC e-mail, or `admin` */
+  identity: string;
+  permissions: string[];
+}
+
+export type RouteAuth = 'team' | 'admin' | 'public';
+export type RateClass = 'read' | 'write' | 'trigger';
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+export interface ApiRequest<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  /** set on every route except auth: 'public' */
+  auth: AuthContext;
+  /** pass to gRPC clients as `{ ctx: req.ctx }` */
+  ctx: CallContext;
+  /** aborted when the client goes away or the request times out */
+  signal: AbortSignal;
+  requestId: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** scheme://host of the request, for absolute links */
+  baseUrl: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** send `body` (a string or Buffer) as is with this content type instead of as JSON */
+  contentType?: string;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** documented media type (default application/json) */
+  contentType?: string;
+}
+
+export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
+  method: HttpMethod;
+  /** path below /api/v1, express style: '/agents/status/:investigation_id' */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: RouteAuth;
+  /** needed permission (team routes); admin has every permission */
+  permission?: 'read' | 'write';
+  /** rate-limit class; defaults to read for GET, write otherwise */
+  rateClass?: RateClass;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  /** error code when body/query validation fails (default invalid_request) */
+  invalidCode?: 'invalid_request' | 'validation_error';
+  responses: Record<number, ResponseDoc>;
+  /** answer 503 unavailable when the handler has not answered by then (default: the gateway's request timeout) */
+  timeoutMs?: number;
+  handler: (req: ApiRequest<B, Q, P>) => Promise<ApiResponse>;
+}
+
+/** Declares a route; the types of body/query/params flow from the zod schemas into the handler. */
+export function defineRoute<B = undefined, Q = Record<string, unknown>, P = Record<string, string>>(
+  def: RouteDef<B, Q, P>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+export function rateClassOf(route: RouteDef): RateClass {
+  return route.rateClass ?? (route.method === 'get' ? 'read' : 'write');
+}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import type { Server } from 'node:http';
+import { MongoClient } from 'mongodb';
+import { createEventBus, type EventBus } from '@inquest/events';
+import { checkHealth, createClient } from '@inquest/grpc-kit';
+import { createLogger, createMetricsRegistry, type Logger } from '@inquest/observability';
+import { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
+import { parseEnv, runMain } from '@inquest/runtime';
+import { createApp, type Readiness } from './app';
+import { OidcVerifier } from './auth/oidc-verifier';
+import { TokenAuthenticator } from './auth/token-authenticator';
+import { EnvSchema } from './config';
+import { FlexibleRateLimiter } from './http/flexible-rate-limiter';
+import type { RouteDef } from './http/route';
+import { allRoutes, type ServiceClients } from './routes/index';
+
+export interface Deps {
+  bus?: EventBus;
+  logger?: Logger;
+  /** routes served besides the product's own (benchmarks, tests) */
+  extraRoutes?: RouteDef[];
+}
+
+export { defineRoute } from './http/route';
+export type { RouteDef } from './http/route';
+
+export interface RunningGateway {
+  name: string;
+  address: string;
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Composition root of the gateway: REST /api/v1 in front of the five gRPC services. */
+export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningGateway> {
+  const config = parseEnv(EnvSchema, env);
+  const logger = deps.logger ?? createLogger({ name: 'gateway', level: config.INQUEST_LOG_LEVEL });
+  const metrics = createMetricsRegistry('gateway');
+  const addresses = {
+    config: config.INQUEST_CONFIG_ADDR,
+    investigation: config.INQUEST_INVESTIGATION_ADDR,
+    knowledge: config.INQUEST_KNOWLEDGE_ADDR,
+    tools: config.INQUEST_TOOLS_ADDR,
+    notifier: config.INQUEST_NOTIFIER_ADDR,
+  };
+  const clients: ServiceClients = {
+    config: createClient(configV1.ConfigServiceClient, addresses.config),
+    investigation: createClient(investigationV1.InvestigationServiceClient, addresses.investigation, {
+      deadlineMs: 660_000,
+    }),
+    knowledge: createClient(knowledgeV1.KnowledgeServiceClient, addresses.knowledge, { deadlineMs: 30_000 }),
+    tools: createClient(toolsV1.ToolServiceClient, addresses.tools),
+    notifier: createClient(notifierV1.NotifierServiceClient, addresses.notifier),
+  };
+  const adminTokenSha256 =
+    config.INQUEST_ADMIN_TOKEN_SHA256 ??
+    (config.INQUEST_ADMIN_TOKEN ? createHash('sha256').update(config.INQUEST_ADMIN_TOKEN).digest('hex') : undefined);
+  if (!adminTokenSha256) logger.warn('no INQUEST_ADMIN_TOKEN set: the admin API is disabled');
+
+  const readiness = async (): Promise<Readiness> => {
+    const entries = await Promise.all(
+      Object.entries(addresses).map(async ([name, addr]) => [name, (await checkHealth(addr, 1000)) ? 'up' : 'down'] as const),
+    );
+    const services = Object.fromEntries(entries) as Readiness['services'];
+    return { ok: entries.every(([, s]) => s === 'up'), services };
+  };
+
+  // Revocations reach this gateway over the shared bus (all-in-one) or NATS (replicas).
+  const ownBus = !deps.bus && config.INQUEST_NATS_URL ? await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'gateway' }) : undefined;
+  const bus = deps.bus ?? ownBus;
+  const mongo = config.INQUEST_MONGODB_URL ? await new MongoClient(config.INQUEST_MONGODB_URL).connect() : undefined;
+  const rateLimiter = await FlexibleRateLimiter.create({ limits: config.INQUEST_RATE_LIMITS, mongo: mongo?.db(), logger });
+  const oidc =
+    config.INQUEST_OIDC_ISSUER && config.INQUEST_OIDC_AUDIENCE
+      ? new OidcVerifier({
+          issuer: config.INQUEST_OIDC_ISSUER,
+          audience: config.INQUEST_OIDC_AUDIENCE,
+          teamClaim: config.INQUEST_OIDC_TEAM_CLAIM,
+          permissionsClaim: config.INQUEST_OIDC_PERMISSIONS_CLAIM,
+          logger,
+        })
+      : undefined;
+  const authenticator = new TokenAuthenticator({
+    adminTokenSha256,
+    config: clients.config,
+    oidc,
+    bus,
+    positiveTtlMs: bus ? config.INQUEST_TOKEN_CACHE_TTL_MS : 1000,
+    logger,
+  });
+  await authenticator.ready;
+
+  const app = createApp({
+    routes: [...allRoutes({ clients, logger, bus }), ...(deps.extraRoutes ?? [])],
+    authenticator,
+    rateLimiter,
+    logger,
+    metrics,
+    readiness,
+    corsOrigins: config.INQUEST_CORS_ORIGINS,
+    requestTimeoutMs: config.INQUEST_REQUEST_TIMEOUT_MS,
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.INQUEST_HTTP_HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  // requests Node cannot even parse still get the spec's error body
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (err.code === 'ECONNRESET')) {
+      socket.destroy();
+      return;
+    }
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const body = JSON.stringify({
+      error: timedOut
+        ? { code: 'unavailable', message: 'the request was not received in time' }
+        : { code: 'invalid_request', message: 'malformed HTTP request' },
+    });
+    socket.end(
+      `HTTP/1.1 ${timedOut ? '503 Service Unavailable' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+  // slow clients cannot hold a socket: headers within 10 s, the whole request within the timeout
+  server.headersTimeout = 10_000;
+  server.requestTimeout = config.INQUEST_REQUEST_TIMEOUT_MS + 5_000;
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.PORT;
+  const host = config.INQUEST_HTTP_HOST === '0.0.0.0' || config.INQUEST_HTTP_HOST === '::' ? 'localhost' : config.INQUEST_HTTP_HOST;
+  logger.info({ port }, 'gateway listening');
+  return {
+    name: 'gateway',
+    address: `${config.INQUEST_HTTP_HOST}:${port}`,
+    url: `http://${host}:${port}`,
+    port,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      });
+      for (const c of Object.values(clients)) c.close();
+      await authenticator.close();
+      await ownBus?.close();
+      await mongo?.close();
+    },
+  };
+}
+
+if (require.main === module) runMain('gateway', () => start(process.env));

@@ -1,0 +1,20 @@
+import type { EventBus } from '@inquest/events';
+import type { PromiseClient } from '@inquest/grpc-kit';
+import type { Logger } from '@inquest/observability';
+import type { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
+
+/** gRPC clients of the backing services. */
+export interface ServiceClients {
+  config: PromiseClient<configV1.ConfigServiceClient>;
+  investigation: PromiseClient<investigationV1.InvestigationServiceClient>;
+  knowledge: PromiseClient<knowledgeV1.KnowledgeServiceClient>;
+  tools: PromiseClient<toolsV1.ToolServiceClient>;
+  notifier: PromiseClient<notifierV1.NotifierServiceClient>;
+}
+
+/** What route modules may use. */
+export interface GatewayDeps {
+  clients: ServiceClients;
+  logger: Logger;
+  bus?: EventBus;
+}

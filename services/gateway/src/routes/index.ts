@@ -1,0 +1,20 @@
+import type { RouteDef } from '../http/route';
+import { adminRoutes } from './admin.routes';
+import { agentsRoutes } from './agents.routes';
+import { configRoutes } from './config.routes';
+import type { GatewayDeps } from './gateway-deps';
+import { kbRoutes } from './kb.routes';
+import { webhooksRoutes } from './webhooks.routes';
+
+/** Every REST route of /api/v1. The OpenAPI document is generated from this same list. */
+export function allRoutes(deps: GatewayDeps): RouteDef[] {
+  return [
+    ...agentsRoutes(deps),
+    ...configRoutes(deps),
+    ...kbRoutes(deps),
+    ...webhooksRoutes(deps),
+    ...adminRoutes(deps),
+  ];
+}
+
+export type { GatewayDeps, ServiceClients } from './gateway-deps';
