@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ConfigDocumentSchema } from '@inquest/config-model';
+
+/** A node's configuration document (also the effective config of a team). */
+export const ConfigDocument = ConfigDocumentSchema.describe(
+  'Configuration document. Every field is optional; unknown top-level keys are kept. A team\'s effective config also carries team_name, org_id and team_node_id.',
+);
+export type ConfigDocument = z.infer<typeof ConfigDocument>;
+
+/** Body of PUT /config/me and PUT /admin/nodes/{node_id}/config: only the fields to change. */
+export const ConfigPatch = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'A partial configuration document (fields as in ConfigDocument), deep-merged into the node\'s own config. team_name, org_id and team_node_id are refused (400 invalid_field); every other problem is reported at once (400 validation_error).',
+  );
+export type ConfigPatch = z.infer<typeof ConfigPatch>;
+
+export const FieldChange = z.object({
+  old: z.unknown().describe('Value before (null when absent)'),
+  new: z.unknown().describe('Value after (null when absent)'),
+});
+
+export const ConfigChanges = z
+  .record(z.string(), FieldChange)
+  .describe('Map from a dot-separated field path to its old and new value');
+
+/** 200 answer of an applied update. */
+export const ConfigUpdateApplied = z.object({
+  message: z.string(),
+  version: z.number().int().describe('The team\'s config version after the update (unchanged when nothing changed)'),
+  changed_fields: z.array(z.string()).describe('Dot paths of the fields that changed'),
+  effective_config: ConfigDocument,
+});
+export type ConfigUpdateApplied = z.infer<typeof ConfigUpdateApplied>;
+
+/** 202 answer of an update that needs approval. */
+export const ConfigChangeRequested = z.object({
+  message: z.string(),
+  change_request_id: z.string(),
+  status: z.literal('pending_approval'),
+  approvers: z.array(z.string()).describe('E-mails from the effective approval.approvers'),
+  changes: ConfigChanges,
+});
+export type ConfigChangeRequested = z.infer<typeof ConfigChangeRequested>;
+
+export const ChangeRequestStatus = z.enum(['pending_approval', 'approved', 'rejected']);
+
+/** A change request as listed by the admin API. */
+export const ChangeRequest = z.object({
+  change_request_id: z.string(),
+  team_id: z.string(),
+  status: ChangeRequestStatus,
+  requested_by: z.string(),
+  requested_at: z.string().describe('ISO 8601 UTC'),
+  approvers: z.array(z.string()),
+  changes: ConfigChanges,
+  decided_by: z.string().optional(),
+  decided_at: z.string().optional(),
+  comment: z.string().optional(),
+  applied_version: z.number().int().optional().describe('Version the approved change produced'),
+});
+export type ChangeRequest = z.infer<typeof ChangeRequest>;
+
+/** GET /config/me/pending */
+export const PendingChanges = z.object({
+  change_requests: z.array(
+    ChangeRequest.pick({
+      change_request_id: true,
+      status: true,
+      requested_by: true,
+      requested_at: true,
+      approvers: true,
+      changes: true,
+    }),
+  ),
+});
+export type PendingChanges = z.infer<typeof PendingChanges>;
+
+/** GET /config/me/raw */
+export const RawConfig = z.object({
+  lineage: z.array(z.string()).describe('Node ids, organization root first, team last'),
+  configs: z.record(z.string(), ConfigDocument).describe('Node id to that node\'s own config'),
+});
+export type RawConfig = z.infer<typeof RawConfig>;
+
+export const AuditEntry = z.object({
+  version: z.number().int(),
+  changed_at: z.string().describe('ISO 8601 UTC'),
+  changed_by: z.string(),
+  approved_by: z.string().optional().describe('Set when the change was applied by approving a change request'),
+  diff: ConfigChanges,
+  full_config: ConfigDocument.optional().describe('Effective config after the change; only with include_full'),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/** GET /config/me/audit */
+export const AuditHistory = z.object({ history: z.array(AuditEntry).describe('Newest first') });
+export type AuditHistory = z.infer<typeof AuditHistory>;
+
+const QueryBool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+export const AuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50).describe('Entries to return, 1..500'),
+  include_full: QueryBool.default(true).describe('Include the full config snapshot per entry'),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;

@@ -1,0 +1,25 @@
+import { FORBIDDEN_KEYS, isPlainObject, type JsonObject } from './json-value';
+
+/**
+ * Deep merge per the spec's merge rules: objects combine key by key, a scalar or array from the
+ * later level replaces the earlier value (arrays are never concatenated). Inputs are not modified.
+ * Prototype keys are skipped defensively; validation rejects them before anything is merged.
+ */
+export function deepMerge(base: JsonObject, patch: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (FORBIDDEN_KEYS.has(k)) continue;
+    out[k] = isPlainObject(v) ? deepMerge({}, v) : v;
+  }
+  for (const [k, v] of Object.entries(patch)) {
+    if (FORBIDDEN_KEYS.has(k) || v === undefined) continue;
+    const prev = out[k];
+    out[k] = isPlainObject(v) ? deepMerge(isPlainObject(prev) ? prev : {}, v) : v;
+  }
+  return out;
+}
+
+/** Merges levels in order (organization root first, team last). */
+export function mergeLevels(levels: JsonObject[]): JsonObject {
+  return levels.reduce<JsonObject>((acc, level) => deepMerge(acc, level), {});
+}

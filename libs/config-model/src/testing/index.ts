@@ -1,0 +1,1 @@
+export { aTeamConfig } from './a-team-config';

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { envLogLevel, envPort } from '@inquest/runtime';
+
+/** Environment of the config-hierarchy service (validated at start). */
+export const EnvSchema = z.object({
+  INQUEST_GRPC_PORT: envPort(50051),
+  INQUEST_GRPC_HOST: z.string().default('127.0.0.1'),
+  INQUEST_LOG_LEVEL: envLogLevel,
+  /** SQLite lives at <dir>/config.db unless MongoDB is configured */
+  INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
+  INQUEST_MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL').optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;

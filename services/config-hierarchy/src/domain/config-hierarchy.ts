@@ -1,0 +1,476 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CONFIG_LIMITS,
+  NODE_ID_PATTERN,
+  checkPatchShape,
+  deepMerge,
+  mergeLevels,
+  diffConfigs,
+  diffToJson,
+  effectiveConfig,
+  isPlainObject,
+  referenceProblems,
+  schemaProblems,
+  type JsonObject,
+} from '@inquest/config-model';
+import { conflict, invalidRequest, notFound, validationError, type ErrorDetail } from '@inquest/errors';
+import { Subjects, eventEnvelope, type EventBus } from '@inquest/events';
+import type { Logger } from '@inquest/observability';
+import type {
+  AuditRecord,
+  ChangeRequestRecord,
+  ChangeRequestStatus,
+  ConfigStores,
+  NodeKind,
+  NodeRecord,
+  TokenRecord,
+} from '@inquest/store';
+import { EffectiveCache } from './effective-cache';
+import { hashSecret, newTokenId, newTokenSecret, parseTeamToken, secretMatches } from './team-token';
+
+/** What an applied change answers (PUT /config/me 200, admin node update). */
+export interface ConfigUpdateResult {
+  message: string;
+  version: number;
+  changed_fields: string[];
+  effective_config: JsonObject;
+}
+
+export type TeamUpdateOutcome = { applied: ConfigUpdateResult } | { change_request: ChangeRequestRecord };
+
+export type TokenInfo = Omit<TokenRecord, 'secret_hash'>;
+
+/** An audit entry as listed; `full_config` only when asked for. */
+export type AuditView = Omit<AuditRecord, 'full_config'> & { full_config?: AuditRecord['full_config'] };
+
+export interface ConfigHierarchyDeps {
+  stores: ConfigStores;
+  bus: EventBus;
+  logger: Logger;
+  /** attempts of a version-checked write before giving up (default 200) */
+  maxWriteAttempts?: number;
+}
+
+const PERMISSION_SETS = [['read'], ['read', 'write']];
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ADMIN_IDENTITY = 'admin';
+
+/**
+ * The configuration hierarchy: nodes, their own configs, effective (merged) configs, validated
+ * updates with audit, approvals and team tokens.
+ */
+export class ConfigHierarchy {
+  private readonly cache = new EffectiveCache();
+  // Nodes never move or disappear, so a node's lineage can be kept once read.
+  private readonly lineages = new Map<string, NodeRecord[]>();
+  // In-process writers to one node queue up; the version check still guards other replicas.
+  private readonly writeQueues = new Map<string, Promise<unknown>>();
+  private readonly stores: ConfigStores;
+  private readonly bus: EventBus;
+  private readonly logger: Logger;
+  private readonly maxWriteAttempts: number;
+
+  constructor(deps: ConfigHierarchyDeps) {
+    this.stores = deps.stores;
+    this.bus = deps.bus;
+    this.logger = deps.logger;
+    this.maxWriteAttempts = deps.maxWriteAttempts ?? 200;
+  }
+
+  /** Drops cached effective configs that depend on the node (another replica changed it). */
+  invalidate(nodeId: string): void {
+    this.cache.invalidate(nodeId);
+  }
+
+  // ---- nodes ---------------------------------------------------------------------------------
+
+  async createNode(input: { node_id: string; parent_id?: string | null; kind: string; name: string }): Promise<NodeRecord> {
+    const problems: ErrorDetail[] = [];
+    if (!NODE_ID_PATTERN.test(input.node_id)) {
+      problems.push({ field: 'node_id', error: 'must match ^[a-z0-9][a-z0-9-]{1,62}$' });
+    }
+    if (!['org', 'group', 'team'].includes(input.kind)) problems.push({ field: 'kind', error: 'must be one of org, group, team' });
+    if (!input.name || !input.name.trim()) problems.push({ field: 'name', error: 'must be a non-empty string' });
+    const parentId = input.parent_id ? input.parent_id : null;
+    if (input.kind === 'org' && parentId) problems.push({ field: 'parent_id', error: 'an org is a root: parent_id must be null' });
+    if ((input.kind === 'group' || input.kind === 'team') && !parentId) {
+      problems.push({ field: 'parent_id', error: `a ${input.kind} needs a parent` });
+    }
+    if (problems.length) throw validationError(problems);
+    let orgId = input.node_id;
+    if (parentId) {
+      const parent = await this.stores.nodes.getNode(parentId);
+      if (!parent) throw notFound(`parent node ${parentId} not found`);
+      if (parent.kind === 'team') throw validationError([{ field: 'parent_id', error: 'a team cannot have children' }]);
+      orgId = parent.org_id;
+    }
+    const node: NodeRecord = {
+      node_id: input.node_id,
+      parent_id: parentId,
+      kind: input.kind as NodeKind,
+      name: input.name.trim(),
+      org_id: orgId,
+      created_at: new Date().toISOString(),
+    };
+    await this.stores.nodes.createNode(node);
+    return node;
+  }
+
+  async getNode(nodeId: string): Promise<{ node: NodeRecord; config: JsonObject; version: number }> {
+    const node = await this.requireNode(nodeId);
+    const cfg = await this.stores.nodes.getConfig(nodeId);
+    return { node, config: cfg?.config ?? {}, version: cfg?.version ?? 0 };
+  }
+
+  async listNodes(parentId?: string | null): Promise<NodeRecord[]> {
+    if (parentId) await this.requireNode(parentId);
+    return this.stores.nodes.listNodes(parentId === undefined ? {} : { parent_id: parentId || null });
+  }
+
+  // ---- reading configs -----------------------------------------------------------------------
+
+  async getEffective(nodeId: string): Promise<{ config: JsonObject; version: number }> {
+    const hit = this.cache.get(nodeId);
+    if (hit) return { config: hit.config, version: hit.version };
+    const started = this.cache.begin();
+    const lineage = await this.lineage(nodeId);
+    const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
+    const levels = configs.map((c) => c.config);
+    const own = configs[configs.length - 1];
+    const config = this.effectiveOf(lineage, levels);
+    const version = own?.version ?? 0;
+    this.cache.set(nodeId, { lineage: lineage.map((n) => n.node_id), config, version }, started);
+    return { config, version };
+  }
+
+  async getRaw(nodeId: string): Promise<{ lineage: string[]; configs: Record<string, JsonObject> }> {
+    const lineage = await this.lineage(nodeId);
+    const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
+    const out: Record<string, JsonObject> = {};
+    for (const c of configs) out[c.node_id] = c.config;
+    return { lineage: lineage.map((n) => n.node_id), configs: out };
+  }
+
+  async listAudit(nodeId: string, limit: number, includeFull: boolean): Promise<AuditView[]> {
+    await this.requireNode(nodeId);
+    const n = limit === 0 ? 50 : limit;
+    if (!Number.isInteger(n) || n < 1 || n > 500) throw invalidRequest('limit must be an integer between 1 and 500');
+    const entries = await this.stores.nodes.listAudit(nodeId, n);
+    return includeFull ? entries : entries.map(({ full_config: _omit, ...rest }) => rest);
+  }
+
+  // ---- updates -------------------------------------------------------------------------------
+
+  /** Admin update of any node's own config: validated, applied at once, never needs approval. */
+  async updateNodeConfig(nodeId: string, patch: unknown, changedBy: string): Promise<ConfigUpdateResult> {
+    await this.requireNode(nodeId);
+    const checked = checkPatchShape(patch);
+    return this.apply(nodeId, checked, changedBy || ADMIN_IDENTITY);
+  }
+
+  /**
+   * PUT /config/me: validated, then either applied (deep-merged into the team's overrides) or,
+   * when the team's effective `feature_flags.require_approval` is on, held as a change request.
+   */
+  async updateTeamConfig(teamId: string, patch: unknown, changedBy: string): Promise<TeamUpdateOutcome> {
+    const team = await this.requireNode(teamId);
+    if (team.kind !== 'team') throw invalidRequest(`node ${teamId} is not a team`);
+    const checked = checkPatchShape(patch);
+    const effective = await this.getEffective(teamId);
+    const flags = effective.config['feature_flags'];
+    const needsApproval = isPlainObject(flags) && flags['require_approval'] === true;
+    if (!needsApproval) return { applied: await this.apply(teamId, checked, changedBy) };
+
+    const planned = await this.plan(teamId, checked);
+    if (Object.keys(planned.diff).length === 0) {
+      return {
+        applied: { message: 'No changes', version: planned.current.version, changed_fields: [], effective_config: planned.effective },
+      };
+    }
+    const approval = effective.config['approval'];
+    const approvers =
+      isPlainObject(approval) && Array.isArray(approval['approvers'])
+        ? approval['approvers'].filter((a): a is string => typeof a === 'string')
+        : [];
+    const cr: ChangeRequestRecord = {
+      change_request_id: `cr_${randomUUID().replace(/-/g, '')}`,
+      team_id: teamId,
+      status: 'pending_approval',
+      requested_by: changedBy,
+      requested_at: new Date().toISOString(),
+      approvers,
+      changes: diffToJson(planned.diff),
+      patch: checked,
+    };
+    await this.stores.changeRequests.create(cr);
+    await this.publish(Subjects.configChangeRequested, { ...eventEnvelope(teamId), change_request: cr });
+    return { change_request: cr };
+  }
+
+  async listChangeRequests(filter: { status?: string; team_id?: string }): Promise<ChangeRequestRecord[]> {
+    const status = filter.status || undefined;
+    if (status && !['pending_approval', 'approved', 'rejected'].includes(status)) {
+      throw invalidRequest('status must be one of pending_approval, approved, rejected');
+    }
+    return this.stores.changeRequests.list({
+      ...(status ? { status: status as ChangeRequestStatus } : {}),
+      ...(filter.team_id ? { team_id: filter.team_id } : {}),
+    });
+  }
+
+  async approveChangeRequest(id: string, approver: string, comment?: string): Promise<ChangeRequestRecord> {
+    await this.requirePending(id);
+    const decidedBy = approver || ADMIN_IDENTITY;
+    const claimed = await this.stores.changeRequests.transition(id, 'pending_approval', {
+      status: 'approved',
+      decided_by: decidedBy,
+      decided_at: new Date().toISOString(),
+      ...(comment ? { comment } : {}),
+    });
+    if (!claimed) throw conflict(`change request ${id} was already decided`);
+    let result: ConfigUpdateResult;
+    try {
+      result = await this.apply(claimed.team_id, claimed.patch, claimed.requested_by, decidedBy);
+    } catch (err) {
+      // The change no longer applies (the config moved on): the request stays pending.
+      await this.stores.changeRequests.transition(id, 'approved', {
+        status: 'pending_approval',
+        decided_by: undefined,
+        decided_at: undefined,
+        comment: undefined,
+      });
+      throw err;
+    }
+    const done = (await this.stores.changeRequests.transition(id, 'approved', { applied_version: result.version })) ?? {
+      ...claimed,
+      applied_version: result.version,
+    };
+    await this.publish(Subjects.configChangeApproved, { ...eventEnvelope(done.team_id), change_request: done });
+    return done;
+  }
+
+  async rejectChangeRequest(id: string, approver: string, comment?: string): Promise<ChangeRequestRecord> {
+    await this.requirePending(id);
+    const done = await this.stores.changeRequests.transition(id, 'pending_approval', {
+      status: 'rejected',
+      decided_by: approver || ADMIN_IDENTITY,
+      decided_at: new Date().toISOString(),
+      ...(comment ? { comment } : {}),
+    });
+    if (!done) throw conflict(`change request ${id} was already decided`);
+    await this.publish(Subjects.configChangeRejected, { ...eventEnvelope(done.team_id), change_request: done });
+    return done;
+  }
+
+  // ---- tokens --------------------------------------------------------------------------------
+
+  async issueToken(input: {
+    team_id: string;
+    permissions: string[];
+    owner: string;
+    label?: string;
+    expires_at?: string;
+  }): Promise<{ token: string; info: TokenInfo }> {
+    const team = await this.requireNode(input.team_id);
+    if (team.kind !== 'team') throw invalidRequest(`node ${input.team_id} is not a team`);
+    const problems: ErrorDetail[] = [];
+    const perms = [...new Set(input.permissions)].sort();
+    if (!PERMISSION_SETS.some((s) => s.length === perms.length && s.every((p, i) => p === perms[i]))) {
+      problems.push({ field: 'permissions', error: 'must be ["read"] or ["read","write"]' });
+    }
+    if (!EMAIL.test(input.owner ?? '')) problems.push({ field: 'owner', error: 'must be an e-mail address' });
+    let expiresAt: string | undefined;
+    if (input.expires_at) {
+      const t = Date.parse(input.expires_at);
+      if (Number.isNaN(t)) problems.push({ field: 'expires_at', error: 'must be an ISO 8601 timestamp' });
+      else if (t <= Date.now()) problems.push({ field: 'expires_at', error: 'must be in the future' });
+      else expiresAt = new Date(t).toISOString();
+    }
+    if (problems.length) throw validationError(problems);
+    const secret = newTokenSecret();
+    const record: TokenRecord = {
+      token_id: newTokenId(),
+      team_id: input.team_id,
+      permissions: perms,
+      owner: input.owner,
+      ...(input.label ? { label: input.label } : {}),
+      created_at: new Date().toISOString(),
+      ...(expiresAt ? { expires_at: expiresAt } : {}),
+      secret_hash: hashSecret(secret),
+    };
+    await this.stores.tokens.insert(record);
+    return { token: `${record.token_id}.${secret}`, info: tokenInfo(record) };
+  }
+
+  async listTokens(teamId: string): Promise<TokenInfo[]> {
+    await this.requireNode(teamId);
+    return (await this.stores.tokens.listByTeam(teamId)).map(tokenInfo);
+  }
+
+  async revokeToken(tokenId: string): Promise<TokenInfo> {
+    const existing = await this.stores.tokens.get(tokenId);
+    if (!existing) throw notFound(`token ${tokenId} not found`);
+    const revoked = await this.stores.tokens.revoke(tokenId, new Date().toISOString());
+    if (!revoked) throw notFound(`token ${tokenId} not found`);
+    if (!existing.revoked_at) {
+      await this.publish(Subjects.tokenRevoked, { ...eventEnvelope(revoked.team_id), token_id: tokenId });
+    }
+    return tokenInfo(revoked);
+  }
+
+  /** Unknown, malformed, revoked, expired or wrong secret: all simply invalid. */
+  async verifyToken(token: string): Promise<TokenInfo | undefined> {
+    const parsed = parseTeamToken(token);
+    if (!parsed) return undefined;
+    const record = await this.stores.tokens.get(parsed.tokenId);
+    // Compare even for an unknown id so timing does not tell which ids exist.
+    const ok = secretMatches(parsed.secret, record?.secret_hash ?? '0'.repeat(64));
+    if (!record || !ok || record.revoked_at) return undefined;
+    if (record.expires_at && Date.parse(record.expires_at) <= Date.now()) return undefined;
+    return tokenInfo(record);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private effectiveOf(lineage: NodeRecord[], levels: JsonObject[]): JsonObject {
+    const self = lineage[lineage.length - 1]!;
+    return effectiveConfig(
+      levels,
+      self.kind === 'team' ? { team_node_id: self.node_id, team_name: self.name, org_id: self.org_id } : undefined,
+    );
+  }
+
+  /** The node's next own config for a patch, validated against its lineage. */
+  private async plan(nodeId: string, patch: JsonObject) {
+    const lineage = await this.lineage(nodeId);
+    const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
+    const current = configs[configs.length - 1]!;
+    const next = deepMerge(current.config, patch);
+    const diff = diffConfigs(current.config, next);
+    const levels = [...configs.slice(0, -1).map((c) => c.config), next];
+    const effective = this.effectiveOf(lineage, levels);
+    // Every problem at once: types of the patch, then references in the merged result.
+    const problems = [...schemaProblems(patch), ...(Object.keys(diff).length ? referenceProblems(levels, mergeLevels(levels)) : [])];
+    if (problems.length) throw validationError(problems);
+    if (Buffer.byteLength(JSON.stringify(next)) > CONFIG_LIMITS.maxBytes) {
+      throw invalidRequest(`the node's config would exceed ${CONFIG_LIMITS.maxBytes} bytes`);
+    }
+    return { lineage, current, next, diff, effective };
+  }
+
+  private apply(nodeId: string, patch: JsonObject, changedBy: string, approvedBy?: string): Promise<ConfigUpdateResult> {
+    const prev = this.writeQueues.get(nodeId) ?? Promise.resolve();
+    const run = prev.then(
+      () => this.applyNow(nodeId, patch, changedBy, approvedBy),
+      () => this.applyNow(nodeId, patch, changedBy, approvedBy),
+    );
+    const tail = run.catch(() => undefined);
+    this.writeQueues.set(nodeId, tail);
+    void tail.then(() => {
+      if (this.writeQueues.get(nodeId) === tail) this.writeQueues.delete(nodeId);
+    });
+    return run;
+  }
+
+  private async applyNow(nodeId: string, patch: JsonObject, changedBy: string, approvedBy?: string): Promise<ConfigUpdateResult> {
+    for (let attempt = 0; attempt < this.maxWriteAttempts; attempt++) {
+      const p = await this.plan(nodeId, patch);
+      const changed = Object.keys(p.diff);
+      if (changed.length === 0) {
+        return { message: 'No changes', version: p.current.version, changed_fields: [], effective_config: p.effective };
+      }
+      const ok = await this.stores.nodes.writeConfig({
+        node_id: nodeId,
+        expected_version: p.current.version,
+        config: p.next,
+        audit: {
+          changed_at: new Date().toISOString(),
+          changed_by: changedBy,
+          ...(approvedBy ? { approved_by: approvedBy } : {}),
+          diff: diffToJson(p.diff),
+          full_config: p.effective,
+        },
+      });
+      if (!ok) {
+        // Another writer got this version first: recompute from the new state and try again.
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * (attempt + 1))));
+        continue;
+      }
+      const version = p.current.version + 1;
+      this.cache.invalidate(nodeId);
+      await this.announceChange(p.lineage[p.lineage.length - 1]!, version, changed, changedBy);
+      return { message: 'Configuration updated', version, changed_fields: changed, effective_config: p.effective };
+    }
+    throw conflict(`node ${nodeId} is being changed by too many writers; try again`);
+  }
+
+  /** One config.changed per affected team: the node itself, or every team below a group/org. */
+  private async announceChange(node: NodeRecord, version: number, changedFields: string[], changedBy: string) {
+    const teams = node.kind === 'team' ? [node.node_id] : await this.teamsBelow(node.node_id);
+    for (const team of teams) {
+      await this.publish(Subjects.configChanged, {
+        ...eventEnvelope(team),
+        node_id: node.node_id,
+        version,
+        changed_fields: changedFields,
+        changed_by: changedBy,
+      });
+    }
+  }
+
+  private async teamsBelow(nodeId: string): Promise<string[]> {
+    const out: string[] = [];
+    const queue = [nodeId];
+    while (queue.length) {
+      const id = queue.shift()!;
+      for (const child of await this.stores.nodes.listNodes({ parent_id: id })) {
+        if (child.kind === 'team') out.push(child.node_id);
+        else queue.push(child.node_id);
+      }
+    }
+    return out;
+  }
+
+  private async publish(subject: string, data: { event_id: string } & Record<string, unknown>): Promise<void> {
+    try {
+      await this.bus.publish(subject, data, { msgId: data.event_id });
+    } catch (err) {
+      // The change is stored; a lost event only delays cache refreshes elsewhere.
+      this.logger.warn({ err, subject }, 'failed to publish event');
+    }
+  }
+
+  private async requireNode(nodeId: string): Promise<NodeRecord> {
+    if (!NODE_ID_PATTERN.test(nodeId)) throw invalidRequest(`malformed node id "${nodeId.slice(0, 80)}"`);
+    const node = await this.stores.nodes.getNode(nodeId);
+    if (!node) throw notFound(`node ${nodeId} not found`);
+    return node;
+  }
+
+  private async requirePending(id: string): Promise<ChangeRequestRecord> {
+    const cr = await this.stores.changeRequests.get(id);
+    if (!cr) throw notFound(`change request ${id} not found`);
+    if (cr.status !== 'pending_approval') throw conflict(`change request ${id} is already ${cr.status}`);
+    return cr;
+  }
+
+  /** The node's lineage, root first (cached: nodes never move). */
+  private async lineage(nodeId: string): Promise<NodeRecord[]> {
+    const hit = this.lineages.get(nodeId);
+    if (hit) return hit;
+    const chain: NodeRecord[] = [await this.requireNode(nodeId)];
+    for (let parent = chain[0]!.parent_id; parent; ) {
+      const p = await this.stores.nodes.getNode(parent);
+      if (!p || chain.length > 64) break;
+      chain.unshift(p);
+      parent = p.parent_id;
+    }
+    this.lineages.set(nodeId, chain);
+    return chain;
+  }
+}
+
+function tokenInfo(t: TokenRecord): TokenInfo {
+  const { secret_hash: _hash, ...info } = t;
+  return info;
+}

@@ -1,0 +1,111 @@
+import { invalidRequest } from '@inquest/errors';
+import type { AsyncHandlers } from '@inquest/grpc-kit';
+import type { configV1 } from '@inquest/proto';
+import type { ChangeRequestRecord, NodeRecord } from '@inquest/store';
+import type { AuditView, ConfigHierarchy, ConfigUpdateResult, TokenInfo } from '../domain/config-hierarchy';
+
+const node = (n: NodeRecord): configV1.Node => ({
+  node_id: n.node_id,
+  ...(n.parent_id ? { parent_id: n.parent_id } : {}),
+  kind: n.kind,
+  name: n.name,
+  org_id: n.org_id,
+  created_at: n.created_at,
+});
+
+const result = (r: ConfigUpdateResult): configV1.ConfigUpdateResult => ({
+  message: r.message,
+  version: r.version,
+  changed_fields: r.changed_fields,
+  effective_config: r.effective_config,
+});
+
+const changeRequest = (cr: ChangeRequestRecord): configV1.ChangeRequest => ({
+  change_request_id: cr.change_request_id,
+  team_id: cr.team_id,
+  status: cr.status,
+  requested_by: cr.requested_by,
+  requested_at: cr.requested_at,
+  approvers: cr.approvers,
+  changes: cr.changes,
+  patch: cr.patch,
+  decided_by: cr.decided_by,
+  decided_at: cr.decided_at,
+  comment: cr.comment,
+  applied_version: cr.applied_version,
+});
+
+const token = (t: TokenInfo): configV1.TokenInfo => ({
+  token_id: t.token_id,
+  team_id: t.team_id,
+  permissions: t.permissions,
+  owner: t.owner,
+  label: t.label,
+  created_at: t.created_at,
+  expires_at: t.expires_at,
+  revoked_at: t.revoked_at,
+});
+
+const audit = (a: AuditView): configV1.AuditEntry => ({
+  version: a.version,
+  changed_at: a.changed_at,
+  changed_by: a.changed_by,
+  diff: a.diff,
+  full_config: a.full_config,
+  approved_by: a.approved_by,
+  node_id: a.node_id,
+});
+
+function patchOf(p: { [key: string]: unknown } | undefined): unknown {
+  if (p === undefined) throw invalidRequest('the body must be a JSON object');
+  return p;
+}
+
+/** gRPC handlers of inquest.config.v1.ConfigService: decode, call the domain, encode. */
+export function configServiceHandlers(domain: ConfigHierarchy): AsyncHandlers<typeof configV1.ConfigServiceService> {
+  return {
+    createNode: async (req) => ({
+      node: node(await domain.createNode({ node_id: req.node_id, parent_id: req.parent_id ?? null, kind: req.kind, name: req.name })),
+    }),
+    getNode: async (req) => {
+      const r = await domain.getNode(req.node_id);
+      return { node: node(r.node), config: r.config, version: r.version };
+    },
+    listNodes: async (req) => ({ nodes: (await domain.listNodes(req.parent_id)).map(node) }),
+    updateNodeConfig: async (req, ctx) => ({
+      result: result(await domain.updateNodeConfig(req.node_id, patchOf(req.patch), req.changed_by || ctx.principal || 'admin')),
+    }),
+    getEffectiveConfig: async (req) => domain.getEffective(req.team_id),
+    getRawConfig: async (req) => domain.getRaw(req.team_id),
+    updateTeamConfig: async (req) => {
+      const out = await domain.updateTeamConfig(req.team_id, patchOf(req.patch), req.changed_by);
+      return 'applied' in out ? { applied: result(out.applied) } : { change_request: changeRequest(out.change_request) };
+    },
+    listAudit: async (req) => ({ history: (await domain.listAudit(req.team_id, req.limit, req.include_full)).map(audit) }),
+    listChangeRequests: async (req) => ({
+      change_requests: (await domain.listChangeRequests({ status: req.status, team_id: req.team_id })).map(changeRequest),
+    }),
+    approveChangeRequest: async (req) => ({
+      change_request: changeRequest(await domain.approveChangeRequest(req.change_request_id, req.approver, req.comment)),
+    }),
+    rejectChangeRequest: async (req) => ({
+      change_request: changeRequest(await domain.rejectChangeRequest(req.change_request_id, req.approver, req.comment)),
+    }),
+    issueToken: async (req) => {
+      const r = await domain.issueToken({
+        team_id: req.team_id,
+        permissions: req.permissions,
+        owner: req.owner,
+        label: req.label,
+        expires_at: req.expires_at,
+      });
+      return { token: r.token, info: token(r.info) };
+    },
+    listTokens: async (req) => ({ tokens: (await domain.listTokens(req.team_id)).map(token) }),
+    revokeToken: async (req) => ({ token: token(await domain.revokeToken(req.token_id)) }),
+    verifyToken: async (req) => {
+      const t = await domain.verifyToken(req.token);
+      return t ? { valid: true, token: token(t) } : { valid: false };
+    },
+  };
+}

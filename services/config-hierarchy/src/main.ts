@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { InProcessEventBus, Subjects, type EventBus } from '@inquest/events';
+import { implement, startGrpcServer } from '@inquest/grpc-kit';
+import { createLogger, type Logger } from '@inquest/observability';
+import { configV1 } from '@inquest/proto';
+import { parseEnv, runMain } from '@inquest/runtime';
+import { connectMongoConfigStores, openSqliteConfigStores } from '@inquest/store';
+import { EnvSchema } from './config';
+import { ConfigHierarchy } from './domain/config-hierarchy';
+import { configServiceHandlers } from './grpc/config-service.handlers';
+
+export interface Deps {
+  bus?: EventBus;
+  logger?: Logger;
+}
+
+export interface RunningService {
+  name: string;
+  address: string;
+  stop(): Promise<void>;
+}
+
+/** Composition root of the config-hierarchy service. */
+export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningService> {
+  const config = parseEnv(EnvSchema, env);
+  const logger = deps.logger ?? createLogger({ name: 'config-hierarchy', level: config.INQUEST_LOG_LEVEL });
+  const stores = config.INQUEST_MONGODB_URL
+    ? await connectMongoConfigStores(config.INQUEST_MONGODB_URL)
+    : openSqliteConfigStores(join(config.INQUEST_DATA_DIR, 'config.db'));
+  const ownBus = !deps.bus;
+  const bus = deps.bus ?? new InProcessEventBus();
+  const domain = new ConfigHierarchy({ stores, bus, logger });
+  // Other replicas announce their changes; drop what they made stale.
+  const sub = await bus.subscribe(Subjects.configChanged, async (msg) => {
+    const data = msg.data as { node_id?: string; team_id?: string };
+    if (data.node_id) domain.invalidate(data.node_id);
+    if (data.team_id) domain.invalidate(data.team_id);
+  });
+  const grpc = await startGrpcServer({
+    host: config.INQUEST_GRPC_HOST,
+    port: config.INQUEST_GRPC_PORT,
+    services: [
+      {
+        definition: configV1.ConfigServiceService,
+        implementation: implement(configV1.ConfigServiceService, configServiceHandlers(domain), logger),
+        name: 'inquest.config.v1.ConfigService',
+      },
+    ],
+    logger,
+  });
+  return {
+    name: 'config-hierarchy',
+    address: grpc.address,
+    stop: async () => {
+      await grpc.shutdown();
+      await sub.unsubscribe();
+      if (ownBus) await bus.close();
+      await stores.close();
+    },
+  };
+}
+
+if (require.main === module) runMain('config-hierarchy', () => start(process.env));
