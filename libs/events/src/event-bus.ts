@@ -7,6 +7,8 @@
  *   them (work queue). Handler resolves -> ack; handler throws -> redelivered after a backoff;
  *   after `maxDeliver` deliveries the event is dropped (and logged). `msg.term()` stops
  *   redelivery at once; `msg.working()` extends the ack deadline of a long job.
+ *   With NATS, a durable name seen for the first time also receives the events already in the
+ *   stream (up to its max age, 7 days by default); in-process, durable state lives in memory only.
  * - plain subscription (no `durable`): at-most-once fan-out to every live subscriber
  *   (progress updates, cache invalidation).
  *
@@ -14,7 +16,11 @@
  */
 export interface EventBus {
   publish(subject: string, data: unknown, options?: PublishOptions): Promise<void>;
-  subscribe(subject: string, handler: EventHandler, options?: SubscribeOptions): Promise<Subscription>;
+  subscribe(
+    subject: string,
+    handler: EventHandler,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,9 @@
-import { credentials, Metadata, status as Status, makeGenericClientConstructor } from '@grpc/grpc-js';
+import {
+  credentials,
+  Metadata,
+  status as Status,
+  makeGenericClientConstructor,
+} from '@grpc/grpc-js';
 import type { CallOptions, Client, ClientUnaryCall, ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { toMetadata, type CallContext } from './call-context';
@@ -21,7 +26,13 @@ type UnaryFn<Req, Res> = (
 
 /** Promise form of a ts-proto grpc-js client: every unary method returns a promise and throws DomainError. */
 export type PromiseClient<C> = {
-  [K in keyof C as K extends keyof Client ? never : C[K] extends UnaryFn<infer _Req, infer _Res> ? K : never]: C[K] extends UnaryFn<infer Req, infer Res>
+  [
+    K in keyof C as K extends keyof Client
+      ? never
+      : C[K] extends UnaryFn<infer _Req, infer _Res>
+        ? K
+        : never
+  ]: C[K] extends UnaryFn<infer Req, infer Res>
     ? (req: Req, opts?: RpcOptions) => Promise<Res>
     : never;
 } & { close(): void; address: string };
@@ -55,6 +66,10 @@ export function createClient<C extends Client>(
   const raw = new Ctor(address, credentials.createInsecure(), {
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
     'grpc.keepalive_time_ms': 30000,
+    // grpc-js waits 1 s (growing to 120 s) before reconnecting, failing calls fast meanwhile: a
+    // peer that starts a moment later would exhaust our retries. Reconnect quickly, cap at 5 s.
+    'grpc.initial_reconnect_backoff_ms': 100,
+    'grpc.max_reconnect_backoff_ms': 5000,
   });
   const deadlineMs = options.deadlineMs ?? 10000;
   const retries = options.retries ?? 2;
@@ -68,7 +83,8 @@ export function createClient<C extends Client>(
     if (typeof fn !== 'function') continue;
     const once = (req: unknown, opts: RpcOptions) =>
       new Promise<unknown>((resolve, reject) => {
-        if (opts.signal?.aborted) return reject(fromGrpcError({ code: Status.CANCELLED, details: 'aborted' }));
+        if (opts.signal?.aborted)
+          return reject(fromGrpcError({ code: Status.CANCELLED, details: 'aborted' }));
         const deadline = new Date(Date.now() + (opts.deadlineMs ?? deadlineMs));
         const call = fn.call(raw, req, toMetadata(opts.ctx), { deadline }, (err, res) => {
           opts.signal?.removeEventListener('abort', onAbort);
@@ -85,7 +101,8 @@ export function createClient<C extends Client>(
           return await once(req, opts);
         } catch (err) {
           const code = (err as ServiceError).code;
-          if (i + 1 >= attempts || code !== Status.UNAVAILABLE || opts.signal?.aborted) throw fromGrpcError(err);
+          if (i + 1 >= attempts || code !== Status.UNAVAILABLE || opts.signal?.aborted)
+            throw fromGrpcError(err);
           await sleep(50 * 2 ** i);
         }
       }
@@ -100,7 +117,9 @@ const HealthClient = makeGenericClientConstructor(healthService as never, 'grpc.
 export function checkHealth(address: string, deadlineMs = 1000, service = ''): Promise<boolean> {
   const client = new HealthClient(address, credentials.createInsecure());
   return new Promise<boolean>((resolve) => {
-    (client as unknown as Record<string, UnaryFn<{ service: string }, { status: string | number }>>)['check']!(
+    (
+      client as unknown as Record<string, UnaryFn<{ service: string }, { status: string | number }>>
+    )['check']!(
       { service },
       new Metadata(),
       { deadline: new Date(Date.now() + deadlineMs) },

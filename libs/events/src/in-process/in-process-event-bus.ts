@@ -125,7 +125,7 @@ export class InProcessEventBus implements EventBus {
     if (this.closed || group.handlers.length === 0) return;
     const now = Date.now();
     let wakeAt = Infinity;
-    for (let i = 0; i < group.queue.length && group.inFlight < group.handlers.length; ) {
+    for (let i = 0; i < group.queue.length && group.inFlight < group.handlers.length;) {
       const item = group.queue[i]!;
       if (item.notBefore > now) {
         wakeAt = Math.min(wakeAt, item.notBefore);

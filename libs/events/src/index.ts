@@ -1,0 +1,16 @@
+export { subjectMatches } from './event-bus';
+export type {
+  EventBus,
+  EventHandler,
+  EventMessage,
+  PublishOptions,
+  SubscribeOptions,
+  Subscription,
+} from './event-bus';
+export { Subjects, STREAM_NAME, STREAM_SUBJECTS, eventEnvelope } from './subjects';
+export type { EventEnvelope } from './subjects';
+export { InProcessEventBus } from './in-process/in-process-event-bus';
+export { NatsEventBus } from './nats/nats-event-bus';
+export type { NatsEventBusOptions } from './nats/nats-event-bus';
+export { createEventBus } from './create-event-bus';
+export type { CreateEventBusOptions } from './create-event-bus';
