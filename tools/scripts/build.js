@@ -33,9 +33,22 @@ function walk(dir, files = []) {
 }
 
 let written = 0;
+
+/** Removes outputs whose source file is gone (a renamed or deleted module must not linger in dist/). */
+function prune(src, dist) {
+  if (!fs.existsSync(dist)) return;
+  for (const file of walk(dist)) {
+    const rel = path.relative(dist, file);
+    const base = rel.replace(/\.js\.map$/, '.js');
+    const source = base.endsWith('.js') ? path.join(src, base.replace(/\.js$/, '.ts')) : path.join(src, base);
+    if (!fs.existsSync(source)) fs.rmSync(file);
+  }
+}
+
 function buildProject(projectRoot) {
   const src = path.join(projectRoot, 'src');
   const dist = path.join(projectRoot, 'dist');
+  prune(src, dist);
   for (const file of walk(src)) {
     const rel = path.relative(src, file);
     if (/\.spec\.ts$/.test(rel) || /\.d\.ts$/.test(rel)) continue;
