@@ -40,8 +40,8 @@ function prune(src, dist) {
   for (const file of walk(dist)) {
     const rel = path.relative(dist, file);
     const base = rel.replace(/\.js\.map$/, '.js');
-    const source = base.endsWith('.js') ? path.join(src, base.replace(/\.js$/, '.ts')) : path.join(src, base);
-    if (!fs.existsSync(source)) fs.rmSync(file);
+    const asTs = path.join(src, base.replace(/\.js$/, '.ts'));
+    if (!fs.existsSync(asTs) && !fs.existsSync(path.join(src, base))) fs.rmSync(file);
   }
 }
 

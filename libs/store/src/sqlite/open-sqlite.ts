@@ -35,9 +35,12 @@ export function migrate(db: SqliteDb, migrations: Migration[]): void {
   );
   for (const m of migrations) {
     if (done.has(m.id)) continue;
+    // IMMEDIATE takes the write lock first; re-checking inside it lets processes that open a new
+    // file at the same moment (runner replicas) apply each migration exactly once
     db.transaction(() => {
+      if (db.prepare('SELECT 1 FROM _migrations WHERE id = ?').get(m.id)) return;
       db.exec(m.sql);
       db.prepare('INSERT INTO _migrations (id, applied_at) VALUES (?, ?)').run(m.id, new Date().toISOString());
-    })();
+    }).immediate();
   }
 }
