@@ -1,0 +1,7 @@
+export { startScriptedServer, scriptRoutes } from './scripted-server';
+export type {
+  ScriptedHandler,
+  ScriptedReply,
+  ScriptedRequest,
+  ScriptedServer,
+} from './scripted-server';
