@@ -77,6 +77,13 @@ export default [
     },
   },
   {
+    // a service's integration tests may run the demo tool server as a real peer
+    files: ['services/*/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(['^@inquest/tool-demo-toolserver$']),
+    },
+  },
+  {
     files: ['services/**/*.ts'],
     rules: { 'no-console': 'error' },
   },

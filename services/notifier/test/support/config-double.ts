@@ -18,16 +18,7 @@ export interface ConfigDouble {
  */
 export async function startConfigDouble(initial: Record<string, Record<string, unknown>> = {}): Promise<ConfigDouble> {
   const configs = new Map(Object.entries(initial));
-  let server: RunningGrpcServer | undefined;
-  const double: ConfigDouble = {
-    address: '',
-    set: (teamId, config) => void configs.set(teamId, config),
-    down: false,
-    calls: 0,
-    stop: async () => {
-      await server?.shutdown(100);
-    },
-  };
+  const state = { down: false, calls: 0 };
   const handlers = {
     getEffectiveConfig: async (req: configV1.GetEffectiveConfigRequest) => {
       double.calls++;
@@ -37,7 +28,7 @@ export async function startConfigDouble(initial: Record<string, Record<string, u
       return { config, version: 1 };
     },
   };
-  server = await startGrpcServer({
+  const server: RunningGrpcServer = await startGrpcServer({
     port: 0,
     services: [
       {
@@ -47,6 +38,13 @@ export async function startConfigDouble(initial: Record<string, Record<string, u
       },
     ],
   });
-  double.address = server.address;
+  const double: ConfigDouble = {
+    address: server.address,
+    set: (teamId, config) => void configs.set(teamId, config),
+    ...state,
+    stop: async () => {
+      await server.shutdown(100);
+    },
+  };
   return double;
 }
