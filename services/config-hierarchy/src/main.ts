@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InProcessEventBus, Subjects, type EventBus } from '@inquest/events';
+import { createEventBus, Subjects, type EventBus } from '@inquest/events';
 import { implement, startGrpcServer } from '@inquest/grpc-kit';
 import { createLogger, type Logger } from '@inquest/observability';
 import { configV1 } from '@inquest/proto';
@@ -28,7 +28,8 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
     ? await connectMongoConfigStores(config.INQUEST_MONGODB_URL)
     : openSqliteConfigStores(join(config.INQUEST_DATA_DIR, 'config.db'));
   const ownBus = !deps.bus;
-  const bus = deps.bus ?? new InProcessEventBus();
+  const bus =
+    deps.bus ?? (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'config-hierarchy' }));
   const domain = new ConfigHierarchy({ stores, bus, logger });
   // Other replicas announce their changes; drop what they made stale.
   const sub = await bus.subscribe(Subjects.configChanged, async (msg) => {

@@ -7,6 +7,8 @@ export const EnvSchema = z.object({
   INQUEST_GRPC_HOST: z.string().default('127.0.0.1'),
   INQUEST_LOG_LEVEL: envLogLevel,
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
+  /** config changes arrive over NATS JetStream when set (distributed mode) */
+  INQUEST_NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL').optional(),
   INQUEST_DATA_DIR: z.string().default('./.inquest'),
   /** comma-separated CIDRs and host names tool servers may live at despite being private */
   INQUEST_EGRESS_ALLOW: z.string().default(''),

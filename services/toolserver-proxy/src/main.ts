@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createEgress, parseEgressAllow } from '@inquest/egress';
-import { Subjects, type EventBus, type Subscription } from '@inquest/events';
+import { createEventBus, Subjects, type EventBus, type Subscription } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { toolsV1 } from '@inquest/proto';
 import { createLogger, createMetricsRegistry, type Logger } from '@inquest/observability';
@@ -71,10 +71,15 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   );
   proxy.startHealthPolling(config.INQUEST_TOOLS_HEALTH_INTERVAL_MS);
 
+  const ownBus =
+    !deps.bus && config.INQUEST_NATS_URL
+      ? await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'toolserver-proxy' })
+      : undefined;
+  const bus = deps.bus ?? ownBus;
   let subscription: Subscription | undefined;
-  if (deps.bus) {
+  if (bus) {
     // Plain (fan-out) subscription: every replica drops its own cache.
-    subscription = await deps.bus.subscribe(Subjects.configChanged, async (msg) => {
+    subscription = await bus.subscribe(Subjects.configChanged, async (msg) => {
       const ev = msg.data as { team_id?: string; node_id?: string };
       if (ev.team_id) proxy.invalidateTeam(ev.team_id, ev.node_id);
       else proxy.invalidateAll();
@@ -102,6 +107,7 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
       await proxy.close();
       configSource.close();
       await egress.close();
+      await ownBus?.close();
     },
   };
 }
