@@ -1,0 +1,7 @@
+// Each area's schemas are re-exported from here.
+export * from './common.schemas';
+export * from './webhooks.schemas';
+export * from './config.schemas';
+export * from './admin.schemas';
+export * from './agents.schemas';
+export * from './kb.schemas';

@@ -1,0 +1,32 @@
+/**
+ * Turns texts into vectors. `id` names the model and its version (stored with every vector,
+ * so vectors of different models never mix); `dimensions` is the vector length.
+ */
+export interface Embedder {
+  readonly id: string;
+  readonly dimensions: number;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/** Scales a vector to unit length in place (a zero vector stays zero). */
+export function l2Normalize(v: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  if (n === 0) return v;
+  const inv = 1 / Math.sqrt(n);
+  for (let i = 0; i < v.length; i++) v[i]! *= inv;
+  return v;
+}
+
+/** Cosine similarity of two vectors of equal length. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}

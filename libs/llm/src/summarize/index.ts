@@ -1,0 +1,3 @@
+export type { Summarizer, SummarizeOptions } from './summarizer';
+export { ExtractiveSummarizer, splitSentences } from './extractive-summarizer';
+export { ChatSummarizer } from './chat-summarizer';

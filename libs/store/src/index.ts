@@ -1,0 +1,5 @@
+export { openSqlite, migrate } from './sqlite/open-sqlite';
+export type { SqliteDb, Migration } from './sqlite/open-sqlite';
+export * from './config/index';
+export * from './investigations/index';
+export * from './deliveries/index';

@@ -1,0 +1,234 @@
+import {
+  CancelInvestigationResponse,
+  ErrorBody,
+  InvestigationIdParams,
+  InvestigationList,
+  InvestigationStatusResponse,
+  ListInvestigationsQuery,
+  RunAgentAccepted,
+  RunAgentRequest,
+  RunAgentResponse,
+} from '@inquest/api-contract';
+import { internal } from '@inquest/errors';
+import type { investigationV1 } from '@inquest/proto';
+import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
+import type { GatewayDeps } from './gateway-deps';
+
+const err = (description: string) => ({ description, schema: ErrorBody });
+
+/** A sync run may take as long as the agent's timeout (default 300 s, configurable per team). */
+const SYNC_RUN_TIMEOUT_MS = 3_600_000;
+
+const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
+  if (!req.auth.teamId) throw internal('team route without a team');
+  return req.auth.teamId;
+};
+
+function must(inv: investigationV1.Investigation | undefined): investigationV1.Investigation {
+  if (!inv) throw internal('investigation-runner answered without an investigation');
+  return inv;
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+function resultOf(inv: investigationV1.Investigation): RunAgentResponse['result'] {
+  const r = inv.result;
+  if (!r) return undefined;
+  return {
+    summary: r.summary,
+    root_cause: r.root_cause ?? { description: '', confidence: 0, evidence: [] },
+    timeline: r.timeline,
+    affected_systems: r.affected_systems,
+    recommendations: r.recommendations.map((x) => ({
+      priority: x.priority as 'high' | 'medium' | 'low',
+      action: x.action,
+    })),
+  };
+}
+
+/** GET /agents/status body: the fields of its status (API-DECISIONS.md "Investigations"). */
+export function statusBody(inv: investigationV1.Investigation, now = Date.now()): InvestigationStatusResponse {
+  const body: InvestigationStatusResponse = {
+    investigation_id: inv.investigation_id,
+    status: inv.status as InvestigationStatusResponse['status'],
+    agent: inv.agent as InvestigationStatusResponse['agent'],
+    message: inv.message,
+    context: inv.context as InvestigationStatusResponse['context'],
+    created_at: inv.created_at,
+  };
+  switch (inv.status) {
+    case 'running':
+      body.progress = inv.progress ?? { current_step: 'starting', steps_completed: 0, steps_total: 0 };
+      body.started_at = inv.started_at ?? inv.created_at;
+      body.elapsed_seconds = round3(Math.max(0, now - Date.parse(body.started_at)) / 1000);
+      break;
+    case 'completed':
+      body.result = resultOf(inv);
+      body.tools_used = inv.tools_used;
+      body.started_at = inv.started_at;
+      body.completed_at = inv.completed_at;
+      body.duration_seconds = inv.duration_seconds ?? 0;
+      break;
+    case 'failed':
+      body.error = inv.error ?? { code: 'internal', message: 'internal error' };
+      body.started_at = inv.started_at;
+      body.failed_at = inv.failed_at;
+      body.tools_used = inv.tools_used;
+      if (inv.duration_seconds !== undefined) body.duration_seconds = inv.duration_seconds;
+      break;
+    case 'cancelled':
+      if (inv.started_at) body.started_at = inv.started_at;
+      body.cancelled_at = inv.cancelled_at;
+      break;
+    default:
+      break;
+  }
+  return body;
+}
+
+/** Routes of /agents/*: run, status, list and cancel investigations. */
+export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
+  const runner = clients.investigation;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/agents/run',
+      summary: 'Trigger an investigation',
+      description:
+        'Sync (default): answers 200 when the investigation ends (status completed, or failed with error, e.g. timeout past the agent timeout). Async: answers 202 at once with poll_url.',
+      tags: ['agents'],
+      auth: 'team',
+      permission: 'read',
+      rateClass: 'trigger',
+      body: RunAgentRequest,
+      timeoutMs: SYNC_RUN_TIMEOUT_MS,
+      responses: {
+        200: { description: 'The finished investigation (sync run)', schema: RunAgentResponse },
+        202: { description: 'Accepted (async run)', schema: RunAgentAccepted },
+        400: err('invalid_request: missing or unknown agent, disabled agent, bad message or context'),
+        401: err('unauthorized'),
+        429: err('rate_limited'),
+      },
+      handler: async (req) => {
+        const isAsync = req.body.async === true;
+        const res = await runner.runInvestigation(
+          {
+            team_id: teamOf(req),
+            agent_name: req.body.agent_name,
+            message: req.body.message,
+            context: req.body.context ?? {},
+            async: isAsync,
+            requested_by: req.auth.identity,
+          },
+          { ctx: req.ctx, signal: req.signal, deadlineMs: isAsync ? 10_000 : SYNC_RUN_TIMEOUT_MS },
+        );
+        const inv = must(res.investigation);
+        if (isAsync) {
+          const body: RunAgentAccepted = {
+            investigation_id: inv.investigation_id,
+            // the spec's transition table: an accepted async run reports running
+            status: 'running',
+            poll_url: `/api/v1/agents/status/${inv.investigation_id}`,
+            created_at: inv.created_at,
+          };
+          return { status: 202, body, headers: { Location: body.poll_url } };
+        }
+        const body: RunAgentResponse = {
+          investigation_id: inv.investigation_id,
+          status: inv.status as RunAgentResponse['status'],
+          duration_seconds: inv.duration_seconds ?? 0,
+          result: resultOf(inv),
+          tools_used: inv.tools_used,
+          created_at: inv.created_at,
+        };
+        if (inv.status === 'failed') body.error = inv.error ?? { code: 'internal', message: 'internal error' };
+        return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/agents/status/:investigation_id',
+      summary: 'Status and result of an investigation',
+      description:
+        'Poll with exponential backoff from 1 s, doubling, capped at 10 s between polls; stop on completed, failed or cancelled.',
+      tags: ['agents'],
+      auth: 'team',
+      permission: 'read',
+      params: InvestigationIdParams,
+      responses: {
+        200: { description: 'The investigation; fields by status', schema: InvestigationStatusResponse },
+        404: err('Unknown investigation, or another team\'s'),
+      },
+      handler: async (req) => {
+        const res = await runner.getInvestigation(
+          { team_id: teamOf(req), investigation_id: req.params.investigation_id },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return { status: 200, body: statusBody(must(res.investigation)) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/agents/investigations',
+      summary: 'Recent investigations of the team',
+      tags: ['agents'],
+      auth: 'team',
+      permission: 'read',
+      query: ListInvestigationsQuery,
+      responses: {
+        200: { description: 'Newest first', schema: InvestigationList },
+        400: err('Bad limit, offset, status or agent'),
+      },
+      handler: async (req) => {
+        const res = await runner.listInvestigations(
+          {
+            team_id: teamOf(req),
+            limit: req.query.limit,
+            offset: req.query.offset,
+            status: req.query.status,
+            agent: req.query.agent,
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        const body: InvestigationList = {
+          investigations: res.investigations.map((i) => ({
+            investigation_id: i.investigation_id,
+            status: i.status as InvestigationList['investigations'][number]['status'],
+            agent: i.agent as InvestigationList['investigations'][number]['agent'],
+            message: i.message,
+            created_at: i.created_at,
+          })),
+          pagination: { total: res.total, limit: req.query.limit, offset: req.query.offset },
+        };
+        return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/agents/status/:investigation_id/cancel',
+      summary: 'Cancel a pending or running investigation',
+      tags: ['agents'],
+      auth: 'team',
+      permission: 'read',
+      params: InvestigationIdParams,
+      responses: {
+        200: { description: 'Cancelled', schema: CancelInvestigationResponse },
+        404: err('Unknown investigation, or another team\'s'),
+        409: err('conflict: already completed, failed or cancelled'),
+      },
+      handler: async (req) => {
+        const res = await runner.cancelInvestigation(
+          { team_id: teamOf(req), investigation_id: req.params.investigation_id },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        const inv = must(res.investigation);
+        const body: CancelInvestigationResponse = {
+          investigation_id: inv.investigation_id,
+          status: 'cancelled',
+          cancelled_at: inv.cancelled_at ?? new Date().toISOString(),
+        };
+        return { status: 200, body };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,86 @@
+/** What the domain needs from its peers; gRPC adapters live in src/adapters. */
+
+export interface ToolDescriptor {
+  /** `<server>:<tool>` for tool-server tools, the bare name for built-ins */
+  fullName: string;
+  server: string;
+  name: string;
+  description: string;
+  parameters: JsonSchemaObject;
+}
+
+export interface JsonSchemaObject {
+  type?: string;
+  properties?: Record<string, { type?: string; description?: string; enum?: unknown[] } & Record<string, unknown>>;
+  required?: string[];
+}
+
+export interface ToolServerStatus {
+  name: string;
+  enabled: boolean;
+  healthy: boolean;
+  breakerState: string;
+}
+
+export interface ToolListing {
+  tools: ToolDescriptor[];
+  servers: ToolServerStatus[];
+}
+
+export interface ToolCallResult {
+  output: unknown;
+  truncated: boolean;
+}
+
+/** The toolserver-proxy. Errors are DomainErrors (unavailable, timeout, invalid_request...). */
+export interface ToolGateway {
+  listTools(teamId: string, signal?: AbortSignal): Promise<ToolListing>;
+  callTool(
+    teamId: string,
+    investigationId: string,
+    tool: string,
+    parameters: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<ToolCallResult>;
+}
+
+export interface KnowledgeChunk {
+  id: string;
+  documentId: string;
+  content: string;
+  score: number;
+  level: string;
+  type: string;
+  service?: string;
+  title?: string;
+}
+
+export interface LearnedPatternView {
+  patternId: string;
+  symptoms: string[];
+  rootCause: string;
+  solution: string;
+  confidence: number;
+  occurrences: number;
+}
+
+/** The knowledge-raptor service. */
+export interface KnowledgeSource {
+  retrieve(
+    teamId: string,
+    query: string,
+    options: { service?: string; topK?: number; levels?: string[] },
+    signal?: AbortSignal,
+  ): Promise<KnowledgeChunk[]>;
+  listPatterns(
+    teamId: string,
+    query: string,
+    options: { service?: string; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<LearnedPatternView[]>;
+}
+
+/** The config-hierarchy service: the team's effective configuration document. */
+export interface ConfigSource {
+  getEffectiveConfig(teamId: string, signal?: AbortSignal): Promise<Record<string, unknown>>;
+}
