@@ -14,7 +14,11 @@ export interface HashingEmbedderOptions {
   ngramWeight?: number;
 }
 
-const defaultTokenize = (t: string) => t.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+const defaultTokenize = (t: string) =>
+  t
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}_]+/gu) ?? [];
 
 /**
  * Local embeddings without weights to download: signed feature hashing (the hashing trick) of
@@ -48,14 +52,15 @@ export class HashingEmbedder implements Embedder {
       if (word.startsWith('c_') || word.length < 3) continue;
       const padded = `<${word}>`;
       for (let n = 3; n <= 5; n++) {
-        for (let i = 0; i + n <= padded.length; i++) add(`g:${padded.slice(i, i + n)}`, this.ngramWeight);
+        for (let i = 0; i + n <= padded.length; i++)
+          add(`g:${padded.slice(i, i + n)}`, this.ngramWeight);
       }
     }
     const v = new Float32Array(this.dimensions);
     for (const [f, tf] of counts) {
       const h = murmur3(f, 0x9747b28c);
       const sign = murmur3(f, 0x5bd1e995) & 1 ? 1 : -1;
-      const weight = (tf >= 1 ? 1 + Math.log(tf) : tf);
+      const weight = tf >= 1 ? 1 + Math.log(tf) : tf;
       v[h % this.dimensions]! += sign * weight;
     }
     return l2Normalize(v);

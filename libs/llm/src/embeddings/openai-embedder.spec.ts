@@ -18,9 +18,20 @@ describe('OpenAiEmbedder (scripted OpenAI-compatible server on loopback)', () =>
           return;
         }
         const dims = parsed.model === 'wrong' ? 3 : 4;
-        const data = parsed.input.map((t, i) => ({ object: 'embedding', index: i, embedding: Array.from({ length: dims }, (_, j) => t.length + j) }));
+        const data = parsed.input.map((t, i) => ({
+          object: 'embedding',
+          index: i,
+          embedding: Array.from({ length: dims }, (_, j) => t.length + j),
+        }));
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: data.reverse(), model: parsed.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: data.reverse(),
+            model: parsed.model,
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -39,15 +39,28 @@ export class OpenAiEmbedder implements Embedder {
       const batch = texts.slice(i, i + size).map((t) => (t.trim() ? t : ' '));
       let res;
       try {
-        res = await this.client.embeddings.create({ model: this.options.model, input: batch, encoding_format: 'float' });
-      } catch (err) {
-        throw new DomainError('unavailable', 'embeddings_unavailable', `embeddings request failed: ${(err as Error).message}`, {
-          cause: err,
+        res = await this.client.embeddings.create({
+          model: this.options.model,
+          input: batch,
+          encoding_format: 'float',
         });
+      } catch (err) {
+        throw new DomainError(
+          'unavailable',
+          'embeddings_unavailable',
+          `embeddings request failed: ${(err as Error).message}`,
+          {
+            cause: err,
+          },
+        );
       }
       const rows = [...res.data].sort((a, b) => a.index - b.index);
       if (rows.length !== batch.length) {
-        throw new DomainError('unavailable', 'embeddings_unavailable', 'embeddings answer has the wrong number of vectors');
+        throw new DomainError(
+          'unavailable',
+          'embeddings_unavailable',
+          'embeddings answer has the wrong number of vectors',
+        );
       }
       for (const r of rows) {
         if (r.embedding.length !== this.dimensions) {

@@ -2,7 +2,9 @@ import type { SummarizeOptions, Summarizer } from './summarizer';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const STOP = new Set(
-  'a an and are as at be by for from has have in is it of on or that the this to was were will with you your not but if then'.split(' '),
+  'a an and are as at be by for from has have in is it of on or that the this to was were will with you your not but if then'.split(
+    ' ',
+  ),
 );
 
 interface Sentence {
@@ -33,12 +35,14 @@ export class ExtractiveSummarizer implements Summarizer {
     passages.forEach((p, pi) => {
       splitSentences(p).forEach((text, position) => {
         const tf = termVector(text);
-        if (tf.size) sentences.push({ text, passage: pi, position, tf, words: text.split(/\s+/).length });
+        if (tf.size)
+          sentences.push({ text, passage: pi, position, tf, words: text.split(/\s+/).length });
       });
     });
     if (!sentences.length) return '';
     const centroid = new Map<string, number>();
-    for (const s of sentences) for (const [t, n] of s.tf) centroid.set(t, (centroid.get(t) ?? 0) + n);
+    for (const s of sentences)
+      for (const [t, n] of s.tf) centroid.set(t, (centroid.get(t) ?? 0) + n);
     const focus = options.focus ? termVector(options.focus) : undefined;
     const scored = sentences.map((s) => ({
       s,
@@ -47,7 +51,9 @@ export class ExtractiveSummarizer implements Summarizer {
         (focus ? 2 * cos(s.tf, focus) : 0) +
         (s.position === 0 ? 0.15 : s.position === 1 ? 0.05 : 0),
     }));
-    scored.sort((a, b) => b.score - a.score || a.s.passage - b.s.passage || a.s.position - b.s.position);
+    scored.sort(
+      (a, b) => b.score - a.score || a.s.passage - b.s.passage || a.s.position - b.s.position,
+    );
     const picked: Sentence[] = [];
     let words = 0;
     for (const { s } of scored) {
@@ -87,7 +93,8 @@ export function splitSentences(text: string): string[] {
 
 function termVector(text: string): Map<string, number> {
   const tf = new Map<string, number>();
-  for (const w of text.toLowerCase().match(WORD) ?? []) if (!STOP.has(w)) tf.set(w, (tf.get(w) ?? 0) + 1);
+  for (const w of text.toLowerCase().match(WORD) ?? [])
+    if (!STOP.has(w)) tf.set(w, (tf.get(w) ?? 0) + 1);
   return tf;
 }
 

@@ -1,0 +1,411 @@
+import Database from 'better-sqlite3';
+import type { Database as SqliteDb, Statement } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { TextAnalyzer, fnv1a32 } from '../text/text-analyzer';
+import {
+  reciprocalRankFusion,
+  spaceKey,
+  type ChunkPayload,
+  type DeleteFilter,
+  type IndexedChunk,
+  type SearchHit,
+  type SearchRequest,
+  type StoredChunk,
+  type VectorIndex,
+  type VectorSpace,
+} from '../vector-index';
+
+export interface SqliteVectorIndexOptions {
+  /** SQLite file (or ':memory:'); several spaces may share one file */
+  file: string;
+  space: VectorSpace;
+  analyzer?: TextAnalyzer;
+}
+
+interface ItemRow {
+  rid: number;
+  id: string;
+  payload: string;
+}
+
+/**
+ * Embedded adapter: sqlite-vec (vec0, cosine, team as partition key, level as metadata column)
+ * for dense vectors, FTS5 over pre-analyzed terms for BM25, fusion in process. Tables are
+ * prefixed by the space key so each embedding model and dimension has its own.
+ */
+export class SqliteVectorIndex implements VectorIndex {
+  readonly backend = 'sqlite' as const;
+  private readonly analyzer: TextAnalyzer;
+  private readonly p: string;
+  private readonly st: Record<string, Statement>;
+  /** document frequencies of query terms, refreshed every minute */
+  private dfCache = { at: 0, total: 0, df: new Map<string, number>() };
+
+  private constructor(
+    private readonly db: SqliteDb,
+    readonly space: VectorSpace,
+    analyzer: TextAnalyzer,
+    private readonly ownsDb: boolean,
+  ) {
+    this.analyzer = analyzer;
+    this.p = `vx_${spaceKey(space)}`;
+    const p = this.p;
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${p}_items (
+        rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, team_id TEXT NOT NULL, document_id TEXT NOT NULL,
+        tree_layer INTEGER NOT NULL, tree_version TEXT, payload TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS ${p}_items_doc ON ${p}_items (team_id, document_id);
+      CREATE INDEX IF NOT EXISTS ${p}_items_layer ON ${p}_items (team_id, tree_layer);
+      CREATE VIRTUAL TABLE IF NOT EXISTS ${p}_bm25 USING fts5(terms, content='', contentless_delete=1,
+        tokenize = "unicode61 remove_diacritics 0 tokenchars '_'");
+      CREATE TABLE IF NOT EXISTS ${p}_emb (rid INTEGER PRIMARY KEY, embedding BLOB NOT NULL);
+      CREATE VIRTUAL TABLE IF NOT EXISTS ${p}_vbit USING vec0(team_id text partition key, level text,
+        embedding bit[${space.dimensions}]);
+      CREATE VIRTUAL TABLE IF NOT EXISTS ${p}_bm25v USING fts5vocab(${p}_bm25, 'row');
+    `);
+    this.st = {
+      byId: db.prepare(`SELECT rid, id, team_id, payload FROM ${p}_items WHERE id = ?`),
+      insItem: db.prepare(
+        `INSERT INTO ${p}_items (id, team_id, document_id, tree_layer, tree_version, payload) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      delItem: db.prepare(`DELETE FROM ${p}_items WHERE rid = ?`),
+      insFts: db.prepare(`INSERT INTO ${p}_bm25 (rowid, terms) VALUES (?, ?)`),
+      delFts: db.prepare(`DELETE FROM ${p}_bm25 WHERE rowid = ?`),
+      insVec: db.prepare(
+        `INSERT INTO ${p}_vbit (rowid, team_id, level, embedding) VALUES (?, ?, ?, vec_quantize_binary(vec_f32(?)))`,
+      ),
+      delVec: db.prepare(`DELETE FROM ${p}_vbit WHERE rowid = ?`),
+      insEmb: db.prepare(`INSERT INTO ${p}_emb (rid, embedding) VALUES (?, ?)`),
+      delEmb: db.prepare(`DELETE FROM ${p}_emb WHERE rid = ?`),
+      getVec: db.prepare(`SELECT embedding FROM ${p}_emb WHERE rid = ?`),
+      knn: db.prepare(
+        `SELECT rowid AS rid FROM ${p}_vbit WHERE embedding MATCH vec_quantize_binary(vec_f32(?)) AND k = ? AND team_id = ?`,
+      ),
+      knnLevel: db.prepare(
+        `SELECT rowid AS rid FROM ${p}_vbit WHERE embedding MATCH vec_quantize_binary(vec_f32(?)) AND k = ? AND team_id = ? AND level = ?`,
+      ),
+      docFreq: db.prepare(`SELECT doc FROM ${p}_bm25v WHERE term = ?`),
+      docTotal: db.prepare(`SELECT count(*) AS n FROM ${p}_items`),
+      bm25: db.prepare(
+        `SELECT rowid AS rid, -bm25(${p}_bm25) AS score FROM ${p}_bm25 WHERE ${p}_bm25 MATCH ? ORDER BY bm25(${p}_bm25) LIMIT ?`,
+      ),
+      layer: db.prepare(
+        `SELECT rid, id, payload FROM ${p}_items WHERE team_id = ? AND tree_layer = ?`,
+      ),
+      count: db.prepare(`SELECT count(*) AS n FROM ${p}_items WHERE team_id = ?`),
+      countLayer: db.prepare(
+        `SELECT count(*) AS n FROM ${p}_items WHERE team_id = ? AND tree_layer = ?`,
+      ),
+      teamItems: db.prepare(
+        `SELECT rid, document_id, tree_layer, tree_version FROM ${p}_items WHERE team_id = ?`,
+      ),
+    };
+  }
+
+  /** Opens (creating if needed) the space's tables; loads sqlite-vec into the connection. */
+  static open(options: SqliteVectorIndexOptions): SqliteVectorIndex {
+    if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+    const db = new Database(options.file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    (require('sqlite-vec') as { load(db: SqliteDb): void }).load(db);
+    return new SqliteVectorIndex(db, options.space, options.analyzer ?? new TextAnalyzer(), true);
+  }
+
+  async upsert(chunks: IndexedChunk[]): Promise<void> {
+    for (const c of chunks) {
+      if (c.vector.length !== this.space.dimensions) {
+        throw new Error(
+          `vector of ${c.vector.length} dimensions in a ${this.space.dimensions}-dimension space`,
+        );
+      }
+    }
+    this.db.transaction(() => {
+      for (const c of chunks) {
+        const old = this.st['byId']!.get(c.id) as ItemRow | undefined;
+        if (old) this.removeRid(old.rid);
+        const info = this.st['insItem']!.run(
+          c.id,
+          c.teamId,
+          c.payload.document_id,
+          c.payload.tree_layer,
+          c.payload.tree_version ?? null,
+          JSON.stringify(c.payload),
+        );
+        const rid = BigInt(info.lastInsertRowid);
+        const tok = teamToken(c.teamId);
+        const terms = this.analyzer.terms(c.text).map((t) => tok + t);
+        terms.push(levelToken(tok, c.payload.level));
+        this.st['insFts']!.run(rid, terms.join(' '));
+        const blob = Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength);
+        this.st['insVec']!.run(rid, c.teamId, c.payload.level, blob);
+        this.st['insEmb']!.run(rid, blob);
+      }
+    })();
+  }
+
+  async search(req: SearchRequest): Promise<SearchHit[]> {
+    const limit = Math.max(1, req.limit);
+    const filter = (payload: ChunkPayload) =>
+      (!req.filter?.levels?.length || req.filter.levels.includes(payload.level)) &&
+      (!req.filter?.documentIds?.length || req.filter.documentIds.includes(payload.document_id));
+    const hasDocFilter = !!req.filter?.documentIds?.length;
+    if (req.mode === 'dense')
+      return this.dense(req, hasDocFilter ? limit * 10 : limit, filter).slice(0, limit);
+    if (req.mode === 'sparse')
+      return this.sparse(req, hasDocFilter ? limit * 10 : limit, filter).slice(0, limit);
+    const n = req.candidates ?? Math.max(limit, 50);
+    const d = this.dense(req, n, filter);
+    const s = this.sparse(req, n, filter);
+    const fused = reciprocalRankFusion([d.map((h) => h.id), s.map((h) => h.id)]);
+    const payloads = new Map<string, ChunkPayload>();
+    for (const h of [...d, ...s]) payloads.set(h.id, h.payload);
+    const cos = new Map(d.map((h) => [h.id, h.score] as const));
+    const bm = new Map(s.map((h) => [h.id, h.score] as const));
+    const top = [...fused.entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit);
+    const lacking = top.filter(([id]) => !cos.has(id)).map(([id]) => id);
+    if (lacking.length) {
+      const rows = this.db
+        .prepare(
+          `SELECT i.id, e.embedding FROM ${this.p}_items i JOIN ${this.p}_emb e ON e.rid = i.rid WHERE i.id IN (${lacking.map(() => '?').join(',')})`,
+        )
+        .all(...lacking) as { id: string; embedding: Buffer }[];
+      for (const r of rows) cos.set(r.id, cosineBlob(req.vector!, r.embedding));
+    }
+    return top.map(([id, score]) => ({
+      id,
+      score,
+      payload: payloads.get(id)!,
+      similarity: cos.get(id),
+      bm25: bm.get(id) ?? 0,
+    }));
+  }
+
+  /**
+   * Binary-quantised coarse pass in sqlite-vec (sign bits, Hamming distance: a few bytes per
+   * vector, so 100k vectors scan in milliseconds), then exact cosine on the float vectors of
+   * the best `COARSE_FACTOR * k` candidates. With fewer vectors than the coarse k it is exact.
+   */
+  private dense(req: SearchRequest, k: number, keep: (p: ChunkPayload) => boolean): SearchHit[] {
+    if (!req.vector) throw new Error('dense search needs a query vector');
+    const q = Buffer.from(req.vector.buffer, req.vector.byteOffset, req.vector.byteLength);
+    const coarseK = Math.min(4096, Math.max(k * COARSE_FACTOR, COARSE_MIN));
+    const levels = req.filter?.levels?.length ? req.filter.levels : [undefined];
+    const rids: number[] = [];
+    for (const level of levels) {
+      const r =
+        level === undefined
+          ? (this.st['knn']!.all(q, coarseK, req.teamId) as { rid: number }[])
+          : (this.st['knnLevel']!.all(q, coarseK, req.teamId, level) as { rid: number }[]);
+      for (const x of r) rids.push(Number(x.rid));
+    }
+    const scored: { rid: number; score: number }[] = [];
+    for (let i = 0; i < rids.length; i += 500) {
+      const part = rids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(
+          `SELECT rid, embedding FROM ${this.p}_emb WHERE rid IN (${part.map(() => '?').join(',')})`,
+        )
+        .all(...part) as { rid: number; embedding: Buffer }[];
+      for (const r of rows)
+        scored.push({ rid: Number(r.rid), score: cosineBlob(req.vector, r.embedding) });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    return this.hydrate(
+      scored.slice(0, Math.max(k, 1) * (req.filter?.documentIds?.length ? 10 : 1)),
+      req.teamId,
+      keep,
+    );
+  }
+
+  private sparse(req: SearchRequest, k: number, keep: (p: ChunkPayload) => boolean): SearchHit[] {
+    if (req.text === undefined) throw new Error('sparse search needs a query text');
+    const tok = teamToken(req.teamId);
+    const terms = this.selectiveTerms([
+      ...new Set(this.analyzer.terms(req.text).map((t) => tok + t)),
+    ]);
+    if (!terms.length) return [];
+    let match = terms.map((t) => `"${t}"`).join(' OR ');
+    const levels = req.filter?.levels ?? [];
+    // a level filter is a token of its own: only postings of the wanted levels are ranked
+    if (levels.length)
+      match = `(${match}) AND (${levels.map((l) => `"${levelToken(tok, l)}"`).join(' OR ')})`;
+    const fetch = req.filter?.documentIds?.length ? k * 10 : k;
+    const rows = this.st['bm25']!.all(match, fetch) as { rid: number; score: number }[];
+    return this.hydrate(rows, req.teamId, keep).slice(0, k);
+  }
+
+  /**
+   * Terms found in more than half of the documents get an IDF of ~0 in FTS5's BM25 and only
+   * make the scan longer: they are dropped (the rarest two are always kept); on a large index
+   * only the MAX_QUERY_TERMS rarest terms are searched (the common ones add little to BM25 but
+   * most of its cost). Document frequencies come from the fts5vocab table over the whole index.
+   */
+  private selectiveTerms(terms: string[]): string[] {
+    if (terms.length <= 2) return terms;
+    const now = Date.now();
+    if (now - this.dfCache.at > 60_000)
+      this.dfCache = {
+        at: now,
+        total: (this.st['docTotal']!.get() as { n: number }).n,
+        df: new Map(),
+      };
+    const { total, df } = this.dfCache;
+    if (total < 1000) return terms;
+    const withDf = terms.map((t) => {
+      let n = df.get(t);
+      if (n === undefined) {
+        n = (this.st['docFreq']!.get(t) as { doc: number } | undefined)?.doc ?? 0;
+        if (df.size < 50_000) df.set(t, n);
+      }
+      return { t, n };
+    });
+    withDf.sort((a, b) => a.n - b.n);
+    const keep = withDf.filter((x, i) => i < 2 || x.n <= total * MAX_TERM_SHARE);
+    return (total > LARGE_INDEX ? keep.slice(0, MAX_QUERY_TERMS) : keep).map((x) => x.t);
+  }
+
+  private hydrate(
+    rows: { rid: number; score: number }[],
+    teamId: string,
+    keep: (p: ChunkPayload) => boolean,
+  ): SearchHit[] {
+    if (!rows.length) return [];
+    const byRid = new Map<number, { id: string; payload: string; team_id: string }>();
+    for (let i = 0; i < rows.length; i += 500) {
+      const part = rows.slice(i, i + 500);
+      const got = this.db
+        .prepare(
+          `SELECT rid, id, team_id, payload FROM ${this.p}_items WHERE rid IN (${part.map(() => '?').join(',')})`,
+        )
+        .all(...part.map((r) => r.rid)) as {
+        rid: number;
+        id: string;
+        team_id: string;
+        payload: string;
+      }[];
+      for (const g of got) byRid.set(Number(g.rid), g);
+    }
+    const out: SearchHit[] = [];
+    for (const r of rows) {
+      const item = byRid.get(Number(r.rid));
+      if (!item || item.team_id !== teamId) continue;
+      const payload = JSON.parse(item.payload) as ChunkPayload;
+      if (!keep(payload)) continue;
+      out.push({ id: item.id, score: r.score, payload });
+    }
+    return out;
+  }
+
+  async delete(teamId: string, filter: DeleteFilter): Promise<void> {
+    const rows = this.st['teamItems']!.all(teamId) as {
+      rid: number;
+      document_id: string;
+      tree_layer: number;
+      tree_version: string | null;
+    }[];
+    const docs = filter.documentIds ? new Set(filter.documentIds) : undefined;
+    const victims = rows.filter(
+      (r) =>
+        (!docs || docs.has(r.document_id)) &&
+        (filter.minTreeLayer === undefined || r.tree_layer >= filter.minTreeLayer) &&
+        (filter.exceptTreeVersion === undefined || r.tree_version !== filter.exceptTreeVersion),
+    );
+    this.db.transaction(() => {
+      for (const v of victims) this.removeRid(v.rid);
+    })();
+  }
+
+  private removeRid(rid: number): void {
+    const b = BigInt(rid);
+    this.st['delFts']!.run(b);
+    this.st['delVec']!.run(b);
+    this.st['delEmb']!.run(b);
+    this.st['delItem']!.run(b);
+  }
+
+  async listLayer(teamId: string, treeLayer: number, withVectors: boolean): Promise<StoredChunk[]> {
+    const rows = this.st['layer']!.all(teamId, treeLayer) as ItemRow[];
+    return rows.map((r) => this.toStored(r, withVectors));
+  }
+
+  async get(teamId: string, ids: string[]): Promise<StoredChunk[]> {
+    const out: StoredChunk[] = [];
+    for (const id of ids) {
+      const r = this.st['byId']!.get(id) as (ItemRow & { team_id: string }) | undefined;
+      if (r && r.team_id === teamId) out.push(this.toStored(r, true));
+    }
+    return out;
+  }
+
+  private toStored(r: ItemRow, withVectors: boolean): StoredChunk {
+    const stored: StoredChunk = { id: r.id, payload: JSON.parse(r.payload) as ChunkPayload };
+    if (withVectors) {
+      const v = this.st['getVec']!.get(BigInt(r.rid)) as { embedding: Buffer } | undefined;
+      if (v)
+        stored.vector = new Float32Array(
+          v.embedding.buffer.slice(
+            v.embedding.byteOffset,
+            v.embedding.byteOffset + v.embedding.byteLength,
+          ),
+        );
+    }
+    return stored;
+  }
+
+  async count(teamId: string, treeLayer?: number): Promise<number> {
+    const r =
+      treeLayer === undefined
+        ? (this.st['count']!.get(teamId) as { n: number })
+        : (this.st['countLayer']!.get(teamId, treeLayer) as { n: number });
+    return r.n;
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDb && this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Coarse candidates of the binary pass per wanted dense result, and at least COARSE_MIN (a team
+ * with fewer vectors is searched exactly). sqlite-vec's top-k cost grows with k, so it stays small.
+ */
+const COARSE_FACTOR = 3;
+const COARSE_MIN = 120;
+/** Above this many indexed chunks the BM25 pass keeps only the MAX_QUERY_TERMS rarest terms. */
+const LARGE_INDEX = 20_000;
+const MAX_QUERY_TERMS = 4;
+/** Query terms in a larger share of documents than this are skipped by the BM25 pass. */
+const MAX_TERM_SHARE = 0.5;
+
+function cosineBlob(q: Float32Array, blob: Buffer): number {
+  const v =
+    blob.byteOffset % 4 === 0
+      ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
+      : new Float32Array(Uint8Array.from(blob).buffer);
+  let dot = 0;
+  let nq = 0;
+  let nv = 0;
+  for (let i = 0; i < q.length; i++) {
+    dot += q[i]! * v[i]!;
+    nq += q[i]! * q[i]!;
+    nv += v[i]! * v[i]!;
+  }
+  return nq && nv ? dot / Math.sqrt(nq * nv) : 0;
+}
+
+function levelToken(teamToken: string, level: string): string {
+  return `${teamToken}_level_${level.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+}
+
+/**
+ * Prefix of every indexed term of a team: each team has its own postings (and document
+ * frequencies), so the BM25 pass walks only the team's postings and needs no intersection.
+ */
+function teamToken(teamId: string): string {
+  return `t${fnv1a32(teamId).toString(36)}x${teamId.length}_`;
+}

@@ -1,0 +1,1 @@
+export { vectorIndexContract, aChunk, testVector } from './vector-index.contract';

@@ -1,0 +1,328 @@
+import {
+  AnswerRequest,
+  AnswerResponse,
+  DocumentStatus,
+  DocumentStatusQuery,
+  DocumentUploadRequest,
+  ErrorBody,
+  FeedbackRequest,
+  GraphQuery,
+  KnowledgeGraph,
+  PatternList,
+  PatternsQuery,
+  RetrieveRequest,
+  RetrieveResponse,
+  TeachRequest,
+  TeachResponse,
+  TreeStats,
+} from '@inquest/api-contract';
+import { internal } from '@inquest/errors';
+import type { knowledgeV1 } from '@inquest/proto';
+import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
+import type { GatewayDeps } from './gateway-deps';
+
+const err = (description: string) => ({ description, schema: ErrorBody });
+const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
+  if (!req.auth.teamId) throw internal('team route without a team');
+  return req.auth.teamId;
+};
+
+function teachBody(r: knowledgeV1.TeachResponse, withIds: boolean): TeachResponse {
+  const body: TeachResponse = {
+    document_id: r.document_id,
+    status: r.status === 'indexed' ? 'indexed' : 'pending',
+    level: r.level as TeachResponse['level'],
+    chunks: r.chunks,
+  };
+  if (withIds) body.document_ids = r.document_ids;
+  return body;
+}
+
+/** Routes of /kb/*: teach, retrieve, answer, feedback, status, tree stats, patterns, graph, uploads. */
+export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
+  const kb = clients.knowledge;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/kb/teach',
+      summary: 'Add knowledge',
+      description:
+        'Chunks, embeds and indexes the content (searchable at once). Identical content is stored once.',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'write',
+      rateClass: 'write',
+      body: TeachRequest,
+      invalidCode: 'validation_error',
+      responses: {
+        201: { description: 'Document stored', schema: TeachResponse },
+        400: err('Empty content, unknown type, bad tags'),
+        413: err('Body over 1 MiB'),
+      },
+      handler: async (req) => {
+        const r = await kb.teach(
+          {
+            team_id: teamOf(req),
+            content: req.body.content,
+            type: req.body.type,
+            service: req.body.service,
+            tags: req.body.tags ?? [],
+            title: req.body.title,
+            author: req.auth.identity,
+            format: 'text',
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return { status: 201, body: teachBody(r, false) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/kb/documents',
+      summary: 'Upload a Markdown document',
+      description:
+        'Extension: the Markdown is split by its top-level headings, one document per section.',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'write',
+      rateClass: 'write',
+      body: DocumentUploadRequest,
+      invalidCode: 'validation_error',
+      responses: {
+        201: { description: 'Documents stored', schema: TeachResponse },
+        400: err('Bad document'),
+      },
+      handler: async (req) => {
+        const r = await kb.teach(
+          {
+            team_id: teamOf(req),
+            content: req.body.content,
+            type: req.body.type,
+            service: req.body.service,
+            tags: req.body.tags ?? [],
+            title: req.body.title,
+            author: req.auth.identity,
+            format: 'markdown',
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return { status: 201, body: teachBody(r, true) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kb/status',
+      summary: 'Check whether a document is indexed',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'read',
+      query: DocumentStatusQuery,
+      invalidCode: 'validation_error',
+      responses: {
+        200: { description: 'Indexing status', schema: DocumentStatus },
+        404: err('Unknown document'),
+      },
+      handler: async (req) => {
+        const r = await kb.getDocumentStatus(
+          { team_id: teamOf(req), document_id: req.query.document_id },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        const body: DocumentStatus = {
+          document_id: r.document_id,
+          status: r.status as DocumentStatus['status'],
+          chunks: r.chunks,
+        };
+        if (r.indexed_at) body.indexed_at = r.indexed_at;
+        return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/kb/retrieve',
+      summary: 'Retrieve knowledge',
+      description:
+        'Collapsed-tree search over every RAPTOR layer (dense, sparse BM25 or hybrid RRF), optional reranker, then the ranking signals. Defaults from knowledge_base.retrieval; results below min_relevance are dropped.',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'read',
+      rateClass: 'read',
+      body: RetrieveRequest,
+      invalidCode: 'validation_error',
+      responses: {
+        200: { description: 'Ranked results', schema: RetrieveResponse },
+        400: err('Bad query, top_k, strategy or min_relevance'),
+      },
+      handler: async (req) => {
+        const r = await kb.retrieve(
+          {
+            team_id: teamOf(req),
+            query: req.body.query,
+            service: req.body.service,
+            top_k: req.body.top_k,
+            strategy: req.body.strategy,
+            min_relevance: req.body.min_relevance,
+            levels: req.body.levels ?? [],
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return {
+          status: 200,
+          body: {
+            query_id: r.query_id,
+            strategy: r.strategy,
+            took_ms: r.took_ms,
+            results: r.results.map((x) => ({
+              ...x,
+              service: x.service || undefined,
+              title: x.title || undefined,
+            })),
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/kb/answer',
+      summary: 'Answer with sources',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'read',
+      rateClass: 'read',
+      body: AnswerRequest,
+      invalidCode: 'validation_error',
+      responses: {
+        200: { description: 'Answer', schema: AnswerResponse },
+        400: err('Bad question'),
+      },
+      handler: async (req) => {
+        const include = req.body.include_sources ?? false;
+        const r = await kb.answer(
+          {
+            team_id: teamOf(req),
+            question: req.body.question,
+            include_sources: include,
+            service: req.body.service,
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        const body: AnswerResponse = {
+          query_id: r.query_id,
+          answer: r.answer,
+          confidence: r.confidence,
+        };
+        if (include) body.sources = r.sources;
+        return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/kb/feedback',
+      summary: 'Give feedback on retrieval',
+      description:
+        'Moves the feedback signal of the documents the query returned (or of `document_id` only).',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'write',
+      rateClass: 'write',
+      body: FeedbackRequest,
+      invalidCode: 'validation_error',
+      responses: {
+        204: { description: 'Recorded' },
+        400: err('Bad body'),
+        404: err('Unknown query_id or document_id'),
+      },
+      handler: async (req) => {
+        await kb.feedback(
+          {
+            team_id: teamOf(req),
+            query_id: req.body.query_id,
+            helpful: req.body.helpful,
+            comment: req.body.comment,
+            document_id: req.body.document_id,
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kb/tree/stats',
+      summary: 'Knowledge tree statistics',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'read',
+      responses: {
+        200: {
+          description: 'Documents, chunks, depth, nodes by layer, last sync',
+          schema: TreeStats,
+        },
+      },
+      handler: async (req) => {
+        const r = await kb.getTreeStats(
+          { team_id: teamOf(req) },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        const body: TreeStats = {
+          total_documents: r.total_documents,
+          total_chunks: r.total_chunks,
+          tree_depth: r.tree_depth,
+          nodes_by_level: r.nodes_by_level,
+          last_sync_at: r.last_sync_at ?? null,
+        };
+        return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kb/patterns',
+      summary: 'Learned patterns',
+      description:
+        'Extension: patterns learned from completed investigations, by confidence or by match with `query`.',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'read',
+      query: PatternsQuery,
+      invalidCode: 'validation_error',
+      responses: { 200: { description: 'Patterns', schema: PatternList } },
+      handler: async (req) => {
+        const r = await kb.listPatterns(
+          {
+            team_id: teamOf(req),
+            query: req.query.query,
+            service: req.query.service,
+            limit: req.query.limit,
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return {
+          status: 200,
+          body: { patterns: r.patterns.map((p) => ({ ...p, service: p.service || undefined })) },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kb/graph',
+      summary: 'Knowledge-graph neighbourhood of an entity',
+      description:
+        'Extension: services, teams and people with depends_on, owned_by, expert_in and related_to edges.',
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'read',
+      query: GraphQuery,
+      invalidCode: 'validation_error',
+      responses: {
+        200: { description: 'Nodes and edges', schema: KnowledgeGraph },
+        404: err('Entity not in the graph'),
+      },
+      handler: async (req) => {
+        const r = await kb.getGraph(
+          { team_id: teamOf(req), entity: req.query.entity, depth: req.query.depth },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return { status: 200, body: r };
+      },
+    }),
+  ];
+}

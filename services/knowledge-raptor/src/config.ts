@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import {
+  DEFAULT_ADDRESSES,
+  envAddress,
+  envLogLevel,
+  envPort,
+  envPositiveInt,
+  envUrl,
+} from '@inquest/runtime';
+
+/** Environment of the knowledge-raptor service (validated at start). */
+export const EnvSchema = z.object({
+  INQUEST_GRPC_PORT: envPort(50053),
+  INQUEST_GRPC_HOST: z.string().default('127.0.0.1'),
+  INQUEST_LOG_LEVEL: envLogLevel,
+  INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
+  INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
+  /** events (investigation.completed, config.changed) arrive over NATS JetStream when set */
+  INQUEST_NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL').optional(),
+  /** Qdrant instead of the embedded SQLite + sqlite-vec + FTS5 index */
+  INQUEST_QDRANT_URL: envUrl.optional(),
+  INQUEST_QDRANT_API_KEY: z.string().optional(),
+  /** OpenAI-compatible embeddings API used when knowledge_base.raptor.embedding_model names a model */
+  INQUEST_EMBEDDINGS_BASE_URL: envUrl.optional(),
+  INQUEST_EMBEDDINGS_API_KEY: z.string().optional(),
+  INQUEST_EMBEDDINGS_DIMENSIONS: envPositiveInt(1536),
+  /** OpenAI-compatible chat model for tree summaries and answers (extractive when unset) */
+  INQUEST_LLM_BASE_URL: envUrl.optional(),
+  INQUEST_LLM_API_KEY: z.string().optional(),
+  INQUEST_LLM_MODEL: z.string().optional(),
+  /** wait after the last teach before the RAPTOR tree is rebuilt */
+  INQUEST_KB_REBUILD_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2000),
+  /** how long a team's knowledge_base settings are cached */
+  INQUEST_KB_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  /** comma-separated CIDRs/hosts the external reranker may reach besides public addresses */
+  INQUEST_EGRESS_ALLOW: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;

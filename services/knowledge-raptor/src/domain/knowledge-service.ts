@@ -1,0 +1,914 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { notFound, validationError, type ErrorDetail } from '@inquest/errors';
+import { cosine, type Summarizer } from '@inquest/llm';
+import type { Logger } from '@inquest/observability';
+import {
+  CONCEPT_PREFIX,
+  RRF_K,
+  type IndexedChunk,
+  type SearchHit,
+  type SearchMode,
+  type TextAnalyzer,
+} from '@inquest/vector';
+import { chunkText, splitMarkdownSections } from './chunker';
+import { extractFromDocument, extractFromInvestigation } from './graph-extraction';
+import type { DocumentRecord, KnowledgeStore, PatternRecord } from './knowledge-store';
+import type { KbSettings, SettingsSource } from './knowledge-settings';
+import { KNOWLEDGE_TYPES, TYPE_LEVEL } from './levels';
+import {
+  baseConfidence,
+  findMatchingPattern,
+  patternConfidence,
+  symptomSimilarity,
+} from './patterns';
+import { rank } from './ranking';
+import type { ExternalReranker, Spaces } from './spaces';
+import type { TreeBuilder } from './tree-builder';
+
+export const MAX_CONTENT_BYTES = 1024 * 1024;
+export const MAX_TOP_K = 100;
+/** BM25 relevance is squashed into [0,1) as s / (s + SPARSE_HALF): a BM25 of SPARSE_HALF gives 0.5. */
+export const SPARSE_HALF = 8;
+
+export interface TeachInput {
+  teamId: string;
+  content: string;
+  type: string;
+  service?: string;
+  tags?: string[];
+  title?: string;
+  author?: string;
+  format?: 'text' | 'markdown';
+  source?: string;
+  confidence?: number;
+}
+
+export interface TeachResult {
+  document_id: string;
+  status: string;
+  level: string;
+  chunks: number;
+  document_ids: string[];
+}
+
+export interface RetrieveInput {
+  teamId: string;
+  query: string;
+  service?: string;
+  topK?: number;
+  strategy?: string;
+  minRelevance?: number;
+  levels?: string[];
+  signal?: AbortSignal;
+}
+
+export interface RetrievedItem {
+  id: string;
+  document_id: string;
+  content: string;
+  score: number;
+  level: string;
+  type: string;
+  service?: string;
+  tags: string[];
+  tree_layer: number;
+  title?: string;
+}
+
+export interface KnowledgeServiceDeps {
+  store: KnowledgeStore;
+  settings: SettingsSource;
+  spaces: Spaces;
+  analyzer: TextAnalyzer;
+  /** composes answers (extractive by default, the configured LLM when there is one) */
+  answerer: Summarizer;
+  reranker?: ExternalReranker;
+  tree?: TreeBuilder;
+  logger: Logger;
+  onTaught?: (doc: DocumentRecord) => Promise<void>;
+  now?: () => Date;
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
+// control characters other than tab/newline/carriage return, and U+FFFD from undecodable bytes
+// eslint-disable-next-line no-control-regex
+const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/;
+
+/** Teach, retrieve, answer, feedback, patterns, graph and stats: the knowledge domain. */
+export class KnowledgeService {
+  private readonly now: () => Date;
+  private tree?: TreeBuilder;
+
+  constructor(private readonly deps: KnowledgeServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.tree = deps.tree;
+  }
+
+  attachTree(tree: TreeBuilder): void {
+    this.tree = tree;
+  }
+
+  // ---------------------------------------------------------------- teach
+
+  async teach(input: TeachInput): Promise<TeachResult> {
+    const errors = validateTeach(input);
+    if (errors.length) throw validationError(errors);
+    const type = input.type.trim().toLowerCase();
+    const sections =
+      input.format === 'markdown'
+        ? splitMarkdownSections(input.content).map((s) => ({
+            title: s.title ?? input.title,
+            content: s.content,
+          }))
+        : [{ title: input.title, content: input.content.trim() }];
+    if (!sections.length)
+      throw validationError([{ field: 'content', error: 'has no text besides headings' }]);
+    const results: TeachResult[] = [];
+    for (const s of sections)
+      results.push(
+        await this.teachOne({
+          ...input,
+          type,
+          content: s.content,
+          title: s.title?.trim() || undefined,
+        }),
+      );
+    const first = results[0]!;
+    return {
+      ...first,
+      chunks: results.reduce((n, r) => n + r.chunks, 0),
+      document_ids: results.map((r) => r.document_id),
+    };
+  }
+
+  private async teachOne(input: TeachInput): Promise<TeachResult> {
+    const tags = normTags(input.tags);
+    const service = input.service?.trim() || undefined;
+    const hash = createHash('sha256')
+      .update(
+        JSON.stringify([
+          input.type,
+          service ?? '',
+          input.title ?? '',
+          input.content.replace(/\s+/g, ' ').trim(),
+        ]),
+      )
+      .digest('hex');
+    const existing = await this.deps.store.findDocumentByHash(input.teamId, hash);
+    if (existing) return toTeachResult(existing);
+    const doc: DocumentRecord = {
+      document_id: id('doc'),
+      team_id: input.teamId,
+      content_hash: hash,
+      type: input.type,
+      level: TYPE_LEVEL[input.type]!,
+      service,
+      tags,
+      title: input.title,
+      author: input.author,
+      content: input.content,
+      status: 'pending',
+      chunks: 0,
+      created_at: this.now().toISOString(),
+      usage_count: 0,
+      helpful: 0,
+      unhelpful: 0,
+      confidence: input.confidence ?? 0.7,
+      source: input.source ?? 'taught',
+    };
+    try {
+      await this.deps.store.insertDocument(doc);
+    } catch (err) {
+      // the same content taught concurrently: answer with the winner
+      const again = await this.deps.store.findDocumentByHash(input.teamId, hash);
+      if (again) return toTeachResult(again);
+      throw err;
+    }
+    await this.deps.store.addEdges(input.teamId, extractFromDocument(doc));
+    try {
+      doc.chunks = await this.indexDocument(doc);
+      doc.status = 'indexed';
+      doc.indexed_at = this.now().toISOString();
+      await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
+        status: 'indexed',
+        chunks: doc.chunks,
+        indexed_at: doc.indexed_at,
+      });
+    } catch (err) {
+      this.deps.logger.warn(
+        { err, document_id: doc.document_id },
+        'indexing failed; the document stays pending and is retried',
+      );
+      this.retryLater(doc, 1);
+    }
+    this.tree?.schedule(input.teamId);
+    if (this.deps.onTaught)
+      await this.deps
+        .onTaught(doc)
+        .catch((err: unknown) => this.deps.logger.warn({ err }, 'kb.taught not published'));
+    return toTeachResult(doc);
+  }
+
+  private retryLater(doc: DocumentRecord, attempt: number): void {
+    const t = setTimeout(
+      () => {
+        void (async () => {
+          try {
+            const chunks = await this.indexDocument(doc);
+            await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
+              status: 'indexed',
+              chunks,
+              indexed_at: this.now().toISOString(),
+            });
+            this.tree?.schedule(doc.team_id);
+          } catch (err) {
+            if (attempt >= 3) {
+              await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
+                status: 'failed',
+                error: (err as Error).message,
+              });
+            } else this.retryLater(doc, attempt + 1);
+          }
+        })();
+      },
+      1000 * 4 ** attempt,
+    );
+    t.unref();
+  }
+
+  /** Chunks, embeds and stores the leaves of a document in the team's current space. */
+  async indexDocument(doc: DocumentRecord): Promise<number> {
+    const settings = await this.deps.settings.get(doc.team_id);
+    const { embedder, index } = this.deps.spaces.get(settings.raptor.embedding_model);
+    const pieces = chunkText(doc.content, settings.raptor.chunk_size);
+    const header = [doc.title, doc.service, doc.tags.join(' ')].filter(Boolean).join('\n');
+    const texts = pieces.map((p) => (header ? `${header}\n${p}` : p));
+    const vectors = await embedder.embed(texts);
+    const chunks: IndexedChunk[] = pieces.map((p, i) => ({
+      id: `${doc.document_id}:${i}`,
+      teamId: doc.team_id,
+      vector: vectors[i]!,
+      text: texts[i]!,
+      payload: {
+        document_id: doc.document_id,
+        level: doc.level,
+        type: doc.type,
+        service: doc.service,
+        tags: doc.tags,
+        author: doc.author,
+        created_at: doc.created_at,
+        tree_layer: 0,
+        title: doc.title,
+        content: p,
+      },
+    }));
+    await index.upsert(chunks);
+    return chunks.length;
+  }
+
+  /** Re-embeds documents into the team's current space (after an embedding model change). */
+  async reindex(teamId: string, documentIds: string[]): Promise<void> {
+    for (const d of await this.deps.store.getDocuments(teamId, documentIds))
+      await this.indexDocument(d);
+  }
+
+  async status(teamId: string, documentId: string) {
+    const d = await this.deps.store.getDocument(teamId, documentId);
+    if (!d) throw notFound(`document ${documentId} not found`);
+    return {
+      document_id: d.document_id,
+      status: d.status,
+      indexed_at: d.indexed_at,
+      chunks: d.chunks,
+    };
+  }
+
+  // ------------------------------------------------------------- retrieve
+
+  async retrieve(
+    input: RetrieveInput,
+  ): Promise<{ query_id: string; strategy: string; results: RetrievedItem[]; took_ms: number }> {
+    const started = performance.now();
+    const errors: ErrorDetail[] = [];
+    if (typeof input.query !== 'string' || !input.query.trim())
+      errors.push({ field: 'query', error: 'must not be empty' });
+    else if (input.query.length > 8192)
+      errors.push({ field: 'query', error: 'must be at most 8192 characters' });
+    if (
+      input.topK !== undefined &&
+      (!Number.isInteger(input.topK) || input.topK < 1 || input.topK > MAX_TOP_K)
+    ) {
+      errors.push({ field: 'top_k', error: `must be an integer from 1 to ${MAX_TOP_K}` });
+    }
+    if (input.strategy !== undefined && !['dense', 'sparse', 'hybrid'].includes(input.strategy)) {
+      errors.push({ field: 'strategy', error: 'must be one of dense, sparse, hybrid' });
+    }
+    if (input.minRelevance !== undefined && !(input.minRelevance >= 0 && input.minRelevance <= 1)) {
+      errors.push({ field: 'min_relevance', error: 'must be between 0 and 1' });
+    }
+    for (const l of input.levels ?? [])
+      if (!/^L[1-4]$/.test(l)) errors.push({ field: 'levels', error: `unknown level ${l}` });
+    if (errors.length) throw validationError(errors);
+    const settings = await this.deps.settings.get(input.teamId);
+    const strategy = (input.strategy ?? settings.retrieval.strategy) as SearchMode;
+    const topK = input.topK ?? settings.retrieval.top_k;
+    const minRelevance = input.minRelevance ?? settings.retrieval.min_relevance;
+    const results = await this.search(input, settings, strategy, topK, minRelevance);
+    const queryId = id('q');
+    await this.deps.store.insertQuery({
+      query_id: queryId,
+      team_id: input.teamId,
+      query: input.query,
+      service: input.service,
+      document_ids: [...new Set(results.map((r) => r.document_id))],
+      created_at: this.now().toISOString(),
+    });
+    await this.deps.store.recordUsage(
+      input.teamId,
+      results.map((r) => r.document_id),
+      this.now().toISOString(),
+    );
+    return {
+      query_id: queryId,
+      strategy,
+      results,
+      took_ms: Math.round((performance.now() - started) * 100) / 100,
+    };
+  }
+
+  private async search(
+    input: RetrieveInput,
+    settings: KbSettings,
+    mode: SearchMode,
+    topK: number,
+    minRelevance: number,
+  ): Promise<RetrievedItem[]> {
+    const { embedder, index } = this.deps.spaces.get(settings.raptor.embedding_model);
+    const vector = mode === 'sparse' ? undefined : (await embedder.embed([input.query]))[0];
+    const reranker = settings.retrieval.reranker;
+    const candidates = Math.max(topK * 3, 30);
+    const hits = await index.search({
+      teamId: input.teamId,
+      mode,
+      vector,
+      text: input.query,
+      limit: candidates,
+      filter: input.levels?.length ? { levels: input.levels } : undefined,
+    });
+    if (!hits.length) return [];
+    let rel = hits.map((h) => relevanceOf(mode, h));
+    if (reranker === 'mmr') rel = await this.mmr(input.teamId, index, hits, rel);
+    else if (/^https?:\/\//.test(reranker) && this.deps.reranker) {
+      try {
+        const scored = await this.deps.reranker.rerank(
+          reranker,
+          input.query,
+          hits.map((h) => h.payload.content),
+          hits.length,
+          input.signal,
+        );
+        const squash = scored.some((s) => s.score < 0 || s.score > 1);
+        const next = hits.map(() => 0);
+        for (const s of scored)
+          if (s.index >= 0 && s.index < hits.length)
+            next[s.index] = squash ? 1 / (1 + Math.exp(-s.score)) : s.score;
+        rel = next;
+      } catch (err) {
+        this.deps.logger.warn({ err }, 'external reranker failed; keeping retrieval order');
+      }
+    }
+    const docs = new Map(
+      (
+        await this.deps.store.getDocuments(input.teamId, [
+          ...new Set(hits.map((h) => h.payload.document_id)),
+        ])
+      ).map((d) => [d.document_id, d]),
+    );
+    const neighbours = input.service
+      ? await this.neighbours(input.teamId, input.service.toLowerCase())
+      : new Set<string>();
+    const queryConcepts = new Set(this.deps.analyzer.conceptsOf(input.query));
+    const expertise = new Map<string, Promise<Map<string, number>>>();
+    const now = this.now().getTime();
+    const ranked: (RetrievedItem & { _s: number })[] = [];
+    for (let i = 0; i < hits.length; i++) {
+      const h = hits[i]!;
+      const doc = docs.get(h.payload.document_id);
+      let authorExpertise: number | undefined;
+      const svc = h.payload.service?.toLowerCase();
+      if (h.payload.author && svc) {
+        if (!expertise.has(svc)) expertise.set(svc, this.experts(input.teamId, svc));
+        authorExpertise = (await expertise.get(svc)!).get(h.payload.author.toLowerCase()) ?? 0;
+      }
+      const { score } = rank(
+        {
+          relevance: rel[i]!,
+          queryService: input.service?.toLowerCase(),
+          queryConcepts,
+          neighbours,
+          level: h.payload.level,
+          service: svc,
+          chunkConcepts: new Set(
+            this.deps.analyzer.conceptsOf(`${h.payload.title ?? ''}\n${h.payload.content}`),
+          ),
+          createdAt: h.payload.created_at,
+          lastUsedAt: doc?.last_used_at,
+          usageCount: doc?.usage_count ?? 0,
+          helpful: doc?.helpful ?? 0,
+          unhelpful: doc?.unhelpful ?? 0,
+          confidence: h.payload.tree_layer > 0 ? 0.6 : (doc?.confidence ?? 0.7),
+          authorExpertise,
+          now,
+        },
+        settings.retrieval.ranking,
+      );
+      if (score < minRelevance) continue;
+      ranked.push({
+        id: h.id,
+        document_id: h.payload.document_id,
+        content: h.payload.content,
+        score: Math.round(score * 1e6) / 1e6,
+        level: h.payload.level,
+        type: h.payload.type,
+        service: h.payload.service,
+        tags: h.payload.tags,
+        tree_layer: h.payload.tree_layer,
+        title: h.payload.title ?? doc?.title,
+        _s: score,
+      });
+    }
+    ranked.sort((a, b) => b._s - a._s || (a.id < b.id ? -1 : 1));
+    return ranked.slice(0, topK).map(({ _s, ...r }) => r);
+  }
+
+  /**
+   * Maximal marginal relevance (λ = 0.7): walks the candidates greedily and scales each one's
+   * relevance by (1 − 0.3 × its highest cosine similarity to the ones picked before it).
+   */
+  private async mmr(
+    teamId: string,
+    index: ReturnType<Spaces['get']>['index'],
+    hits: SearchHit[],
+    rel: number[],
+  ): Promise<number[]> {
+    const stored = new Map(
+      (
+        await index.get(
+          teamId,
+          hits.map((h) => h.id),
+        )
+      ).map((s) => [s.id, s.vector] as const),
+    );
+    const order = hits.map((_, i) => i).sort((a, b) => rel[b]! - rel[a]!);
+    const picked: number[] = [];
+    const out = [...rel];
+    const remaining = new Set(order);
+    while (remaining.size) {
+      let best = -1;
+      let bestVal = -Infinity;
+      let bestSim = 0;
+      for (const i of remaining) {
+        const v = stored.get(hits[i]!.id);
+        let sim = 0;
+        for (const p of picked) {
+          const w = stored.get(hits[p]!.id);
+          if (v && w) sim = Math.max(sim, cosine(v, w));
+        }
+        const val = 0.7 * rel[i]! - 0.3 * sim;
+        if (val > bestVal) {
+          bestVal = val;
+          best = i;
+          bestSim = sim;
+        }
+      }
+      remaining.delete(best);
+      picked.push(best);
+      out[best] = rel[best]! * (1 - 0.3 * bestSim);
+    }
+    return out;
+  }
+
+  private async neighbours(teamId: string, service: string): Promise<Set<string>> {
+    const edges = await this.deps.store.edgesAround(teamId, service);
+    const out = new Set<string>();
+    for (const e of edges) {
+      if (e.relation !== 'depends_on' && e.relation !== 'related_to') continue;
+      out.add(e.from === service ? e.to : e.from);
+    }
+    return out;
+  }
+
+  private async experts(teamId: string, service: string): Promise<Map<string, number>> {
+    const edges = await this.deps.store.edgesAround(teamId, service);
+    return new Map(
+      edges
+        .filter((e) => e.relation === 'expert_in' && e.to === service)
+        .map((e) => [e.from.toLowerCase(), e.weight]),
+    );
+  }
+
+  // --------------------------------------------------------------- answer
+
+  async answer(input: {
+    teamId: string;
+    question: string;
+    includeSources: boolean;
+    service?: string;
+    signal?: AbortSignal;
+  }) {
+    if (typeof input.question !== 'string' || !input.question.trim())
+      throw validationError([{ field: 'question', error: 'must not be empty' }]);
+    if (input.question.length > 8192)
+      throw validationError([{ field: 'question', error: 'must be at most 8192 characters' }]);
+    const settings = await this.deps.settings.get(input.teamId);
+    const r = await this.retrieve({
+      teamId: input.teamId,
+      query: input.question,
+      service: input.service,
+      topK: Math.max(settings.retrieval.top_k, 5),
+      signal: input.signal,
+    });
+    if (!r.results.length) {
+      return {
+        query_id: r.query_id,
+        answer: 'The knowledge base has nothing on this question yet.',
+        confidence: 0,
+        sources: input.includeSources ? [] : undefined,
+      };
+    }
+    const top = r.results.slice(0, 5);
+    let answer: string;
+    try {
+      answer = await this.deps.answerer.summarize(
+        top.map((t) => t.content),
+        { focus: input.question, maxWords: 120, signal: input.signal },
+      );
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'answer model failed; answering extractively');
+      answer = top[0]!.content.split(/\s+/).slice(0, 120).join(' ');
+    }
+    const bestByDoc = new Map<string, RetrievedItem>();
+    for (const t of r.results) if (!bestByDoc.has(t.document_id)) bestByDoc.set(t.document_id, t);
+    const scores = top.map((t) => t.score);
+    const confidence = Math.round(((scores[0]! * 2 + (scores[1] ?? scores[0]!)) / 3) * 1000) / 1000;
+    return {
+      query_id: r.query_id,
+      answer,
+      confidence,
+      sources: input.includeSources
+        ? [...bestByDoc.values()].map((t) => ({
+            document_id: t.document_id,
+            title: t.title ?? firstLine(t.content),
+            snippet: t.content.length > 280 ? `${t.content.slice(0, 277)}...` : t.content,
+            score: t.score,
+          }))
+        : undefined,
+    };
+  }
+
+  // ------------------------------------------------------------- feedback
+
+  async feedback(input: {
+    teamId: string;
+    queryId: string;
+    helpful: boolean;
+    comment?: string;
+    documentId?: string;
+  }): Promise<void> {
+    const errors: ErrorDetail[] = [];
+    if (!input.queryId?.trim()) errors.push({ field: 'query_id', error: 'is required' });
+    if (input.comment && input.comment.length > 4000)
+      errors.push({ field: 'comment', error: 'must be at most 4000 characters' });
+    if (errors.length) throw validationError(errors);
+    const q = await this.deps.store.getQuery(input.teamId, input.queryId);
+    if (!q) throw notFound(`query ${input.queryId} not found`);
+    let docs = q.document_ids;
+    if (input.documentId) {
+      if (!q.document_ids.includes(input.documentId)) {
+        throw notFound(
+          `document ${input.documentId} was not among the results of query ${input.queryId}`,
+        );
+      }
+      docs = [input.documentId];
+    }
+    await this.deps.store.addFeedback(
+      input.teamId,
+      input.queryId,
+      docs,
+      input.helpful,
+      input.comment,
+      this.now().toISOString(),
+    );
+  }
+
+  // ---------------------------------------------------------------- stats
+
+  async treeStats(teamId: string) {
+    const settings = await this.deps.settings.get(teamId);
+    const { index } = this.deps.spaces.get(settings.raptor.embedding_model);
+    const meta = await this.deps.store.getTreeMeta(teamId);
+    const leaves = await index.count(teamId, 0);
+    const nodes: Record<string, number> = { ...(meta?.nodes_by_level ?? {}), '0': leaves };
+    return {
+      total_documents: await this.deps.store.countDocuments(teamId),
+      total_chunks: leaves,
+      tree_depth: meta?.depth ?? 0,
+      nodes_by_level: nodes,
+      last_sync_at: meta?.last_sync_at,
+    };
+  }
+
+  // ------------------------------------------------------------- patterns
+
+  async listPatterns(input: {
+    teamId: string;
+    query?: string;
+    service?: string;
+    limit?: number;
+  }): Promise<PatternRecord[]> {
+    const limit = Math.min(Math.max(input.limit || 20, 1), 100);
+    let ps = await this.deps.store.listPatterns(input.teamId);
+    if (input.service) ps = ps.filter((p) => !p.service || p.service === input.service);
+    if (input.query?.trim()) {
+      const qs = this.symptomsOf(input.query);
+      const scored = ps
+        .map((p) => ({
+          p,
+          s:
+            0.7 * symptomSimilarity(qs, p.symptoms) +
+            0.3 *
+              this.termOverlap(
+                input.query!,
+                `${p.root_cause} ${p.solution} ${p.symptoms.join(' ')}`,
+              ),
+        }))
+        .filter((x) => x.s > 0);
+      scored.sort((a, b) => b.s - a.s || b.p.confidence - a.p.confidence);
+      return scored.slice(0, limit).map((x) => x.p);
+    }
+    return ps
+      .sort((a, b) => b.confidence - a.confidence || b.occurrences - a.occurrences)
+      .slice(0, limit);
+  }
+
+  /** Symptoms of a text: its vocabulary concepts, else its five most frequent terms. */
+  symptomsOf(text: string, alert?: string): string[] {
+    const concepts = [
+      ...new Set(this.deps.analyzer.conceptsOf(text).map((c) => c.slice(CONCEPT_PREFIX.length))),
+    ];
+    const out = concepts.length
+      ? concepts
+      : topTerms(
+          this.deps.analyzer.terms(text).filter((t) => !t.startsWith(CONCEPT_PREFIX)),
+          5,
+        );
+    if (alert) out.push(`alert:${alert}`);
+    return out;
+  }
+
+  /** Dice overlap of two texts' analyzed terms. */
+  termOverlap(a: string, b: string): number {
+    const A = new Set(this.deps.analyzer.terms(a));
+    const B = new Set(this.deps.analyzer.terms(b));
+    if (!A.size || !B.size) return 0;
+    let inter = 0;
+    for (const x of A) if (B.has(x)) inter++;
+    return (2 * inter) / (A.size + B.size);
+  }
+
+  /**
+   * Consumes inquest.v1.investigation.completed: the investigation becomes an L3 incident
+   * document, its affected systems go into the graph, and its symptoms raise a matching learned
+   * pattern or start a new one. Idempotent by event_id (a redelivered event counts once).
+   */
+  async learnFromInvestigation(
+    event: InvestigationCompletedEvent,
+  ): Promise<'learned' | 'duplicate' | 'ignored'> {
+    const inv = event.investigation;
+    if (!event.event_id || !event.team_id || !inv) return 'ignored';
+    if (inv.status && inv.status !== 'completed') return 'ignored';
+    if (await this.deps.store.isEventProcessed(event.event_id)) return 'duplicate';
+    const result = inv.result ?? {};
+    const rc = result.root_cause ?? {};
+    const service = inv.context?.service || undefined;
+    const recs = [...(result.recommendations ?? [])].sort(
+      (a, b) => prio(a.priority) - prio(b.priority),
+    );
+    const solution = recs
+      .map((r) => r.action)
+      .filter(Boolean)
+      .join('; ');
+    const lines = [
+      `# Incident: ${result.summary || inv.message || inv.investigation_id}`,
+      `Investigation: ${inv.investigation_id ?? ''} (agent ${inv.agent ?? 'unknown'}, completed ${inv.completed_at ?? event.occurred_at ?? ''})`,
+      service ? `Service: ${service}` : '',
+      inv.context?.environment ? `Environment: ${inv.context.environment}` : '',
+      inv.context?.related_alert ? `Alert: ${inv.context.related_alert}` : '',
+      `Symptoms: ${inv.message ?? ''}${inv.context?.hint ? ` (${inv.context.hint})` : ''}`,
+      rc.description ? `Root cause: ${rc.description}` : '',
+      rc.evidence?.length ? `Evidence:\n${rc.evidence.map((e) => `- ${e}`).join('\n')}` : '',
+      recs.length
+        ? `Resolution:\n${recs.map((r) => `- [${r.priority}] ${r.action}`).join('\n')}`
+        : '',
+      result.affected_systems?.length
+        ? `Affected systems: ${result.affected_systems.join(', ')}`
+        : '',
+    ].filter(Boolean);
+    await this.teach({
+      teamId: event.team_id,
+      content: lines.join('\n').replace(new RegExp(BINARY.source, 'g'), ' ').slice(0, 200_000),
+      type: 'incident',
+      service,
+      tags: ['investigation', ...(inv.agent ? [inv.agent] : [])],
+      title: `Incident: ${(result.summary || inv.message || '').slice(0, 150)}`,
+      author: 'inquest',
+      source: 'investigation',
+      confidence: Math.max(0.3, Math.min(1, (rc.confidence ?? 50) / 100)),
+    });
+    const symptoms = this.symptomsOf(
+      `${inv.message ?? ''} ${inv.context?.hint ?? ''}`,
+      inv.context?.related_alert,
+    );
+    const patterns = await this.deps.store.listPatterns(event.team_id);
+    const now = this.now().toISOString();
+    const applied = await this.deps.store.applyEvent(event.event_id, () => {
+      const match = findMatchingPattern(patterns, symptoms, rc.description ?? '', service, (a, b) =>
+        this.termOverlap(a, b),
+      );
+      if (match) {
+        const occurrences = match.occurrences + 1;
+        this.deps.store.upsertPatternSync({
+          ...match,
+          symptoms: [...new Set([...match.symptoms, ...symptoms])].slice(0, 20),
+          solution: match.solution || solution,
+          root_cause: match.root_cause || rc.description || '',
+          occurrences,
+          confidence: patternConfidence(match.base_confidence, occurrences),
+          last_seen_at: now,
+        });
+      } else {
+        const base = baseConfidence(rc.confidence);
+        this.deps.store.upsertPatternSync({
+          pattern_id: id('pat'),
+          team_id: event.team_id,
+          service,
+          symptoms,
+          root_cause: rc.description ?? '',
+          solution,
+          confidence: patternConfidence(base, 1),
+          base_confidence: base,
+          occurrences: 1,
+          first_seen_at: now,
+          last_seen_at: now,
+        });
+      }
+      this.deps.store.addEdgesSync(
+        event.team_id,
+        extractFromInvestigation(service, result.affected_systems ?? []),
+      );
+    });
+    return applied ? 'learned' : 'duplicate';
+  }
+
+  // ---------------------------------------------------------------- graph
+
+  async graph(teamId: string, entity: string, depth = 1) {
+    const start = entity?.trim().toLowerCase();
+    if (!start) throw validationError([{ field: 'entity', error: 'is required' }]);
+    const d = Math.min(Math.max(depth || 1, 1), 3);
+    const nodes = new Map<string, string>();
+    const edges = new Map<string, { from: string; to: string; relation: string; weight: number }>();
+    let frontier = [start];
+    for (let level = 0; level < d && frontier.length; level++) {
+      const next: string[] = [];
+      for (const n of frontier) {
+        for (const e of await this.deps.store.edgesAround(teamId, n)) {
+          edges.set(`${e.from}|${e.to}|${e.relation}`, {
+            from: e.from,
+            to: e.to,
+            relation: e.relation,
+            weight: e.weight,
+          });
+          for (const [nid, kind] of [
+            [e.from, e.from_kind],
+            [e.to, e.to_kind],
+          ] as const) {
+            if (!nodes.has(nid)) {
+              nodes.set(nid, kind);
+              if (nid !== n) next.push(nid);
+            }
+          }
+        }
+      }
+      frontier = next;
+    }
+    if (!nodes.size) throw notFound(`entity ${entity} is not in the knowledge graph`);
+    return {
+      entity: start,
+      nodes: [...nodes].map(([id, kind]) => ({ id, kind })),
+      edges: [...edges.values()],
+    };
+  }
+}
+
+/** JSON form of proto InvestigationFinished (fields used here). */
+export interface InvestigationCompletedEvent {
+  event_id: string;
+  occurred_at?: string;
+  team_id: string;
+  investigation?: {
+    investigation_id?: string;
+    status?: string;
+    agent?: string;
+    message?: string;
+    completed_at?: string;
+    context?: { service?: string; environment?: string; related_alert?: string; hint?: string };
+    result?: {
+      summary?: string;
+      root_cause?: { description?: string; confidence?: number; evidence?: string[] };
+      affected_systems?: string[];
+      recommendations?: { priority: string; action: string }[];
+    };
+  };
+}
+
+/**
+ * Relevance in [0,1]. dense: the cosine; sparse: bm25 / (bm25 + SPARSE_HALF); hybrid: the
+ * geometric mean of the fused rank (RRF / (2 / (k + 1)), 1 = first on both paths) and the match
+ * quality (the better of cosine and squashed BM25), so a query that matches nothing well scores
+ * low even at rank 1.
+ */
+function relevanceOf(mode: SearchMode, h: SearchHit): number {
+  const squash = (s: number) => (s > 0 ? s / (s + SPARSE_HALF) : 0);
+  if (mode === 'dense') return Math.max(0, Math.min(1, h.score));
+  if (mode === 'sparse') return squash(h.score);
+  const rank = Math.min(1, h.score / (2 / (RRF_K + 1)));
+  if (h.similarity === undefined && h.bm25 === undefined) return rank;
+  const match = Math.max(0, Math.min(1, Math.max(h.similarity ?? 0, squash(h.bm25 ?? 0))));
+  return Math.sqrt(rank * match);
+}
+
+function validateTeach(input: TeachInput): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  if (typeof input.content !== 'string' || !input.content.trim())
+    errors.push({ field: 'content', error: 'must not be empty' });
+  else if (Buffer.byteLength(input.content, 'utf8') > MAX_CONTENT_BYTES)
+    errors.push({ field: 'content', error: 'must be at most 1 MiB' });
+  else if (BINARY.test(input.content))
+    errors.push({ field: 'content', error: 'must be text (binary or control characters found)' });
+  if (
+    typeof input.type !== 'string' ||
+    !KNOWLEDGE_TYPES.includes(input.type.trim().toLowerCase())
+  ) {
+    errors.push({ field: 'type', error: `must be one of ${KNOWLEDGE_TYPES.join(', ')}` });
+  }
+  if (input.service !== undefined && (input.service.length > 128 || BINARY.test(input.service))) {
+    errors.push({ field: 'service', error: 'must be at most 128 characters of text' });
+  }
+  if (input.title !== undefined && input.title.length > 300)
+    errors.push({ field: 'title', error: 'must be at most 300 characters' });
+  const tags = input.tags ?? [];
+  if (!Array.isArray(tags) || tags.length > 32)
+    errors.push({ field: 'tags', error: 'must be an array of at most 32 strings' });
+  else {
+    tags.forEach((t, i) => {
+      if (typeof t !== 'string' || !t.trim() || t.length > 64)
+        errors.push({
+          field: `tags.${i}`,
+          error: 'must be a non-empty string of at most 64 characters',
+        });
+    });
+  }
+  return errors;
+}
+
+function normTags(tags: string[] | undefined): string[] {
+  return [...new Set((tags ?? []).map((t) => t.trim()).filter(Boolean))];
+}
+
+function toTeachResult(d: DocumentRecord): TeachResult {
+  return {
+    document_id: d.document_id,
+    status: d.status === 'indexed' ? 'indexed' : 'pending',
+    level: d.level,
+    chunks: d.chunks,
+    document_ids: [d.document_id],
+  };
+}
+
+function firstLine(s: string): string {
+  return (s.split('\n').find((l) => l.trim()) ?? '').replace(/^#+\s*/, '').slice(0, 120);
+}
+
+function prio(p: string): number {
+  return p === 'high' ? 0 : p === 'medium' ? 1 : 2;
+}
+
+function topTerms(terms: string[], n: number): string[] {
+  const c = new Map<string, number>();
+  for (const t of terms) if (t.length > 2 && !/^\d+$/.test(t)) c.set(t, (c.get(t) ?? 0) + 1);
+  return [...c.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n)
+    .map(([t]) => t);
+}

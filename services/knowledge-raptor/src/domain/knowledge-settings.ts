@@ -1,0 +1,129 @@
+/** The team's knowledge_base settings (effective config), with defaults for anything unset. */
+export interface KbSettings {
+  raptor: {
+    /** tokens per chunk (words and punctuation, approximated by whitespace-separated words) */
+    chunk_size: number;
+    cluster_threshold: number;
+    max_tree_depth: number;
+    /** `hashing` (local, default) or the model name of the OpenAI-compatible embeddings API */
+    embedding_model: string;
+  };
+  retrieval: {
+    strategy: 'dense' | 'sparse' | 'hybrid';
+    /** none | mmr | URL of an external `/rerank` endpoint */
+    reranker: string;
+    top_k: number;
+    min_relevance: number;
+    ranking: RankingSettings;
+  };
+}
+
+/** Weights of the ranking formula (see ranking.ts); extension `knowledge_base.retrieval.ranking`. */
+export interface RankingSettings {
+  /** share of the final score the signals may move (0 = pure relevance) */
+  signal_influence: number;
+  weights: Record<SignalName, number>;
+}
+
+export type SignalName =
+  | 'recency'
+  | 'usage'
+  | 'confidence'
+  | 'service_match'
+  | 'symptom_match'
+  | 'author_expertise'
+  | 'freshness'
+  | 'contextual'
+  | 'feedback';
+
+/** Weight scale: high 3, medium 2; the dynamic ones (freshness, contextual) get their weight per query. */
+export const DEFAULT_WEIGHTS: Record<SignalName, number> = {
+  recency: 3,
+  usage: 3,
+  confidence: 2,
+  service_match: 3,
+  symptom_match: 3,
+  author_expertise: 2,
+  freshness: 1,
+  contextual: 1,
+  feedback: 2,
+};
+
+export const DEFAULT_SETTINGS: KbSettings = {
+  raptor: {
+    chunk_size: 256,
+    cluster_threshold: 0.1,
+    max_tree_depth: 3,
+    embedding_model: 'hashing',
+  },
+  retrieval: {
+    strategy: 'hybrid',
+    reranker: 'none',
+    top_k: 5,
+    min_relevance: 0.05,
+    ranking: { signal_influence: 0.3, weights: DEFAULT_WEIGHTS },
+  },
+};
+
+const num = (v: unknown, ok: (n: number) => boolean, def: number) =>
+  typeof v === 'number' && ok(v) ? v : def;
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** Reads knowledge_base from an effective config; invalid or missing values take the default. */
+export function settingsFromConfig(config: unknown): KbSettings {
+  const kb = obj(obj(config)['knowledge_base']);
+  const r = obj(kb['raptor']);
+  const q = obj(kb['retrieval']);
+  const rank = obj(q['ranking']);
+  const w = obj(rank['weights']);
+  const d = DEFAULT_SETTINGS;
+  const weights = { ...DEFAULT_WEIGHTS };
+  for (const k of Object.keys(weights) as SignalName[])
+    weights[k] = num(w[k], (n) => n >= 0 && n <= 100, weights[k]);
+  const strategy = q['strategy'];
+  return {
+    raptor: {
+      chunk_size: Math.round(
+        num(r['chunk_size'], (n) => n >= 16 && n <= 8192, d.raptor.chunk_size),
+      ),
+      cluster_threshold: num(
+        r['cluster_threshold'],
+        (n) => n > 0 && n < 1,
+        d.raptor.cluster_threshold,
+      ),
+      max_tree_depth: Math.round(
+        num(r['max_tree_depth'], (n) => n >= 0 && n <= 10, d.raptor.max_tree_depth),
+      ),
+      embedding_model:
+        typeof r['embedding_model'] === 'string' && r['embedding_model'].trim()
+          ? r['embedding_model'].trim()
+          : d.raptor.embedding_model,
+    },
+    retrieval: {
+      strategy:
+        strategy === 'dense' || strategy === 'sparse' || strategy === 'hybrid'
+          ? strategy
+          : d.retrieval.strategy,
+      reranker:
+        typeof q['reranker'] === 'string' && q['reranker'].trim()
+          ? q['reranker'].trim()
+          : d.retrieval.reranker,
+      top_k: Math.round(num(q['top_k'], (n) => n >= 1 && n <= 100, d.retrieval.top_k)),
+      min_relevance: num(q['min_relevance'], (n) => n >= 0 && n <= 1, d.retrieval.min_relevance),
+      ranking: {
+        signal_influence: num(
+          rank['signal_influence'],
+          (n) => n >= 0 && n <= 1,
+          d.retrieval.ranking.signal_influence,
+        ),
+        weights,
+      },
+    },
+  };
+}
+
+/** Where the service gets a team's settings (config-hierarchy over gRPC, cached). */
+export interface SettingsSource {
+  get(teamId: string): Promise<KbSettings>;
+}

@@ -1,0 +1,183 @@
+import { join } from 'node:path';
+import { createEgress } from '@inquest/egress';
+import { isDomainError } from '@inquest/errors';
+import { createEventBus, Subjects, eventEnvelope, type EventBus } from '@inquest/events';
+import { startGrpcServer } from '@inquest/grpc-kit';
+import {
+  ChatSummarizer,
+  ExtractiveSummarizer,
+  OpenAiChatModel,
+  type Summarizer,
+} from '@inquest/llm';
+import { createLogger, type Logger } from '@inquest/observability';
+import { knowledgeV1 } from '@inquest/proto';
+import { parseEnv, runMain } from '@inquest/runtime';
+import { TextAnalyzer } from '@inquest/vector';
+import { ConfigSettingsSource } from './adapters/config-settings-source';
+import { HttpReranker } from './adapters/http-reranker';
+import { ModelSpaces } from './adapters/model-spaces';
+import { EnvSchema } from './config';
+import { KnowledgeService, type InvestigationCompletedEvent } from './domain/knowledge-service';
+import { runClusterJob } from './domain/raptor/run-cluster-job';
+import { TreeBuilder } from './domain/tree-builder';
+import { knowledgeHandlers } from './grpc/knowledge-handlers';
+import { SqliteKnowledgeStore } from './store/sqlite-knowledge-store';
+
+export interface Deps {
+  bus?: EventBus;
+  logger?: Logger;
+}
+
+export interface RunningService {
+  name: string;
+  address: string;
+  stop(): Promise<void>;
+  /** the domain, for in-process benchmarks and tests */
+  knowledge: KnowledgeService;
+  /** rebuilds a team's RAPTOR tree now (benchmarks, tests) */
+  rebuildTree(teamId: string): Promise<void>;
+}
+
+/** Composition root of the knowledge-raptor service. */
+export async function start(
+  env: Record<string, string | undefined>,
+  deps: Deps = {},
+): Promise<RunningService> {
+  const config = parseEnv(EnvSchema, env);
+  const logger =
+    deps.logger ?? createLogger({ name: 'knowledge-raptor', level: config.INQUEST_LOG_LEVEL });
+  const bus =
+    deps.bus ?? (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'knowledge-raptor' }));
+  const analyzer = new TextAnalyzer();
+  const store = SqliteKnowledgeStore.open(join(config.INQUEST_DATA_DIR, 'knowledge.db'));
+  const settings = new ConfigSettingsSource(
+    config.INQUEST_CONFIG_ADDR,
+    config.INQUEST_KB_SETTINGS_CACHE_MS,
+    logger,
+  );
+  const spaces = new ModelSpaces({
+    dataDir: config.INQUEST_DATA_DIR,
+    analyzer,
+    logger,
+    qdrantUrl: config.INQUEST_QDRANT_URL,
+    qdrantApiKey: config.INQUEST_QDRANT_API_KEY,
+    embeddingsBaseUrl: config.INQUEST_EMBEDDINGS_BASE_URL,
+    embeddingsApiKey: config.INQUEST_EMBEDDINGS_API_KEY,
+    embeddingsDimensions: config.INQUEST_EMBEDDINGS_DIMENSIONS,
+  });
+  const extractive = new ExtractiveSummarizer();
+  let llmSummarizer: Summarizer | undefined;
+  if (config.INQUEST_LLM_BASE_URL && config.INQUEST_LLM_MODEL) {
+    llmSummarizer = new ChatSummarizer(
+      new OpenAiChatModel({
+        baseUrl: config.INQUEST_LLM_BASE_URL,
+        apiKey: config.INQUEST_LLM_API_KEY ?? '',
+        model: config.INQUEST_LLM_MODEL,
+      }),
+    );
+  }
+  const egress = createEgress({
+    allow: config.INQUEST_EGRESS_ALLOW?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    timeoutMs: 5000,
+  });
+  const knowledge = new KnowledgeService({
+    store,
+    settings,
+    spaces,
+    analyzer,
+    answerer: llmSummarizer ?? extractive,
+    reranker: new HttpReranker(egress),
+    logger,
+    onTaught: async (doc) => {
+      await bus.publish(Subjects.kbTaught, {
+        ...eventEnvelope(doc.team_id),
+        document_id: doc.document_id,
+        type: doc.type,
+        service: doc.service,
+        metadata: { level: doc.level, chunks: doc.chunks, source: doc.source },
+      });
+    },
+  });
+  const tree = new TreeBuilder({
+    store,
+    settings,
+    spaces,
+    cluster: runClusterJob,
+    summarizer: llmSummarizer ?? extractive,
+    logger,
+    debounceMs: config.INQUEST_KB_REBUILD_DEBOUNCE_MS,
+    reindex: (teamId, ids) => knowledge.reindex(teamId, ids),
+  });
+  knowledge.attachTree(tree);
+
+  const subs = [
+    await bus.subscribe(
+      Subjects.investigationCompleted,
+      async (msg) => {
+        const eventId = (msg.data as { event_id?: string }).event_id;
+        try {
+          const outcome = await knowledge.learnFromInvestigation(
+            msg.data as InvestigationCompletedEvent,
+          );
+          logger.debug({ event_id: eventId, outcome }, 'investigation.completed consumed');
+        } catch (err) {
+          // a malformed event never becomes valid: drop it instead of redelivering
+          if (isDomainError(err) && err.kind === 'invalid_input') {
+            logger.warn({ err, event_id: eventId }, 'investigation.completed event ignored');
+            return;
+          }
+          throw err;
+        }
+      },
+      { durable: 'knowledge-raptor-learn', maxDeliver: 5, backoffMs: [1000, 5000, 30000] },
+    ),
+    await bus.subscribe(Subjects.configChanged, async () => settings.invalidate()),
+  ];
+
+  // documents whose indexing was interrupted (crash, embeddings outage) are indexed again
+  for (const d of await store.listDocumentsByStatus('pending')) {
+    knowledge.indexDocument(d).then(
+      (chunks) =>
+        store.updateDocumentStatus(d.team_id, d.document_id, {
+          status: 'indexed',
+          chunks,
+          indexed_at: new Date().toISOString(),
+        }),
+      (err: unknown) =>
+        logger.warn({ err, document_id: d.document_id }, 'pending document still not indexable'),
+    );
+  }
+
+  const grpc = await startGrpcServer({
+    host: config.INQUEST_GRPC_HOST,
+    port: config.INQUEST_GRPC_PORT,
+    services: [
+      {
+        definition: knowledgeV1.KnowledgeServiceService,
+        implementation: knowledgeHandlers(knowledge, logger),
+        name: 'inquest.knowledge.v1.KnowledgeService',
+      },
+    ],
+    logger,
+  });
+  return {
+    name: 'knowledge-raptor',
+    address: grpc.address,
+    knowledge,
+    rebuildTree: (teamId) => tree.buildNow(teamId),
+    stop: async () => {
+      await grpc.shutdown();
+      for (const s of subs) await s.unsubscribe();
+      await tree.stop();
+      if (!deps.bus) await bus.close();
+      settings.close();
+      await egress.close();
+      await spaces.close();
+      await store.close();
+    },
+  };
+}
+
+if (require.main === module) runMain('knowledge-raptor', () => start(process.env));

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The repository root (benchmark data lives in tools/bench/data, outside src/). */
+export function repoRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (
+      existsSync(pkg) &&
+      (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'inquest'
+    )
+      return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('repository root not found');
+    dir = up;
+  }
+}
+
+export interface Runbook {
+  id: string;
+  type: string;
+  service?: string;
+  title: string;
+  content: string;
+}
+
+export interface LabelledQuestion {
+  q: string;
+  relevant: string[];
+}
+
+export function loadKbCorpus(): { runbooks: Runbook[]; questions: LabelledQuestion[] } {
+  const dir = join(repoRoot(), 'tools/bench/data/kb');
+  return {
+    runbooks: JSON.parse(readFileSync(join(dir, 'runbooks.json'), 'utf8')) as Runbook[],
+    questions: JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) as LabelledQuestion[],
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** `--name=value` (the bench runner takes bare words for benchmark names). */
+export function flag(args: string[], name: string, def: number): number {
+  const a = args.find((x) => x.startsWith(`--${name}=`));
+  const v = a ? Number(a.slice(name.length + 3)) : NaN;
+  return Number.isFinite(v) ? v : def;
+}
