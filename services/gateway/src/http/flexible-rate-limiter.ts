@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import ipaddr from 'ipaddr.js';
-import { DomainError, rateLimited } from '@inquest/errors';
+import { type DomainError, rateLimited } from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
 import type { RateLimiter, RateState } from './rate-limiter';
 import type { RateLimits } from './rate-limits';

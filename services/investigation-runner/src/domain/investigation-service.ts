@@ -299,7 +299,7 @@ export class InvestigationService {
       if (why === 'cancelled' || why === 'lease_lost' || why === 'shutdown') {
         this.o.logger.info({ investigation_id: id, why }, 'investigation run stopped');
       } else {
-        let code: string = 'internal';
+        let code = 'internal';
         let message = 'internal error';
         if (why === 'timeout') {
           code = 'timeout';

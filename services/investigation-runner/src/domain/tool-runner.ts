@@ -118,7 +118,9 @@ export class ToolRunner {
       const levels = name === 'similar_incidents' ? ['L3'] : [];
       const results = await this.knowledge.retrieve(this.teamId, query, { service, topK, levels }, this.signal);
       return { results };
-    } catch (err) {
+    } catch {
+      // Knowledge is an aid, not a data source: an unreachable knowledge service yields an
+      // empty answer (said in `note`) instead of failing the investigation.
       if (this.signal.aborted) throw aborted(this.signal);
       return name === 'learned_patterns'
         ? { patterns: [], note: 'knowledge service unavailable' }
