@@ -11,40 +11,12 @@ import { configV1 } from '@inquest/proto';
 import { tempDir, waitFor } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
 import { start as startGateway } from '@inquest/gateway-service';
-
-interface TestResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+import { gatewayRequest, type GatewayRequestOptions } from './support/gateway-request';
 
 let gw: Awaited<ReturnType<typeof startGateway>>;
 const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
-
-async function request(
-  method: string,
-  path: string,
-  o: { token?: string; team?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
-): Promise<TestResponse> {
-  const headers: Record<string, string> = { ...o.headers };
-  if (o.token) headers['authorization'] = `Bearer ${o.token}`;
-  if (o.team) headers['x-inquest-team'] = o.team;
-  let body = o.rawBody;
-  if (o.body !== undefined) {
-    body = JSON.stringify(o.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const res = await fetch(`http://127.0.0.1:${gw.port}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const request = (method: string, path: string, o?: GatewayRequestOptions) =>
+  gatewayRequest(gw.url, method, path, o);
 
 let svc: Awaited<ReturnType<typeof startConfigService>>;
 let bus: InProcessEventBus;
@@ -57,22 +29,35 @@ const admin = (method: string, path: string, body?: unknown) =>
 const team = (token: string, method: string, path: string, body?: unknown) =>
   request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
 
-async function issue(teamId: string, permissions: string[], owner = 'dev@example.com'): Promise<string> {
+async function issue(
+  teamId: string,
+  permissions: string[],
+  owner = 'dev@example.com',
+): Promise<string> {
   const res = await admin('POST', `/admin/nodes/${teamId}/tokens`, { permissions, owner });
   expect(res.status).toBe(201);
   return res.body.token as string;
 }
 
 /** Version and audit length of a team: what must not move when an update is refused. */
-async function stored(token: string): Promise<{ version: number; audit: number; effective: unknown }> {
+async function stored(
+  token: string,
+): Promise<{ version: number; audit: number; effective: unknown }> {
   const audit = await team(token, 'GET', '/config/me/audit?limit=500&include_full=false');
   const eff = await team(token, 'GET', '/config/me/effective');
-  return { version: audit.body.history[0]?.version ?? 0, audit: audit.body.history.length, effective: eff.body };
+  return {
+    version: audit.body.history[0]?.version ?? 0,
+    audit: audit.body.history.length,
+    effective: eff.body,
+  };
 }
 
 beforeAll(async () => {
   bus = new InProcessEventBus();
-  svc = await startConfigService({ INQUEST_GRPC_PORT: '0', INQUEST_DATA_DIR: dataDir, INQUEST_LOG_LEVEL: 'silent' }, { bus, logger: silentLogger() });
+  svc = await startConfigService(
+    { INQUEST_GRPC_PORT: '0', INQUEST_DATA_DIR: dataDir, INQUEST_LOG_LEVEL: 'silent' },
+    { bus, logger: silentLogger() },
+  );
   gw = await startGateway(
     {
       PORT: '0',
@@ -85,14 +70,47 @@ beforeAll(async () => {
     },
     { bus, logger: silentLogger() },
   );
-  expect((await admin('POST', '/admin/nodes', { node_id: 'acme', parent_id: null, kind: 'org', name: 'Acme' })).status).toBe(201);
-  expect((await admin('POST', '/admin/nodes', { node_id: 'platform', parent_id: 'acme', kind: 'group', name: 'Platform' })).status).toBe(201);
-  expect((await admin('POST', '/admin/nodes', { node_id: 'payments', parent_id: 'platform', kind: 'team', name: 'Payments' })).status).toBe(201);
+  expect(
+    (
+      await admin('POST', '/admin/nodes', {
+        node_id: 'acme',
+        parent_id: null,
+        kind: 'org',
+        name: 'Acme',
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await admin('POST', '/admin/nodes', {
+        node_id: 'platform',
+        parent_id: 'acme',
+        kind: 'group',
+        name: 'Platform',
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await admin('POST', '/admin/nodes', {
+        node_id: 'payments',
+        parent_id: 'platform',
+        kind: 'team',
+        name: 'Payments',
+      })
+    ).status,
+  ).toBe(201);
   expect(
     (
       await admin('PUT', '/admin/nodes/acme/config', {
         chat_channel: '#acme',
-        mcp_servers: [{ name: 'grafana', url: 'https://grafana.example.com/mcp', auth: { type: 'bearer', token: 'vault://mcp/grafana' } }],
+        mcp_servers: [
+          {
+            name: 'grafana',
+            url: 'https://grafana.example.com/mcp',
+            auth: { type: 'bearer', token: 'vault://mcp/grafana' },
+          },
+        ],
         knowledge_base: { retrieval: { strategy: 'hybrid', top_k: 5 } },
       })
     ).status,
@@ -109,47 +127,109 @@ afterAll(async () => {
 
 describe('admin API', () => {
   it('creates nodes with the documented body', async () => {
-    const res = await admin('POST', '/admin/nodes', { node_id: 'checkout', parent_id: 'platform', kind: 'team', name: 'Checkout' });
+    const res = await admin('POST', '/admin/nodes', {
+      node_id: 'checkout',
+      parent_id: 'platform',
+      kind: 'team',
+      name: 'Checkout',
+    });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'kind', 'name', 'node_id', 'org_id', 'parent_id']);
-    expect(res.body).toMatchObject({ node_id: 'checkout', parent_id: 'platform', kind: 'team', name: 'Checkout', org_id: 'acme' });
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'kind',
+      'name',
+      'node_id',
+      'org_id',
+      'parent_id',
+    ]);
+    expect(res.body).toMatchObject({
+      node_id: 'checkout',
+      parent_id: 'platform',
+      kind: 'team',
+      name: 'Checkout',
+      org_id: 'acme',
+    });
     const root = await admin('GET', '/admin/nodes/acme');
     expect(root.status).toBe(200);
-    expect(root.body).toMatchObject({ node_id: 'acme', parent_id: null, org_id: 'acme', config: { chat_channel: '#acme' }, version: 1 });
+    expect(root.body).toMatchObject({
+      node_id: 'acme',
+      parent_id: null,
+      org_id: 'acme',
+      config: { chat_channel: '#acme' },
+      version: 1,
+    });
   });
 
   it('lists nodes by parent', async () => {
     const res = await admin('GET', '/admin/nodes?parent_id=platform');
     expect(res.status).toBe(200);
-    expect(res.body.nodes.map((n: { node_id: string }) => n.node_id)).toEqual(['checkout', 'payments']);
-    expect((await admin('GET', '/admin/nodes?parent_id=')).body.nodes.map((n: { node_id: string }) => n.node_id)).toEqual(['acme']);
+    expect(res.body.nodes.map((n: { node_id: string }) => n.node_id)).toEqual([
+      'checkout',
+      'payments',
+    ]);
+    expect(
+      (await admin('GET', '/admin/nodes?parent_id=')).body.nodes.map(
+        (n: { node_id: string }) => n.node_id,
+      ),
+    ).toEqual(['acme']);
   });
 
   it.each([
     ['duplicate id', { node_id: 'acme', parent_id: null, kind: 'org', name: 'x' }, 409, 'conflict'],
-    ['unknown parent', { node_id: 'lost', parent_id: 'nowhere', kind: 'team', name: 'x' }, 404, 'not_found'],
-    ['malformed id', { node_id: 'Bad Id!', parent_id: null, kind: 'org', name: 'x' }, 400, 'validation_error'],
-    ['one-character id', { node_id: 'a', parent_id: null, kind: 'org', name: 'x' }, 400, 'validation_error'],
-    ['unknown kind', { node_id: 'zzz', parent_id: null, kind: 'tribe', name: 'x' }, 400, 'validation_error'],
-    ['team without parent', { node_id: 'zzz', parent_id: null, kind: 'team', name: 'x' }, 400, 'validation_error'],
+    [
+      'unknown parent',
+      { node_id: 'lost', parent_id: 'nowhere', kind: 'team', name: 'x' },
+      404,
+      'not_found',
+    ],
+    [
+      'malformed id',
+      { node_id: 'Bad Id!', parent_id: null, kind: 'org', name: 'x' },
+      400,
+      'validation_error',
+    ],
+    [
+      'one-character id',
+      { node_id: 'a', parent_id: null, kind: 'org', name: 'x' },
+      400,
+      'validation_error',
+    ],
+    [
+      'unknown kind',
+      { node_id: 'zzz', parent_id: null, kind: 'tribe', name: 'x' },
+      400,
+      'validation_error',
+    ],
+    [
+      'team without parent',
+      { node_id: 'zzz', parent_id: null, kind: 'team', name: 'x' },
+      400,
+      'validation_error',
+    ],
   ])('refuses a node with %s', async (_name, body, status, code) => {
     const before = (await admin('GET', '/admin/nodes')).body.nodes.length;
     const res = await admin('POST', '/admin/nodes', body);
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
-    if (code === 'validation_error') expect(res.body.error.details.field).toEqual(expect.any(String));
+    if (code === 'validation_error')
+      expect(res.body.error.details.field).toEqual(expect.any(String));
     expect((await admin('GET', '/admin/nodes')).body.nodes.length).toBe(before);
   });
 
   it('answers 404 for unknown nodes and 400 for malformed node ids', async () => {
     expect((await admin('GET', '/admin/nodes/no-such-node')).status).toBe(404);
     expect((await admin('GET', '/admin/nodes/no-such-node')).body.error.code).toBe('not_found');
-    expect((await admin('PUT', '/admin/nodes/no-such-node/config', { chat_channel: '#x' })).status).toBe(404);
+    expect(
+      (await admin('PUT', '/admin/nodes/no-such-node/config', { chat_channel: '#x' })).status,
+    ).toBe(404);
     expect((await admin('GET', '/admin/nodes/no-such-node/tokens')).status).toBe(404);
     const bad = await admin('GET', '/admin/nodes/NOT_VALID');
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_request');
-    const viaHeader = await request('GET', '/api/v1/config/me/effective', { token: adminToken, team: 'no-such-team' });
+    const viaHeader = await request('GET', '/api/v1/config/me/effective', {
+      token: adminToken,
+      team: 'no-such-team',
+    });
     expect(viaHeader.status).toBe(404);
   });
 
@@ -160,16 +240,30 @@ describe('admin API', () => {
   });
 
   it('issues, lists and revokes team tokens', async () => {
-    const res = await admin('POST', '/admin/nodes/payments/tokens', { permissions: ['read'], owner: 'temp@example.com', label: 'temp' });
+    const res = await admin('POST', '/admin/nodes/payments/tokens', {
+      permissions: ['read'],
+      owner: 'temp@example.com',
+      label: 'temp',
+    });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'label', 'owner', 'permissions', 'token', 'token_id']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'label',
+      'owner',
+      'permissions',
+      'token',
+      'token_id',
+    ]);
     expect(res.body.token).toMatch(/^tok_[a-z2-7]{20}\.[A-Za-z0-9_-]{43}$/);
     expect(res.body.expires_at).toBeNull();
     const token = res.body.token as string;
     const secret = token.split('.')[1]!;
     const list = await admin('GET', '/admin/nodes/payments/tokens');
     expect(list.status).toBe(200);
-    expect(list.body.tokens.map((t: { token_id: string }) => t.token_id)).toContain(res.body.token_id);
+    expect(list.body.tokens.map((t: { token_id: string }) => t.token_id)).toContain(
+      res.body.token_id,
+    );
     expect(list.text).not.toContain(secret);
     expect((await team(token, 'GET', '/config/me/effective')).status).toBe(200);
     const del = await admin('DELETE', `/admin/tokens/${res.body.token_id}`);
@@ -185,7 +279,11 @@ describe('admin API', () => {
     ['unknown permission', { permissions: ['admin'], owner: 'a@example.com' }, 'permissions.0'],
     ['owner not an e-mail', { permissions: ['read'], owner: 'nobody' }, 'owner'],
     ['write without read', { permissions: ['write'], owner: 'a@example.com' }, 'permissions'],
-    ['expiry in the past', { permissions: ['read'], owner: 'a@example.com', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at'],
+    [
+      'expiry in the past',
+      { permissions: ['read'], owner: 'a@example.com', expires_at: '2001-01-01T00:00:00Z' },
+      'expires_at',
+    ],
   ])('refuses a token with %s', async (_n, body, field) => {
     const before = (await admin('GET', '/admin/nodes/payments/tokens')).body.tokens.length;
     const res = await admin('POST', '/admin/nodes/payments/tokens', body);
@@ -215,31 +313,63 @@ describe('/config/me', () => {
     expect(first.body.chat_group_to_ping).toBeUndefined();
     // changed straight through gRPC, not through this gateway: only the config.changed event tells it
     const direct = createClient(configV1.ConfigServiceClient, svc.address);
-    await direct.updateNodeConfig({ node_id: 'platform', changed_by: 'admin', patch: { a2a_agents: ['helper'] } });
+    await direct.updateNodeConfig({
+      node_id: 'platform',
+      changed_by: 'admin',
+      patch: { a2a_agents: ['helper'] },
+    });
     direct.close();
-    await waitFor(async () => (await team(rw, 'GET', '/config/me/effective')).body.a2a_agents?.[0] === 'helper', 5000);
+    await waitFor(
+      async () => (await team(rw, 'GET', '/config/me/effective')).body.a2a_agents?.[0] === 'helper',
+      5000,
+    );
   });
 
   it('updates the team overrides (deep merge) and reports version and changed fields', async () => {
     const res = await team(rw, 'PUT', '/config/me', {
       chat_channel: '#payments',
       mcp_servers: ['grafana'],
-      agents: { investigation_agent: { timeout: 120, enable_extra_tools: ['grafana:query_metrics', 'knowledge_search'] } },
+      agents: {
+        investigation_agent: {
+          timeout: 120,
+          enable_extra_tools: ['grafana:query_metrics', 'knowledge_search'],
+        },
+      },
       knowledge_base: { retrieval: { top_k: 10 } },
     });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['changed_fields', 'effective_config', 'message', 'version']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'changed_fields',
+      'effective_config',
+      'message',
+      'version',
+    ]);
     expect(res.body.version).toBe(1);
     expect(res.body.changed_fields.sort()).toEqual(
-      ['agents.investigation_agent.enable_extra_tools', 'agents.investigation_agent.timeout', 'chat_channel', 'knowledge_base.retrieval.top_k', 'mcp_servers'].sort(),
+      [
+        'agents.investigation_agent.enable_extra_tools',
+        'agents.investigation_agent.timeout',
+        'chat_channel',
+        'knowledge_base.retrieval.top_k',
+        'mcp_servers',
+      ].sort(),
     );
-    expect(res.body.effective_config).toMatchObject({ chat_channel: '#payments', knowledge_base: { retrieval: { strategy: 'hybrid', top_k: 10 } } });
-    expect(res.body.effective_config.mcp_servers[0]).toMatchObject({ name: 'grafana', url: 'https://grafana.example.com/mcp' });
+    expect(res.body.effective_config).toMatchObject({
+      chat_channel: '#payments',
+      knowledge_base: { retrieval: { strategy: 'hybrid', top_k: 10 } },
+    });
+    expect(res.body.effective_config.mcp_servers[0]).toMatchObject({
+      name: 'grafana',
+      url: 'https://grafana.example.com/mcp',
+    });
 
     const raw = await team(rw, 'GET', '/config/me/raw');
     expect(raw.status).toBe(200);
     expect(raw.body.lineage).toEqual(['acme', 'platform', 'payments']);
-    expect(raw.body.configs.payments).toMatchObject({ chat_channel: '#payments', knowledge_base: { retrieval: { top_k: 10 } } });
+    expect(raw.body.configs.payments).toMatchObject({
+      chat_channel: '#payments',
+      knowledge_base: { retrieval: { top_k: 10 } },
+    });
     expect(raw.body.configs.platform).toEqual({ a2a_agents: ['helper'] });
 
     const again = await team(rw, 'PUT', '/config/me', { chat_channel: '#payments' });
@@ -253,9 +383,15 @@ describe('/config/me', () => {
     expect(res.status).toBe(200);
     const h = res.body.history;
     expect(h.map((e: { version: number }) => e.version)).toEqual([2, 1]);
-    expect(h[0]).toMatchObject({ changed_by: 'dev@example.com', diff: { chat_group_to_ping: { old: null, new: '@payments' } } });
+    expect(h[0]).toMatchObject({
+      changed_by: 'dev@example.com',
+      diff: { chat_group_to_ping: { old: null, new: '@payments' } },
+    });
     expect(h[0].changed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(h[0].full_config).toMatchObject({ chat_group_to_ping: '@payments', team_node_id: 'payments' });
+    expect(h[0].full_config).toMatchObject({
+      chat_group_to_ping: '@payments',
+      team_node_id: 'payments',
+    });
     const lean = await team(rw, 'GET', '/config/me/audit?limit=1&include_full=false');
     expect(lean.body.history.length).toBe(1);
     expect(lean.body.history[0].full_config).toBeUndefined();
@@ -295,29 +431,125 @@ describe('PUT /config/me bad input: right error, nothing stored', () => {
   });
 
   it.each([
-    ['non-positive timeout', { agents: { investigation_agent: { timeout: 0 } } }, 'agents.investigation_agent.timeout'],
-    ['fractional timeout', { agents: { code_fix_agent: { timeout: 2.5 } } }, 'agents.code_fix_agent.timeout'],
-    ['timeout of the wrong type', { agents: { investigation_agent: { timeout: '60' } } }, 'agents.investigation_agent.timeout'],
-    ['enabled not a boolean', { agents: { investigation_agent: { enabled: 'yes' } } }, 'agents.investigation_agent.enabled'],
-    ['unknown retrieval strategy', { knowledge_base: { retrieval: { strategy: 'magic' } } }, 'knowledge_base.retrieval.strategy'],
-    ['top_k zero', { knowledge_base: { retrieval: { top_k: 0 } } }, 'knowledge_base.retrieval.top_k'],
-    ['min_relevance above 1', { knowledge_base: { retrieval: { min_relevance: 1.2 } } }, 'knowledge_base.retrieval.min_relevance'],
-    ['min_relevance below 0', { knowledge_base: { retrieval: { min_relevance: -0.1 } } }, 'knowledge_base.retrieval.min_relevance'],
-    ['bad sync_interval', { knowledge_base: { sources: { wiki: { sync_interval: 'often' } } } }, 'knowledge_base.sources.wiki.sync_interval'],
-    ['relative webhook URL', { webhooks: { investigation_complete: '/hooks/done' } }, 'webhooks.investigation_complete'],
-    ['non-http webhook URL', { webhooks: { investigation_complete: 'ftp://example.com/x' } }, 'webhooks.investigation_complete'],
-    ['non-http MCP server URL', { mcp_servers: [{ name: 'x', url: 'file:///etc/passwd' }] }, 'mcp_servers.0.url'],
-    ['plain-text tool api_key', { tools: { datadog: { api_key: 'dd-123456' } } }, 'tools.datadog.api_key'],
-    ['plain-text MCP bearer token', { mcp_servers: [{ name: 'x', url: 'https://x.example.com', auth: { type: 'bearer', token: 'abc' } }] }, 'mcp_servers.0.auth.token'],
-    ['plain-text MCP api key', { mcp_servers: [{ name: 'x', url: 'https://x.example.com', auth: { type: 'api_key', header: 'X-Key', key: 'abc' } }] }, 'mcp_servers.0.auth.key'],
-    ['unknown MCP auth type', { mcp_servers: [{ name: 'x', url: 'https://x.example.com', auth: { type: 'basic' } }] }, 'mcp_servers.0.auth.type'],
-    ['plain-text tokens_vault_path', { tokens_vault_path: { github: 'ghp_secret' } }, 'tokens_vault_path.github'],
+    [
+      'non-positive timeout',
+      { agents: { investigation_agent: { timeout: 0 } } },
+      'agents.investigation_agent.timeout',
+    ],
+    [
+      'fractional timeout',
+      { agents: { code_fix_agent: { timeout: 2.5 } } },
+      'agents.code_fix_agent.timeout',
+    ],
+    [
+      'timeout of the wrong type',
+      { agents: { investigation_agent: { timeout: '60' } } },
+      'agents.investigation_agent.timeout',
+    ],
+    [
+      'enabled not a boolean',
+      { agents: { investigation_agent: { enabled: 'yes' } } },
+      'agents.investigation_agent.enabled',
+    ],
+    [
+      'unknown retrieval strategy',
+      { knowledge_base: { retrieval: { strategy: 'magic' } } },
+      'knowledge_base.retrieval.strategy',
+    ],
+    [
+      'top_k zero',
+      { knowledge_base: { retrieval: { top_k: 0 } } },
+      'knowledge_base.retrieval.top_k',
+    ],
+    [
+      'min_relevance above 1',
+      { knowledge_base: { retrieval: { min_relevance: 1.2 } } },
+      'knowledge_base.retrieval.min_relevance',
+    ],
+    [
+      'min_relevance below 0',
+      { knowledge_base: { retrieval: { min_relevance: -0.1 } } },
+      'knowledge_base.retrieval.min_relevance',
+    ],
+    [
+      'bad sync_interval',
+      { knowledge_base: { sources: { wiki: { sync_interval: 'often' } } } },
+      'knowledge_base.sources.wiki.sync_interval',
+    ],
+    [
+      'relative webhook URL',
+      { webhooks: { investigation_complete: '/hooks/done' } },
+      'webhooks.investigation_complete',
+    ],
+    [
+      'non-http webhook URL',
+      { webhooks: { investigation_complete: 'ftp://example.com/x' } },
+      'webhooks.investigation_complete',
+    ],
+    [
+      'non-http MCP server URL',
+      { mcp_servers: [{ name: 'x', url: 'file:///etc/passwd' }] },
+      'mcp_servers.0.url',
+    ],
+    [
+      'plain-text tool api_key',
+      { tools: { datadog: { api_key: 'dd-123456' } } },
+      'tools.datadog.api_key',
+    ],
+    [
+      'plain-text MCP bearer token',
+      {
+        mcp_servers: [
+          { name: 'x', url: 'https://x.example.com', auth: { type: 'bearer', token: 'abc' } },
+        ],
+      },
+      'mcp_servers.0.auth.token',
+    ],
+    [
+      'plain-text MCP api key',
+      {
+        mcp_servers: [
+          {
+            name: 'x',
+            url: 'https://x.example.com',
+            auth: { type: 'api_key', header: 'X-Key', key: 'abc' },
+          },
+        ],
+      },
+      'mcp_servers.0.auth.key',
+    ],
+    [
+      'unknown MCP auth type',
+      { mcp_servers: [{ name: 'x', url: 'https://x.example.com', auth: { type: 'basic' } }] },
+      'mcp_servers.0.auth.type',
+    ],
+    [
+      'plain-text tokens_vault_path',
+      { tokens_vault_path: { github: 'ghp_secret' } },
+      'tokens_vault_path.github',
+    ],
     ['MCP server configured nowhere', { mcp_servers: ['grafana', 'ghost'] }, 'mcp_servers.1'],
-    ['unknown extra tool', { agents: { investigation_agent: { enable_extra_tools: ['teleport'] } } }, 'agents.investigation_agent.enable_extra_tools.0'],
-    ['tool of an unconfigured server', { agents: { investigation_agent: { enable_extra_tools: ['ghost:query'] } } }, 'agents.investigation_agent.enable_extra_tools.0'],
-    ['unknown default tool to disable', { agents: { investigation_agent: { disable_default_tools: ['nope'] } } }, 'agents.investigation_agent.disable_default_tools.0'],
+    [
+      'unknown extra tool',
+      { agents: { investigation_agent: { enable_extra_tools: ['teleport'] } } },
+      'agents.investigation_agent.enable_extra_tools.0',
+    ],
+    [
+      'tool of an unconfigured server',
+      { agents: { investigation_agent: { enable_extra_tools: ['ghost:query'] } } },
+      'agents.investigation_agent.enable_extra_tools.0',
+    ],
+    [
+      'unknown default tool to disable',
+      { agents: { investigation_agent: { disable_default_tools: ['nope'] } } },
+      'agents.investigation_agent.disable_default_tools.0',
+    ],
     ['chat_channel of the wrong type', { chat_channel: 42 }, 'chat_channel'],
-    ['feature flag not a boolean', { feature_flags: { require_approval: 'yes' } }, 'feature_flags.require_approval'],
+    [
+      'feature flag not a boolean',
+      { feature_flags: { require_approval: 'yes' } },
+      'feature_flags.require_approval',
+    ],
     ['approver not an e-mail', { approval: { approvers: ['bob'] } }, 'approval.approvers.0'],
   ])('%s: 400 validation_error with details', async (_name, body, field) => {
     const before = await stored(rw);
@@ -355,14 +587,28 @@ describe('PUT /config/me bad input: right error, nothing stored', () => {
     ['a JSON number', 400, 'invalid_request', '42'],
     ['JSON null', 400, 'invalid_request', 'null'],
     ['malformed JSON', 400, 'invalid_request', '{"chat_channel": '],
-    ['a __proto__ key', 400, 'invalid_request', '{"__proto__": {"polluted": true}, "chat_channel": "#x"}'],
+    [
+      'a __proto__ key',
+      400,
+      'invalid_request',
+      '{"__proto__": {"polluted": true}, "chat_channel": "#x"}',
+    ],
     ['a nested __proto__ key', 400, 'invalid_request', '{"agents": {"__proto__": {"timeout": 1}}}'],
     ['a constructor key', 400, 'invalid_request', '{"constructor": {"prototype": {"x": 1}}}'],
     ['nesting deeper than 32', 400, 'invalid_request', JSON.stringify({ junk: deep })],
-    ['a body over 1 MiB', 413, 'payload_too_large', JSON.stringify({ blob: 'x'.repeat(1024 * 1024 + 10) })],
+    [
+      'a body over 1 MiB',
+      413,
+      'payload_too_large',
+      JSON.stringify({ blob: 'x'.repeat(1024 * 1024 + 10) }),
+    ],
   ])('%s: %i %s', async (_name, status, code, raw) => {
     const before = await stored(rw);
-    const res = await request('PUT', '/api/v1/config/me', { token: rw, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const res = await request('PUT', '/api/v1/config/me', {
+      token: rw,
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -370,9 +616,20 @@ describe('PUT /config/me bad input: right error, nothing stored', () => {
   });
 
   it('a config over 1 MiB cannot be built up from smaller updates either', async () => {
-    expect((await admin('POST', '/admin/nodes', { node_id: 'big', parent_id: 'platform', kind: 'team', name: 'Big' })).status).toBe(201);
+    expect(
+      (
+        await admin('POST', '/admin/nodes', {
+          node_id: 'big',
+          parent_id: 'platform',
+          kind: 'team',
+          name: 'Big',
+        })
+      ).status,
+    ).toBe(201);
     const token = await issue('big', ['read', 'write']);
-    expect((await team(token, 'PUT', '/config/me', { blob_a: 'a'.repeat(600_000) })).status).toBe(200);
+    expect((await team(token, 'PUT', '/config/me', { blob_a: 'a'.repeat(600_000) })).status).toBe(
+      200,
+    );
     const before = await stored(token);
     const res = await team(token, 'PUT', '/config/me', { blob_b: 'b'.repeat(600_000) });
     expect(res.status).toBe(400);
@@ -384,7 +641,16 @@ describe('PUT /config/me bad input: right error, nothing stored', () => {
 describe('approvals through REST', () => {
   let token: string;
   beforeAll(async () => {
-    expect((await admin('POST', '/admin/nodes', { node_id: 'guarded', parent_id: 'platform', kind: 'team', name: 'Guarded' })).status).toBe(201);
+    expect(
+      (
+        await admin('POST', '/admin/nodes', {
+          node_id: 'guarded',
+          parent_id: 'platform',
+          kind: 'team',
+          name: 'Guarded',
+        })
+      ).status,
+    ).toBe(201);
     expect(
       (
         await admin('PUT', '/admin/nodes/guarded/config', {
@@ -399,7 +665,13 @@ describe('approvals through REST', () => {
   it('answers 202 with a change request, lists it as pending, applies it on approval', async () => {
     const res = await team(token, 'PUT', '/config/me', { chat_channel: '#guarded' });
     expect(res.status).toBe(202);
-    expect(Object.keys(res.body).sort()).toEqual(['approvers', 'change_request_id', 'changes', 'message', 'status']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'approvers',
+      'change_request_id',
+      'changes',
+      'message',
+      'status',
+    ]);
     expect(res.body).toMatchObject({
       status: 'pending_approval',
       approvers: ['lead@example.com', 'sre@example.com'],
@@ -411,20 +683,45 @@ describe('approvals through REST', () => {
     const pending = await team(token, 'GET', '/config/me/pending');
     expect(pending.status).toBe(200);
     expect(pending.body.change_requests).toHaveLength(1);
-    expect(Object.keys(pending.body.change_requests[0]).sort()).toEqual(
-      ['approvers', 'change_request_id', 'changes', 'requested_at', 'requested_by', 'status'],
+    expect(Object.keys(pending.body.change_requests[0]).sort()).toEqual([
+      'approvers',
+      'change_request_id',
+      'changes',
+      'requested_at',
+      'requested_by',
+      'status',
+    ]);
+    expect(pending.body.change_requests[0]).toMatchObject({
+      change_request_id: id,
+      requested_by: 'requester@example.com',
+    });
+
+    const listed = await admin(
+      'GET',
+      '/admin/change-requests?status=pending_approval&team=guarded',
     );
-    expect(pending.body.change_requests[0]).toMatchObject({ change_request_id: id, requested_by: 'requester@example.com' });
+    expect(
+      listed.body.change_requests.map((c: { change_request_id: string }) => c.change_request_id),
+    ).toEqual([id]);
 
-    const listed = await admin('GET', '/admin/change-requests?status=pending_approval&team=guarded');
-    expect(listed.body.change_requests.map((c: { change_request_id: string }) => c.change_request_id)).toEqual([id]);
-
-    const approved = await admin('POST', `/admin/change-requests/${id}/approve`, { comment: 'looks good' });
+    const approved = await admin('POST', `/admin/change-requests/${id}/approve`, {
+      comment: 'looks good',
+    });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ change_request_id: id, status: 'approved', decided_by: 'admin', comment: 'looks good', applied_version: 2 });
+    expect(approved.body).toMatchObject({
+      change_request_id: id,
+      status: 'approved',
+      decided_by: 'admin',
+      comment: 'looks good',
+      applied_version: 2,
+    });
     expect((await team(token, 'GET', '/config/me/effective')).body.chat_channel).toBe('#guarded');
     const audit = await team(token, 'GET', '/config/me/audit?limit=1');
-    expect(audit.body.history[0]).toMatchObject({ version: 2, changed_by: 'requester@example.com', approved_by: 'admin' });
+    expect(audit.body.history[0]).toMatchObject({
+      version: 2,
+      changed_by: 'requester@example.com',
+      approved_by: 'admin',
+    });
     expect((await team(token, 'GET', '/config/me/pending')).body.change_requests).toEqual([]);
 
     const twice = await admin('POST', `/admin/change-requests/${id}/approve`);
@@ -440,25 +737,46 @@ describe('approvals through REST', () => {
     expect(rejected.body.status).toBe('rejected');
     expect((await team(token, 'GET', '/config/me/effective')).body.chat_channel).toBe('#guarded');
     expect((await admin('POST', '/admin/change-requests/cr_nope/approve')).status).toBe(404);
-    expect((await admin('POST', '/admin/change-requests/cr_nope/reject', {})).body.error.code).toBe('not_found');
+    expect((await admin('POST', '/admin/change-requests/cr_nope/reject', {})).body.error.code).toBe(
+      'not_found',
+    );
   });
 
   it('needs approval even to turn approval off', async () => {
-    const res = await team(token, 'PUT', '/config/me', { feature_flags: { require_approval: false } });
+    const res = await team(token, 'PUT', '/config/me', {
+      feature_flags: { require_approval: false },
+    });
     expect(res.status).toBe(202);
   });
 });
 
 describe('concurrency through REST', () => {
   it('50 concurrent updates from 50 tokens lose nothing', async () => {
-    expect((await admin('POST', '/admin/nodes', { node_id: 'busy', parent_id: 'platform', kind: 'team', name: 'Busy' })).status).toBe(201);
-    const tokens = await Promise.all(Array.from({ length: 50 }, (_, i) => issue('busy', ['read', 'write'], `u${i}@example.com`)));
-    const answers = await Promise.all(tokens.map((t, i) => team(t, 'PUT', '/config/me', { knowledge_source: { [`s${i}`]: [`loc${i}`] } })));
+    expect(
+      (
+        await admin('POST', '/admin/nodes', {
+          node_id: 'busy',
+          parent_id: 'platform',
+          kind: 'team',
+          name: 'Busy',
+        })
+      ).status,
+    ).toBe(201);
+    const tokens = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => issue('busy', ['read', 'write'], `u${i}@example.com`)),
+    );
+    const answers = await Promise.all(
+      tokens.map((t, i) =>
+        team(t, 'PUT', '/config/me', { knowledge_source: { [`s${i}`]: [`loc${i}`] } }),
+      ),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(new Set(answers.map((a) => a.body.version)).size).toBe(50);
     const eff = await team(tokens[0]!, 'GET', '/config/me/effective');
     expect(Object.keys(eff.body.knowledge_source)).toHaveLength(50);
     const audit = await team(tokens[0]!, 'GET', '/config/me/audit?limit=500&include_full=false');
-    expect(audit.body.history.map((h: { version: number }) => h.version)).toEqual(Array.from({ length: 50 }, (_, i) => 50 - i));
+    expect(audit.body.history.map((h: { version: number }) => h.version)).toEqual(
+      Array.from({ length: 50 }, (_, i) => 50 - i),
+    );
   });
 });

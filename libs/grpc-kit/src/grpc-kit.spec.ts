@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { makeGenericClientConstructor, status as Status, Metadata } from '@grpc/grpc-js';
 import type {
@@ -23,10 +24,29 @@ import {
   validationError,
 } from '@inquest/errors';
 import { createLogger, silentLogger } from '@inquest/observability';
-import { freePort, waitFor } from '@inquest/testing';
 import { checkHealth, createClient } from './client';
 import { fromGrpcError, toGrpcStatus } from './status-mapping';
 import { implement, startGrpcServer, type HandlerContext, type RunningGrpcServer } from './server';
+
+// @inquest/testing builds its gRPC peer doubles on grpc-kit: importing it here would be a cycle.
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`waitFor: timed out after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 // A hand-written JSON service keeps these tests independent of the generated protos.
 interface Req {

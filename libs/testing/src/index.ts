@@ -3,3 +3,5 @@ export { tempDir } from './temp-dir';
 export { waitFor } from './wait-for';
 export { startNatsServer, natsServerBinary } from './nats-server';
 export type { RunningNatsServer } from './nats-server';
+export { untilAborted } from './until-aborted';
+export * from './doubles/index';

@@ -46,7 +46,9 @@ describe('gateway authentication', () => {
       `Bearer ${'a'.repeat(10_000)}`,
     ];
     for (const h of headers) {
-      const res = await gw.request('GET', '/api/v1/test/items', { headers: h === undefined ? {} : { authorization: h } });
+      const res = await gw.request('GET', '/api/v1/test/items', {
+        headers: h === undefined ? {} : { authorization: h },
+      });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('unauthorized');
       cases[String(h).slice(0, 40)] = res.body.error.message;
@@ -57,47 +59,66 @@ describe('gateway authentication', () => {
 
   it('gives 403 to a valid read-only token on a write route', async () => {
     const t = gw.config!.issue('team-a', ['read']);
-    const res = await gw.request('PUT', '/api/v1/test/items/x1', { token: t.token, body: { name: 'x' } });
+    const res = await gw.request('PUT', '/api/v1/test/items/x1', {
+      token: t.token,
+      body: { name: 'x' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('forbidden');
     const w = gw.config!.issue('team-a', ['read', 'write']);
-    expect((await gw.request('PUT', '/api/v1/test/items/x1', { token: w.token, body: { name: 'x' } })).status).toBe(200);
+    expect(
+      (await gw.request('PUT', '/api/v1/test/items/x1', { token: w.token, body: { name: 'x' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('gives 403 to a team token on an admin route', async () => {
     const t = gw.config!.issue('team-a', ['read', 'write']);
     const res = await gw.request('GET', '/api/v1/test/admin-only', { token: t.token });
     expect(res.status).toBe(403);
-    expect((await gw.request('GET', '/api/v1/test/admin-only', { token: gw.adminToken })).status).toBe(200);
+    expect(
+      (await gw.request('GET', '/api/v1/test/admin-only', { token: gw.adminToken })).status,
+    ).toBe(200);
   });
 
   it('lets the admin token act on a team named in X-Inquest-Team, 400 without it', async () => {
-    const ok = await gw.request('GET', '/api/v1/test/items', { token: gw.adminToken, team: 'team-b' });
+    const ok = await gw.request('GET', '/api/v1/test/items', {
+      token: gw.adminToken,
+      team: 'team-b',
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.who).toBe('admin@team-b');
     const missing = await gw.request('GET', '/api/v1/test/items', { token: gw.adminToken });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('invalid_request');
-    const bad = await gw.request('GET', '/api/v1/test/items', { token: gw.adminToken, team: 'Not_A_Node' });
+    const bad = await gw.request('GET', '/api/v1/test/items', {
+      token: gw.adminToken,
+      team: 'Not_A_Node',
+    });
     expect(bad.status).toBe(400);
   });
 
   it('caches verifications: config-hierarchy is not called on every request', async () => {
     const t = gw.config!.issue('team-c', ['read']);
-    const before = gw.config!.verifyCalls;
+    const before = gw.config!.count('verifyToken');
     for (let i = 0; i < 20; i++) {
       expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
     }
-    expect(gw.config!.verifyCalls - before).toBe(1);
+    expect(gw.config!.count('verifyToken') - before).toBe(1);
     // concurrent first use of a new token is one call too
     const u = gw.config!.issue('team-c', ['read']);
-    const before2 = gw.config!.verifyCalls;
-    await Promise.all(Array.from({ length: 10 }, () => gw.request('GET', '/api/v1/test/items', { token: u.token })));
-    expect(gw.config!.verifyCalls - before2).toBe(1);
+    const before2 = gw.config!.count('verifyToken');
+    await Promise.all(
+      Array.from({ length: 10 }, () => gw.request('GET', '/api/v1/test/items', { token: u.token })),
+    );
+    expect(gw.config!.count('verifyToken') - before2).toBe(1);
     // refusals are cached too
-    const before3 = gw.config!.verifyCalls;
-    for (let i = 0; i < 5; i++) await gw.request('GET', '/api/v1/test/items', { token: `${t.token_id}.wrongwrongwrongwrong` });
-    expect(gw.config!.verifyCalls - before3).toBe(1);
+    const before3 = gw.config!.count('verifyToken');
+    for (let i = 0; i < 5; i++)
+      await gw.request('GET', '/api/v1/test/items', {
+        token: `${t.token_id}.wrongwrongwrongwrong`,
+      });
+    expect(gw.config!.count('verifyToken') - before3).toBe(1);
   });
 
   it('refuses a revoked token within 1 s of the token_revoked event', async () => {
@@ -120,7 +141,11 @@ describe('gateway authentication', () => {
     const t = gw.config!.issue('team-e', ['read']);
     expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
     gw.config!.revoke(t.token_id);
-    await bus.publish(Subjects.configChanged, { ...eventEnvelope('team-e'), node_id: 'team-e', version: 2 });
+    await bus.publish(Subjects.configChanged, {
+      ...eventEnvelope('team-e'),
+      node_id: 'team-e',
+      version: 2,
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(401);
   });
@@ -138,7 +163,10 @@ describe('gateway authentication', () => {
   });
 
   it('answers 503 unavailable quickly when config-hierarchy is down (and caches nothing)', async () => {
-    const down = await createTestGateway({ routes: testRoutes, addresses: { config: `127.0.0.1:${await freePort()}` } });
+    const down = await createTestGateway({
+      routes: testRoutes,
+      addresses: { config: `127.0.0.1:${await freePort()}` },
+    });
     try {
       const started = Date.now();
       const res = await down.request('GET', '/api/v1/test/items', {
@@ -148,7 +176,9 @@ describe('gateway authentication', () => {
       expect(res.body.error.code).toBe('unavailable');
       expect(Date.now() - started).toBeLessThan(2000);
       // the admin token does not depend on config-hierarchy
-      expect((await down.request('GET', '/api/v1/test/admin-only', { token: down.adminToken })).status).toBe(200);
+      expect(
+        (await down.request('GET', '/api/v1/test/admin-only', { token: down.adminToken })).status,
+      ).toBe(200);
     } finally {
       await down.stop();
     }
@@ -161,15 +191,25 @@ describe('failed authentications per client address', () => {
     try {
       const good = gw.config!.issue('team-a', ['read']);
       for (let i = 0; i < 5; i++) {
-        expect((await gw.request('GET', '/api/v1/test/items', { token: `admin.guess${i}guess${i}guess` })).status).toBe(401);
+        expect(
+          (
+            await gw.request('GET', '/api/v1/test/items', {
+              token: `admin.guess${i}guess${i}guess`,
+            })
+          ).status,
+        ).toBe(401);
       }
-      const blocked = await gw.request('GET', '/api/v1/test/items', { token: 'admin.guessguessguessguess' });
+      const blocked = await gw.request('GET', '/api/v1/test/items', {
+        token: 'admin.guessguessguessguess',
+      });
       expect(blocked.status).toBe(429);
       expect(blocked.body.error.code).toBe('rate_limited');
       expect(blocked.body.error.retry_after).toBeGreaterThanOrEqual(1);
       expect(blocked.headers.get('retry-after')).toBe(String(blocked.body.error.retry_after));
       // a valid token from the same address learns nothing either
-      expect((await gw.request('GET', '/api/v1/test/items', { token: good.token })).status).toBe(429);
+      expect((await gw.request('GET', '/api/v1/test/items', { token: good.token })).status).toBe(
+        429,
+      );
     } finally {
       await gw.stop();
     }

@@ -5,11 +5,22 @@ import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { startScriptedChatServer, type ScriptedChatServer } from '@inquest/llm/testing';
 import { silentLogger } from '@inquest/observability';
 import { investigationV1 } from '@inquest/proto';
-import { tempDir, waitFor } from '@inquest/testing';
+import {
+  k8sTools,
+  startConfigServiceDouble,
+  startKnowledgeServiceDouble,
+  startToolServiceDouble,
+  tempDir,
+  waitFor,
+  type ConfigServiceDouble,
+  type KnowledgeServiceDouble,
+  type ToolServiceDouble,
+} from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
-import { k8sTools, startPeerDoubles, type PeerDoubles } from './peer-doubles';
 
-let peers: PeerDoubles;
+let config: ConfigServiceDouble;
+let toolServer: ToolServiceDouble;
+let knowledge: KnowledgeServiceDouble;
 let llm: ScriptedChatServer;
 let bus: EventBus;
 let runner: RunningService;
@@ -20,23 +31,29 @@ const events: { subject: string; data: { investigation?: { investigation_id: str
 
 const VALID = {
   summary: 'checkout is OOMKilled after the 2.4.0 rollout',
-  root_cause: { description: 'checkout memory limit too low', confidence: 82, evidence: ['k8s:list_pods: checkout OOMKilled exit 137'] },
+  root_cause: {
+    description: 'checkout memory limit too low',
+    confidence: 82,
+    evidence: ['k8s:list_pods: checkout OOMKilled exit 137'],
+  },
   timeline: [{ timestamp: '2026-03-01T10:10:00Z', event: 'checkout OOMKilled' }],
   affected_systems: ['checkout'],
   recommendations: [{ priority: 'high', action: 'Raise the memory limit of checkout' }],
 };
 
 beforeAll(async () => {
-  peers = await startPeerDoubles();
+  config = await startConfigServiceDouble({ unknownTeam: 'empty' });
+  toolServer = await startToolServiceDouble();
+  knowledge = await startKnowledgeServiceDouble();
 });
 afterAll(async () => {
-  await peers.stop();
+  await Promise.all([config.stop(), toolServer.stop(), knowledge.stop()]);
 });
 
 beforeEach(async () => {
-  peers.tools = k8sTools();
-  peers.calls.length = 0;
-  peers.configs.clear();
+  toolServer.tools = k8sTools();
+  toolServer.calls.length = 0;
+  config.effective.clear();
   llm = await startScriptedChatServer();
   bus = new InProcessEventBus();
   events.length = 0;
@@ -49,9 +66,9 @@ beforeEach(async () => {
   runner = await start(
     {
       INQUEST_GRPC_PORT: '0',
-      INQUEST_CONFIG_ADDR: peers.configAddr,
-      INQUEST_TOOLS_ADDR: peers.toolsAddr,
-      INQUEST_KNOWLEDGE_ADDR: peers.knowledgeAddr,
+      INQUEST_CONFIG_ADDR: config.address,
+      INQUEST_TOOLS_ADDR: toolServer.address,
+      INQUEST_KNOWLEDGE_ADDR: knowledge.address,
       INQUEST_DATA_DIR: dataDir,
       INQUEST_LOG_LEVEL: 'silent',
       INQUEST_LLM_BASE_URL: llm.baseUrl,
@@ -62,7 +79,9 @@ beforeEach(async () => {
     },
     { bus, logger: silentLogger() },
   );
-  client = createClient(investigationV1.InvestigationServiceClient, runner.address, { deadlineMs: 20_000 });
+  client = createClient(investigationV1.InvestigationServiceClient, runner.address, {
+    deadlineMs: 20_000,
+  });
 });
 
 afterEach(async () => {
@@ -84,33 +103,56 @@ const run = (over: Partial<investigationV1.RunInvestigationRequest> = {}) =>
 
 describe('LLM engine', () => {
   it('runs the tool-calling loop with the agent prompt, repairs an invalid answer once', async () => {
-    peers.configs.set('team-a', { agents: { k8s_agent: { prompt: 'You are the checkout team SRE.' } } });
+    config.effective.set('team-a', {
+      agents: { k8s_agent: { prompt: 'You are the checkout team SRE.' } },
+    });
     llm.script.push(
-      { toolCalls: [{ name: 'k8s__list_pods', arguments: { namespace: 'shop' } }, { name: 'knowledge_search', arguments: { query: 'checkout OOM' } }] },
+      {
+        toolCalls: [
+          { name: 'k8s__list_pods', arguments: { namespace: 'shop' } },
+          { name: 'knowledge_search', arguments: { query: 'checkout OOM' } },
+        ],
+      },
       { content: 'I believe it is memory. {"summary": 1}' },
       { content: JSON.stringify(VALID) },
     );
     const { investigation: inv } = await run();
     expect(inv?.status).toBe('completed');
     expect(inv?.result?.root_cause).toEqual(VALID.root_cause);
-    expect(inv?.result?.timeline).toEqual([{ timestamp: '2026-03-01T10:10:00.000Z', event: 'checkout OOMKilled' }]);
+    expect(inv?.result?.timeline).toEqual([
+      { timestamp: '2026-03-01T10:10:00.000Z', event: 'checkout OOMKilled' },
+    ]);
     expect(inv?.tools_used).toEqual(expect.arrayContaining(['k8s:list_pods', 'knowledge_search']));
-    expect(peers.calls[0]).toMatchObject({ tool: 'k8s:list_pods', params: { namespace: 'shop' } });
+    expect(toolServer.calls[0]).toMatchObject({
+      tool: 'k8s:list_pods',
+      params: { namespace: 'shop' },
+    });
     const first = llm.requests[0]!;
     expect(first.authorization).toBe('Bearer sk-from-vault');
     expect(first.model).toBe('scripted-1');
     expect(first.messages[0]?.content).toMatch(/^You are the checkout team SRE\./);
     expect(first.tools?.map((t) => t.function.name)).toEqual(
-      expect.arrayContaining(['k8s__list_pods', 'k8s__describe_pod', 'knowledge_search', 'similar_incidents', 'learned_patterns']),
+      expect.arrayContaining([
+        'k8s__list_pods',
+        'k8s__describe_pod',
+        'knowledge_search',
+        'similar_incidents',
+        'learned_patterns',
+      ]),
     );
     // the tool output went back to the model, the repair round named the problem
-    expect(llm.requests[1]?.messages.some((m) => m.role === 'tool' && /OOMKilled/.test(m.content ?? ''))).toBe(true);
+    expect(
+      llm.requests[1]?.messages.some((m) => m.role === 'tool' && /OOMKilled/.test(m.content ?? '')),
+    ).toBe(true);
     expect(llm.requests[2]?.messages.at(-1)?.content).toMatch(/not valid/);
   });
 
   it('truncates huge tool outputs before they reach the model', async () => {
-    peers.tools[0]!.handler = async () => ({ blob: 'z'.repeat(200_000) });
-    llm.script.push({ toolCalls: [{ name: 'k8s__list_pods', arguments: { namespace: 'shop' } }] }, { content: JSON.stringify(VALID) });
+    toolServer.tools[0]!.handler = async () => ({ blob: 'z'.repeat(200_000) });
+    llm.script.push(
+      { toolCalls: [{ name: 'k8s__list_pods', arguments: { namespace: 'shop' } }] },
+      { content: JSON.stringify(VALID) },
+    );
     const { investigation: inv } = await run();
     expect(inv?.status).toBe('completed');
     const toolMsg = llm.requests[1]?.messages.find((m) => m.role === 'tool');
@@ -139,9 +181,12 @@ describe('LLM engine', () => {
     await waitFor(() => llm.requests.length > 0);
     await client.cancelInvestigation({ team_id: 'team-a', investigation_id: id });
     await new Promise((r) => setTimeout(r, 300));
-    const after = (await client.getInvestigation({ team_id: 'team-a', investigation_id: id })).investigation;
+    const after = (await client.getInvestigation({ team_id: 'team-a', investigation_id: id }))
+      .investigation;
     expect(after?.status).toBe('cancelled');
     await waitFor(() => llm.abandoned === 1);
-    expect(events.filter((e) => e.data.investigation?.investigation_id === id).map((e) => e.subject)).toEqual([Subjects.investigationCancelled]);
+    expect(
+      events.filter((e) => e.data.investigation?.investigation_id === id).map((e) => e.subject),
+    ).toEqual([Subjects.investigationCancelled]);
   });
 });

@@ -7,14 +7,28 @@ import { createEventBus, Subjects, type EventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
 import { investigationV1 } from '@inquest/proto';
-import { startNatsServer, tempDir, waitFor, type RunningNatsServer } from '@inquest/testing';
-import { k8sTools, startPeerDoubles, untilAborted, type PeerDoubles } from './peer-doubles';
+import {
+  k8sTools,
+  startConfigServiceDouble,
+  startKnowledgeServiceDouble,
+  startNatsServer,
+  startToolServiceDouble,
+  tempDir,
+  untilAborted,
+  waitFor,
+  type ConfigServiceDouble,
+  type KnowledgeServiceDouble,
+  type RunningNatsServer,
+  type ToolServiceDouble,
+} from '@inquest/testing';
 import { buildRunner, startRunnerProcess, type RunnerProcess } from './support-runner-process';
 
 jest.setTimeout(90_000);
 
 let nats: RunningNatsServer;
-let peers: PeerDoubles;
+let config: ConfigServiceDouble;
+let toolServer: ToolServiceDouble;
+let knowledge: KnowledgeServiceDouble;
 let observer: EventBus;
 const root = tempDir();
 let n = 0;
@@ -24,11 +38,18 @@ const procs: RunnerProcess[] = [];
 beforeAll(async () => {
   buildRunner();
   nats = await startNatsServer();
-  peers = await startPeerDoubles();
+  config = await startConfigServiceDouble({ unknownTeam: 'empty' });
+  toolServer = await startToolServiceDouble();
+  knowledge = await startKnowledgeServiceDouble();
   observer = await createEventBus({ natsUrl: nats.url, logger: silentLogger() });
-  for (const subject of [Subjects.investigationCompleted, Subjects.investigationFailed, Subjects.investigationCancelled]) {
+  for (const subject of [
+    Subjects.investigationCompleted,
+    Subjects.investigationFailed,
+    Subjects.investigationCancelled,
+  ]) {
     await observer.subscribe(subject, async (m) => {
-      const inv = (m.data as { investigation: { investigation_id: string; status: string } }).investigation;
+      const inv = (m.data as { investigation: { investigation_id: string; status: string } })
+        .investigation;
       finished.push({ subject: m.subject, id: inv.investigation_id, status: inv.status });
     });
   }
@@ -41,15 +62,15 @@ afterEach(async () => {
 
 afterAll(async () => {
   await observer?.close();
-  await peers?.stop();
+  await Promise.all([config?.stop(), toolServer?.stop(), knowledge?.stop()]);
   await nats?.stop();
 });
 
 function runnerEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    INQUEST_CONFIG_ADDR: peers.configAddr,
-    INQUEST_TOOLS_ADDR: peers.toolsAddr,
-    INQUEST_KNOWLEDGE_ADDR: peers.knowledgeAddr,
+    INQUEST_CONFIG_ADDR: config.address,
+    INQUEST_TOOLS_ADDR: toolServer.address,
+    INQUEST_KNOWLEDGE_ADDR: knowledge.address,
     INQUEST_NATS_URL: nats.url,
     // both runners share one store: a SQLite file here (MongoDB in production)
     INQUEST_DATA_DIR: dataDir,
@@ -58,12 +79,14 @@ function runnerEnv(dataDir: string, extra: Record<string, string> = {}): Record<
   };
 }
 
-async function scenario(maxAttempts: string): Promise<{ id: string; client: ReturnType<typeof clientOf> }> {
+async function scenario(
+  maxAttempts: string,
+): Promise<{ id: string; client: ReturnType<typeof clientOf> }> {
   const dataDir = join(root, `shared-${++n}`);
-  peers.tools = k8sTools();
-  peers.calls.length = 0;
+  toolServer.tools = k8sTools();
+  toolServer.calls.length = 0;
   let first = true;
-  const slow = peers.tools[0]!;
+  const slow = toolServer.tools[0]!;
   const answer = slow.handler;
   // the first list_pods call hangs (runner A dies in it); later ones answer
   slow.handler = (p, ctx) => {
@@ -73,7 +96,9 @@ async function scenario(maxAttempts: string): Promise<{ id: string; client: Retu
     }
     return answer(p, ctx);
   };
-  const a = await startRunnerProcess(runnerEnv(dataDir, { INQUEST_RUNNER_MAX_ATTEMPTS: maxAttempts, INQUEST_RUNNER_ID: `a-${n}` }));
+  const a = await startRunnerProcess(
+    runnerEnv(dataDir, { INQUEST_RUNNER_MAX_ATTEMPTS: maxAttempts, INQUEST_RUNNER_ID: `a-${n}` }),
+  );
   procs.push(a);
   const client = clientOf(a.address);
   const { investigation } = await client.runInvestigation({
@@ -84,38 +109,47 @@ async function scenario(maxAttempts: string): Promise<{ id: string; client: Retu
     async: true,
   });
   const id = investigation!.investigation_id;
-  await waitFor(() => peers.calls.some((c) => c.investigationId === id), 15_000);
+  await waitFor(() => toolServer.calls.some((c) => c.investigationId === id), 15_000);
   a.kill();
-  const b = await startRunnerProcess(runnerEnv(dataDir, { INQUEST_RUNNER_MAX_ATTEMPTS: maxAttempts, INQUEST_RUNNER_ID: `b-${n}` }));
+  const b = await startRunnerProcess(
+    runnerEnv(dataDir, { INQUEST_RUNNER_MAX_ATTEMPTS: maxAttempts, INQUEST_RUNNER_ID: `b-${n}` }),
+  );
   procs.push(b);
   return { id, client: clientOf(b.address) };
 }
 
-const clientOf = (address: string) => createClient(investigationV1.InvestigationServiceClient, address, { deadlineMs: 10_000 });
+const clientOf = (address: string) =>
+  createClient(investigationV1.InvestigationServiceClient, address, { deadlineMs: 10_000 });
 
 describe('runner failover on NATS JetStream', () => {
   it('another runner picks up an investigation whose runner was killed', async () => {
     const { id, client } = await scenario('3');
     const done = await waitFor(async () => {
-      const inv = (await client.getInvestigation({ team_id: 'team-a', investigation_id: id })).investigation;
+      const inv = (await client.getInvestigation({ team_id: 'team-a', investigation_id: id }))
+        .investigation;
       return inv?.status === 'completed' ? inv : undefined;
     }, 30_000);
     expect(done.attempt).toBe(2);
     expect(done.result?.root_cause?.description).toMatch(/OOM/);
     await new Promise((r) => setTimeout(r, 500));
-    expect(finished.filter((f) => f.id === id)).toEqual([{ subject: Subjects.investigationCompleted, id, status: 'completed' }]);
+    expect(finished.filter((f) => f.id === id)).toEqual([
+      { subject: Subjects.investigationCompleted, id, status: 'completed' },
+    ]);
     client.close();
   });
 
   it('fails with runner_lost when the attempts are used up', async () => {
     const { id, client } = await scenario('1');
     const failed = await waitFor(async () => {
-      const inv = (await client.getInvestigation({ team_id: 'team-a', investigation_id: id })).investigation;
+      const inv = (await client.getInvestigation({ team_id: 'team-a', investigation_id: id }))
+        .investigation;
       return inv?.status === 'failed' ? inv : undefined;
     }, 30_000);
     expect(failed.error?.code).toBe('runner_lost');
     await new Promise((r) => setTimeout(r, 500));
-    expect(finished.filter((f) => f.id === id).map((f) => f.subject)).toEqual([Subjects.investigationFailed]);
+    expect(finished.filter((f) => f.id === id).map((f) => f.subject)).toEqual([
+      Subjects.investigationFailed,
+    ]);
     client.close();
   });
 });

@@ -1,41 +1,19 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InProcessEventBus, Subjects } from '@inquest/events';
-import {
-  createClient,
-  implement,
-  startGrpcServer,
-  type PromiseClient,
-  type RunningGrpcServer,
-} from '@inquest/grpc-kit';
+import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { configV1, knowledgeV1 } from '@inquest/proto';
-import { freePort, tempDir, waitFor } from '@inquest/testing';
+import { knowledgeV1 } from '@inquest/proto';
+import {
+  freePort,
+  startConfigServiceDouble,
+  tempDir,
+  waitFor,
+  type ConfigServiceDouble,
+} from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
 
 type Client = PromiseClient<knowledgeV1.KnowledgeServiceClient>;
-
-/** A real gRPC ConfigService on loopback that only answers GetEffectiveConfig. */
-async function startConfigDouble(
-  configs: Map<string, Record<string, unknown>>,
-): Promise<RunningGrpcServer> {
-  const handlers = {
-    getEffectiveConfig: async (req: configV1.GetEffectiveConfigRequest) => ({
-      config: configs.get(req.team_id) ?? {},
-      version: 1,
-    }),
-  };
-  return startGrpcServer({
-    port: 0,
-    services: [
-      {
-        definition: configV1.ConfigServiceService,
-        implementation: implement(configV1.ConfigServiceService, handlers as never),
-        name: 'inquest.config.v1.ConfigService',
-      },
-    ],
-  });
-}
 
 const OOM_RUNBOOK = `# Checkout pods OOMKilled
 When checkout pods are OOMKilled the memory limit is too low for the cart cache.
@@ -52,15 +30,14 @@ Nodes report DiskPressure when the image cache fills the disk. Prune images with
 and raise the kubelet image GC threshold.`;
 
 describe('knowledge-raptor over gRPC', () => {
-  const configs = new Map<string, Record<string, unknown>>();
-  let config: RunningGrpcServer;
+  let config: ConfigServiceDouble;
   let svc: RunningService;
   let kb: Client;
   const bus = new InProcessEventBus();
   const dataDir = tempDir();
 
   beforeAll(async () => {
-    config = await startConfigDouble(configs);
+    config = await startConfigServiceDouble({ unknownTeam: 'empty' });
     svc = await start(
       {
         INQUEST_GRPC_PORT: '0',
@@ -79,7 +56,7 @@ describe('knowledge-raptor over gRPC', () => {
   afterAll(async () => {
     kb.close();
     await svc.stop();
-    await config.shutdown();
+    await config.stop();
     await bus.close();
   });
 
@@ -284,7 +261,7 @@ describe('knowledge-raptor over gRPC', () => {
   });
 
   it("reads the team's knowledge_base settings from the effective config", async () => {
-    configs.set('team-e', {
+    config.effective.set('team-e', {
       knowledge_base: {
         retrieval: { strategy: 'sparse', top_k: 1, min_relevance: 0 },
         raptor: { chunk_size: 32 },
@@ -300,7 +277,7 @@ describe('knowledge-raptor over gRPC', () => {
     const r = await kb.retrieve({ team_id: 'team-e', query: 'consumer lag', levels: [] });
     expect(r.strategy).toBe('sparse');
     expect(r.results).toHaveLength(1);
-    configs.set('team-e', {
+    config.effective.set('team-e', {
       knowledge_base: { retrieval: { strategy: 'dense', reranker: 'mmr', top_k: 3 } },
     });
     const r2 = await kb.retrieve({ team_id: 'team-e', query: 'consumer lag', levels: [] });
@@ -337,7 +314,7 @@ describe('knowledge-raptor over gRPC', () => {
         'Payments 5xx errors: restart the payments worker pool and check the database connection pool size.',
       );
       const b = await teach('team-r', 'Rollback: helm rollback payments to the previous revision.');
-      configs.set('team-r', {
+      config.effective.set('team-r', {
         knowledge_base: { retrieval: { reranker: url, top_k: 2, min_relevance: 0 } },
       });
       const r = await kb.retrieve({

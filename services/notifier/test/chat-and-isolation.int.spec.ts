@@ -1,16 +1,20 @@
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { notifierV1 } from '@inquest/proto';
-import { tempDir, waitFor } from '@inquest/testing';
+import {
+  startConfigServiceDouble,
+  tempDir,
+  waitFor,
+  type ConfigServiceDouble,
+} from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
-import { startConfigDouble, type ConfigDouble } from './support/config-double';
 import { completedEvent, notifierEnv, SLACK_TOKEN } from './support/notifier-env';
 import { ok, startReceiver, type Receiver } from './support/receiver';
 import { startSlackDouble, type SlackDouble } from './support/slack-double';
 
 const ctx = { requestId: 'test' };
 const dirs = { main: tempDir(), strict: tempDir(), replicas: tempDir() };
-let config: ConfigDouble;
+let config: ConfigServiceDouble;
 let slack: SlackDouble;
 const stops: Array<() => Promise<void> | void> = [];
 
@@ -20,20 +24,32 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
   return r;
 }
 
-async function notifier(dir: string, overrides: Record<string, string> = {}, bus = new InProcessEventBus()) {
-  const svc: RunningService = await start(notifierEnv(dir, config.address, { INQUEST_SLACK_API_URL: slack.apiUrl, ...overrides }), { bus });
+async function notifier(
+  dir: string,
+  overrides: Record<string, string> = {},
+  bus = new InProcessEventBus(),
+) {
+  const svc: RunningService = await start(
+    notifierEnv(dir, config.address, { INQUEST_SLACK_API_URL: slack.apiUrl, ...overrides }),
+    { bus },
+  );
   const client = createClient(notifierV1.NotifierServiceClient, svc.address);
   stops.push(async () => {
     client.close();
     await svc.stop();
   });
   const list = async (team: string, channel?: string) =>
-    (await client.listDeliveries({ team_id: team, limit: 100, ...(channel ? { channel } : {}) }, { ctx })).deliveries;
+    (
+      await client.listDeliveries(
+        { team_id: team, limit: 100, ...(channel ? { channel } : {}) },
+        { ctx },
+      )
+    ).deliveries;
   return { svc, bus, client, list };
 }
 
 beforeAll(async () => {
-  config = await startConfigDouble();
+  config = await startConfigServiceDouble();
   slack = await startSlackDouble([SLACK_TOKEN], ['#incidents', '#payments']);
 });
 
@@ -50,7 +66,7 @@ describe('chat notifications', () => {
   });
 
   it('posts a concise summary with chat.postMessage, mentioning the group', async () => {
-    config.set('t-chat', {
+    config.effective.set('t-chat', {
       chat_channel: '#incidents',
       chat_group_to_ping: 'S0PAYMENTS',
       tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
@@ -64,13 +80,15 @@ describe('chat notifications', () => {
     expect(m.text).toContain('connection leak in payments-db client');
     expect(m.text).toContain('confidence 87%');
     expect(m.text).toContain('[high] restart checkout pods');
-    expect(m.text).toContain(`https://inquest.example/api/v1/agents/status/${ev.investigation.investigation_id}`);
+    expect(m.text).toContain(
+      `https://inquest.example/api/v1/agents/status/${ev.investigation.investigation_id}`,
+    );
     await waitFor(async () => (await n.list('t-chat', 'chat'))[0]?.status === 'delivered');
   });
 
   it('retries Slack failures without holding up the team webhook; stops on channel_not_found', async () => {
     const r = await receiver();
-    config.set('t-chat-bad', {
+    config.effective.set('t-chat-bad', {
       webhooks: { investigation_complete: r.url },
       chat_channel: '#payments',
       tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
@@ -84,7 +102,10 @@ describe('chat notifications', () => {
     const [chat] = await n.list('t-chat-bad', 'chat');
     expect(chat).toMatchObject({ status: 'delivered', attempts: 4 });
 
-    config.set('t-chat-gone', { chat_channel: '#nowhere', tokens_vault_path: { slack_bot_token: 'vault://slack/bot' } });
+    config.effective.set('t-chat-gone', {
+      chat_channel: '#nowhere',
+      tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
+    });
     await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-chat-gone'));
     const [gone] = await waitFor(async () => {
       const ds = await n.list('t-chat-gone');
@@ -95,7 +116,7 @@ describe('chat notifications', () => {
 
   it('notifies approvers of a change request, and the team of the decision (chat + webhook)', async () => {
     const r = await receiver();
-    config.set('t-cr', {
+    config.effective.set('t-cr', {
       webhooks: { investigation_complete: r.url },
       chat_channel: '#payments',
       tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
@@ -112,7 +133,12 @@ describe('chat notifications', () => {
       patch: { feature_flags: { enable_write_actions: true } },
     };
     const before = slack.messages.length;
-    await n.bus.publish(Subjects.configChangeRequested, { event_id: 'evt_cr_req', occurred_at: '2026-01-01T00:00:00.000Z', team_id: 't-cr', change_request: cr });
+    await n.bus.publish(Subjects.configChangeRequested, {
+      event_id: 'evt_cr_req',
+      occurred_at: '2026-01-01T00:00:00.000Z',
+      team_id: 't-cr',
+      change_request: cr,
+    });
     await waitFor(() => slack.messages.length === before + 1);
     const asked = slack.messages[before]!.text;
     expect(asked).toContain('lead@example.com, sre@example.com');
@@ -124,11 +150,24 @@ describe('chat notifications', () => {
       event_id: 'evt_cr_ok',
       occurred_at: '2026-01-01T00:05:00.000Z',
       team_id: 't-cr',
-      change_request: { ...cr, status: 'approved', decided_by: 'lead@example.com', decided_at: '2026-01-01T00:05:00.000Z', applied_version: 7 },
+      change_request: {
+        ...cr,
+        status: 'approved',
+        decided_by: 'lead@example.com',
+        decided_at: '2026-01-01T00:05:00.000Z',
+        applied_version: 7,
+      },
     });
     await waitFor(() => r.received.length === 1 && slack.messages.length === before + 2);
     const body = JSON.parse(r.received[0]!.body) as Record<string, unknown>;
-    expect(body).toMatchObject({ event: 'config_change_approved', change_request_id: 'cr_1', team_id: 't-cr', decided_by: 'lead@example.com', applied_version: 7, requested_by: 'dev@example.com' });
+    expect(body).toMatchObject({
+      event: 'config_change_approved',
+      change_request_id: 'cr_1',
+      team_id: 't-cr',
+      decided_by: 'lead@example.com',
+      applied_version: 7,
+      requested_by: 'dev@example.com',
+    });
     expect(body).not.toHaveProperty('patch');
     expect(r.received[0]!.headers['webhook-id']).toBe('evt_cr_ok');
     expect(slack.messages[before + 1]!.text).toContain('approved by lead@example.com');
@@ -137,21 +176,33 @@ describe('chat notifications', () => {
       event_id: 'evt_cr_no',
       occurred_at: '2026-01-01T00:06:00.000Z',
       team_id: 't-cr',
-      change_request: { ...cr, change_request_id: 'cr_2', status: 'rejected', decided_by: 'sre@example.com', comment: 'not now' },
+      change_request: {
+        ...cr,
+        change_request_id: 'cr_2',
+        status: 'rejected',
+        decided_by: 'sre@example.com',
+        comment: 'not now',
+      },
     });
     await waitFor(() => r.received.length === 2);
-    expect(JSON.parse(r.received[1]!.body)).toMatchObject({ event: 'config_change_rejected', change_request_id: 'cr_2', comment: 'not now' });
+    expect(JSON.parse(r.received[1]!.body)).toMatchObject({
+      event: 'config_change_rejected',
+      change_request_id: 'cr_2',
+      comment: 'not now',
+    });
   });
 
   it('isolates teams: a receiver that always hangs does not delay deliveries to other teams', async () => {
     const hang = await receiver(() => undefined);
     const fast = await receiver(ok);
-    config.set('t-hang', { webhooks: { investigation_complete: hang.url } });
-    config.set('t-fast', { webhooks: { investigation_complete: fast.url } });
-    for (let i = 0; i < 40; i++) await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-hang'));
+    config.effective.set('t-hang', { webhooks: { investigation_complete: hang.url } });
+    config.effective.set('t-fast', { webhooks: { investigation_complete: fast.url } });
+    for (let i = 0; i < 40; i++)
+      await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-hang'));
     await waitFor(() => hang.received.length >= 4);
     const t0 = Date.now();
-    for (let i = 0; i < 20; i++) await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-fast'));
+    for (let i = 0; i < 20; i++)
+      await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-fast'));
     await waitFor(() => fast.acceptedIds().length === 20, 5000);
     expect(Date.now() - t0).toBeLessThan(800); // well under the 1 s timeout the hanging lane waits for
     expect(hang.received.length).toBeLessThanOrEqual(8); // lane capacity 4: at most 4 in flight at a time
@@ -162,8 +213,10 @@ describe('egress guard', () => {
   it('refuses a receiver on a private address without an allow-list: nothing sent, delivery stopped', async () => {
     const r = await receiver(ok);
     const n = await notifier(dirs.strict, { INQUEST_EGRESS_ALLOW: '' });
-    config.set('t-private', { webhooks: { investigation_complete: r.url } });
-    config.set('t-localhost', { webhooks: { investigation_complete: `http://localhost:${r.port}/hook` } });
+    config.effective.set('t-private', { webhooks: { investigation_complete: r.url } });
+    config.effective.set('t-localhost', {
+      webhooks: { investigation_complete: `http://localhost:${r.port}/hook` },
+    });
     await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-private'));
     await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-localhost'));
     for (const t of ['t-private', 't-localhost']) {
@@ -180,7 +233,7 @@ describe('egress guard', () => {
 describe('replicas', () => {
   it('two replicas on one store deliver each event exactly once to a healthy receiver', async () => {
     const r = await receiver(ok);
-    config.set('t-replicas', { webhooks: { investigation_complete: r.url } });
+    config.effective.set('t-replicas', { webhooks: { investigation_complete: r.url } });
     const bus = new InProcessEventBus();
     const a = await notifier(dirs.replicas, { INQUEST_NOTIFIER_REPLICA_ID: 'a' }, bus);
     await notifier(dirs.replicas, { INQUEST_NOTIFIER_REPLICA_ID: 'b' }, bus);

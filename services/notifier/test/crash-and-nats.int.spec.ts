@@ -4,9 +4,17 @@ import { createEventBus, Subjects, type EventBus } from '@inquest/events';
 import { checkHealth } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
 import { SqliteDeliveryStore } from '@inquest/store';
-import { freePort, natsServerBinary, startNatsServer, tempDir, waitFor, type RunningNatsServer } from '@inquest/testing';
+import {
+  freePort,
+  natsServerBinary,
+  startConfigServiceDouble,
+  startNatsServer,
+  tempDir,
+  waitFor,
+  type ConfigServiceDouble,
+  type RunningNatsServer,
+} from '@inquest/testing';
 import { start } from '../src/main';
-import { startConfigDouble, type ConfigDouble } from './support/config-double';
 import { completedEvent, notifierEnv } from './support/notifier-env';
 import { ok, startReceiver, type Receiver } from './support/receiver';
 
@@ -15,14 +23,18 @@ const dirs = { crash: tempDir(), nats: tempDir() };
 const describeNats = natsServerBinary() ? describe : describe.skip;
 
 let nats: RunningNatsServer;
-let config: ConfigDouble;
+let config: ConfigServiceDouble;
 let publisher: EventBus;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
   nats = await startNatsServer();
-  config = await startConfigDouble();
-  publisher = await createEventBus({ natsUrl: nats.url, logger: silentLogger(), name: 'test-publisher' });
+  config = await startConfigServiceDouble();
+  publisher = await createEventBus({
+    natsUrl: nats.url,
+    logger: silentLogger(),
+    name: 'test-publisher',
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -33,10 +45,14 @@ afterAll(async () => {
 });
 
 async function spawnNotifier(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', join(__dirname, 'support/register-ts.js'), join(root, 'services/notifier/src/main.ts')], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', join(__dirname, 'support/register-ts.js'), join(root, 'services/notifier/src/main.ts')],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const addr = `127.0.0.1:${env['INQUEST_GRPC_PORT']}`;
@@ -54,7 +70,7 @@ describeNats('notifier crash and NATS faults', () => {
       if (!hanging) res.writeHead(200).end();
     });
     receivers.push(r);
-    config.set('t-crash', { webhooks: { investigation_complete: r.url } });
+    config.effective.set('t-crash', { webhooks: { investigation_complete: r.url } });
     const env = notifierEnv(dirs.crash, config.address, {
       INQUEST_NATS_URL: nats.url,
       INQUEST_GRPC_PORT: String(await freePort()),
@@ -72,7 +88,11 @@ describeNats('notifier crash and NATS faults', () => {
     const store = SqliteDeliveryStore.open(join(dirs.crash, 'notifier.db'));
     try {
       // two attempts hang in flight (lane capacity 2), four are recorded and not yet attempted
-      await waitFor(async () => (await store.list('t-crash', { limit: 20 })).length === 9 && r.received.length === 5, 15_000);
+      await waitFor(
+        async () =>
+          (await store.list('t-crash', { limit: 20 })).length === 9 && r.received.length === 5,
+        15_000,
+      );
       child.kill('SIGKILL');
       await new Promise((res) => child.once('exit', res));
       const before = await store.list('t-crash', { limit: 20 });
@@ -93,7 +113,9 @@ describeNats('notifier crash and NATS faults', () => {
       expect(after.every((d) => d.status === 'delivered')).toBe(true);
     } finally {
       child.kill('SIGTERM');
-      await new Promise((res) => (child.exitCode !== null ? res(undefined) : child.once('exit', res)));
+      await new Promise((res) =>
+        child.exitCode !== null ? res(undefined) : child.once('exit', res),
+      );
       await store.close();
     }
   }, 60_000);
@@ -101,14 +123,17 @@ describeNats('notifier crash and NATS faults', () => {
   it('loses no event when NATS restarts with events in flight', async () => {
     const r = await startReceiver(ok);
     receivers.push(r);
-    config.set('t-nats', { webhooks: { investigation_complete: r.url } });
+    config.effective.set('t-nats', { webhooks: { investigation_complete: r.url } });
     const svc = await start(notifierEnv(dirs.nats, config.address, { INQUEST_NATS_URL: nats.url }));
     try {
       const events = Array.from({ length: 40 }, () => completedEvent('t-nats'));
-      for (const ev of events.slice(0, 20)) await publisher.publish(Subjects.investigationCompleted, ev);
+      for (const ev of events.slice(0, 20))
+        await publisher.publish(Subjects.investigationCompleted, ev);
       const restarting = nats.restart();
       // published while the server is down or coming back: the client retries them
-      const rest = Promise.all(events.slice(20).map((ev) => publisher.publish(Subjects.investigationCompleted, ev)));
+      const rest = Promise.all(
+        events.slice(20).map((ev) => publisher.publish(Subjects.investigationCompleted, ev)),
+      );
       await restarting;
       await rest;
       await waitFor(() => r.acceptedIds().length >= 40, 30_000);

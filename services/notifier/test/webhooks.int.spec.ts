@@ -2,13 +2,17 @@ import { Webhook } from 'standardwebhooks';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { notifierV1 } from '@inquest/proto';
-import { tempDir, waitFor } from '@inquest/testing';
+import {
+  startConfigServiceDouble,
+  tempDir,
+  waitFor,
+  type ConfigServiceDouble,
+} from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
-import { startConfigDouble, type ConfigDouble } from './support/config-double';
 import { completedEvent, notifierEnv, SIGNING_SECRET } from './support/notifier-env';
 import { ok, startReceiver, type Receiver } from './support/receiver';
 
-let config: ConfigDouble;
+let config: ConfigServiceDouble;
 let bus: InProcessEventBus;
 let svc: RunningService;
 let client: ReturnType<typeof createClient<notifierV1.NotifierServiceClient>>;
@@ -22,18 +26,22 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
 }
 
 const ctx = { requestId: 'test' };
-const list = async (team: string) => (await client.listDeliveries({ team_id: team, limit: 50 }, { ctx })).deliveries;
+const list = async (team: string) =>
+  (await client.listDeliveries({ team_id: team, limit: 50 }, { ctx })).deliveries;
 
 /** A team whose receiver is `url` (signed unless `signed` is false). */
 function team(id: string, url: string, signed = true): string {
-  config.set(id, {
-    webhooks: { investigation_complete: url, ...(signed ? { signing_secret: 'vault://hooks/signing' } : {}) },
+  config.effective.set(id, {
+    webhooks: {
+      investigation_complete: url,
+      ...(signed ? { signing_secret: 'vault://hooks/signing' } : {}),
+    },
   });
   return id;
 }
 
 beforeAll(async () => {
-  config = await startConfigDouble();
+  config = await startConfigServiceDouble();
   bus = new InProcessEventBus();
   svc = await start(notifierEnv(dirs[0]!, config.address), { bus });
   client = createClient(notifierV1.NotifierServiceClient, svc.address);
@@ -55,7 +63,10 @@ describe('notifier webhooks', () => {
     await bus.publish(Subjects.investigationCompleted, ev);
     await waitFor(() => r.received.length === 1);
     const got = r.received[0]!;
-    const verified = new Webhook(SIGNING_SECRET).verify(got.body, got.headers) as Record<string, unknown>;
+    const verified = new Webhook(SIGNING_SECRET).verify(got.body, got.headers) as Record<
+      string,
+      unknown
+    >;
     expect(verified).toEqual({
       event: 'investigation_complete',
       investigation_id: ev.investigation.investigation_id,
@@ -70,18 +81,27 @@ describe('notifier webhooks', () => {
     expect(got.headers['webhook-id']).toBe(ev.event_id);
     expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
     // a tampered body fails verification, so the check above can fail
-    expect(() => new Webhook(SIGNING_SECRET).verify(got.body.replace('completed', 'failed'), got.headers)).toThrow();
+    expect(() =>
+      new Webhook(SIGNING_SECRET).verify(got.body.replace('completed', 'failed'), got.headers),
+    ).toThrow();
     const [d] = await waitFor(async () => {
       const ds = await list(t);
       return ds[0]?.status === 'delivered' ? ds : undefined;
     });
-    expect(d).toMatchObject({ event: 'investigation_complete', event_id: ev.event_id, channel: 'webhook', target: r.url, attempts: 1, last_status_code: 204 });
+    expect(d).toMatchObject({
+      event: 'investigation_complete',
+      event_id: ev.event_id,
+      channel: 'webhook',
+      target: r.url,
+      attempts: 1,
+      last_status_code: 204,
+    });
   });
 
   it('sends no signature without a signing secret, and nothing for a team without a receiver', async () => {
     const r = await receiver();
     const t = team('t-unsigned', r.url, false);
-    config.set('t-none', { chat_channel: '#x' });
+    config.effective.set('t-none', { chat_channel: '#x' });
     await bus.publish(Subjects.investigationCompleted, completedEvent('t-none'));
     await bus.publish(Subjects.investigationCompleted, completedEvent(t));
     await waitFor(() => r.received.length === 1);
@@ -96,20 +116,29 @@ describe('notifier webhooks', () => {
     const ev = completedEvent(t);
     await bus.publish(Subjects.investigationCompleted, ev);
     await waitFor(() => r.acceptedIds().length === 1);
-    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([ev.event_id, ev.event_id, ev.event_id]);
-    for (const x of r.received) expect(() => new Webhook(SIGNING_SECRET).verify(x.body, x.headers)).not.toThrow();
+    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([
+      ev.event_id,
+      ev.event_id,
+      ev.event_id,
+    ]);
+    for (const x of r.received)
+      expect(() => new Webhook(SIGNING_SECRET).verify(x.body, x.headers)).not.toThrow();
     // x4 growth from 50 ms with +/-20% jitter: 40..60 ms, then 160..240 ms
     const gap1 = r.received[1]!.at - r.received[0]!.at;
     const gap2 = r.received[2]!.at - r.received[1]!.at;
     expect(gap1).toBeGreaterThanOrEqual(35);
     expect(gap2).toBeGreaterThanOrEqual(150);
-    const [d] = await waitFor(async () => ((await list(t))[0]?.status === 'delivered' ? list(t) : undefined));
+    const [d] = await waitFor(async () =>
+      (await list(t))[0]?.status === 'delivered' ? list(t) : undefined,
+    );
     expect(d).toMatchObject({ attempts: 3, last_status_code: 200 });
   });
 
   it('treats a redirect as a failure and never follows it to a refused address', async () => {
     const target = await receiver();
-    const r = await receiver((_q, res) => res.writeHead(302, { location: `http://localhost:${target.port}/x` }).end());
+    const r = await receiver((_q, res) =>
+      res.writeHead(302, { location: `http://localhost:${target.port}/x` }).end(),
+    );
     const t = team('t-redirect', r.url);
     await bus.publish(Subjects.investigationCompleted, completedEvent(t));
     await waitFor(() => r.received.length >= 3);
@@ -123,14 +152,18 @@ describe('notifier webhooks', () => {
     const r = await receiver((_q, res) => res.writeHead(410).end());
     const t = team('t-410', r.url);
     await bus.publish(Subjects.investigationCompleted, completedEvent(t));
-    const [d] = await waitFor(async () => ((await list(t))[0]?.status === 'stopped' ? list(t) : undefined));
+    const [d] = await waitFor(async () =>
+      (await list(t))[0]?.status === 'stopped' ? list(t) : undefined,
+    );
     expect(d).toMatchObject({ attempts: 1, last_status_code: 410 });
     await new Promise((res) => setTimeout(res, 300));
     expect(r.received).toHaveLength(1);
   });
 
   it('honours Retry-After on 503 instead of the 50 ms schedule', async () => {
-    const r = await receiver((_q, res, nth) => (nth === 1 ? res.writeHead(503, { 'retry-after': '1' }).end() : res.writeHead(200).end()));
+    const r = await receiver((_q, res, nth) =>
+      nth === 1 ? res.writeHead(503, { 'retry-after': '1' }).end() : res.writeHead(200).end(),
+    );
     const t = team('t-retry-after', r.url);
     await bus.publish(Subjects.investigationCompleted, completedEvent(t));
     await waitFor(() => r.acceptedIds().length === 1, 5000);
@@ -140,7 +173,8 @@ describe('notifier webhooks', () => {
   it('retries after a closed connection and a hanging receiver (timeout), then delivers', async () => {
     const r = await receiver((req, res, nth) => {
       if (nth === 1) req.socket.destroy();
-      else if (nth === 2) return; // hang: never answer
+      else if (nth === 2)
+        return; // hang: never answer
       else res.writeHead(200).end();
     });
     const t = team('t-flaky', r.url);
@@ -148,7 +182,9 @@ describe('notifier webhooks', () => {
     await bus.publish(Subjects.investigationCompleted, ev);
     await waitFor(() => r.acceptedIds().length === 1, 8000);
     expect(r.acceptedIds()).toEqual([ev.event_id]);
-    const [d] = await waitFor(async () => ((await list(t))[0]?.status === 'delivered' ? list(t) : undefined));
+    const [d] = await waitFor(async () =>
+      (await list(t))[0]?.status === 'delivered' ? list(t) : undefined,
+    );
     expect(d!.attempts).toBe(3);
   });
 
@@ -156,7 +192,10 @@ describe('notifier webhooks', () => {
     const r = await receiver((_q, res) => setTimeout(() => res.writeHead(200).end(), 400));
     const t = team('t-slow', r.url);
     await bus.publish(Subjects.investigationCompleted, completedEvent(t));
-    const [d] = await waitFor(async () => ((await list(t))[0]?.status === 'delivered' ? list(t) : undefined), 5000);
+    const [d] = await waitFor(
+      async () => ((await list(t))[0]?.status === 'delivered' ? list(t) : undefined),
+      5000,
+    );
     expect(d!.attempts).toBe(1);
   });
 
@@ -180,13 +219,19 @@ describe('notifier webhooks', () => {
     expect(d!.last_error).toContain('body_too_large');
     // the service still works for others
     const okr = await receiver(ok);
-    await bus.publish(Subjects.investigationCompleted, completedEvent(team('t-after-huge', okr.url)));
+    await bus.publish(
+      Subjects.investigationCompleted,
+      completedEvent(team('t-after-huge', okr.url)),
+    );
     await waitFor(() => okr.acceptedIds().length === 1);
   });
 
   it('gives up after INQUEST_WEBHOOK_MAX_ATTEMPTS, then redelivers on request with the same webhook-id', async () => {
     const myBus = new InProcessEventBus();
-    const svc3 = await start(notifierEnv(dirs[1]!, config.address, { INQUEST_WEBHOOK_MAX_ATTEMPTS: '3' }), { bus: myBus });
+    const svc3 = await start(
+      notifierEnv(dirs[1]!, config.address, { INQUEST_WEBHOOK_MAX_ATTEMPTS: '3' }),
+      { bus: myBus },
+    );
     const c3 = createClient(notifierV1.NotifierServiceClient, svc3.address);
     try {
       let failing = true;
@@ -201,13 +246,23 @@ describe('notifier webhooks', () => {
       expect(d!.attempts).toBe(3);
       expect(d!.last_error).toContain('gave up after 3 attempts');
       expect(r.received).toHaveLength(3);
-      await expect(c3.redeliver({ team_id: 'other-team', delivery_id: d!.delivery_id }, { ctx })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        c3.redeliver({ team_id: 'other-team', delivery_id: d!.delivery_id }, { ctx }),
+      ).rejects.toMatchObject({ code: 'not_found' });
       failing = false;
-      const again = (await c3.redeliver({ team_id: t, delivery_id: d!.delivery_id }, { ctx })).delivery!;
-      expect(again).toMatchObject({ redelivery_of: d!.delivery_id, status: 'pending', attempts: 0, event_id: ev.event_id });
+      const again = (await c3.redeliver({ team_id: t, delivery_id: d!.delivery_id }, { ctx }))
+        .delivery!;
+      expect(again).toMatchObject({
+        redelivery_of: d!.delivery_id,
+        status: 'pending',
+        attempts: 0,
+        event_id: ev.event_id,
+      });
       await waitFor(() => r.acceptedIds().length === 1);
       expect(r.acceptedIds()).toEqual([ev.event_id]);
-      await expect(c3.redeliver({ team_id: t, delivery_id: 'dlv_nope' }, { ctx })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        c3.redeliver({ team_id: t, delivery_id: 'dlv_nope' }, { ctx }),
+      ).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       c3.close();
       await svc3.stop();
@@ -219,10 +274,10 @@ describe('notifier webhooks', () => {
     const r = await receiver();
     const t = team('t-config-down', r.url);
     config.down = true;
-    const before = config.calls;
+    const before = config.count('getEffectiveConfig');
     await bus.publish(Subjects.investigationCompleted, completedEvent(t));
     // the gRPC client's own retries (3 calls) fail too; the event stays unacknowledged
-    await waitFor(() => config.calls >= before + 3);
+    await waitFor(() => config.count('getEffectiveConfig') >= before + 3);
     await new Promise((res) => setTimeout(res, 150));
     expect(await list(t)).toEqual([]);
     config.down = false;
@@ -231,6 +286,8 @@ describe('notifier webhooks', () => {
   });
 
   it('validates list arguments', async () => {
-    await expect(client.listDeliveries({ team_id: 'x', limit: 5, status: 'bogus' }, { ctx })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(
+      client.listDeliveries({ team_id: 'x', limit: 5, status: 'bogus' }, { ctx }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });

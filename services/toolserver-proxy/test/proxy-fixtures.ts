@@ -1,48 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { notFound } from '@inquest/errors';
-import { implement, startGrpcServer, type AsyncHandlers, type RunningGrpcServer } from '@inquest/grpc-kit';
 import { createLogger, type Logger } from '@inquest/observability';
-import { configV1 } from '@inquest/proto';
 
 type Obj = Record<string, unknown>;
-
-export interface TeamConfigs {
-  effective: Obj;
-  lineage?: string[];
-  configs?: Obj;
-}
-
-/** A real gRPC ConfigService on loopback that serves the configs a test sets (peer double). */
-export async function startConfigDouble(teams: Map<string, TeamConfigs>): Promise<{ address: string; calls: string[]; stop(): Promise<void> }> {
-  const calls: string[] = [];
-  const handlers = {
-    async getEffectiveConfig(req: configV1.GetEffectiveConfigRequest) {
-      calls.push(`effective:${req.team_id}`);
-      const t = teams.get(req.team_id);
-      if (!t) throw notFound(`team ${req.team_id} not found`);
-      return { config: t.effective, version: 1 };
-    },
-    async getRawConfig(req: configV1.GetRawConfigRequest) {
-      calls.push(`raw:${req.team_id}`);
-      const t = teams.get(req.team_id);
-      if (!t) throw notFound(`team ${req.team_id} not found`);
-      return { lineage: t.lineage ?? [req.team_id], configs: t.configs ?? { [req.team_id]: t.effective } };
-    },
-  } as unknown as AsyncHandlers<typeof configV1.ConfigServiceService>;
-  const server: RunningGrpcServer = await startGrpcServer({
-    port: 0,
-    services: [
-      {
-        definition: configV1.ConfigServiceService,
-        implementation: implement(configV1.ConfigServiceService, handlers),
-        name: 'inquest.config.v1.ConfigService',
-      },
-    ],
-  });
-  return { address: server.address, calls, stop: () => server.shutdown(100) };
-}
 
 /** A logger whose JSON lines the test can read. */
 export function capturingLogger(): { logger: Logger; lines: () => Obj[]; text: () => string } {
@@ -83,14 +44,36 @@ const OK_TOOLS = [
   {
     name: 'echo',
     description: 'Echo parameters',
-    parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, s: { type: 'string' } }, required: ['n'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { n: { type: 'integer', minimum: 1 }, s: { type: 'string' } },
+      required: ['n'],
+      additionalProperties: false,
+    },
   },
   { name: 'big', description: 'A large answer', parameters: { type: 'object', properties: {} } },
   { name: 'hang', description: 'Never answers', parameters: { type: 'object', properties: {} } },
-  { name: 'slowish', description: 'Answers after 150 ms', parameters: { type: 'object', properties: {} } },
-  { name: 'scalar', description: 'Answers a bare string', parameters: { type: 'object', properties: {} } },
-  { name: 'reject', description: 'The server refuses every call (404)', parameters: { type: 'object', properties: {} } },
-  { name: 'wipe', description: 'Deletes things', parameters: { type: 'object', properties: {} }, annotations: { destructiveHint: true } },
+  {
+    name: 'slowish',
+    description: 'Answers after 150 ms',
+    parameters: { type: 'object', properties: {} },
+  },
+  {
+    name: 'scalar',
+    description: 'Answers a bare string',
+    parameters: { type: 'object', properties: {} },
+  },
+  {
+    name: 'reject',
+    description: 'The server refuses every call (404)',
+    parameters: { type: 'object', properties: {} },
+  },
+  {
+    name: 'wipe',
+    description: 'Deletes things',
+    parameters: { type: 'object', properties: {} },
+    annotations: { destructiveHint: true },
+  },
 ];
 
 /**
@@ -98,7 +81,13 @@ const OK_TOOLS = [
  * `/huge`, `/slow`, `/err500`, `/badtools`, `/flaky`, `/apikey`, `/redirect`.
  */
 export async function startBadServers(): Promise<BadServers> {
-  const stats: BadServers['stats'] = { lists: {}, calls: {}, maxInFlight: 0, hangClosed: 0, lastHeaders: {} };
+  const stats: BadServers['stats'] = {
+    lists: {},
+    calls: {},
+    maxInFlight: 0,
+    hangClosed: 0,
+    lastHeaders: {},
+  };
   const flaky = { failing: true };
   let inFlight = 0;
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -112,9 +101,13 @@ export async function startBadServers(): Promise<BadServers> {
     const call = req.method === 'POST' ? /^\/tools\/(.+)$/.exec(path)?.[1] : undefined;
     if (isList) stats.lists[mode] = (stats.lists[mode] ?? 0) + 1;
     if (call) stats.calls[`${mode}:${call}`] = (stats.calls[`${mode}:${call}`] ?? 0) + 1;
-    stats.lastHeaders = { authorization: req.headers.authorization, 'x-api-key': req.headers['x-api-key'] as string | undefined };
+    stats.lastHeaders = {
+      authorization: req.headers.authorization,
+      'x-api-key': req.headers['x-api-key'] as string | undefined,
+    };
     if (path === '/health') {
-      if (mode === 'err500' || (mode === 'flaky' && flaky.failing)) return json(res, 500, { error: 'down' });
+      if (mode === 'err500' || (mode === 'flaky' && flaky.failing))
+        return json(res, 500, { error: 'down' });
       if (mode === 'garbage') return res.end('<html>ok</html>');
       return json(res, 200, { status: 'ok' });
     }
@@ -156,9 +149,20 @@ export async function startBadServers(): Promise<BadServers> {
             { name: 'has space', parameters: { type: 'object' } },
             { name: 12 },
             'not an object',
-            { name: 'bad_schema', parameters: { type: 'object', properties: { x: { type: 'nonsense' } } } },
+            {
+              name: 'bad_schema',
+              parameters: { type: 'object', properties: { x: { type: 'nonsense' } } },
+            },
             { name: 'not_object', parameters: { type: 'string' } },
-            { name: 'ok_tool', description: 'fine', parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } },
+            {
+              name: 'ok_tool',
+              description: 'fine',
+              parameters: {
+                type: 'object',
+                properties: { n: { type: 'integer' } },
+                required: ['n'],
+              },
+            },
           ]);
         }
         return json(res, 200, { ok: true });
@@ -182,7 +186,9 @@ export async function startBadServers(): Promise<BadServers> {
         case 'echo':
           return json(res, 200, { echoed: params });
         case 'big':
-          return json(res, 200, { items: Array.from({ length: 5000 }, (_, i) => ({ i, text: `line ${i} `.repeat(4) })) });
+          return json(res, 200, {
+            items: Array.from({ length: 5000 }, (_, i) => ({ i, text: `line ${i} `.repeat(4) })),
+          });
         case 'scalar':
           return json(res, 200, 'just a string');
         case 'wipe':

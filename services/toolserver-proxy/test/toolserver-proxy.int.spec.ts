@@ -3,29 +3,41 @@ import { join } from 'node:path';
 import { eventEnvelope, InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { toolsV1 } from '@inquest/proto';
-import { freePort, tempDir, waitFor } from '@inquest/testing';
+import {
+  freePort,
+  startConfigServiceDouble,
+  tempDir,
+  waitFor,
+  type ConfigServiceDouble,
+} from '@inquest/testing';
 import { startDemoToolServer } from '@inquest/tool-demo-toolserver';
 import { start, type RunningService } from '../src/main';
-import { capturingLogger, startBadServers, startConfigDouble, type BadServers, type TeamConfigs } from './proxy-fixtures';
+import { capturingLogger, startBadServers, type BadServers } from './proxy-fixtures';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SECRET = 'demo-bearer-0f3c9a77';
 
-async function errOf(p: Promise<unknown>): Promise<{ code: string; message: string; kind: string; errors?: unknown }> {
+async function errOf(
+  p: Promise<unknown>,
+): Promise<{ code: string; message: string; kind: string; errors?: unknown }> {
   try {
     await p;
   } catch (err) {
-    const e = err as { code: string; message: string; kind: string; options?: { errors?: unknown } };
+    const e = err as {
+      code: string;
+      message: string;
+      kind: string;
+      options?: { errors?: unknown };
+    };
     return { code: e.code, message: e.message, kind: e.kind, errors: e.options?.errors };
   }
   throw new Error('expected the call to fail');
 }
 
 describe('toolserver-proxy (gRPC in, tool servers out)', () => {
-  const teams = new Map<string, TeamConfigs>();
   const bus = new InProcessEventBus();
   const log = capturingLogger();
-  let config: Awaited<ReturnType<typeof startConfigDouble>>;
+  let config: ConfigServiceDouble;
   let demo: Awaited<ReturnType<typeof startDemoToolServer>>;
   let bad: BadServers;
   let proxy: RunningService;
@@ -33,18 +45,25 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
   const dir = tempDir();
 
   const setTeam = (team: string, effective: Obj, raw?: { lineage: string[]; configs: Obj }) => {
-    teams.set(team, { effective, ...(raw ?? {}) });
+    config.effective.set(team, effective);
+    if (raw) config.raw.set(team, raw);
+    else config.raw.delete(team);
   };
   const list = (team: string, refresh = false) => client.listTools({ team_id: team, refresh });
   const call = (team: string, tool: string, parameters: Obj = {}, investigation_id?: string) =>
-    client.callTool({ team_id: team, tool, parameters, ...(investigation_id ? { investigation_id } : {}) });
+    client.callTool({
+      team_id: team,
+      tool,
+      parameters,
+      ...(investigation_id ? { investigation_id } : {}),
+    });
 
   beforeAll(async () => {
     writeFileSync(
       join(dir, 'secrets.json'),
       JSON.stringify({ 'teams/demo/toolserver': SECRET, 'teams/x/apikey': { key: 'k-123' } }),
     );
-    config = await startConfigDouble(teams);
+    config = await startConfigServiceDouble();
     demo = await startDemoToolServer({ token: SECRET });
     bad = await startBadServers();
     proxy = await start(
@@ -63,7 +82,10 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
       },
       { bus, logger: log.logger },
     );
-    client = createClient(toolsV1.ToolServiceClient, proxy.address, { deadlineMs: 10_000, retries: 0 });
+    client = createClient(toolsV1.ToolServiceClient, proxy.address, {
+      deadlineMs: 10_000,
+      retries: 0,
+    });
   });
 
   afterAll(async () => {
@@ -73,7 +95,11 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     await bus.close();
   });
 
-  const demoEntry = () => ({ name: 'k8s', url: demo.url, auth: { type: 'bearer', token: 'vault://teams/demo/toolserver' } });
+  const demoEntry = () => ({
+    name: 'k8s',
+    url: demo.url,
+    auth: { type: 'bearer', token: 'vault://teams/demo/toolserver' },
+  });
 
   it('resolves string references to ancestor entries (nearest wins) and skips disabled servers', async () => {
     setTeam(
@@ -82,7 +108,12 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
       {
         lineage: ['org', 'group', 'team-refs'],
         configs: {
-          org: { mcp_servers: [{ name: 'k8s', url: 'http://203.0.113.1:9' }, { name: 'legacy', url: `${bad.url}/ok`, enabled: false }] },
+          org: {
+            mcp_servers: [
+              { name: 'k8s', url: 'http://203.0.113.1:9' },
+              { name: 'legacy', url: `${bad.url}/ok`, enabled: false },
+            ],
+          },
           group: { mcp_servers: [demoEntry()] },
           'team-refs': { mcp_servers: ['k8s', 'legacy'] },
         },
@@ -92,10 +123,17 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     expect(res.servers.map((s) => s.name)).toEqual(['k8s']);
     expect(res.servers[0]).toMatchObject({ healthy: true, breaker_state: 'closed', url: demo.url });
     const names = res.tools.map((t) => t.full_name);
-    expect(names).toEqual(expect.arrayContaining(['k8s:list_pods', 'k8s:describe_pod', 'k8s:get_pod_logs', 'k8s:restart_deployment']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'k8s:list_pods',
+        'k8s:describe_pod',
+        'k8s:get_pod_logs',
+        'k8s:restart_deployment',
+      ]),
+    );
     const restart = res.tools.find((t) => t.name === 'restart_deployment');
     expect(restart?.annotations).toMatchObject({ destructiveHint: true });
-    expect(config.calls).toContain('raw:team-refs');
+    expect(config.calls).toContainEqual({ method: 'getRawConfig', teamId: 'team-refs' });
   });
 
   it('chains list_pods -> describe_pod -> get_pod_logs through the proxy with bearer auth from the secrets file', async () => {
@@ -105,13 +143,21 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     expect(crashing).toBeDefined();
     expect(pods.truncated).toBe(false);
     expect(pods.output_bytes).toBeGreaterThan(50);
-    const described = await call('team-demo', 'k8s:describe_pod', { namespace: 'shop', pod: crashing.name });
+    const described = await call('team-demo', 'k8s:describe_pod', {
+      namespace: 'shop',
+      pod: crashing.name,
+    });
     expect((described.output as Obj).containers[0].last_state.terminated.reason).toBe('OOMKilled');
     const logs = await call('team-demo', 'k8s:get_pod_logs', { pod: crashing.name, tail_lines: 3 });
     expect((logs.output as Obj).lines).toHaveLength(3);
 
     const audit = log.lines().filter((l) => l.audit === 'tool_call' && l.team_id === 'team-demo');
-    expect(audit[0]).toMatchObject({ investigation_id: 'inv_123', tool: 'k8s:list_pods', server: 'k8s', outcome: 'ok' });
+    expect(audit[0]).toMatchObject({
+      investigation_id: 'inv_123',
+      tool: 'k8s:list_pods',
+      server: 'k8s',
+      outcome: 'ok',
+    });
     expect(typeof audit[0]?.duration_ms).toBe('number');
     expect(typeof audit[0]?.output_bytes).toBe('number');
     // never secrets, never full outputs
@@ -120,11 +166,27 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
   });
 
   it('sends an api_key header resolved from a vault reference', async () => {
-    setTeam('team-apikey', { mcp_servers: [{ name: 'keyed', url: `${bad.url}/apikey`, auth: { type: 'api_key', header: 'X-Api-Key', key: 'vault://teams/x/apikey#key' } }] });
+    setTeam('team-apikey', {
+      mcp_servers: [
+        {
+          name: 'keyed',
+          url: `${bad.url}/apikey`,
+          auth: { type: 'api_key', header: 'X-Api-Key', key: 'vault://teams/x/apikey#key' },
+        },
+      ],
+    });
     const res = await call('team-apikey', 'keyed:echo', { n: 1 });
     expect(res.output).toEqual({ ok: true });
     expect(bad.stats.lastHeaders['x-api-key']).toBe('k-123');
-    setTeam('team-nosecret', { mcp_servers: [{ name: 'keyed2', url: `${bad.url}/apikey`, auth: { type: 'api_key', header: 'X-Api-Key', key: 'vault://teams/missing' } }] });
+    setTeam('team-nosecret', {
+      mcp_servers: [
+        {
+          name: 'keyed2',
+          url: `${bad.url}/apikey`,
+          auth: { type: 'api_key', header: 'X-Api-Key', key: 'vault://teams/missing' },
+        },
+      ],
+    });
     const e = await errOf(call('team-nosecret', 'keyed2:echo', { n: 1 }));
     expect(e.code).toBe('data_source_unavailable');
     expect(e.message).toContain('credentials could not be resolved');
@@ -150,7 +212,15 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
 
   it('rejects bad tool names from callers and unknown tools/servers', async () => {
     setTeam('team-names', { mcp_servers: [{ name: 'ok1', url: `${bad.url}/ok` }] });
-    for (const tool of ['ok1:../etc', 'ok1:a/b', 'ok1:has space', 'noserver', ':x', 'ok1:', '../x:echo']) {
+    for (const tool of [
+      'ok1:../etc',
+      'ok1:a/b',
+      'ok1:has space',
+      'noserver',
+      ':x',
+      'ok1:',
+      '../x:echo',
+    ]) {
       expect((await errOf(call('team-names', tool))).code).toBe('invalid_request');
     }
     expect((await errOf(call('team-names', 'ok1:nope'))).code).toBe('not_found');
@@ -163,25 +233,46 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     const res = await list('team-badtools');
     expect(res.tools.map((t) => t.full_name)).toEqual(['bt:ok_tool']);
     expect(res.servers[0]?.last_error).toContain('bad_schema');
-    expect((await errOf(call('team-badtools', 'bt:bad_schema'))).message).toContain('invalid parameter schema');
+    expect((await errOf(call('team-badtools', 'bt:bad_schema'))).message).toContain(
+      'invalid parameter schema',
+    );
     expect((await call('team-badtools', 'bt:ok_tool', { n: 1 })).output).toEqual({ ok: true });
   });
 
   it('refuses destructive tools unless enable_write_actions, and refreshes on inquest.v1.config.changed', async () => {
-    setTeam('team-write', { mcp_servers: [{ name: 'w', url: `${bad.url}/ok` }], feature_flags: { enable_write_actions: false } });
+    setTeam('team-write', {
+      mcp_servers: [{ name: 'w', url: `${bad.url}/ok` }],
+      feature_flags: { enable_write_actions: false },
+    });
     const refused = await errOf(call('team-write', 'w:wipe'));
     expect(refused).toMatchObject({ kind: 'forbidden', code: 'write_actions_disabled' });
     expect(bad.stats.calls['ok:wipe']).toBeUndefined();
-    setTeam('team-write', { mcp_servers: [{ name: 'w', url: `${bad.url}/ok` }], feature_flags: { enable_write_actions: true } });
+    setTeam('team-write', {
+      mcp_servers: [{ name: 'w', url: `${bad.url}/ok` }],
+      feature_flags: { enable_write_actions: true },
+    });
     // still cached
     expect((await errOf(call('team-write', 'w:wipe'))).code).toBe('write_actions_disabled');
-    await bus.publish(Subjects.configChanged, { ...eventEnvelope('team-write'), node_id: 'team-write', version: 2, changed_fields: ['feature_flags.enable_write_actions'], changed_by: 't' });
+    await bus.publish(Subjects.configChanged, {
+      ...eventEnvelope('team-write'),
+      node_id: 'team-write',
+      version: 2,
+      changed_fields: ['feature_flags.enable_write_actions'],
+      changed_by: 't',
+    });
     await waitFor(async () => (await call('team-write', 'w:wipe')).output?.wiped === true);
   });
 
   it('caches listings with a TTL; refresh=true refetches; a group change drops teams below it', async () => {
     // a string reference makes the proxy load the lineage
-    setTeam('team-cache', { mcp_servers: ['c'] }, { lineage: ['org-c', 'grp-c', 'team-cache'], configs: { 'grp-c': { mcp_servers: [{ name: 'c', url: `${bad.url}/ok` }] } } });
+    setTeam(
+      'team-cache',
+      { mcp_servers: ['c'] },
+      {
+        lineage: ['org-c', 'grp-c', 'team-cache'],
+        configs: { 'grp-c': { mcp_servers: [{ name: 'c', url: `${bad.url}/ok` }] } },
+      },
+    );
     const before = bad.stats.lists.ok ?? 0;
     await list('team-cache');
     await list('team-cache');
@@ -189,7 +280,13 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     expect(bad.stats.lists.ok).toBe(before + 1);
     await list('team-cache', true);
     expect(bad.stats.lists.ok).toBe(before + 2);
-    await bus.publish(Subjects.configChanged, { ...eventEnvelope('grp-c'), node_id: 'grp-c', version: 3, changed_fields: ['mcp_servers'], changed_by: 'admin' });
+    await bus.publish(Subjects.configChanged, {
+      ...eventEnvelope('grp-c'),
+      node_id: 'grp-c',
+      version: 3,
+      changed_fields: ['mcp_servers'],
+      changed_by: 'admin',
+    });
     await new Promise((r) => setTimeout(r, 50));
     await list('team-cache');
     expect(bad.stats.lists.ok).toBe(before + 3);
@@ -248,11 +345,22 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     });
     const c = createClient(toolsV1.ToolServiceClient, strict.address, { retries: 0 });
     try {
-      setTeam('team-strict', { mcp_servers: [{ name: 'local', url: `${bad.url}/ok` }, { name: 'meta', url: 'http://169.254.169.254/latest' }] });
+      setTeam('team-strict', {
+        mcp_servers: [
+          { name: 'local', url: `${bad.url}/ok` },
+          { name: 'meta', url: 'http://169.254.169.254/latest' },
+        ],
+      });
       const res = await c.listTools({ team_id: 'team-strict', refresh: false });
       expect(res.tools).toEqual([]);
       for (const s of res.servers) expect(s.last_error).toMatch(/not allowed/);
-      expect((await errOf(c.callTool({ team_id: 'team-strict', tool: 'local:echo', parameters: { n: 1 } }))).code).toBe('data_source_unavailable');
+      expect(
+        (
+          await errOf(
+            c.callTool({ team_id: 'team-strict', tool: 'local:echo', parameters: { n: 1 } }),
+          )
+        ).code,
+      ).toBe('data_source_unavailable');
     } finally {
       c.close();
       await strict.stop();
@@ -262,7 +370,17 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
   it('opens the breaker after repeated failures, refuses fast, half-opens later and closes on success', async () => {
     bad.flaky.failing = true;
     setTeam('team-flaky', { mcp_servers: [{ name: 'flaky', url: `${bad.url}/flaky` }] });
-    for (let i = 0; i < 3; i++) expect((await errOf(list('team-flaky', true).then((r) => { if (r.servers[0]?.healthy === false) throw Object.assign(new Error(r.servers[0].last_error), { code: 'unhealthy' }); }))).code).toBe('unhealthy');
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await errOf(
+            list('team-flaky', true).then((r) => {
+              if (r.servers[0]?.healthy === false)
+                throw Object.assign(new Error(r.servers[0].last_error), { code: 'unhealthy' });
+            }),
+          )
+        ).code,
+      ).toBe('unhealthy');
     const seen = bad.stats.lists.flaky ?? 0;
     const open = await list('team-flaky', true);
     expect(open.servers[0]?.breaker_state).toBe('open');
@@ -272,10 +390,16 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     expect(health.servers[0]?.breaker_state).toBe('open');
     expect(health.servers[0]?.healthy).toBe(false);
     await new Promise((r) => setTimeout(r, 800));
-    expect((await client.getServerHealth({ team_id: 'team-flaky' })).servers[0]?.breaker_state).toBe('half_open');
+    expect(
+      (await client.getServerHealth({ team_id: 'team-flaky' })).servers[0]?.breaker_state,
+    ).toBe('half_open');
     bad.flaky.failing = false;
     const back = await list('team-flaky', true);
-    expect(back.servers[0]).toMatchObject({ breaker_state: 'closed', healthy: true, tool_count: 1 });
+    expect(back.servers[0]).toMatchObject({
+      breaker_state: 'closed',
+      healthy: true,
+      tool_count: 1,
+    });
     expect((await call('team-flaky', 'flaky:echo', { n: 1 })).output).toEqual({ ok: true });
   });
 
@@ -314,7 +438,10 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     await list('team-cancel');
     const closedBefore = bad.stats.hangClosed;
     const ac = new AbortController();
-    const p = client.callTool({ team_id: 'team-cancel', tool: 'hang:hang', parameters: {} }, { signal: ac.signal });
+    const p = client.callTool(
+      { team_id: 'team-cancel', tool: 'hang:hang', parameters: {} },
+      { signal: ac.signal },
+    );
     await waitFor(() => (bad.stats.calls['ok:hang'] ?? 0) > 0);
     ac.abort();
     await expect(p).rejects.toBeDefined();
@@ -322,22 +449,47 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
   });
 
   it('speaks MCP over Streamable HTTP behind the same guard, validation and write gate', async () => {
-    setTeam('team-mcp', { mcp_servers: [{ name: 'mcpk8s', url: `${demo.url}/mcp`, transport: 'mcp', auth: { type: 'bearer', token: 'vault://teams/demo/toolserver' } }] });
+    setTeam('team-mcp', {
+      mcp_servers: [
+        {
+          name: 'mcpk8s',
+          url: `${demo.url}/mcp`,
+          transport: 'mcp',
+          auth: { type: 'bearer', token: 'vault://teams/demo/toolserver' },
+        },
+      ],
+    });
     const res = await list('team-mcp');
     expect(res.servers[0]).toMatchObject({ name: 'mcpk8s', healthy: true });
     expect(res.tools.map((t) => t.full_name)).toContain('mcpk8s:list_pods');
     const pods = await call('team-mcp', 'mcpk8s:list_pods', { namespace: 'shop' });
     expect((pods.output as Obj).pods.length).toBeGreaterThan(0);
     expect((await errOf(call('team-mcp', 'mcpk8s:list_pods', {}))).code).toBe('validation_error');
-    expect((await errOf(call('team-mcp', 'mcpk8s:restart_deployment', { namespace: 'shop', deployment: 'checkout-api' }))).code).toBe('write_actions_disabled');
-    const notFoundPod = await errOf(call('team-mcp', 'mcpk8s:describe_pod', { namespace: 'shop', pod: 'nope' }));
+    expect(
+      (
+        await errOf(
+          call('team-mcp', 'mcpk8s:restart_deployment', {
+            namespace: 'shop',
+            deployment: 'checkout-api',
+          }),
+        )
+      ).code,
+    ).toBe('write_actions_disabled');
+    const notFoundPod = await errOf(
+      call('team-mcp', 'mcpk8s:describe_pod', { namespace: 'shop', pod: 'nope' }),
+    );
     expect(notFoundPod.message).toContain('not found');
     const health = await client.getServerHealth({ team_id: 'team-mcp' });
     expect(health.servers[0]?.healthy).toBe(true);
   });
 
   it('reports health of each server (GET /health polled)', async () => {
-    setTeam('team-health', { mcp_servers: [{ name: 'h-ok', url: `${bad.url}/ok` }, { name: 'h-bad', url: `${bad.url}/err500` }] });
+    setTeam('team-health', {
+      mcp_servers: [
+        { name: 'h-ok', url: `${bad.url}/ok` },
+        { name: 'h-bad', url: `${bad.url}/err500` },
+      ],
+    });
     const h = await client.getServerHealth({ team_id: 'team-health' });
     const byName = Object.fromEntries(h.servers.map((s) => [s.name, s]));
     expect(byName['h-ok']).toMatchObject({ healthy: true });

@@ -6,7 +6,7 @@ import type { EventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger, type Logger } from '@inquest/observability';
 import { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
-import { freePort } from '@inquest/testing';
+import { freePort, startConfigServiceDouble, type ConfigServiceDouble } from '@inquest/testing';
 import { createApp } from '../../src/app';
 import type { OidcVerifier } from '../../src/auth/oidc-verifier';
 import { TokenAuthenticator } from '../../src/auth/token-authenticator';
@@ -15,7 +15,6 @@ import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/http/rate-limits
 import { unlimited, type RateLimiter } from '../../src/http/rate-limiter';
 import type { RouteDef } from '../../src/http/route';
 import type { GatewayDeps, ServiceClients } from '../../src/routes/index';
-import { startConfigDouble, type ConfigDouble } from './config-double';
 
 export interface TestGatewayOptions {
   /** routes, or a route module function (e.g. `configRoutes`) called with the clients */
@@ -46,14 +45,20 @@ export interface TestGateway {
   url: string;
   adminToken: string;
   /** the token-verifying double (absent when addresses.config was given) */
-  config?: ConfigDouble;
+  config?: ConfigServiceDouble;
   clients: ServiceClients;
   authenticator: TokenAuthenticator;
   rateLimiter: RateLimiter;
   request(
     method: string,
     path: string,
-    options?: { token?: string; team?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+    options?: {
+      token?: string;
+      team?: string;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+    },
   ): Promise<TestResponse>;
   stop(): Promise<void>;
 }
@@ -65,15 +70,24 @@ export interface TestGateway {
  */
 export async function createTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const logger = options.logger ?? silentLogger();
-  const config = options.addresses?.config ? undefined : await startConfigDouble();
+  const config = options.addresses?.config ? undefined : await startConfigServiceDouble();
   const dead = async () => `127.0.0.1:${await freePort()}`;
-  const addr = async (k: keyof ServiceClients) => options.addresses?.[k] ?? (k === 'config' && config ? config.address : await dead());
+  const addr = async (k: keyof ServiceClients) =>
+    options.addresses?.[k] ?? (k === 'config' && config ? config.address : await dead());
   const clients: ServiceClients = {
     config: createClient(configV1.ConfigServiceClient, await addr('config'), { deadlineMs: 2000 }),
-    investigation: createClient(investigationV1.InvestigationServiceClient, await addr('investigation'), { deadlineMs: 2000 }),
-    knowledge: createClient(knowledgeV1.KnowledgeServiceClient, await addr('knowledge'), { deadlineMs: 2000 }),
+    investigation: createClient(
+      investigationV1.InvestigationServiceClient,
+      await addr('investigation'),
+      { deadlineMs: 2000 },
+    ),
+    knowledge: createClient(knowledgeV1.KnowledgeServiceClient, await addr('knowledge'), {
+      deadlineMs: 2000,
+    }),
     tools: createClient(toolsV1.ToolServiceClient, await addr('tools'), { deadlineMs: 2000 }),
-    notifier: createClient(notifierV1.NotifierServiceClient, await addr('notifier'), { deadlineMs: 2000 }),
+    notifier: createClient(notifierV1.NotifierServiceClient, await addr('notifier'), {
+      deadlineMs: 2000,
+    }),
   };
   const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
   const authenticator = new TokenAuthenticator({
@@ -88,9 +102,13 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
   const rateLimiter =
     options.rateLimited === false
       ? undefined
-      : await FlexibleRateLimiter.create({ limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
+      : await FlexibleRateLimiter.create({
+          limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+        });
   const routes =
-    typeof options.routes === 'function' ? options.routes({ clients, logger, bus: options.bus }) : (options.routes ?? []);
+    typeof options.routes === 'function'
+      ? options.routes({ clients, logger, bus: options.bus })
+      : (options.routes ?? []);
   const app = createApp({
     routes,
     authenticator,
@@ -121,7 +139,12 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
         body = JSON.stringify(o.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(15_000),
+      });
       const text = await res.text();
       let parsed: unknown;
       try {

@@ -1,26 +1,43 @@
 /**
- * REST tests of /agents/*: the gateway app in-process in front of the real investigation-runner
- * (real gRPC, real SQLite, in-process queue), whose peers are small gRPC doubles on loopback.
+ * REST tests of /agents/*: the real gateway (start()) in front of the real investigation-runner
+ * (start(): real gRPC, real SQLite, in-process queue), sharing one in-process event bus as in
+ * all-in-one mode. The runner's peers (config-hierarchy, toolserver-proxy, knowledge-raptor) are
+ * the shared gRPC doubles of @inquest/testing; the config double also verifies the team tokens.
  */
+import { randomBytes } from 'node:crypto';
 import { InProcessEventBus } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
-import { tempDir, waitFor } from '@inquest/testing';
-// The REST contract of the runner can only be tested against the real service.
-import { start as startRunner, type RunningService } from '../../investigation-runner/src/main';
-import { k8sTools, startPeerDoubles, untilAborted, type PeerDoubles } from '../../investigation-runner/test/peer-doubles';
-import { agentsRoutes } from '../src/routes/agents.routes';
-import { createTestGateway, type TestGateway } from './support/test-gateway';
+import {
+  k8sTools,
+  startConfigServiceDouble,
+  startKnowledgeServiceDouble,
+  startToolServiceDouble,
+  tempDir,
+  untilAborted,
+  waitFor,
+  type ConfigServiceDouble,
+  type KnowledgeServiceDouble,
+  type ToolServiceDouble,
+} from '@inquest/testing';
+import { start as startGateway } from '@inquest/gateway-service';
+import { start as startRunner } from '@inquest/investigation-runner-service';
+import { gatewayRequest, type GatewayRequestOptions } from './support/gateway-request';
 
-let peers: PeerDoubles;
-let runner: RunningService;
-let gw: TestGateway;
+let config: ConfigServiceDouble;
+let toolServer: ToolServiceDouble;
+let knowledge: KnowledgeServiceDouble;
+let runner: Awaited<ReturnType<typeof startRunner>>;
+let gw: Awaited<ReturnType<typeof startGateway>>;
 let bus: InProcessEventBus;
 let tokenA: string;
 let tokenB: string;
 const dataDir = tempDir();
+const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
 
+const request = (method: string, path: string, o?: GatewayRequestOptions) =>
+  gatewayRequest(gw.url, method, path, o);
 const call = (token: string, method: string, path: string, body?: unknown) =>
-  gw.request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
+  request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
 const runBody = (over: Record<string, unknown> = {}) => ({
   agent_name: 'k8s_agent',
   message: 'checkout pods keep restarting',
@@ -29,52 +46,79 @@ const runBody = (over: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  peers = await startPeerDoubles();
-  peers.tools = k8sTools();
+  // the runner reads agent settings from the effective config; teams without one use the defaults
+  config = await startConfigServiceDouble({ unknownTeam: 'empty' });
+  toolServer = await startToolServiceDouble({ tools: k8sTools() });
+  knowledge = await startKnowledgeServiceDouble();
   bus = new InProcessEventBus();
   runner = await startRunner(
     {
       INQUEST_GRPC_PORT: '0',
-      INQUEST_CONFIG_ADDR: peers.configAddr,
-      INQUEST_TOOLS_ADDR: peers.toolsAddr,
-      INQUEST_KNOWLEDGE_ADDR: peers.knowledgeAddr,
+      INQUEST_CONFIG_ADDR: config.address,
+      INQUEST_TOOLS_ADDR: toolServer.address,
+      INQUEST_KNOWLEDGE_ADDR: knowledge.address,
       INQUEST_DATA_DIR: dataDir,
       INQUEST_LOG_LEVEL: 'silent',
     },
     { bus, logger: silentLogger() },
   );
-  gw = await createTestGateway({ routes: agentsRoutes, addresses: { investigation: runner.address }, bus, rateLimited: false });
-  tokenA = gw.config!.issue('team-a', ['read']).token;
-  tokenB = gw.config!.issue('team-b', ['read', 'write']).token;
+  gw = await startGateway(
+    {
+      PORT: '0',
+      INQUEST_HTTP_HOST: '127.0.0.1',
+      INQUEST_LOG_LEVEL: 'silent',
+      INQUEST_ADMIN_TOKEN: adminToken,
+      INQUEST_CONFIG_ADDR: config.address,
+      INQUEST_INVESTIGATION_ADDR: runner.address,
+      // rate limits are not what these tests are about
+      INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=100000',
+    },
+    { bus, logger: silentLogger() },
+  );
+  tokenA = config.issue('team-a', ['read']).token;
+  tokenB = config.issue('team-b', ['read', 'write']).token;
 });
 
 afterAll(async () => {
   await gw?.stop();
   await runner?.stop();
-  await peers?.stop();
+  await Promise.all([config?.stop(), toolServer?.stop(), knowledge?.stop()]);
   await bus?.close();
 });
 
 beforeEach(() => {
-  peers.tools = k8sTools();
-  peers.configs.clear();
+  toolServer.tools = k8sTools();
+  config.effective.clear();
 });
 
 describe('POST /agents/run', () => {
   it('sync: 200 with the result', async () => {
     const res = await call(tokenA, 'POST', '/agents/run', runBody());
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'duration_seconds', 'investigation_id', 'result', 'status', 'tools_used']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'duration_seconds',
+      'investigation_id',
+      'result',
+      'status',
+      'tools_used',
+    ]);
     expect(res.body.status).toBe('completed');
-    expect(Object.keys(res.body.result).sort()).toEqual(['affected_systems', 'recommendations', 'root_cause', 'summary', 'timeline']);
+    expect(Object.keys(res.body.result).sort()).toEqual([
+      'affected_systems',
+      'recommendations',
+      'root_cause',
+      'summary',
+      'timeline',
+    ]);
     expect(res.body.result.root_cause.confidence).toBeGreaterThan(50);
     expect(res.body.tools_used).toContain('k8s:list_pods');
     expect(res.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
   it('sync past the agent timeout: 200 with status failed and error timeout', async () => {
-    peers.configs.set('team-a', { agents: { k8s_agent: { timeout: 1 } } });
-    peers.tools[0]!.handler = (_p, ctx) => untilAborted(ctx.signal);
+    config.effective.set('team-a', { agents: { k8s_agent: { timeout: 1 } } });
+    toolServer.tools[0]!.handler = (_p, ctx) => untilAborted(ctx.signal);
     const res = await call(tokenA, 'POST', '/agents/run', runBody());
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('failed');
@@ -85,16 +129,26 @@ describe('POST /agents/run', () => {
   it('async: 202 with poll_url, then status bodies until completed', async () => {
     const res = await call(tokenA, 'POST', '/agents/run', runBody({ async: true }));
     expect(res.status).toBe(202);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'investigation_id', 'poll_url', 'status']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'investigation_id',
+      'poll_url',
+      'status',
+    ]);
     expect(res.body.status).toBe('running');
     expect(res.body.poll_url).toBe(`/api/v1/agents/status/${res.body.investigation_id}`);
     const done = await waitFor(async () => {
-      const s = await gw.request('GET', res.body.poll_url, { token: tokenA });
+      const s = await request('GET', res.body.poll_url, { token: tokenA });
       return s.body.status === 'completed' ? s : undefined;
     });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ investigation_id: res.body.investigation_id, agent: 'k8s_agent', message: 'checkout pods keep restarting' });
-    for (const k of ['result', 'tools_used', 'started_at', 'completed_at', 'duration_seconds']) expect(done.body).toHaveProperty(k);
+    expect(done.body).toMatchObject({
+      investigation_id: res.body.investigation_id,
+      agent: 'k8s_agent',
+      message: 'checkout pods keep restarting',
+    });
+    for (const k of ['result', 'tools_used', 'started_at', 'completed_at', 'duration_seconds'])
+      expect(done.body).toHaveProperty(k);
     expect(done.body.progress).toBeUndefined();
     expect(done.body.error).toBeUndefined();
   });
@@ -126,15 +180,23 @@ describe('POST /agents/run', () => {
     });
 
     it('a disabled agent', async () => {
-      peers.configs.set('team-b', { agents: { coding_agent: { enabled: false } } });
-      const res = await call(tokenB, 'POST', '/agents/run', runBody({ agent_name: 'coding_agent' }));
+      config.effective.set('team-b', { agents: { coding_agent: { enabled: false } } });
+      const res = await call(
+        tokenB,
+        'POST',
+        '/agents/run',
+        runBody({ agent_name: 'coding_agent' }),
+      );
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/disabled/) });
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringMatching(/disabled/),
+      });
       expect((await call(tokenB, 'GET', '/agents/investigations')).body.pagination.total).toBe(0);
     });
 
     it('no token: 401', async () => {
-      const res = await gw.request('POST', '/api/v1/agents/run', { body: runBody() });
+      const res = await request('POST', '/api/v1/agents/run', { body: runBody() });
       expect(res.status).toBe(401);
     });
   });
@@ -156,14 +218,18 @@ describe('status, list, cancel', () => {
   });
 
   it('running shows progress; cancel answers 200 and the status turns cancelled', async () => {
-    peers.tools[0]!.handler = (_p, ctx) => untilAborted(ctx.signal);
+    toolServer.tools[0]!.handler = (_p, ctx) => untilAborted(ctx.signal);
     const res = await call(tokenA, 'POST', '/agents/run', runBody({ async: true }));
     const id = res.body.investigation_id as string;
     const running = await waitFor(async () => {
       const s = await call(tokenA, 'GET', `/agents/status/${id}`);
       return s.body.status === 'running' && s.body.progress?.steps_total > 0 ? s : undefined;
     });
-    expect(Object.keys(running.body.progress).sort()).toEqual(['current_step', 'steps_completed', 'steps_total']);
+    expect(Object.keys(running.body.progress).sort()).toEqual([
+      'current_step',
+      'steps_completed',
+      'steps_total',
+    ]);
     expect(running.body.started_at).toBeDefined();
     expect(running.body.elapsed_seconds).toBeGreaterThanOrEqual(0);
     expect(running.body.result).toBeUndefined();
@@ -179,19 +245,33 @@ describe('status, list, cancel', () => {
   });
 
   it('lists with limit/offset/status/agent and validates the query', async () => {
-    for (let i = 0; i < 3; i++) await call(tokenB, 'POST', '/agents/run', runBody({ agent_name: 'investigation_agent' }));
+    for (let i = 0; i < 3; i++)
+      await call(tokenB, 'POST', '/agents/run', runBody({ agent_name: 'investigation_agent' }));
     await call(tokenB, 'POST', '/agents/run', runBody());
     const page = await call(tokenB, 'GET', '/agents/investigations?limit=2&offset=1');
     expect(page.status).toBe(200);
     expect(page.body.pagination).toEqual({ total: 4, limit: 2, offset: 1 });
     expect(page.body.investigations).toHaveLength(2);
-    expect(Object.keys(page.body.investigations[0]).sort()).toEqual(['agent', 'created_at', 'investigation_id', 'message', 'status']);
+    expect(Object.keys(page.body.investigations[0]).sort()).toEqual([
+      'agent',
+      'created_at',
+      'investigation_id',
+      'message',
+      'status',
+    ]);
     const byAgent = await call(tokenB, 'GET', '/agents/investigations?agent=k8s_agent');
     expect(byAgent.body.pagination.total).toBe(1);
     expect(byAgent.body.pagination.limit).toBe(20);
     const byStatus = await call(tokenB, 'GET', '/agents/investigations?status=completed');
     expect(byStatus.body.pagination.total).toBe(4);
-    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'status=done', 'agent=bogus']) {
+    for (const q of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'offset=-1',
+      'status=done',
+      'agent=bogus',
+    ]) {
       const bad = await call(tokenB, 'GET', `/agents/investigations?${q}`);
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('invalid_request');

@@ -1,52 +1,67 @@
 /**
- * REST tests of /kb/*: the gateway app in-process in front of a real knowledge-raptor service
- * (real gRPC, real SQLite + sqlite-vec + FTS5). No config-hierarchy runs, so the knowledge
- * settings are the defaults (which also exercises that fallback).
+ * REST tests of /kb/*: the real gateway (start()) in front of the real knowledge-raptor service
+ * (start(): real gRPC, real SQLite + sqlite-vec + FTS5), sharing one in-process event bus as in
+ * all-in-one mode. config-hierarchy is the shared gRPC double of @inquest/testing: it verifies the
+ * team tokens and has no knowledge_base settings for any team, so knowledge-raptor uses its
+ * defaults.
  */
+import { randomBytes } from 'node:crypto';
 import { InProcessEventBus } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
-import { freePort, tempDir } from '@inquest/testing';
-// The REST contract of knowledge-raptor can only be tested against the real service.
-import { start as startKnowledge, type RunningService } from '../../knowledge-raptor/src/main';
-import { kbRoutes } from '../src/routes/kb.routes';
-import { createTestGateway, type TestGateway } from './support/test-gateway';
+import { startConfigServiceDouble, tempDir, type ConfigServiceDouble } from '@inquest/testing';
+import { start as startGateway } from '@inquest/gateway-service';
+import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
+import { gatewayRequest } from './support/gateway-request';
 
-let svc: RunningService;
-let gw: TestGateway;
+let config: ConfigServiceDouble;
+let svc: Awaited<ReturnType<typeof startKnowledge>>;
+let gw: Awaited<ReturnType<typeof startGateway>>;
 const bus = new InProcessEventBus();
 const dataDir = tempDir();
+const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
 let rw: string;
 let ro: string;
 let other: string;
 
 const call = (token: string, method: string, path: string, body?: unknown) =>
-  gw.request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
+  gatewayRequest(gw.url, method, `/api/v1${path}`, {
+    token,
+    ...(body === undefined ? {} : { body }),
+  });
 
 beforeAll(async () => {
-  // no config-hierarchy: knowledge-raptor falls back to the default knowledge_base settings
+  config = await startConfigServiceDouble({ unknownTeam: 'empty' });
   svc = await startKnowledge(
     {
       INQUEST_GRPC_PORT: '0',
       INQUEST_DATA_DIR: dataDir,
-      INQUEST_CONFIG_ADDR: `127.0.0.1:${await freePort()}`,
+      INQUEST_CONFIG_ADDR: config.address,
       INQUEST_LOG_LEVEL: 'silent',
     },
     { bus, logger: silentLogger() },
   );
-  gw = await createTestGateway({
-    routes: kbRoutes,
-    rateLimited: false,
-    bus,
-    addresses: { knowledge: svc.address },
-  });
-  rw = gw.config!.issue('payments', ['read', 'write'], 'dev@example.com').token;
-  ro = gw.config!.issue('payments', ['read']).token;
-  other = gw.config!.issue('checkout', ['read', 'write']).token;
+  gw = await startGateway(
+    {
+      PORT: '0',
+      INQUEST_HTTP_HOST: '127.0.0.1',
+      INQUEST_LOG_LEVEL: 'silent',
+      INQUEST_ADMIN_TOKEN: adminToken,
+      INQUEST_CONFIG_ADDR: config.address,
+      INQUEST_KNOWLEDGE_ADDR: svc.address,
+      // rate limits are not what these tests are about
+      INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=100000',
+    },
+    { bus, logger: silentLogger() },
+  );
+  rw = config.issue('payments', ['read', 'write'], 'dev@example.com').token;
+  ro = config.issue('payments', ['read']).token;
+  other = config.issue('checkout', ['read', 'write']).token;
 });
 
 afterAll(async () => {
   await gw?.stop();
   await svc?.stop();
+  await config?.stop();
   await bus.close();
 });
 

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { notFound } from '@inquest/errors';
+import { configV1 } from '@inquest/proto';
+import { serveDouble, teamOf, type DoubleSwitches } from './serve-double';
+
+type Config = Record<string, unknown>;
+
+/** What GetRawConfig answers for a team: its lineage (root first) and each node's own config. */
+export interface RawTeamConfig {
+  lineage: string[];
+  configs: Record<string, Config>;
+}
+
+/** A team token the double verifies. */
+export interface DoubleToken {
+  token: string;
+  token_id: string;
+  team_id: string;
+  permissions: string[];
+  owner: string;
+  revoked?: boolean;
+}
+
+export type ConfigMethod = keyof typeof configV1.ConfigServiceService;
+
+export interface ConfigCall {
+  method: ConfigMethod;
+  /** the team the request named (absent for VerifyToken) */
+  teamId?: string;
+}
+
+export interface ConfigServiceDoubleOptions {
+  /** effective config per team to start with */
+  effective?: Record<string, Config>;
+  /**
+   * What GetEffectiveConfig/GetRawConfig answer for a team the test did not configure:
+   * 'not_found' (default, as config-hierarchy answers for an unknown team) or an empty config.
+   */
+  unknownTeam?: 'not_found' | 'empty';
+}
+
+export interface ConfigServiceDouble extends DoubleSwitches {
+  address: string;
+  /** GetEffectiveConfig answers per team */
+  effective: Map<string, Config>;
+  /** GetRawConfig answers per team; default: the team alone with its effective config */
+  raw: Map<string, RawTeamConfig>;
+  /** every call in order (including calls refused while `down`) */
+  calls: ConfigCall[];
+  /** number of calls of one method */
+  count(method: ConfigMethod): number;
+  /** a valid team token (VerifyToken answers valid until it is revoked) */
+  issue(teamId: string, permissions: string[], owner?: string): DoubleToken;
+  revoke(tokenId: string): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real gRPC ConfigService (config-hierarchy's contract) on loopback serving what a test sets:
+ * effective and raw configs per team and team tokens for VerifyToken. Every other method answers
+ * UNAVAILABLE.
+ */
+export async function startConfigServiceDouble(
+  options: ConfigServiceDoubleOptions = {},
+): Promise<ConfigServiceDouble> {
+  const tokens = new Map<string, DoubleToken>();
+  const missing = (teamId: string) => {
+    if (options.unknownTeam === 'empty') return undefined;
+    throw notFound(`team ${teamId} not found`);
+  };
+  const double: ConfigServiceDouble = {
+    address: '',
+    down: false,
+    delayMs: 0,
+    effective: new Map(Object.entries(options.effective ?? {})),
+    raw: new Map(),
+    calls: [],
+    count: (method) => double.calls.filter((c) => c.method === method).length,
+    issue(teamId, permissions, owner = `owner@${teamId}.example`) {
+      const id = `tok_${randomBytes(10).toString('hex')}`;
+      const t: DoubleToken = {
+        token: `${id}.${randomBytes(32).toString('base64url')}`,
+        token_id: id,
+        team_id: teamId,
+        permissions,
+        owner,
+      };
+      tokens.set(id, t);
+      return t;
+    },
+    revoke(tokenId) {
+      const t = tokens.get(tokenId);
+      if (t) t.revoked = true;
+    },
+    stop: async () => undefined,
+  };
+
+  const server = await serveDouble({
+    definition: configV1.ConfigServiceService,
+    name: 'inquest.config.v1.ConfigService',
+    switches: double,
+    onCall: (method, req) => {
+      const teamId = teamOf(req);
+      double.calls.push({
+        method: method as ConfigMethod,
+        ...(teamId === undefined ? {} : { teamId }),
+      });
+    },
+    scripted: {
+      getEffectiveConfig: async (req) => {
+        const config = double.effective.get(req.team_id) ?? missing(req.team_id) ?? {};
+        return { config, version: 1 };
+      },
+      getRawConfig: async (req) => {
+        const raw = double.raw.get(req.team_id);
+        if (raw) return raw;
+        const own = double.effective.get(req.team_id) ?? missing(req.team_id) ?? {};
+        return { lineage: [req.team_id], configs: { [req.team_id]: own } };
+      },
+      verifyToken: async (req) => {
+        const t = tokens.get(req.token.split('.')[0] ?? '');
+        if (!t || t.revoked || t.token !== req.token) return { valid: false };
+        return {
+          valid: true,
+          token: {
+            token_id: t.token_id,
+            team_id: t.team_id,
+            permissions: t.permissions,
+            owner: t.owner,
+            created_at: new Date().toISOString(),
+          },
+        };
+      },
+    },
+  });
+  double.address = server.address;
+  double.stop = () => server.shutdown(200);
+  return double;
+}
