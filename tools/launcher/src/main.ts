@@ -53,7 +53,6 @@ export async function startAllInOne(
     INQUEST_TOOLS_ADDR: addr(pTools),
     INQUEST_NOTIFIER_ADDR: addr(pNotifier),
     INQUEST_EGRESS_ALLOW: egressAllow,
-    INQUEST_ALL_IN_ONE: '1',
   };
   const bus = new InProcessEventBus();
   const deps = { bus };
