@@ -521,8 +521,14 @@ function isRecent(seen: Map<string, number>, id: string, windowMs: number): bool
   const now = Date.now();
   const at = seen.get(id);
   if (at !== undefined && now - at < windowMs) return true;
+  // delete + set keeps the Map in timestamp order, so expiry stops at the first fresh id instead
+  // of scanning the whole window on every message once it holds 10,000 ids
+  seen.delete(id);
   seen.set(id, now);
-  if (seen.size > 10_000) for (const [k, t] of seen) if (now - t >= windowMs) seen.delete(k);
+  for (const [k, t] of seen) {
+    if (now - t < windowMs) break;
+    seen.delete(k);
+  }
   return false;
 }
 

@@ -31,6 +31,8 @@ const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
  */
 export class EffectiveConfigCache {
   private readonly entries = new Map<string, { json: string; until: number }>();
+  /** loads in flight by team, with the generation they started in */
+  private readonly loading = new Map<string, { gen: number; p: Promise<string> }>();
   private generation = 0;
   /** true once the change subscription is live: no caching before */
   listening = false;
@@ -49,6 +51,32 @@ export class EffectiveConfigCache {
 
   begin(): number {
     return this.generation;
+  }
+
+  /**
+   * The cached JSON, else `fetch` once for all concurrent callers of the same team. Without it,
+   * every request in flight when an entry expires (50 at 50 connections) computed the same
+   * config at once: a burst of identical gRPC calls and merges every ttlMs.
+   * `shared` tells fetch its answer serves other callers (so it must not use one caller's
+   * AbortSignal). A load started before an invalidation is not joined by later callers.
+   */
+  load(teamId: string, fetch: (shared: boolean) => Promise<string>): Promise<string> {
+    const hit = this.get(teamId);
+    if (hit !== undefined) return Promise.resolve(hit);
+    if (!this.listening) return fetch(false);
+    const gen = this.generation;
+    const pending = this.loading.get(teamId);
+    if (pending && pending.gen === gen) return pending.p;
+    const p: Promise<string> = fetch(true)
+      .then((json) => {
+        this.set(teamId, json, gen);
+        return json;
+      })
+      .finally(() => {
+        if (this.loading.get(teamId)?.p === p) this.loading.delete(teamId);
+      });
+    this.loading.set(teamId, { gen, p });
+    return p;
   }
 
   set(teamId: string, json: string, startedAt: number): void {
@@ -115,13 +143,13 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       responses: { 200: { description: 'Effective config', schema: ConfigDocument }, 404: err('Unknown team') },
       handler: async (req) => {
         const team = teamOf(req);
-        let json = cache.get(team);
-        if (json === undefined) {
-          const startedAt = cache.begin();
-          const res = await config.getEffectiveConfig({ team_id: team }, { ctx: req.ctx, signal: req.signal });
-          json = JSON.stringify(res.config ?? {});
-          cache.set(team, json, startedAt);
-        }
+        const json = await cache.load(team, async (shared) => {
+          const res = await config.getEffectiveConfig(
+            { team_id: team },
+            { ctx: req.ctx, signal: shared ? undefined : req.signal },
+          );
+          return JSON.stringify(res.config ?? {});
+        });
         return { status: 200, body: json, contentType: 'application/json; charset=utf-8' };
       },
     }),
