@@ -1,5 +1,11 @@
 /** One jest config for the whole monorepo: unit specs next to the code, integration specs in services/<name>/test, e2e in tools/e2e. */
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
+    module: { type: 'commonjs' },
+  },
+];
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools'],

@@ -1,4 +1,10 @@
-import { freePort, startNatsServer, tempDir, waitFor, type RunningNatsServer } from '@inquest/testing';
+import {
+  freePort,
+  startNatsServer,
+  tempDir,
+  waitFor,
+  type RunningNatsServer,
+} from '@inquest/testing';
 import { spawnService, type SpawnedService } from './support/spawn-service';
 
 /**
@@ -31,11 +37,13 @@ describe('two services as separate processes over gRPC and NATS', () => {
       INQUEST_ADMIN_TOKEN: admin,
     });
     api = `http://127.0.0.1:${httpPort}/api/v1`;
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok, 30_000, 100).catch(
-      (err: unknown) => {
-        throw new Error(`${String(err)}\nconfig:\n${config.output()}\ngateway:\n${gateway.output()}`);
-      },
-    );
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok,
+      30_000,
+      100,
+    ).catch((err: unknown) => {
+      throw new Error(`${String(err)}\nconfig:\n${config.output()}\ngateway:\n${gateway.output()}`);
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -47,19 +55,44 @@ describe('two services as separate processes over gRPC and NATS', () => {
   const call = async (method: string, path: string, token: string, body?: unknown) => {
     const r = await fetch(`${api}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await r.text();
-    return { status: r.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+    return {
+      status: r.status,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+    };
   };
 
   it('creates a hierarchy over gRPC and refuses a revoked token within 1 s via NATS', async () => {
-    expect((await call('POST', '/admin/nodes', admin, { node_id: 'acme', parent_id: null, kind: 'org', name: 'Acme' })).status).toBe(201);
     expect(
-      (await call('POST', '/admin/nodes', admin, { node_id: 'payments', parent_id: 'acme', kind: 'team', name: 'Payments' })).status,
+      (
+        await call('POST', '/admin/nodes', admin, {
+          node_id: 'acme',
+          parent_id: null,
+          kind: 'org',
+          name: 'Acme',
+        })
+      ).status,
     ).toBe(201);
-    const issued = await call('POST', '/admin/nodes/payments/tokens', admin, { permissions: ['read'], owner: 'ops@acme.test' });
+    expect(
+      (
+        await call('POST', '/admin/nodes', admin, {
+          node_id: 'payments',
+          parent_id: 'acme',
+          kind: 'team',
+          name: 'Payments',
+        })
+      ).status,
+    ).toBe(201);
+    const issued = await call('POST', '/admin/nodes/payments/tokens', admin, {
+      permissions: ['read'],
+      owner: 'ops@acme.test',
+    });
     expect(issued.status).toBe(201);
     const token = issued.body!['token'] as string;
     const tokenId = issued.body!['token_id'] as string;
@@ -72,7 +105,11 @@ describe('two services as separate processes over gRPC and NATS', () => {
 
     expect((await call('DELETE', `/admin/tokens/${tokenId}`, admin)).status).toBe(204);
     const revokedAt = Date.now();
-    await waitFor(async () => (await call('GET', '/config/me/effective', token)).status === 401, 1000, 20);
+    await waitFor(
+      async () => (await call('GET', '/config/me/effective', token)).status === 401,
+      1000,
+      20,
+    );
     expect(Date.now() - revokedAt).toBeLessThanOrEqual(1000);
   }, 30_000);
 });

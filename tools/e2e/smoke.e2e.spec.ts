@@ -18,7 +18,13 @@ describe('all-in-one smoke test', () => {
     expect(ready.status).toBe(200);
     const body = (await ready.json()) as { services: Record<string, string> };
     expect(Object.values(body.services).every((s) => s === 'up')).toBe(true);
-    expect(Object.keys(body.services).sort()).toEqual(['config', 'investigation', 'knowledge', 'notifier', 'tools']);
+    expect(Object.keys(body.services).sort()).toEqual([
+      'config',
+      'investigation',
+      'knowledge',
+      'notifier',
+      'tools',
+    ]);
   });
 
   it('prints a demo team token and answers 401 without a token', async () => {
@@ -32,7 +38,10 @@ describe('all-in-one smoke test', () => {
   it('runs a first investigation against the demo tool server', async () => {
     const r = await fetch(`${inquest.apiUrl}/agents/run`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${inquest.demoTeamToken}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${inquest.demoTeamToken}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({
         agent_name: 'planner',
         message: 'checkout is returning 500s',

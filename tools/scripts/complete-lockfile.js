@@ -13,8 +13,32 @@ const lockPath = path.resolve(__dirname, '../../package-lock.json');
 const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const pkgs = lock.packages;
 
-const OS = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony'];
-const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 'ppc64le', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32', 'armv7'];
+const OS = [
+  'darwin',
+  'win32',
+  'linux',
+  'android',
+  'freebsd',
+  'openbsd',
+  'netbsd',
+  'sunos',
+  'aix',
+  'openharmony',
+];
+const CPU = [
+  'arm64',
+  'x64',
+  'ia32',
+  'arm',
+  'ppc64',
+  'ppc64le',
+  's390x',
+  'riscv64',
+  'loong64',
+  'mips64el',
+  'wasm32',
+  'armv7',
+];
 
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');
@@ -38,7 +62,8 @@ for (const [loc, entry] of Object.entries(pkgs)) {
     // resolved the way node does: nested first, then hoisted
     if (pkgs[`${base}${dep}`] || pkgs[`node_modules/${dep}`]) continue;
     const platform = platformOf(dep);
-    if (!platform.os && !platform.libc && platform.cpu?.[0] === 'none' && !/wasm|wasi/.test(dep)) continue;
+    if (!platform.os && !platform.libc && platform.cpu?.[0] === 'none' && !/wasm|wasi/.test(dep))
+      continue;
     pkgs[`node_modules/${dep}`] = {
       version: String(range).replace(/^[\^~=]/, ''),
       ...(entry.dev ? { dev: true } : {}),
@@ -49,6 +74,8 @@ for (const [loc, entry] of Object.entries(pkgs)) {
   }
 }
 // keep the file sorted the way npm writes it
-lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 fs.writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform entries`);

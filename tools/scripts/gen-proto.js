@@ -21,7 +21,11 @@ function newest(dir) {
 }
 
 const inputs = Math.max(newest(protoDir), fs.statSync(path.join(root, 'buf.gen.yaml')).mtimeMs);
-if (fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= inputs && !process.argv.includes('--force')) {
+if (
+  fs.existsSync(stamp) &&
+  fs.statSync(stamp).mtimeMs >= inputs &&
+  !process.argv.includes('--force')
+) {
   process.exit(0);
 }
 fs.rmSync(outDir, { recursive: true, force: true });

@@ -23,15 +23,15 @@ export const Node = z.object({
   parent_id: z.string().nullable(),
   kind: NodeKind,
   name: z.string(),
-  org_id: z.string().describe('Id of the root of the node\'s lineage'),
+  org_id: z.string().describe("Id of the root of the node's lineage"),
   created_at: z.string().describe('ISO 8601 UTC'),
 });
 export type Node = z.infer<typeof Node>;
 
 /** GET /admin/nodes/{node_id} */
 export const NodeWithConfig = Node.extend({
-  config: ConfigDocument.describe('The node\'s own config'),
-  version: z.number().int().describe('Version of the node\'s own config'),
+  config: ConfigDocument.describe("The node's own config"),
+  version: z.number().int().describe("Version of the node's own config"),
 });
 export type NodeWithConfig = z.infer<typeof NodeWithConfig>;
 
@@ -39,7 +39,10 @@ export const NodeList = z.object({ nodes: z.array(Node) });
 export type NodeList = z.infer<typeof NodeList>;
 
 export const ListNodesQuery = z.object({
-  parent_id: z.string().optional().describe('Only the children of this node; empty lists the roots; absent lists every node'),
+  parent_id: z
+    .string()
+    .optional()
+    .describe('Only the children of this node; empty lists the roots; absent lists every node'),
 });
 
 export const NodeIdParams = z.object({ node_id: z.string() });

@@ -2,14 +2,21 @@ import { z } from 'zod';
 
 export const AgentName = z
   .enum(['planner', 'investigation_agent', 'k8s_agent', 'cloud_agent', 'coding_agent'], {
-    message: 'agent_name must be one of planner, investigation_agent, k8s_agent, cloud_agent, coding_agent',
+    message:
+      'agent_name must be one of planner, investigation_agent, k8s_agent, cloud_agent, coding_agent',
   })
   .describe(
     'planner orchestrates full investigations; investigation_agent does comprehensive troubleshooting; k8s_agent is cluster-focused; cloud_agent is cloud-provider-focused; coding_agent analyses code',
   );
 export type AgentName = z.infer<typeof AgentName>;
 
-export const InvestigationStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
+export const InvestigationStatus = z.enum([
+  'pending',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+]);
 export type InvestigationStatus = z.infer<typeof InvestigationStatus>;
 
 const ctxString = (what: string) => z.string().max(1024).describe(what);
@@ -17,9 +24,13 @@ const ctxString = (what: string) => z.string().max(1024).describe(what);
 export const InvestigationContext = z
   .object({
     service: ctxString('Service name'),
-    environment: z.enum(['prod', 'staging', 'dev'], { message: 'context.environment must be one of prod, staging, dev' }),
+    environment: z.enum(['prod', 'staging', 'dev'], {
+      message: 'context.environment must be one of prod, staging, dev',
+    }),
     namespace: ctxString('Cluster namespace'),
-    severity: z.enum(['high', 'medium', 'low'], { message: 'context.severity must be one of high, medium, low' }),
+    severity: z.enum(['high', 'medium', 'low'], {
+      message: 'context.severity must be one of high, medium, low',
+    }),
     related_alert: ctxString('Related alert id'),
     time_window: ctxString('Time range, for example a duration like 1h'),
     hint: ctxString('Free-text hint'),
@@ -35,7 +46,10 @@ export const RunAgentRequest = z.object({
   agent_name: AgentName,
   message: z
     .string({ message: 'message is required and must be a string' })
-    .max(MAX_INVESTIGATION_MESSAGE_CHARS, `message is longer than ${MAX_INVESTIGATION_MESSAGE_CHARS} characters`)
+    .max(
+      MAX_INVESTIGATION_MESSAGE_CHARS,
+      `message is longer than ${MAX_INVESTIGATION_MESSAGE_CHARS} characters`,
+    )
     .refine((s) => s.trim().length > 0, 'message must not be empty')
     .describe(`The investigation request (1..${MAX_INVESTIGATION_MESSAGE_CHARS} characters)`),
   context: InvestigationContext.optional(),
@@ -51,8 +65,14 @@ export const RootCause = z.object({
   confidence: z.number().min(0).max(100).describe('0..100'),
   evidence: z.array(z.string()).describe('Each item quotes the tool and the fact'),
 });
-export const TimelineEvent = z.object({ timestamp: z.string().describe('ISO 8601 UTC'), event: z.string() });
-export const Recommendation = z.object({ priority: z.enum(['high', 'medium', 'low']), action: z.string() });
+export const TimelineEvent = z.object({
+  timestamp: z.string().describe('ISO 8601 UTC'),
+  event: z.string(),
+});
+export const Recommendation = z.object({
+  priority: z.enum(['high', 'medium', 'low']),
+  action: z.string(),
+});
 
 export const InvestigationResult = z.object({
   summary: z.string(),
@@ -106,7 +126,10 @@ export const InvestigationStatusResponse = z.object({
   context: InvestigationContext.optional(),
   created_at: z.string(),
   progress: InvestigationProgress.optional().describe('running'),
-  started_at: z.string().optional().describe('running, completed, failed; cancelled when it had started'),
+  started_at: z
+    .string()
+    .optional()
+    .describe('running, completed, failed; cancelled when it had started'),
   elapsed_seconds: z.number().optional().describe('running'),
   result: InvestigationResult.optional().describe('completed'),
   tools_used: z.array(z.string()).optional().describe('completed, failed'),
@@ -151,7 +174,11 @@ export const InvestigationListItem = z.object({
 
 export const InvestigationList = z.object({
   investigations: z.array(InvestigationListItem).describe('Newest first'),
-  pagination: z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  pagination: z.object({
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
 });
 export type InvestigationList = z.infer<typeof InvestigationList>;
 

@@ -3,7 +3,7 @@ import { ConfigDocumentSchema } from '@inquest/config-model';
 
 /** A node's configuration document (also the effective config of a team). */
 export const ConfigDocument = ConfigDocumentSchema.describe(
-  'Configuration document. Every field is optional; unknown top-level keys are kept. A team\'s effective config also carries team_name, org_id and team_node_id.',
+  "Configuration document. Every field is optional; unknown top-level keys are kept. A team's effective config also carries team_name, org_id and team_node_id.",
 );
 export type ConfigDocument = z.infer<typeof ConfigDocument>;
 
@@ -11,7 +11,7 @@ export type ConfigDocument = z.infer<typeof ConfigDocument>;
 export const ConfigPatch = z
   .record(z.string(), z.unknown())
   .describe(
-    'A partial configuration document (fields as in ConfigDocument), deep-merged into the node\'s own config. team_name, org_id and team_node_id are refused (400 invalid_field); every other problem is reported at once (400 validation_error).',
+    "A partial configuration document (fields as in ConfigDocument), deep-merged into the node's own config. team_name, org_id and team_node_id are refused (400 invalid_field); every other problem is reported at once (400 validation_error).",
   );
 export type ConfigPatch = z.infer<typeof ConfigPatch>;
 
@@ -27,7 +27,10 @@ export const ConfigChanges = z
 /** 200 answer of an applied update. */
 export const ConfigUpdateApplied = z.object({
   message: z.string(),
-  version: z.number().int().describe('The team\'s config version after the update (unchanged when nothing changed)'),
+  version: z
+    .number()
+    .int()
+    .describe("The team's config version after the update (unchanged when nothing changed)"),
   changed_fields: z.array(z.string()).describe('Dot paths of the fields that changed'),
   effective_config: ConfigDocument,
 });
@@ -79,7 +82,7 @@ export type PendingChanges = z.infer<typeof PendingChanges>;
 /** GET /config/me/raw */
 export const RawConfig = z.object({
   lineage: z.array(z.string()).describe('Node ids, organization root first, team last'),
-  configs: z.record(z.string(), ConfigDocument).describe('Node id to that node\'s own config'),
+  configs: z.record(z.string(), ConfigDocument).describe("Node id to that node's own config"),
 });
 export type RawConfig = z.infer<typeof RawConfig>;
 
@@ -87,9 +90,14 @@ export const AuditEntry = z.object({
   version: z.number().int(),
   changed_at: z.string().describe('ISO 8601 UTC'),
   changed_by: z.string(),
-  approved_by: z.string().optional().describe('Set when the change was applied by approving a change request'),
+  approved_by: z
+    .string()
+    .optional()
+    .describe('Set when the change was applied by approving a change request'),
   diff: ConfigChanges,
-  full_config: ConfigDocument.optional().describe('Effective config after the change; only with include_full'),
+  full_config: ConfigDocument.optional().describe(
+    'Effective config after the change; only with include_full',
+  ),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
@@ -97,9 +105,7 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditHistory = z.object({ history: z.array(AuditEntry).describe('Newest first') });
 export type AuditHistory = z.infer<typeof AuditHistory>;
 
-const QueryBool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50).describe('Entries to return, 1..500'),

@@ -6,7 +6,9 @@ export const DeliveryStatus = z
     'pending: waiting for its next attempt; delivering: an attempt is running; delivered: the receiver answered 2xx (Slack: ok); failed: every attempt was used; stopped: a permanent failure (410 Gone, refused address, unknown Slack channel)',
   );
 
-export const DeliveryChannel = z.enum(['webhook', 'chat']).describe('webhook: the team receiver; chat: the team chat channel');
+export const DeliveryChannel = z
+  .enum(['webhook', 'chat'])
+  .describe('webhook: the team receiver; chat: the team chat channel');
 
 /** One entry of the team's delivery log. */
 export const WebhookDelivery = z
@@ -14,15 +16,22 @@ export const WebhookDelivery = z
     delivery_id: z.string().describe('Delivery identifier (dlv_...)'),
     event: z
       .string()
-      .describe('investigation_complete, config_change_requested, config_change_approved or config_change_rejected'),
-    event_id: z.string().describe('Source event id; sent as the webhook-id header on every attempt'),
+      .describe(
+        'investigation_complete, config_change_requested, config_change_approved or config_change_rejected',
+      ),
+    event_id: z
+      .string()
+      .describe('Source event id; sent as the webhook-id header on every attempt'),
     channel: DeliveryChannel,
     target: z.string().describe('Receiver URL, or the chat channel'),
     status: DeliveryStatus,
     attempts: z.number().int().describe('Attempts made so far'),
     last_status_code: z.number().int().optional().describe('HTTP status of the last answer'),
     last_error: z.string().optional().describe('Why the last attempt did not succeed'),
-    next_attempt_at: z.string().optional().describe('When the next attempt is due (pending only), ISO 8601 UTC'),
+    next_attempt_at: z
+      .string()
+      .optional()
+      .describe('When the next attempt is due (pending only), ISO 8601 UTC'),
     created_at: z.string().describe('When the delivery was recorded, ISO 8601 UTC'),
     updated_at: z.string().optional(),
     delivered_at: z.string().optional(),
@@ -32,7 +41,13 @@ export const WebhookDelivery = z
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const ListWebhookDeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many, newest first (1..100, default 20)'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .describe('How many, newest first (1..100, default 20)'),
   status: DeliveryStatus.optional(),
   channel: DeliveryChannel.optional(),
 });
@@ -49,6 +64,8 @@ export const RedeliverParams = z.object({
 export type RedeliverParams = z.infer<typeof RedeliverParams>;
 
 export const RedeliverResponse = z.object({
-  delivery: WebhookDelivery.describe('The new delivery (same event, body and webhook-id, fresh attempts)'),
+  delivery: WebhookDelivery.describe(
+    'The new delivery (same event, body and webhook-id, fresh attempts)',
+  ),
 });
 export type RedeliverResponse = z.infer<typeof RedeliverResponse>;

@@ -19,31 +19,44 @@ describe('checkPatch', () => {
   it('accepts a well-formed patch and keeps unknown top-level keys', () => {
     const patch = {
       agents: { investigation_agent: { timeout: 60, enable_extra_tools: ['knowledge_search'] } },
-      mcp_servers: [{ name: 'grafana', url: 'https://grafana.example.com/mcp', auth: { type: 'bearer', token: 'vault://mcp/grafana' } }],
-      knowledge_base: { retrieval: { strategy: 'dense', top_k: 3, min_relevance: 0.5 }, sources: { wiki: { sync_interval: '30m' } } },
+      mcp_servers: [
+        {
+          name: 'grafana',
+          url: 'https://grafana.example.com/mcp',
+          auth: { type: 'bearer', token: 'vault://mcp/grafana' },
+        },
+      ],
+      knowledge_base: {
+        retrieval: { strategy: 'dense', top_k: 3, min_relevance: 0.5 },
+        sources: { wiki: { sync_interval: '30m' } },
+      },
       custom_extension: { anything: [1, 'two'] },
     };
     expect(checkPatch(patch)).toBe(patch);
   });
 
-  it.each([
-    [null],
-    [[1, 2]],
-    ['text'],
-    [42],
-  ])('rejects a non-object body %p as invalid_request', (body) => {
-    expect(failure(body).code).toBe('invalid_request');
-  });
+  it.each([[null], [[1, 2]], ['text'], [42]])(
+    'rejects a non-object body %p as invalid_request',
+    (body) => {
+      expect(failure(body).code).toBe('invalid_request');
+    },
+  );
 
-  it.each(['team_name', 'org_id', 'team_node_id'])('rejects immutable field %s as invalid_field', (f) => {
-    const err = failure({ chat_channel: '#x', [f]: 'new' });
-    expect(err.code).toBe('invalid_field');
-    expect(err.options.field).toBe(f);
-  });
+  it.each(['team_name', 'org_id', 'team_node_id'])(
+    'rejects immutable field %s as invalid_field',
+    (f) => {
+      const err = failure({ chat_channel: '#x', [f]: 'new' });
+      expect(err.code).toBe('invalid_field');
+      expect(err.options.field).toBe(f);
+    },
+  );
 
   it('reports every failure at once with its path', () => {
     const err = failure({
-      agents: { investigation_agent: { timeout: -5 }, code_fix_agent: { timeout: 1.5, enabled: 'yes' } },
+      agents: {
+        investigation_agent: { timeout: -5 },
+        code_fix_agent: { timeout: 1.5, enabled: 'yes' },
+      },
       knowledge_base: {
         retrieval: { strategy: 'fuzzy', top_k: 0, min_relevance: 1.5 },
         sources: { wiki: { sync_interval: 'hourly' } },
@@ -53,7 +66,11 @@ describe('checkPatch', () => {
       tokens_vault_path: { github: 'ghp_plaintext' },
       mcp_servers: [
         { name: 'a', url: '/relative', auth: { type: 'bearer', token: 'secret' } },
-        { name: 'b', url: 'https://b.example.com', auth: { type: 'api_key', header: 'X-Key', key: 'raw' } },
+        {
+          name: 'b',
+          url: 'https://b.example.com',
+          auth: { type: 'api_key', header: 'X-Key', key: 'raw' },
+        },
         { name: 'c', url: 'https://c.example.com', auth: { type: 'basic' } },
         42,
       ],
@@ -83,7 +100,9 @@ describe('checkPatch', () => {
   });
 
   it('rejects prototype keys at any depth', () => {
-    const err = failure(JSON.parse('{"agents": {"__proto__": {"x": 1}}, "constructor": {"prototype": 1}}'));
+    const err = failure(
+      JSON.parse('{"agents": {"__proto__": {"x": 1}}, "constructor": {"prototype": 1}}'),
+    );
     expect(err.code).toBe('validation_error');
     expect(fields(err).sort()).toEqual(['agents.__proto__', 'constructor']);
   });
@@ -113,7 +132,11 @@ describe('referenceProblems', () => {
     const team = { mcp_servers: ['grafana', { name: 'local', url: 'http://local:9000' }, 'local'] };
     expect(referenceProblems([org, {}, team], effectiveConfig([org, {}, team]))).toEqual([]);
     const eff = effectiveConfig([org, team]);
-    expect((eff['mcp_servers'] as { name: string }[]).map((s) => s.name)).toEqual(['grafana', 'local', 'local']);
+    expect((eff['mcp_servers'] as { name: string }[]).map((s) => s.name)).toEqual([
+      'grafana',
+      'local',
+      'local',
+    ]);
   });
 
   it('reports unknown server names and unknown or disabled tools', () => {
@@ -121,7 +144,13 @@ describe('referenceProblems', () => {
       mcp_servers: ['grafana', 'off', 'missing'],
       agents: {
         investigation_agent: {
-          enable_extra_tools: ['grafana:query', 'off:query', 'nope:x', 'bogus', 'similar_incidents'],
+          enable_extra_tools: [
+            'grafana:query',
+            'off:query',
+            'nope:x',
+            'bogus',
+            'similar_incidents',
+          ],
           disable_default_tools: ['learned_patterns', 'unknown_tool'],
         },
       },

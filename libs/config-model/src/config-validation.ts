@@ -1,4 +1,10 @@
-import { DomainError, invalidField, invalidRequest, validationError, type ErrorDetail } from '@inquest/errors';
+import {
+  DomainError,
+  invalidField,
+  invalidRequest,
+  validationError,
+  type ErrorDetail,
+} from '@inquest/errors';
 import {
   BUILTIN_TOOLS,
   CONFIG_LIMITS,
@@ -15,7 +21,10 @@ const joinPath = (path: readonly PropertyKey[]) => path.map((p) => String(p)).jo
  * Structural problems of a JSON value that must never be merged: prototype keys, nesting deeper
  * than the limit, and values JSON cannot carry.
  */
-export function jsonShapeProblems(value: unknown, maxDepth: number = CONFIG_LIMITS.maxDepth): ErrorDetail[] {
+export function jsonShapeProblems(
+  value: unknown,
+  maxDepth: number = CONFIG_LIMITS.maxDepth,
+): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   const visit = (v: unknown, path: string[], depth: number): void => {
     const here = path.length ? path.join('.') : '(root)';
@@ -70,7 +79,11 @@ export function checkPatchShape(patch: unknown): JsonObject {
     throw invalidRequest('the body is not valid JSON');
   }
   if (size > CONFIG_LIMITS.maxBytes) {
-    throw new DomainError('invalid_input', 'payload_too_large', `the config must not exceed ${CONFIG_LIMITS.maxBytes} bytes`);
+    throw new DomainError(
+      'invalid_input',
+      'payload_too_large',
+      `the config must not exceed ${CONFIG_LIMITS.maxBytes} bytes`,
+    );
   }
   const shape = jsonShapeProblems(patch);
   if (shape.length) throw validationError(shape);
@@ -119,7 +132,11 @@ export function resolveMcpServers(levels: JsonObject[], effectiveList: unknown):
     if (typeof item === 'string') {
       const found = lookup(item);
       if (found) servers.push(found);
-      else problems.push({ field: `mcp_servers.${i}`, error: `MCP server "${item}" is not configured at this or any parent level` });
+      else
+        problems.push({
+          field: `mcp_servers.${i}`,
+          error: `MCP server "${item}" is not configured at this or any parent level`,
+        });
     } else {
       const r = McpServerEntrySchema.safeParse(item);
       if (r.success) servers.push(r.data);
@@ -150,9 +167,15 @@ export function referenceProblems(levels: JsonObject[], merged: JsonObject): Err
           if (known.has(tool)) return;
           const sep = tool.indexOf(':');
           if (sep <= 0 || sep === tool.length - 1) {
-            problems.push({ field, error: `unknown tool "${tool}": use a built-in tool (${BUILTIN_TOOLS.join(', ')}) or <server>:<tool>` });
+            problems.push({
+              field,
+              error: `unknown tool "${tool}": use a built-in tool (${BUILTIN_TOOLS.join(', ')}) or <server>:<tool>`,
+            });
           } else if (!enabled.has(tool.slice(0, sep))) {
-            problems.push({ field, error: `tool "${tool}" names MCP server "${tool.slice(0, sep)}", which is not configured or not enabled` });
+            problems.push({
+              field,
+              error: `tool "${tool}" names MCP server "${tool.slice(0, sep)}", which is not configured or not enabled`,
+            });
           }
         });
       }

@@ -85,30 +85,60 @@ const McpServersSchema = z.array(z.unknown()).superRefine((items, ctx) => {
   const names = new Set<string>();
   items.forEach((item, i) => {
     if (typeof item === 'string') {
-      if (!item) ctx.addIssue({ code: 'custom', path: [i], message: 'server name must not be empty' });
+      if (!item)
+        ctx.addIssue({ code: 'custom', path: [i], message: 'server name must not be empty' });
       return;
     }
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      ctx.addIssue({ code: 'custom', path: [i], message: 'must be a server name or a server entry object' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [i],
+        message: 'must be a server name or a server entry object',
+      });
       return;
     }
     const r = McpServerEntrySchema.safeParse(item);
     if (!r.success) {
-      for (const iss of r.error.issues) ctx.addIssue({ code: 'custom', path: [i, ...iss.path] as PropertyKey[] as (string | number)[], message: iss.message });
+      for (const iss of r.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, ...iss.path] as PropertyKey[] as (string | number)[],
+          message: iss.message,
+        });
     } else {
-      if (names.has(r.data.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate server name "${r.data.name}"` });
+      if (names.has(r.data.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'name'],
+          message: `duplicate server name "${r.data.name}"`,
+        });
       names.add(r.data.name);
     }
     const auth = (item as { auth?: unknown }).auth;
     if (auth !== undefined) {
-      const type = typeof auth === 'object' && auth !== null ? (auth as { type?: unknown }).type : undefined;
-      const schema = type === 'bearer' ? McpBearerAuthSchema : type === 'api_key' ? McpApiKeyAuthSchema : undefined;
+      const type =
+        typeof auth === 'object' && auth !== null ? (auth as { type?: unknown }).type : undefined;
+      const schema =
+        type === 'bearer'
+          ? McpBearerAuthSchema
+          : type === 'api_key'
+            ? McpApiKeyAuthSchema
+            : undefined;
       if (!schema) {
-        ctx.addIssue({ code: 'custom', path: [i, 'auth', 'type'], message: 'must be bearer or api_key' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'auth', 'type'],
+          message: 'must be bearer or api_key',
+        });
       } else {
         const a = schema.safeParse(auth);
         if (!a.success) {
-          for (const iss of a.error.issues) ctx.addIssue({ code: 'custom', path: [i, 'auth', ...iss.path] as (string | number)[], message: iss.message });
+          for (const iss of a.error.issues)
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'auth', ...iss.path] as (string | number)[],
+              message: iss.message,
+            });
         }
       }
     }
@@ -136,7 +166,9 @@ export const KnowledgeBaseSchema = z.looseObject({
     .optional(),
   retrieval: z
     .looseObject({
-      strategy: z.enum(['dense', 'sparse', 'hybrid'], { error: 'must be one of dense, sparse, hybrid' }).optional(),
+      strategy: z
+        .enum(['dense', 'sparse', 'hybrid'], { error: 'must be one of dense, sparse, hybrid' })
+        .optional(),
       reranker: z.string().optional(),
       top_k: PositiveInt().optional(),
       min_relevance: z
@@ -167,10 +199,15 @@ export const ConfigDocumentSchema = z.looseObject({
   feature_flags: z.record(z.string(), z.boolean({ error: 'must be a boolean' })).optional(),
   alerts: z.looseObject({ disabled: z.array(z.string()).optional() }).optional(),
   webhooks: z
-    .looseObject({ investigation_complete: HttpUrl.optional(), signing_secret: VaultRef.optional() })
+    .looseObject({
+      investigation_complete: HttpUrl.optional(),
+      signing_secret: VaultRef.optional(),
+    })
     .optional(),
   knowledge_base: KnowledgeBaseSchema.optional(),
-  approval: z.looseObject({ approvers: z.array(z.email('must be an e-mail address')).optional() }).optional(),
+  approval: z
+    .looseObject({ approvers: z.array(z.email('must be an e-mail address')).optional() })
+    .optional(),
 });
 
 export type ConfigDocument = z.infer<typeof ConfigDocumentSchema>;

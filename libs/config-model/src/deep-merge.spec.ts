@@ -4,23 +4,21 @@ import { deepMerge, mergeLevels } from './deep-merge';
 import { isPlainObject, jsonEqual, type JsonObject } from './json-value';
 
 // Keys without dots (dot paths) and never prototype names.
-const key = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/).filter((k) => k !== 'constructor' && k !== 'prototype');
+const key = fc
+  .stringMatching(/^[a-z_][a-z0-9_]{0,6}$/)
+  .filter((k) => k !== 'constructor' && k !== 'prototype');
 const scalar = fc.oneof(fc.integer(), fc.boolean(), fc.string({ maxLength: 5 }), fc.constant(null));
 const { doc } = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small' },
-    scalar,
-    fc.array(scalar, { maxLength: 3 }),
-    tie('doc'),
-  ),
+  value: fc.oneof({ depthSize: 'small' }, scalar, fc.array(scalar, { maxLength: 3 }), tie('doc')),
   doc: fc.dictionary(key, tie('value'), { maxKeys: 4 }),
 })) as { doc: fc.Arbitrary<JsonObject> };
 
 describe('deepMerge', () => {
   it('combines objects key by key and lets later scalars win', () => {
-    expect(
-      deepMerge({ a: { b: 1, c: 2 }, d: 'x' }, { a: { c: 3, e: 4 }, d: 'y' }),
-    ).toEqual({ a: { b: 1, c: 3, e: 4 }, d: 'y' });
+    expect(deepMerge({ a: { b: 1, c: 2 }, d: 'x' }, { a: { c: 3, e: 4 }, d: 'y' })).toEqual({
+      a: { b: 1, c: 3, e: 4 },
+      d: 'y',
+    });
   });
 
   it('replaces arrays instead of concatenating them', () => {
@@ -28,7 +26,9 @@ describe('deepMerge', () => {
   });
 
   it('never merges prototype keys', () => {
-    const patch = JSON.parse('{"__proto__": {"polluted": true}, "a": {"constructor": {"x": 1}}}') as JsonObject;
+    const patch = JSON.parse(
+      '{"__proto__": {"polluted": true}, "a": {"constructor": {"x": 1}}}',
+    ) as JsonObject;
     const out = deepMerge({}, patch);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.keys(out)).toEqual(['a']);
@@ -87,7 +87,11 @@ describe('diffConfigs', () => {
     expect(
       diffConfigs(
         { agents: { investigation_agent: { timeout: 300, enabled: true } }, l: [1] },
-        { agents: { investigation_agent: { timeout: 600, enabled: true } }, l: [1, 2], n: { x: 1 } },
+        {
+          agents: { investigation_agent: { timeout: 600, enabled: true } },
+          l: [1, 2],
+          n: { x: 1 },
+        },
       ),
     ).toEqual({
       'agents.investigation_agent.timeout': { old: 300, new: 600 },

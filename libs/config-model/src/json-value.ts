@@ -10,7 +10,11 @@ export function isPlainObject(v: unknown): v is JsonObject {
 }
 
 /** Keys that would reach an object's prototype when assigned; rejected, never merged. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
 
 /** Structural equality of JSON values (key order ignored). */
 export function jsonEqual(a: unknown, b: unknown): boolean {

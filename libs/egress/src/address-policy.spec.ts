@@ -1,4 +1,9 @@
-import { buildAddressPolicy, isHostAllowed, parseEgressAllow, refusalReason } from './address-policy';
+import {
+  buildAddressPolicy,
+  isHostAllowed,
+  parseEgressAllow,
+  refusalReason,
+} from './address-policy';
 
 describe('refusalReason', () => {
   const none = buildAddressPolicy([]);
@@ -33,12 +38,16 @@ describe('refusalReason', () => {
     expect(refusalReason(ip, none)).not.toBeNull();
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8', '172.32.0.1'])(
-    'allows public %s',
-    (ip) => {
-      expect(refusalReason(ip, none)).toBeNull();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '172.32.0.1',
+  ])('allows public %s', (ip) => {
+    expect(refusalReason(ip, none)).toBeNull();
+  });
 
   it('allow-list CIDRs exempt addresses, IPv4-mapped IPv6 included', () => {
     const policy = buildAddressPolicy(parseEgressAllow('127.0.0.0/8, ::1 ,10.0.0.5'));

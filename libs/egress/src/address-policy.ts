@@ -30,7 +30,10 @@ export function buildAddressPolicy(allow: string[]): AddressPolicy {
     if (!entry) continue;
     if (entry.includes('/')) {
       const [addr, bits] = ipaddr.parseCIDR(entry);
-      policy.cidrs.push([normalize(addr), addr.kind() === 'ipv6' && normalize(addr).kind() === 'ipv4' ? Math.max(0, bits - 96) : bits]);
+      policy.cidrs.push([
+        normalize(addr),
+        addr.kind() === 'ipv6' && normalize(addr).kind() === 'ipv4' ? Math.max(0, bits - 96) : bits,
+      ]);
     } else if (ipaddr.isValid(entry.replace(/^\[|\]$/g, ''))) {
       const addr = normalize(ipaddr.parse(entry.replace(/^\[|\]$/g, '')));
       policy.cidrs.push([addr, addr.kind() === 'ipv4' ? 32 : 128]);

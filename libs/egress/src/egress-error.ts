@@ -1,9 +1,5 @@
 export type EgressErrorCode =
-  | 'egress_refused'
-  | 'timeout'
-  | 'body_too_large'
-  | 'connect_failed'
-  | 'invalid_url';
+  'egress_refused' | 'timeout' | 'body_too_large' | 'connect_failed' | 'invalid_url';
 
 /** A call to a user-supplied URL failed before a complete answer arrived. Check by `code`. */
 export class EgressError extends Error {
@@ -19,5 +15,7 @@ export class EgressError extends Error {
 }
 
 export function isEgressError(e: unknown): e is EgressError {
-  return typeof e === 'object' && e !== null && (e as { isEgressError?: unknown }).isEgressError === true;
+  return (
+    typeof e === 'object' && e !== null && (e as { isEgressError?: unknown }).isEgressError === true
+  );
 }

@@ -6,7 +6,10 @@ import { isEgressError } from './egress-error';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-async function listen(handler: Handler, host = '127.0.0.1'): Promise<{ server: Server; port: number }> {
+async function listen(
+  handler: Handler,
+  host = '127.0.0.1',
+): Promise<{ server: Server; port: number }> {
   const server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, host, r));
   return { server, port: (server.address() as AddressInfo).port };
@@ -44,10 +47,15 @@ describe('createEgress', () => {
       } else if (url === '/echo') {
         let body = '';
         req.on('data', (c: Buffer) => (body += c.toString()));
-        req.on('end', () => res.end(JSON.stringify({ body, auth: req.headers.authorization ?? null })));
+        req.on('end', () =>
+          res.end(JSON.stringify({ body, auth: req.headers.authorization ?? null })),
+        );
       } else if (url.startsWith('/redirect')) {
         res.statusCode = 302;
-        res.setHeader('location', url === '/redirect-meta' ? 'http://169.254.169.254/latest/meta-data/' : '/json');
+        res.setHeader(
+          'location',
+          url === '/redirect-meta' ? 'http://169.254.169.254/latest/meta-data/' : '/json',
+        );
         res.end();
       } else if (url === '/big-declared') {
         res.setHeader('content-length', String(6 * 1024 * 1024));
@@ -124,7 +132,9 @@ describe('createEgress', () => {
 
     it('refuses a host name any of whose answers is refused (rebinding answer mix)', async () => {
       const e = egress({ lookup: async () => ['93.184.216.34', '127.0.0.1'] });
-      await expect(codeOf(e.request(`http://rebind.example:${port}/`))).resolves.toBe('egress_refused');
+      await expect(codeOf(e.request(`http://rebind.example:${port}/`))).resolves.toBe(
+        'egress_refused',
+      );
       const e2 = egress({ lookup: async () => ['::ffff:10.1.2.3'] });
       await expect(codeOf(e2.request('http://mapped.example/'))).resolves.toBe('egress_refused');
     });
@@ -165,9 +175,9 @@ describe('createEgress', () => {
 
     it('allows IPv6 loopback only when listed', async () => {
       if (!server6) return;
-      await expect(codeOf(egress({ allow: ['127.0.0.0/8'] }).request(`http://[::1]:${port6}/`))).resolves.toBe(
-        'egress_refused',
-      );
+      await expect(
+        codeOf(egress({ allow: ['127.0.0.0/8'] }).request(`http://[::1]:${port6}/`)),
+      ).resolves.toBe('egress_refused');
       const res = await egress({ allow: ['::1'] }).request(`http://[::1]:${port6}/`);
       expect(res.text()).toBe('v6');
     });
@@ -189,36 +199,46 @@ describe('createEgress', () => {
 
     it('bounds the body by declared length and by bytes received', async () => {
       const e = egress({ allow: ['127.0.0.0/8'], timeoutMs: 5_000 });
-      await expect(codeOf(e.request(`http://127.0.0.1:${port}/big-declared`))).resolves.toBe('body_too_large');
-      await expect(codeOf(e.request(`http://127.0.0.1:${port}/big-chunked`))).resolves.toBe('body_too_large');
+      await expect(codeOf(e.request(`http://127.0.0.1:${port}/big-declared`))).resolves.toBe(
+        'body_too_large',
+      );
+      await expect(codeOf(e.request(`http://127.0.0.1:${port}/big-chunked`))).resolves.toBe(
+        'body_too_large',
+      );
       const small = egress({ allow: ['127.0.0.0/8'], maxBodyBytes: 3 });
-      await expect(codeOf(small.request(`http://127.0.0.1:${port}/`))).resolves.toBe('body_too_large');
-      const res = await e.request(`http://127.0.0.1:${port}/big-chunked`, { maxBodyBytes: 9 * 1024 * 1024 });
+      await expect(codeOf(small.request(`http://127.0.0.1:${port}/`))).resolves.toBe(
+        'body_too_large',
+      );
+      const res = await e.request(`http://127.0.0.1:${port}/big-chunked`, {
+        maxBodyBytes: 9 * 1024 * 1024,
+      });
       expect(res.body.length).toBe(8 * 1024 * 1024);
     });
 
     it('times out a slowloris answer as a whole, not per chunk', async () => {
       const e = egress({ allow: ['127.0.0.0/8'] });
       const t0 = Date.now();
-      await expect(codeOf(e.request(`http://127.0.0.1:${port}/slowloris`, { timeoutMs: 400 }))).resolves.toBe(
-        'timeout',
-      );
+      await expect(
+        codeOf(e.request(`http://127.0.0.1:${port}/slowloris`, { timeoutMs: 400 })),
+      ).resolves.toBe('timeout');
       expect(Date.now() - t0).toBeLessThan(3_000);
-      await expect(codeOf(e.request(`http://127.0.0.1:${port}/hang`, { timeoutMs: 300 }))).resolves.toBe('timeout');
+      await expect(
+        codeOf(e.request(`http://127.0.0.1:${port}/hang`, { timeoutMs: 300 })),
+      ).resolves.toBe('timeout');
     });
 
     it('reports a closed port as connect_failed', async () => {
       const closed = await freePort();
-      await expect(codeOf(egress({ allow: ['127.0.0.0/8'] }).request(`http://127.0.0.1:${closed}/`))).resolves.toBe(
-        'connect_failed',
-      );
+      await expect(
+        codeOf(egress({ allow: ['127.0.0.0/8'] }).request(`http://127.0.0.1:${closed}/`)),
+      ).resolves.toBe('connect_failed');
     });
 
     it('reports a TLS failure as connect_failed', async () => {
       // A plain HTTP server spoken to over https fails the handshake.
-      await expect(codeOf(egress({ allow: ['127.0.0.0/8'] }).request(`https://127.0.0.1:${port}/`))).resolves.toBe(
-        'connect_failed',
-      );
+      await expect(
+        codeOf(egress({ allow: ['127.0.0.0/8'] }).request(`https://127.0.0.1:${port}/`)),
+      ).resolves.toBe('connect_failed');
     });
 
     it('passes a caller abort through', async () => {
@@ -230,10 +250,13 @@ describe('createEgress', () => {
     });
   });
 
-  it.each(['not a url', 'ftp://example.com/', 'file:///etc/passwd', 'http://user:pw@example.com/', '/relative'])(
-    'rejects %s as invalid_url',
-    async (url) => {
-      await expect(codeOf(egress().request(url))).resolves.toBe('invalid_url');
-    },
-  );
+  it.each([
+    'not a url',
+    'ftp://example.com/',
+    'file:///etc/passwd',
+    'http://user:pw@example.com/',
+    '/relative',
+  ])('rejects %s as invalid_url', async (url) => {
+    await expect(codeOf(egress().request(url))).resolves.toBe('invalid_url');
+  });
 });

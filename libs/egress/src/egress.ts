@@ -73,7 +73,13 @@ function guardedConnector(policy: AddressPolicy, connectTimeoutMs: number, resol
           const reason = hostAllowed ? null : peer ? refusalReason(peer, policy) : 'unknown peer';
           if (reason) {
             socket.destroy();
-            callback(new EgressError('egress_refused', `connection to ${opts.hostname} refused: ${reason}`), null);
+            callback(
+              new EgressError(
+                'egress_refused',
+                `connection to ${opts.hostname} refused: ${reason}`,
+              ),
+              null,
+            );
             return;
           }
           callback(null, socket);
@@ -127,9 +133,13 @@ function wrapConnectError(err: Error | null, host: string): Error {
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new EgressError('timeout', `connecting to ${host} timed out`, { cause: err });
   }
-  return new EgressError('connect_failed', `cannot connect to ${host}: ${err?.message ?? 'unknown error'}`, {
-    cause: err,
-  });
+  return new EgressError(
+    'connect_failed',
+    `cannot connect to ${host}: ${err?.message ?? 'unknown error'}`,
+    {
+      cause: err,
+    },
+  );
 }
 
 function parseUrl(url: string): URL {
@@ -169,7 +179,11 @@ export function createEgress(options: EgressOptions = {}): Egress {
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT;
   const defaultMaxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const agent = new Agent({
-    connect: guardedConnector(policy, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT, options.lookup ?? systemLookup),
+    connect: guardedConnector(
+      policy,
+      options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT,
+      options.lookup ?? systemLookup,
+    ),
     keepAliveTimeout: 4_000,
   });
 
@@ -199,7 +213,10 @@ export function createEgress(options: EgressOptions = {}): Egress {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBody) {
         discard(res.body);
-        throw new EgressError('body_too_large', `answer of ${declared} bytes exceeds ${maxBody} bytes`);
+        throw new EgressError(
+          'body_too_large',
+          `answer of ${declared} bytes exceeds ${maxBody} bytes`,
+        );
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -222,17 +239,30 @@ export function createEgress(options: EgressOptions = {}): Egress {
       };
     } catch (err) {
       if (isEgressError(err)) throw err;
-      if (timedOut) throw new EgressError('timeout', `no complete answer within ${timeoutMs} ms`, { cause: err });
+      if (timedOut)
+        throw new EgressError('timeout', `no complete answer within ${timeoutMs} ms`, {
+          cause: err,
+        });
       const code = (err as { code?: string }).code;
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-        throw new EgressError('timeout', `no complete answer within ${timeoutMs} ms`, { cause: err });
+      if (
+        code === 'UND_ERR_HEADERS_TIMEOUT' ||
+        code === 'UND_ERR_BODY_TIMEOUT' ||
+        code === 'UND_ERR_CONNECT_TIMEOUT'
+      ) {
+        throw new EgressError('timeout', `no complete answer within ${timeoutMs} ms`, {
+          cause: err,
+        });
       }
       const cause = (err as { cause?: unknown }).cause;
       if (isEgressError(cause)) throw cause;
       if (init.signal?.aborted) throw err;
-      throw new EgressError('connect_failed', `request to ${parsed.host} failed: ${(err as Error).message}`, {
-        cause: err,
-      });
+      throw new EgressError(
+        'connect_failed',
+        `request to ${parsed.host} failed: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
     } finally {
       clearTimeout(timer);
       init.signal?.removeEventListener('abort', onAbort);

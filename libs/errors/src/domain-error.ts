@@ -44,10 +44,13 @@ export class DomainError extends Error {
 }
 
 export function isDomainError(e: unknown): e is DomainError {
-  return typeof e === 'object' && e !== null && (e as { isDomainError?: unknown }).isDomainError === true;
+  return (
+    typeof e === 'object' && e !== null && (e as { isDomainError?: unknown }).isDomainError === true
+  );
 }
 
-export const invalidRequest = (message: string) => new DomainError('invalid_input', 'invalid_request', message);
+export const invalidRequest = (message: string) =>
+  new DomainError('invalid_input', 'invalid_request', message);
 
 export const invalidField = (field: string, message: string) =>
   new DomainError('invalid_input', 'invalid_field', message, { field });

@@ -16,7 +16,10 @@ export interface HandlerContext extends CallContext {
   signal: AbortSignal;
 }
 
-type UnaryDef = { requestDeserialize: (b: Buffer) => unknown; responseSerialize: (v: never) => Buffer };
+type UnaryDef = {
+  requestDeserialize: (b: Buffer) => unknown;
+  responseSerialize: (v: never) => Buffer;
+};
 type ReqOf<D> = D extends { requestDeserialize: (b: Buffer) => infer R } ? R : never;
 type ResOf<D> = D extends { responseSerialize: (v: infer R) => Buffer } ? R : never;
 
@@ -36,7 +39,10 @@ export function implement<S extends Record<string, UnaryDef>>(
   logger?: Logger,
 ): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
-  for (const [name, fn] of Object.entries(handlers) as [string, (r: unknown, c: HandlerContext) => Promise<unknown>][]) {
+  for (const [name, fn] of Object.entries(handlers) as [
+    string,
+    (r: unknown, c: HandlerContext) => Promise<unknown>,
+  ][]) {
     impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const ac = new AbortController();
       call.on('cancelled', () => ac.abort(new Error('call cancelled')));
@@ -46,7 +52,10 @@ export function implement<S extends Record<string, UnaryDef>>(
         (err: unknown) => {
           const st = toGrpcStatus(err);
           if (st.code === 13 /* INTERNAL */) {
-            logger?.error({ err, method: name, request_id: ctx.requestId }, 'unhandled error in gRPC handler');
+            logger?.error(
+              { err, method: name, request_id: ctx.requestId },
+              'unhandled error in gRPC handler',
+            );
           }
           callback(st, null);
         },
@@ -95,7 +104,10 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
     );
   });
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  options.logger?.info({ address, services: options.services.map((s) => s.name) }, 'gRPC server listening');
+  options.logger?.info(
+    { address, services: options.services.map((s) => s.name) },
+    'gRPC server listening',
+  );
   return {
     port,
     address,

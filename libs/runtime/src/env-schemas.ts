@@ -10,7 +10,10 @@ export const envPort = (def: number) =>
     .default(def);
 
 export const envAddress = (def: string) =>
-  z.string().regex(/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'expected host:port').default(def);
+  z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'expected host:port')
+    .default(def);
 
 export const envUrl = z.string().url('expected a URL');
 
@@ -21,11 +24,17 @@ export const envBool = (def: boolean) =>
     .default(def);
 
 export const envLogLevel = z
-  .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected a pino log level' })
+  .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    message: 'expected a pino log level',
+  })
   .default('info');
 
 export const envPositiveInt = (def: number) =>
-  z.coerce.number({ message: 'expected a positive integer' }).int('expected a positive integer').positive('expected a positive integer').default(def);
+  z.coerce
+    .number({ message: 'expected a positive integer' })
+    .int('expected a positive integer')
+    .positive('expected a positive integer')
+    .default(def);
 
 /** Default loopback gRPC addresses of the services (all-in-one and local distributed runs). */
 export const DEFAULT_ADDRESSES = {

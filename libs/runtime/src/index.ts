@@ -1,4 +1,12 @@
 export { parseEnv, EnvError } from './env';
-export { envPort, envAddress, envUrl, envBool, envLogLevel, envPositiveInt, DEFAULT_ADDRESSES } from './env-schemas';
+export {
+  envPort,
+  envAddress,
+  envUrl,
+  envBool,
+  envLogLevel,
+  envPositiveInt,
+  DEFAULT_ADDRESSES,
+} from './env-schemas';
 export { runMain } from './run-main';
 export type { Stoppable } from './run-main';

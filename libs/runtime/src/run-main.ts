@@ -36,7 +36,9 @@ export function runMain(name: string, start: () => Promise<Stoppable>): void {
       if (err instanceof Error && err.name === 'EnvError') {
         process.stderr.write(`${name}: invalid configuration: ${err.message}\n`);
       } else {
-        process.stderr.write(`${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+        process.stderr.write(
+          `${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+        );
       }
       process.exit(1);
     },

@@ -17,7 +17,8 @@ export function isVaultRef(s: unknown): s is string {
 
 /** Parses a vault reference; throws invalid_request for anything malformed. Never echoes values. */
 export function parseVaultRef(ref: string): SecretRef {
-  if (!isVaultRef(ref)) throw invalidRequest('secret reference must look like vault://<path>[#key]');
+  if (!isVaultRef(ref))
+    throw invalidRequest('secret reference must look like vault://<path>[#key]');
   const rest = ref.slice(PREFIX.length);
   const hash = rest.indexOf('#');
   const path = hash >= 0 ? rest.slice(0, hash) : rest;

@@ -62,10 +62,23 @@ describe('vault refs', () => {
     expect(isVaultRef('vault://a/b')).toBe(true);
     expect(isVaultRef('plain')).toBe(false);
     expect(isVaultRef('vault://')).toBe(false);
-    expect(parseVaultRef('vault://teams/pay/grafana#token')).toEqual({ path: 'teams/pay/grafana', key: 'token' });
+    expect(parseVaultRef('vault://teams/pay/grafana#token')).toEqual({
+      path: 'teams/pay/grafana',
+      key: 'token',
+    });
     expect(parseVaultRef('vault://x')).toEqual({ path: 'x' });
-    for (const bad of ['vault://a/../b', 'vault://a//b', 'vault:///a', 'vault://a b', 'vault://a#', 'vault://a#b/c', 'x']) {
-      expect(() => parseVaultRef(bad)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    for (const bad of [
+      'vault://a/../b',
+      'vault://a//b',
+      'vault:///a',
+      'vault://a b',
+      'vault://a#',
+      'vault://a#b/c',
+      'x',
+    ]) {
+      expect(() => parseVaultRef(bad)).toThrow(
+        expect.objectContaining({ code: 'invalid_request' }),
+      );
     }
   });
 });
@@ -89,7 +102,9 @@ describe('createSecretResolver with Vault KV v2', () => {
   });
 
   it('uses the configured mount', async () => {
-    const r = createSecretResolver({ vault: { addr: `${vault.addr}/`, token: TOKEN, mount: 'kv' } });
+    const r = createSecretResolver({
+      vault: { addr: `${vault.addr}/`, token: TOKEN, mount: 'kv' },
+    });
     await expect(r.resolve('vault://custom/mount')).resolves.toBe('from-custom-mount');
   });
 
@@ -97,8 +112,12 @@ describe('createSecretResolver with Vault KV v2', () => {
     const r = createSecretResolver({ vault: { addr: vault.addr, token: TOKEN } });
     await expect(codeOf(r.resolve('vault://nope'))).resolves.toBe('not_found');
     await expect(codeOf(r.resolve('vault://deleted'))).resolves.toBe('not_found');
-    await expect(codeOf(r.resolve('vault://teams/payments/grafana#missing'))).resolves.toBe('not_found');
-    await expect(codeOf(r.resolve('vault://teams/payments/grafana'))).resolves.toBe('invalid_request');
+    await expect(codeOf(r.resolve('vault://teams/payments/grafana#missing'))).resolves.toBe(
+      'not_found',
+    );
+    await expect(codeOf(r.resolve('vault://teams/payments/grafana'))).resolves.toBe(
+      'invalid_request',
+    );
     await expect(codeOf(r.resolve('not-a-ref'))).resolves.toBe('invalid_request');
   });
 
@@ -112,7 +131,11 @@ describe('createSecretResolver with Vault KV v2', () => {
   it('caches briefly and shares concurrent reads', async () => {
     const r = createSecretResolver({ vault: { addr: vault.addr, token: TOKEN }, cacheTtlMs: 150 });
     const before = vault.reads.length;
-    await Promise.all([r.resolve('vault://single'), r.resolve('vault://single'), r.resolve('vault://single#api_key')]);
+    await Promise.all([
+      r.resolve('vault://single'),
+      r.resolve('vault://single'),
+      r.resolve('vault://single#api_key'),
+    ]);
     expect(vault.reads.length - before).toBe(1);
     await new Promise((res) => setTimeout(res, 200));
     await r.resolve('vault://single');
@@ -124,7 +147,10 @@ describe('createSecretResolver with the secrets file', () => {
   it('resolves strings and fields, and sees edits after the cache expires', async () => {
     const dir = DIR;
     const file = join(dir, 'secrets.json');
-    writeFileSync(file, JSON.stringify({ 'teams/a/token': 'v1', 'teams/a/obj': { key: 'k1', value: 'vv' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ 'teams/a/token': 'v1', 'teams/a/obj': { key: 'k1', value: 'vv' } }),
+    );
     const r = createSecretResolver({ file, cacheTtlMs: 100 });
     await expect(r.resolve('vault://teams/a/token')).resolves.toBe('v1');
     await expect(r.resolve('vault://teams/a/obj#key')).resolves.toBe('k1');
@@ -139,17 +165,19 @@ describe('createSecretResolver with the secrets file', () => {
 
   it('treats a missing file as not_found and a broken one as unavailable', async () => {
     const dir = DIR;
-    await expect(codeOf(createSecretResolver({ file: join(dir, 'none.json') }).resolve('vault://a'))).resolves.toBe(
-      'not_found',
-    );
+    await expect(
+      codeOf(createSecretResolver({ file: join(dir, 'none.json') }).resolve('vault://a')),
+    ).resolves.toBe('not_found');
     writeFileSync(join(dir, 'bad.json'), '{not json');
-    await expect(codeOf(createSecretResolver({ file: join(dir, 'bad.json') }).resolve('vault://a'))).resolves.toBe(
-      'unavailable',
-    );
+    await expect(
+      codeOf(createSecretResolver({ file: join(dir, 'bad.json') }).resolve('vault://a')),
+    ).resolves.toBe('unavailable');
   });
 
   it('has no store configured: unavailable', async () => {
-    await expect(codeOf(createSecretResolver({}).resolve('vault://a'))).resolves.toBe('unavailable');
+    await expect(codeOf(createSecretResolver({}).resolve('vault://a'))).resolves.toBe(
+      'unavailable',
+    );
   });
 });
 
@@ -165,14 +193,24 @@ describe('secret values never reach the logs', () => {
     const logger = createLogger({ name: 'secrets-test', level: 'debug', destination: sink });
     const dir = DIR;
     const file = join(dir, 'logged.json');
-    writeFileSync(file, JSON.stringify({ 'teams/a/token': SECRET, 'teams/a/multi': { a: SECRET, b: SECRET } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ 'teams/a/token': SECRET, 'teams/a/multi': { a: SECRET, b: SECRET } }),
+    );
     const r = createSecretResolver({ file, cacheTtlMs: 0, logger });
     const value = await r.resolve('vault://teams/a/token');
     expect(value).toBe(SECRET);
     const err = await r.resolve('vault://teams/a/multi').catch((e: Error) => e);
     expect(String((err as Error).message)).not.toContain(SECRET);
     // What a careless caller might log: the logger's redaction catches the usual secret fields.
-    logger.info({ token: value, auth: { api_key: value, token: value }, headers: { authorization: `Bearer ${value}` } }, 'tool call');
+    logger.info(
+      {
+        token: value,
+        auth: { api_key: value, token: value },
+        headers: { authorization: `Bearer ${value}` },
+      },
+      'tool call',
+    );
     logger.flush();
     await new Promise((res) => setImmediate(res));
     const out = lines.join('');

@@ -55,7 +55,8 @@ export function vaultSource(options: VaultOptions): SecretSource {
       const text = await res.body.text();
       if (res.statusCode === 404) throw notFound(`secret vault://${path} not found`);
       if (res.statusCode === 403) throw unavailable('secret store (vault) refused the token');
-      if (res.statusCode !== 200) throw unavailable(`secret store (vault) answered ${res.statusCode}`);
+      if (res.statusCode !== 200)
+        throw unavailable(`secret store (vault) answered ${res.statusCode}`);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -79,7 +80,8 @@ export function fileSource(file: string): SecretSource {
       try {
         text = await readFile(file, 'utf8');
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`secret vault://${path} not found`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          throw notFound(`secret vault://${path} not found`);
         throw unavailable('secrets file is unreadable');
       }
       let doc: unknown;
@@ -92,7 +94,8 @@ export function fileSource(file: string): SecretSource {
         throw unavailable('secrets file must hold a JSON object');
       }
       const map = doc as Record<string, unknown>;
-      if (!Object.prototype.hasOwnProperty.call(map, path)) throw notFound(`secret vault://${path} not found`);
+      if (!Object.prototype.hasOwnProperty.call(map, path))
+        throw notFound(`secret vault://${path} not found`);
       return map[path];
     },
   };
@@ -152,11 +155,18 @@ export function createSecretResolver(options: SecretResolverOptions): SecretReso
       }
       try {
         const secret = await entry.value;
-        options.logger?.debug({ ref: `vault://${ref.path}`, source: source.kind }, 'secret resolved');
+        options.logger?.debug(
+          { ref: `vault://${ref.path}`, source: source.kind },
+          'secret resolved',
+        );
         return pick(ref, secret);
       } catch (err) {
         options.logger?.warn(
-          { ref: `vault://${ref.path}`, source: source.kind, code: (err as { code?: string }).code },
+          {
+            ref: `vault://${ref.path}`,
+            source: source.kind,
+            code: (err as { code?: string }).code,
+          },
           'secret resolution failed',
         );
         throw err;

@@ -8,9 +8,15 @@ export const EnvSchema = z.object({
   INQUEST_LOG_LEVEL: envLogLevel,
   /** SQLite lives at <dir>/config.db unless MongoDB is configured */
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
-  INQUEST_MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL').optional(),
+  INQUEST_MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL')
+    .optional(),
   /** events go to NATS JetStream when set (distributed mode), else stay in this process */
-  INQUEST_NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL').optional(),
+  INQUEST_NATS_URL: z
+    .string()
+    .regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL')
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -21,15 +21,20 @@ export interface RunningService {
 }
 
 /** Composition root of the config-hierarchy service. */
-export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningService> {
+export async function start(
+  env: Record<string, string | undefined>,
+  deps: Deps = {},
+): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
-  const logger = deps.logger ?? createLogger({ name: 'config-hierarchy', level: config.INQUEST_LOG_LEVEL });
+  const logger =
+    deps.logger ?? createLogger({ name: 'config-hierarchy', level: config.INQUEST_LOG_LEVEL });
   const stores = config.INQUEST_MONGODB_URL
     ? await connectMongoConfigStores(config.INQUEST_MONGODB_URL)
     : openSqliteConfigStores(join(config.INQUEST_DATA_DIR, 'config.db'));
   const ownBus = !deps.bus;
   const bus =
-    deps.bus ?? (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'config-hierarchy' }));
+    deps.bus ??
+    (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'config-hierarchy' }));
   const domain = new ConfigHierarchy({ stores, bus, logger });
   // Other replicas announce their changes; drop what they made stale.
   const sub = await bus.subscribe(Subjects.configChanged, async (msg) => {
@@ -43,7 +48,11 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
     services: [
       {
         definition: configV1.ConfigServiceService,
-        implementation: implement(configV1.ConfigServiceService, configServiceHandlers(domain), logger),
+        implementation: implement(
+          configV1.ConfigServiceService,
+          configServiceHandlers(domain),
+          logger,
+        ),
         name: 'inquest.config.v1.ConfigService',
       },
     ],

@@ -4,7 +4,13 @@ import helmet from 'helmet';
 import cors from 'cors';
 import type { Registry } from 'prom-client';
 import { Counter, Histogram } from 'prom-client';
-import { DomainError, invalidRequest, forbidden, unavailable, validationError } from '@inquest/errors';
+import {
+  DomainError,
+  invalidRequest,
+  forbidden,
+  unavailable,
+  validationError,
+} from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
 import { requestIdFrom } from '@inquest/observability';
 import type { z } from 'zod';
@@ -72,7 +78,13 @@ export function createApp(deps: AppDeps): express.Express {
       ? deps.routes
       : [
           ...deps.routes,
-          ...metaRoutes((): OpenApiDocument => (document ??= buildOpenApiDocument(routes, { version: deps.version, logger: deps.logger }))),
+          ...metaRoutes(
+            (): OpenApiDocument =>
+              (document ??= buildOpenApiDocument(routes, {
+                version: deps.version,
+                logger: deps.logger,
+              })),
+          ),
         ];
 
   const requests = new Counter({
@@ -124,7 +136,9 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.get('/readyz', async (_req, res) => {
     const r = deps.readiness ? await deps.readiness() : { ok: true, services: {} };
-    res.status(r.ok ? 200 : 503).json({ status: r.ok ? 'ready' : 'not_ready', services: r.services });
+    res
+      .status(r.ok ? 200 : 503)
+      .json({ status: r.ok ? 'ready' : 'not_ready', services: r.services });
   });
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', deps.metrics.contentType);
@@ -141,7 +155,10 @@ export function createApp(deps: AppDeps): express.Express {
       (res.locals as { route?: string }).route = `${API_PREFIX}${route.path}`;
       const ac = new AbortController();
       const timer = setTimeout(() => {
-        deps.logger.warn({ request_id: res.locals.requestId, route: route.path }, 'request timed out');
+        deps.logger.warn(
+          { request_id: res.locals.requestId, route: route.path },
+          'request timed out',
+        );
         ac.abort(new Error('request timed out'));
         sendError(res, unavailable('the request was not answered in time'), deps.logger);
       }, route.timeoutMs ?? timeoutMs);
@@ -156,14 +173,30 @@ export function createApp(deps: AppDeps): express.Express {
     const allowed = patterns.filter((p) => p.re.test(req.path)).map((p) => p.method);
     if (allowed.length > 0) {
       res.setHeader('Allow', [...new Set(allowed)].join(', '));
-      sendError(res, new DomainError('invalid_input', 'method_not_allowed', `method ${req.method} not allowed here`), deps.logger);
+      sendError(
+        res,
+        new DomainError(
+          'invalid_input',
+          'method_not_allowed',
+          `method ${req.method} not allowed here`,
+        ),
+        deps.logger,
+      );
       return;
     }
-    sendError(res, new DomainError('not_found', 'not_found', `no route ${req.method} ${API_PREFIX}${req.path}`), deps.logger);
+    sendError(
+      res,
+      new DomainError('not_found', 'not_found', `no route ${req.method} ${API_PREFIX}${req.path}`),
+      deps.logger,
+    );
   });
   app.use(API_PREFIX, router);
   app.use((req: Request, res: Response<unknown, Locals>) => {
-    sendError(res, new DomainError('not_found', 'not_found', `no route ${req.method} ${req.path}`), deps.logger);
+    sendError(
+      res,
+      new DomainError('not_found', 'not_found', `no route ${req.method} ${req.path}`),
+      deps.logger,
+    );
   });
   // errors thrown by express itself or by middleware (never a stack trace in the answer)
   app.use((err: unknown, _req: Request, res: Response<unknown, Locals>, _next: NextFunction) => {
@@ -181,7 +214,12 @@ async function handle(
   ac: AbortController,
 ): Promise<void> {
   const requestId = res.locals.requestId;
-  let auth: AuthContext = { kind: 'admin', principal: 'anonymous', identity: 'anonymous', permissions: [] };
+  let auth: AuthContext = {
+    kind: 'admin',
+    principal: 'anonymous',
+    identity: 'anonymous',
+    permissions: [],
+  };
   if (route.auth !== 'public') {
     const ip = req.socket.remoteAddress ?? 'unknown';
     // an address that used up its failed attempts gets 429 for everything, so it learns nothing
@@ -197,16 +235,21 @@ async function handle(
       if (isUnauthenticated(err)) await limiter.recordAuthFailure?.(ip);
       throw err;
     }
-    const state = await limiter.consume(`${auth.kind}:${auth.principal}`, rateClassOf(route)).catch((err: unknown) => {
-      const s = (err as { state?: Parameters<typeof setRateHeaders>[1] }).state;
-      if (s) setRateHeaders(res, s);
-      throw err;
-    });
+    const state = await limiter
+      .consume(`${auth.kind}:${auth.principal}`, rateClassOf(route))
+      .catch((err: unknown) => {
+        const s = (err as { state?: Parameters<typeof setRateHeaders>[1] }).state;
+        if (s) setRateHeaders(res, s);
+        throw err;
+      });
     setRateHeaders(res, state);
     auth = authorize(route, auth, req);
   }
   const body = await readJsonBody(req);
-  if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
+  if (
+    route.body &&
+    (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
+  ) {
     throw invalidRequest('request body must be a JSON object');
   }
   const parsedBody = route.body ? parse(route, route.body, body, 'body') : body;
@@ -244,7 +287,11 @@ async function handle(
 }
 
 function isUnauthenticated(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { kind?: unknown }).kind === 'unauthenticated';
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    (err as { kind?: unknown }).kind === 'unauthenticated'
+  );
 }
 
 /** Team routes need a team (admin names it in X-Inquest-Team) and the route's permission. */
@@ -255,13 +302,16 @@ function authorize(route: RouteDef, auth: AuthContext, req: Request): AuthContex
   }
   if (auth.kind === 'admin') {
     const team = headerValue(req.headers['x-inquest-team']);
-    if (!team) throw invalidRequest('admin requests to team endpoints must name the team in X-Inquest-Team');
-    if (!/^[a-z0-9][a-z0-9-]{1,62}$/.test(team)) throw invalidRequest('X-Inquest-Team is not a valid node id');
+    if (!team)
+      throw invalidRequest('admin requests to team endpoints must name the team in X-Inquest-Team');
+    if (!/^[a-z0-9][a-z0-9-]{1,62}$/.test(team))
+      throw invalidRequest('X-Inquest-Team is not a valid node id');
     return { ...auth, teamId: team };
   }
   if (!auth.teamId) throw forbidden('this credential is not bound to a team');
   const needed = route.permission ?? 'read';
-  if (!auth.permissions.includes(needed)) throw forbidden(`this credential lacks ${needed} permission`);
+  if (!auth.permissions.includes(needed))
+    throw forbidden(`this credential lacks ${needed} permission`);
   return auth;
 }
 
@@ -291,7 +341,10 @@ function sendError(res: Response<unknown, Locals>, err: unknown, logger: Logger)
   res.status(http.status).json(http.body);
 }
 
-function setRateHeaders(res: Response, s: { class: string; limit: number; remaining: number; resetAt: number }): void {
+function setRateHeaders(
+  res: Response,
+  s: { class: string; limit: number; remaining: number; resetAt: number },
+): void {
   if (s.limit >= Number.MAX_SAFE_INTEGER) return;
   const secs = Math.max(0, s.resetAt - Math.ceil(Date.now() / 1000));
   res.setHeader('X-RateLimit-Limit', String(s.limit));

@@ -1,66 +1,87 @@
 import { z } from 'zod';
-import { DEFAULT_ADDRESSES, envAddress, envLogLevel, envPort, envPositiveInt } from '@inquest/runtime';
+import {
+  DEFAULT_ADDRESSES,
+  envAddress,
+  envLogLevel,
+  envPort,
+  envPositiveInt,
+} from '@inquest/runtime';
 import { parseRateLimits } from './http/rate-limits';
 
 /** Environment of the gateway (validated at start). */
-export const EnvSchema = z.object({
-  PORT: envPort(8080),
-  INQUEST_HTTP_HOST: z.string().default('0.0.0.0'),
-  INQUEST_LOG_LEVEL: envLogLevel,
-  INQUEST_ADMIN_TOKEN: z
-    .string()
-    .regex(/^admin\.[A-Za-z0-9_-]{16,}$/, 'expected admin.<secret> with a secret of at least 16 characters')
-    .optional(),
-  INQUEST_ADMIN_TOKEN_SHA256: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 hex characters').optional(),
-  INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
-  INQUEST_INVESTIGATION_ADDR: envAddress(DEFAULT_ADDRESSES.investigation),
-  INQUEST_KNOWLEDGE_ADDR: envAddress(DEFAULT_ADDRESSES.knowledge),
-  INQUEST_TOOLS_ADDR: envAddress(DEFAULT_ADDRESSES.tools),
-  INQUEST_NOTIFIER_ADDR: envAddress(DEFAULT_ADDRESSES.notifier),
-  INQUEST_NATS_URL: z.string().optional(),
-  /** rate-limit counters shared by gateway replicas */
-  INQUEST_MONGODB_URL: z.string().optional(),
-  /** `read=100,write=20,trigger=10,auth_fail=30`; missing classes keep their default */
-  INQUEST_RATE_LIMITS: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      try {
-        return parseRateLimits(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
-  INQUEST_OIDC_ISSUER: z.string().url('expected the issuer URL').optional(),
-  INQUEST_OIDC_AUDIENCE: z.string().min(1).optional(),
-  INQUEST_OIDC_TEAM_CLAIM: z.string().min(1).default('inquest_team'),
-  INQUEST_OIDC_PERMISSIONS_CLAIM: z.string().min(1).default('inquest_permissions'),
-  /** comma-separated exact origins allowed by CORS; unset = CORS off */
-  INQUEST_CORS_ORIGINS: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const list = (v ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      for (const o of list) {
-        if (!/^https?:\/\/[^/\s]+$/.test(o)) {
-          ctx.addIssue({ code: 'custom', message: `expected origins like https://console.example.com, got "${o}"` });
+export const EnvSchema = z
+  .object({
+    PORT: envPort(8080),
+    INQUEST_HTTP_HOST: z.string().default('0.0.0.0'),
+    INQUEST_LOG_LEVEL: envLogLevel,
+    INQUEST_ADMIN_TOKEN: z
+      .string()
+      .regex(
+        /^admin\.[A-Za-z0-9_-]{16,}$/,
+        'expected admin.<secret> with a secret of at least 16 characters',
+      )
+      .optional(),
+    INQUEST_ADMIN_TOKEN_SHA256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'expected 64 hex characters')
+      .optional(),
+    INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
+    INQUEST_INVESTIGATION_ADDR: envAddress(DEFAULT_ADDRESSES.investigation),
+    INQUEST_KNOWLEDGE_ADDR: envAddress(DEFAULT_ADDRESSES.knowledge),
+    INQUEST_TOOLS_ADDR: envAddress(DEFAULT_ADDRESSES.tools),
+    INQUEST_NOTIFIER_ADDR: envAddress(DEFAULT_ADDRESSES.notifier),
+    INQUEST_NATS_URL: z.string().optional(),
+    /** rate-limit counters shared by gateway replicas */
+    INQUEST_MONGODB_URL: z.string().optional(),
+    /** `read=100,write=20,trigger=10,auth_fail=30`; missing classes keep their default */
+    INQUEST_RATE_LIMITS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        try {
+          return parseRateLimits(v);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
           return z.NEVER;
         }
-      }
-      return list;
-    }),
-  /** a request (reading the body + handler) not answered by then gets 503 unavailable */
-  INQUEST_REQUEST_TIMEOUT_MS: envPositiveInt(30_000),
-  /** how long a verified team token is trusted without asking config-hierarchy again */
-  INQUEST_TOKEN_CACHE_TTL_MS: envPositiveInt(30_000),
-}).superRefine((env, ctx) => {
-  if (env.INQUEST_OIDC_ISSUER && !env.INQUEST_OIDC_AUDIENCE) {
-    ctx.addIssue({ code: 'custom', path: ['INQUEST_OIDC_AUDIENCE'], message: 'required when INQUEST_OIDC_ISSUER is set' });
-  }
-});
+      }),
+    INQUEST_OIDC_ISSUER: z.string().url('expected the issuer URL').optional(),
+    INQUEST_OIDC_AUDIENCE: z.string().min(1).optional(),
+    INQUEST_OIDC_TEAM_CLAIM: z.string().min(1).default('inquest_team'),
+    INQUEST_OIDC_PERMISSIONS_CLAIM: z.string().min(1).default('inquest_permissions'),
+    /** comma-separated exact origins allowed by CORS; unset = CORS off */
+    INQUEST_CORS_ORIGINS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const list = (v ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        for (const o of list) {
+          if (!/^https?:\/\/[^/\s]+$/.test(o)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `expected origins like https://console.example.com, got "${o}"`,
+            });
+            return z.NEVER;
+          }
+        }
+        return list;
+      }),
+    /** a request (reading the body + handler) not answered by then gets 503 unavailable */
+    INQUEST_REQUEST_TIMEOUT_MS: envPositiveInt(30_000),
+    /** how long a verified team token is trusted without asking config-hierarchy again */
+    INQUEST_TOKEN_CACHE_TTL_MS: envPositiveInt(30_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.INQUEST_OIDC_ISSUER && !env.INQUEST_OIDC_AUDIENCE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INQUEST_OIDC_AUDIENCE'],
+        message: 'required when INQUEST_OIDC_ISSUER is set',
+      });
+    }
+  });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -33,7 +33,10 @@ export interface RunningGateway {
 }
 
 /** Composition root of the gateway: REST /api/v1 in front of the five gRPC services. */
-export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningGateway> {
+export async function start(
+  env: Record<string, string | undefined>,
+  deps: Deps = {},
+): Promise<RunningGateway> {
   const config = parseEnv(EnvSchema, env);
   const logger = deps.logger ?? createLogger({ name: 'gateway', level: config.INQUEST_LOG_LEVEL });
   const metrics = createMetricsRegistry('gateway');
@@ -46,31 +49,50 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   };
   const clients: ServiceClients = {
     config: createClient(configV1.ConfigServiceClient, addresses.config),
-    investigation: createClient(investigationV1.InvestigationServiceClient, addresses.investigation, {
-      deadlineMs: 660_000,
+    investigation: createClient(
+      investigationV1.InvestigationServiceClient,
+      addresses.investigation,
+      {
+        deadlineMs: 660_000,
+      },
+    ),
+    knowledge: createClient(knowledgeV1.KnowledgeServiceClient, addresses.knowledge, {
+      deadlineMs: 30_000,
     }),
-    knowledge: createClient(knowledgeV1.KnowledgeServiceClient, addresses.knowledge, { deadlineMs: 30_000 }),
     tools: createClient(toolsV1.ToolServiceClient, addresses.tools),
     notifier: createClient(notifierV1.NotifierServiceClient, addresses.notifier),
   };
   const adminTokenSha256 =
     config.INQUEST_ADMIN_TOKEN_SHA256 ??
-    (config.INQUEST_ADMIN_TOKEN ? createHash('sha256').update(config.INQUEST_ADMIN_TOKEN).digest('hex') : undefined);
+    (config.INQUEST_ADMIN_TOKEN
+      ? createHash('sha256').update(config.INQUEST_ADMIN_TOKEN).digest('hex')
+      : undefined);
   if (!adminTokenSha256) logger.warn('no INQUEST_ADMIN_TOKEN set: the admin API is disabled');
 
   const readiness = async (): Promise<Readiness> => {
     const entries = await Promise.all(
-      Object.entries(addresses).map(async ([name, addr]) => [name, (await checkHealth(addr, 1000)) ? 'up' : 'down'] as const),
+      Object.entries(addresses).map(
+        async ([name, addr]) => [name, (await checkHealth(addr, 1000)) ? 'up' : 'down'] as const,
+      ),
     );
     const services = Object.fromEntries(entries) as Readiness['services'];
     return { ok: entries.every(([, s]) => s === 'up'), services };
   };
 
   // Revocations reach this gateway over the shared bus (all-in-one) or NATS (replicas).
-  const ownBus = !deps.bus && config.INQUEST_NATS_URL ? await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'gateway' }) : undefined;
+  const ownBus =
+    !deps.bus && config.INQUEST_NATS_URL
+      ? await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'gateway' })
+      : undefined;
   const bus = deps.bus ?? ownBus;
-  const mongo = config.INQUEST_MONGODB_URL ? await new MongoClient(config.INQUEST_MONGODB_URL).connect() : undefined;
-  const rateLimiter = await FlexibleRateLimiter.create({ limits: config.INQUEST_RATE_LIMITS, mongo: mongo?.db(), logger });
+  const mongo = config.INQUEST_MONGODB_URL
+    ? await new MongoClient(config.INQUEST_MONGODB_URL).connect()
+    : undefined;
+  const rateLimiter = await FlexibleRateLimiter.create({
+    limits: config.INQUEST_RATE_LIMITS,
+    mongo: mongo?.db(),
+    logger,
+  });
   const oidc =
     config.INQUEST_OIDC_ISSUER && config.INQUEST_OIDC_AUDIENCE
       ? new OidcVerifier({
@@ -107,7 +129,7 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   });
   // requests Node cannot even parse still get the spec's error body
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (err.code === 'ECONNRESET')) {
+    if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
@@ -127,7 +149,10 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   server.requestTimeout = config.INQUEST_REQUEST_TIMEOUT_MS + 5_000;
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.PORT;
-  const host = config.INQUEST_HTTP_HOST === '0.0.0.0' || config.INQUEST_HTTP_HOST === '::' ? 'localhost' : config.INQUEST_HTTP_HOST;
+  const host =
+    config.INQUEST_HTTP_HOST === '0.0.0.0' || config.INQUEST_HTTP_HOST === '::'
+      ? 'localhost'
+      : config.INQUEST_HTTP_HOST;
   logger.info({ port }, 'gateway listening');
   return {
     name: 'gateway',

@@ -25,10 +25,17 @@ describe('input safety', () => {
   afterAll(() => gw.stop());
 
   const put = (o: { rawBody?: string; body?: unknown; headers?: Record<string, string> }) =>
-    gw.request('PUT', '/api/v1/test/items/a1', { token, headers: { 'content-type': 'application/json', ...o.headers }, ...o });
+    gw.request('PUT', '/api/v1/test/items/a1', {
+      token,
+      headers: { 'content-type': 'application/json', ...o.headers },
+      ...o,
+    });
 
   it('sets helmet security headers and X-Request-Id, no X-Powered-By', async () => {
-    const res = await gw.request('GET', '/api/v1/test/items', { token, headers: { 'x-request-id': 'abc-123' } });
+    const res = await gw.request('GET', '/api/v1/test/items', {
+      token,
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
@@ -38,13 +45,23 @@ describe('input safety', () => {
 
   it('answers CORS only for allowed origins', async () => {
     const ok = await gw.request('OPTIONS', '/api/v1/test/items', {
-      headers: { origin: 'https://console.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://console.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://console.example.com');
     expect(ok.headers.get('access-control-allow-headers')).toContain('X-Inquest-Team');
-    const get = await gw.request('GET', '/api/v1/test/items', { token, headers: { origin: 'https://console.example.com' } });
+    const get = await gw.request('GET', '/api/v1/test/items', {
+      token,
+      headers: { origin: 'https://console.example.com' },
+    });
     expect(get.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
-    const evil = await gw.request('GET', '/api/v1/test/items', { token, headers: { origin: 'https://evil.example.com' } });
+    const evil = await gw.request('GET', '/api/v1/test/items', {
+      token,
+      headers: { origin: 'https://evil.example.com' },
+    });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -63,20 +80,40 @@ describe('input safety', () => {
 
   it('refuses bodies that are not JSON, too large, malformed, polluting or too deep', async () => {
     const cases: [Parameters<typeof put>[0], number, string][] = [
-      [{ rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'unsupported_media_type'],
-      [{ rawBody: '{"name":"x"}', headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type'],
+      [
+        { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+        415,
+        'unsupported_media_type',
+      ],
+      [
+        { rawBody: '{"name":"x"}', headers: { 'content-type': 'text/plain' } },
+        415,
+        'unsupported_media_type',
+      ],
       [{ rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) }, 413, 'payload_too_large'],
       [{ rawBody: '{"name": "x",' }, 400, 'invalid_request'],
       [{ rawBody: '{"name":"x","__proto__":{"admin":true}}' }, 400, 'invalid_request'],
-      [{ rawBody: '{"name":"x","tags":[{"constructor":{"prototype":{}}}]}' }, 400, 'invalid_request'],
-      [{ rawBody: `{"name":"x","deep":${'['.repeat(40)}${']'.repeat(40)}}` }, 400, 'invalid_request'],
+      [
+        { rawBody: '{"name":"x","tags":[{"constructor":{"prototype":{}}}]}' },
+        400,
+        'invalid_request',
+      ],
+      [
+        { rawBody: `{"name":"x","deep":${'['.repeat(40)}${']'.repeat(40)}}` },
+        400,
+        'invalid_request',
+      ],
       [{ rawBody: '[1,2]' }, 400, 'invalid_request'],
       [{ rawBody: 'null' }, 400, 'invalid_request'],
       [{ body: { name: 5 } }, 400, 'validation_error'],
     ];
     for (const [o, status, code] of cases) {
       const res = await put(o);
-      expect({ body: (o.rawBody ?? '').slice(0, 40), status: res.status, code: res.body?.error?.code }).toEqual({
+      expect({
+        body: (o.rawBody ?? '').slice(0, 40),
+        status: res.status,
+        code: res.body?.error?.code,
+      }).toEqual({
         body: (o.rawBody ?? '').slice(0, 40),
         status,
         code,
@@ -86,7 +123,9 @@ describe('input safety', () => {
   });
 
   it('ignores unknown query parameters and refuses wrongly typed ones', async () => {
-    expect((await gw.request('GET', '/api/v1/test/items?limit=5&whatever=1', { token })).status).toBe(200);
+    expect(
+      (await gw.request('GET', '/api/v1/test/items?limit=5&whatever=1', { token })).status,
+    ).toBe(200);
     const bad = await gw.request('GET', '/api/v1/test/items?limit=abc', { token });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_request');
@@ -94,9 +133,14 @@ describe('input safety', () => {
   });
 
   it('never shows a stack trace or internal message; logs it with the request id', async () => {
-    const res = await gw.request('GET', '/api/v1/test/boom', { token, headers: { 'x-request-id': 'req-boom-1' } });
+    const res = await gw.request('GET', '/api/v1/test/boom', {
+      token,
+      headers: { 'x-request-id': 'req-boom-1' },
+    });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: { code: 'internal', message: 'internal error', request_id: 'req-boom-1' } });
+    expect(res.body).toEqual({
+      error: { code: 'internal', message: 'internal error', request_id: 'req-boom-1' },
+    });
     expect(res.text).not.toContain('hunter2');
     const line = logs.find((l) => l.includes('req-boom-1'));
     expect(line).toContain('hunter2');

@@ -29,7 +29,13 @@ async function startIdp() {
     if (req.url === '/.well-known/openid-configuration') {
       state.discoveryHits++;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks`, id_token_signing_alg_values_supported: ['RS256', 'ES256'] }));
+      res.end(
+        JSON.stringify({
+          issuer,
+          jwks_uri: `${issuer}/jwks`,
+          id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+        }),
+      );
       return;
     }
     if (req.url === '/jwks') {
@@ -54,8 +60,17 @@ describe('OIDC JWT authentication', () => {
   let rsa: Key;
   let ec: Key;
 
-  const sign = (key: Key, claims: Record<string, unknown>, opts: { iss?: string; aud?: string; exp?: number | string; kid?: string } = {}) =>
-    new SignJWT({ email: 'ada@example.com', inquest_team: 'team-a', inquest_permissions: ['read'], ...claims })
+  const sign = (
+    key: Key,
+    claims: Record<string, unknown>,
+    opts: { iss?: string; aud?: string; exp?: number | string; kid?: string } = {},
+  ) =>
+    new SignJWT({
+      email: 'ada@example.com',
+      inquest_team: 'team-a',
+      inquest_permissions: ['read'],
+      ...claims,
+    })
       .setProtectedHeader({ alg: key.alg, kid: opts.kid ?? key.kid })
       .setSubject('user-123')
       .setIssuer(opts.iss ?? idp.issuer)
@@ -111,7 +126,11 @@ describe('OIDC JWT authentication', () => {
       .setAudience(AUD)
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode('a-shared-secret-that-is-long-enough'));
-    const none = new UnsecuredJWT({ sub: 'user-123', inquest_team: 'team-a' }).setIssuer(idp.issuer).setAudience(AUD).setExpirationTime('5m').encode();
+    const none = new UnsecuredJWT({ sub: 'user-123', inquest_team: 'team-a' })
+      .setIssuer(idp.issuer)
+      .setAudience(AUD)
+      .setExpirationTime('5m')
+      .encode();
     const tokens = {
       wrongAud: await sign(rsa, {}, { aud: 'someone-else' }),
       wrongIss: await sign(rsa, {}, { iss: 'https://evil.example.com' }),
@@ -138,10 +157,16 @@ describe('OIDC JWT authentication', () => {
 
   it('maps permissions: read-only gets 403 on writes, write permission passes; no team claim is 403', async () => {
     const readOnly = await sign(ec, {});
-    const res = await gw.request('PUT', '/api/v1/test/items/a1', { token: readOnly, body: { name: 'a' } });
+    const res = await gw.request('PUT', '/api/v1/test/items/a1', {
+      token: readOnly,
+      body: { name: 'a' },
+    });
     expect(res.status).toBe(403);
     const writer = await sign(ec, { inquest_permissions: ['read', 'write'] });
-    expect((await gw.request('PUT', '/api/v1/test/items/a1', { token: writer, body: { name: 'a' } })).status).toBe(200);
+    expect(
+      (await gw.request('PUT', '/api/v1/test/items/a1', { token: writer, body: { name: 'a' } }))
+        .status,
+    ).toBe(200);
     const noTeam = await sign(ec, { inquest_team: undefined });
     expect((await get(noTeam)).status).toBe(403);
     const noPerms = await sign(ec, { inquest_permissions: [] });
@@ -149,7 +174,11 @@ describe('OIDC JWT authentication', () => {
   });
 
   it('answers 503 when the identity provider cannot be reached for discovery', async () => {
-    const oidc = new OidcVerifier({ issuer: 'http://127.0.0.1:9', audience: AUD, fetchTimeoutMs: 500 });
+    const oidc = new OidcVerifier({
+      issuer: 'http://127.0.0.1:9',
+      audience: AUD,
+      fetchTimeoutMs: 500,
+    });
     const down = await createTestGateway({ routes: testRoutes, oidc });
     try {
       const res = await down.request('GET', '/api/v1/test/items', { token: await sign(rsa, {}) });

@@ -14,18 +14,26 @@ import { testRoutes } from './support/test-routes';
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown>; headers: Record<string, unknown> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+    headers: Record<string, unknown>;
+  };
 };
 
 /** Every (METHOD, path) the express app's /api/v1 router really serves. */
 function routerRoutes(app: express.Express): string[] {
   const out: string[] = [];
   const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
-  type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
+  type Layer = {
+    route?: { path: string; methods: Record<string, boolean> };
+    handle?: { stack?: Layer[] };
+  };
   for (const layer of stack) {
     for (const inner of layer.handle?.stack ?? []) {
       if (!inner.route) continue;
-      for (const [m, on] of Object.entries(inner.route.methods)) if (on && m !== '_all') out.push(`${m.toUpperCase()} ${inner.route.path}`);
+      for (const [m, on] of Object.entries(inner.route.methods))
+        if (on && m !== '_all') out.push(`${m.toUpperCase()} ${inner.route.path}`);
     }
   }
   return out.sort();
@@ -33,7 +41,8 @@ function routerRoutes(app: express.Express): string[] {
 
 function documentRoutes(doc: Doc): string[] {
   const out: string[] = [];
-  for (const [path, ops] of Object.entries(doc.paths)) for (const m of Object.keys(ops)) out.push(`${m.toUpperCase()} ${path}`);
+  for (const [path, ops] of Object.entries(doc.paths))
+    for (const m of Object.keys(ops)) out.push(`${m.toUpperCase()} ${path}`);
   return out.sort();
 }
 
@@ -89,7 +98,9 @@ describe('OpenAPI document', () => {
     afterAll(() => gw.stop());
 
     it('matches the router for the test routes too, with path parameters in OpenAPI form', () => {
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/test/items/{item_id}', '/test/items', '/test/trigger']));
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(['/test/items/{item_id}', '/test/items', '/test/trigger']),
+      );
       const put = doc.paths['/test/items/{item_id}']!['put'];
       expect(put.parameters).toEqual(
         expect.arrayContaining([
@@ -102,9 +113,13 @@ describe('OpenAPI document', () => {
     it('documents request bodies from the validating zod schemas', () => {
       const put = doc.paths['/test/items/{item_id}']!['put'];
       const schema = put.requestBody.content['application/json'].schema;
-      expect(schema.properties.name).toEqual(expect.objectContaining({ type: 'string', minLength: 1, maxLength: 100 }));
+      expect(schema.properties.name).toEqual(
+        expect.objectContaining({ type: 'string', minLength: 1, maxLength: 100 }),
+      );
       expect(schema.required).toEqual(['name']);
-      const query = doc.paths['/test/items']!['get'].parameters.find((p: { name: string }) => p.name === 'limit');
+      const query = doc.paths['/test/items']!['get'].parameters.find(
+        (p: { name: string }) => p.name === 'limit',
+      );
       expect(query).toEqual(expect.objectContaining({ in: 'query', required: false }));
     });
 
@@ -114,10 +129,18 @@ describe('OpenAPI document', () => {
       const get = doc.paths['/test/items']!['get'];
       expect(get.security).toEqual([{ bearer: [] }]);
       for (const status of ['400', '401', '403', '429', '500', '503']) {
-        expect(get.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+        expect(get.responses[status].content['application/json'].schema).toEqual({
+          $ref: '#/components/schemas/ErrorBody',
+        });
       }
       expect(Object.keys(get.responses['200'].headers)).toEqual(
-        expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']),
+        expect.arrayContaining([
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+          'RateLimit-Policy',
+          'RateLimit',
+        ]),
       );
       expect(get.responses['429'].headers['Retry-After']).toBeDefined();
       expect(doc.paths['/test/admin-only']!['get'].security).toEqual([{ admin: [] }]);
@@ -137,7 +160,13 @@ describe('OpenAPI document', () => {
       expect(js.headers.get('content-type')).toMatch(/javascript/);
       expect(js.text.length).toBeGreaterThan(100_000);
       const etag = js.headers.get('etag')!;
-      expect((await gw.request('GET', '/api/v1/docs/redoc.standalone.js', { headers: { 'if-none-match': etag } })).status).toBe(304);
+      expect(
+        (
+          await gw.request('GET', '/api/v1/docs/redoc.standalone.js', {
+            headers: { 'if-none-match': etag },
+          })
+        ).status,
+      ).toBe(304);
     });
   });
 });

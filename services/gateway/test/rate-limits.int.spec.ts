@@ -5,7 +5,10 @@ import { testRoutes } from './support/test-routes';
 describe('rate limits', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await createTestGateway({ routes: testRoutes, rateLimits: { read: 5, write: 3, trigger: 2 } });
+    gw = await createTestGateway({
+      routes: testRoutes,
+      rateLimits: { read: 5, write: 3, trigger: 2 },
+    });
   });
   afterAll(() => gw.stop());
 
@@ -27,7 +30,8 @@ describe('rate limits', () => {
 
   it('answers 429 rate_limited with retry_after and Retry-After past the limit, per credential', async () => {
     const t = gw.config!.issue('team-a', ['read']);
-    for (let i = 0; i < 5; i++) expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
     const res = await gw.request('GET', '/api/v1/test/items', { token: t.token });
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('rate_limited');
@@ -38,31 +42,55 @@ describe('rate limits', () => {
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
     // another credential of the same team has its own counter
     const other = gw.config!.issue('team-a', ['read']);
-    expect((await gw.request('GET', '/api/v1/test/items', { token: other.token })).status).toBe(200);
+    expect((await gw.request('GET', '/api/v1/test/items', { token: other.token })).status).toBe(
+      200,
+    );
   });
 
   it('counts reads, writes and triggers separately; a trigger is not also a write', async () => {
     const t = gw.config!.issue('team-b', ['read', 'write']);
     for (let i = 0; i < 2; i++) {
-      const r = await gw.request('POST', '/api/v1/test/trigger', { token: t.token, body: { what: 'x' } });
+      const r = await gw.request('POST', '/api/v1/test/trigger', {
+        token: t.token,
+        body: { what: 'x' },
+      });
       expect(r.status).toBe(200);
       expect(r.headers.get('ratelimit-policy')).toBe('"trigger";q=2;w=60');
     }
-    expect((await gw.request('POST', '/api/v1/test/trigger', { token: t.token, body: { what: 'x' } })).status).toBe(429);
+    expect(
+      (await gw.request('POST', '/api/v1/test/trigger', { token: t.token, body: { what: 'x' } }))
+        .status,
+    ).toBe(429);
     for (let i = 0; i < 3; i++) {
-      const w = await gw.request('PUT', `/api/v1/test/items/i${i}`, { token: t.token, body: { name: 'n' } });
+      const w = await gw.request('PUT', `/api/v1/test/items/i${i}`, {
+        token: t.token,
+        body: { name: 'n' },
+      });
       expect(w.status).toBe(200);
       expect(w.headers.get('x-ratelimit-limit')).toBe('3');
     }
-    expect((await gw.request('PUT', '/api/v1/test/items/i9', { token: t.token, body: { name: 'n' } })).status).toBe(429);
+    expect(
+      (await gw.request('PUT', '/api/v1/test/items/i9', { token: t.token, body: { name: 'n' } }))
+        .status,
+    ).toBe(429);
     expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
   });
 
   it('counts the admin token as one credential whatever team it names', async () => {
     for (let i = 0; i < 5; i++) {
-      expect((await gw.request('GET', '/api/v1/test/items', { token: gw.adminToken, team: `team-${i}x` })).status).toBe(200);
+      expect(
+        (
+          await gw.request('GET', '/api/v1/test/items', {
+            token: gw.adminToken,
+            team: `team-${i}x`,
+          })
+        ).status,
+      ).toBe(200);
     }
-    expect((await gw.request('GET', '/api/v1/test/items', { token: gw.adminToken, team: 'team-zz' })).status).toBe(429);
+    expect(
+      (await gw.request('GET', '/api/v1/test/items', { token: gw.adminToken, team: 'team-zz' }))
+        .status,
+    ).toBe(429);
   });
 
   it('does not limit or count public endpoints', async () => {

@@ -8,7 +8,11 @@ import { OpenAiChatModel } from '@inquest/llm';
 import { createLogger, type Logger } from '@inquest/observability';
 import { parseEnv, runMain } from '@inquest/runtime';
 import { createSecretResolver, isVaultRef } from '@inquest/secrets';
-import { MongoInvestigationStore, SqliteInvestigationStore, type InvestigationStore } from '@inquest/store';
+import {
+  MongoInvestigationStore,
+  SqliteInvestigationStore,
+  type InvestigationStore,
+} from '@inquest/store';
 import { GrpcConfigSource, GrpcKnowledgeSource, GrpcToolGateway } from './adapters/peer-clients';
 import { EnvSchema, type Env } from './config';
 import { DeterministicEngine } from './domain/deterministic-engine';
@@ -34,7 +38,11 @@ async function llmApiKey(config: Env): Promise<string> {
   const resolver = createSecretResolver({
     vault:
       config.INQUEST_VAULT_ADDR && config.INQUEST_VAULT_TOKEN
-        ? { addr: config.INQUEST_VAULT_ADDR, token: config.INQUEST_VAULT_TOKEN, mount: config.INQUEST_VAULT_MOUNT }
+        ? {
+            addr: config.INQUEST_VAULT_ADDR,
+            token: config.INQUEST_VAULT_TOKEN,
+            mount: config.INQUEST_VAULT_MOUNT,
+          }
         : undefined,
     file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
   });
@@ -42,9 +50,13 @@ async function llmApiKey(config: Env): Promise<string> {
 }
 
 /** Composition root of the investigation-runner service. */
-export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningService> {
+export async function start(
+  env: Record<string, string | undefined>,
+  deps: Deps = {},
+): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
-  const logger = deps.logger ?? createLogger({ name: 'investigation-runner', level: config.INQUEST_LOG_LEVEL });
+  const logger =
+    deps.logger ?? createLogger({ name: 'investigation-runner', level: config.INQUEST_LOG_LEVEL });
   const closers: (() => Promise<void> | void)[] = [];
 
   let store: InvestigationStore;
@@ -59,13 +71,22 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
 
   const ownBus = !deps.bus;
   const bus =
-    deps.bus ?? (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'investigation-runner' }));
+    deps.bus ??
+    (await createEventBus({
+      natsUrl: config.INQUEST_NATS_URL,
+      logger,
+      name: 'investigation-runner',
+    }));
   if (ownBus) closers.push(() => bus.close());
 
   const configSource = GrpcConfigSource.connect(config.INQUEST_CONFIG_ADDR);
   const tools = GrpcToolGateway.connect(config.INQUEST_TOOLS_ADDR);
   const knowledge = GrpcKnowledgeSource.connect(config.INQUEST_KNOWLEDGE_ADDR);
-  closers.push(() => configSource.close(), () => tools.close(), () => knowledge.close());
+  closers.push(
+    () => configSource.close(),
+    () => tools.close(),
+    () => knowledge.close(),
+  );
 
   let engine: InvestigationEngine;
   if (config.INQUEST_LLM_BASE_URL) {
@@ -81,7 +102,9 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
     });
     logger.info({ model: config.INQUEST_LLM_MODEL }, 'investigation engine: LLM');
   } else {
-    engine = new DeterministicEngine(tools, knowledge, { maxCalls: config.INQUEST_RUNNER_MAX_TOOL_CALLS });
+    engine = new DeterministicEngine(tools, knowledge, {
+      maxCalls: config.INQUEST_RUNNER_MAX_TOOL_CALLS,
+    });
     logger.info('investigation engine: deterministic');
   }
 
@@ -91,7 +114,8 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
     config: configSource,
     engine,
     logger,
-    runnerId: config.INQUEST_RUNNER_ID ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
+    runnerId:
+      config.INQUEST_RUNNER_ID ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     leaseMs: config.INQUEST_RUNNER_LEASE_MS,
     maxAttempts: config.INQUEST_RUNNER_MAX_ATTEMPTS,
     concurrency: config.INQUEST_RUNNER_CONCURRENCY,

@@ -5,11 +5,25 @@ const ROOT = join(__dirname, '..', '..', '..');
 
 /** Transpiles the runner and the libs it needs to dist/ (incremental), as `npm run build` would. */
 export function buildRunner(): void {
-  const projects = ['errors', 'events', 'grpc-kit', 'llm', 'observability', 'proto', 'runtime', 'secrets', 'store'].map((l) => `libs/${l}`);
-  execFileSync(process.execPath, [join(ROOT, 'tools/scripts/build.js'), ...projects, 'services/investigation-runner'], {
-    cwd: ROOT,
-    stdio: 'pipe',
-  });
+  const projects = [
+    'errors',
+    'events',
+    'grpc-kit',
+    'llm',
+    'observability',
+    'proto',
+    'runtime',
+    'secrets',
+    'store',
+  ].map((l) => `libs/${l}`);
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'tools/scripts/build.js'), ...projects, 'services/investigation-runner'],
+    {
+      cwd: ROOT,
+      stdio: 'pipe',
+    },
+  );
 }
 
 export interface RunnerProcess {
@@ -22,15 +36,27 @@ export interface RunnerProcess {
 
 /** Starts `node services/investigation-runner/dist/main.js` as its own process; resolves once it listens. */
 export function startRunnerProcess(env: Record<string, string>): Promise<RunnerProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'services/investigation-runner/dist/main.js')], {
-    cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', INQUEST_LOG_LEVEL: 'info', INQUEST_GRPC_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'services/investigation-runner/dist/main.js')],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        INQUEST_LOG_LEVEL: 'info',
+        INQUEST_GRPC_PORT: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`runner did not start: ${out.slice(-2000)}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`runner did not start: ${out.slice(-2000)}`)),
+      15_000,
+    );
     const onData = (b: Buffer) => {
       out += b.toString('utf8');
       const m = /"address":"([^"]+)".*gRPC server listening/.exec(out);

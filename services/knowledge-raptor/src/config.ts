@@ -16,7 +16,10 @@ export const EnvSchema = z.object({
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
   /** events (investigation.completed, config.changed) arrive over NATS JetStream when set */
-  INQUEST_NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL').optional(),
+  INQUEST_NATS_URL: z
+    .string()
+    .regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL')
+    .optional(),
   /** Qdrant instead of the embedded SQLite + sqlite-vec + FTS5 index */
   INQUEST_QDRANT_URL: envUrl.optional(),
   INQUEST_QDRANT_API_KEY: z.string().optional(),

@@ -47,7 +47,8 @@ export async function start(
   const logger =
     deps.logger ?? createLogger({ name: 'knowledge-raptor', level: config.INQUEST_LOG_LEVEL });
   const bus =
-    deps.bus ?? (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'knowledge-raptor' }));
+    deps.bus ??
+    (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'knowledge-raptor' }));
   const analyzer = new TextAnalyzer();
   const store = SqliteKnowledgeStore.open(join(config.INQUEST_DATA_DIR, 'knowledge.db'));
   const settings = new ConfigSettingsSource(

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEFAULT_ADDRESSES, envAddress, envLogLevel, envPort, envPositiveInt } from '@inquest/runtime';
+import {
+  DEFAULT_ADDRESSES,
+  envAddress,
+  envLogLevel,
+  envPort,
+  envPositiveInt,
+} from '@inquest/runtime';
 
 const optionalString = z
   .string()
@@ -10,7 +16,10 @@ const httpUrl = (def: string) =>
   z
     .string()
     .default(def)
-    .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), 'expected an absolute http(s) URL')
+    .refine(
+      (v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v),
+      'expected an absolute http(s) URL',
+    )
     .transform((v) => v.replace(/\/+$/, ''));
 
 /** Environment of the notifier service (validated at start). */
@@ -56,7 +65,11 @@ export const EnvSchema = z
       });
     }
     if (v.INQUEST_VAULT_ADDR && !v.INQUEST_VAULT_TOKEN) {
-      ctx.addIssue({ code: 'custom', path: ['INQUEST_VAULT_TOKEN'], message: 'required when INQUEST_VAULT_ADDR is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INQUEST_VAULT_TOKEN'],
+        message: 'required when INQUEST_VAULT_ADDR is set',
+      });
     }
   });
 

@@ -32,25 +32,50 @@ export interface RunningService {
 
 // Redelivery of an event whose recording failed (config service or store down): patient, so an
 // outage of a few minutes loses nothing.
-const INTAKE_SUBSCRIPTION = { maxDeliver: 200, ackWaitMs: 10_000, backoffMs: [500, 2000, 5000, 15_000, 30_000] };
+const INTAKE_SUBSCRIPTION = {
+  maxDeliver: 200,
+  ackWaitMs: 10_000,
+  backoffMs: [500, 2000, 5000, 15_000, 30_000],
+};
 
 async function openStore(mongoUrl: string | undefined, dataDir: string) {
-  if (!mongoUrl) return { store: SqliteDeliveryStore.open(join(dataDir, 'notifier.db')) as DeliveryStore, close: async () => undefined };
+  if (!mongoUrl)
+    return {
+      store: SqliteDeliveryStore.open(join(dataDir, 'notifier.db')) as DeliveryStore,
+      close: async () => undefined,
+    };
   const client = await MongoClient.connect(mongoUrl);
   const dbName = new URL(mongoUrl).pathname.replace(/^\//, '') || 'inquest';
-  return { store: (await MongoDeliveryStore.open(client.db(dbName))) as DeliveryStore, close: () => client.close() };
+  return {
+    store: (await MongoDeliveryStore.open(client.db(dbName))) as DeliveryStore,
+    close: () => client.close(),
+  };
 }
 
 /** Composition root of the notifier service. */
-export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningService> {
+export async function start(
+  env: Record<string, string | undefined>,
+  deps: Deps = {},
+): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
   const logger = deps.logger ?? createLogger({ name: 'notifier', level: config.INQUEST_LOG_LEVEL });
-  const owner = config.INQUEST_NOTIFIER_REPLICA_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const owner =
+    config.INQUEST_NOTIFIER_REPLICA_ID ??
+    `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
-  const { store, close: closeDb } = await openStore(config.INQUEST_MONGODB_URL, config.INQUEST_DATA_DIR);
+  const { store, close: closeDb } = await openStore(
+    config.INQUEST_MONGODB_URL,
+    config.INQUEST_DATA_DIR,
+  );
   const secrets = createSecretResolver({
     ...(config.INQUEST_VAULT_ADDR
-      ? { vault: { addr: config.INQUEST_VAULT_ADDR, token: config.INQUEST_VAULT_TOKEN ?? '', mount: config.INQUEST_VAULT_MOUNT } }
+      ? {
+          vault: {
+            addr: config.INQUEST_VAULT_ADDR,
+            token: config.INQUEST_VAULT_TOKEN ?? '',
+            mount: config.INQUEST_VAULT_MOUNT,
+          },
+        }
       : {}),
     file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
     logger,
@@ -68,7 +93,11 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   const dispatcher = new Dispatcher({
     store,
     senders: {
-      webhook: new WebhookSender({ egress: webhookEgress, secrets, timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS }),
+      webhook: new WebhookSender({
+        egress: webhookEgress,
+        secrets,
+        timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS,
+      }),
       chat: new SlackSender({
         egress: slackEgress,
         secrets,
@@ -98,13 +127,19 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   });
   const deliveryLog = new DeliveryLog(store, () => dispatcher.kick());
 
-  const bus = deps.bus ?? (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'notifier' }));
+  const bus =
+    deps.bus ??
+    (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'notifier' }));
   const subscriptions: Subscription[] = [
-    await bus.subscribe(Subjects.investigationCompleted, (m) => intake.investigationCompleted(m.data).then(() => undefined), {
-      ...INTAKE_SUBSCRIPTION,
-      durable: 'notifier-investigation-completed',
-      concurrency: 8,
-    }),
+    await bus.subscribe(
+      Subjects.investigationCompleted,
+      (m) => intake.investigationCompleted(m.data).then(() => undefined),
+      {
+        ...INTAKE_SUBSCRIPTION,
+        durable: 'notifier-investigation-completed',
+        concurrency: 8,
+      },
+    ),
     ...(await Promise.all(
       (['requested', 'approved', 'rejected'] as const).map((kind) =>
         bus.subscribe(
@@ -135,7 +170,11 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   // Deliveries recorded before a restart (or by a replica that died) resume here.
   dispatcher.start();
   logger.info(
-    { replica: owner, store: config.INQUEST_MONGODB_URL ? 'mongodb' : 'sqlite', egress_allow: config.INQUEST_EGRESS_ALLOW ?? '' },
+    {
+      replica: owner,
+      store: config.INQUEST_MONGODB_URL ? 'mongodb' : 'sqlite',
+      egress_allow: config.INQUEST_EGRESS_ALLOW ?? '',
+    },
     'notifier started',
   );
 

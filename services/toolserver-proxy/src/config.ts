@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEFAULT_ADDRESSES, envAddress, envLogLevel, envPort, envPositiveInt } from '@inquest/runtime';
+import {
+  DEFAULT_ADDRESSES,
+  envAddress,
+  envLogLevel,
+  envPort,
+  envPositiveInt,
+} from '@inquest/runtime';
 
 /** Environment of the toolserver-proxy service (validated at start). */
 export const EnvSchema = z.object({
@@ -8,7 +14,10 @@ export const EnvSchema = z.object({
   INQUEST_LOG_LEVEL: envLogLevel,
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
   /** config changes arrive over NATS JetStream when set (distributed mode) */
-  INQUEST_NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL').optional(),
+  INQUEST_NATS_URL: z
+    .string()
+    .regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL')
+    .optional(),
   INQUEST_DATA_DIR: z.string().default('./.inquest'),
   /** comma-separated CIDRs and host names tool servers may live at despite being private */
   INQUEST_EGRESS_ALLOW: z.string().default(''),

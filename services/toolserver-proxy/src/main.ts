@@ -25,11 +25,19 @@ export interface RunningService {
 }
 
 /** Composition root of the toolserver-proxy service. */
-export async function start(env: Record<string, string | undefined>, deps: Deps = {}): Promise<RunningService> {
+export async function start(
+  env: Record<string, string | undefined>,
+  deps: Deps = {},
+): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
-  const logger = deps.logger ?? createLogger({ name: 'toolserver-proxy', level: config.INQUEST_LOG_LEVEL });
+  const logger =
+    deps.logger ?? createLogger({ name: 'toolserver-proxy', level: config.INQUEST_LOG_LEVEL });
   const allow = parseEgressAllow(config.INQUEST_EGRESS_ALLOW);
-  if (allow.length) logger.info({ allow }, 'egress allow list: tool servers at these private addresses are reachable');
+  if (allow.length)
+    logger.info(
+      { allow },
+      'egress allow list: tool servers at these private addresses are reachable',
+    );
   const egress = createEgress({
     allow,
     connectTimeoutMs: config.INQUEST_TOOLS_CONNECT_TIMEOUT_MS,
@@ -37,10 +45,16 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
   });
   const vault =
     config.INQUEST_VAULT_ADDR && config.INQUEST_VAULT_TOKEN
-      ? { addr: config.INQUEST_VAULT_ADDR, token: config.INQUEST_VAULT_TOKEN, mount: config.INQUEST_VAULT_MOUNT }
+      ? {
+          addr: config.INQUEST_VAULT_ADDR,
+          token: config.INQUEST_VAULT_TOKEN,
+          mount: config.INQUEST_VAULT_MOUNT,
+        }
       : undefined;
   const secrets = createSecretResolver({
-    ...(vault ? { vault } : { file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json') }),
+    ...(vault
+      ? { vault }
+      : { file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json') }),
     cacheTtlMs: config.INQUEST_SECRETS_CACHE_MS,
     logger,
   });
@@ -54,7 +68,9 @@ export async function start(env: Record<string, string | undefined>, deps: Deps 
       logger,
       registry,
       clientFactory: (entry) =>
-        entry.transport === 'mcp' ? mcpToolServerClient(entry.url, egress, maxResponse) : httpToolServerClient(entry.url, egress, maxResponse),
+        entry.transport === 'mcp'
+          ? mcpToolServerClient(entry.url, egress, maxResponse)
+          : httpToolServerClient(entry.url, egress, maxResponse),
     },
     {
       listTtlMs: config.INQUEST_TOOLS_LIST_TTL_MS,

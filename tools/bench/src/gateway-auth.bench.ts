@@ -12,7 +12,8 @@ import { configV1 } from '@inquest/proto';
 import { defineRoute, start } from '@inquest/gateway-service';
 import { unavailable } from '@inquest/errors';
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export async function run(args: string[]): Promise<void> {
   const n = Number(args.find((a) => a.startsWith('--requests='))?.split('=')[1] ?? 5000);
@@ -26,7 +27,16 @@ export async function run(args: string[]): Promise<void> {
         ? async (req: configV1.VerifyTokenRequest) => {
             verifyCalls++;
             return req.token === token
-              ? { valid: true, token: { token_id: tokenId, team_id: 'bench-team', permissions: ['read'], owner: 'bench@example.com', created_at: new Date().toISOString() } }
+              ? {
+                  valid: true,
+                  token: {
+                    token_id: tokenId,
+                    team_id: 'bench-team',
+                    permissions: ['read'],
+                    owner: 'bench@example.com',
+                    created_at: new Date().toISOString(),
+                  },
+                }
               : { valid: false };
           }
         : async () => {
@@ -57,8 +67,24 @@ export async function run(args: string[]): Promise<void> {
     {
       bus,
       extraRoutes: [
-        defineRoute({ method: 'get', path: '/bench/authed', summary: 'bench', tags: ['bench'], auth: 'team', responses: { 200: { description: 'ok' } }, handler }),
-        defineRoute({ method: 'get', path: '/bench/open', summary: 'bench', tags: ['bench'], auth: 'public', responses: { 200: { description: 'ok' } }, handler }),
+        defineRoute({
+          method: 'get',
+          path: '/bench/authed',
+          summary: 'bench',
+          tags: ['bench'],
+          auth: 'team',
+          responses: { 200: { description: 'ok' } },
+          handler,
+        }),
+        defineRoute({
+          method: 'get',
+          path: '/bench/open',
+          summary: 'bench',
+          tags: ['bench'],
+          auth: 'public',
+          responses: { 200: { description: 'ok' } },
+          handler,
+        }),
       ],
     },
   );
@@ -67,7 +93,13 @@ export async function run(args: string[]): Promise<void> {
     new Promise<number>((resolve, reject) => {
       const t0 = process.hrtime.bigint();
       const req = request(
-        { host: '127.0.0.1', port: gw.port, path, agent, headers: auth ? { authorization: `Bearer ${token}` } : {} },
+        {
+          host: '127.0.0.1',
+          port: gw.port,
+          path,
+          agent,
+          headers: auth ? { authorization: `Bearer ${token}` } : {},
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -103,8 +135,12 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(`${n} sequential requests each, keep-alive, loopback\n`);
     process.stdout.write(`${row('without auth + rate limit', open)}\n`);
     process.stdout.write(`${row('with team token + limit', authed)}\n`);
-    process.stdout.write(`p50 overhead: ${(pct(authed, 50) - pct(open, 50)).toFixed(0)} us (budget 1000 us)\n`);
-    process.stdout.write(`VerifyToken calls to config-hierarchy: ${verifyCalls} for ${n + 500} authenticated requests\n`);
+    process.stdout.write(
+      `p50 overhead: ${(pct(authed, 50) - pct(open, 50)).toFixed(0)} us (budget 1000 us)\n`,
+    );
+    process.stdout.write(
+      `VerifyToken calls to config-hierarchy: ${verifyCalls} for ${n + 500} authenticated requests\n`,
+    );
   } finally {
     agent.destroy();
     await gw.stop();

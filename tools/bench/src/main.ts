@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   }
   for (const name of selected) {
     process.stdout.write(`\n=== ${name} ===\n`);
-    const mod = (await import(join(__dirname, `${name}.bench.js`))) as { run(args: string[]): Promise<void> };
+    const mod = (await import(join(__dirname, `${name}.bench.js`))) as {
+      run(args: string[]): Promise<void>;
+    };
     await mod.run(process.argv.slice(2));
   }
 }
@@ -30,7 +32,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(process.exitCode ?? 0),
   (err: unknown) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -89,7 +89,8 @@ export async function run(_args: string[]): Promise<void> {
     healthy: { webhooks: { investigation_complete: healthy.url } },
     hanging: { webhooks: { investigation_complete: hanging.url } },
   };
-  for (let i = 0; i < 10; i++) teams[`team-${i}`] = { webhooks: { investigation_complete: healthy.url } };
+  for (let i = 0; i < 10; i++)
+    teams[`team-${i}`] = { webhooks: { investigation_complete: healthy.url } };
   const config = await startGrpcServer({
     port: 0,
     services: [
@@ -135,7 +136,9 @@ export async function run(_args: string[]): Promise<void> {
       await sleep(10);
     }
     await sleep(500);
-    process.stdout.write(`completion -> webhook received (healthy receiver, trickle): ${fmt(latencies(ids1, healthy))}\n`);
+    process.stdout.write(
+      `completion -> webhook received (healthy receiver, trickle): ${fmt(latencies(ids1, healthy))}\n`,
+    );
 
     // 2. sustained rate across 10 teams, watching the backlog
     const ids2: string[] = [];
@@ -149,7 +152,8 @@ export async function run(_args: string[]): Promise<void> {
       next += intervalMs;
       const wait = next - performance.now();
       if (wait > 0) await sleep(wait);
-      if (tick % Math.max(1, Math.round(rate / 60)) === 0) backlog.push(ids2.length - ids2.filter((id) => healthy.arrivals.has(id)).length);
+      if (tick % Math.max(1, Math.round(rate / 60)) === 0)
+        backlog.push(ids2.length - ids2.filter((id) => healthy.arrivals.has(id)).length);
     }
     const elapsed = (performance.now() - t0) / 1000;
     await sleep(1000);
@@ -173,7 +177,9 @@ export async function run(_args: string[]): Promise<void> {
     );
     const store = SqliteDeliveryStore.open(join(dir, 'notifier.db'));
     const stuck = await store.list('hanging', { limit: 100, status: 'delivering' });
-    process.stdout.write(`hanging team deliveries in flight at once: ${stuck.length} (lane limit 4)\n`);
+    process.stdout.write(
+      `hanging team deliveries in flight at once: ${stuck.length} (lane limit 4)\n`,
+    );
     await store.close();
   } finally {
     await svc.stop().catch(() => undefined);

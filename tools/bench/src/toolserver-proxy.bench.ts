@@ -36,7 +36,10 @@ const TOOL = {
   description: 'answers at once',
   parameters: {
     type: 'object',
-    properties: { namespace: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 100 } },
+    properties: {
+      namespace: { type: 'string' },
+      limit: { type: 'integer', minimum: 1, maximum: 100 },
+    },
     required: ['namespace'],
     additionalProperties: false,
   },
@@ -89,9 +92,18 @@ export async function run(): Promise<void> {
     ],
   });
   // Audit lines are written as in production, to /dev/null so they cost what they cost.
-  const logger = createLogger({ name: 'toolserver-proxy', level: 'info', destination: createWriteStream('/dev/null') });
+  const logger = createLogger({
+    name: 'toolserver-proxy',
+    level: 'info',
+    destination: createWriteStream('/dev/null'),
+  });
   const proxy = await start(
-    { INQUEST_GRPC_PORT: '0', INQUEST_CONFIG_ADDR: config.address, INQUEST_EGRESS_ALLOW: '127.0.0.0/8', INQUEST_DATA_DIR: dir },
+    {
+      INQUEST_GRPC_PORT: '0',
+      INQUEST_CONFIG_ADDR: config.address,
+      INQUEST_EGRESS_ALLOW: '127.0.0.0/8',
+      INQUEST_DATA_DIR: dir,
+    },
     { logger },
   );
   const client = createClient(toolsV1.ToolServiceClient, proxy.address, { retries: 0 });
@@ -107,7 +119,12 @@ export async function run(): Promise<void> {
     await res.body.json();
   };
   const viaProxy = () =>
-    client.callTool({ team_id: 'team-bench', investigation_id: 'inv_bench', tool: 'bench:lookup', parameters: { namespace: 'shop', limit: 10 } });
+    client.callTool({
+      team_id: 'team-bench',
+      investigation_id: 'inv_bench',
+      tool: 'bench:lookup',
+      parameters: { namespace: 'shop', limit: 10 },
+    });
 
   try {
     for (let i = 0; i < 300; i++) {

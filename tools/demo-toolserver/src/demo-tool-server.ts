@@ -4,7 +4,14 @@ import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
-import { buildEnvironment, DEFAULT_SCENARIO, isScenario, SCENARIOS, type Environment, type Scenario } from './environment';
+import {
+  buildEnvironment,
+  DEFAULT_SCENARIO,
+  isScenario,
+  SCENARIOS,
+  type Environment,
+  type Scenario,
+} from './environment';
 import { TOOL_DEFINITIONS, TOOLS, ToolError } from './tools';
 
 export interface DemoToolServerOptions {
@@ -34,7 +41,10 @@ class HttpError extends Error {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -70,13 +80,19 @@ export function runDemoTool(
   const params = parameters ?? {};
   if (!validate(params)) {
     const first = validate.errors?.[0];
-    throw new ToolError(400, `invalid parameters: ${first ? `${first.instancePath || '/'} ${first.message ?? ''}` : 'invalid'}`);
+    throw new ToolError(
+      400,
+      `invalid parameters: ${first ? `${first.instancePath || '/'} ${first.message ?? ''}` : 'invalid'}`,
+    );
   }
   return tool.handler(env, params as Record<string, unknown>, Date.now());
 }
 
 function mcpServerFor(validators: Map<string, ValidateFunction>, env: Environment): McpServer {
-  const server = new McpServer({ name: 'inquest-demo-toolserver', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer(
+    { name: 'inquest-demo-toolserver', version: '0.1.0' },
+    { capabilities: { tools: {} } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: TOOL_DEFINITIONS.map((t) => ({
       name: t.name,
@@ -90,7 +106,8 @@ function mcpServerFor(validators: Map<string, ValidateFunction>, env: Environmen
       const out = runDemoTool(validators, env, req.params.name, req.params.arguments ?? {});
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
-      if (err instanceof ToolError) return { isError: true, content: [{ type: 'text', text: err.message }] };
+      if (err instanceof ToolError)
+        return { isError: true, content: [{ type: 'text', text: err.message }] };
       throw err;
     }
   });
@@ -102,8 +119,11 @@ function mcpServerFor(validators: Map<string, ValidateFunction>, env: Environmen
  * plus the same tools over MCP Streamable HTTP at `/mcp`, on a synthetic environment.
  * `/scenarios/<name>/...` serves the same routes for another scenario.
  */
-export async function startDemoToolServer(options: DemoToolServerOptions = {}): Promise<RunningDemoToolServer> {
-  const defaultScenario: Scenario = options.scenario === undefined ? DEFAULT_SCENARIO : validScenario(options.scenario);
+export async function startDemoToolServer(
+  options: DemoToolServerOptions = {},
+): Promise<RunningDemoToolServer> {
+  const defaultScenario: Scenario =
+    options.scenario === undefined ? DEFAULT_SCENARIO : validScenario(options.scenario);
   const ajv = new Ajv({ allErrors: false, strict: false });
   const validators = new Map(TOOL_DEFINITIONS.map((t) => [t.name, ajv.compile(t.parameters)]));
   const environments = new Map<Scenario, Environment>();
@@ -143,15 +163,23 @@ export async function startDemoToolServer(options: DemoToolServerOptions = {}): 
     const call = /^\/tools\/([^/]+)$/.exec(path);
     if (call && req.method === 'POST') {
       const body = await readBody(req);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'body must be a JSON object');
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new HttpError(400, 'body must be a JSON object');
       const name = decodeURIComponent(call[1] ?? '');
-      return send(res, 200, runDemoTool(validators, env, name, (body as { parameters?: unknown }).parameters));
+      return send(
+        res,
+        200,
+        runDemoTool(validators, env, name, (body as { parameters?: unknown }).parameters),
+      );
     }
     if (path === '/mcp') {
       if (req.method !== 'POST') throw new HttpError(405, 'only POST is served (stateless MCP)');
       const body = await readBody(req);
       const server = mcpServerFor(validators, env);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       res.on('close', () => {
         void transport.close();
         void server.close();
@@ -169,7 +197,8 @@ export async function startDemoToolServer(options: DemoToolServerOptions = {}): 
         res.destroy();
         return;
       }
-      if (err instanceof ToolError || err instanceof HttpError) send(res, err.status, { error: err.message });
+      if (err instanceof ToolError || err instanceof HttpError)
+        send(res, err.status, { error: err.message });
       else send(res, 500, { error: 'internal error' });
     });
   });
@@ -191,6 +220,7 @@ export async function startDemoToolServer(options: DemoToolServerOptions = {}): 
 }
 
 function validScenario(s: string): Scenario {
-  if (!isScenario(s)) throw new HttpError(404, `unknown scenario ${s} (scenarios: ${SCENARIOS.join(', ')})`);
+  if (!isScenario(s))
+    throw new HttpError(404, `unknown scenario ${s} (scenarios: ${SCENARIOS.join(', ')})`);
   return s;
 }

@@ -25,16 +25,31 @@ export class ToolError extends Error {
 type Params = Record<string, unknown>;
 type Handler = (env: Environment, p: Params, now: number) => Record<string, unknown>;
 
-const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
-const int = (description: string, minimum: number, maximum: number) => ({ type: 'integer', description, minimum, maximum });
+const str = (description: string, extra: Record<string, unknown> = {}) => ({
+  type: 'string',
+  description,
+  ...extra,
+});
+const int = (description: string, minimum: number, maximum: number) => ({
+  type: 'integer',
+  description,
+  minimum,
+  maximum,
+});
 const READ = { readOnlyHint: true, destructiveHint: false };
 
 const iso = (now: number, minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
 const age = (minutes: number) =>
-  minutes < 60 ? `${Math.max(1, Math.round(minutes))}m` : minutes < 60 * 48 ? `${Math.round(minutes / 60)}h` : `${Math.round(minutes / 1440)}d`;
+  minutes < 60
+    ? `${Math.max(1, Math.round(minutes))}m`
+    : minutes < 60 * 48
+      ? `${Math.round(minutes / 60)}h`
+      : `${Math.round(minutes / 1440)}d`;
 
 function findPod(env: Environment, pod: string, namespace?: unknown): Pod {
-  const found = env.pods.find((p) => p.name === pod && (namespace === undefined || p.namespace === namespace));
+  const found = env.pods.find(
+    (p) => p.name === pod && (namespace === undefined || p.namespace === namespace),
+  );
   if (!found) throw new ToolError(404, `pod ${String(namespace ?? '*')}/${pod} not found`);
   return found;
 }
@@ -42,7 +57,10 @@ function findPod(env: Environment, pod: string, namespace?: unknown): Pod {
 function requireNamespace(env: Environment, ns: unknown): string {
   const namespace = String(ns);
   if (!env.namespaces.includes(namespace)) {
-    throw new ToolError(404, `namespace ${namespace} not found (namespaces: ${env.namespaces.join(', ')})`);
+    throw new ToolError(
+      404,
+      `namespace ${namespace} not found (namespaces: ${env.namespaces.join(', ')})`,
+    );
   }
   return namespace;
 }
@@ -57,7 +75,8 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
   },
   {
     name: 'list_pods',
-    description: 'List pods of a namespace with status, readiness, restarts and last termination reason.',
+    description:
+      'List pods of a namespace with status, readiness, restarts and last termination reason.',
     parameters: {
       type: 'object',
       properties: {
@@ -70,8 +89,11 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
     annotations: READ,
     handler: (env, p) => {
       const namespace = requireNamespace(env, p.namespace);
-      const app = typeof p.label_selector === 'string' ? p.label_selector.replace(/^app=/, '') : undefined;
-      const pods = env.pods.filter((x) => x.namespace === namespace && (!app || x.deployment === app));
+      const app =
+        typeof p.label_selector === 'string' ? p.label_selector.replace(/^app=/, '') : undefined;
+      const pods = env.pods.filter(
+        (x) => x.namespace === namespace && (!app || x.deployment === app),
+      );
       return {
         namespace,
         pods: pods.map((x) => ({
@@ -89,10 +111,14 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
   },
   {
     name: 'describe_pod',
-    description: 'Describe one pod: containers, image, limits, environment, last state and recent events.',
+    description:
+      'Describe one pod: containers, image, limits, environment, last state and recent events.',
     parameters: {
       type: 'object',
-      properties: { namespace: str('Namespace of the pod'), pod: str('Pod name as returned by list_pods') },
+      properties: {
+        namespace: str('Namespace of the pod'),
+        pod: str('Pod name as returned by list_pods'),
+      },
       required: ['namespace', 'pod'],
       additionalProperties: false,
     },
@@ -114,7 +140,10 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
             limits: pod.limits,
             requests: pod.requests,
             env: pod.env,
-            state: pod.status === 'Running' ? { running: { started_at: iso(now, pod.startedMinutesAgo) } } : { waiting: { reason: pod.status } },
+            state:
+              pod.status === 'Running'
+                ? { running: { started_at: iso(now, pod.startedMinutesAgo) } }
+                : { waiting: { reason: pod.status } },
             ...(pod.lastTermination
               ? {
                   last_state: {
@@ -130,13 +159,20 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
         ],
         events: env.events
           .filter((e) => e.object === `pod/${pod.name}`)
-          .map((e) => ({ type: e.type, reason: e.reason, message: e.message, count: e.count, last_seen: iso(now, e.minutesAgo) })),
+          .map((e) => ({
+            type: e.type,
+            reason: e.reason,
+            message: e.message,
+            count: e.count,
+            last_seen: iso(now, e.minutesAgo),
+          })),
       };
     },
   },
   {
     name: 'get_pod_logs',
-    description: 'Recent log lines of a pod (newest last). Use previous=true for the last terminated container.',
+    description:
+      'Recent log lines of a pod (newest last). Use previous=true for the last terminated container.',
     parameters: {
       type: 'object',
       properties: {
@@ -156,7 +192,12 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
         .filter((l) => l.pod === pod.name)
         .sort((a, b) => b.minutesAgo - a.minutesAgo)
         .map((l) => `${iso(now, l.minutesAgo)} ${l.level} ${l.message}`);
-      return { pod: pod.name, namespace: pod.namespace, previous: p.previous === true, lines: lines.slice(-tail) };
+      return {
+        pod: pod.name,
+        namespace: pod.namespace,
+        previous: p.previous === true,
+        lines: lines.slice(-tail),
+      };
     },
   },
   {
@@ -166,7 +207,9 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
       type: 'object',
       properties: {
         namespace: str('Namespace'),
-        involved_object: str('Only events about this object, e.g. pod/checkout-api-abc or deployment/frontend'),
+        involved_object: str(
+          'Only events about this object, e.g. pod/checkout-api-abc or deployment/frontend',
+        ),
         since_minutes: int('Only events newer than this', 1, 10080),
       },
       required: ['namespace'],
@@ -182,14 +225,26 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
         .sort((a, b) => a.minutesAgo - b.minutesAgo);
       return {
         namespace,
-        events: events.map((e) => ({ type: e.type, reason: e.reason, object: e.object, message: e.message, count: e.count, last_seen: iso(now, e.minutesAgo) })),
+        events: events.map((e) => ({
+          type: e.type,
+          reason: e.reason,
+          object: e.object,
+          message: e.message,
+          count: e.count,
+          last_seen: iso(now, e.minutesAgo),
+        })),
       };
     },
   },
   {
     name: 'get_deployments',
     description: 'Deployments of a namespace with replicas, image and last rollout time.',
-    parameters: { type: 'object', properties: { namespace: str('Namespace') }, required: ['namespace'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { namespace: str('Namespace') },
+      required: ['namespace'],
+      additionalProperties: false,
+    },
     annotations: READ,
     handler: (env, p, now) => {
       const namespace = requireNamespace(env, p.namespace);
@@ -224,11 +279,20 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
     annotations: READ,
     handler: (env, p, now) => {
       const d = env.deployments.find((x) => x.namespace === p.namespace && x.name === p.deployment);
-      if (!d) throw new ToolError(404, `deployment ${String(p.namespace)}/${String(p.deployment)} not found`);
+      if (!d)
+        throw new ToolError(
+          404,
+          `deployment ${String(p.namespace)}/${String(p.deployment)} not found`,
+        );
       return {
         deployment: d.name,
         namespace: d.namespace,
-        revisions: d.revisions.map((r) => ({ revision: r.revision, image: r.image, change_cause: r.changeCause, deployed_at: iso(now, r.minutesAgo) })),
+        revisions: d.revisions.map((r) => ({
+          revision: r.revision,
+          image: r.image,
+          change_cause: r.changeCause,
+          deployed_at: iso(now, r.minutesAgo),
+        })),
       };
     },
   },
@@ -244,8 +308,17 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
     annotations: { readOnlyHint: false, destructiveHint: true, title: 'Restart deployment' },
     handler: (env, p, now) => {
       const d = env.deployments.find((x) => x.namespace === p.namespace && x.name === p.deployment);
-      if (!d) throw new ToolError(404, `deployment ${String(p.namespace)}/${String(p.deployment)} not found`);
-      return { deployment: d.name, namespace: d.namespace, restarted_at: iso(now, 0), message: `deployment.apps/${d.name} restarted` };
+      if (!d)
+        throw new ToolError(
+          404,
+          `deployment ${String(p.namespace)}/${String(p.deployment)} not found`,
+        );
+      return {
+        deployment: d.name,
+        namespace: d.namespace,
+        restarted_at: iso(now, 0),
+        message: `deployment.apps/${d.name} restarted`,
+      };
     },
   },
   {
@@ -255,7 +328,9 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
       type: 'object',
       properties: {
         service: str('Service name, e.g. checkout-api'),
-        metric: str('Metric', { enum: ['cpu', 'memory', 'error_rate', 'latency_p99', 'disk_usage', 'request_rate'] }),
+        metric: str('Metric', {
+          enum: ['cpu', 'memory', 'error_rate', 'latency_p99', 'disk_usage', 'request_rate'],
+        }),
         minutes: int('Window length in minutes', 1, 360),
       },
       required: ['service', 'metric'],
@@ -266,18 +341,39 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
       const minutes = typeof p.minutes === 'number' ? p.minutes : 60;
       const service = String(p.service);
       const metric = String(p.metric);
-      if (env.metric(service, metric, 0) === undefined) throw new ToolError(404, `no metric ${metric} for service ${service}`);
-      const units: Record<string, string> = { cpu: 'percent', memory: 'percent_of_limit', error_rate: 'percent', latency_p99: 'ms', disk_usage: 'percent', request_rate: 'req/s' };
+      if (env.metric(service, metric, 0) === undefined)
+        throw new ToolError(404, `no metric ${metric} for service ${service}`);
+      const units: Record<string, string> = {
+        cpu: 'percent',
+        memory: 'percent_of_limit',
+        error_rate: 'percent',
+        latency_p99: 'ms',
+        disk_usage: 'percent',
+        request_rate: 'req/s',
+      };
       const points = [];
-      for (let m = minutes; m >= 0; m--) points.push({ t: iso(now, m), v: env.metric(service, metric, m) ?? 0 });
+      for (let m = minutes; m >= 0; m--)
+        points.push({ t: iso(now, m), v: env.metric(service, metric, m) ?? 0 });
       const values = points.map((x) => x.v);
-      return { service, metric, unit: units[metric], points, max: Math.max(...values), min: Math.min(...values), latest: values[values.length - 1] };
+      return {
+        service,
+        metric,
+        unit: units[metric],
+        points,
+        max: Math.max(...values),
+        min: Math.min(...values),
+        latest: values[values.length - 1],
+      };
     },
   },
   {
     name: 'cloud_status',
     description: 'Cloud provider service health for a region.',
-    parameters: { type: 'object', properties: { region: str('Region, e.g. us-east-1') }, additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { region: str('Region, e.g. us-east-1') },
+      additionalProperties: false,
+    },
     annotations: READ,
     handler: (env, p) => {
       const region = typeof p.region === 'string' ? p.region : 'us-east-1';
@@ -287,14 +383,26 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
   {
     name: 'list_alarms',
     description: 'Monitoring alarms and their state.',
-    parameters: { type: 'object', properties: { state: str('Filter by state', { enum: ['ALARM', 'OK', 'ALL'] }) }, additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { state: str('Filter by state', { enum: ['ALARM', 'OK', 'ALL'] }) },
+      additionalProperties: false,
+    },
     annotations: READ,
     handler: (env, p, now) => {
       const state = typeof p.state === 'string' ? p.state : 'ALARM';
       return {
         alarms: env.alarms
           .filter((a) => state === 'ALL' || a.state === state)
-          .map((a) => ({ name: a.name, service: a.service, metric: a.metric, state: a.state, threshold: a.threshold, since: iso(now, a.sinceMinutesAgo), description: a.description })),
+          .map((a) => ({
+            name: a.name,
+            service: a.service,
+            metric: a.metric,
+            state: a.state,
+            threshold: a.threshold,
+            since: iso(now, a.sinceMinutesAgo),
+            description: a.description,
+          })),
       };
     },
   },
@@ -303,21 +411,32 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
     description: 'Recent commits of a repository, newest first.',
     parameters: {
       type: 'object',
-      properties: { repo: str('Repository, e.g. acme/checkout-api'), since_hours: int('Only commits newer than this', 1, 720) },
+      properties: {
+        repo: str('Repository, e.g. acme/checkout-api'),
+        since_hours: int('Only commits newer than this', 1, 720),
+      },
       required: ['repo'],
       additionalProperties: false,
     },
     annotations: READ,
     handler: (env, p, now) => {
       const since = (typeof p.since_hours === 'number' ? p.since_hours : 72) * 60;
-      const known = env.deployments.some((d) => d.repo === p.repo) || env.commits.some((c) => c.repo === p.repo);
+      const known =
+        env.deployments.some((d) => d.repo === p.repo) ||
+        env.commits.some((c) => c.repo === p.repo);
       if (!known) throw new ToolError(404, `repository ${String(p.repo)} not found`);
       return {
         repo: p.repo,
         commits: env.commits
           .filter((c) => c.repo === p.repo && c.minutesAgo <= since)
           .sort((a, b) => a.minutesAgo - b.minutesAgo)
-          .map((c) => ({ sha: c.sha, author: c.author, message: c.message, committed_at: iso(now, c.minutesAgo), files_changed: c.files.length })),
+          .map((c) => ({
+            sha: c.sha,
+            author: c.author,
+            message: c.message,
+            committed_at: iso(now, c.minutesAgo),
+            files_changed: c.files.length,
+          })),
       };
     },
   },
@@ -326,7 +445,10 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
     description: 'The diff of one commit.',
     parameters: {
       type: 'object',
-      properties: { repo: str('Repository'), sha: str('Commit sha (prefix allowed, at least 7 characters)', { minLength: 7 }) },
+      properties: {
+        repo: str('Repository'),
+        sha: str('Commit sha (prefix allowed, at least 7 characters)', { minLength: 7 }),
+      },
       required: ['repo', 'sha'],
       additionalProperties: false,
     },
@@ -339,7 +461,8 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
   },
   {
     name: 'search_logs',
-    description: 'Full-text search over the logs of every service (case-insensitive), newest first.',
+    description:
+      'Full-text search over the logs of every service (case-insensitive), newest first.',
     parameters: {
       type: 'object',
       properties: {
@@ -357,22 +480,33 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
       const minutes = typeof p.minutes === 'number' ? p.minutes : 60;
       const limit = typeof p.limit === 'number' ? p.limit : 50;
       const hits = env.logs
-        .filter((l) => l.minutesAgo <= minutes && (p.service === undefined || l.service === p.service))
+        .filter(
+          (l) => l.minutesAgo <= minutes && (p.service === undefined || l.service === p.service),
+        )
         .filter((l) => l.message.toLowerCase().includes(q) || l.level.toLowerCase() === q)
         .sort((a, b) => a.minutesAgo - b.minutesAgo);
       return {
         query: p.query,
         total: hits.length,
-        hits: hits.slice(0, limit).map((l) => ({ timestamp: iso(now, l.minutesAgo), service: l.service, pod: l.pod, level: l.level, message: l.message })),
+        hits: hits.slice(0, limit).map((l) => ({
+          timestamp: iso(now, l.minutesAgo),
+          service: l.service,
+          pod: l.pod,
+          level: l.level,
+          message: l.message,
+        })),
       };
     },
   },
   {
     name: 'http_check',
-    description: 'Synthetic HTTP check of one of the environment\'s service endpoints (status, latency, TLS).',
+    description:
+      "Synthetic HTTP check of one of the environment's service endpoints (status, latency, TLS).",
     parameters: {
       type: 'object',
-      properties: { url: str('Endpoint URL, e.g. https://checkout-api.shop.acme.internal:8080/healthz') },
+      properties: {
+        url: str('Endpoint URL, e.g. https://checkout-api.shop.acme.internal:8080/healthz'),
+      },
       required: ['url'],
       additionalProperties: false,
     },
@@ -380,14 +514,24 @@ export const TOOLS: Array<ToolDefinition & { handler: Handler }> = [
     handler: (env, p) => {
       // Synthetic on purpose: a demo server must never fetch arbitrary URLs for its callers.
       const url = String(p.url);
-      const ep = env.endpoints.find((e) => e.url === url || e.service === url || url.includes(`//${e.service}.`));
-      if (!ep) return { url, ok: false, error: 'unknown endpoint (the demo environment only knows its own services)', known: env.endpoints.map((e) => e.url) };
+      const ep = env.endpoints.find(
+        (e) => e.url === url || e.service === url || url.includes(`//${e.service}.`),
+      );
+      if (!ep)
+        return {
+          url,
+          ok: false,
+          error: 'unknown endpoint (the demo environment only knows its own services)',
+          known: env.endpoints.map((e) => e.url),
+        };
       return {
         url: ep.url,
         ok: ep.status >= 200 && ep.status < 300,
         status: ep.status || null,
         latency_ms: ep.latencyMs,
-        ...(ep.tls ? { tls: { valid_to: ep.tls.validTo, ...(ep.tls.error ? { error: ep.tls.error } : {}) } } : {}),
+        ...(ep.tls
+          ? { tls: { valid_to: ep.tls.validTo, ...(ep.tls.error ? { error: ep.tls.error } : {}) } }
+          : {}),
       };
     },
   },

@@ -40,7 +40,8 @@ export async function startInquest(
 ): Promise<RunningInquest> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'inquest-e2e-'));
-  const adminToken = env.INQUEST_ADMIN_TOKEN ?? `admin.${Math.random().toString(36).slice(2)}e2e-admin-secret`;
+  const adminToken =
+    env.INQUEST_ADMIN_TOKEN ?? `admin.${Math.random().toString(36).slice(2)}e2e-admin-secret`;
   let out = '';
   const child = spawn(process.execPath, [join(ROOT, 'tools/launcher/dist/main.js')], {
     cwd: ROOT,

@@ -21,21 +21,38 @@ export async function bootstrapDemo(
 ): Promise<{ teamToken?: string }> {
   const existing = await config.listNodes({}, { ctx });
   if (existing.nodes.length > 0) {
-    opts.logger.debug({ nodes: existing.nodes.length }, 'hierarchy not empty: demo bootstrap skipped');
+    opts.logger.debug(
+      { nodes: existing.nodes.length },
+      'hierarchy not empty: demo bootstrap skipped',
+    );
     return {};
   }
   await config.createNode({ node_id: 'demo', kind: 'org', name: 'Demo organization' }, { ctx });
-  await config.createNode({ node_id: 'demo-group', parent_id: 'demo', kind: 'group', name: 'Demo group' }, { ctx });
-  await config.createNode({ node_id: 'demo-team', parent_id: 'demo-group', kind: 'team', name: 'Demo team' }, { ctx });
+  await config.createNode(
+    { node_id: 'demo-group', parent_id: 'demo', kind: 'group', name: 'Demo group' },
+    { ctx },
+  );
+  await config.createNode(
+    { node_id: 'demo-team', parent_id: 'demo-group', kind: 'team', name: 'Demo team' },
+    { ctx },
+  );
   await config.updateNodeConfig(
     {
       node_id: 'demo',
       changed_by: 'admin',
       patch: {
         knowledge_base: { retrieval: { strategy: 'hybrid', top_k: 5, min_relevance: 0.2 } },
-        feature_flags: { enable_auto_mitigation: false, enable_write_actions: false, require_approval: false },
+        feature_flags: {
+          enable_auto_mitigation: false,
+          enable_write_actions: false,
+          require_approval: false,
+        },
         ...(opts.demoToolServerUrl
-          ? { mcp_servers: [{ name: 'demo', url: opts.demoToolServerUrl, timeout: 10, enabled: true }] }
+          ? {
+              mcp_servers: [
+                { name: 'demo', url: opts.demoToolServerUrl, timeout: 10, enabled: true },
+              ],
+            }
           : {}),
       },
     },
@@ -54,9 +71,17 @@ export async function bootstrapDemo(
     { ctx },
   );
   const issued = await config.issueToken(
-    { team_id: 'demo-team', permissions: ['read', 'write'], owner: 'demo@inquest.local', label: 'demo (all-in-one bootstrap)' },
+    {
+      team_id: 'demo-team',
+      permissions: ['read', 'write'],
+      owner: 'demo@inquest.local',
+      label: 'demo (all-in-one bootstrap)',
+    },
     { ctx },
   );
-  opts.logger.info({ team: 'demo-team', token_id: issued.info?.token_id }, 'demo hierarchy created');
+  opts.logger.info(
+    { team: 'demo-team', token_id: issued.info?.token_id },
+    'demo hierarchy created',
+  );
   return { teamToken: issued.token };
 }

@@ -72,7 +72,10 @@ export async function startAllInOne(
 
     let demoToolServerUrl: string | undefined;
     if (cfg.INQUEST_DEMO) {
-      const demo = await startDemoToolServer({ host: '127.0.0.1', port: cfg.INQUEST_DEMO_TOOLSERVER_PORT });
+      const demo = await startDemoToolServer({
+        host: '127.0.0.1',
+        port: cfg.INQUEST_DEMO_TOOLSERVER_PORT,
+      });
       started.push(demo);
       demoToolServerUrl = demo.url;
     }
@@ -101,7 +104,9 @@ export async function startAllInOne(
     const url = `http://localhost:${gateway.port}`;
     out('');
     out(`Inquest is running on ${url}  (API ${url}/api/v1, reference ${url}/api/v1/docs)`);
-    out(`Data: ${dataDir}   Egress allowed to ${egressAllow} (all-in-one default, for the demo tool server)`);
+    out(
+      `Data: ${dataDir}   Egress allowed to ${egressAllow} (all-in-one default, for the demo tool server)`,
+    );
     if (admin.generated) {
       out(`Admin token (shown once, only its hash is kept): ${admin.generated}`);
     }

@@ -5,7 +5,13 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { DomainError, timeoutError } from '@inquest/errors';
-import type { ChatCallOptions, ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model';
+import type {
+  ChatCallOptions,
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+} from './chat-model';
 
 export interface OpenAiChatModelOptions {
   /** e.g. https://api.openai.com/v1 or any OpenAI-compatible server */
@@ -44,12 +50,10 @@ export class OpenAiChatModel implements ChatModel {
       messages: request.messages.map(toOpenAi),
     };
     if (request.tools?.length) {
-      params.tools = request.tools.map(
-        (t): ChatCompletionTool => ({
-          type: 'function',
-          function: { name: t.name, description: t.description, parameters: t.parameters },
-        }),
-      );
+      params.tools = request.tools.map((t): ChatCompletionTool => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
     }
     if (request.json) params.response_format = { type: 'json_object' };
     if (request.temperature !== undefined) params.temperature = request.temperature;
@@ -62,12 +66,18 @@ export class OpenAiChatModel implements ChatModel {
       timedOut = true;
       deadline.abort(new Error('timeout'));
     }, timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, deadline.signal])
+      : deadline.signal;
     let completion;
     try {
-      completion = await this.client.chat.completions.create(params, { signal, timeout: timeoutMs + 1000 });
+      completion = await this.client.chat.completions.create(params, {
+        signal,
+        timeout: timeoutMs + 1000,
+      });
     } catch (err) {
-      if (timedOut && !options.signal?.aborted) throw timeoutError('the language model did not answer in time');
+      if (timedOut && !options.signal?.aborted)
+        throw timeoutError('the language model did not answer in time');
       throw this.mapError(err, options.signal);
     } finally {
       clearTimeout(timer);
@@ -76,14 +86,19 @@ export class OpenAiChatModel implements ChatModel {
     if (!choice) throw llmUnavailable('the language model returned no choice');
     const msg = choice.message;
     const toolCalls = (msg.tool_calls ?? []).flatMap((c) =>
-      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : [],
+      c.type === 'function'
+        ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }]
+        : [],
     );
     return {
       content: msg.content ?? null,
       toolCalls,
       finishReason: choice.finish_reason ?? 'stop',
       usage: completion.usage
-        ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens }
+        ? {
+            promptTokens: completion.usage.prompt_tokens,
+            completionTokens: completion.usage.completion_tokens,
+          }
         : undefined,
     };
   }
@@ -93,12 +108,17 @@ export class OpenAiChatModel implements ChatModel {
     // by class name, not instanceof: the SDK may be loaded twice (ESM and CommonJS)
     const name = err instanceof Error ? err.constructor.name : '';
     const status = (err as { status?: unknown }).status;
-    if (name === 'APIConnectionTimeoutError' || /timed? ?out/i.test(err instanceof Error ? err.message : '')) {
+    if (
+      name === 'APIConnectionTimeoutError' ||
+      /timed? ?out/i.test(err instanceof Error ? err.message : '')
+    ) {
       return timeoutError('the language model did not answer in time');
     }
     if (name === 'APIUserAbortError') return err;
-    if (name === 'APIConnectionError') return llmUnavailable('the language model cannot be reached', err);
-    if (typeof status === 'number') return llmUnavailable(`the language model answered ${status}`, err);
+    if (name === 'APIConnectionError')
+      return llmUnavailable('the language model cannot be reached', err);
+    if (typeof status === 'number')
+      return llmUnavailable(`the language model answered ${status}`, err);
     return llmUnavailable('the language model call failed', err);
   }
 }

@@ -10,8 +10,16 @@ export type ScriptedTurn =
 
 export interface ChatCompletionRequestSeen {
   model: string;
-  messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[];
-  tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+  messages: {
+    role: string;
+    content: string | null;
+    tool_calls?: unknown[];
+    tool_call_id?: string;
+  }[];
+  tools?: {
+    type: string;
+    function: { name: string; description?: string; parameters?: unknown };
+  }[];
   response_format?: unknown;
   authorization?: string;
 }
@@ -32,7 +40,9 @@ export interface ScriptedChatServer {
  * A scripted OpenAI-compatible chat completions server on loopback (POST /v1/chat/completions),
  * the test double for any LLM: each request takes the next turn of the script.
  */
-export async function startScriptedChatServer(script: ScriptedTurn[] = []): Promise<ScriptedChatServer> {
+export async function startScriptedChatServer(
+  script: ScriptedTurn[] = [],
+): Promise<ScriptedChatServer> {
   let callNo = 0;
   const state: ScriptedChatServer = {
     baseUrl: '',
@@ -66,7 +76,9 @@ export async function startScriptedChatServer(script: ScriptedTurn[] = []): Prom
       }
       if ('status' in turn) {
         res.writeHead(turn.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: turn.error ?? 'error', type: 'server_error' } }));
+        res.end(
+          JSON.stringify({ error: { message: turn.error ?? 'error', type: 'server_error' } }),
+        );
         return;
       }
       callNo++;
@@ -79,7 +91,11 @@ export async function startScriptedChatServer(script: ScriptedTurn[] = []): Prom
               tool_calls: turn.toolCalls.map((c, i) => ({
                 id: `call_${callNo}_${i}`,
                 type: 'function',
-                function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+                function: {
+                  name: c.name,
+                  arguments:
+                    typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+                },
               })),
             };
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -89,7 +105,9 @@ export async function startScriptedChatServer(script: ScriptedTurn[] = []): Prom
           object: 'chat.completion',
           created: Math.floor(Date.now() / 1000),
           model: body.model,
-          choices: [{ index: 0, message, finish_reason: 'content' in turn ? 'stop' : 'tool_calls' }],
+          choices: [
+            { index: 0, message, finish_reason: 'content' in turn ? 'stop' : 'tool_calls' },
+          ],
           usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
         }),
       );

@@ -101,7 +101,11 @@ export interface ChangeRequestStore {
    * Moves a change request from status `from`, setting `changes`; resolves the updated record, or
    * undefined when it does not exist or is no longer in `from` (someone else decided first).
    */
-  transition(id: string, from: ChangeRequestStatus, update: Partial<Omit<ChangeRequestRecord, 'change_request_id' | 'team_id'>>): Promise<ChangeRequestRecord | undefined>;
+  transition(
+    id: string,
+    from: ChangeRequestStatus,
+    update: Partial<Omit<ChangeRequestRecord, 'change_request_id' | 'team_id'>>,
+  ): Promise<ChangeRequestRecord | undefined>;
 }
 
 export interface TokenStore {

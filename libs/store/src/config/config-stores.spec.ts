@@ -9,22 +9,40 @@ const dir = tempDir();
 let n = 0;
 
 describe('SQLite config stores', () => {
-  const factory: ConfigStoresFactory = { create: async () => openSqliteConfigStores(join(dir, `config-${++n}.db`)) };
+  const factory: ConfigStoresFactory = {
+    create: async () => openSqliteConfigStores(join(dir, `config-${++n}.db`)),
+  };
   configStoresContract(factory);
 
   it('keeps configs and versions across reopen', async () => {
     const file = join(dir, 'reopen.db');
     const a = openSqliteConfigStores(file);
-    await a.nodes.createNode({ node_id: 'acme', parent_id: null, kind: 'org', name: 'Acme', org_id: 'acme', created_at: new Date().toISOString() });
+    await a.nodes.createNode({
+      node_id: 'acme',
+      parent_id: null,
+      kind: 'org',
+      name: 'Acme',
+      org_id: 'acme',
+      created_at: new Date().toISOString(),
+    });
     await a.nodes.writeConfig({
       node_id: 'acme',
       expected_version: 0,
       config: { chat_channel: '#ops' },
-      audit: { changed_at: new Date().toISOString(), changed_by: 'admin', diff: {}, full_config: {} },
+      audit: {
+        changed_at: new Date().toISOString(),
+        changed_by: 'admin',
+        diff: {},
+        full_config: {},
+      },
     });
     await a.close();
     const b = openSqliteConfigStores(file);
-    expect(await b.nodes.getConfig('acme')).toEqual({ node_id: 'acme', config: { chat_channel: '#ops' }, version: 1 });
+    expect(await b.nodes.getConfig('acme')).toEqual({
+      node_id: 'acme',
+      config: { chat_channel: '#ops' },
+      version: 1,
+    });
     await b.close();
   });
 });

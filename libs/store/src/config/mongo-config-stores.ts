@@ -102,16 +102,35 @@ class MongoNodeStore implements NodeStore {
   }
 
   async getConfig(nodeId: string): Promise<NodeConfigRecord | undefined> {
-    const d = await this.nodes.findOne({ _id: nodeId }, { projection: { config_json: 1, version: 1 } });
-    return d ? { node_id: d._id, config: JSON.parse(d.config_json) as NodeConfigRecord['config'], version: d.version } : undefined;
+    const d = await this.nodes.findOne(
+      { _id: nodeId },
+      { projection: { config_json: 1, version: 1 } },
+    );
+    return d
+      ? {
+          node_id: d._id,
+          config: JSON.parse(d.config_json) as NodeConfigRecord['config'],
+          version: d.version,
+        }
+      : undefined;
   }
 
   async getConfigs(nodeIds: string[]): Promise<NodeConfigRecord[]> {
-    const docs = await this.nodes.find({ _id: { $in: nodeIds } }, { projection: { config_json: 1, version: 1 } }).toArray();
+    const docs = await this.nodes
+      .find({ _id: { $in: nodeIds } }, { projection: { config_json: 1, version: 1 } })
+      .toArray();
     const byId = new Map(docs.map((d) => [d._id, d]));
     return nodeIds.flatMap((id) => {
       const d = byId.get(id);
-      return d ? [{ node_id: id, config: JSON.parse(d.config_json) as NodeConfigRecord['config'], version: d.version }] : [];
+      return d
+        ? [
+            {
+              node_id: id,
+              config: JSON.parse(d.config_json) as NodeConfigRecord['config'],
+              version: d.version,
+            },
+          ]
+        : [];
     });
   }
 
@@ -136,7 +155,11 @@ class MongoNodeStore implements NodeStore {
   }
 
   async listAudit(nodeId: string, limit: number): Promise<AuditRecord[]> {
-    const docs = await this.audit.find({ node_id: nodeId }).sort({ version: -1 }).limit(limit).toArray();
+    const docs = await this.audit
+      .find({ node_id: nodeId })
+      .sort({ version: -1 })
+      .limit(limit)
+      .toArray();
     return docs.map((d) => ({
       node_id: d.node_id,
       version: d.version,
@@ -169,7 +192,9 @@ class MongoChangeRequestStore implements ChangeRequestStore {
     return d ? (JSON.parse(d.data_json) as ChangeRequestRecord) : undefined;
   }
 
-  async list(filter: { status?: ChangeRequestStatus; team_id?: string } = {}): Promise<ChangeRequestRecord[]> {
+  async list(
+    filter: { status?: ChangeRequestStatus; team_id?: string } = {},
+  ): Promise<ChangeRequestRecord[]> {
     const q: Record<string, string> = {};
     if (filter.status) q['status'] = filter.status;
     if (filter.team_id) q['team_id'] = filter.team_id;
@@ -227,7 +252,10 @@ class MongoTokenStore implements TokenStore {
   }
 
   async revoke(tokenId: string, at: string): Promise<TokenRecord | undefined> {
-    await this.col.updateOne({ _id: tokenId, revoked_at: { $exists: false } }, { $set: { revoked_at: at } });
+    await this.col.updateOne(
+      { _id: tokenId, revoked_at: { $exists: false } },
+      { $set: { revoked_at: at } },
+    );
     return this.get(tokenId);
   }
 
@@ -245,7 +273,10 @@ export interface MongoConfigStoresOptions {
 }
 
 /** The config-hierarchy stores on MongoDB; creates their indexes before resolving. */
-export async function connectMongoConfigStores(url: string, options: MongoConfigStoresOptions = {}): Promise<ConfigStores> {
+export async function connectMongoConfigStores(
+  url: string,
+  options: MongoConfigStoresOptions = {},
+): Promise<ConfigStores> {
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
   await client.connect();
   const db: Db = client.db(options.dbName);

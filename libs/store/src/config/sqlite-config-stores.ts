@@ -84,7 +84,9 @@ class SqliteNodeStore implements NodeStore {
   async createNode(node: NodeRecord): Promise<void> {
     try {
       this.db
-        .prepare('INSERT INTO config_nodes (node_id, parent_id, kind, name, org_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT INTO config_nodes (node_id, parent_id, kind, name, org_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
         .run(node.node_id, node.parent_id, node.kind, node.name, node.org_id, node.created_at);
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
@@ -95,7 +97,8 @@ class SqliteNodeStore implements NodeStore {
   }
 
   async getNode(nodeId: string): Promise<NodeRecord | undefined> {
-    const r = this.db.prepare('SELECT * FROM config_nodes WHERE node_id = ?').get(nodeId) as NodeRow | undefined;
+    const r = this.db.prepare('SELECT * FROM config_nodes WHERE node_id = ?').get(nodeId) as
+      NodeRow | undefined;
     return r && toNode(r);
   }
 
@@ -104,16 +107,26 @@ class SqliteNodeStore implements NodeStore {
       filter.parent_id === undefined
         ? this.db.prepare('SELECT * FROM config_nodes ORDER BY node_id').all()
         : filter.parent_id === null
-          ? this.db.prepare('SELECT * FROM config_nodes WHERE parent_id IS NULL ORDER BY node_id').all()
-          : this.db.prepare('SELECT * FROM config_nodes WHERE parent_id = ? ORDER BY node_id').all(filter.parent_id);
+          ? this.db
+              .prepare('SELECT * FROM config_nodes WHERE parent_id IS NULL ORDER BY node_id')
+              .all()
+          : this.db
+              .prepare('SELECT * FROM config_nodes WHERE parent_id = ? ORDER BY node_id')
+              .all(filter.parent_id);
     return (rows as NodeRow[]).map(toNode);
   }
 
   async getConfig(nodeId: string): Promise<NodeConfigRecord | undefined> {
-    const r = this.db.prepare('SELECT node_id, config, version FROM config_nodes WHERE node_id = ?').get(nodeId) as
-      | NodeRow
-      | undefined;
-    return r && { node_id: r.node_id, config: JSON.parse(r.config) as NodeConfigRecord['config'], version: r.version };
+    const r = this.db
+      .prepare('SELECT node_id, config, version FROM config_nodes WHERE node_id = ?')
+      .get(nodeId) as NodeRow | undefined;
+    return (
+      r && {
+        node_id: r.node_id,
+        config: JSON.parse(r.config) as NodeConfigRecord['config'],
+        version: r.version,
+      }
+    );
   }
 
   async getConfigs(nodeIds: string[]): Promise<NodeConfigRecord[]> {
@@ -128,7 +141,9 @@ class SqliteNodeStore implements NodeStore {
   async writeConfig(w: ConfigWrite): Promise<boolean> {
     return this.db.transaction(() => {
       const res = this.db
-        .prepare('UPDATE config_nodes SET config = ?, version = version + 1 WHERE node_id = ? AND version = ?')
+        .prepare(
+          'UPDATE config_nodes SET config = ?, version = version + 1 WHERE node_id = ? AND version = ?',
+        )
         .run(JSON.stringify(w.config), w.node_id, w.expected_version);
       if (res.changes === 0) return false;
       this.db
@@ -177,18 +192,22 @@ class SqliteChangeRequestStore implements ChangeRequestStore {
 
   async create(cr: ChangeRequestRecord): Promise<void> {
     this.db
-      .prepare('INSERT INTO config_change_requests (change_request_id, team_id, status, requested_at, data) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO config_change_requests (change_request_id, team_id, status, requested_at, data) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(cr.change_request_id, cr.team_id, cr.status, cr.requested_at, JSON.stringify(cr));
   }
 
   async get(id: string): Promise<ChangeRequestRecord | undefined> {
-    const r = this.db.prepare('SELECT data FROM config_change_requests WHERE change_request_id = ?').get(id) as
-      | { data: string }
-      | undefined;
+    const r = this.db
+      .prepare('SELECT data FROM config_change_requests WHERE change_request_id = ?')
+      .get(id) as { data: string } | undefined;
     return r && (JSON.parse(r.data) as ChangeRequestRecord);
   }
 
-  async list(filter: { status?: ChangeRequestStatus; team_id?: string } = {}): Promise<ChangeRequestRecord[]> {
+  async list(
+    filter: { status?: ChangeRequestStatus; team_id?: string } = {},
+  ): Promise<ChangeRequestRecord[]> {
     const where: string[] = [];
     const args: string[] = [];
     if (filter.status) {
@@ -200,7 +219,9 @@ class SqliteChangeRequestStore implements ChangeRequestStore {
       args.push(filter.team_id);
     }
     const sql = `SELECT data FROM config_change_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY requested_at DESC, rowid DESC`;
-    return (this.db.prepare(sql).all(...args) as { data: string }[]).map((r) => JSON.parse(r.data) as ChangeRequestRecord);
+    return (this.db.prepare(sql).all(...args) as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as ChangeRequestRecord,
+    );
   }
 
   async transition(
@@ -210,12 +231,16 @@ class SqliteChangeRequestStore implements ChangeRequestStore {
   ): Promise<ChangeRequestRecord | undefined> {
     return this.db.transaction(() => {
       const r = this.db
-        .prepare('SELECT data FROM config_change_requests WHERE change_request_id = ? AND status = ?')
+        .prepare(
+          'SELECT data FROM config_change_requests WHERE change_request_id = ? AND status = ?',
+        )
         .get(id, from) as { data: string } | undefined;
       if (!r) return undefined;
       const next = { ...(JSON.parse(r.data) as ChangeRequestRecord), ...update };
       this.db
-        .prepare('UPDATE config_change_requests SET status = ?, data = ? WHERE change_request_id = ?')
+        .prepare(
+          'UPDATE config_change_requests SET status = ?, data = ? WHERE change_request_id = ?',
+        )
         .run(next.status, JSON.stringify(next), id);
       return next;
     })();
@@ -228,33 +253,43 @@ class SqliteTokenStore implements TokenStore {
   async insert(t: TokenRecord): Promise<void> {
     try {
       this.db
-        .prepare('INSERT INTO config_tokens (token_id, team_id, created_at, data) VALUES (?, ?, ?, ?)')
+        .prepare(
+          'INSERT INTO config_tokens (token_id, team_id, created_at, data) VALUES (?, ?, ?, ?)',
+        )
         .run(t.token_id, t.team_id, t.created_at, JSON.stringify(t));
     } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw conflict(`token ${t.token_id} exists`);
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        throw conflict(`token ${t.token_id} exists`);
       throw err;
     }
   }
 
   async get(tokenId: string): Promise<TokenRecord | undefined> {
-    const r = this.db.prepare('SELECT data FROM config_tokens WHERE token_id = ?').get(tokenId) as { data: string } | undefined;
+    const r = this.db.prepare('SELECT data FROM config_tokens WHERE token_id = ?').get(tokenId) as
+      { data: string } | undefined;
     return r && (JSON.parse(r.data) as TokenRecord);
   }
 
   async listByTeam(teamId: string): Promise<TokenRecord[]> {
     return (
-      this.db.prepare('SELECT data FROM config_tokens WHERE team_id = ? ORDER BY created_at, rowid').all(teamId) as { data: string }[]
+      this.db
+        .prepare('SELECT data FROM config_tokens WHERE team_id = ? ORDER BY created_at, rowid')
+        .all(teamId) as { data: string }[]
     ).map((r) => JSON.parse(r.data) as TokenRecord);
   }
 
   async revoke(tokenId: string, at: string): Promise<TokenRecord | undefined> {
     return this.db.transaction(() => {
-      const r = this.db.prepare('SELECT data FROM config_tokens WHERE token_id = ?').get(tokenId) as { data: string } | undefined;
+      const r = this.db
+        .prepare('SELECT data FROM config_tokens WHERE token_id = ?')
+        .get(tokenId) as { data: string } | undefined;
       if (!r) return undefined;
       const t = JSON.parse(r.data) as TokenRecord;
       if (t.revoked_at) return t;
       const next = { ...t, revoked_at: at };
-      this.db.prepare('UPDATE config_tokens SET data = ? WHERE token_id = ?').run(JSON.stringify(next), tokenId);
+      this.db
+        .prepare('UPDATE config_tokens SET data = ? WHERE token_id = ?')
+        .run(JSON.stringify(next), tokenId);
       return next;
     })();
   }

@@ -23,7 +23,9 @@ describe('SqliteDeliveryStore', () => {
     await a.close();
     const b = SqliteDeliveryStore.open(f);
     expect((await b.get(d.delivery_id))?.status).toBe('pending');
-    expect(await b.claimDue({ owner: 'x', now: new Date().toISOString(), leaseMs: 1000, limit: 5 })).toHaveLength(1);
+    expect(
+      await b.claimDue({ owner: 'x', now: new Date().toISOString(), leaseMs: 1000, limit: 5 }),
+    ).toHaveLength(1);
     await b.close();
   });
 });
@@ -39,7 +41,8 @@ const mongoUrl = process.env['INQUEST_TEST_MONGODB_URL'];
     await client?.close();
   });
   deliveryStoreContract({
-    create: async () => MongoDeliveryStore.open(client.db((db = `inquest_dlv_${process.pid}_${++n}`))),
+    create: async () =>
+      MongoDeliveryStore.open(client.db((db = `inquest_dlv_${process.pid}_${++n}`))),
     createPeer: async () => MongoDeliveryStore.open(client.db(db)),
     cleanup: async () => {
       await client.db(db).dropDatabase();

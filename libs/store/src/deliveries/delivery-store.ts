@@ -90,7 +90,8 @@ export interface ListDeliveriesOptions {
 }
 
 /** The lane of a delivery: per team and channel, so chat trouble never holds up webhooks. */
-export const laneOf = (d: Pick<Delivery, 'team_id' | 'channel'>): string => `${d.team_id}/${d.channel}`;
+export const laneOf = (d: Pick<Delivery, 'team_id' | 'channel'>): string =>
+  `${d.team_id}/${d.channel}`;
 
 /**
  * Durable delivery log of the notifier. Every delivery is recorded before it is attempted;

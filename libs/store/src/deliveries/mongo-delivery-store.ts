@@ -35,7 +35,10 @@ export class MongoDeliveryStore implements DeliveryStore {
   static async open(db: Db, collection = 'deliveries'): Promise<MongoDeliveryStore> {
     const col = db.collection<Doc>(collection);
     await col.createIndex({ dedupe_key: 1 }, { unique: true });
-    await col.createIndex({ due_at: 1 }, { partialFilterExpression: { due_at: { $type: 'string' } } });
+    await col.createIndex(
+      { due_at: 1 },
+      { partialFilterExpression: { due_at: { $type: 'string' } } },
+    );
     await col.createIndex({ team_id: 1, seq: -1 });
     return new MongoDeliveryStore(col);
   }
@@ -102,7 +105,11 @@ export class MongoDeliveryStore implements DeliveryStore {
       if (left <= 0) continue;
       const claimId = randomUUID();
       const won = await this.col.findOneAndUpdate(
-        { _id: c._id, due_at: { $type: 'string', $lte: options.now }, claim_id: c.claim_id ?? null } as Filter<Doc>,
+        {
+          _id: c._id,
+          due_at: { $type: 'string', $lte: options.now },
+          claim_id: c.claim_id ?? null,
+        } as Filter<Doc>,
         {
           $set: {
             status: 'delivering',
@@ -153,7 +160,11 @@ export class MongoDeliveryStore implements DeliveryStore {
   }
 
   async nextDueAt(): Promise<string | undefined> {
-    const doc = await this.col.find({ due_at: { $type: 'string' } }).sort({ due_at: 1 }).limit(1).next();
+    const doc = await this.col
+      .find({ due_at: { $type: 'string' } })
+      .sort({ due_at: 1 })
+      .limit(1)
+      .next();
     return doc?.due_at ?? undefined;
   }
 

@@ -130,12 +130,16 @@ export class SqliteDeliveryStore implements DeliveryStore {
         secret_ref: input.secret_ref ?? null,
         redelivery_of: input.redelivery_of ?? null,
       });
-    const row = this.db.prepare('SELECT * FROM deliveries WHERE dedupe_key = ?').get(input.dedupe_key) as Row;
+    const row = this.db
+      .prepare('SELECT * FROM deliveries WHERE dedupe_key = ?')
+      .get(input.dedupe_key) as Row;
     return { delivery: fromRow(row), created: res.changes === 1 };
   }
 
   async get(deliveryId: string): Promise<Delivery | undefined> {
-    const row = this.db.prepare('SELECT * FROM deliveries WHERE delivery_id = ?').get(deliveryId) as Row | undefined;
+    const row = this.db
+      .prepare('SELECT * FROM deliveries WHERE delivery_id = ?')
+      .get(deliveryId) as Row | undefined;
     return row ? fromRow(row) : undefined;
   }
 
@@ -144,8 +148,15 @@ export class SqliteDeliveryStore implements DeliveryStore {
     if (options.status) where.push('status = @status');
     if (options.channel) where.push('channel = @channel');
     const rows = this.db
-      .prepare(`SELECT * FROM deliveries WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT @limit`)
-      .all({ teamId, status: options.status, channel: options.channel, limit: options.limit }) as Row[];
+      .prepare(
+        `SELECT * FROM deliveries WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT @limit`,
+      )
+      .all({
+        teamId,
+        status: options.status,
+        channel: options.channel,
+        limit: options.limit,
+      }) as Row[];
     return rows.map(fromRow);
   }
 
@@ -175,7 +186,13 @@ export class SqliteDeliveryStore implements DeliveryStore {
           if (left <= 0) continue;
           capacity.set(lane, left - 1);
           const claimId = randomUUID();
-          claim.run({ owner: options.owner, leaseUntil, claimId, now: options.now, id: r.delivery_id });
+          claim.run({
+            owner: options.owner,
+            leaseUntil,
+            claimId,
+            now: options.now,
+            id: r.delivery_id,
+          });
           out.push(
             fromRow({
               ...r,
@@ -228,7 +245,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async nextDueAt(): Promise<string | undefined> {
-    const row = this.db.prepare('SELECT MIN(due_at) AS due FROM deliveries WHERE due_at IS NOT NULL').get() as {
+    const row = this.db
+      .prepare('SELECT MIN(due_at) AS due FROM deliveries WHERE due_at IS NOT NULL')
+      .get() as {
       due: string | null;
     };
     return row.due ?? undefined;

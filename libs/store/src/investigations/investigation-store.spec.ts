@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { tempDir } from '@inquest/testing';
-import { investigationStoreContract, type InvestigationStoreFactory } from '../testing/investigation-store.contract';
+import {
+  investigationStoreContract,
+  type InvestigationStoreFactory,
+} from '../testing/investigation-store.contract';
 import { MongoInvestigationStore } from './mongo-investigation-store';
 import { SqliteInvestigationStore } from './sqlite-investigation-store';
 
@@ -46,6 +49,7 @@ const mongoUrl = process.env['INQUEST_TEST_MONGODB_URL'];
     await client?.close();
   });
   investigationStoreContract({
-    create: async () => MongoInvestigationStore.open(client.db(`inquest_test_${process.pid}_${++n}`)),
+    create: async () =>
+      MongoInvestigationStore.open(client.db(`inquest_test_${process.pid}_${++n}`)),
   });
 });

@@ -1,7 +1,11 @@
 /** Investigation states; completed, failed and cancelled are terminal. */
 export type InvestigationStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 
-export const TERMINAL_STATUSES: readonly InvestigationStatus[] = ['completed', 'failed', 'cancelled'];
+export const TERMINAL_STATUSES: readonly InvestigationStatus[] = [
+  'completed',
+  'failed',
+  'cancelled',
+];
 
 export interface InvestigationContextRecord {
   service?: string;
@@ -99,15 +103,39 @@ export interface InvestigationStore {
    * Takes the lease: pending -> running, or running with a lapsed lease -> running under the new
    * owner; the attempt counter grows by one. At `maxAttempts` it answers `exhausted` instead.
    */
-  claim(investigationId: string, owner: string, leaseMs: number, maxAttempts: number, now?: number): Promise<ClaimOutcome>;
+  claim(
+    investigationId: string,
+    owner: string,
+    leaseMs: number,
+    maxAttempts: number,
+    now?: number,
+  ): Promise<ClaimOutcome>;
   /** extends the lease when `owner` still holds a running investigation; false otherwise */
-  renewLease(investigationId: string, owner: string, leaseMs: number, now?: number): Promise<boolean>;
+  renewLease(
+    investigationId: string,
+    owner: string,
+    leaseMs: number,
+    now?: number,
+  ): Promise<boolean>;
   /** false when the owner no longer holds the running investigation */
-  updateProgress(investigationId: string, owner: string, progress: ProgressRecord, toolsUsed?: string[]): Promise<boolean>;
+  updateProgress(
+    investigationId: string,
+    owner: string,
+    progress: ProgressRecord,
+    toolsUsed?: string[],
+  ): Promise<boolean>;
   /** running (held by owner, or any holder when owner is undefined) or pending -> completed | failed */
-  finish(investigationId: string, owner: string | undefined, patch: FinishPatch): Promise<InvestigationRecord | undefined>;
+  finish(
+    investigationId: string,
+    owner: string | undefined,
+    patch: FinishPatch,
+  ): Promise<InvestigationRecord | undefined>;
   /** pending | running -> cancelled; undefined when it was not cancellable (missing, other team, terminal) */
-  cancel(teamId: string, investigationId: string, at: string): Promise<InvestigationRecord | undefined>;
+  cancel(
+    teamId: string,
+    investigationId: string,
+    at: string,
+  ): Promise<InvestigationRecord | undefined>;
   /** pending and running investigations (recovery and the lease sweeper) */
   listUnfinished(limit?: number): Promise<InvestigationRecord[]>;
   close(): Promise<void>;

@@ -38,7 +38,11 @@ export class MongoInvestigationStore implements InvestigationStore {
 
   async create(record: InvestigationRecord): Promise<void> {
     // seq breaks ties between investigations created in the same millisecond
-    await this.col.insertOne({ ...record, _id: record.investigation_id, seq: Date.now() * 1000 + Math.floor(Math.random() * 1000) });
+    await this.col.insertOne({
+      ...record,
+      _id: record.investigation_id,
+      seq: Date.now() * 1000 + Math.floor(Math.random() * 1000),
+    });
   }
 
   async get(teamId: string, investigationId: string): Promise<InvestigationRecord | undefined> {
@@ -55,7 +59,12 @@ export class MongoInvestigationStore implements InvestigationStore {
     if (q.agent) filter.agent = q.agent;
     const [total, docs] = await Promise.all([
       this.col.countDocuments(filter),
-      this.col.find(filter).sort({ created_at: -1, seq: -1 }).skip(q.offset).limit(q.limit).toArray(),
+      this.col
+        .find(filter)
+        .sort({ created_at: -1, seq: -1 })
+        .skip(q.offset)
+        .limit(q.limit)
+        .toArray(),
     ]);
     return { items: docs.map((d) => strip(d)!), total };
   }
@@ -94,13 +103,22 @@ export class MongoInvestigationStore implements InvestigationStore {
     const rec = await this.getById(investigationId);
     if (!rec) return { kind: 'missing' };
     if (!ACTIVE.includes(rec.status)) return { kind: 'terminal', record: rec };
-    if (rec.status === 'running' && (rec.lease_expires_at ?? 0) > now && rec.lease_owner !== owner) {
+    if (
+      rec.status === 'running' &&
+      (rec.lease_expires_at ?? 0) > now &&
+      rec.lease_owner !== owner
+    ) {
       return { kind: 'busy', record: rec };
     }
     return { kind: 'exhausted', record: rec };
   }
 
-  async renewLease(investigationId: string, owner: string, leaseMs: number, now = Date.now()): Promise<boolean> {
+  async renewLease(
+    investigationId: string,
+    owner: string,
+    leaseMs: number,
+    now = Date.now(),
+  ): Promise<boolean> {
     const r = await this.col.updateOne(
       { _id: investigationId, status: 'running', lease_owner: owner },
       { $set: { lease_expires_at: now + leaseMs } },
@@ -116,7 +134,10 @@ export class MongoInvestigationStore implements InvestigationStore {
   ): Promise<boolean> {
     const set: Partial<Doc> = { progress };
     if (toolsUsed) set.tools_used = toolsUsed;
-    const r = await this.col.updateOne({ _id: investigationId, status: 'running', lease_owner: owner }, { $set: set });
+    const r = await this.col.updateOne(
+      { _id: investigationId, status: 'running', lease_owner: owner },
+      { $set: set },
+    );
     return r.matchedCount === 1;
   }
 
@@ -144,11 +165,19 @@ export class MongoInvestigationStore implements InvestigationStore {
     }
     if (patch.tools_used) set.tools_used = patch.tools_used;
     if (patch.duration_seconds !== undefined) set.duration_seconds = patch.duration_seconds;
-    const doc = await this.col.findOneAndUpdate(filter, { $set: set, $unset: unset }, { returnDocument: 'after' });
+    const doc = await this.col.findOneAndUpdate(
+      filter,
+      { $set: set, $unset: unset },
+      { returnDocument: 'after' },
+    );
     return strip(doc);
   }
 
-  async cancel(teamId: string, investigationId: string, at: string): Promise<InvestigationRecord | undefined> {
+  async cancel(
+    teamId: string,
+    investigationId: string,
+    at: string,
+  ): Promise<InvestigationRecord | undefined> {
     const doc = await this.col.findOneAndUpdate(
       { _id: investigationId, team_id: teamId, status: { $in: ACTIVE as Doc['status'][] } },
       { $set: { status: 'cancelled', cancelled_at: at }, $unset: { ...CLEAR_LEASE } },

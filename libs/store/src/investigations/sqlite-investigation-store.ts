@@ -40,7 +40,9 @@ export class SqliteInvestigationStore implements InvestigationStore {
   private readonly statements = new Map<string, Statement<unknown[]>>();
 
   private constructor(private readonly db: SqliteDb) {
-    const row = db.prepare('SELECT MAX(seq) AS m FROM investigations').get() as { m: number | null };
+    const row = db.prepare('SELECT MAX(seq) AS m FROM investigations').get() as {
+      m: number | null;
+    };
     this.seq = row.m ?? 0;
   }
 
@@ -51,17 +53,16 @@ export class SqliteInvestigationStore implements InvestigationStore {
 
   async create(record: InvestigationRecord): Promise<void> {
     this.stmt(
-        'INSERT INTO investigations (investigation_id, team_id, status, agent, created_at, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        record.investigation_id,
-        record.team_id,
-        record.status,
-        record.agent,
-        record.created_at,
-        ++this.seq,
-        JSON.stringify(record),
-      );
+      'INSERT INTO investigations (investigation_id, team_id, status, agent, created_at, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      record.investigation_id,
+      record.team_id,
+      record.status,
+      record.agent,
+      record.created_at,
+      ++this.seq,
+      JSON.stringify(record),
+    );
   }
 
   async get(teamId: string, investigationId: string): Promise<InvestigationRecord | undefined> {
@@ -85,9 +86,12 @@ export class SqliteInvestigationStore implements InvestigationStore {
       args.push(q.agent);
     }
     const w = where.join(' AND ');
-    const total = (this.stmt(`SELECT COUNT(*) AS n FROM investigations WHERE ${w}`).get(...args) as { n: number }).n;
-    const rows = this.stmt(`SELECT doc FROM investigations WHERE ${w} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`)
-      .all(...args, q.limit, q.offset) as Row[];
+    const total = (
+      this.stmt(`SELECT COUNT(*) AS n FROM investigations WHERE ${w}`).get(...args) as { n: number }
+    ).n;
+    const rows = this.stmt(
+      `SELECT doc FROM investigations WHERE ${w} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
+    ).all(...args, q.limit, q.offset) as Row[];
     return { items: rows.map((r) => JSON.parse(r.doc) as InvestigationRecord), total };
   }
 
@@ -100,31 +104,43 @@ export class SqliteInvestigationStore implements InvestigationStore {
   ): Promise<ClaimOutcome> {
     // IMMEDIATE: the write lock is taken before the read, so two runner processes sharing the
     // file cannot both see the lease free (and a deferred upgrade cannot fail with SQLITE_BUSY)
-    return this.db.transaction((): ClaimOutcome => {
-      const rec = this.read(investigationId);
-      if (!rec) return { kind: 'missing' };
-      if (!ACTIVE.has(rec.status)) return { kind: 'terminal', record: rec };
-      const leaseLive = rec.status === 'running' && (rec.lease_expires_at ?? 0) > now && rec.lease_owner !== owner;
-      if (leaseLive) return { kind: 'busy', record: rec };
-      if (rec.attempt >= maxAttempts) return { kind: 'exhausted', record: rec };
-      rec.status = 'running';
-      rec.attempt += 1;
-      rec.lease_owner = owner;
-      rec.lease_expires_at = now + leaseMs;
-      rec.started_at ??= new Date(now).toISOString();
-      this.write(rec);
-      return { kind: 'claimed', record: rec };
-    }).immediate();
+    return this.db
+      .transaction((): ClaimOutcome => {
+        const rec = this.read(investigationId);
+        if (!rec) return { kind: 'missing' };
+        if (!ACTIVE.has(rec.status)) return { kind: 'terminal', record: rec };
+        const leaseLive =
+          rec.status === 'running' &&
+          (rec.lease_expires_at ?? 0) > now &&
+          rec.lease_owner !== owner;
+        if (leaseLive) return { kind: 'busy', record: rec };
+        if (rec.attempt >= maxAttempts) return { kind: 'exhausted', record: rec };
+        rec.status = 'running';
+        rec.attempt += 1;
+        rec.lease_owner = owner;
+        rec.lease_expires_at = now + leaseMs;
+        rec.started_at ??= new Date(now).toISOString();
+        this.write(rec);
+        return { kind: 'claimed', record: rec };
+      })
+      .immediate();
   }
 
-  async renewLease(investigationId: string, owner: string, leaseMs: number, now = Date.now()): Promise<boolean> {
-    return this.db.transaction(() => {
-      const rec = this.read(investigationId);
-      if (!rec || rec.status !== 'running' || rec.lease_owner !== owner) return false;
-      rec.lease_expires_at = now + leaseMs;
-      this.write(rec);
-      return true;
-    }).immediate();
+  async renewLease(
+    investigationId: string,
+    owner: string,
+    leaseMs: number,
+    now = Date.now(),
+  ): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const rec = this.read(investigationId);
+        if (!rec || rec.status !== 'running' || rec.lease_owner !== owner) return false;
+        rec.lease_expires_at = now + leaseMs;
+        this.write(rec);
+        return true;
+      })
+      .immediate();
   }
 
   async updateProgress(
@@ -133,14 +149,16 @@ export class SqliteInvestigationStore implements InvestigationStore {
     progress: ProgressRecord,
     toolsUsed?: string[],
   ): Promise<boolean> {
-    return this.db.transaction(() => {
-      const rec = this.read(investigationId);
-      if (!rec || rec.status !== 'running' || rec.lease_owner !== owner) return false;
-      rec.progress = progress;
-      if (toolsUsed) rec.tools_used = toolsUsed;
-      this.write(rec);
-      return true;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const rec = this.read(investigationId);
+        if (!rec || rec.status !== 'running' || rec.lease_owner !== owner) return false;
+        rec.progress = progress;
+        if (toolsUsed) rec.tools_used = toolsUsed;
+        this.write(rec);
+        return true;
+      })
+      .immediate();
   }
 
   async finish(
@@ -148,33 +166,43 @@ export class SqliteInvestigationStore implements InvestigationStore {
     owner: string | undefined,
     patch: FinishPatch,
   ): Promise<InvestigationRecord | undefined> {
-    return this.db.transaction(() => {
-      const rec = this.read(investigationId);
-      if (!rec || !ACTIVE.has(rec.status)) return undefined;
-      if (owner !== undefined && rec.status === 'running' && rec.lease_owner !== owner) return undefined;
-      applyFinish(rec, patch);
-      this.write(rec);
-      return rec;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const rec = this.read(investigationId);
+        if (!rec || !ACTIVE.has(rec.status)) return undefined;
+        if (owner !== undefined && rec.status === 'running' && rec.lease_owner !== owner)
+          return undefined;
+        applyFinish(rec, patch);
+        this.write(rec);
+        return rec;
+      })
+      .immediate();
   }
 
-  async cancel(teamId: string, investigationId: string, at: string): Promise<InvestigationRecord | undefined> {
-    return this.db.transaction(() => {
-      const rec = this.read(investigationId);
-      if (!rec || rec.team_id !== teamId || !ACTIVE.has(rec.status)) return undefined;
-      rec.status = 'cancelled';
-      rec.cancelled_at = at;
-      delete rec.progress;
-      delete rec.lease_owner;
-      delete rec.lease_expires_at;
-      this.write(rec);
-      return rec;
-    }).immediate();
+  async cancel(
+    teamId: string,
+    investigationId: string,
+    at: string,
+  ): Promise<InvestigationRecord | undefined> {
+    return this.db
+      .transaction(() => {
+        const rec = this.read(investigationId);
+        if (!rec || rec.team_id !== teamId || !ACTIVE.has(rec.status)) return undefined;
+        rec.status = 'cancelled';
+        rec.cancelled_at = at;
+        delete rec.progress;
+        delete rec.lease_owner;
+        delete rec.lease_expires_at;
+        this.write(rec);
+        return rec;
+      })
+      .immediate();
   }
 
   async listUnfinished(limit = 1000): Promise<InvestigationRecord[]> {
-    const rows = this.stmt("SELECT doc FROM investigations WHERE status IN ('pending','running') ORDER BY seq LIMIT ?")
-      .all(limit) as Row[];
+    const rows = this.stmt(
+      "SELECT doc FROM investigations WHERE status IN ('pending','running') ORDER BY seq LIMIT ?",
+    ).all(limit) as Row[];
     return rows.map((r) => JSON.parse(r.doc) as InvestigationRecord);
   }
 
@@ -192,13 +220,17 @@ export class SqliteInvestigationStore implements InvestigationStore {
   }
 
   private read(id: string): InvestigationRecord | undefined {
-    const row = this.stmt('SELECT doc FROM investigations WHERE investigation_id = ?').get(id) as Row | undefined;
+    const row = this.stmt('SELECT doc FROM investigations WHERE investigation_id = ?').get(id) as
+      Row | undefined;
     return row ? (JSON.parse(row.doc) as InvestigationRecord) : undefined;
   }
 
   private write(rec: InvestigationRecord): void {
-    this.stmt('UPDATE investigations SET status = ?, doc = ? WHERE investigation_id = ?')
-      .run(rec.status, JSON.stringify(rec), rec.investigation_id);
+    this.stmt('UPDATE investigations SET status = ?, doc = ? WHERE investigation_id = ?').run(
+      rec.status,
+      JSON.stringify(rec),
+      rec.investigation_id,
+    );
   }
 }
 

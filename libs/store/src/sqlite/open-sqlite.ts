@@ -40,7 +40,10 @@ export function migrate(db: SqliteDb, migrations: Migration[]): void {
     db.transaction(() => {
       if (db.prepare('SELECT 1 FROM _migrations WHERE id = ?').get(m.id)) return;
       db.exec(m.sql);
-      db.prepare('INSERT INTO _migrations (id, applied_at) VALUES (?, ?)').run(m.id, new Date().toISOString());
+      db.prepare('INSERT INTO _migrations (id, applied_at) VALUES (?, ?)').run(
+        m.id,
+        new Date().toISOString(),
+      );
     }).immediate();
   }
 }

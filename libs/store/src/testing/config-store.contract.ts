@@ -1,4 +1,9 @@
-import type { ConfigStores, NodeRecord, TokenRecord, ChangeRequestRecord } from '../config/config-store';
+import type {
+  ConfigStores,
+  NodeRecord,
+  TokenRecord,
+  ChangeRequestRecord,
+} from '../config/config-store';
 
 export interface ConfigStoresFactory {
   create(): Promise<ConfigStores>;
@@ -40,33 +45,70 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
 
   async function lineage(): Promise<void> {
     await s.nodes.createNode(aNodeRecord({ node_id: 'acme' }));
-    await s.nodes.createNode(aNodeRecord({ node_id: 'platform', parent_id: 'acme', kind: 'group', org_id: 'acme' }));
-    await s.nodes.createNode(aNodeRecord({ node_id: 'payments', parent_id: 'platform', kind: 'team', org_id: 'acme' }));
-    await s.nodes.createNode(aNodeRecord({ node_id: 'checkout', parent_id: 'platform', kind: 'team', org_id: 'acme' }));
+    await s.nodes.createNode(
+      aNodeRecord({ node_id: 'platform', parent_id: 'acme', kind: 'group', org_id: 'acme' }),
+    );
+    await s.nodes.createNode(
+      aNodeRecord({ node_id: 'payments', parent_id: 'platform', kind: 'team', org_id: 'acme' }),
+    );
+    await s.nodes.createNode(
+      aNodeRecord({ node_id: 'checkout', parent_id: 'platform', kind: 'team', org_id: 'acme' }),
+    );
   }
 
   it('creates nodes, rejects duplicates with conflict, lists by parent', async () => {
     await lineage();
-    await expect(s.nodes.createNode(aNodeRecord({ node_id: 'acme' }))).rejects.toMatchObject({ code: 'conflict' });
-    expect((await s.nodes.getNode('payments'))).toMatchObject({ parent_id: 'platform', kind: 'team', org_id: 'acme' });
+    await expect(s.nodes.createNode(aNodeRecord({ node_id: 'acme' }))).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    expect(await s.nodes.getNode('payments')).toMatchObject({
+      parent_id: 'platform',
+      kind: 'team',
+      org_id: 'acme',
+    });
     expect(await s.nodes.getNode('nope')).toBeUndefined();
     expect((await s.nodes.listNodes({ parent_id: null })).map((n) => n.node_id)).toEqual(['acme']);
-    expect((await s.nodes.listNodes({ parent_id: 'platform' })).map((n) => n.node_id)).toEqual(['checkout', 'payments']);
+    expect((await s.nodes.listNodes({ parent_id: 'platform' })).map((n) => n.node_id)).toEqual([
+      'checkout',
+      'payments',
+    ]);
     expect((await s.nodes.listNodes()).length).toBe(4);
   });
 
   it('starts every node at version 0 with an empty config', async () => {
     await lineage();
-    expect(await s.nodes.getConfig('payments')).toEqual({ node_id: 'payments', config: {}, version: 0 });
+    expect(await s.nodes.getConfig('payments')).toEqual({
+      node_id: 'payments',
+      config: {},
+      version: 0,
+    });
     expect(await s.nodes.getConfig('nope')).toBeUndefined();
   });
 
   it('writes a config only at the expected version, with one audit entry per version', async () => {
     await lineage();
     const cfg = { chat_channel: '#x', 'odd.key': { $weird: [1, { a: null }] } };
-    expect(await s.nodes.writeConfig({ node_id: 'payments', expected_version: 0, config: cfg, audit: audit() })).toBe(true);
-    expect(await s.nodes.writeConfig({ node_id: 'payments', expected_version: 0, config: { x: 1 }, audit: audit() })).toBe(false);
-    expect(await s.nodes.getConfig('payments')).toEqual({ node_id: 'payments', config: cfg, version: 1 });
+    expect(
+      await s.nodes.writeConfig({
+        node_id: 'payments',
+        expected_version: 0,
+        config: cfg,
+        audit: audit(),
+      }),
+    ).toBe(true);
+    expect(
+      await s.nodes.writeConfig({
+        node_id: 'payments',
+        expected_version: 0,
+        config: { x: 1 },
+        audit: audit(),
+      }),
+    ).toBe(false);
+    expect(await s.nodes.getConfig('payments')).toEqual({
+      node_id: 'payments',
+      config: cfg,
+      version: 1,
+    });
     expect(
       await s.nodes.writeConfig({
         node_id: 'payments',
@@ -77,7 +119,11 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
     ).toBe(true);
     const history = await s.nodes.listAudit('payments', 10);
     expect(history.map((h) => h.version)).toEqual([2, 1]);
-    expect(history[0]).toMatchObject({ changed_by: 'req@example.com', approved_by: 'boss@example.com', node_id: 'payments' });
+    expect(history[0]).toMatchObject({
+      changed_by: 'req@example.com',
+      approved_by: 'boss@example.com',
+      node_id: 'payments',
+    });
     expect(history[1]?.approved_by).toBeUndefined();
     expect(history[1]?.diff).toEqual({ chat_channel: { old: null, new: '#x' } });
     expect((await s.nodes.listAudit('payments', 1)).length).toBe(1);
@@ -88,7 +134,12 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
     await lineage();
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        s.nodes.writeConfig({ node_id: 'checkout', expected_version: 0, config: { i }, audit: audit() }),
+        s.nodes.writeConfig({
+          node_id: 'checkout',
+          expected_version: 0,
+          config: { i },
+          audit: audit(),
+        }),
       ),
     );
     expect(results.filter(Boolean).length).toBe(1);
@@ -98,7 +149,12 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
 
   it('reads several configs in the order asked', async () => {
     await lineage();
-    await s.nodes.writeConfig({ node_id: 'acme', expected_version: 0, config: { a: 1 }, audit: audit() });
+    await s.nodes.writeConfig({
+      node_id: 'acme',
+      expected_version: 0,
+      config: { a: 1 },
+      audit: audit(),
+    });
     const got = await s.nodes.getConfigs(['payments', 'acme', 'missing']);
     expect(got.map((c) => [c.node_id, c.version])).toEqual([
       ['payments', 0],
@@ -120,18 +176,37 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
     await s.changeRequests.create(cr('cr_1', 'payments', '2026-01-01T00:00:00.000Z'));
     await s.changeRequests.create(cr('cr_2', 'payments', '2026-01-02T00:00:00.000Z'));
     await s.changeRequests.create(cr('cr_3', 'checkout', '2026-01-03T00:00:00.000Z'));
-    expect((await s.changeRequests.list()).map((c) => c.change_request_id)).toEqual(['cr_3', 'cr_2', 'cr_1']);
-    expect((await s.changeRequests.list({ team_id: 'payments' })).map((c) => c.change_request_id)).toEqual(['cr_2', 'cr_1']);
+    expect((await s.changeRequests.list()).map((c) => c.change_request_id)).toEqual([
+      'cr_3',
+      'cr_2',
+      'cr_1',
+    ]);
+    expect(
+      (await s.changeRequests.list({ team_id: 'payments' })).map((c) => c.change_request_id),
+    ).toEqual(['cr_2', 'cr_1']);
     const approved = await s.changeRequests.transition('cr_1', 'pending_approval', {
       status: 'approved',
       decided_by: 'boss@example.com',
       applied_version: 3,
     });
-    expect(approved).toMatchObject({ status: 'approved', decided_by: 'boss@example.com', applied_version: 3, team_id: 'payments' });
-    expect(await s.changeRequests.transition('cr_1', 'pending_approval', { status: 'rejected' })).toBeUndefined();
-    expect(await s.changeRequests.transition('missing', 'pending_approval', { status: 'rejected' })).toBeUndefined();
+    expect(approved).toMatchObject({
+      status: 'approved',
+      decided_by: 'boss@example.com',
+      applied_version: 3,
+      team_id: 'payments',
+    });
+    expect(
+      await s.changeRequests.transition('cr_1', 'pending_approval', { status: 'rejected' }),
+    ).toBeUndefined();
+    expect(
+      await s.changeRequests.transition('missing', 'pending_approval', { status: 'rejected' }),
+    ).toBeUndefined();
     expect((await s.changeRequests.get('cr_1'))?.status).toBe('approved');
-    expect((await s.changeRequests.list({ status: 'pending_approval', team_id: 'payments' })).map((c) => c.change_request_id)).toEqual(['cr_2']);
+    expect(
+      (await s.changeRequests.list({ status: 'pending_approval', team_id: 'payments' })).map(
+        (c) => c.change_request_id,
+      ),
+    ).toEqual(['cr_2']);
     expect(await s.changeRequests.get('nope')).toBeUndefined();
   });
 
@@ -147,7 +222,12 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
       patch: {},
     });
     const res = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => s.changeRequests.transition('cr_race', 'pending_approval', { status: 'approved', decided_by: `u${i}` })),
+      Array.from({ length: 5 }, (_, i) =>
+        s.changeRequests.transition('cr_race', 'pending_approval', {
+          status: 'approved',
+          decided_by: `u${i}`,
+        }),
+      ),
     );
     expect(res.filter(Boolean).length).toBe(1);
   });
@@ -165,9 +245,16 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
     await s.tokens.insert(tok('tok_b', 'payments', '2026-01-02T00:00:00.000Z'));
     await s.tokens.insert(tok('tok_a', 'payments', '2026-01-01T00:00:00.000Z'));
     await s.tokens.insert(tok('tok_c', 'checkout', '2026-01-03T00:00:00.000Z'));
-    await expect(s.tokens.insert(tok('tok_a', 'x', '2026-01-01T00:00:00.000Z'))).rejects.toMatchObject({ code: 'conflict' });
-    expect(await s.tokens.get('tok_a')).toEqual(tok('tok_a', 'payments', '2026-01-01T00:00:00.000Z'));
-    expect((await s.tokens.listByTeam('payments')).map((t) => t.token_id)).toEqual(['tok_a', 'tok_b']);
+    await expect(
+      s.tokens.insert(tok('tok_a', 'x', '2026-01-01T00:00:00.000Z')),
+    ).rejects.toMatchObject({ code: 'conflict' });
+    expect(await s.tokens.get('tok_a')).toEqual(
+      tok('tok_a', 'payments', '2026-01-01T00:00:00.000Z'),
+    );
+    expect((await s.tokens.listByTeam('payments')).map((t) => t.token_id)).toEqual([
+      'tok_a',
+      'tok_b',
+    ]);
     const r1 = await s.tokens.revoke('tok_a', '2026-02-01T00:00:00.000Z');
     expect(r1?.revoked_at).toBe('2026-02-01T00:00:00.000Z');
     const r2 = await s.tokens.revoke('tok_a', '2026-03-01T00:00:00.000Z');

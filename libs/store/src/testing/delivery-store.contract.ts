@@ -53,7 +53,10 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
   };
 
   it('records a pending delivery and reads it back', async () => {
-    const input = aNewDelivery({ secret_ref: 'vault://hooks/signing', payload: { a: [1, { b: 'c' }] } });
+    const input = aNewDelivery({
+      secret_ref: 'vault://hooks/signing',
+      payload: { a: [1, { b: 'c' }] },
+    });
     const { delivery, created } = await store.create(input);
     expect(created).toBe(true);
     expect(delivery).toMatchObject({
@@ -86,18 +89,23 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
   it('lists a team newest first with status and channel filters', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const d = aNewDelivery({ channel: i % 2 ? 'chat' : 'webhook', next_attempt_at: iso(Date.now() + 60_000) });
+      const d = aNewDelivery({
+        channel: i % 2 ? 'chat' : 'webhook',
+        next_attempt_at: iso(Date.now() + 60_000),
+      });
       ids.push(d.delivery_id);
       await store.create(d);
     }
     await store.create(aNewDelivery({ team_id: 'team-b' }));
     const all = await store.list('team-a', { limit: 10 });
     expect(all.map((d) => d.delivery_id)).toEqual([...ids].reverse());
-    expect((await store.list('team-a', { limit: 2 })).map((d) => d.delivery_id)).toEqual([ids[4], ids[3]]);
-    expect((await store.list('team-a', { limit: 10, channel: 'chat' })).map((d) => d.delivery_id)).toEqual([
+    expect((await store.list('team-a', { limit: 2 })).map((d) => d.delivery_id)).toEqual([
+      ids[4],
       ids[3],
-      ids[1],
     ]);
+    expect(
+      (await store.list('team-a', { limit: 10, channel: 'chat' })).map((d) => d.delivery_id),
+    ).toEqual([ids[3], ids[1]]);
     expect(await store.list('team-a', { limit: 10, status: 'delivered' })).toEqual([]);
     expect(await store.list('team-c', { limit: 10 })).toEqual([]);
   });
@@ -108,10 +116,21 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
     const old = aNewDelivery({ next_attempt_at: iso(now - 2000) });
     const recent = aNewDelivery({ next_attempt_at: iso(now - 1000) });
     for (const d of [later, recent, old]) await store.create(d);
-    const claimed = await store.claimDue({ owner: 'r1', now: iso(now), leaseMs: 30_000, limit: 10 });
+    const claimed = await store.claimDue({
+      owner: 'r1',
+      now: iso(now),
+      leaseMs: 30_000,
+      limit: 10,
+    });
     expect(claimed.map((d) => d.delivery_id)).toEqual([old.delivery_id, recent.delivery_id]);
-    expect(claimed[0]).toMatchObject({ status: 'delivering', lease_owner: 'r1', lease_until: iso(now + 30_000) });
-    expect(await store.claimDue({ owner: 'r2', now: iso(now), leaseMs: 30_000, limit: 10 })).toEqual([]);
+    expect(claimed[0]).toMatchObject({
+      status: 'delivering',
+      lease_owner: 'r1',
+      lease_until: iso(now + 30_000),
+    });
+    expect(
+      await store.claimDue({ owner: 'r2', now: iso(now), leaseMs: 30_000, limit: 10 }),
+    ).toEqual([]);
 
     const c = claimed[0]!;
     const ok = await store.complete(c.delivery_id, c.claim_id!, {
@@ -123,11 +142,22 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
     });
     expect(ok).toBe(true);
     const done = await store.get(c.delivery_id);
-    expect(done).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 204, delivered_at: iso(now + 5) });
+    expect(done).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      last_status_code: 204,
+      delivered_at: iso(now + 5),
+    });
     expect(done?.next_attempt_at).toBeUndefined();
     expect(done?.claim_id).toBeUndefined();
     // a second outcome under the same (spent) claim is refused
-    expect(await store.complete(c.delivery_id, c.claim_id!, { status: 'pending', attempts: 2, updated_at: iso(now) })).toBe(false);
+    expect(
+      await store.complete(c.delivery_id, c.claim_id!, {
+        status: 'pending',
+        attempts: 2,
+        updated_at: iso(now),
+      }),
+    ).toBe(false);
   });
 
   it('schedules a retry: pending again, claimable only when due', async () => {
@@ -151,8 +181,15 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
       next_attempt_at: iso(now + 5000),
     });
     expect(await store.nextDueAt()).toBe(iso(now + 5000));
-    expect(await store.claimDue({ owner: 'r1', now: iso(now + 4999), leaseMs: 30_000, limit: 5 })).toEqual([]);
-    const again = await store.claimDue({ owner: 'r1', now: iso(now + 5000), leaseMs: 30_000, limit: 5 });
+    expect(
+      await store.claimDue({ owner: 'r1', now: iso(now + 4999), leaseMs: 30_000, limit: 5 }),
+    ).toEqual([]);
+    const again = await store.claimDue({
+      owner: 'r1',
+      now: iso(now + 5000),
+      leaseMs: 30_000,
+      limit: 5,
+    });
     expect(again.map((x) => x.attempts)).toEqual([1]);
   });
 
@@ -162,24 +199,52 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
     await store.create(d);
     const [first] = await store.claimDue({ owner: 'dead', now: iso(now), leaseMs: 1000, limit: 1 });
     expect(await store.nextDueAt()).toBe(iso(now + 1000));
-    expect(await store.claimDue({ owner: 'r2', now: iso(now + 999), leaseMs: 1000, limit: 1 })).toEqual([]);
-    const [second] = await store.claimDue({ owner: 'r2', now: iso(now + 1000), leaseMs: 1000, limit: 1 });
+    expect(
+      await store.claimDue({ owner: 'r2', now: iso(now + 999), leaseMs: 1000, limit: 1 }),
+    ).toEqual([]);
+    const [second] = await store.claimDue({
+      owner: 'r2',
+      now: iso(now + 1000),
+      leaseMs: 1000,
+      limit: 1,
+    });
     expect(second?.lease_owner).toBe('r2');
     expect(second?.claim_id).not.toBe(first?.claim_id);
     expect(await store.renew(d.delivery_id, first!.claim_id!, iso(now + 9000))).toBe(false);
-    expect(await store.complete(d.delivery_id, first!.claim_id!, { status: 'delivered', attempts: 1, updated_at: iso(now) })).toBe(false);
+    expect(
+      await store.complete(d.delivery_id, first!.claim_id!, {
+        status: 'delivered',
+        attempts: 1,
+        updated_at: iso(now),
+      }),
+    ).toBe(false);
     expect(await store.renew(d.delivery_id, second!.claim_id!, iso(now + 9000))).toBe(true);
-    expect(await store.claimDue({ owner: 'r3', now: iso(now + 8999), leaseMs: 1000, limit: 1 })).toEqual([]);
-    expect(await store.complete(d.delivery_id, second!.claim_id!, { status: 'stopped', attempts: 1, last_status_code: 410, updated_at: iso(now) })).toBe(true);
-    expect(await store.get(d.delivery_id)).toMatchObject({ status: 'stopped', last_status_code: 410 });
+    expect(
+      await store.claimDue({ owner: 'r3', now: iso(now + 8999), leaseMs: 1000, limit: 1 }),
+    ).toEqual([]);
+    expect(
+      await store.complete(d.delivery_id, second!.claim_id!, {
+        status: 'stopped',
+        attempts: 1,
+        last_status_code: 410,
+        updated_at: iso(now),
+      }),
+    ).toBe(true);
+    expect(await store.get(d.delivery_id)).toMatchObject({
+      status: 'stopped',
+      last_status_code: 410,
+    });
     expect(await store.nextDueAt()).toBeUndefined();
   });
 
   it('respects lane capacity so one team cannot take every slot', async () => {
     const now = Date.now();
-    for (let i = 0; i < 6; i++) await store.create(aNewDelivery({ team_id: 'slow', next_attempt_at: iso(now - 100 + i) }));
+    for (let i = 0; i < 6; i++)
+      await store.create(aNewDelivery({ team_id: 'slow', next_attempt_at: iso(now - 100 + i) }));
     await store.create(aNewDelivery({ team_id: 'fast', next_attempt_at: iso(now - 1) }));
-    await store.create(aNewDelivery({ team_id: 'fast', channel: 'chat', next_attempt_at: iso(now) }));
+    await store.create(
+      aNewDelivery({ team_id: 'fast', channel: 'chat', next_attempt_at: iso(now) }),
+    );
     const claimed = await store.claimDue({
       owner: 'r1',
       now: iso(now),
@@ -195,13 +260,21 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
   it('never hands the same delivery to two replicas claiming at once', async () => {
     const now = Date.now();
     const total = 60;
-    for (let i = 0; i < total; i++) await store.create(aNewDelivery({ team_id: `t${i % 7}`, next_attempt_at: iso(now - 1000 + i) }));
+    for (let i = 0; i < total; i++)
+      await store.create(
+        aNewDelivery({ team_id: `t${i % 7}`, next_attempt_at: iso(now - 1000 + i) }),
+      );
     const replicas = [store, await peer(), await peer()];
     const seen: string[] = [];
     await Promise.all(
       replicas.map(async (r, idx) => {
         for (;;) {
-          const got = await r.claimDue({ owner: `r${idx}`, now: iso(now), leaseMs: 30_000, limit: 3 });
+          const got = await r.claimDue({
+            owner: `r${idx}`,
+            now: iso(now),
+            leaseMs: 30_000,
+            limit: 3,
+          });
           if (got.length === 0) return;
           seen.push(...got.map((d) => d.delivery_id));
         }

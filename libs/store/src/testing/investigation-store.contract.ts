@@ -1,7 +1,12 @@
-import type { InvestigationRecord, InvestigationStore } from '../investigations/investigation-store';
+import type {
+  InvestigationRecord,
+  InvestigationStore,
+} from '../investigations/investigation-store';
 
 /** A pending investigation record with sensible defaults. */
-export function anInvestigationRecord(overrides: Partial<InvestigationRecord> = {}): InvestigationRecord {
+export function anInvestigationRecord(
+  overrides: Partial<InvestigationRecord> = {},
+): InvestigationRecord {
   return {
     investigation_id: `inv_${Math.random().toString(36).slice(2, 14)}`,
     team_id: 'team-a',
@@ -74,7 +79,13 @@ export function investigationStoreContract(factory: InvestigationStoreFactory): 
     expect(k8s.items.map((r) => r.investigation_id)).toEqual(['inv_5', 'inv_3', 'inv_1']);
     const done = await store.list({ teamId: 'team-a', limit: 10, offset: 0, status: 'completed' });
     expect(done.total).toBe(3);
-    const both = await store.list({ teamId: 'team-a', limit: 10, offset: 0, status: 'completed', agent: 'k8s_agent' });
+    const both = await store.list({
+      teamId: 'team-a',
+      limit: 10,
+      offset: 0,
+      status: 'completed',
+      agent: 'k8s_agent',
+    });
     expect(both.items.map((r) => r.investigation_id)).toEqual(['inv_1']);
   });
 
@@ -88,10 +99,14 @@ export function investigationStoreContract(factory: InvestigationStoreFactory): 
     expect(a.record.status).toBe('running');
     expect(a.record.attempt).toBe(1);
     expect(a.record.started_at).toBeDefined();
-    expect((await store.claim(rec.investigation_id, 'runner-b', 1000, 3, now + 10)).kind).toBe('busy');
+    expect((await store.claim(rec.investigation_id, 'runner-b', 1000, 3, now + 10)).kind).toBe(
+      'busy',
+    );
     expect(await store.renewLease(rec.investigation_id, 'runner-b', 1000, now + 10)).toBe(false);
     expect(await store.renewLease(rec.investigation_id, 'runner-a', 1000, now + 500)).toBe(true);
-    expect((await store.claim(rec.investigation_id, 'runner-b', 1000, 3, now + 1200)).kind).toBe('busy');
+    expect((await store.claim(rec.investigation_id, 'runner-b', 1000, 3, now + 1200)).kind).toBe(
+      'busy',
+    );
     const b = await store.claim(rec.investigation_id, 'runner-b', 1000, 3, now + 1600);
     expect(b.kind).toBe('claimed');
     if (b.kind !== 'claimed') throw new Error('unreachable');
@@ -99,10 +114,19 @@ export function investigationStoreContract(factory: InvestigationStoreFactory): 
     expect(b.record.started_at).toBe(a.record.started_at);
     expect(await store.renewLease(rec.investigation_id, 'runner-a', 1000, now + 1700)).toBe(false);
     expect(
-      await store.updateProgress(rec.investigation_id, 'runner-a', { current_step: 'x', steps_completed: 1, steps_total: 2 }),
+      await store.updateProgress(rec.investigation_id, 'runner-a', {
+        current_step: 'x',
+        steps_completed: 1,
+        steps_total: 2,
+      }),
     ).toBe(false);
     expect(
-      await store.updateProgress(rec.investigation_id, 'runner-b', { current_step: 'y', steps_completed: 1, steps_total: 2 }, ['t']),
+      await store.updateProgress(
+        rec.investigation_id,
+        'runner-b',
+        { current_step: 'y', steps_completed: 1, steps_total: 2 },
+        ['t'],
+      ),
     ).toBe(true);
     const read = await store.getById(rec.investigation_id);
     expect(read?.progress).toEqual({ current_step: 'y', steps_completed: 1, steps_total: 2 });
@@ -115,7 +139,9 @@ export function investigationStoreContract(factory: InvestigationStoreFactory): 
     const now = Date.now();
     expect((await store.claim(rec.investigation_id, 'a', 100, 2, now)).kind).toBe('claimed');
     expect((await store.claim(rec.investigation_id, 'b', 100, 2, now + 200)).kind).toBe('claimed');
-    expect((await store.claim(rec.investigation_id, 'c', 100, 2, now + 400)).kind).toBe('exhausted');
+    expect((await store.claim(rec.investigation_id, 'c', 100, 2, now + 400)).kind).toBe(
+      'exhausted',
+    );
     expect((await store.claim('inv_nope', 'c', 100, 2, now)).kind).toBe('missing');
   });
 
@@ -131,7 +157,9 @@ export function investigationStoreContract(factory: InvestigationStoreFactory): 
       recommendations: [{ priority: 'high', action: 'x' }],
     };
     const at = new Date().toISOString();
-    expect(await store.finish(rec.investigation_id, 'b', { status: 'completed', at, result })).toBeUndefined();
+    expect(
+      await store.finish(rec.investigation_id, 'b', { status: 'completed', at, result }),
+    ).toBeUndefined();
     const done = await store.finish(rec.investigation_id, 'a', {
       status: 'completed',
       at,
@@ -145,7 +173,9 @@ export function investigationStoreContract(factory: InvestigationStoreFactory): 
     expect(done?.progress).toBeUndefined();
     expect(done?.lease_owner).toBeUndefined();
     expect(await store.finish(rec.investigation_id, 'a', { status: 'failed', at })).toBeUndefined();
-    expect(await store.finish(rec.investigation_id, undefined, { status: 'failed', at })).toBeUndefined();
+    expect(
+      await store.finish(rec.investigation_id, undefined, { status: 'failed', at }),
+    ).toBeUndefined();
     expect(await store.cancel('team-a', rec.investigation_id, at)).toBeUndefined();
     expect((await store.claim(rec.investigation_id, 'c', 10, 3)).kind).toBe('terminal');
     expect((await store.getById(rec.investigation_id))?.status).toBe('completed');
@@ -181,8 +211,16 @@ export function investigationStoreContract(factory: InvestigationStoreFactory): 
     expect(await store.cancel('team-a', r.investigation_id, at)).toBeUndefined();
     // after a cancel the runner can write nothing more
     expect(await store.renewLease(r.investigation_id, 'a', 1000)).toBe(false);
-    expect(await store.updateProgress(r.investigation_id, 'a', { current_step: 'x', steps_completed: 0, steps_total: 1 })).toBe(false);
-    expect(await store.finish(r.investigation_id, 'a', { status: 'completed', at })).toBeUndefined();
+    expect(
+      await store.updateProgress(r.investigation_id, 'a', {
+        current_step: 'x',
+        steps_completed: 0,
+        steps_total: 1,
+      }),
+    ).toBe(false);
+    expect(
+      await store.finish(r.investigation_id, 'a', { status: 'completed', at }),
+    ).toBeUndefined();
     expect((await store.getById(r.investigation_id))?.status).toBe('cancelled');
   });
 

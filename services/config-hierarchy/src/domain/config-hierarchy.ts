@@ -13,7 +13,13 @@ import {
   schemaProblems,
   type JsonObject,
 } from '@inquest/config-model';
-import { conflict, invalidRequest, notFound, validationError, type ErrorDetail } from '@inquest/errors';
+import {
+  conflict,
+  invalidRequest,
+  notFound,
+  validationError,
+  type ErrorDetail,
+} from '@inquest/errors';
 import { Subjects, eventEnvelope, type EventBus } from '@inquest/events';
 import type { Logger } from '@inquest/observability';
 import type {
@@ -26,7 +32,13 @@ import type {
   TokenRecord,
 } from '@inquest/store';
 import { EffectiveCache } from './effective-cache';
-import { hashSecret, newTokenId, newTokenSecret, parseTeamToken, secretMatches } from './team-token';
+import {
+  hashSecret,
+  newTokenId,
+  newTokenSecret,
+  parseTeamToken,
+  secretMatches,
+} from './team-token';
 
 /** What an applied change answers (PUT /config/me 200, admin node update). */
 export interface ConfigUpdateResult {
@@ -36,12 +48,15 @@ export interface ConfigUpdateResult {
   effective_config: JsonObject;
 }
 
-export type TeamUpdateOutcome = { applied: ConfigUpdateResult } | { change_request: ChangeRequestRecord };
+export type TeamUpdateOutcome =
+  { applied: ConfigUpdateResult } | { change_request: ChangeRequestRecord };
 
 export type TokenInfo = Omit<TokenRecord, 'secret_hash'>;
 
 /** An audit entry as listed; `full_config` only when asked for. */
-export type AuditView = Omit<AuditRecord, 'full_config'> & { full_config?: AuditRecord['full_config'] };
+export type AuditView = Omit<AuditRecord, 'full_config'> & {
+  full_config?: AuditRecord['full_config'];
+};
 
 export interface ConfigHierarchyDeps {
   stores: ConfigStores;
@@ -84,15 +99,23 @@ export class ConfigHierarchy {
 
   // ---- nodes ---------------------------------------------------------------------------------
 
-  async createNode(input: { node_id: string; parent_id?: string | null; kind: string; name: string }): Promise<NodeRecord> {
+  async createNode(input: {
+    node_id: string;
+    parent_id?: string | null;
+    kind: string;
+    name: string;
+  }): Promise<NodeRecord> {
     const problems: ErrorDetail[] = [];
     if (!NODE_ID_PATTERN.test(input.node_id)) {
       problems.push({ field: 'node_id', error: 'must match ^[a-z0-9][a-z0-9-]{1,62}$' });
     }
-    if (!['org', 'group', 'team'].includes(input.kind)) problems.push({ field: 'kind', error: 'must be one of org, group, team' });
-    if (!input.name || !input.name.trim()) problems.push({ field: 'name', error: 'must be a non-empty string' });
+    if (!['org', 'group', 'team'].includes(input.kind))
+      problems.push({ field: 'kind', error: 'must be one of org, group, team' });
+    if (!input.name || !input.name.trim())
+      problems.push({ field: 'name', error: 'must be a non-empty string' });
     const parentId = input.parent_id ? input.parent_id : null;
-    if (input.kind === 'org' && parentId) problems.push({ field: 'parent_id', error: 'an org is a root: parent_id must be null' });
+    if (input.kind === 'org' && parentId)
+      problems.push({ field: 'parent_id', error: 'an org is a root: parent_id must be null' });
     if ((input.kind === 'group' || input.kind === 'team') && !parentId) {
       problems.push({ field: 'parent_id', error: `a ${input.kind} needs a parent` });
     }
@@ -101,7 +124,8 @@ export class ConfigHierarchy {
     if (parentId) {
       const parent = await this.stores.nodes.getNode(parentId);
       if (!parent) throw notFound(`parent node ${parentId} not found`);
-      if (parent.kind === 'team') throw validationError([{ field: 'parent_id', error: 'a team cannot have children' }]);
+      if (parent.kind === 'team')
+        throw validationError([{ field: 'parent_id', error: 'a team cannot have children' }]);
       orgId = parent.org_id;
     }
     const node: NodeRecord = {
@@ -116,7 +140,9 @@ export class ConfigHierarchy {
     return node;
   }
 
-  async getNode(nodeId: string): Promise<{ node: NodeRecord; config: JsonObject; version: number }> {
+  async getNode(
+    nodeId: string,
+  ): Promise<{ node: NodeRecord; config: JsonObject; version: number }> {
     const node = await this.requireNode(nodeId);
     const cfg = await this.stores.nodes.getConfig(nodeId);
     return { node, config: cfg?.config ?? {}, version: cfg?.version ?? 0 };
@@ -124,7 +150,9 @@ export class ConfigHierarchy {
 
   async listNodes(parentId?: string | null): Promise<NodeRecord[]> {
     if (parentId) await this.requireNode(parentId);
-    return this.stores.nodes.listNodes(parentId === undefined ? {} : { parent_id: parentId || null });
+    return this.stores.nodes.listNodes(
+      parentId === undefined ? {} : { parent_id: parentId || null },
+    );
   }
 
   // ---- reading configs -----------------------------------------------------------------------
@@ -143,7 +171,9 @@ export class ConfigHierarchy {
     return { config, version };
   }
 
-  async getRaw(nodeId: string): Promise<{ lineage: string[]; configs: Record<string, JsonObject> }> {
+  async getRaw(
+    nodeId: string,
+  ): Promise<{ lineage: string[]; configs: Record<string, JsonObject> }> {
     const lineage = await this.lineage(nodeId);
     const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
     const out: Record<string, JsonObject> = {};
@@ -154,7 +184,8 @@ export class ConfigHierarchy {
   async listAudit(nodeId: string, limit: number, includeFull: boolean): Promise<AuditView[]> {
     await this.requireNode(nodeId);
     const n = limit === 0 ? 50 : limit;
-    if (!Number.isInteger(n) || n < 1 || n > 500) throw invalidRequest('limit must be an integer between 1 and 500');
+    if (!Number.isInteger(n) || n < 1 || n > 500)
+      throw invalidRequest('limit must be an integer between 1 and 500');
     const entries = await this.stores.nodes.listAudit(nodeId, n);
     return includeFull ? entries : entries.map(({ full_config: _omit, ...rest }) => rest);
   }
@@ -162,7 +193,11 @@ export class ConfigHierarchy {
   // ---- updates -------------------------------------------------------------------------------
 
   /** Admin update of any node's own config: validated, applied at once, never needs approval. */
-  async updateNodeConfig(nodeId: string, patch: unknown, changedBy: string): Promise<ConfigUpdateResult> {
+  async updateNodeConfig(
+    nodeId: string,
+    patch: unknown,
+    changedBy: string,
+  ): Promise<ConfigUpdateResult> {
     await this.requireNode(nodeId);
     const checked = checkPatchShape(patch);
     return this.apply(nodeId, checked, changedBy || ADMIN_IDENTITY);
@@ -172,7 +207,11 @@ export class ConfigHierarchy {
    * PUT /config/me: validated, then either applied (deep-merged into the team's overrides) or,
    * when the team's effective `feature_flags.require_approval` is on, held as a change request.
    */
-  async updateTeamConfig(teamId: string, patch: unknown, changedBy: string): Promise<TeamUpdateOutcome> {
+  async updateTeamConfig(
+    teamId: string,
+    patch: unknown,
+    changedBy: string,
+  ): Promise<TeamUpdateOutcome> {
     const team = await this.requireNode(teamId);
     if (team.kind !== 'team') throw invalidRequest(`node ${teamId} is not a team`);
     const checked = checkPatchShape(patch);
@@ -184,7 +223,12 @@ export class ConfigHierarchy {
     const planned = await this.plan(teamId, checked);
     if (Object.keys(planned.diff).length === 0) {
       return {
-        applied: { message: 'No changes', version: planned.current.version, changed_fields: [], effective_config: planned.effective },
+        applied: {
+          message: 'No changes',
+          version: planned.current.version,
+          changed_fields: [],
+          effective_config: planned.effective,
+        },
       };
     }
     const approval = effective.config['approval'];
@@ -203,11 +247,17 @@ export class ConfigHierarchy {
       patch: checked,
     };
     await this.stores.changeRequests.create(cr);
-    await this.publish(Subjects.configChangeRequested, { ...eventEnvelope(teamId), change_request: cr });
+    await this.publish(Subjects.configChangeRequested, {
+      ...eventEnvelope(teamId),
+      change_request: cr,
+    });
     return { change_request: cr };
   }
 
-  async listChangeRequests(filter: { status?: string; team_id?: string }): Promise<ChangeRequestRecord[]> {
+  async listChangeRequests(filter: {
+    status?: string;
+    team_id?: string;
+  }): Promise<ChangeRequestRecord[]> {
     const status = filter.status || undefined;
     if (status && !['pending_approval', 'approved', 'rejected'].includes(status)) {
       throw invalidRequest('status must be one of pending_approval, approved, rejected');
@@ -218,7 +268,11 @@ export class ConfigHierarchy {
     });
   }
 
-  async approveChangeRequest(id: string, approver: string, comment?: string): Promise<ChangeRequestRecord> {
+  async approveChangeRequest(
+    id: string,
+    approver: string,
+    comment?: string,
+  ): Promise<ChangeRequestRecord> {
     await this.requirePending(id);
     const decidedBy = approver || ADMIN_IDENTITY;
     const claimed = await this.stores.changeRequests.transition(id, 'pending_approval', {
@@ -241,15 +295,24 @@ export class ConfigHierarchy {
       });
       throw err;
     }
-    const done = (await this.stores.changeRequests.transition(id, 'approved', { applied_version: result.version })) ?? {
+    const done = (await this.stores.changeRequests.transition(id, 'approved', {
+      applied_version: result.version,
+    })) ?? {
       ...claimed,
       applied_version: result.version,
     };
-    await this.publish(Subjects.configChangeApproved, { ...eventEnvelope(done.team_id), change_request: done });
+    await this.publish(Subjects.configChangeApproved, {
+      ...eventEnvelope(done.team_id),
+      change_request: done,
+    });
     return done;
   }
 
-  async rejectChangeRequest(id: string, approver: string, comment?: string): Promise<ChangeRequestRecord> {
+  async rejectChangeRequest(
+    id: string,
+    approver: string,
+    comment?: string,
+  ): Promise<ChangeRequestRecord> {
     await this.requirePending(id);
     const done = await this.stores.changeRequests.transition(id, 'pending_approval', {
       status: 'rejected',
@@ -258,7 +321,10 @@ export class ConfigHierarchy {
       ...(comment ? { comment } : {}),
     });
     if (!done) throw conflict(`change request ${id} was already decided`);
-    await this.publish(Subjects.configChangeRejected, { ...eventEnvelope(done.team_id), change_request: done });
+    await this.publish(Subjects.configChangeRejected, {
+      ...eventEnvelope(done.team_id),
+      change_request: done,
+    });
     return done;
   }
 
@@ -275,15 +341,20 @@ export class ConfigHierarchy {
     if (team.kind !== 'team') throw invalidRequest(`node ${input.team_id} is not a team`);
     const problems: ErrorDetail[] = [];
     const perms = [...new Set(input.permissions)].sort();
-    if (!PERMISSION_SETS.some((s) => s.length === perms.length && s.every((p, i) => p === perms[i]))) {
+    if (
+      !PERMISSION_SETS.some((s) => s.length === perms.length && s.every((p, i) => p === perms[i]))
+    ) {
       problems.push({ field: 'permissions', error: 'must be ["read"] or ["read","write"]' });
     }
-    if (!EMAIL.test(input.owner ?? '')) problems.push({ field: 'owner', error: 'must be an e-mail address' });
+    if (!EMAIL.test(input.owner ?? ''))
+      problems.push({ field: 'owner', error: 'must be an e-mail address' });
     let expiresAt: string | undefined;
     if (input.expires_at) {
       const t = Date.parse(input.expires_at);
-      if (Number.isNaN(t)) problems.push({ field: 'expires_at', error: 'must be an ISO 8601 timestamp' });
-      else if (t <= Date.now()) problems.push({ field: 'expires_at', error: 'must be in the future' });
+      if (Number.isNaN(t))
+        problems.push({ field: 'expires_at', error: 'must be an ISO 8601 timestamp' });
+      else if (t <= Date.now())
+        problems.push({ field: 'expires_at', error: 'must be in the future' });
       else expiresAt = new Date(t).toISOString();
     }
     if (problems.length) throw validationError(problems);
@@ -313,7 +384,10 @@ export class ConfigHierarchy {
     const revoked = await this.stores.tokens.revoke(tokenId, new Date().toISOString());
     if (!revoked) throw notFound(`token ${tokenId} not found`);
     if (!existing.revoked_at) {
-      await this.publish(Subjects.tokenRevoked, { ...eventEnvelope(revoked.team_id), token_id: tokenId });
+      await this.publish(Subjects.tokenRevoked, {
+        ...eventEnvelope(revoked.team_id),
+        token_id: tokenId,
+      });
     }
     return tokenInfo(revoked);
   }
@@ -336,7 +410,9 @@ export class ConfigHierarchy {
     const self = lineage[lineage.length - 1]!;
     return effectiveConfig(
       levels,
-      self.kind === 'team' ? { team_node_id: self.node_id, team_name: self.name, org_id: self.org_id } : undefined,
+      self.kind === 'team'
+        ? { team_node_id: self.node_id, team_name: self.name, org_id: self.org_id }
+        : undefined,
     );
   }
 
@@ -350,7 +426,10 @@ export class ConfigHierarchy {
     const levels = [...configs.slice(0, -1).map((c) => c.config), next];
     const effective = this.effectiveOf(lineage, levels);
     // Every problem at once: types of the patch, then references in the merged result.
-    const problems = [...schemaProblems(patch), ...(Object.keys(diff).length ? referenceProblems(levels, mergeLevels(levels)) : [])];
+    const problems = [
+      ...schemaProblems(patch),
+      ...(Object.keys(diff).length ? referenceProblems(levels, mergeLevels(levels)) : []),
+    ];
     if (problems.length) throw validationError(problems);
     if (Buffer.byteLength(JSON.stringify(next)) > CONFIG_LIMITS.maxBytes) {
       throw invalidRequest(`the node's config would exceed ${CONFIG_LIMITS.maxBytes} bytes`);
@@ -358,7 +437,12 @@ export class ConfigHierarchy {
     return { lineage, current, next, diff, effective };
   }
 
-  private apply(nodeId: string, patch: JsonObject, changedBy: string, approvedBy?: string): Promise<ConfigUpdateResult> {
+  private apply(
+    nodeId: string,
+    patch: JsonObject,
+    changedBy: string,
+    approvedBy?: string,
+  ): Promise<ConfigUpdateResult> {
     const prev = this.writeQueues.get(nodeId) ?? Promise.resolve();
     const run = prev.then(
       () => this.applyNow(nodeId, patch, changedBy, approvedBy),
@@ -372,12 +456,22 @@ export class ConfigHierarchy {
     return run;
   }
 
-  private async applyNow(nodeId: string, patch: JsonObject, changedBy: string, approvedBy?: string): Promise<ConfigUpdateResult> {
+  private async applyNow(
+    nodeId: string,
+    patch: JsonObject,
+    changedBy: string,
+    approvedBy?: string,
+  ): Promise<ConfigUpdateResult> {
     for (let attempt = 0; attempt < this.maxWriteAttempts; attempt++) {
       const p = await this.plan(nodeId, patch);
       const changed = Object.keys(p.diff);
       if (changed.length === 0) {
-        return { message: 'No changes', version: p.current.version, changed_fields: [], effective_config: p.effective };
+        return {
+          message: 'No changes',
+          version: p.current.version,
+          changed_fields: [],
+          effective_config: p.effective,
+        };
       }
       const ok = await this.stores.nodes.writeConfig({
         node_id: nodeId,
@@ -399,13 +493,23 @@ export class ConfigHierarchy {
       const version = p.current.version + 1;
       this.cache.invalidate(nodeId);
       await this.announceChange(p.lineage[p.lineage.length - 1]!, version, changed, changedBy);
-      return { message: 'Configuration updated', version, changed_fields: changed, effective_config: p.effective };
+      return {
+        message: 'Configuration updated',
+        version,
+        changed_fields: changed,
+        effective_config: p.effective,
+      };
     }
     throw conflict(`node ${nodeId} is being changed by too many writers; try again`);
   }
 
   /** One config.changed per affected team: the node itself, or every team below a group/org. */
-  private async announceChange(node: NodeRecord, version: number, changedFields: string[], changedBy: string) {
+  private async announceChange(
+    node: NodeRecord,
+    version: number,
+    changedFields: string[],
+    changedBy: string,
+  ) {
     const teams = node.kind === 'team' ? [node.node_id] : await this.teamsBelow(node.node_id);
     for (const team of teams) {
       await this.publish(Subjects.configChanged, {
@@ -431,7 +535,10 @@ export class ConfigHierarchy {
     return out;
   }
 
-  private async publish(subject: string, data: { event_id: string } & Record<string, unknown>): Promise<void> {
+  private async publish(
+    subject: string,
+    data: { event_id: string } & Record<string, unknown>,
+  ): Promise<void> {
     try {
       await this.bus.publish(subject, data, { msgId: data.event_id });
     } catch (err) {
@@ -441,7 +548,8 @@ export class ConfigHierarchy {
   }
 
   private async requireNode(nodeId: string): Promise<NodeRecord> {
-    if (!NODE_ID_PATTERN.test(nodeId)) throw invalidRequest(`malformed node id "${nodeId.slice(0, 80)}"`);
+    if (!NODE_ID_PATTERN.test(nodeId))
+      throw invalidRequest(`malformed node id "${nodeId.slice(0, 80)}"`);
     const node = await this.stores.nodes.getNode(nodeId);
     if (!node) throw notFound(`node ${nodeId} not found`);
     return node;
@@ -450,7 +558,8 @@ export class ConfigHierarchy {
   private async requirePending(id: string): Promise<ChangeRequestRecord> {
     const cr = await this.stores.changeRequests.get(id);
     if (!cr) throw notFound(`change request ${id} not found`);
-    if (cr.status !== 'pending_approval') throw conflict(`change request ${id} is already ${cr.status}`);
+    if (cr.status !== 'pending_approval')
+      throw conflict(`change request ${id} is already ${cr.status}`);
     return cr;
   }
 
@@ -459,7 +568,7 @@ export class ConfigHierarchy {
     const hit = this.lineages.get(nodeId);
     if (hit) return hit;
     const chain: NodeRecord[] = [await this.requireNode(nodeId)];
-    for (let parent = chain[0]!.parent_id; parent; ) {
+    for (let parent = chain[0]!.parent_id; parent;) {
       const p = await this.stores.nodes.getNode(parent);
       if (!p || chain.length > 64) break;
       chain.unshift(p);

@@ -2,7 +2,12 @@ import { invalidRequest } from '@inquest/errors';
 import type { AsyncHandlers } from '@inquest/grpc-kit';
 import type { configV1 } from '@inquest/proto';
 import type { ChangeRequestRecord, NodeRecord } from '@inquest/store';
-import type { AuditView, ConfigHierarchy, ConfigUpdateResult, TokenInfo } from '../domain/config-hierarchy';
+import type {
+  AuditView,
+  ConfigHierarchy,
+  ConfigUpdateResult,
+  TokenInfo,
+} from '../domain/config-hierarchy';
 
 const node = (n: NodeRecord): configV1.Node => ({
   node_id: n.node_id,
@@ -62,10 +67,19 @@ function patchOf(p: { [key: string]: unknown } | undefined): unknown {
 }
 
 /** gRPC handlers of inquest.config.v1.ConfigService: decode, call the domain, encode. */
-export function configServiceHandlers(domain: ConfigHierarchy): AsyncHandlers<typeof configV1.ConfigServiceService> {
+export function configServiceHandlers(
+  domain: ConfigHierarchy,
+): AsyncHandlers<typeof configV1.ConfigServiceService> {
   return {
     createNode: async (req) => ({
-      node: node(await domain.createNode({ node_id: req.node_id, parent_id: req.parent_id ?? null, kind: req.kind, name: req.name })),
+      node: node(
+        await domain.createNode({
+          node_id: req.node_id,
+          parent_id: req.parent_id ?? null,
+          kind: req.kind,
+          name: req.name,
+        }),
+      ),
     }),
     getNode: async (req) => {
       const r = await domain.getNode(req.node_id);
@@ -73,23 +87,39 @@ export function configServiceHandlers(domain: ConfigHierarchy): AsyncHandlers<ty
     },
     listNodes: async (req) => ({ nodes: (await domain.listNodes(req.parent_id)).map(node) }),
     updateNodeConfig: async (req, ctx) => ({
-      result: result(await domain.updateNodeConfig(req.node_id, patchOf(req.patch), req.changed_by || ctx.principal || 'admin')),
+      result: result(
+        await domain.updateNodeConfig(
+          req.node_id,
+          patchOf(req.patch),
+          req.changed_by || ctx.principal || 'admin',
+        ),
+      ),
     }),
     getEffectiveConfig: async (req) => domain.getEffective(req.team_id),
     getRawConfig: async (req) => domain.getRaw(req.team_id),
     updateTeamConfig: async (req) => {
       const out = await domain.updateTeamConfig(req.team_id, patchOf(req.patch), req.changed_by);
-      return 'applied' in out ? { applied: result(out.applied) } : { change_request: changeRequest(out.change_request) };
+      return 'applied' in out
+        ? { applied: result(out.applied) }
+        : { change_request: changeRequest(out.change_request) };
     },
-    listAudit: async (req) => ({ history: (await domain.listAudit(req.team_id, req.limit, req.include_full)).map(audit) }),
+    listAudit: async (req) => ({
+      history: (await domain.listAudit(req.team_id, req.limit, req.include_full)).map(audit),
+    }),
     listChangeRequests: async (req) => ({
-      change_requests: (await domain.listChangeRequests({ status: req.status, team_id: req.team_id })).map(changeRequest),
+      change_requests: (
+        await domain.listChangeRequests({ status: req.status, team_id: req.team_id })
+      ).map(changeRequest),
     }),
     approveChangeRequest: async (req) => ({
-      change_request: changeRequest(await domain.approveChangeRequest(req.change_request_id, req.approver, req.comment)),
+      change_request: changeRequest(
+        await domain.approveChangeRequest(req.change_request_id, req.approver, req.comment),
+      ),
     }),
     rejectChangeRequest: async (req) => ({
-      change_request: changeRequest(await domain.rejectChangeRequest(req.change_request_id, req.approver, req.comment)),
+      change_request: changeRequest(
+        await domain.rejectChangeRequest(req.change_request_id, req.approver, req.comment),
+      ),
     }),
     issueToken: async (req) => {
       const r = await domain.issueToken({

@@ -24,7 +24,19 @@ export interface OidcOptions {
 }
 
 /** Asymmetric algorithms only: an HMAC or `none` token can never pass. */
-const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 const NODE_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const DISCOVERY_RETRY_MS = 2000;
 
@@ -72,7 +84,8 @@ export class OidcVerifier {
   private toAuth(payload: JWTPayload): AuthContext {
     const sub = payload.sub;
     if (typeof sub !== 'string' || sub === '') throw unauthenticated();
-    const email = typeof payload['email'] === 'string' && payload['email'] !== '' ? payload['email'] : sub;
+    const email =
+      typeof payload['email'] === 'string' && payload['email'] !== '' ? payload['email'] : sub;
     const teamRaw = payload[this.teamClaim];
     const team = typeof teamRaw === 'string' && NODE_ID.test(teamRaw) ? teamRaw : undefined;
     return {
@@ -98,7 +111,10 @@ export class OidcVerifier {
       })
       .catch((err: unknown) => {
         this.lastFailure = Date.now();
-        this.options.logger?.warn({ err: String(err), issuer: this.options.issuer }, 'OIDC discovery failed');
+        this.options.logger?.warn(
+          { err: String(err), issuer: this.options.issuer },
+          'OIDC discovery failed',
+        );
         // a stale key set beats refusing every user while the IdP's discovery endpoint hiccups
         if (this.jwks) return this.jwks.keys;
         throw unavailable('the identity provider is unavailable');
@@ -116,10 +132,12 @@ export class OidcVerifier {
     if (res.status !== 200) throw new Error(`discovery answered ${res.status}`);
     const doc = (await res.json()) as { issuer?: unknown; jwks_uri?: unknown };
     // OIDC Discovery 1.0 section 4.3: the document must name exactly the configured issuer
-    if (doc.issuer !== this.options.issuer) throw new Error(`discovery names issuer ${String(doc.issuer)}`);
+    if (doc.issuer !== this.options.issuer)
+      throw new Error(`discovery names issuer ${String(doc.issuer)}`);
     if (typeof doc.jwks_uri !== 'string') throw new Error('discovery has no jwks_uri');
     const jwksUrl = new URL(doc.jwks_uri);
-    if (jwksUrl.protocol !== 'https:' && jwksUrl.protocol !== 'http:') throw new Error('jwks_uri is not http(s)');
+    if (jwksUrl.protocol !== 'https:' && jwksUrl.protocol !== 'http:')
+      throw new Error('jwks_uri is not http(s)');
     return createRemoteJWKSet(jwksUrl, {
       timeoutDuration: timeout,
       cooldownDuration: this.options.jwksCooldownMs ?? 30_000,
@@ -134,13 +152,19 @@ function isUnreachable(err: unknown): boolean {
   // fetch failures (refused connection, non-200 JWKS answer) while loading keys
   if (err instanceof TypeError && /fetch/i.test(err.message)) return true;
   const message = (err as { message?: unknown }).message;
-  return typeof message === 'string' && message.startsWith('Expected 200 OK from the JSON Web Key Set');
+  return (
+    typeof message === 'string' && message.startsWith('Expected 200 OK from the JSON Web Key Set')
+  );
 }
 
 /** `["read","write"]` or `"read write"`; only read and write count; absent means read only. */
 function permissionsOf(claim: unknown): string[] {
   if (claim === undefined) return ['read'];
-  const list = Array.isArray(claim) ? claim : typeof claim === 'string' ? claim.split(/[\s,]+/) : [];
+  const list = Array.isArray(claim)
+    ? claim
+    : typeof claim === 'string'
+      ? claim.split(/[\s,]+/)
+      : [];
   const set = new Set(list.filter((p): p is string => p === 'read' || p === 'write'));
   if (set.has('write')) set.add('read');
   return ['read', 'write'].filter((p) => set.has(p));

@@ -73,8 +73,14 @@ export class TokenAuthenticator implements Authenticator {
   private admin(token: string): AuthContext {
     if (!this.adminHash) throw unauthenticated();
     const hash = createHash('sha256').update(token).digest();
-    if (hash.length !== this.adminHash.length || !timingSafeEqual(hash, this.adminHash)) throw unauthenticated();
-    return { kind: 'admin', principal: 'admin', identity: 'admin', permissions: ['read', 'write', 'admin'] };
+    if (hash.length !== this.adminHash.length || !timingSafeEqual(hash, this.adminHash))
+      throw unauthenticated();
+    return {
+      kind: 'admin',
+      principal: 'admin',
+      identity: 'admin',
+      permissions: ['read', 'write', 'admin'],
+    };
   }
 
   private async team(token: string, credentials: Credentials): Promise<AuthContext> {
@@ -82,7 +88,10 @@ export class TokenAuthenticator implements Authenticator {
       // an unreachable config-hierarchy throws (503) and is not cached
       const res = await this.options.config.verifyToken(
         { token },
-        { ctx: { requestId: credentials.requestId }, deadlineMs: this.options.verifyDeadlineMs ?? 2000 },
+        {
+          ctx: { requestId: credentials.requestId },
+          deadlineMs: this.options.verifyDeadlineMs ?? 2000,
+        },
       );
       if (!res.valid || !res.token) return null;
       return {
@@ -110,7 +119,10 @@ export class TokenAuthenticator implements Authenticator {
         }),
       );
     } catch (err) {
-      this.options.logger?.error({ err }, 'cannot subscribe to token revocations; caching team tokens for 1 s only');
+      this.options.logger?.error(
+        { err },
+        'cannot subscribe to token revocations; caching team tokens for 1 s only',
+      );
       this.cache.clear();
       this.cache.positiveTtlMs = Math.min(this.cache.positiveTtlMs, 1000);
     }

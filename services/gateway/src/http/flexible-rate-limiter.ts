@@ -72,9 +72,15 @@ export class FlexibleRateLimiter implements RateLimiter {
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       const state = stateOf(rateClass, limit, err);
-      throw Object.assign(rateLimited(retryAfterOf(err), `rate limit of ${limit} ${rateClass} requests a minute exceeded`), {
-        state,
-      });
+      throw Object.assign(
+        rateLimited(
+          retryAfterOf(err),
+          `rate limit of ${limit} ${rateClass} requests a minute exceeded`,
+        ),
+        {
+          state,
+        },
+      );
     }
   }
 

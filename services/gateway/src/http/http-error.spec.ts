@@ -45,7 +45,12 @@ const BY_STATUS: Record<number, [number, string]> = {
 
 const statuses = Object.keys(BY_STATUS).map(Number);
 /** undefined: no machine code in metadata; data_source_unavailable: a service's own code */
-const codes: (string | undefined)[] = [undefined, ...Object.keys(BY_CODE), 'data_source_unavailable', 'Bad Code!'];
+const codes: (string | undefined)[] = [
+  undefined,
+  ...Object.keys(BY_CODE),
+  'data_source_unavailable',
+  'Bad Code!',
+];
 
 function expected(status: number, code: string | undefined): [number, string] {
   if (code !== undefined && BY_CODE[code]) return BY_CODE[code]!;
@@ -69,7 +74,8 @@ describe('gRPC status + machine code -> HTTP', () => {
     expect([http.status, http.body.error.code]).toEqual([wantStatus, wantCode]);
     expect(http.body.error.request_id).toBe('req_1');
     if (wantStatus === 500) expect(http.body.error.message).toBe('internal error');
-    if (wantStatus === 401) expect(http.body.error.message).toBe('missing, invalid or expired credentials');
+    if (wantStatus === 401)
+      expect(http.body.error.message).toBe('missing, invalid or expired credentials');
     if (wantStatus === 429) {
       expect(http.body.error.retry_after).toBeGreaterThanOrEqual(1);
       expect(http.headers['Retry-After']).toBe(String(http.body.error.retry_after));
@@ -81,24 +87,45 @@ describe('gRPC status + machine code -> HTTP', () => {
   it('carries field, details/errors and retry_after across gRPC', () => {
     const md = new Metadata();
     md.set(MD_ERROR_CODE, 'validation_error');
-    md.set('x-inquest-error-details', JSON.stringify([{ field: 'a.b', error: 'bad' }, { field: 'c', error: 'worse' }]));
-    const v = toHttpError(fromGrpcError({ code: Status.INVALID_ARGUMENT, details: 'a.b: bad', metadata: md }), 'r');
+    md.set(
+      'x-inquest-error-details',
+      JSON.stringify([
+        { field: 'a.b', error: 'bad' },
+        { field: 'c', error: 'worse' },
+      ]),
+    );
+    const v = toHttpError(
+      fromGrpcError({ code: Status.INVALID_ARGUMENT, details: 'a.b: bad', metadata: md }),
+      'r',
+    );
     expect(v.body.error.details).toEqual({ field: 'a.b', error: 'bad' });
     expect(v.body.error.errors).toHaveLength(2);
     const fmd = new Metadata();
     fmd.set(MD_ERROR_CODE, 'invalid_field');
     fmd.set('x-inquest-error-field', 'team_name');
-    expect(toHttpError(fromGrpcError({ code: Status.INVALID_ARGUMENT, details: 'x', metadata: fmd }), 'r').body.error.field).toBe('team_name');
+    expect(
+      toHttpError(
+        fromGrpcError({ code: Status.INVALID_ARGUMENT, details: 'x', metadata: fmd }),
+        'r',
+      ).body.error.field,
+    ).toBe('team_name');
     const rmd = new Metadata();
     rmd.set(MD_ERROR_CODE, 'rate_limited');
     rmd.set('x-inquest-retry-after', '2.2');
-    const r = toHttpError(fromGrpcError({ code: Status.RESOURCE_EXHAUSTED, details: 'x', metadata: rmd }), 'r');
+    const r = toHttpError(
+      fromGrpcError({ code: Status.RESOURCE_EXHAUSTED, details: 'x', metadata: rmd }),
+      'r',
+    );
     expect(r.body.error.retry_after).toBe(3);
     expect(r.headers['Retry-After']).toBe('3');
   });
 
   it('never leaks what a non-domain error says', () => {
     const http = toHttpError(new Error('password=hunter2 at /srv/x.ts:1'), 'r');
-    expect(http).toEqual({ status: 500, body: { error: { code: 'internal', message: 'internal error', request_id: 'r' } }, headers: {} });
+    expect(http).toEqual({
+      status: 500,
+      body: { error: { code: 'internal', message: 'internal error', request_id: 'r' } },
+      headers: {},
+    });
   });
 });

@@ -14,11 +14,16 @@ const isJsonType = (ct: string) => /^application\/([a-z0-9.+-]*\+)?json\s*(;.*)?
  */
 export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = req.headers['content-length'];
-  const hasBody = (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
+  const hasBody =
+    (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
   if (!hasBody) return undefined;
   const ct = req.headers['content-type'];
   if (!ct || !isJsonType(ct)) {
-    throw new DomainError('invalid_input', 'unsupported_media_type', 'request bodies must be application/json');
+    throw new DomainError(
+      'invalid_input',
+      'unsupported_media_type',
+      'request bodies must be application/json',
+    );
   }
   if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
@@ -41,12 +46,17 @@ export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promis
 }
 
 function tooLarge(limit: number) {
-  return new DomainError('invalid_input', 'payload_too_large', `request body exceeds ${limit} bytes`);
+  return new DomainError(
+    'invalid_input',
+    'payload_too_large',
+    `request body exceeds ${limit} bytes`,
+  );
 }
 
 function checkShape(value: unknown, depth: number): void {
   if (value === null || typeof value !== 'object') return;
-  if (depth >= MAX_JSON_DEPTH) throw invalidRequest(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (depth >= MAX_JSON_DEPTH)
+    throw invalidRequest(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (Array.isArray(value)) {
     for (const v of value) checkShape(v, depth + 1);
     return;

@@ -3,14 +3,33 @@ import { addressKey } from './flexible-rate-limiter';
 
 describe('parseRateLimits', () => {
   it('defaults to the API-DECISIONS limits', () => {
-    expect(parseRateLimits(undefined)).toEqual({ read: 100, write: 20, trigger: 10, auth_fail: 30 });
+    expect(parseRateLimits(undefined)).toEqual({
+      read: 100,
+      write: 20,
+      trigger: 10,
+      auth_fail: 30,
+    });
     expect(parseRateLimits('')).toEqual(DEFAULT_RATE_LIMITS);
   });
   it('overrides the classes given and keeps the others', () => {
-    expect(parseRateLimits('read=5, trigger=1')).toEqual({ read: 5, write: 20, trigger: 1, auth_fail: 30 });
+    expect(parseRateLimits('read=5, trigger=1')).toEqual({
+      read: 5,
+      write: 20,
+      trigger: 1,
+      auth_fail: 30,
+    });
     expect(parseRateLimits('read=100,write=20,trigger=10,auth_fail=3').auth_fail).toBe(3);
   });
-  it.each(['read', 'read=', 'read=0', 'read=-1', 'read=1.5', 'reads=10', 'read=10;write=2', 'write=abc'])('refuses %p', (spec) => {
+  it.each([
+    'read',
+    'read=',
+    'read=0',
+    'read=-1',
+    'read=1.5',
+    'reads=10',
+    'read=10;write=2',
+    'write=abc',
+  ])('refuses %p', (spec) => {
     expect(() => parseRateLimits(spec)).toThrow();
   });
 });

@@ -22,10 +22,13 @@ export function parseRateLimits(spec: string | undefined): RateLimits {
     if (!m) throw new Error(`expected class=number pairs like read=100,write=20, got "${item}"`);
     const [, name, value] = m as unknown as [string, string, string];
     if (!(name in DEFAULT_RATE_LIMITS)) {
-      throw new Error(`unknown rate-limit class "${name}" (known: ${Object.keys(DEFAULT_RATE_LIMITS).join(', ')})`);
+      throw new Error(
+        `unknown rate-limit class "${name}" (known: ${Object.keys(DEFAULT_RATE_LIMITS).join(', ')})`,
+      );
     }
     const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`rate limit for ${name} must be a positive integer`);
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new Error(`rate limit for ${name} must be a positive integer`);
     out[name as keyof RateLimits] = n;
   }
   return out;

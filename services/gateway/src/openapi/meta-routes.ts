@@ -16,8 +16,17 @@ export function metaRoutes(document: () => OpenApiDocument): RouteDef[] {
       summary: 'OpenAPI 3.1 document',
       tags: ['meta'],
       auth: 'public',
-      responses: { 200: { description: 'The OpenAPI 3.1 document of this API.', schema: OpenApiDocumentSchema } },
-      handler: async () => ({ status: 200, body: document(), headers: { 'Cache-Control': 'no-cache' } }),
+      responses: {
+        200: {
+          description: 'The OpenAPI 3.1 document of this API.',
+          schema: OpenApiDocumentSchema,
+        },
+      },
+      handler: async () => ({
+        status: 200,
+        body: document(),
+        headers: { 'Cache-Control': 'no-cache' },
+      }),
     }),
     defineRoute({
       method: 'get',
@@ -25,7 +34,9 @@ export function metaRoutes(document: () => OpenApiDocument): RouteDef[] {
       summary: 'API reference page',
       tags: ['meta'],
       auth: 'public',
-      responses: { 200: { description: 'A readable API reference (Redoc).', contentType: 'text/html' } },
+      responses: {
+        200: { description: 'A readable API reference (Redoc).', contentType: 'text/html' },
+      },
       handler: async () => ({
         status: 200,
         body: docsHtml(),

@@ -1,4 +1,8 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ErrorBody } from '@inquest/api-contract';
 import type { Logger } from '@inquest/observability';
@@ -44,7 +48,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * requests). A route whose schema cannot be expressed in OpenAPI is still listed, with an
  * unconstrained schema and a warning in the log, so the document never drops an endpoint.
  */
-export function buildOpenApiDocument(routes: RouteDef[], options: OpenApiOptions = {}): OpenApiDocument {
+export function buildOpenApiDocument(
+  routes: RouteDef[],
+  options: OpenApiOptions = {},
+): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registerCommon(registry);
   for (const route of routes) {
@@ -52,7 +59,10 @@ export function buildOpenApiDocument(routes: RouteDef[], options: OpenApiOptions
     if (generates(config)) {
       registry.registerPath(config);
     } else {
-      options.logger?.warn({ route: `${route.method} ${route.path}` }, 'route schema not expressible in OpenAPI');
+      options.logger?.warn(
+        { route: `${route.method} ${route.path}` },
+        'route schema not expressible in OpenAPI',
+      );
       registry.registerPath(routeConfig(route, false));
     }
   }
@@ -106,7 +116,10 @@ function generates(config: RouteConfig): boolean {
     const r = new OpenAPIRegistry();
     registerCommon(r);
     r.registerPath(config);
-    new OpenApiGeneratorV31(r.definitions).generateDocument({ openapi: '3.1.0', info: { title: 't', version: '0' } });
+    new OpenApiGeneratorV31(r.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: { title: 't', version: '0' },
+    });
     return true;
   } catch {
     return false;
@@ -130,7 +143,13 @@ function routeConfig(route: RouteDef, withSchemas: boolean): RouteConfig {
       description: doc.description,
       headers: successHeaders,
       ...(doc.schema || doc.contentType
-        ? { content: { [doc.contentType ?? 'application/json']: { schema: withSchemas && doc.schema ? doc.schema : loose } } }
+        ? {
+            content: {
+              [doc.contentType ?? 'application/json']: {
+                schema: withSchemas && doc.schema ? doc.schema : loose,
+              },
+            },
+          }
         : {}),
     };
   }
@@ -141,7 +160,10 @@ function routeConfig(route: RouteDef, withSchemas: boolean): RouteConfig {
     if (responses[String(status)]) continue;
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-      headers: status === 429 ? { ...successHeaders, 'Retry-After': refHeader('Retry-After') } : { 'X-Request-Id': refHeader('X-Request-Id') },
+      headers:
+        status === 429
+          ? { ...successHeaders, 'Retry-After': refHeader('Retry-After') }
+          : { 'X-Request-Id': refHeader('X-Request-Id') },
       content: { 'application/json': { schema: ErrorBody } },
     };
   }
@@ -160,7 +182,9 @@ function routeConfig(route: RouteDef, withSchemas: boolean): RouteConfig {
             .string()
             .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
             .optional()
-            .describe('Team node id; required with the admin token on team endpoints, ignored otherwise.'),
+            .describe(
+              'Team node id; required with the admin token on team endpoints, ignored otherwise.',
+            ),
         })
       : undefined;
 
@@ -180,13 +204,19 @@ function routeConfig(route: RouteDef, withSchemas: boolean): RouteConfig {
     summary: route.summary,
     description,
     tags: route.tags,
-    security: route.auth === 'public' ? [] : route.auth === 'admin' ? [{ admin: [] }] : [{ bearer: [] }],
+    security:
+      route.auth === 'public' ? [] : route.auth === 'admin' ? [{ admin: [] }] : [{ bearer: [] }],
     request: {
       ...(params ? { params } : {}),
       ...(query ? { query } : {}),
       ...(headers ? { headers } : {}),
       ...(route.body
-        ? { body: { required: true, content: { 'application/json': { schema: withSchemas ? route.body : loose } } } }
+        ? {
+            body: {
+              required: true,
+              content: { 'application/json': { schema: withSchemas ? route.body : loose } },
+            },
+          }
         : {}),
     },
     responses,

@@ -71,9 +71,13 @@ const changeRequestBody = (cr: configV1.ChangeRequest | undefined): ChangeReques
 /** The optional `{comment}` body of approve/reject: a request without a body is fine. */
 function decision(body: unknown): DecisionBody {
   if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalidRequest('request body must be a JSON object');
   const r = DecisionBody.safeParse(body);
-  if (!r.success) throw validationError(r.error.issues.map((i) => ({ field: i.path.join('.') || 'body', error: i.message })));
+  if (!r.success)
+    throw validationError(
+      r.error.issues.map((i) => ({ field: i.path.join('.') || 'body', error: i.message })),
+    );
   return r.data;
 }
 
@@ -118,8 +122,15 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       params: NodeIdParams,
       responses: { 200: { description: 'Node', schema: NodeWithConfig }, 404: err('Unknown node') },
       handler: async (req) => {
-        const res = await config.getNode({ node_id: req.params.node_id }, { ctx: req.ctx, signal: req.signal });
-        const body: NodeWithConfig = { ...nodeBody(res.node), config: (res.config ?? {}) as ConfigDocument, version: res.version };
+        const res = await config.getNode(
+          { node_id: req.params.node_id },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        const body: NodeWithConfig = {
+          ...nodeBody(res.node),
+          config: (res.config ?? {}) as ConfigDocument,
+          version: res.version,
+        };
         return { status: 200, body };
       },
     }),
@@ -210,7 +221,10 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       params: NodeIdParams,
       responses: { 200: { description: 'Tokens', schema: TokenList }, 404: err('Unknown team') },
       handler: async (req) => {
-        const res = await config.listTokens({ team_id: req.params.node_id }, { ctx: req.ctx, signal: req.signal });
+        const res = await config.listTokens(
+          { team_id: req.params.node_id },
+          { ctx: req.ctx, signal: req.signal },
+        );
         return { status: 200, body: { tokens: res.tokens.map(tokenBody) } };
       },
     }),
@@ -221,9 +235,15 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       tags: ['admin'],
       auth: 'admin',
       params: TokenIdParams,
-      responses: { 204: { description: 'Revoked; the token gets 401 from then on' }, 404: err('Unknown token') },
+      responses: {
+        204: { description: 'Revoked; the token gets 401 from then on' },
+        404: err('Unknown token'),
+      },
       handler: async (req) => {
-        await config.revokeToken({ token_id: req.params.token_id }, { ctx: req.ctx, signal: req.signal });
+        await config.revokeToken(
+          { token_id: req.params.token_id },
+          { ctx: req.ctx, signal: req.signal },
+        );
         return { status: 204 };
       },
     }),
@@ -234,13 +254,21 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       tags: ['admin'],
       auth: 'admin',
       query: ChangeRequestsQuery,
-      responses: { 200: { description: 'Change requests, newest first', schema: ChangeRequestList } },
+      responses: {
+        200: { description: 'Change requests, newest first', schema: ChangeRequestList },
+      },
       handler: async (req) => {
         const res = await config.listChangeRequests(
-          { ...(req.query.status ? { status: req.query.status } : {}), ...(req.query.team ? { team_id: req.query.team } : {}) },
+          {
+            ...(req.query.status ? { status: req.query.status } : {}),
+            ...(req.query.team ? { team_id: req.query.team } : {}),
+          },
           { ctx: req.ctx, signal: req.signal },
         );
-        return { status: 200, body: { change_requests: res.change_requests.map(changeRequestBody) } };
+        return {
+          status: 200,
+          body: { change_requests: res.change_requests.map(changeRequestBody) },
+        };
       },
     }),
     defineRoute({
@@ -259,7 +287,11 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       handler: async (req) => {
         const { comment } = decision(req.body);
         const res = await config.approveChangeRequest(
-          { change_request_id: req.params.change_request_id, approver: req.auth.identity, ...(comment ? { comment } : {}) },
+          {
+            change_request_id: req.params.change_request_id,
+            approver: req.auth.identity,
+            ...(comment ? { comment } : {}),
+          },
           { ctx: req.ctx, signal: req.signal },
         );
         if (res.change_request) cache.invalidate(res.change_request.team_id);
@@ -282,7 +314,11 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       handler: async (req) => {
         const { comment } = decision(req.body);
         const res = await config.rejectChangeRequest(
-          { change_request_id: req.params.change_request_id, approver: req.auth.identity, ...(comment ? { comment } : {}) },
+          {
+            change_request_id: req.params.change_request_id,
+            approver: req.auth.identity,
+            ...(comment ? { comment } : {}),
+          },
           { ctx: req.ctx, signal: req.signal },
         );
         return { status: 200, body: changeRequestBody(res.change_request) };

@@ -47,7 +47,10 @@ function resultOf(inv: investigationV1.Investigation): RunAgentResponse['result'
 }
 
 /** GET /agents/status body: the fields of its status (API-DECISIONS.md "Investigations"). */
-export function statusBody(inv: investigationV1.Investigation, now = Date.now()): InvestigationStatusResponse {
+export function statusBody(
+  inv: investigationV1.Investigation,
+  now = Date.now(),
+): InvestigationStatusResponse {
   const body: InvestigationStatusResponse = {
     investigation_id: inv.investigation_id,
     status: inv.status as InvestigationStatusResponse['status'],
@@ -58,7 +61,11 @@ export function statusBody(inv: investigationV1.Investigation, now = Date.now())
   };
   switch (inv.status) {
     case 'running':
-      body.progress = inv.progress ?? { current_step: 'starting', steps_completed: 0, steps_total: 0 };
+      body.progress = inv.progress ?? {
+        current_step: 'starting',
+        steps_completed: 0,
+        steps_total: 0,
+      };
       body.started_at = inv.started_at ?? inv.created_at;
       body.elapsed_seconds = round3(Math.max(0, now - Date.parse(body.started_at)) / 1000);
       break;
@@ -105,7 +112,9 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
       responses: {
         200: { description: 'The finished investigation (sync run)', schema: RunAgentResponse },
         202: { description: 'Accepted (async run)', schema: RunAgentAccepted },
-        400: err('invalid_request: missing or unknown agent, disabled agent, bad message or context'),
+        400: err(
+          'invalid_request: missing or unknown agent, disabled agent, bad message or context',
+        ),
         401: err('unauthorized'),
         429: err('rate_limited'),
       },
@@ -141,7 +150,8 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
           tools_used: inv.tools_used,
           created_at: inv.created_at,
         };
-        if (inv.status === 'failed') body.error = inv.error ?? { code: 'internal', message: 'internal error' };
+        if (inv.status === 'failed')
+          body.error = inv.error ?? { code: 'internal', message: 'internal error' };
         return { status: 200, body };
       },
     }),
@@ -156,8 +166,11 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
       permission: 'read',
       params: InvestigationIdParams,
       responses: {
-        200: { description: 'The investigation; fields by status', schema: InvestigationStatusResponse },
-        404: err('Unknown investigation, or another team\'s'),
+        200: {
+          description: 'The investigation; fields by status',
+          schema: InvestigationStatusResponse,
+        },
+        404: err("Unknown investigation, or another team's"),
       },
       handler: async (req) => {
         const res = await runner.getInvestigation(
@@ -213,7 +226,7 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
       params: InvestigationIdParams,
       responses: {
         200: { description: 'Cancelled', schema: CancelInvestigationResponse },
-        404: err('Unknown investigation, or another team\'s'),
+        404: err("Unknown investigation, or another team's"),
         409: err('conflict: already completed, failed or cancelled'),
       },
       handler: async (req) => {

@@ -44,7 +44,9 @@ describe('EffectiveConfigCache.load', () => {
     const cache = new EffectiveConfigCache();
     cache.listening = true;
     const fetch = jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce('{}');
-    await expect(Promise.all([cache.load('t1', fetch), cache.load('t1', fetch)])).rejects.toThrow('down');
+    await expect(Promise.all([cache.load('t1', fetch), cache.load('t1', fetch)])).rejects.toThrow(
+      'down',
+    );
     expect(await cache.load('t1', fetch)).toBe('{}');
     expect(fetch).toHaveBeenCalledTimes(2);
   });

@@ -37,7 +37,10 @@ export class EffectiveConfigCache {
   /** true once the change subscription is live: no caching before */
   listening = false;
 
-  constructor(private readonly ttlMs = 30_000, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly ttlMs = 30_000,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   get(teamId: string): string | undefined {
     const e = this.entries.get(teamId);
@@ -111,7 +114,11 @@ export function effectiveConfigCache(deps: GatewayDeps): EffectiveConfigCache {
       () => {
         cache.listening = true;
       },
-      (err: unknown) => deps.logger.warn({ err }, 'cannot subscribe to config changes; effective configs are not cached'),
+      (err: unknown) =>
+        deps.logger.warn(
+          { err },
+          'cannot subscribe to config changes; effective configs are not cached',
+        ),
     );
   return cache;
 }
@@ -136,11 +143,15 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       method: 'get',
       path: '/config/me/effective',
       summary: 'Merged configuration of the team',
-      description: 'Organization config, then each group in order, then the team, deep-merged; arrays replaced.',
+      description:
+        'Organization config, then each group in order, then the team, deep-merged; arrays replaced.',
       tags: ['config'],
       auth: 'team',
       permission: 'read',
-      responses: { 200: { description: 'Effective config', schema: ConfigDocument }, 404: err('Unknown team') },
+      responses: {
+        200: { description: 'Effective config', schema: ConfigDocument },
+        404: err('Unknown team'),
+      },
       handler: async (req) => {
         const team = teamOf(req);
         const json = await cache.load(team, async (shared) => {
@@ -160,9 +171,15 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       tags: ['config'],
       auth: 'team',
       permission: 'read',
-      responses: { 200: { description: 'Lineage and own configs', schema: RawConfig }, 404: err('Unknown team') },
+      responses: {
+        200: { description: 'Lineage and own configs', schema: RawConfig },
+        404: err('Unknown team'),
+      },
       handler: async (req) => {
-        const res = await config.getRawConfig({ team_id: teamOf(req) }, { ctx: req.ctx, signal: req.signal });
+        const res = await config.getRawConfig(
+          { team_id: teamOf(req) },
+          { ctx: req.ctx, signal: req.signal },
+        );
         return { status: 200, body: { lineage: res.lineage, configs: res.configs ?? {} } };
       },
     }),
@@ -174,7 +191,10 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       auth: 'team',
       permission: 'read',
       query: AuditQuery,
-      responses: { 200: { description: 'Audit entries, newest first', schema: AuditHistory }, 400: err('Bad limit') },
+      responses: {
+        200: { description: 'Audit entries, newest first', schema: AuditHistory },
+        400: err('Bad limit'),
+      },
       handler: async (req) => {
         const res = await config.listAudit(
           { team_id: teamOf(req), limit: req.query.limit, include_full: req.query.include_full },
@@ -186,7 +206,9 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
           changed_by: h.changed_by,
           ...(h.approved_by ? { approved_by: h.approved_by } : {}),
           diff: (h.diff ?? {}) as AuditHistory['history'][number]['diff'],
-          ...(req.query.include_full ? { full_config: (h.full_config ?? {}) as ConfigDocument } : {}),
+          ...(req.query.include_full
+            ? { full_config: (h.full_config ?? {}) as ConfigDocument }
+            : {}),
         }));
         return { status: 200, body: { history } };
       },
@@ -234,7 +256,9 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       tags: ['config'],
       auth: 'team',
       permission: 'read',
-      responses: { 200: { description: 'Change requests waiting for approval', schema: PendingChanges } },
+      responses: {
+        200: { description: 'Change requests waiting for approval', schema: PendingChanges },
+      },
       handler: async (req) => {
         const res = await config.listChangeRequests(
           { status: 'pending_approval', team_id: teamOf(req) },

@@ -32,7 +32,10 @@ function toBody(d: notifierV1.Delivery): WebhookDelivery {
 }
 
 const teamOf = (auth: { teamId?: string }): string => {
-  if (!auth.teamId) throw invalidRequest('this endpoint acts on one team: use a team token (or X-Inquest-Team as admin)');
+  if (!auth.teamId)
+    throw invalidRequest(
+      'this endpoint acts on one team: use a team token (or X-Inquest-Team as admin)',
+    );
   return auth.teamId;
 };
 

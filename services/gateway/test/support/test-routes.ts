@@ -19,10 +19,18 @@ export function testRoutes(deps: GatewayDeps): RouteDef[] {
       tags: ['test'],
       auth: 'team',
       query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }),
-      responses: { 200: { description: 'items', schema: z.object({ items: z.array(z.string()), who: z.string() }) } },
+      responses: {
+        200: {
+          description: 'items',
+          schema: z.object({ items: z.array(z.string()), who: z.string() }),
+        },
+      },
       handler: async (req) => ({
         status: 200,
-        body: { items: [...items.keys()].slice(0, req.query.limit ?? 100), who: `${req.auth.identity}@${req.auth.teamId}` },
+        body: {
+          items: [...items.keys()].slice(0, req.query.limit ?? 100),
+          who: `${req.auth.identity}@${req.auth.teamId}`,
+        },
       }),
     }),
     defineRoute({
@@ -69,7 +77,10 @@ export function testRoutes(deps: GatewayDeps): RouteDef[] {
       auth: 'team',
       responses: { 200: { description: 'node', schema: z.object({ name: z.string() }) } },
       handler: async (req) => {
-        const res = await deps.clients.investigation.getInvestigation({ investigation_id: 'inv_1' } as never, { ctx: req.ctx, signal: req.signal });
+        const res = await deps.clients.investigation.getInvestigation(
+          { investigation_id: 'inv_1' } as never,
+          { ctx: req.ctx, signal: req.signal },
+        );
         return { status: 200, body: { name: JSON.stringify(res).slice(0, 10) } };
       },
     }),
@@ -93,7 +104,9 @@ export function testRoutes(deps: GatewayDeps): RouteDef[] {
       responses: { 200: { description: 'never' } },
       handler: (req) =>
         new Promise((resolve) => {
-          req.signal.addEventListener('abort', () => resolve({ status: 200, body: { aborted: true } }));
+          req.signal.addEventListener('abort', () =>
+            resolve({ status: 200, body: { aborted: true } }),
+          );
         }),
     }),
   ];

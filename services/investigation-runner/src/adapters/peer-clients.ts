@@ -20,11 +20,16 @@ export class GrpcConfigSource implements ConfigSource {
   constructor(private readonly client: PromiseClient<configV1.ConfigServiceClient>) {}
 
   static connect(address: string): GrpcConfigSource {
-    return new GrpcConfigSource(createClient(configV1.ConfigServiceClient, address, { deadlineMs: 5000 }));
+    return new GrpcConfigSource(
+      createClient(configV1.ConfigServiceClient, address, { deadlineMs: 5000 }),
+    );
   }
 
   async getEffectiveConfig(teamId: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const res = await this.client.getEffectiveConfig({ team_id: teamId }, { ctx: ctxFor(teamId), signal });
+    const res = await this.client.getEffectiveConfig(
+      { team_id: teamId },
+      { ctx: ctxFor(teamId), signal },
+    );
     return (res.config ?? {}) as Record<string, unknown>;
   }
 
@@ -41,11 +46,17 @@ export class GrpcToolGateway implements ToolGateway {
   ) {}
 
   static connect(address: string, callDeadlineMs?: number): GrpcToolGateway {
-    return new GrpcToolGateway(createClient(toolsV1.ToolServiceClient, address, { deadlineMs: 10_000 }), callDeadlineMs);
+    return new GrpcToolGateway(
+      createClient(toolsV1.ToolServiceClient, address, { deadlineMs: 10_000 }),
+      callDeadlineMs,
+    );
   }
 
   async listTools(teamId: string, signal?: AbortSignal): Promise<ToolListing> {
-    const res = await this.client.listTools({ team_id: teamId, refresh: false }, { ctx: ctxFor(teamId), signal });
+    const res = await this.client.listTools(
+      { team_id: teamId, refresh: false },
+      { ctx: ctxFor(teamId), signal },
+    );
     return {
       tools: res.tools.map((t) => ({
         fullName: t.full_name,
@@ -54,7 +65,12 @@ export class GrpcToolGateway implements ToolGateway {
         description: t.description,
         parameters: (t.parameters ?? {}) as ToolListing['tools'][number]['parameters'],
       })),
-      servers: res.servers.map((s) => ({ name: s.name, enabled: s.enabled, healthy: s.healthy, breakerState: s.breaker_state })),
+      servers: res.servers.map((s) => ({
+        name: s.name,
+        enabled: s.enabled,
+        healthy: s.healthy,
+        breakerState: s.breaker_state,
+      })),
     };
   }
 
@@ -83,7 +99,9 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
 
   static connect(address: string): GrpcKnowledgeSource {
     // knowledge is an aid, not a requirement: short deadline, no retries
-    return new GrpcKnowledgeSource(createClient(knowledgeV1.KnowledgeServiceClient, address, { deadlineMs: 3000, retries: 0 }));
+    return new GrpcKnowledgeSource(
+      createClient(knowledgeV1.KnowledgeServiceClient, address, { deadlineMs: 3000, retries: 0 }),
+    );
   }
 
   async retrieve(
@@ -93,7 +111,13 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
     signal?: AbortSignal,
   ): Promise<KnowledgeChunk[]> {
     const res = await this.client.retrieve(
-      { team_id: teamId, query, service: options.service, top_k: options.topK, levels: options.levels ?? [] },
+      {
+        team_id: teamId,
+        query,
+        service: options.service,
+        top_k: options.topK,
+        levels: options.levels ?? [],
+      },
       { ctx: ctxFor(teamId), signal },
     );
     return res.results.map((r) => ({
@@ -115,7 +139,12 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
     signal?: AbortSignal,
   ): Promise<LearnedPatternView[]> {
     const res = await this.client.listPatterns(
-      { team_id: teamId, query: query || undefined, service: options.service, limit: options.limit ?? 5 },
+      {
+        team_id: teamId,
+        query: query || undefined,
+        service: options.service,
+        limit: options.limit ?? 5,
+      },
       { ctx: ctxFor(teamId), signal },
     );
     return res.patterns.map((p) => ({

@@ -28,7 +28,9 @@ export async function planRun(run: EngineRun, gateway: ToolGateway): Promise<Age
     listing = await gateway.listTools(run.teamId, run.signal);
   } catch (err) {
     if (run.signal.aborted) throw err;
-    listingError = isDomainError(err) ? err : dataSourceUnavailable('tool servers cannot be listed');
+    listingError = isDomainError(err)
+      ? err
+      : dataSourceUnavailable('tool servers cannot be listed');
   }
   const available = listing?.tools ?? [];
   const agents: AgentName[] =
@@ -39,7 +41,11 @@ export async function planRun(run: EngineRun, gateway: ToolGateway): Promise<Age
       : [run.agent];
   const subAgents = agents.map((agent) => {
     const cfg = agentConfigOf(run.effective, agent);
-    return { agent, prompt: cfg.prompt, tools: selectTools(agent, cfg, run.effective, available, BUILTIN_TOOLS) };
+    return {
+      agent,
+      prompt: cfg.prompt,
+      tools: selectTools(agent, cfg, run.effective, available, BUILTIN_TOOLS),
+    };
   });
   return { subAgents, listing, listingError };
 }
@@ -55,12 +61,21 @@ export function checkDataSources(
   if (plan.listingError) {
     throw dataSourceUnavailable(`tool servers could not be reached: ${plan.listingError.message}`);
   }
-  if (stats.externalAttempts > 0 && stats.externalSuccesses === 0 && stats.externalUnreachable === stats.externalAttempts) {
+  if (
+    stats.externalAttempts > 0 &&
+    stats.externalSuccesses === 0 &&
+    stats.externalUnreachable === stats.externalAttempts
+  ) {
     throw dataSourceUnavailable('every tool server the agent needed was unreachable');
   }
   const enabled = (plan.listing?.servers ?? []).filter((s) => s.enabled);
   const externalTools = plan.subAgents.some((s) => s.tools.some((t) => t.server !== ''));
-  if (stats.externalAttempts === 0 && !externalTools && enabled.length > 0 && enabled.every((s) => !s.healthy)) {
+  if (
+    stats.externalAttempts === 0 &&
+    !externalTools &&
+    enabled.length > 0 &&
+    enabled.every((s) => !s.healthy)
+  ) {
     throw dataSourceUnavailable('every enabled tool server is down');
   }
 }

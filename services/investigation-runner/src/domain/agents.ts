@@ -1,10 +1,20 @@
 import type { InvestigationContextRecord } from '@inquest/store';
 import type { ToolDescriptor } from './ports';
 
-export const AGENT_NAMES = ['planner', 'investigation_agent', 'k8s_agent', 'cloud_agent', 'coding_agent'] as const;
+export const AGENT_NAMES = [
+  'planner',
+  'investigation_agent',
+  'k8s_agent',
+  'cloud_agent',
+  'coding_agent',
+] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
-export const BUILTIN_TOOL_NAMES = ['knowledge_search', 'similar_incidents', 'learned_patterns'] as const;
+export const BUILTIN_TOOL_NAMES = [
+  'knowledge_search',
+  'similar_incidents',
+  'learned_patterns',
+] as const;
 
 export const DEFAULT_AGENT_TIMEOUT_SECONDS = 300;
 
@@ -17,9 +27,12 @@ export const DEFAULT_PROMPTS: Record<AgentName, string> = {
     'You orchestrate a full incident investigation: gather evidence from every relevant area, then rank the hypotheses.',
   investigation_agent:
     'You are a senior site reliability engineer doing comprehensive troubleshooting of an operational incident.',
-  k8s_agent: 'You are a Kubernetes expert investigating cluster workloads: pods, deployments, nodes, events and logs.',
-  cloud_agent: 'You are a cloud infrastructure expert investigating cloud-provider resources, quotas and service health.',
-  coding_agent: 'You analyse source code, recent commits and deployments to find the change that caused an incident.',
+  k8s_agent:
+    'You are a Kubernetes expert investigating cluster workloads: pods, deployments, nodes, events and logs.',
+  cloud_agent:
+    'You are a cloud infrastructure expert investigating cloud-provider resources, quotas and service health.',
+  coding_agent:
+    'You analyse source code, recent commits and deployments to find the change that caused an incident.',
 };
 
 /** The agent config keys of the effective configuration (agents.<name>). */
@@ -33,7 +46,8 @@ export interface AgentConfig {
 
 const asRecord = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
 export function agentConfigOf(effective: Record<string, unknown>, agent: string): AgentConfig {
   const a = asRecord(asRecord(effective['agents'])[agent]);
@@ -42,7 +56,9 @@ export function agentConfigOf(effective: Record<string, unknown>, agent: string)
     prompt: typeof a['prompt'] === 'string' && a['prompt'].trim() ? a['prompt'] : undefined,
     enabled: a['enabled'] !== false,
     timeoutSeconds:
-      typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULT_AGENT_TIMEOUT_SECONDS,
+      typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0
+        ? timeout
+        : DEFAULT_AGENT_TIMEOUT_SECONDS,
     disableDefaultTools: strings(a['disable_default_tools']),
     enableExtraTools: strings(a['enable_extra_tools']),
   };
@@ -59,7 +75,8 @@ export function toolSettingsOf(effective: Record<string, unknown>, tool: string)
   const t = asRecord(tools[tool] ?? tools[tool.split(':').pop() ?? tool]);
   return {
     enabled: t['enabled'] !== false,
-    defaultNamespace: typeof t['default_namespace'] === 'string' ? t['default_namespace'] : undefined,
+    defaultNamespace:
+      typeof t['default_namespace'] === 'string' ? t['default_namespace'] : undefined,
   };
 }
 
@@ -67,7 +84,8 @@ type Area = 'k8s' | 'cloud' | 'code';
 
 const AREA_WORDS: Record<Area, RegExp> = {
   k8s: /\b(k8s|kube\w*|kubectl|pods?|deployments?|namespaces?|nodes?|statefulsets?|daemonsets?|helm|containers?|replicasets?|ingress(es)?|cluster)\b/i,
-  cloud: /\b(aws|gcp|azure|cloud\w*|ec2|s3|rds|lambda|iam|vpc|elb|alb|quota|billing|region|instances?|load.?balancers?|cloudwatch|stackdriver|bucket)\b/i,
+  cloud:
+    /\b(aws|gcp|azure|cloud\w*|ec2|s3|rds|lambda|iam|vpc|elb|alb|quota|billing|region|instances?|load.?balancers?|cloudwatch|stackdriver|bucket)\b/i,
   code: /\b(git|github|gitlab|commits?|repo(sitory)?|code|source|pull.?requests?|prs?|diff|blame|merge|release|changelog|builds?|ci)\b/i,
 };
 
@@ -75,11 +93,16 @@ const AREA_WORDS: Record<Area, RegExp> = {
 export function toolAreas(tool: ToolDescriptor): Set<Area> {
   const text = `${tool.server} ${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`;
   const out = new Set<Area>();
-  for (const area of Object.keys(AREA_WORDS) as Area[]) if (AREA_WORDS[area].test(text)) out.add(area);
+  for (const area of Object.keys(AREA_WORDS) as Area[])
+    if (AREA_WORDS[area].test(text)) out.add(area);
   return out;
 }
 
-const AGENT_AREA: Partial<Record<AgentName, Area>> = { k8s_agent: 'k8s', cloud_agent: 'cloud', coding_agent: 'code' };
+const AGENT_AREA: Partial<Record<AgentName, Area>> = {
+  k8s_agent: 'k8s',
+  cloud_agent: 'cloud',
+  coding_agent: 'code',
+};
 
 /**
  * The agent's tools: its defaults (the built-ins plus the team's tool-server tools that fit the
@@ -109,8 +132,10 @@ export function selectTools(
   return [...picked.values()].filter((t) => toolSettingsOf(effective, t.fullName).enabled);
 }
 
-const CLOUD_HINT = /\b(aws|gcp|azure|cloud|ec2|s3|rds|lambda|iam|vpc|region|quota|load.?balancer|bucket|dynamo\w*|sqs|sns)\b/i;
-const CODE_HINT = /\b(code|commit|deploy(ed|ment)?|release|regression|bug|exception|stack.?trace|null.?pointer|pull.?request|pr|merge|git|version)\b/i;
+const CLOUD_HINT =
+  /\b(aws|gcp|azure|cloud|ec2|s3|rds|lambda|iam|vpc|region|quota|load.?balancer|bucket|dynamo\w*|sqs|sns)\b/i;
+const CODE_HINT =
+  /\b(code|commit|deploy(ed|ment)?|release|regression|bug|exception|stack.?trace|null.?pointer|pull.?request|pr|merge|git|version)\b/i;
 
 /** The planner's choice of sub-agents for a request; investigation_agent always runs. */
 export function planAgents(message: string, context: InvestigationContextRecord): AgentName[] {

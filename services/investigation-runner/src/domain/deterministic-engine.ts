@@ -3,9 +3,24 @@ import type { InvestigationResultRecord } from '@inquest/store';
 import { toolSettingsOf } from './agents';
 import { checkDataSources, planRun, type SubAgentPlan } from './agent-tools';
 import type { EngineOutcome, EngineRun, InvestigationEngine } from './engine';
-import { compileCatalog, sanitize, scanOutput, type CompiledSignature, type Entity, type Finding, type ScanResult, type TimelineEntry } from './evidence';
+import {
+  compileCatalog,
+  sanitize,
+  scanOutput,
+  type CompiledSignature,
+  type Entity,
+  type Finding,
+  type ScanResult,
+  type TimelineEntry,
+} from './evidence';
 import { fillFromEntity, fillFromRequest, type Filled, type Params } from './param-filler';
-import type { KnowledgeChunk, KnowledgeSource, LearnedPatternView, ToolDescriptor, ToolGateway } from './ports';
+import type {
+  KnowledgeChunk,
+  KnowledgeSource,
+  LearnedPatternView,
+  ToolDescriptor,
+  ToolGateway,
+} from './ports';
 import { SIGNATURE_CATALOG, type SignatureEntry } from './signature-catalog.data';
 import { ToolRunner, isBuiltin } from './tool-runner';
 
@@ -72,10 +87,21 @@ export class DeterministicEngine implements InvestigationEngine {
   async run(run: EngineRun): Promise<EngineOutcome> {
     let done = 0;
     let total = 3;
-    const runner = new ToolRunner(run.teamId, run.investigationId, this.tools, this.knowledge, run.signal, () => {
-      total++;
-    });
-    const step = (current: string) => run.progress({ current_step: current, steps_completed: done, steps_total: Math.max(total, done + 1) }, [...runner.used]);
+    const runner = new ToolRunner(
+      run.teamId,
+      run.investigationId,
+      this.tools,
+      this.knowledge,
+      run.signal,
+      () => {
+        total++;
+      },
+    );
+    const step = (current: string) =>
+      run.progress(
+        { current_step: current, steps_completed: done, steps_total: Math.max(total, done + 1) },
+        [...runner.used],
+      );
     step('planning');
     const plan = await planRun(run, this.tools);
     done++;
@@ -88,14 +114,18 @@ export class DeterministicEngine implements InvestigationEngine {
       step(label);
     };
     await Promise.all(
-      plan.subAgents.map((sub) => this.gather(run, sub, runner, observations, knowledge, budget, gatherUntil, onDone)),
+      plan.subAgents.map((sub) =>
+        this.gather(run, sub, runner, observations, knowledge, budget, gatherUntil, onDone),
+      ),
     );
     checkDataSources(plan, runner);
     if (run.signal.aborted) throw run.signal.reason;
     step('analysing evidence');
     const result = this.analyse(run, [...observations.values()], knowledge, runner.used.length);
     done = Math.max(done + 1, total);
-    run.progress({ current_step: 'done', steps_completed: done, steps_total: done }, [...runner.used]);
+    run.progress({ current_step: 'done', steps_completed: done, steps_total: done }, [
+      ...runner.used,
+    ]);
     return { result, toolsUsed: [...runner.used] };
   }
 
@@ -111,7 +141,11 @@ export class DeterministicEngine implements InvestigationEngine {
   ): Promise<void> {
     const record = (tool: ToolDescriptor, params: Params, output: unknown) => {
       const key = `${tool.fullName}:${JSON.stringify(params)}`;
-      if (!observations.has(key)) observations.set(key, { tool: tool.fullName, scan: scanOutput(tool.fullName, output, this.signatures) });
+      if (!observations.has(key))
+        observations.set(key, {
+          tool: tool.fullName,
+          scan: scanOutput(tool.fullName, output, this.signatures),
+        });
     };
     const builtins = sub.tools.filter((t) => isBuiltin(t.fullName));
     const external = sub.tools.filter((t) => !isBuiltin(t.fullName));
@@ -128,7 +162,12 @@ export class DeterministicEngine implements InvestigationEngine {
     const deferred: { tool: ToolDescriptor; filled: Filled; variants: number }[] = [];
     let round: { tool: ToolDescriptor; params: Params }[] = [];
     for (const tool of external) {
-      const filled = fillFromRequest(tool, run.message, run.context, toolSettingsOf(run.effective, tool.fullName).defaultNamespace);
+      const filled = fillFromRequest(
+        tool,
+        run.message,
+        run.context,
+        toolSettingsOf(run.effective, tool.fullName).defaultNamespace,
+      );
       if (filled.missing.length === 0) round.push({ tool, params: filled.params });
       else deferred.push({ tool, filled, variants: 0 });
     }
@@ -150,7 +189,10 @@ export class DeterministicEngine implements InvestigationEngine {
         }),
       );
       // unhealthy entities first: "list pods" leads to "describe" and "logs" of the failing pod
-      const ordered = [...entities.filter((e) => e.unhealthy), ...entities.filter((e) => !e.unhealthy)];
+      const ordered = [
+        ...entities.filter((e) => e.unhealthy),
+        ...entities.filter((e) => !e.unhealthy),
+      ];
       for (const d of deferred) {
         for (const e of ordered) {
           if (d.variants >= this.maxVariants) break;
@@ -165,17 +207,25 @@ export class DeterministicEngine implements InvestigationEngine {
       }
     }
     await Promise.all(knowledgeCalls);
-    if (Date.now() > until && run.deadline < Date.now()) throw timeoutError('the investigation ran out of time');
+    if (Date.now() > until && run.deadline < Date.now())
+      throw timeoutError('the investigation ran out of time');
   }
 
-  private analyse(run: EngineRun, observations: Observation[], knowledge: Knowledge, toolCalls: number): InvestigationResultRecord {
+  private analyse(
+    run: EngineRun,
+    observations: Observation[],
+    knowledge: Knowledge,
+    toolCalls: number,
+  ): InvestigationResultRecord {
     const findings = observations.flatMap((o) => o.scan.findings);
     const events = observations.flatMap((o) => o.scan.events);
     const entities = observations.flatMap((o) => o.scan.entities);
     const bySig = new Map<string, Finding[]>();
     for (const f of findings) bySig.set(f.signatureId, [...(bySig.get(f.signatureId) ?? []), f]);
     const firstSymptom = Math.min(
-      ...findings.filter((f) => f.at !== undefined && this.kindOf(f.signatureId) !== 'change').map((f) => f.at!),
+      ...findings
+        .filter((f) => f.at !== undefined && this.kindOf(f.signatureId) !== 'change')
+        .map((f) => f.at!),
     );
     const hypotheses: Hypothesis[] = [];
     for (const sig of this.signatures) {
@@ -197,15 +247,34 @@ export class DeterministicEngine implements InvestigationEngine {
         evidence: [
           ...top.findings.slice(0, 6).map((f) => `${f.tool}: ${f.fact}`),
           ...top.notes,
-          ...top.patterns.slice(0, 2).map((p) => `learned_patterns: seen ${p.occurrences}x before: ${sanitize(p.rootCause, 160)}`),
-          ...top.runbooks.slice(0, 2).map((c) => `knowledge_search: runbook "${sanitize(c.title ?? c.content, 80)}" covers this failure`),
+          ...top.patterns
+            .slice(0, 2)
+            .map(
+              (p) =>
+                `learned_patterns: seen ${p.occurrences}x before: ${sanitize(p.rootCause, 160)}`,
+            ),
+          ...top.runbooks
+            .slice(0, 2)
+            .map(
+              (c) =>
+                `knowledge_search: runbook "${sanitize(c.title ?? c.content, 80)}" covers this failure`,
+            ),
         ],
       };
-      for (const r of top.sig.entry.recommendations) recs.push({ priority: r.priority, action: fill(r.action, entity) });
-      for (const p of top.patterns) recs.push({ priority: p.confidence >= 0.7 ? 'high' : 'medium', action: `Known fix from past incidents: ${sanitize(p.solution, 300)}` });
+      for (const r of top.sig.entry.recommendations)
+        recs.push({ priority: r.priority, action: fill(r.action, entity) });
+      for (const p of top.patterns)
+        recs.push({
+          priority: p.confidence >= 0.7 ? 'high' : 'medium',
+          action: `Known fix from past incidents: ${sanitize(p.solution, 300)}`,
+        });
       for (const h of hypotheses.slice(1, 3)) {
         const r = h.sig.entry.recommendations[0];
-        if (r) recs.push({ priority: r.priority === 'high' ? 'medium' : 'low', action: fill(r.action, h.entity ?? service ?? 'the affected service') });
+        if (r)
+          recs.push({
+            priority: r.priority === 'high' ? 'medium' : 'low',
+            action: fill(r.action, h.entity ?? service ?? 'the affected service'),
+          });
       }
     } else {
       const pattern = knowledge.patterns.find((p) => p.confidence >= 0.5);
@@ -213,20 +282,32 @@ export class DeterministicEngine implements InvestigationEngine {
         rootCause = {
           description: sanitize(pattern.rootCause, 500),
           confidence: Math.round(Math.min(60, pattern.confidence * 60)),
-          evidence: [`learned_patterns: matches a pattern seen ${pattern.occurrences}x (symptoms: ${sanitize(pattern.symptoms.join(', '), 160)})`],
+          evidence: [
+            `learned_patterns: matches a pattern seen ${pattern.occurrences}x (symptoms: ${sanitize(pattern.symptoms.join(', '), 160)})`,
+          ],
         };
         recs.push({ priority: 'high', action: sanitize(pattern.solution, 300) });
       } else {
         rootCause = {
-          description: 'No known failure signature was found in the data gathered; the root cause is undetermined.',
+          description:
+            'No known failure signature was found in the data gathered; the root cause is undetermined.',
           confidence: observations.length > 0 ? 10 : 0,
-          evidence: observations.slice(0, 5).map((o) => `${o.tool}: no failure signature in its output`),
+          evidence: observations
+            .slice(0, 5)
+            .map((o) => `${o.tool}: no failure signature in its output`),
         };
-        recs.push({ priority: 'medium', action: 'Widen the time window or add tool servers with logs, events and metrics of the service.' });
+        recs.push({
+          priority: 'medium',
+          action:
+            'Widen the time window or add tool servers with logs, events and metrics of the service.',
+        });
       }
     }
     for (const c of knowledge.runbooks.slice(0, 2)) {
-      recs.push({ priority: 'medium', action: `Follow the runbook "${sanitize(c.title ?? c.content, 80)}": ${sanitize(c.content, 200)}` });
+      recs.push({
+        priority: 'medium',
+        action: `Follow the runbook "${sanitize(c.title ?? c.content, 80)}": ${sanitize(c.content, 200)}`,
+      });
     }
     const recommendations = dedupe(recs, (r) => r.action)
       .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority])
@@ -237,17 +318,40 @@ export class DeterministicEngine implements InvestigationEngine {
       [
         ...(service ? [service] : []),
         ...(top ? top.findings.map((f) => f.entity).filter((e): e is string => !!e) : []),
-        ...entities.filter((e) => e.unhealthy && ['deployment', 'service', 'node', 'instance', 'pod', 'statefulset', 'database', 'host'].includes(e.kind)).map((e) => e.name),
+        ...entities
+          .filter(
+            (e) =>
+              e.unhealthy &&
+              [
+                'deployment',
+                'service',
+                'node',
+                'instance',
+                'pod',
+                'statefulset',
+                'database',
+                'host',
+              ].includes(e.kind),
+          )
+          .map((e) => e.name),
       ].map(workloadName),
       (x) => x,
     ).slice(0, 8);
-    const others = hypotheses.slice(1, 3).map((h) => `${h.sig.entry.title} (${Math.round(h.score)}%)`);
+    const others = hypotheses
+      .slice(1, 3)
+      .map((h) => `${h.sig.entry.title} (${Math.round(h.score)}%)`);
     const subject = sanitize(run.message, 80);
     const summary = top
       ? `Investigation of "${subject}"${service ? ` (${service})` : ''}: ${top.sig.entry.title}${top.entity ? ` on ${top.entity}` : ''}, confidence ${Math.round(top.score)}%. ` +
         `${findings.length} finding(s) from ${toolCalls} tool(s).${others.length ? ` Other candidates: ${others.join('; ')}.` : ''}`
       : `Investigation of "${subject}"${service ? ` (${service})` : ''}: no known failure signature found in ${observations.length} tool output(s); root cause undetermined.`;
-    return { summary, root_cause: rootCause, timeline, affected_systems: affected, recommendations };
+    return {
+      summary,
+      root_cause: rootCause,
+      timeline,
+      affected_systems: affected,
+      recommendations,
+    };
   }
 
   private kindOf(id: string): string | undefined {
@@ -255,10 +359,17 @@ export class DeterministicEngine implements InvestigationEngine {
   }
 
   /** signature strength, amount of evidence, recency to the first symptom, learned patterns, runbooks */
-  private score(sig: CompiledSignature, fs: Finding[], firstSymptom: number, knowledge: Knowledge): Hypothesis {
+  private score(
+    sig: CompiledSignature,
+    fs: Finding[],
+    firstSymptom: number,
+    knowledge: Knowledge,
+  ): Hypothesis {
     const e = sig.entry;
     const tools = new Set(fs.map((f) => f.tool)).size;
-    let score = 100 * (0.5 * e.strength + (0.12 * Math.min(fs.length, 6)) / 6 + (0.08 * Math.min(tools, 3)) / 3);
+    let score =
+      100 *
+      (0.5 * e.strength + (0.12 * Math.min(fs.length, 6)) / 6 + (0.08 * Math.min(tools, 3)) / 3);
     const notes: string[] = [];
     const times = fs.map((f) => f.at).filter((t): t is number => t !== undefined);
     const first = times.length ? Math.min(...times) : undefined;
@@ -266,21 +377,37 @@ export class DeterministicEngine implements InvestigationEngine {
       const lead = firstSymptom - first;
       if (lead >= 0 && lead <= 2 * 3600_000) {
         score += 30 * (1 - lead / (2 * 3600_000)) + 10;
-        notes.push(`timing: change at ${new Date(first).toISOString()} precedes the first error at ${new Date(firstSymptom).toISOString()}`);
+        notes.push(
+          `timing: change at ${new Date(first).toISOString()} precedes the first error at ${new Date(firstSymptom).toISOString()}`,
+        );
       } else if (lead < 0) score -= 10;
     } else if (first !== undefined && first === firstSymptom) {
       score += 6;
     }
     if (e.kind === 'symptom') score *= 0.85;
-    const matches = (text: string) => sig.regexes.some((r) => r.test(text)) || text.toLowerCase().includes(e.title.toLowerCase());
-    const patterns = knowledge.patterns.filter((p) => matches(`${p.symptoms.join(' ')} ${p.rootCause}`));
+    const matches = (text: string) =>
+      sig.regexes.some((r) => r.test(text)) || text.toLowerCase().includes(e.title.toLowerCase());
+    const patterns = knowledge.patterns.filter((p) =>
+      matches(`${p.symptoms.join(' ')} ${p.rootCause}`),
+    );
     if (patterns.length) score += 15 * Math.max(...patterns.map((p) => p.confidence));
-    const runbooks = [...knowledge.runbooks, ...knowledge.incidents].filter((c) => matches(c.content));
+    const runbooks = [...knowledge.runbooks, ...knowledge.incidents].filter((c) =>
+      matches(c.content),
+    );
     if (runbooks.length) score += 8;
     const entityCounts = new Map<string, number>();
-    for (const f of fs) if (f.entity) entityCounts.set(f.entity, (entityCounts.get(f.entity) ?? 0) + 1);
+    for (const f of fs)
+      if (f.entity) entityCounts.set(f.entity, (entityCounts.get(f.entity) ?? 0) + 1);
     const entity = [...entityCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    return { sig, findings: fs, entity, score: Math.max(5, Math.min(97, score)), notes, runbooks, patterns };
+    return {
+      sig,
+      findings: fs,
+      entity,
+      score: Math.max(5, Math.min(97, score)),
+      notes,
+      runbooks,
+      patterns,
+    };
   }
 }
 
@@ -307,7 +434,9 @@ function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
 
 /** checkout-7d9f8b6c5-x2x4z -> checkout (pods are named after their workload) */
 function workloadName(name: string): string {
-  return name.replace(/-[a-f0-9]{8,10}-[a-z0-9]{5}$/, '').replace(/-[a-z0-9]{5}$/, (m) => (/\d/.test(m) ? '' : m));
+  return name
+    .replace(/-[a-f0-9]{8,10}-[a-z0-9]{5}$/, '')
+    .replace(/-[a-z0-9]{5}$/, (m) => (/\d/.test(m) ? '' : m));
 }
 
 function buildTimeline(events: TimelineEntry[]): InvestigationResultRecord['timeline'] {
@@ -315,6 +444,14 @@ function buildTimeline(events: TimelineEntry[]): InvestigationResultRecord['time
     [...events].sort((a, b) => a.at - b.at),
     (e) => `${e.at}|${e.event}`,
   );
-  const keep = sorted.length <= 20 ? sorted : [...sorted.filter((e) => e.signatureId), ...sorted.filter((e) => !e.signatureId)].slice(0, 20).sort((a, b) => a.at - b.at);
-  return keep.map((e) => ({ timestamp: new Date(e.at).toISOString(), event: e.event || '(event)' }));
+  const keep =
+    sorted.length <= 20
+      ? sorted
+      : [...sorted.filter((e) => e.signatureId), ...sorted.filter((e) => !e.signatureId)]
+          .slice(0, 20)
+          .sort((a, b) => a.at - b.at);
+  return keep.map((e) => ({
+    timestamp: new Date(e.at).toISOString(),
+    event: e.event || '(event)',
+  }));
 }

@@ -1,4 +1,8 @@
-import type { InvestigationContextRecord, InvestigationResultRecord, ProgressRecord } from '@inquest/store';
+import type {
+  InvestigationContextRecord,
+  InvestigationResultRecord,
+  ProgressRecord,
+} from '@inquest/store';
 import type { AgentName } from './agents';
 
 /** One investigation as an engine sees it. */

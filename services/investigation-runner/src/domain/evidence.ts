@@ -38,7 +38,10 @@ export interface CompiledSignature {
 }
 
 export function compileCatalog(catalog: SignatureEntry[]): CompiledSignature[] {
-  return catalog.map((entry) => ({ entry, regexes: entry.patterns.map((p) => new RegExp(p, 'i')) }));
+  return catalog.map((entry) => ({
+    entry,
+    regexes: entry.patterns.map((p) => new RegExp(p, 'i')),
+  }));
 }
 
 /** Limits that keep hostile outputs (huge, deeply nested, binary) from hurting the engine. */
@@ -50,29 +53,83 @@ const MAX_FINDINGS_PER_SIGNATURE = 12;
 const MAX_EVENTS = 400;
 
 const KIND_WORDS: Record<string, string> = {
-  pods: 'pod', pod: 'pod', deployments: 'deployment', deployment: 'deployment', services: 'service',
-  service: 'service', nodes: 'node', node: 'node', statefulsets: 'statefulset', statefulset: 'statefulset',
-  daemonsets: 'daemonset', daemonset: 'daemonset', jobs: 'job', job: 'job', containers: 'container',
-  container: 'container', instances: 'instance', instance: 'instance', commits: 'commit', commit: 'commit',
-  replicasets: 'replicaset', replicaset: 'replicaset', functions: 'function', buckets: 'bucket',
-  databases: 'database', clusters: 'cluster', hosts: 'host', host: 'host',
+  pods: 'pod',
+  pod: 'pod',
+  deployments: 'deployment',
+  deployment: 'deployment',
+  services: 'service',
+  service: 'service',
+  nodes: 'node',
+  node: 'node',
+  statefulsets: 'statefulset',
+  statefulset: 'statefulset',
+  daemonsets: 'daemonset',
+  daemonset: 'daemonset',
+  jobs: 'job',
+  job: 'job',
+  containers: 'container',
+  container: 'container',
+  instances: 'instance',
+  instance: 'instance',
+  commits: 'commit',
+  commit: 'commit',
+  replicasets: 'replicaset',
+  replicaset: 'replicaset',
+  functions: 'function',
+  buckets: 'bucket',
+  databases: 'database',
+  clusters: 'cluster',
+  hosts: 'host',
+  host: 'host',
 };
 const ENTITY_FIELDS: Record<string, string> = {
-  pod: 'pod', pod_name: 'pod', podname: 'pod', deployment: 'deployment', deployment_name: 'deployment',
-  node: 'node', node_name: 'node', nodename: 'node', container: 'container', container_name: 'container',
-  instance_id: 'instance', instanceid: 'instance', commit: 'commit', sha: 'commit', commit_sha: 'commit',
-  statefulset: 'statefulset', host: 'host', hostname: 'host',
+  pod: 'pod',
+  pod_name: 'pod',
+  podname: 'pod',
+  deployment: 'deployment',
+  deployment_name: 'deployment',
+  node: 'node',
+  node_name: 'node',
+  nodename: 'node',
+  container: 'container',
+  container_name: 'container',
+  instance_id: 'instance',
+  instanceid: 'instance',
+  commit: 'commit',
+  sha: 'commit',
+  commit_sha: 'commit',
+  statefulset: 'statefulset',
+  host: 'host',
+  hostname: 'host',
 };
-const TS_KEYS = /^(timestamp|time|ts|@timestamp|date|datetime|lasttimestamp|firsttimestamp|eventtime|created_?at|updated_?at|started_?at|finished_?at|occurred_?at|deployed_?at|committed_?at|last_?seen|first_?seen|creationtimestamp|starttime|when)$/i;
-const TEXT_KEYS = ['message', 'msg', 'reason', 'event', 'description', 'summary', 'title', 'status', 'log', 'text', 'note'];
-const BAD_STATUS = /^(failed|error|crashloopbackoff|oomkilled|pending|notready|unhealthy|evicted|unknown|terminating|degraded|down|critical)$/i;
+const TS_KEYS =
+  /^(timestamp|time|ts|@timestamp|date|datetime|lasttimestamp|firsttimestamp|eventtime|created_?at|updated_?at|started_?at|finished_?at|occurred_?at|deployed_?at|committed_?at|last_?seen|first_?seen|creationtimestamp|starttime|when)$/i;
+const TEXT_KEYS = [
+  'message',
+  'msg',
+  'reason',
+  'event',
+  'description',
+  'summary',
+  'title',
+  'status',
+  'log',
+  'text',
+  'note',
+];
+const BAD_STATUS =
+  /^(failed|error|crashloopbackoff|oomkilled|pending|notready|unhealthy|evicted|unknown|terminating|degraded|down|critical)$/i;
 const ISO_TS = /\b(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
-const REF = /\b(pod|deployment|deploy|service|svc|node|statefulset|daemonset|job|replicaset)\/([a-z0-9][a-z0-9.-]{0,252})/gi;
+const REF =
+  /\b(pod|deployment|deploy|service|svc|node|statefulset|daemonset|job|replicaset)\/([a-z0-9][a-z0-9.-]{0,252})/gi;
 
 /** Printable, single-line, bounded text for quoting in evidence. */
 export function sanitize(s: string, max = 200): string {
   // eslint-disable-next-line no-control-regex
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = s
+    .replace(/[\u0000-\u001f\u007f-\u009f\ufffd]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
@@ -93,7 +150,10 @@ export function parseTimestamp(v: unknown): number | undefined {
 
 /** Kind of resource a tool talks about, from its name: `list_pods` -> pod. */
 export function kindHintOf(toolName: string): string | undefined {
-  for (const token of toolName.toLowerCase().split(/[^a-z]+/).reverse()) {
+  for (const token of toolName
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .reverse()) {
     const k = KIND_WORDS[token];
     if (k) return k;
   }
@@ -104,14 +164,22 @@ export function kindHintOf(toolName: string): string | undefined {
  * Reads one tool output of any shape for failure signatures, entities and timestamped events.
  * Never throws; bounded in depth, nodes, string length and lines.
  */
-export function scanOutput(tool: string, output: unknown, signatures: CompiledSignature[]): ScanResult {
+export function scanOutput(
+  tool: string,
+  output: unknown,
+  signatures: CompiledSignature[],
+): ScanResult {
   const res: ScanResult = { findings: [], entities: [], events: [] };
   const perSig = new Map<string, number>();
   const seenEntities = new Set<string>();
   const toolHint = kindHintOf(tool.split(':').pop() ?? tool);
   let nodes = 0;
 
-  const matchText = (text: string, entity: string | undefined, at: number | undefined): string[] => {
+  const matchText = (
+    text: string,
+    entity: string | undefined,
+    at: number | undefined,
+  ): string[] => {
     const hits: string[] = [];
     for (const sig of signatures) {
       if (!sig.regexes.some((r) => r.test(text))) continue;
@@ -124,25 +192,36 @@ export function scanOutput(tool: string, output: unknown, signatures: CompiledSi
     return hits;
   };
 
-  const addEntity = (kind: string, name: string, namespace: string | undefined, unhealthy: boolean): string => {
+  const addEntity = (
+    kind: string,
+    name: string,
+    namespace: string | undefined,
+    unhealthy: boolean,
+  ): string => {
     const clean = sanitize(name, 253);
     const key = `${kind}/${namespace ?? ''}/${clean}`;
     if (!seenEntities.has(key)) {
       seenEntities.add(key);
       res.entities.push({ kind, name: clean, namespace, unhealthy, tool });
     } else if (unhealthy) {
-      const e = res.entities.find((x) => x.kind === kind && x.name === clean && x.namespace === namespace);
+      const e = res.entities.find(
+        (x) => x.kind === kind && x.name === clean && x.namespace === namespace,
+      );
       if (e) e.unhealthy = true;
     }
     return clean;
   };
 
   const addEvent = (at: number, event: string, signatureId?: string) => {
-    if (res.events.length < MAX_EVENTS) res.events.push({ at, event: sanitize(event, 240), tool, signatureId });
+    if (res.events.length < MAX_EVENTS)
+      res.events.push({ at, event: sanitize(event, 240), tool, signatureId });
   };
 
   const scanText = (text: string, entity: string | undefined, inheritedAt: number | undefined) => {
-    const lines = text.slice(0, MAX_STRING * 50).split(/\r?\n/).slice(0, MAX_LINES);
+    const lines = text
+      .slice(0, MAX_STRING * 50)
+      .split(/\r?\n/)
+      .slice(0, MAX_LINES);
     let header: string[] | undefined;
     for (const raw of lines) {
       const line = raw.slice(0, MAX_STRING);
@@ -151,7 +230,10 @@ export function scanOutput(tool: string, output: unknown, signatures: CompiledSi
       let lineEntity = entity;
       const cols = line.trim().split(/\s{2,}|\t/);
       if (/^NAME(SPACE)?\b/.test(line.trim())) {
-        header = line.trim().split(/\s{2,}|\t/).map((h) => h.toUpperCase());
+        header = line
+          .trim()
+          .split(/\s{2,}|\t/)
+          .map((h) => h.toUpperCase());
         continue;
       }
       const hits = matchText(line, lineEntity, at);
@@ -161,14 +243,17 @@ export function scanOutput(tool: string, output: unknown, signatures: CompiledSi
         const name = nameIdx >= 0 ? cols[nameIdx] : undefined;
         if (name && /^[\w./-]+$/.test(name)) {
           const m = /^(\w+)\/(.+)$/.exec(name);
-          const kind = m ? (KIND_WORDS[m[1]!.toLowerCase()] ?? toolHint ?? 'resource') : (toolHint ?? 'resource');
+          const kind = m
+            ? (KIND_WORDS[m[1]!.toLowerCase()] ?? toolHint ?? 'resource')
+            : (toolHint ?? 'resource');
           const bad = hits.length > 0 || cols.some((c) => BAD_STATUS.test(c));
           lineEntity = addEntity(kind, m ? m[2]! : name, nsIdx >= 0 ? cols[nsIdx] : undefined, bad);
         }
       }
       for (const m of line.matchAll(REF)) {
         const kindWord = m[1]!.toLowerCase();
-        const kind = kindWord === 'deploy' ? 'deployment' : kindWord === 'svc' ? 'service' : kindWord;
+        const kind =
+          kindWord === 'deploy' ? 'deployment' : kindWord === 'svc' ? 'service' : kindWord;
         addEntity(kind, m[2]!, undefined, hits.length > 0);
       }
       if (at !== undefined && parseTimestamp(line) !== undefined) {
@@ -177,7 +262,13 @@ export function scanOutput(tool: string, output: unknown, signatures: CompiledSi
     }
   };
 
-  const walk = (v: unknown, key: string | undefined, depth: number, entity: string | undefined, at: number | undefined) => {
+  const walk = (
+    v: unknown,
+    key: string | undefined,
+    depth: number,
+    entity: string | undefined,
+    at: number | undefined,
+  ) => {
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) return;
     if (typeof v === 'string') {
       if (v.length > 60 || v.includes('\n')) scanText(v, entity, at);
@@ -190,7 +281,9 @@ export function scanOutput(tool: string, output: unknown, signatures: CompiledSi
     if (typeof v !== 'object' || v === null) return;
     const obj = v as Record<string, unknown>;
     const entries = Object.entries(obj).slice(0, 500);
-    const prims = entries.filter(([, x]) => x === null || ['string', 'number', 'boolean'].includes(typeof x));
+    const prims = entries.filter(
+      ([, x]) => x === null || ['string', 'number', 'boolean'].includes(typeof x),
+    );
     const compact = prims
       .map(([k, x]) => `${k}=${typeof x === 'string' ? x.slice(0, 300) : String(x)}`)
       .join(' ');
@@ -206,14 +299,35 @@ export function scanOutput(tool: string, output: unknown, signatures: CompiledSi
       }
     }
     // entity named by this object
-    const meta = typeof obj['metadata'] === 'object' && obj['metadata'] !== null ? (obj['metadata'] as Record<string, unknown>) : {};
-    const name = typeof obj['name'] === 'string' ? obj['name'] : typeof meta['name'] === 'string' ? meta['name'] : undefined;
-    const ns = typeof obj['namespace'] === 'string' ? obj['namespace'] : typeof meta['namespace'] === 'string' ? meta['namespace'] : undefined;
+    const meta =
+      typeof obj['metadata'] === 'object' && obj['metadata'] !== null
+        ? (obj['metadata'] as Record<string, unknown>)
+        : {};
+    const name =
+      typeof obj['name'] === 'string'
+        ? obj['name']
+        : typeof meta['name'] === 'string'
+          ? meta['name']
+          : undefined;
+    const ns =
+      typeof obj['namespace'] === 'string'
+        ? obj['namespace']
+        : typeof meta['namespace'] === 'string'
+          ? meta['namespace']
+          : undefined;
     const kindField = typeof obj['kind'] === 'string' ? obj['kind'].toLowerCase() : undefined;
-    const kind = kindField ?? (key ? KIND_WORDS[key.toLowerCase()] : undefined) ?? (name && ns ? toolHint : undefined);
+    const kind =
+      kindField ??
+      (key ? KIND_WORDS[key.toLowerCase()] : undefined) ??
+      (name && ns ? toolHint : undefined);
     const subtree = safeStringify(obj, 4000);
-    const sigHits = signatures.filter((s) => s.entry.kind !== 'change' && s.regexes.some((r) => r.test(subtree)));
-    const badStatus = prims.some(([k, x]) => /status|phase|state|reason|health/i.test(k) && typeof x === 'string' && BAD_STATUS.test(x));
+    const sigHits = signatures.filter(
+      (s) => s.entry.kind !== 'change' && s.regexes.some((r) => r.test(subtree)),
+    );
+    const badStatus = prims.some(
+      ([k, x]) =>
+        /status|phase|state|reason|health/i.test(k) && typeof x === 'string' && BAD_STATUS.test(x),
+    );
     let here = entity;
     if (name && kind) here = addEntity(kind, name, ns, sigHits.length > 0 || badStatus);
     for (const [k, x] of prims) {
@@ -225,12 +339,15 @@ export function scanOutput(tool: string, output: unknown, signatures: CompiledSi
     }
     const hits = compact ? matchText(compact, here, objAt) : [];
     if (objAt !== undefined && objAt !== at) {
-      const text = TEXT_KEYS.map((k) => obj[k]).filter((x): x is string => typeof x === 'string').join(': ');
+      const text = TEXT_KEYS.map((k) => obj[k])
+        .filter((x): x is string => typeof x === 'string')
+        .join(': ');
       addEvent(objAt, `${here ? `${here}: ` : ''}${text || compact}`, hits[0]);
     }
     for (const [k, x] of entries) {
       if (typeof x === 'object' && x !== null) walk(x, k, depth + 1, here, objAt);
-      else if (typeof x === 'string' && (x.length > 300 || x.includes('\n'))) scanText(x, here, objAt);
+      else if (typeof x === 'string' && (x.length > 300 || x.includes('\n')))
+        scanText(x, here, objAt);
     }
   };
 

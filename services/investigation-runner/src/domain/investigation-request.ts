@@ -28,21 +28,32 @@ export function validateRunRequest(req: RunRequest): ValidRunRequest {
   if (!isAgentName(req.agentName)) {
     throw invalidRequest(`agent_name must be one of ${AGENT_NAMES.join(', ')}`);
   }
-  if (typeof req.message !== 'string' || !req.message.trim()) throw invalidRequest('message is required');
+  if (typeof req.message !== 'string' || !req.message.trim())
+    throw invalidRequest('message is required');
   if (req.message.length > MAX_MESSAGE_CHARS) {
     throw invalidRequest(`message is longer than ${MAX_MESSAGE_CHARS} characters`);
   }
   const context: InvestigationContextRecord = {};
-  for (const [k, v] of Object.entries(req.context ?? {}) as [keyof InvestigationContextRecord, unknown][]) {
+  for (const [k, v] of Object.entries(req.context ?? {}) as [
+    keyof InvestigationContextRecord,
+    unknown,
+  ][]) {
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') throw invalidRequest(`context.${k} must be a string`);
-    if (v.length > MAX_CONTEXT_FIELD_CHARS) throw invalidRequest(`context.${k} is longer than ${MAX_CONTEXT_FIELD_CHARS} characters`);
+    if (v.length > MAX_CONTEXT_FIELD_CHARS)
+      throw invalidRequest(`context.${k} is longer than ${MAX_CONTEXT_FIELD_CHARS} characters`);
     context[k] = v;
   }
-  if (context.environment !== undefined && !(ENVIRONMENTS as readonly string[]).includes(context.environment)) {
+  if (
+    context.environment !== undefined &&
+    !(ENVIRONMENTS as readonly string[]).includes(context.environment)
+  ) {
     throw invalidRequest(`context.environment must be one of ${ENVIRONMENTS.join(', ')}`);
   }
-  if (context.severity !== undefined && !(SEVERITIES as readonly string[]).includes(context.severity)) {
+  if (
+    context.severity !== undefined &&
+    !(SEVERITIES as readonly string[]).includes(context.severity)
+  ) {
     throw invalidRequest(`context.severity must be one of ${SEVERITIES.join(', ')}`);
   }
   return { ...req, agentName: req.agentName, context };

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { conflict, invalidRequest, isDomainError, notFound } from '@inquest/errors';
-import { Subjects, eventEnvelope, type EventBus, type EventMessage, type Subscription } from '@inquest/events';
+import {
+  Subjects,
+  eventEnvelope,
+  type EventBus,
+  type EventMessage,
+  type Subscription,
+} from '@inquest/events';
 import type { Logger } from '@inquest/observability';
 import type { InvestigationRecord, InvestigationStore, ProgressRecord } from '@inquest/store';
 import { agentConfigOf, type AgentName } from './agents';
@@ -9,7 +15,13 @@ import { toInvestigationMessage } from './investigation-message';
 import { validateRunRequest, type RunRequest } from './investigation-request';
 import type { ConfigSource } from './ports';
 
-export const FAILURE_CODES = ['data_source_unavailable', 'llm_unavailable', 'timeout', 'runner_lost', 'internal'] as const;
+export const FAILURE_CODES = [
+  'data_source_unavailable',
+  'llm_unavailable',
+  'timeout',
+  'runner_lost',
+  'internal',
+] as const;
 
 /** Why a run's AbortSignal fired: only a timeout is written (as failed); the others write nothing. */
 export class RunAborted extends Error {
@@ -91,7 +103,8 @@ export class InvestigationService {
     );
     this.subs.push(
       await this.o.bus.subscribe(Subjects.investigationCancelled, async (msg) => {
-        const id = (msg.data as { investigation?: { investigation_id?: string } }).investigation?.investigation_id;
+        const id = (msg.data as { investigation?: { investigation_id?: string } }).investigation
+          ?.investigation_id;
         if (id) this.active.get(id)?.abort(new RunAborted('cancelled'));
       }),
     );
@@ -110,14 +123,18 @@ export class InvestigationService {
     for (const s of this.subs) await s.unsubscribe().catch(() => undefined);
     this.subs = [];
     for (const ac of this.active.values()) ac.abort(new RunAborted('shutdown'));
-    await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, 5000).unref())]);
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((r) => setTimeout(r, 5000).unref()),
+    ]);
   }
 
   async run(req: RunRequest): Promise<InvestigationRecord> {
     const valid = validateRunRequest(req);
     const effective = await this.o.config.getEffectiveConfig(valid.teamId);
     const agentCfg = agentConfigOf(effective, valid.agentName);
-    if (!agentCfg.enabled) throw invalidRequest(`agent_name ${valid.agentName} is disabled for this team`);
+    if (!agentCfg.enabled)
+      throw invalidRequest(`agent_name ${valid.agentName} is disabled for this team`);
     const record: InvestigationRecord = {
       investigation_id: `inv_${randomBytes(12).toString('hex')}`,
       team_id: valid.teamId,
@@ -136,8 +153,14 @@ export class InvestigationService {
       await this.enqueue(record, `${record.investigation_id}.requested`);
       return record;
     }
-    const claim = await this.o.store.claim(record.investigation_id, this.o.runnerId, this.leaseMs, this.maxAttempts);
-    if (claim.kind !== 'claimed') return (await this.o.store.getById(record.investigation_id)) ?? record;
+    const claim = await this.o.store.claim(
+      record.investigation_id,
+      this.o.runnerId,
+      this.leaseMs,
+      this.maxAttempts,
+    );
+    if (claim.kind !== 'claimed')
+      return (await this.o.store.getById(record.investigation_id)) ?? record;
     return this.track(this.execute(claim.record, effective));
   }
 
@@ -148,9 +171,12 @@ export class InvestigationService {
   }
 
   async list(req: ListRequest): Promise<{ items: InvestigationRecord[]; total: number }> {
-    if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 100) throw invalidRequest('limit must be an integer from 1 to 100');
-    if (!Number.isInteger(req.offset) || req.offset < 0) throw invalidRequest('offset must be a non-negative integer');
-    if (req.status && !STATUSES.includes(req.status)) throw invalidRequest(`status must be one of ${STATUSES.join(', ')}`);
+    if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 100)
+      throw invalidRequest('limit must be an integer from 1 to 100');
+    if (!Number.isInteger(req.offset) || req.offset < 0)
+      throw invalidRequest('offset must be a non-negative integer');
+    if (req.status && !STATUSES.includes(req.status))
+      throw invalidRequest(`status must be one of ${STATUSES.join(', ')}`);
     return this.o.store.list(req);
   }
 
@@ -181,7 +207,10 @@ export class InvestigationService {
     try {
       await this.o.bus.publish(subject, event, { msgId: event.event_id });
     } catch (err) {
-      this.o.logger.error({ err, investigation_id: rec.investigation_id }, 'could not publish the terminal event');
+      this.o.logger.error(
+        { err, investigation_id: rec.investigation_id },
+        'could not publish the terminal event',
+      );
     }
   }
 
@@ -226,7 +255,10 @@ export class InvestigationService {
     const done = await this.o.store.finish(rec.investigation_id, undefined, {
       status: 'failed',
       at: new Date().toISOString(),
-      error: { code: 'runner_lost', message: `the runner working on it stopped and its ${rec.attempt} attempt(s) are used up` },
+      error: {
+        code: 'runner_lost',
+        message: `the runner working on it stopped and its ${rec.attempt} attempt(s) are used up`,
+      },
     });
     if (done) await this.emitFinished(done);
   }
@@ -242,15 +274,19 @@ export class InvestigationService {
     this.active.set(id, ac);
     const startedMs = Date.now();
     let timer: NodeJS.Timeout | undefined;
-    const renew = setInterval(() => {
-      msg?.working();
-      this.o.store.renewLease(id, this.o.runnerId, this.leaseMs).then(
-        (ok) => {
-          if (!ok) ac.abort(new RunAborted('lease_lost'));
-        },
-        (err: unknown) => this.o.logger.warn({ err, investigation_id: id }, 'lease renewal failed'),
-      );
-    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        msg?.working();
+        this.o.store.renewLease(id, this.o.runnerId, this.leaseMs).then(
+          (ok) => {
+            if (!ok) ac.abort(new RunAborted('lease_lost'));
+          },
+          (err: unknown) =>
+            this.o.logger.warn({ err, investigation_id: id }, 'lease renewal failed'),
+        );
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
     let progressChain: Promise<unknown> = Promise.resolve();
     // progress is written at most every PROGRESS_INTERVAL_MS (the latest step wins): a fast
     // investigation costs one write, a slow one shows each step within a fraction of a second
@@ -262,7 +298,9 @@ export class InvestigationService {
       const p = latest;
       if (!p || ac.signal.aborted) return;
       lastWrite = Date.now();
-      progressChain = progressChain.then(() => this.saveProgress(rec, p[0], p[1])).catch(() => undefined);
+      progressChain = progressChain
+        .then(() => this.saveProgress(rec, p[0], p[1]))
+        .catch(() => undefined);
     };
     try {
       const eff = effective ?? (await this.o.config.getEffectiveConfig(rec.team_id, ac.signal));
@@ -280,7 +318,11 @@ export class InvestigationService {
         progress: (p: ProgressRecord, used: string[]) => {
           if (ac.signal.aborted) return;
           latest = [p, used];
-          if (!flushTimer) flushTimer = setTimeout(flush, Math.max(0, lastWrite + PROGRESS_INTERVAL_MS - Date.now()));
+          if (!flushTimer)
+            flushTimer = setTimeout(
+              flush,
+              Math.max(0, lastWrite + PROGRESS_INTERVAL_MS - Date.now()),
+            );
         },
       });
       if (ac.signal.aborted) throw ac.signal.reason;
@@ -295,7 +337,10 @@ export class InvestigationService {
       });
       if (done) await this.emitFinished(done);
     } catch (err) {
-      const why = ac.signal.aborted && ac.signal.reason instanceof RunAborted ? ac.signal.reason.why : undefined;
+      const why =
+        ac.signal.aborted && ac.signal.reason instanceof RunAborted
+          ? ac.signal.reason.why
+          : undefined;
       if (why === 'cancelled' || why === 'lease_lost' || why === 'shutdown') {
         this.o.logger.info({ investigation_id: id, why }, 'investigation run stopped');
       } else {
@@ -337,7 +382,11 @@ export class InvestigationService {
     return Math.max(0, Math.round(Date.now() - start) / 1000);
   }
 
-  private async saveProgress(rec: InvestigationRecord, p: ProgressRecord, used: string[]): Promise<void> {
+  private async saveProgress(
+    rec: InvestigationRecord,
+    p: ProgressRecord,
+    used: string[],
+  ): Promise<void> {
     const ok = await this.o.store.updateProgress(rec.investigation_id, this.o.runnerId, p, used);
     if (!ok) return;
     await this.o.bus
@@ -358,12 +407,20 @@ export class InvestigationService {
       } else if (this.o.takeOverOnStart && rec.lease_owner !== this.o.runnerId) {
         // the previous all-in-one process is gone: its lease is void even if not yet lapsed
         const now = Math.max(Date.now(), (rec.lease_expires_at ?? 0) + 1);
-        const outcome = await this.o.store.claim(rec.investigation_id, this.o.runnerId, this.leaseMs, this.maxAttempts, now);
+        const outcome = await this.o.store.claim(
+          rec.investigation_id,
+          this.o.runnerId,
+          this.leaseMs,
+          this.maxAttempts,
+          now,
+        );
         if (outcome.kind === 'exhausted') await this.failRunnerLost(outcome.record);
-        else if (outcome.kind === 'claimed') void this.track(this.execute(outcome.record)).catch(() => undefined);
+        else if (outcome.kind === 'claimed')
+          void this.track(this.execute(outcome.record)).catch(() => undefined);
       }
     }
-    if (unfinished.length) this.o.logger.info({ count: unfinished.length }, 'recovered unfinished investigations');
+    if (unfinished.length)
+      this.o.logger.info({ count: unfinished.length }, 'recovered unfinished investigations');
     await this.sweep();
   }
 

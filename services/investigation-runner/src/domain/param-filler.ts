@@ -6,23 +6,70 @@ import type { ToolDescriptor } from './ports';
 export type Params = Record<string, unknown>;
 
 const CONTEXT_PARAMS: Record<string, keyof InvestigationContextRecord> = {
-  service: 'service', service_name: 'service', app: 'service', application: 'service',
-  environment: 'environment', env: 'environment',
-  namespace: 'namespace', ns: 'namespace', k8s_namespace: 'namespace',
+  service: 'service',
+  service_name: 'service',
+  app: 'service',
+  application: 'service',
+  environment: 'environment',
+  env: 'environment',
+  namespace: 'namespace',
+  ns: 'namespace',
+  k8s_namespace: 'namespace',
   severity: 'severity',
-  related_alert: 'related_alert', alert: 'related_alert', alert_id: 'related_alert', alert_name: 'related_alert',
-  time_window: 'time_window', window: 'time_window', since: 'time_window', time_range: 'time_window', duration: 'time_window',
+  related_alert: 'related_alert',
+  alert: 'related_alert',
+  alert_id: 'related_alert',
+  alert_name: 'related_alert',
+  time_window: 'time_window',
+  window: 'time_window',
+  since: 'time_window',
+  time_range: 'time_window',
+  duration: 'time_window',
   hint: 'hint',
 };
-const MESSAGE_PARAMS = new Set(['query', 'message', 'question', 'q', 'text', 'search', 'prompt', 'description']);
+const MESSAGE_PARAMS = new Set([
+  'query',
+  'message',
+  'question',
+  'q',
+  'text',
+  'search',
+  'prompt',
+  'description',
+]);
 
 const ENTITY_PARAM_KIND: Record<string, string> = {
-  pod: 'pod', pod_name: 'pod', podname: 'pod', deployment: 'deployment', deployment_name: 'deployment',
-  node: 'node', node_name: 'node', container: 'container', container_name: 'container', instance: 'instance',
-  instance_id: 'instance', commit: 'commit', sha: 'commit', commit_sha: 'commit', statefulset: 'statefulset',
-  host: 'host', hostname: 'host', job: 'job', job_name: 'job', replicaset: 'replicaset',
+  pod: 'pod',
+  pod_name: 'pod',
+  podname: 'pod',
+  deployment: 'deployment',
+  deployment_name: 'deployment',
+  node: 'node',
+  node_name: 'node',
+  container: 'container',
+  container_name: 'container',
+  instance: 'instance',
+  instance_id: 'instance',
+  commit: 'commit',
+  sha: 'commit',
+  commit_sha: 'commit',
+  statefulset: 'statefulset',
+  host: 'host',
+  hostname: 'host',
+  job: 'job',
+  job_name: 'job',
+  replicaset: 'replicaset',
 };
-const GENERIC_NAME = new Set(['name', 'resource_name', 'resource', 'target', 'object', 'object_name', 'id', 'resource_id']);
+const GENERIC_NAME = new Set([
+  'name',
+  'resource_name',
+  'resource',
+  'target',
+  'object',
+  'object_name',
+  'id',
+  'resource_id',
+]);
 const KIND_PARAM = new Set(['kind', 'resource_kind', 'resource_type', 'type', 'object_kind']);
 
 export interface Filled {
@@ -34,7 +81,9 @@ export interface Filled {
 function coerce(value: string, schema: { type?: string; enum?: unknown[] } | undefined): unknown {
   if (!schema) return value;
   if (schema.enum && !schema.enum.includes(value)) {
-    const hit = schema.enum.find((e) => typeof e === 'string' && e.toLowerCase() === value.toLowerCase());
+    const hit = schema.enum.find(
+      (e) => typeof e === 'string' && e.toLowerCase() === value.toLowerCase(),
+    );
     return hit;
   }
   if (schema.type === 'array') return [value];
@@ -55,7 +104,8 @@ export function fillFromRequest(
     const key = p.toLowerCase();
     const ctxField = CONTEXT_PARAMS[key];
     let value: string | undefined;
-    if (ctxField) value = context[ctxField] ?? (ctxField === 'namespace' ? defaultNamespace : undefined);
+    if (ctxField)
+      value = context[ctxField] ?? (ctxField === 'namespace' ? defaultNamespace : undefined);
     else if (MESSAGE_PARAMS.has(key)) value = message;
     if (value === undefined) continue;
     const v = coerce(value, schema);
@@ -69,7 +119,11 @@ export function fillFromRequest(
  * Fills the still-missing required parameters of a tool from one entity found in earlier tool
  * outputs; undefined when the entity does not fit the tool.
  */
-export function fillFromEntity(tool: ToolDescriptor, filled: Filled, entity: Entity): Params | undefined {
+export function fillFromEntity(
+  tool: ToolDescriptor,
+  filled: Filled,
+  entity: Entity,
+): Params | undefined {
   const props = tool.parameters.properties ?? {};
   const hint = kindHintOf(tool.name);
   const params: Params = { ...filled.params };
@@ -104,7 +158,8 @@ export function fillFromEntity(tool: ToolDescriptor, filled: Filled, entity: Ent
   if (!usedEntity) return undefined;
   // an optional namespace follows the entity it names
   for (const p of Object.keys(props)) {
-    if ((p === 'namespace' || p === 'ns') && params[p] === undefined && entity.namespace) params[p] = entity.namespace;
+    if ((p === 'namespace' || p === 'ns') && params[p] === undefined && entity.namespace)
+      params[p] = entity.namespace;
   }
   return params;
 }

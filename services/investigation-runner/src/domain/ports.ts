@@ -11,7 +11,10 @@ export interface ToolDescriptor {
 
 export interface JsonSchemaObject {
   type?: string;
-  properties?: Record<string, { type?: string; description?: string; enum?: unknown[] } & Record<string, unknown>>;
+  properties?: Record<
+    string,
+    { type?: string; description?: string; enum?: unknown[] } & Record<string, unknown>
+  >;
   required?: string[];
 }
 

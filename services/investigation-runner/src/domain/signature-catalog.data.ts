@@ -24,12 +24,25 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Container killed for exceeding its memory (OOMKilled)',
     kind: 'cause',
     strength: 0.9,
-    patterns: ['\\boomkilled\\b', 'exit[ _-]?code["\':= ]{0,4}137\\b', 'out of memory: kill(ed)? process', '\\bOOM[ -]?killer\\b'],
+    patterns: [
+      '\\boomkilled\\b',
+      'exit[ _-]?code["\':= ]{0,4}137\\b',
+      'out of memory: kill(ed)? process',
+      '\\bOOM[ -]?killer\\b',
+    ],
     rootCause:
       '{entity} was killed by the kernel OOM killer (exit code 137): its memory limit is below what its workload needs, or it leaks memory.',
     recommendations: [
-      { priority: 'high', action: 'Raise the memory limit of {entity} (or roll back the change that increased its memory use).' },
-      { priority: 'medium', action: 'Compare memory usage of {entity} before the kill with its limit; look for a leak or a larger working set.' },
+      {
+        priority: 'high',
+        action:
+          'Raise the memory limit of {entity} (or roll back the change that increased its memory use).',
+      },
+      {
+        priority: 'medium',
+        action:
+          'Compare memory usage of {entity} before the kill with its limit; look for a leak or a larger working set.',
+      },
     ],
   },
   {
@@ -40,8 +53,15 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     patterns: ['crashloopbackoff', 'back-off restarting failed container'],
     rootCause: '{entity} keeps crashing on start and Kubernetes is backing off its restarts.',
     recommendations: [
-      { priority: 'high', action: 'Read the logs of the previous container of {entity} (kubectl logs --previous) for the crash reason.' },
-      { priority: 'medium', action: 'Check recent changes to the image, configuration and secrets of {entity}.' },
+      {
+        priority: 'high',
+        action:
+          'Read the logs of the previous container of {entity} (kubectl logs --previous) for the crash reason.',
+      },
+      {
+        priority: 'medium',
+        action: 'Check recent changes to the image, configuration and secrets of {entity}.',
+      },
     ],
   },
   {
@@ -49,10 +69,20 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Image cannot be pulled (ImagePullBackOff)',
     kind: 'cause',
     strength: 0.85,
-    patterns: ['imagepullbackoff', 'errimagepull', 'manifest (for .* )?(not found|unknown)', 'pull access denied'],
-    rootCause: 'The image of {entity} cannot be pulled: wrong tag, missing image or registry credentials.',
+    patterns: [
+      'imagepullbackoff',
+      'errimagepull',
+      'manifest (for .* )?(not found|unknown)',
+      'pull access denied',
+    ],
+    rootCause:
+      'The image of {entity} cannot be pulled: wrong tag, missing image or registry credentials.',
     recommendations: [
-      { priority: 'high', action: 'Verify the image name and tag of {entity} exist in the registry and the pull secret is valid.' },
+      {
+        priority: 'high',
+        action:
+          'Verify the image name and tag of {entity} exist in the registry and the pull secret is valid.',
+      },
       { priority: 'medium', action: 'Roll back {entity} to the last image that ran.' },
     ],
   },
@@ -61,11 +91,20 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Pods cannot be scheduled (insufficient resources)',
     kind: 'cause',
     strength: 0.8,
-    patterns: ['failedscheduling', 'insufficient (cpu|memory|nvidia)', '\\d+/\\d+ nodes are available', 'unschedulable'],
-    rootCause: 'Pods of {entity} cannot be scheduled: the cluster has no node with enough free resources (or matching constraints).',
+    patterns: [
+      'failedscheduling',
+      'insufficient (cpu|memory|nvidia)',
+      '\\d+/\\d+ nodes are available',
+      'unschedulable',
+    ],
+    rootCause:
+      'Pods of {entity} cannot be scheduled: the cluster has no node with enough free resources (or matching constraints).',
     recommendations: [
       { priority: 'high', action: 'Add node capacity or lower the resource requests of {entity}.' },
-      { priority: 'medium', action: 'Check node selectors, taints and affinity rules of {entity}.' },
+      {
+        priority: 'medium',
+        action: 'Check node selectors, taints and affinity rules of {entity}.',
+      },
     ],
   },
   {
@@ -73,10 +112,18 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Liveness or readiness probe failing',
     kind: 'symptom',
     strength: 0.55,
-    patterns: ['(liveness|readiness|startup) probe failed', 'unhealthy.*probe', 'probe.*(failed|timeout)'],
+    patterns: [
+      '(liveness|readiness|startup) probe failed',
+      'unhealthy.*probe',
+      'probe.*(failed|timeout)',
+    ],
     rootCause: 'Health probes of {entity} fail, so it is restarted or taken out of load balancing.',
     recommendations: [
-      { priority: 'high', action: 'Check why the health endpoint of {entity} fails or is slow; adjust probe timeouts only if the service is healthy.' },
+      {
+        priority: 'high',
+        action:
+          'Check why the health endpoint of {entity} fails or is slow; adjust probe timeouts only if the service is healthy.',
+      },
     ],
   },
   {
@@ -84,10 +131,20 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Pods evicted under node disk or memory pressure',
     kind: 'cause',
     strength: 0.75,
-    patterns: ['\\bevicted\\b', '(disk|memory|pid)pressure', 'the node was low on resource', 'no space left on device'],
-    rootCause: 'Node resources ran out (disk or memory pressure) and pods of {entity} were evicted.',
+    patterns: [
+      '\\bevicted\\b',
+      '(disk|memory|pid)pressure',
+      'the node was low on resource',
+      'no space left on device',
+    ],
+    rootCause:
+      'Node resources ran out (disk or memory pressure) and pods of {entity} were evicted.',
     recommendations: [
-      { priority: 'high', action: 'Free disk or memory on the affected nodes (logs, images, ephemeral storage) and set ephemeral-storage limits.' },
+      {
+        priority: 'high',
+        action:
+          'Free disk or memory on the affected nodes (logs, images, ephemeral storage) and set ephemeral-storage limits.',
+      },
       { priority: 'medium', action: 'Alert on node pressure conditions before evictions start.' },
     ],
   },
@@ -96,10 +153,22 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Connections refused or timing out to a dependency',
     kind: 'symptom',
     strength: 0.6,
-    patterns: ['connection refused', 'econnrefused', 'connection (timed out|reset)', 'etimedout', 'econnreset', 'upstream connect error', 'i/o timeout'],
+    patterns: [
+      'connection refused',
+      'econnrefused',
+      'connection (timed out|reset)',
+      'etimedout',
+      'econnreset',
+      'upstream connect error',
+      'i/o timeout',
+    ],
     rootCause: '{entity} cannot reach a dependency: connections are refused or time out.',
     recommendations: [
-      { priority: 'high', action: 'Check the health and endpoints of the dependency {entity} calls, and network policies between them.' },
+      {
+        priority: 'high',
+        action:
+          'Check the health and endpoints of the dependency {entity} calls, and network policies between them.',
+      },
     ],
   },
   {
@@ -107,10 +176,21 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'DNS resolution failures',
     kind: 'cause',
     strength: 0.75,
-    patterns: ['no such host', 'enotfound', 'nxdomain', 'name resolution', 'could not resolve host', 'server misbehaving'],
-    rootCause: 'Name resolution fails for {entity}: a DNS record is missing or the cluster DNS is unhealthy.',
+    patterns: [
+      'no such host',
+      'enotfound',
+      'nxdomain',
+      'name resolution',
+      'could not resolve host',
+      'server misbehaving',
+    ],
+    rootCause:
+      'Name resolution fails for {entity}: a DNS record is missing or the cluster DNS is unhealthy.',
     recommendations: [
-      { priority: 'high', action: 'Check the DNS record and the cluster DNS (CoreDNS) pods and their logs.' },
+      {
+        priority: 'high',
+        action: 'Check the DNS record and the cluster DNS (CoreDNS) pods and their logs.',
+      },
     ],
   },
   {
@@ -118,10 +198,21 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'TLS certificate expired or invalid',
     kind: 'cause',
     strength: 0.85,
-    patterns: ['x509', 'certificate (has )?expired', 'certificate is not valid', 'cert_has_expired', 'ssl handshake failed', 'tls handshake (error|failure)'],
+    patterns: [
+      'x509',
+      'certificate (has )?expired',
+      'certificate is not valid',
+      'cert_has_expired',
+      'ssl handshake failed',
+      'tls handshake (error|failure)',
+    ],
     rootCause: 'TLS fails for {entity}: a certificate has expired or does not match.',
     recommendations: [
-      { priority: 'high', action: 'Renew or replace the certificate used by {entity} and check automatic renewal (cert-manager).' },
+      {
+        priority: 'high',
+        action:
+          'Renew or replace the certificate used by {entity} and check automatic renewal (cert-manager).',
+      },
     ],
   },
   {
@@ -129,10 +220,17 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Spike of HTTP 5xx errors',
     kind: 'symptom',
     strength: 0.5,
-    patterns: ['\\b(http|status)[ _:="]{0,3}5\\d\\d\\b', '\\b5\\d\\d (internal server error|bad gateway|service unavailable|gateway timeout)', 'error.?rate'],
+    patterns: [
+      '\\b(http|status)[ _:="]{0,3}5\\d\\d\\b',
+      '\\b5\\d\\d (internal server error|bad gateway|service unavailable|gateway timeout)',
+      'error.?rate',
+    ],
     rootCause: '{entity} answers a high share of requests with HTTP 5xx errors.',
     recommendations: [
-      { priority: 'medium', action: 'Find the first failing dependency of {entity} from its error logs and traces.' },
+      {
+        priority: 'medium',
+        action: 'Find the first failing dependency of {entity} from its error logs and traces.',
+      },
     ],
   },
   {
@@ -140,10 +238,22 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Throttling or quota exhausted',
     kind: 'cause',
     strength: 0.7,
-    patterns: ['throttl(ed|ing)', 'rate.?limit(ed)? exceeded', 'quota exceeded', 'too many requests', 'limitexceeded', 'requestlimitexceeded', '\\b429\\b'],
-    rootCause: '{entity} is throttled: a rate limit or quota of a provider or dependency is exhausted.',
+    patterns: [
+      'throttl(ed|ing)',
+      'rate.?limit(ed)? exceeded',
+      'quota exceeded',
+      'too many requests',
+      'limitexceeded',
+      'requestlimitexceeded',
+      '\\b429\\b',
+    ],
+    rootCause:
+      '{entity} is throttled: a rate limit or quota of a provider or dependency is exhausted.',
     recommendations: [
-      { priority: 'high', action: 'Raise the quota or rate limit, or reduce and back off the calls made by {entity}.' },
+      {
+        priority: 'high',
+        action: 'Raise the quota or rate limit, or reduce and back off the calls made by {entity}.',
+      },
     ],
   },
   {
@@ -156,10 +266,17 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
       'scalingreplicaset',
       '\\bcommit [0-9a-f]{7,40}\\b',
     ],
-    rootCause: 'A change to {entity} (deploy or configuration) shortly before the first error is the likely trigger.',
+    rootCause:
+      'A change to {entity} (deploy or configuration) shortly before the first error is the likely trigger.',
     recommendations: [
-      { priority: 'high', action: 'Roll back the recent change to {entity} and confirm the errors stop.' },
-      { priority: 'medium', action: 'Review the diff of the change to {entity} for the failing behaviour.' },
+      {
+        priority: 'high',
+        action: 'Roll back the recent change to {entity} and confirm the errors stop.',
+      },
+      {
+        priority: 'medium',
+        action: 'Review the diff of the change to {entity} for the failing behaviour.',
+      },
     ],
   },
   {
@@ -167,10 +284,21 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'Database connection pool exhausted or database errors',
     kind: 'cause',
     strength: 0.65,
-    patterns: ['too many connections', 'connection pool (exhausted|timeout)', 'deadlock detected', 'remaining connection slots', 'lock wait timeout'],
-    rootCause: 'The database used by {entity} rejects or stalls connections (pool exhausted, locks).',
+    patterns: [
+      'too many connections',
+      'connection pool (exhausted|timeout)',
+      'deadlock detected',
+      'remaining connection slots',
+      'lock wait timeout',
+    ],
+    rootCause:
+      'The database used by {entity} rejects or stalls connections (pool exhausted, locks).',
     recommendations: [
-      { priority: 'high', action: 'Check database connections and long-running queries; size the pool of {entity} to what the database allows.' },
+      {
+        priority: 'high',
+        action:
+          'Check database connections and long-running queries; size the pool of {entity} to what the database allows.',
+      },
     ],
   },
   {
@@ -178,10 +306,19 @@ export const SIGNATURE_CATALOG: SignatureEntry[] = [
     title: 'High latency or slow responses',
     kind: 'symptom',
     strength: 0.35,
-    patterns: ['latency (spike|increase|high)', 'p9[59] latency', 'slow (query|response)', 'deadline exceeded', 'timed out after'],
+    patterns: [
+      'latency (spike|increase|high)',
+      'p9[59] latency',
+      'slow (query|response)',
+      'deadline exceeded',
+      'timed out after',
+    ],
     rootCause: '{entity} responds slowly: latency rose above normal.',
     recommendations: [
-      { priority: 'medium', action: 'Trace slow requests of {entity} to the slowest dependency or query.' },
+      {
+        priority: 'medium',
+        action: 'Trace slow requests of {entity} to the slowest dependency or query.',
+      },
     ],
   },
 ];

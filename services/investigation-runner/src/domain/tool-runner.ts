@@ -26,7 +26,10 @@ export const BUILTIN_TOOLS: ToolDescriptor[] = [
     description: 'Find past incidents and deployments similar to this one.',
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'symptoms' }, service: { type: 'string', description: 'service' } },
+      properties: {
+        query: { type: 'string', description: 'symptoms' },
+        service: { type: 'string', description: 'service' },
+      },
       required: ['query'],
     },
   },
@@ -37,7 +40,10 @@ export const BUILTIN_TOOLS: ToolDescriptor[] = [
     description: 'Patterns (symptoms, root cause, solution) learned from past investigations.',
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'symptoms' }, service: { type: 'string', description: 'service' } },
+      properties: {
+        query: { type: 'string', description: 'symptoms' },
+        service: { type: 'string', description: 'service' },
+      },
       required: [],
     },
   },
@@ -89,10 +95,17 @@ export class ToolRunner {
   private async run(tool: ToolDescriptor, params: Params): Promise<CallOutcome> {
     if (!this.used.includes(tool.fullName)) this.used.push(tool.fullName);
     this.onCalled(tool.fullName);
-    if (isBuiltin(tool.fullName)) return { ok: true, output: await this.builtin(tool.fullName, params), truncated: false };
+    if (isBuiltin(tool.fullName))
+      return { ok: true, output: await this.builtin(tool.fullName, params), truncated: false };
     this.externalAttempts++;
     try {
-      const r = await this.tools.callTool(this.teamId, this.investigationId, tool.fullName, params, this.signal);
+      const r = await this.tools.callTool(
+        this.teamId,
+        this.investigationId,
+        tool.fullName,
+        params,
+        this.signal,
+      );
       this.externalSuccesses++;
       return { ok: true, output: r.output, truncated: r.truncated };
     } catch (err) {
@@ -101,7 +114,12 @@ export class ToolRunner {
       const kind = isDomainError(err) ? err.kind : 'internal';
       const unreachable = kind === 'unavailable' || kind === 'timeout';
       if (unreachable) this.externalUnreachable++;
-      return { ok: false, code, message: isDomainError(err) ? err.message : 'tool call failed', unreachable };
+      return {
+        ok: false,
+        code,
+        message: isDomainError(err) ? err.message : 'tool call failed',
+        unreachable,
+      };
     }
   }
 
@@ -111,12 +129,23 @@ export class ToolRunner {
     const service = typeof params['service'] === 'string' ? params['service'] : undefined;
     try {
       if (name === 'learned_patterns') {
-        const patterns = await this.knowledge.listPatterns(this.teamId, query, { service, limit: 5 }, this.signal);
+        const patterns = await this.knowledge.listPatterns(
+          this.teamId,
+          query,
+          { service, limit: 5 },
+          this.signal,
+        );
         return { patterns };
       }
-      const topK = typeof params['top_k'] === 'number' ? Math.min(20, Math.max(1, params['top_k'])) : 5;
+      const topK =
+        typeof params['top_k'] === 'number' ? Math.min(20, Math.max(1, params['top_k'])) : 5;
       const levels = name === 'similar_incidents' ? ['L3'] : [];
-      const results = await this.knowledge.retrieve(this.teamId, query, { service, topK, levels }, this.signal);
+      const results = await this.knowledge.retrieve(
+        this.teamId,
+        query,
+        { service, topK, levels },
+        this.signal,
+      );
       return { results };
     } catch {
       // Knowledge is an aid, not a data source: an unreachable knowledge service yields an

@@ -5,7 +5,10 @@ import { toInvestigationMessage } from '../domain/investigation-message';
 import type { InvestigationService } from '../domain/investigation-service';
 
 /** inquest.investigation.v1.InvestigationService: decode, call the domain, encode. */
-export function investigationBinding(service: InvestigationService, logger: Logger): GrpcServiceBinding {
+export function investigationBinding(
+  service: InvestigationService,
+  logger: Logger,
+): GrpcServiceBinding {
   const def = investigationV1.InvestigationServiceService;
   return {
     definition: def,
@@ -25,16 +28,31 @@ export function investigationBinding(service: InvestigationService, logger: Logg
           return { investigation: toInvestigationMessage(rec) };
         },
         getInvestigation: async (req) => ({
-          investigation: toInvestigationMessage(await service.get(req.team_id, req.investigation_id)),
+          investigation: toInvestigationMessage(
+            await service.get(req.team_id, req.investigation_id),
+          ),
         }),
         listInvestigations: async (req) => {
           const limit = req.limit || 20;
           const offset = req.offset || 0;
-          const page = await service.list({ teamId: req.team_id, limit, offset, status: req.status, agent: req.agent });
-          return { investigations: page.items.map(toInvestigationMessage), total: page.total, limit, offset };
+          const page = await service.list({
+            teamId: req.team_id,
+            limit,
+            offset,
+            status: req.status,
+            agent: req.agent,
+          });
+          return {
+            investigations: page.items.map(toInvestigationMessage),
+            total: page.total,
+            limit,
+            offset,
+          };
         },
         cancelInvestigation: async (req) => ({
-          investigation: toInvestigationMessage(await service.cancel(req.team_id, req.investigation_id)),
+          investigation: toInvestigationMessage(
+            await service.cancel(req.team_id, req.investigation_id),
+          ),
         }),
       },
       logger,

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { configV1 } from '@inquest/proto';
-import { teamSettingsFrom, type TeamSettings, type TeamSettingsSource } from '../domain/team-settings';
+import {
+  teamSettingsFrom,
+  type TeamSettings,
+  type TeamSettingsSource,
+} from '../domain/team-settings';
 
 /** Team settings from config-hierarchy's effective config (gRPC GetEffectiveConfig). */
 export class EffectiveConfigSource implements TeamSettingsSource {

@@ -15,11 +15,20 @@ export type AttemptResult =
  * The Standard Webhooks reading of an HTTP answer: 2xx success; 3xx a failure (redirects are not
  * followed); 410 stops; 429/503 honour `Retry-After`; everything else is retried.
  */
-export function classifyHttpAnswer(status: number, retryAfter: string | undefined, nowMs: number): AttemptResult {
+export function classifyHttpAnswer(
+  status: number,
+  retryAfter: string | undefined,
+  nowMs: number,
+): AttemptResult {
   if (status >= 200 && status < 300) return { outcome: 'delivered', statusCode: status };
-  if (status === 410) return { outcome: 'stop', statusCode: status, error: 'HTTP 410 Gone: receiver asked to stop' };
+  if (status === 410)
+    return { outcome: 'stop', statusCode: status, error: 'HTTP 410 Gone: receiver asked to stop' };
   if (status >= 300 && status < 400) {
-    return { outcome: 'retry', statusCode: status, error: `HTTP ${status}: redirects are not followed` };
+    return {
+      outcome: 'retry',
+      statusCode: status,
+      error: `HTTP ${status}: redirects are not followed`,
+    };
   }
   const result: AttemptResult = { outcome: 'retry', statusCode: status, error: `HTTP ${status}` };
   if (status === 429 || status === 503) {
@@ -39,7 +48,12 @@ export function outcomeOf(
 ): AttemptOutcome {
   const updated_at = new Date(nowMs).toISOString();
   if (result.outcome === 'aborted') {
-    return { status: 'pending', attempts: delivery.attempts, next_attempt_at: updated_at, updated_at };
+    return {
+      status: 'pending',
+      attempts: delivery.attempts,
+      next_attempt_at: updated_at,
+      updated_at,
+    };
   }
   const attempts = delivery.attempts + 1;
   const base = {
@@ -47,10 +61,15 @@ export function outcomeOf(
     updated_at,
     ...(result.statusCode !== undefined ? { last_status_code: result.statusCode } : {}),
   };
-  if (result.outcome === 'delivered') return { ...base, status: 'delivered', delivered_at: updated_at };
+  if (result.outcome === 'delivered')
+    return { ...base, status: 'delivered', delivered_at: updated_at };
   if (result.outcome === 'stop') return { ...base, status: 'stopped', last_error: result.error };
   if (attempts >= policy.maxAttempts) {
-    return { ...base, status: 'failed', last_error: `${result.error} (gave up after ${attempts} attempts)` };
+    return {
+      ...base,
+      status: 'failed',
+      last_error: `${result.error} (gave up after ${attempts} attempts)`,
+    };
   }
   const delay =
     result.retryAfterMs !== undefined

@@ -14,7 +14,10 @@ export class DeliveryLog {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async list(teamId: string, options: { limit?: number; status?: string; channel?: string }): Promise<Delivery[]> {
+  async list(
+    teamId: string,
+    options: { limit?: number; status?: string; channel?: string },
+  ): Promise<Delivery[]> {
     if (!teamId) throw invalidRequest('team_id is required');
     const limit = options.limit && options.limit > 0 ? Math.min(options.limit, 100) : 20;
     if (options.status && !STATUSES.includes(options.status as DeliveryStatus)) {
@@ -38,7 +41,9 @@ export class DeliveryLog {
     const orig = await this.store.get(deliveryId);
     if (!orig || orig.team_id !== teamId) throw notFound(`delivery ${deliveryId} not found`);
     if (!FINAL.includes(orig.status)) {
-      throw conflict(`delivery ${deliveryId} is ${orig.status}; only a finished delivery can be redelivered`);
+      throw conflict(
+        `delivery ${deliveryId} is ${orig.status}; only a finished delivery can be redelivered`,
+      );
     }
     const id = `dlv_${randomUUID().replace(/-/g, '')}`;
     const now = new Date(this.now()).toISOString();

@@ -168,11 +168,17 @@ export class Dispatcher {
     try {
       const recorded = await this.o.store.complete(d.delivery_id, d.claim_id ?? '', outcome);
       if (!recorded) {
-        this.o.logger.warn({ delivery_id: d.delivery_id }, 'claim lost before the outcome was recorded');
+        this.o.logger.warn(
+          { delivery_id: d.delivery_id },
+          'claim lost before the outcome was recorded',
+        );
       }
     } catch (err) {
       // The lease runs out and the delivery is attempted again: at least once.
-      this.o.logger.error({ err, delivery_id: d.delivery_id }, 'recording an attempt outcome failed');
+      this.o.logger.error(
+        { err, delivery_id: d.delivery_id },
+        'recording an attempt outcome failed',
+      );
     }
     const log = {
       delivery_id: d.delivery_id,

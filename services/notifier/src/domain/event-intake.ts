@@ -28,21 +28,32 @@ export class EventIntake {
   constructor(private readonly o: EventIntakeOptions) {}
 
   async investigationCompleted(data: unknown): Promise<number> {
-    return this.record(data, NotificationEvents.investigationComplete, investigationCompletePayload(data), {
-      webhook: true,
-      chat: true,
-    });
+    return this.record(
+      data,
+      NotificationEvents.investigationComplete,
+      investigationCompletePayload(data),
+      {
+        webhook: true,
+        chat: true,
+      },
+    );
   }
 
   /** change_requested: chat naming the approvers; approved/rejected: chat and webhook. */
-  async changeRequest(event: 'requested' | 'approved' | 'rejected', data: unknown): Promise<number> {
+  async changeRequest(
+    event: 'requested' | 'approved' | 'rejected',
+    data: unknown,
+  ): Promise<number> {
     const name =
       event === 'requested'
         ? NotificationEvents.changeRequested
         : event === 'approved'
           ? NotificationEvents.changeApproved
           : NotificationEvents.changeRejected;
-    return this.record(data, name, changeRequestPayload(name, data), { webhook: event !== 'requested', chat: true });
+    return this.record(data, name, changeRequestPayload(name, data), {
+      webhook: event !== 'requested',
+      chat: true,
+    });
   }
 
   private async record(
@@ -61,7 +72,11 @@ export class EventIntake {
       envelope,
       event,
       payload,
-      { settings, publicUrl: this.o.publicUrl, now: new Date((this.o.now ?? Date.now)()).toISOString() },
+      {
+        settings,
+        publicUrl: this.o.publicUrl,
+        now: new Date((this.o.now ?? Date.now)()).toISOString(),
+      },
       channels,
     );
     let created = 0;
@@ -70,7 +85,10 @@ export class EventIntake {
       if (res.created) created++;
     }
     if (created) this.o.onRecorded();
-    this.o.logger.debug({ event, event_id: envelope.event_id, team_id: envelope.team_id, created }, 'event recorded');
+    this.o.logger.debug(
+      { event, event_id: envelope.event_id, team_id: envelope.team_id, created },
+      'event recorded',
+    );
     return created;
   }
 }

@@ -1,4 +1,9 @@
-import { investigationCompletePayload, planDeliveries, slackMention, changeRequestPayload } from './notifications';
+import {
+  investigationCompletePayload,
+  planDeliveries,
+  slackMention,
+  changeRequestPayload,
+} from './notifications';
 import { teamSettingsFrom } from './team-settings';
 
 const event = {
@@ -54,8 +59,17 @@ describe('notifications', () => {
       { settings, publicUrl: 'https://inquest.example', now: '2026-01-01T00:00:06.000Z' },
       { webhook: true, chat: true },
     );
-    expect(hook).toMatchObject({ channel: 'webhook', target: 'https://h.example/x', secret_ref: 'vault://wh#s', event_id: 'evt_1' });
-    expect(chat).toMatchObject({ channel: 'chat', target: '#inc', secret_ref: 'vault://slack#bot' });
+    expect(hook).toMatchObject({
+      channel: 'webhook',
+      target: 'https://h.example/x',
+      secret_ref: 'vault://wh#s',
+      event_id: 'evt_1',
+    });
+    expect(chat).toMatchObject({
+      channel: 'chat',
+      target: '#inc',
+      secret_ref: 'vault://slack#bot',
+    });
     const text = (chat!.payload as { text: string }).text;
     expect(text).toContain('<!subteam^S0ABCDEF1>');
     expect(text).toContain('confidence 82%');
@@ -81,9 +95,23 @@ describe('notifications', () => {
     const p = changeRequestPayload('config_change_approved', {
       event_id: 'e',
       team_id: 't',
-      change_request: { change_request_id: 'cr_1', status: 'approved', requested_by: 'a@x', approvers: ['b@x'], changes: { 'x.y': { old: 1, new: 2 } }, decided_by: 'b@x', applied_version: 4, patch: { x: { y: 2 } } },
+      change_request: {
+        change_request_id: 'cr_1',
+        status: 'approved',
+        requested_by: 'a@x',
+        approvers: ['b@x'],
+        changes: { 'x.y': { old: 1, new: 2 } },
+        decided_by: 'b@x',
+        applied_version: 4,
+        patch: { x: { y: 2 } },
+      },
     });
-    expect(p).toMatchObject({ event: 'config_change_approved', change_request_id: 'cr_1', decided_by: 'b@x', applied_version: 4 });
+    expect(p).toMatchObject({
+      event: 'config_change_approved',
+      change_request_id: 'cr_1',
+      decided_by: 'b@x',
+      applied_version: 4,
+    });
     expect(p).not.toHaveProperty('patch');
   });
 });

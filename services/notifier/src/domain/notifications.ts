@@ -11,7 +11,8 @@ export const NotificationEvents = {
 } as const;
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+const obj = (v: unknown): Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -90,7 +91,11 @@ export function slackMention(group: string | undefined): string {
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** Concise chat summary: root cause with confidence, top recommendations, link to the status. */
-export function investigationChatText(payload: Json, group: string | undefined, publicUrl: string): string {
+export function investigationChatText(
+  payload: Json,
+  group: string | undefined,
+  publicUrl: string,
+): string {
   const rc = obj(payload['root_cause']);
   const recs = arr(payload['recommendations'])
     .map(obj)
@@ -104,7 +109,8 @@ export function investigationChatText(payload: Json, group: string | undefined, 
   if (summary) lines.push(clip(summary, 300));
   const rcText = str(rc['description']);
   if (rcText) {
-    const conf = typeof rc['confidence'] === 'number' ? ` (confidence ${Math.round(rc['confidence'])}%)` : '';
+    const conf =
+      typeof rc['confidence'] === 'number' ? ` (confidence ${Math.round(rc['confidence'])}%)` : '';
     lines.push(`*Root cause*${conf}: ${clip(rcText, 300)}`);
   }
   if (recs.length) lines.push('*Top recommendations*', ...recs);

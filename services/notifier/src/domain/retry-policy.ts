@@ -15,7 +15,11 @@ const JITTER = 0.2;
  * Delay before the next attempt after `failedAttempts` failures (>= 1): base x 4^(n-1), spread
  * by +/-20% so receivers recovering from an outage are not hit by every sender at once, capped.
  */
-export function backoffDelayMs(failedAttempts: number, policy: RetryPolicy, random: () => number = Math.random): number {
+export function backoffDelayMs(
+  failedAttempts: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
   const n = Math.max(1, failedAttempts);
   const raw = policy.baseMs * GROWTH ** (n - 1);
   const jittered = raw * (1 - JITTER + 2 * JITTER * random());

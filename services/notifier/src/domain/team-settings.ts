@@ -19,7 +19,8 @@ export interface TeamSettingsSource {
 
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 
 /** Picks the notifier's settings out of an effective config document; unknown shapes are ignored. */
 export function teamSettingsFrom(config: unknown): TeamSettings {
@@ -28,7 +29,9 @@ export function teamSettingsFrom(config: unknown): TeamSettings {
   const tokens = obj(c['tokens_vault_path']);
   const approvers = obj(c['approval'])['approvers'];
   const s: TeamSettings = {
-    approvers: Array.isArray(approvers) ? approvers.filter((a): a is string => typeof a === 'string') : [],
+    approvers: Array.isArray(approvers)
+      ? approvers.filter((a): a is string => typeof a === 'string')
+      : [],
   };
   const url = str(webhooks['investigation_complete']);
   if (url) s.webhookUrl = url;

@@ -38,7 +38,9 @@ export function notifierService(log: DeliveryLog, logger: Logger) {
         });
         return { deliveries: deliveries.map(toProtoDelivery) };
       },
-      redeliver: async (req) => ({ delivery: toProtoDelivery(await log.redeliver(req.team_id, req.delivery_id)) }),
+      redeliver: async (req) => ({
+        delivery: toProtoDelivery(await log.redeliver(req.team_id, req.delivery_id)),
+      }),
     },
     logger,
   );

@@ -57,7 +57,11 @@ export class SlackSender implements Sender {
         timeoutMs: this.o.timeoutMs,
         maxBodyBytes: 256 * 1024,
       });
-      const http = classifyHttpAnswer(res.status, res.headers['retry-after'], (this.o.now ?? Date.now)());
+      const http = classifyHttpAnswer(
+        res.status,
+        res.headers['retry-after'],
+        (this.o.now ?? Date.now)(),
+      );
       if (http.outcome !== 'delivered') return http;
       let answer: { ok?: unknown; error?: unknown };
       try {

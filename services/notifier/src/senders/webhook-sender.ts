@@ -43,9 +43,16 @@ export class WebhookSender implements Sender {
         return { outcome: 'retry', error: `signing secret unavailable: ${(err as Error).message}` };
       }
       try {
-        headers['webhook-signature'] = new Webhook(secret).sign(d.event_id, new Date(timestamp * 1000), body);
+        headers['webhook-signature'] = new Webhook(secret).sign(
+          d.event_id,
+          new Date(timestamp * 1000),
+          body,
+        );
       } catch {
-        return { outcome: 'retry', error: 'signing secret is not a valid Standard Webhooks secret (whsec_<base64>)' };
+        return {
+          outcome: 'retry',
+          error: 'signing secret is not a valid Standard Webhooks secret (whsec_<base64>)',
+        };
       }
     }
     try {

@@ -5,9 +5,16 @@ export const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 export const SLACK_TOKEN = 'xoxb-test-1234';
 
 /** Env of a notifier under test: fast retries, loopback allowed, secrets in a file. */
-export function notifierEnv(dir: string, configAddr: string, overrides: Record<string, string> = {}): Record<string, string> {
+export function notifierEnv(
+  dir: string,
+  configAddr: string,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
   const secretsFile = join(dir, 'secrets.json');
-  writeFileSync(secretsFile, JSON.stringify({ 'hooks/signing': SIGNING_SECRET, 'slack/bot': SLACK_TOKEN }));
+  writeFileSync(
+    secretsFile,
+    JSON.stringify({ 'hooks/signing': SIGNING_SECRET, 'slack/bot': SLACK_TOKEN }),
+  );
   return {
     INQUEST_GRPC_PORT: '0',
     INQUEST_LOG_LEVEL: 'silent',
@@ -28,7 +35,10 @@ export function notifierEnv(dir: string, configAddr: string, overrides: Record<s
 
 let n = 0;
 /** An InvestigationFinished event (JSON form) for a team. */
-export function completedEvent(teamId: string, overrides: { event_id?: string; investigation_id?: string } = {}) {
+export function completedEvent(
+  teamId: string,
+  overrides: { event_id?: string; investigation_id?: string } = {},
+) {
   const i = ++n;
   const id = overrides.investigation_id ?? `inv_${i}_${Math.random().toString(36).slice(2, 8)}`;
   return {
@@ -45,7 +55,11 @@ export function completedEvent(teamId: string, overrides: { event_id?: string; i
       completed_at: new Date().toISOString(),
       result: {
         summary: 'Checkout latency caused by an exhausted DB pool',
-        root_cause: { description: 'connection leak in payments-db client', confidence: 87, evidence: ['pool at 100%'] },
+        root_cause: {
+          description: 'connection leak in payments-db client',
+          confidence: 87,
+          evidence: ['pool at 100%'],
+        },
         timeline: [],
         affected_systems: ['checkout'],
         recommendations: [{ priority: 'high', action: 'restart checkout pods' }],

@@ -8,7 +8,12 @@ export interface Received {
   at: number;
 }
 
-export type Behaviour = (req: IncomingMessage, res: ServerResponse, nth: number, body: string) => void;
+export type Behaviour = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  nth: number,
+  body: string,
+) => void;
 
 export interface Receiver {
   url: string;
@@ -41,7 +46,8 @@ export async function startReceiver(behaviour: Behaviour = ok): Promise<Receiver
       received.push({ path: req.url ?? '/', headers, body, at: Date.now() });
       const nth = ++n;
       res.on('finish', () => {
-        if (res.statusCode >= 200 && res.statusCode < 300) accepted.push(headers['webhook-id'] ?? '');
+        if (res.statusCode >= 200 && res.statusCode < 300)
+          accepted.push(headers['webhook-id'] ?? '');
       });
       current(req, res, nth, body);
     });

@@ -11,7 +11,12 @@ const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   const m = /^@inquest\/([a-z0-9-]+)(\/testing)?$/.exec(request);
   if (m) request = path.join(root, 'libs', m[1], 'src', m[2] ? 'testing/index.ts' : 'index.ts');
-  else if ((request.startsWith('./') || request.startsWith('../')) && parent && parent.filename && parent.filename.endsWith('.ts')) {
+  else if (
+    (request.startsWith('./') || request.startsWith('../')) &&
+    parent &&
+    parent.filename &&
+    parent.filename.endsWith('.ts')
+  ) {
     const base = path.resolve(path.dirname(parent.filename), request);
     for (const c of [base + '.ts', path.join(base, 'index.ts')]) if (fs.existsSync(c)) return c;
   }

@@ -21,19 +21,35 @@ export interface SlackDouble {
  * A Slack-like Web API on loopback: POST /api/chat.postMessage checks the request as Slack does
  * (bearer token, JSON content type, channel and text) and answers {ok, error}.
  */
-export async function startSlackDouble(validTokens: string[], knownChannels: string[]): Promise<SlackDouble> {
-  const double: SlackDouble = { apiUrl: '', messages: [], script: [], requests: 0, stop: async () => undefined };
+export async function startSlackDouble(
+  validTokens: string[],
+  knownChannels: string[],
+): Promise<SlackDouble> {
+  const double: SlackDouble = {
+    apiUrl: '',
+    messages: [],
+    script: [],
+    requests: 0,
+    stop: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       double.requests++;
       const reply = (status: number, body: object, headers: Record<string, string> = {}) =>
-        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-      if (req.method !== 'POST' || req.url !== '/api/chat.postMessage') return reply(404, { ok: false, error: 'unknown_method' });
+        res
+          .writeHead(status, { 'content-type': 'application/json', ...headers })
+          .end(JSON.stringify(body));
+      if (req.method !== 'POST' || req.url !== '/api/chat.postMessage')
+        return reply(404, { ok: false, error: 'unknown_method' });
       const scripted = double.script.shift();
       if (scripted?.status && scripted.status !== 200) {
-        return reply(scripted.status, { ok: false, error: scripted.error ?? 'internal_error' }, scripted.retryAfter ? { 'retry-after': String(scripted.retryAfter) } : {});
+        return reply(
+          scripted.status,
+          { ok: false, error: scripted.error ?? 'internal_error' },
+          scripted.retryAfter ? { 'retry-after': String(scripted.retryAfter) } : {},
+        );
       }
       if (scripted?.error) return reply(200, { ok: false, error: scripted.error });
       const auth = req.headers['authorization'] ?? '';
@@ -52,7 +68,8 @@ export async function startSlackDouble(validTokens: string[], knownChannels: str
       if (typeof body.channel !== 'string' || !knownChannels.includes(body.channel)) {
         return reply(200, { ok: false, error: 'channel_not_found' });
       }
-      if (typeof body.text !== 'string' || body.text === '') return reply(200, { ok: false, error: 'no_text' });
+      if (typeof body.text !== 'string' || body.text === '')
+        return reply(200, { ok: false, error: 'no_text' });
       double.messages.push({ channel: body.channel, text: body.text, token });
       return reply(200, { ok: true, channel: body.channel, ts: `${Date.now() / 1000}` });
     });

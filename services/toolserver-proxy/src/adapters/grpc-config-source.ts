@@ -4,7 +4,11 @@ import type { TeamConfigSource } from '../domain/tool-proxy';
 
 /** The team's configuration from config-hierarchy over gRPC. */
 export function grpcConfigSource(address: string): TeamConfigSource & { close(): void } {
-  const client: PromiseClient<configV1.ConfigServiceClient> = createClient(configV1.ConfigServiceClient, address, { deadlineMs: 5_000 });
+  const client: PromiseClient<configV1.ConfigServiceClient> = createClient(
+    configV1.ConfigServiceClient,
+    address,
+    { deadlineMs: 5_000 },
+  );
   return {
     async getEffective(teamId, signal) {
       const res = await client.getEffectiveConfig({ team_id: teamId }, signal ? { signal } : {});

@@ -1,7 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isEgressError, type Egress } from '@inquest/egress';
-import { ToolServerError, type CallOptions, type ToolServerClient } from '../domain/tool-server-client';
+import {
+  ToolServerError,
+  type CallOptions,
+  type ToolServerClient,
+} from '../domain/tool-server-client';
 
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -29,10 +33,20 @@ function egressFetch(egress: Egress, maxBodyBytes: number, timeoutMs: () => numb
         timeoutMs: timeoutMs(),
         maxBodyBytes,
       });
-      return new Response(NULL_BODY.has(res.status) ? null : new Uint8Array(res.body), { status: res.status, headers: res.headers });
+      return new Response(NULL_BODY.has(res.status) ? null : new Uint8Array(res.body), {
+        status: res.status,
+        headers: res.headers,
+      });
     } catch (err) {
       if (isEgressError(err)) {
-        const failure = err.code === 'timeout' ? 'timeout' : err.code === 'body_too_large' ? 'too_large' : err.code === 'egress_refused' || err.code === 'invalid_url' ? 'refused' : 'unreachable';
+        const failure =
+          err.code === 'timeout'
+            ? 'timeout'
+            : err.code === 'body_too_large'
+              ? 'too_large'
+              : err.code === 'egress_refused' || err.code === 'invalid_url'
+                ? 'refused'
+                : 'unreachable';
         throw new ToolServerError(failure, err.message);
       }
       throw err;
@@ -44,7 +58,11 @@ function egressFetch(egress: Egress, maxBodyBytes: number, timeoutMs: () => numb
  * A Model Context Protocol server over Streamable HTTP (tools/list, tools/call). One session is
  * kept per credential set and rebuilt after a failure.
  */
-export function mcpToolServerClient(url: string, egress: Egress, maxBodyBytes: number): ToolServerClient {
+export function mcpToolServerClient(
+  url: string,
+  egress: Egress,
+  maxBodyBytes: number,
+): ToolServerClient {
   let session: { key: string; client: Promise<Client> } | undefined;
   let currentTimeout = 30_000;
   const fetchImpl = egressFetch(egress, maxBodyBytes, () => currentTimeout);
@@ -54,8 +72,13 @@ export function mcpToolServerClient(url: string, egress: Egress, maxBodyBytes: n
     if (session && session.key === key) return session.client;
     const old = session;
     const client = new Client({ name: 'inquest-toolserver-proxy', version: '0.1.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: fetchImpl, requestInit: { headers: opts.headers } });
-    const connecting = client.connect(transport, { signal: opts.signal, timeout: opts.timeoutMs }).then(() => client);
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      fetch: fetchImpl,
+      requestInit: { headers: opts.headers },
+    });
+    const connecting = client
+      .connect(transport, { signal: opts.signal, timeout: opts.timeoutMs })
+      .then(() => client);
     const mine = { key, client: connecting };
     session = mine;
     connecting.catch(() => {
@@ -78,7 +101,11 @@ export function mcpToolServerClient(url: string, egress: Egress, maxBodyBytes: n
     }
   }
 
-  const reqOpts = (opts: CallOptions) => ({ signal: opts.signal, timeout: opts.timeoutMs, maxTotalTimeout: opts.timeoutMs });
+  const reqOpts = (opts: CallOptions) => ({
+    signal: opts.signal,
+    timeout: opts.timeoutMs,
+    maxTotalTimeout: opts.timeoutMs,
+  });
 
   return {
     listTools: (opts) =>
@@ -94,11 +121,22 @@ export function mcpToolServerClient(url: string, egress: Egress, maxBodyBytes: n
     callTool: (name, parameters, opts) =>
       run(opts, async (c) => {
         const res = await c.callTool({ name, arguments: parameters }, undefined, reqOpts(opts));
-        const content = Array.isArray(res.content) ? (res.content as Array<{ type: string; text?: string }>) : [];
-        const text = content.filter((x) => x.type === 'text' && typeof x.text === 'string').map((x) => x.text ?? '').join('\n');
-        if (res.isError) throw new ToolServerError('rejected', `tool ${name} failed: ${text.slice(0, 300) || 'error'}`, 400);
+        const content = Array.isArray(res.content)
+          ? (res.content as Array<{ type: string; text?: string }>)
+          : [];
+        const text = content
+          .filter((x) => x.type === 'text' && typeof x.text === 'string')
+          .map((x) => x.text ?? '')
+          .join('\n');
+        if (res.isError)
+          throw new ToolServerError(
+            'rejected',
+            `tool ${name} failed: ${text.slice(0, 300) || 'error'}`,
+            400,
+          );
         let output: unknown;
-        if (res.structuredContent && typeof res.structuredContent === 'object') output = res.structuredContent;
+        if (res.structuredContent && typeof res.structuredContent === 'object')
+          output = res.structuredContent;
         else {
           try {
             output = content.length === 1 && text ? JSON.parse(text) : { content };
@@ -128,8 +166,11 @@ function toFailure(err: unknown): unknown {
   const message = err instanceof Error ? err.message : String(err);
   const code = (err as { code?: unknown })?.code;
   // McpError -32001 is the SDK's request timeout.
-  if (code === -32001 || /timed out|timeout/i.test(message)) return new ToolServerError('timeout', message);
-  if (/HTTP 4\d\d|Error POSTing to endpoint \(HTTP 4/.test(message) && !/HTTP 429/.test(message)) return new ToolServerError('rejected', message.slice(0, 300), 400);
-  if (/Invalid|parse|JSON|Unexpected/i.test(message)) return new ToolServerError('bad_answer', message.slice(0, 300));
+  if (code === -32001 || /timed out|timeout/i.test(message))
+    return new ToolServerError('timeout', message);
+  if (/HTTP 4\d\d|Error POSTing to endpoint \(HTTP 4/.test(message) && !/HTTP 429/.test(message))
+    return new ToolServerError('rejected', message.slice(0, 300), 400);
+  if (/Invalid|parse|JSON|Unexpected/i.test(message))
+    return new ToolServerError('bad_answer', message.slice(0, 300));
   return new ToolServerError('unreachable', message.slice(0, 300));
 }

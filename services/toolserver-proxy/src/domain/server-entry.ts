@@ -29,7 +29,10 @@ export function hasStringReferences(effective: Obj): boolean {
  * level (an object in the same list) or at an ancestor: the nearest level wins. `lineage` runs
  * from the organization root to the team; `configs` holds each node's own config.
  */
-export function resolveServerEntries(effective: Obj, raw?: { lineage: string[]; configs: Obj }): ResolvedServers {
+export function resolveServerEntries(
+  effective: Obj,
+  raw?: { lineage: string[]; configs: Obj },
+): ResolvedServers {
   const out: ResolvedServers = { servers: [], problems: [] };
   const list = Array.isArray(effective.mcp_servers) ? effective.mcp_servers : [];
   const sameLevel = list.filter(isObj);
@@ -37,7 +40,8 @@ export function resolveServerEntries(effective: Obj, raw?: { lineage: string[]; 
   if (raw) {
     for (const node of [...raw.lineage].reverse()) {
       const cfg = raw.configs[node];
-      const servers = isObj(cfg) && Array.isArray(cfg.mcp_servers) ? cfg.mcp_servers.filter(isObj) : [];
+      const servers =
+        isObj(cfg) && Array.isArray(cfg.mcp_servers) ? cfg.mcp_servers.filter(isObj) : [];
       levels.push(servers);
     }
   }
@@ -50,7 +54,11 @@ export function resolveServerEntries(effective: Obj, raw?: { lineage: string[]; 
         if (entry) break;
       }
       if (!entry) {
-        out.problems.push({ name: element, url: '', error: `server ${element} is not defined at this or any ancestor level` });
+        out.problems.push({
+          name: element,
+          url: '',
+          error: `server ${element} is not defined at this or any ancestor level`,
+        });
         continue;
       }
     } else if (isObj(element)) {
@@ -60,7 +68,11 @@ export function resolveServerEntries(effective: Obj, raw?: { lineage: string[]; 
     }
     const parsed = parseEntry(entry);
     if ('error' in parsed) {
-      out.problems.push({ name: String(entry.name ?? ''), url: String(entry.url ?? ''), error: parsed.error });
+      out.problems.push({
+        name: String(entry.name ?? ''),
+        url: String(entry.url ?? ''),
+        error: parsed.error,
+      });
       continue;
     }
     if (seen.has(parsed.name)) continue;
@@ -72,20 +84,24 @@ export function resolveServerEntries(effective: Obj, raw?: { lineage: string[]; 
 
 function parseEntry(e: Obj): ServerEntry | { error: string } {
   if (typeof e.name !== 'string' || !e.name) return { error: 'entry has no name' };
-  if (typeof e.url !== 'string' || !/^https?:\/\//i.test(e.url)) return { error: `server ${e.name}: url must be absolute http(s)` };
+  if (typeof e.url !== 'string' || !/^https?:\/\//i.test(e.url))
+    return { error: `server ${e.name}: url must be absolute http(s)` };
   const entry: ServerEntry = {
     name: e.name,
     url: e.url.replace(/\/+$/, ''),
     transport: e.transport === 'mcp' ? 'mcp' : 'http',
     enabled: e.enabled !== false,
   };
-  if (typeof e.timeout === 'number' && Number.isFinite(e.timeout) && e.timeout > 0) entry.timeout = e.timeout;
+  if (typeof e.timeout === 'number' && Number.isFinite(e.timeout) && e.timeout > 0)
+    entry.timeout = e.timeout;
   if (isObj(e.auth)) {
     const a = e.auth;
-    if (a.type === 'bearer' && typeof a.token === 'string') entry.auth = { type: 'bearer', token: a.token };
+    if (a.type === 'bearer' && typeof a.token === 'string')
+      entry.auth = { type: 'bearer', token: a.token };
     else if (a.type === 'api_key' && typeof a.header === 'string' && typeof a.key === 'string') {
       entry.auth = { type: 'api_key', header: a.header, key: a.key };
-    } else return { error: `server ${e.name}: auth must be bearer {token} or api_key {header, key}` };
+    } else
+      return { error: `server ${e.name}: auth must be bearer {token} or api_key {header, key}` };
   }
   return entry;
 }

@@ -16,11 +16,14 @@ export function nameProblem(name: unknown): string | null {
 export function parseToolName(full: string): { server: string; tool: string } {
   const idx = full.indexOf(':');
   if (idx <= 0 || idx === full.length - 1) {
-    throw invalidRequest(`tool must be named <server>:<tool>, got ${JSON.stringify(full.slice(0, 120))}`);
+    throw invalidRequest(
+      `tool must be named <server>:<tool>, got ${JSON.stringify(full.slice(0, 120))}`,
+    );
   }
   const server = full.slice(0, idx);
   const tool = full.slice(idx + 1);
   const problem = nameProblem(server) ?? nameProblem(tool);
-  if (problem) throw invalidRequest(`invalid tool ${JSON.stringify(full.slice(0, 120))}: ${problem}`);
+  if (problem)
+    throw invalidRequest(`invalid tool ${JSON.stringify(full.slice(0, 120))}: ${problem}`);
   return { server, tool };
 }

@@ -7,14 +7,24 @@ import { DomainError, isDomainError, notFound, validationError } from '@inquest/
 import type { Logger } from '@inquest/observability';
 import { ConcurrencyLimit, cancelled } from './concurrency-limit';
 import { hasStringReferences, resolveServerEntries, type ServerEntry } from './server-entry';
-import { isToolServerError, ToolServerError, type CallOptions, type RawToolDefinition, type ToolServerClient, type ToolServerClientFactory } from './tool-server-client';
+import {
+  isToolServerError,
+  ToolServerError,
+  type CallOptions,
+  type RawToolDefinition,
+  type ToolServerClient,
+  type ToolServerClientFactory,
+} from './tool-server-client';
 import { nameProblem, parseToolName } from './tool-name';
 import { truncateOutput } from './truncate-output';
 
 /** Reads a team's configuration (effective, and raw per level when references need it). */
 export interface TeamConfigSource {
   getEffective(teamId: string, signal?: AbortSignal): Promise<Record<string, unknown>>;
-  getRaw(teamId: string, signal?: AbortSignal): Promise<{ lineage: string[]; configs: Record<string, unknown> }>;
+  getRaw(
+    teamId: string,
+    signal?: AbortSignal,
+  ): Promise<{ lineage: string[]; configs: Record<string, unknown> }>;
 }
 
 export interface SecretLookup {
@@ -30,7 +40,12 @@ export interface ToolProxyOptions {
   maxConcurrencyPerServer: number;
   /** default tool-server timeout when the entry has none, ms */
   defaultTimeoutMs: number;
-  breaker: { resetTimeoutMs: number; volumeThreshold: number; errorThresholdPercentage: number; rollingCountTimeoutMs: number };
+  breaker: {
+    resetTimeoutMs: number;
+    volumeThreshold: number;
+    errorThresholdPercentage: number;
+    rollingCountTimeoutMs: number;
+  };
 }
 
 export const DEFAULT_TOOL_PROXY_OPTIONS: ToolProxyOptions = {
@@ -38,7 +53,12 @@ export const DEFAULT_TOOL_PROXY_OPTIONS: ToolProxyOptions = {
   maxOutputBytes: 256 * 1024,
   maxConcurrencyPerServer: 16,
   defaultTimeoutMs: 30_000,
-  breaker: { resetTimeoutMs: 30_000, volumeThreshold: 5, errorThresholdPercentage: 50, rollingCountTimeoutMs: 60_000 },
+  breaker: {
+    resetTimeoutMs: 30_000,
+    volumeThreshold: 5,
+    errorThresholdPercentage: 50,
+    rollingCountTimeoutMs: 60_000,
+  },
 };
 
 export interface ToolDescriptorView {
@@ -109,7 +129,16 @@ interface ServerRuntime {
 const MAX_SCHEMA_BYTES = 64 * 1024;
 const MAX_TOOLS_PER_SERVER = 500;
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
-const FORBIDDEN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'content-type', 'upgrade', 'te', 'trailer']);
+const FORBIDDEN_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'content-type',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 const unavailableFor = (server: string, message: string) =>
   new DomainError('unavailable', 'data_source_unavailable', `tool server ${server}: ${message}`);
@@ -142,12 +171,21 @@ export class ToolProxy {
     },
     options: Partial<ToolProxyOptions> = {},
   ) {
-    this.options = { ...DEFAULT_TOOL_PROXY_OPTIONS, ...options, breaker: { ...DEFAULT_TOOL_PROXY_OPTIONS.breaker, ...options.breaker } };
+    this.options = {
+      ...DEFAULT_TOOL_PROXY_OPTIONS,
+      ...options,
+      breaker: { ...DEFAULT_TOOL_PROXY_OPTIONS.breaker, ...options.breaker },
+    };
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: true });
     addFormats(this.ajv);
     const registers = deps.registry ? [deps.registry] : [];
     this.metrics = {
-      calls: new Counter({ name: 'inquest_tool_calls_total', help: 'Tool calls by server and outcome', labelNames: ['server', 'outcome'], registers }),
+      calls: new Counter({
+        name: 'inquest_tool_calls_total',
+        help: 'Tool calls by server and outcome',
+        labelNames: ['server', 'outcome'],
+        registers,
+      }),
       duration: new Histogram({
         name: 'inquest_tool_call_duration_seconds',
         help: 'Tool call duration',
@@ -155,8 +193,18 @@ export class ToolProxy {
         buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30],
         registers,
       }),
-      breaker: new Gauge({ name: 'inquest_tool_server_breaker_state', help: 'Circuit breaker per tool server: 0 closed, 1 half open, 2 open', labelNames: ['server'], registers }),
-      healthy: new Gauge({ name: 'inquest_tool_server_healthy', help: 'Last health poll per tool server: 1 healthy, 0 not', labelNames: ['server'], registers }),
+      breaker: new Gauge({
+        name: 'inquest_tool_server_breaker_state',
+        help: 'Circuit breaker per tool server: 0 closed, 1 half open, 2 open',
+        labelNames: ['server'],
+        registers,
+      }),
+      healthy: new Gauge({
+        name: 'inquest_tool_server_healthy',
+        help: 'Last health poll per tool server: 1 healthy, 0 not',
+        labelNames: ['server'],
+        registers,
+      }),
     };
   }
 
@@ -179,7 +227,11 @@ export class ToolProxy {
     this.teams.clear();
   }
 
-  async listTools(teamId: string, refresh: boolean, signal: AbortSignal): Promise<{ tools: ToolDescriptorView[]; servers: ServerStatusView[] }> {
+  async listTools(
+    teamId: string,
+    refresh: boolean,
+    signal: AbortSignal,
+  ): Promise<{ tools: ToolDescriptorView[]; servers: ServerStatusView[] }> {
     const team = await this.teamState(teamId, refresh, signal);
     const tools: ToolDescriptorView[] = [];
     const servers: ServerStatusView[] = [];
@@ -190,14 +242,28 @@ export class ToolProxy {
           const listing = await this.listing(team, entry, refresh, signal);
           for (const t of listing.tools.values()) tools.push(t.def);
           const rejected = [...listing.rejected.entries()].map(([n, e]) => `${n}: ${e}`);
-          servers.push(this.status(rt, listing.tools.size, rejected.length ? `unusable tools: ${rejected.join('; ').slice(0, 500)}` : undefined));
+          servers.push(
+            this.status(
+              rt,
+              listing.tools.size,
+              rejected.length ? `unusable tools: ${rejected.join('; ').slice(0, 500)}` : undefined,
+            ),
+          );
         } catch (err) {
           servers.push(this.status(rt, 0, errorText(err)));
         }
       }),
     );
     for (const p of team.problems) {
-      servers.push({ name: p.name, url: p.url, enabled: true, healthy: false, breaker_state: 'closed', last_error: p.error, tool_count: 0 });
+      servers.push({
+        name: p.name,
+        url: p.url,
+        enabled: true,
+        healthy: false,
+        breaker_state: 'closed',
+        last_error: p.error,
+        tool_count: 0,
+      });
     }
     tools.sort((a, b) => a.full_name.localeCompare(b.full_name));
     servers.sort((a, b) => a.name.localeCompare(b.name));
@@ -205,11 +271,21 @@ export class ToolProxy {
   }
 
   async callTool(
-    req: { teamId: string; investigationId?: string; tool: string; parameters: Record<string, unknown> },
+    req: {
+      teamId: string;
+      investigationId?: string;
+      tool: string;
+      parameters: Record<string, unknown>;
+    },
     signal: AbortSignal,
   ): Promise<CallResult> {
     const started = performance.now();
-    const audit = { audit: 'tool_call', team_id: req.teamId, investigation_id: req.investigationId, tool: req.tool };
+    const audit = {
+      audit: 'tool_call',
+      team_id: req.teamId,
+      investigation_id: req.investigationId,
+      tool: req.tool,
+    };
     let outcome = 'ok';
     let server = '';
     try {
@@ -219,13 +295,22 @@ export class ToolProxy {
       const entry = team.servers.find((s) => s.name === serverName);
       if (!entry) {
         const problem = team.problems.find((p) => p.name === serverName);
-        throw problem ? unavailableFor(serverName, problem.error) : notFound(`unknown tool server ${serverName} (not configured or not enabled for this team)`);
+        throw problem
+          ? unavailableFor(serverName, problem.error)
+          : notFound(
+              `unknown tool server ${serverName} (not configured or not enabled for this team)`,
+            );
       }
       const listing = await this.listing(team, entry, false, signal);
       const compiled = listing.tools.get(tool);
       if (!compiled) {
         const why = listing.rejected.get(tool);
-        if (why) throw new DomainError('invalid_input', 'invalid_request', `tool ${req.tool} cannot be used: ${why}`);
+        if (why)
+          throw new DomainError(
+            'invalid_input',
+            'invalid_request',
+            `tool ${req.tool} cannot be used: ${why}`,
+          );
         throw notFound(`unknown tool ${req.tool}`);
       }
       if (compiled.destructive && !team.writeActions) {
@@ -236,16 +321,27 @@ export class ToolProxy {
         );
       }
       if (!compiled.validate(req.parameters)) {
-        throw validationError(schemaErrors(compiled.validate.errors ?? []), `invalid parameters for ${req.tool}: ${ajvMessage(compiled.validate.errors ?? [])}`);
+        throw validationError(
+          schemaErrors(compiled.validate.errors ?? []),
+          `invalid parameters for ${req.tool}: ${ajvMessage(compiled.validate.errors ?? [])}`,
+        );
       }
       const rt = this.runtime(entry);
-      const { output, bytes } = (await this.guarded(rt, entry, signal, (opts) => rt.client.callTool(tool, req.parameters, opts))) as {
+      const { output, bytes } = (await this.guarded(rt, entry, signal, (opts) =>
+        rt.client.callTool(tool, req.parameters, opts),
+      )) as {
         output: unknown;
         bytes: number;
       };
-      let obj = typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as Record<string, unknown>) : { value: output };
+      let obj =
+        typeof output === 'object' && output !== null && !Array.isArray(output)
+          ? (output as Record<string, unknown>)
+          : { value: output };
       let truncated = false;
-      if (bytes > this.options.maxOutputBytes || Buffer.byteLength(JSON.stringify(obj)) > this.options.maxOutputBytes) {
+      if (
+        bytes > this.options.maxOutputBytes ||
+        Buffer.byteLength(JSON.stringify(obj)) > this.options.maxOutputBytes
+      ) {
         obj = truncateOutput(obj, this.options.maxOutputBytes, bytes);
         truncated = true;
       }
@@ -260,7 +356,10 @@ export class ToolProxy {
       const duration = performance.now() - started;
       this.metrics.calls.inc({ server: server || '-', outcome });
       if (server) this.metrics.duration.observe({ server }, duration / 1000);
-      this.deps.logger.info({ ...audit, server, outcome, duration_ms: Math.round(duration) }, 'tool call');
+      this.deps.logger.info(
+        { ...audit, server, outcome, duration_ms: Math.round(duration) },
+        'tool call',
+      );
     }
   }
 
@@ -273,7 +372,16 @@ export class ToolProxy {
         return this.status(rt, team.listings.get(entry.name)?.tools.size ?? 0, rt.lastError);
       }),
     );
-    for (const p of team.problems) out.push({ name: p.name, url: p.url, enabled: true, healthy: false, breaker_state: 'closed', last_error: p.error, tool_count: 0 });
+    for (const p of team.problems)
+      out.push({
+        name: p.name,
+        url: p.url,
+        enabled: true,
+        healthy: false,
+        breaker_state: 'closed',
+        last_error: p.error,
+        tool_count: 0,
+      });
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
 
@@ -299,9 +407,15 @@ export class ToolProxy {
     const ac = new AbortController();
     try {
       const headers = await this.authHeaders(rt.entry);
-      const status = await rt.client.health({ signal: ac.signal, timeoutMs: Math.min(this.timeoutOf(rt.entry), 5_000), headers });
+      const status = await rt.client.health({
+        signal: ac.signal,
+        timeoutMs: Math.min(this.timeoutOf(rt.entry), 5_000),
+        headers,
+      });
       rt.healthy = ['ok', 'healthy', 'up', 'pass', 'serving'].includes(status.toLowerCase());
-      rt.lastError = rt.healthy ? undefined : `health status ${JSON.stringify(status.slice(0, 50))}`;
+      rt.lastError = rt.healthy
+        ? undefined
+        : `health status ${JSON.stringify(status.slice(0, 50))}`;
     } catch (err) {
       rt.healthy = false;
       rt.lastError = errorText(err);
@@ -337,7 +451,9 @@ export class ToolProxy {
   private loadTeam(teamId: string): Promise<TeamState> {
     const p = (async (): Promise<TeamState> => {
       const effective = await this.deps.config.getEffective(teamId);
-      const raw = hasStringReferences(effective) ? await this.deps.config.getRaw(teamId) : undefined;
+      const raw = hasStringReferences(effective)
+        ? await this.deps.config.getRaw(teamId)
+        : undefined;
       const { servers, problems } = resolveServerEntries(effective, raw);
       const flags = effective.feature_flags as Record<string, unknown> | undefined;
       return {
@@ -356,18 +472,29 @@ export class ToolProxy {
     return p;
   }
 
-  private async listing(team: TeamState, entry: ServerEntry, refresh: boolean, signal: AbortSignal): Promise<Listing> {
+  private async listing(
+    team: TeamState,
+    entry: ServerEntry,
+    refresh: boolean,
+    signal: AbortSignal,
+  ): Promise<Listing> {
     const cached = team.listings.get(entry.name);
     if (cached && !refresh && cached.expires > Date.now()) return cached;
     const rt = this.runtime(entry);
-    const raw = (await this.guarded(rt, entry, signal, (opts) => rt.client.listTools(opts))) as RawToolDefinition[];
+    const raw = (await this.guarded(rt, entry, signal, (opts) =>
+      rt.client.listTools(opts),
+    )) as RawToolDefinition[];
     const listing = this.compileListing(entry.name, raw);
     team.listings.set(entry.name, listing);
     return listing;
   }
 
   private compileListing(server: string, raw: RawToolDefinition[]): Listing {
-    const listing: Listing = { expires: Date.now() + this.options.listTtlMs, tools: new Map(), rejected: new Map() };
+    const listing: Listing = {
+      expires: Date.now() + this.options.listTtlMs,
+      tools: new Map(),
+      rejected: new Map(),
+    };
     for (const def of raw.slice(0, MAX_TOOLS_PER_SERVER)) {
       const name = typeof def?.name === 'string' ? def.name : '';
       const label = name || '(unnamed)';
@@ -378,7 +505,12 @@ export class ToolProxy {
       }
       if (listing.tools.has(name)) continue;
       const params = def.parameters ?? { type: 'object', properties: {} };
-      if (typeof params !== 'object' || params === null || Array.isArray(params) || (params as { type?: unknown }).type !== 'object') {
+      if (
+        typeof params !== 'object' ||
+        params === null ||
+        Array.isArray(params) ||
+        (params as { type?: unknown }).type !== 'object'
+      ) {
         listing.rejected.set(name, 'parameters must be a JSON schema of type object');
         continue;
       }
@@ -393,7 +525,12 @@ export class ToolProxy {
         listing.rejected.set(name, `invalid parameter schema: ${errorText(err).slice(0, 200)}`);
         continue;
       }
-      const annotations = typeof def.annotations === 'object' && def.annotations !== null && !Array.isArray(def.annotations) ? (def.annotations as Record<string, unknown>) : undefined;
+      const annotations =
+        typeof def.annotations === 'object' &&
+        def.annotations !== null &&
+        !Array.isArray(def.annotations)
+          ? (def.annotations as Record<string, unknown>)
+          : undefined;
       const view: ToolDescriptorView = {
         full_name: `${server}:${name}`,
         server,
@@ -403,7 +540,11 @@ export class ToolProxy {
       };
       if (annotations) view.annotations = annotations;
       // Tools without annotations count as read-only; only an explicit destructiveHint gates.
-      listing.tools.set(name, { def: view, validate, destructive: annotations?.destructiveHint === true });
+      listing.tools.set(name, {
+        def: view,
+        validate,
+        destructive: annotations?.destructiveHint === true,
+      });
     }
     return listing;
   }
@@ -434,7 +575,9 @@ export class ToolProxy {
         errorThresholdPercentage: b.errorThresholdPercentage,
         rollingCountTimeout: b.rollingCountTimeoutMs,
         // The call was wrong, not the server: do not count it against the server.
-        errorFilter: (err: unknown) => (isToolServerError(err) && (err.failure === 'rejected' || err.failure === 'refused')) || isCancel(err),
+        errorFilter: (err: unknown) =>
+          (isToolServerError(err) && (err.failure === 'rejected' || err.failure === 'refused')) ||
+          isCancel(err),
       });
       const name = entry.name;
       breaker.on('open', () => {
@@ -468,33 +611,50 @@ export class ToolProxy {
   private async authHeaders(entry: ServerEntry): Promise<Record<string, string>> {
     if (!entry.auth) return {};
     try {
-      if (entry.auth.type === 'bearer') return { authorization: `Bearer ${await this.deps.secrets.resolve(entry.auth.token)}` };
+      if (entry.auth.type === 'bearer')
+        return { authorization: `Bearer ${await this.deps.secrets.resolve(entry.auth.token)}` };
       const header = entry.auth.header;
       if (!HEADER_NAME.test(header) || FORBIDDEN_HEADERS.has(header.toLowerCase())) {
-        throw unavailableFor(entry.name, `auth header name ${JSON.stringify(header.slice(0, 64))} is not allowed`);
+        throw unavailableFor(
+          entry.name,
+          `auth header name ${JSON.stringify(header.slice(0, 64))} is not allowed`,
+        );
       }
       return { [header]: await this.deps.secrets.resolve(entry.auth.key) };
     } catch (err) {
       if (isDomainError(err) && err.code === 'data_source_unavailable') throw err;
       // The message names the reference problem only; a resolved value never reaches it.
-      throw unavailableFor(entry.name, `credentials could not be resolved (${isDomainError(err) ? err.code : 'error'})`);
+      throw unavailableFor(
+        entry.name,
+        `credentials could not be resolved (${isDomainError(err) ? err.code : 'error'})`,
+      );
     }
   }
 
   /** Runs one tool-server request behind the server's concurrency limit and breaker. */
-  private async guarded(rt: ServerRuntime, entry: ServerEntry, signal: AbortSignal, fn: (opts: CallOptions) => Promise<unknown>): Promise<unknown> {
+  private async guarded(
+    rt: ServerRuntime,
+    entry: ServerEntry,
+    signal: AbortSignal,
+    fn: (opts: CallOptions) => Promise<unknown>,
+  ): Promise<unknown> {
     const headers = await this.authHeaders(entry);
     const release = await rt.limit.acquire(signal);
     try {
       if (signal.aborted) throw cancelled();
-      const out = await rt.breaker.fire(() => fn({ signal, timeoutMs: this.timeoutOf(entry), headers }));
+      const out = await rt.breaker.fire(() =>
+        fn({ signal, timeoutMs: this.timeoutOf(entry), headers }),
+      );
       // an answer proves the server is reachable again, whatever the last poll said
       rt.healthy = true;
       rt.lastError = undefined;
       return out;
     } catch (err) {
       const mapped = this.toDomain(rt.name, err, signal);
-      if (isDomainError(mapped) && (mapped.code === 'data_source_unavailable' || mapped.code === 'timeout')) {
+      if (
+        isDomainError(mapped) &&
+        (mapped.code === 'data_source_unavailable' || mapped.code === 'timeout')
+      ) {
         rt.healthy = false;
         rt.lastError = mapped.message;
       }
@@ -508,14 +668,21 @@ export class ToolProxy {
     if (isDomainError(err)) return err;
     if (signal.aborted || isCancel(err)) return cancelled();
     if ((err as { code?: string })?.code === 'EOPENBREAKER') {
-      return unavailableFor(server, 'circuit open after repeated failures; calls are refused until it half-opens');
+      return unavailableFor(
+        server,
+        'circuit open after repeated failures; calls are refused until it half-opens',
+      );
     }
     if (err instanceof ToolServerError) {
       switch (err.failure) {
         case 'timeout':
           return new DomainError('timeout', 'timeout', `tool server ${server}: ${err.message}`);
         case 'rejected':
-          return new DomainError(err.status === 404 ? 'not_found' : 'invalid_input', err.status === 404 ? 'not_found' : 'tool_rejected', `tool server ${server}: ${err.message}`);
+          return new DomainError(
+            err.status === 404 ? 'not_found' : 'invalid_input',
+            err.status === 404 ? 'not_found' : 'tool_rejected',
+            `tool server ${server}: ${err.message}`,
+          );
         default:
           return unavailableFor(server, err.message);
       }
@@ -528,7 +695,9 @@ function isCancel(err: unknown): boolean {
   return isDomainError(err) && err.code === 'cancelled';
 }
 
-function breakerState(b: CircuitBreaker<never[], unknown> | CircuitBreaker<[() => Promise<unknown>], unknown>): 'closed' | 'open' | 'half_open' {
+function breakerState(
+  b: CircuitBreaker<never[], unknown> | CircuitBreaker<[() => Promise<unknown>], unknown>,
+): 'closed' | 'open' | 'half_open' {
   if (b.halfOpen) return 'half_open';
   return b.opened ? 'open' : 'closed';
 }
@@ -539,8 +708,14 @@ function errorText(err: unknown): string {
 
 function schemaErrors(errors: ErrorObject[]): Array<{ field: string; error: string }> {
   return errors.slice(0, 20).map((e) => {
-    const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
-    const extra = e.keyword === 'additionalProperties' ? (e.params as { additionalProperty?: string }).additionalProperty : undefined;
+    const missing =
+      e.keyword === 'required'
+        ? (e.params as { missingProperty?: string }).missingProperty
+        : undefined;
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? (e.params as { additionalProperty?: string }).additionalProperty
+        : undefined;
     const path = e.instancePath.split('/').filter(Boolean).join('.');
     const field = ['parameters', path, missing ?? extra].filter(Boolean).join('.');
     return { field, error: extra ? 'is not allowed' : (e.message ?? 'is invalid') };

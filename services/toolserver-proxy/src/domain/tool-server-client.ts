@@ -16,7 +16,11 @@ export interface CallOptions {
 export interface ToolServerClient {
   listTools(opts: CallOptions): Promise<RawToolDefinition[]>;
   /** Returns the raw JSON answer and its size in bytes. */
-  callTool(name: string, parameters: Record<string, unknown>, opts: CallOptions): Promise<{ output: unknown; bytes: number }>;
+  callTool(
+    name: string,
+    parameters: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<{ output: unknown; bytes: number }>;
   health(opts: CallOptions): Promise<string>;
   close(): Promise<void>;
 }
@@ -25,7 +29,8 @@ export interface ToolServerClient {
  * Why a tool-server call failed. `rejected` means the server answered that this call was wrong
  * (4xx, MCP isError): the server itself is fine, so the breaker does not count it.
  */
-export type ToolServerFailure = 'unreachable' | 'timeout' | 'bad_answer' | 'server_error' | 'rejected' | 'too_large' | 'refused';
+export type ToolServerFailure =
+  'unreachable' | 'timeout' | 'bad_answer' | 'server_error' | 'rejected' | 'too_large' | 'refused';
 
 export class ToolServerError extends Error {
   readonly isToolServerError = true as const;
@@ -40,7 +45,15 @@ export class ToolServerError extends Error {
 }
 
 export function isToolServerError(e: unknown): e is ToolServerError {
-  return typeof e === 'object' && e !== null && (e as { isToolServerError?: unknown }).isToolServerError === true;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { isToolServerError?: unknown }).isToolServerError === true
+  );
 }
 
-export type ToolServerClientFactory = (entry: { name: string; url: string; transport: 'http' | 'mcp' }) => ToolServerClient;
+export type ToolServerClientFactory = (entry: {
+  name: string;
+  url: string;
+  transport: 'http' | 'mcp';
+}) => ToolServerClient;

@@ -5,12 +5,19 @@ const MARKER = '[truncated by inquest]';
  * strings are cut and long arrays trimmed, each with a marker. Falls back to a prefix of the
  * serialized text when shape-keeping trimming is not enough.
  */
-export function truncateOutput(value: Record<string, unknown>, maxBytes: number, originalBytes: number): Record<string, unknown> {
+export function truncateOutput(
+  value: Record<string, unknown>,
+  maxBytes: number,
+  originalBytes: number,
+): Record<string, unknown> {
   let stringMax = 4096;
   let arrayMax = 200;
   for (let i = 0; i < 12; i++) {
     const shrunk = shrink(value, stringMax, arrayMax, 0) as Record<string, unknown>;
-    const candidate = { ...shrunk, _inquest_truncated: `${MARKER} output of ${originalBytes} bytes exceeded the ${maxBytes}-byte limit` };
+    const candidate = {
+      ...shrunk,
+      _inquest_truncated: `${MARKER} output of ${originalBytes} bytes exceeded the ${maxBytes}-byte limit`,
+    };
     if (Buffer.byteLength(JSON.stringify(candidate)) <= maxBytes) return candidate;
     stringMax = Math.max(16, Math.floor(stringMax / 2));
     arrayMax = Math.max(1, Math.floor(arrayMax / 2));
@@ -19,7 +26,10 @@ export function truncateOutput(value: Record<string, unknown>, maxBytes: number,
   const room = Math.max(0, maxBytes - 200);
   return {
     _inquest_truncated: `${MARKER} output of ${originalBytes} bytes exceeded the ${maxBytes}-byte limit`,
-    partial_json: Buffer.from(text).subarray(0, room).toString('utf8').replace(/\uFFFD+$/, ''),
+    partial_json: Buffer.from(text)
+      .subarray(0, room)
+      .toString('utf8')
+      .replace(/\uFFFD+$/, ''),
   };
 }
 

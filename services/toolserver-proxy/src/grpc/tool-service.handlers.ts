@@ -29,7 +29,11 @@ export function toolServiceImplementation(proxy: ToolProxy, logger: Logger) {
     toolsV1.ToolServiceService,
     {
       async listTools(req, ctx) {
-        const { tools, servers } = await proxy.listTools(teamOf(req, ctx.teamId), req.refresh, ctx.signal);
+        const { tools, servers } = await proxy.listTools(
+          teamOf(req, ctx.teamId),
+          req.refresh,
+          ctx.signal,
+        );
         return {
           tools: tools.map((t) => ({
             full_name: t.full_name,
@@ -53,10 +57,19 @@ export function toolServiceImplementation(proxy: ToolProxy, logger: Logger) {
           },
           ctx.signal,
         );
-        return { output: res.output, truncated: res.truncated, duration_ms: res.duration_ms, output_bytes: res.output_bytes };
+        return {
+          output: res.output,
+          truncated: res.truncated,
+          duration_ms: res.duration_ms,
+          output_bytes: res.output_bytes,
+        };
       },
       async getServerHealth(req, ctx) {
-        return { servers: (await proxy.serverHealth(teamOf(req, ctx.teamId), ctx.signal)).map(encodeStatus) };
+        return {
+          servers: (await proxy.serverHealth(teamOf(req, ctx.teamId), ctx.signal)).map(
+            encodeStatus,
+          ),
+        };
       },
     },
     logger,

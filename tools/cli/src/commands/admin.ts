@@ -43,14 +43,12 @@ export function registerAdminCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'print JSON')
     .action(
       async (id: string, f: { kind: NodeKind; name: string; parent?: string; json?: boolean }) => {
-        const res = await ctx
-          .client()
-          .admin.createNode({
-            node_id: id,
-            parent_id: f.parent ?? null,
-            kind: f.kind,
-            name: f.name,
-          });
+        const res = await ctx.client().admin.createNode({
+          node_id: id,
+          parent_id: f.parent ?? null,
+          kind: f.kind,
+          name: f.name,
+        });
         ctx.print(f.json ? json(res) : `Created ${res.kind} ${res.node_id} (org ${res.org_id})`);
       },
     );
