@@ -125,8 +125,9 @@ const REF =
 
 /** Printable, single-line, bounded text for quoting in evidence. */
 export function sanitize(s: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex
   const clean = s
+    // control characters are exactly what this strips
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\ufffd]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
