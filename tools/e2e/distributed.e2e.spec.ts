@@ -1,3 +1,4 @@
+import { checkHealth } from '@inquest/grpc-kit';
 import {
   freePort,
   startNatsServer,
@@ -37,8 +38,11 @@ describe('two services as separate processes over gRPC and NATS', () => {
       INQUEST_ADMIN_TOKEN: admin,
     });
     api = `http://127.0.0.1:${httpPort}/api/v1`;
+    // both processes up: config-hierarchy answers its gRPC health check, the gateway its /healthz
     await waitFor(
-      async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok,
+      async () =>
+        (await checkHealth(`127.0.0.1:${grpcPort}`, 500)) &&
+        (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok,
       30_000,
       100,
     ).catch((err: unknown) => {

@@ -153,3 +153,36 @@ describe('runner failover on NATS JetStream', () => {
     client.close();
   });
 });
+
+describe('cancellation in a runner process', () => {
+  // Regression: knowledge lookups still in flight when a cancel aborted the tool rounds rejected
+  // with nobody listening, and the unhandled rejection ended the whole process.
+  it('a cancel while knowledge lookups are in flight does not end the process', async () => {
+    const dataDir = join(root, `cancel-${++n}`);
+    toolServer.tools = k8sTools();
+    toolServer.tools[0]!.handler = (_p, ctx) => untilAborted(ctx.signal);
+    knowledge.delayMs = 1000;
+    try {
+      const p = await startRunnerProcess(runnerEnv(dataDir, { INQUEST_RUNNER_ID: `c-${n}` }));
+      procs.push(p);
+      const client = clientOf(p.address);
+      const { investigation } = await client.runInvestigation({
+        team_id: 'team-a',
+        agent_name: 'k8s_agent',
+        message: 'checkout pods keep restarting',
+        context: { namespace: 'shop' },
+        async: true,
+      });
+      const id = investigation!.investigation_id;
+      await waitFor(() => toolServer.calls.some((c) => c.investigationId === id), 15_000);
+      const c = await client.cancelInvestigation({ team_id: 'team-a', investigation_id: id });
+      expect(c.investigation?.status).toBe('cancelled');
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(p.child.exitCode).toBeNull();
+      expect(p.child.signalCode).toBeNull();
+      client.close();
+    } finally {
+      knowledge.delayMs = 0;
+    }
+  });
+});

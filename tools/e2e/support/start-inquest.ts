@@ -61,7 +61,13 @@ export async function startInquest(
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + (options.timeoutMs ?? 60_000);
   let exited = false;
-  child.once('exit', () => (exited = true));
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    exited = true;
+    // A crash mid-test shows up as a network error in the test; say why on stderr.
+    if (!stopping && code !== 0)
+      process.stderr.write(`inquest exited unexpectedly (${code ?? signal}):\n${out}\n`);
+  });
   for (;;) {
     if (exited) throw new Error(`inquest exited during start:\n${out}`);
     try {
@@ -86,6 +92,7 @@ export async function startInquest(
     output: () => out,
     process: child,
     stop: async () => {
+      stopping = true;
       if (!exited) {
         const done = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');

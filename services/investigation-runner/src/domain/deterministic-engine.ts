@@ -157,6 +157,10 @@ export class DeterministicEngine implements InvestigationEngine {
       if (out.ok) absorbKnowledge(t.fullName, out.output, knowledge);
       onDone(t.fullName);
     });
+    const knowledgeDone = Promise.all(knowledgeCalls);
+    // Observed at once: when the tool rounds below throw first (cancel, timeout), a knowledge
+    // call rejecting later must not become an unhandled rejection (it would end the process).
+    knowledgeDone.catch(() => undefined);
 
     // breadth-first: round 0 from the request, later rounds from entities of earlier outputs
     const deferred: { tool: ToolDescriptor; filled: Filled; variants: number }[] = [];
@@ -206,7 +210,7 @@ export class DeterministicEngine implements InvestigationEngine {
         }
       }
     }
-    await Promise.all(knowledgeCalls);
+    await knowledgeDone;
     if (Date.now() > until && run.deadline < Date.now())
       throw timeoutError('the investigation ran out of time');
   }

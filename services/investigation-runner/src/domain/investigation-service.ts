@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { conflict, invalidRequest, isDomainError, notFound } from '@inquest/errors';
 import {
   Subjects,
@@ -271,6 +272,8 @@ export class InvestigationService {
   ): Promise<InvestigationRecord> {
     const id = rec.investigation_id;
     const ac = new AbortController();
+    // one signal is shared by every concurrent tool call, retrieval and LLM request of the run
+    setMaxListeners(256, ac.signal);
     this.active.set(id, ac);
     const startedMs = Date.now();
     let timer: NodeJS.Timeout | undefined;
