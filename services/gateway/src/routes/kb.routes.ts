@@ -27,6 +27,8 @@ const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
   return req.auth.teamId;
 };
 
+type TeachFields = Pick<TeachRequest, 'content' | 'type' | 'service' | 'tags' | 'title'>;
+
 function teachBody(r: knowledgeV1.TeachResponse, withIds: boolean): TeachResponse {
   const body: TeachResponse = {
     document_id: r.document_id,
@@ -41,6 +43,21 @@ function teachBody(r: knowledgeV1.TeachResponse, withIds: boolean): TeachRespons
 /** Routes of /kb/*: teach, retrieve, answer, feedback, status, tree stats, patterns, graph, uploads. */
 export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
   const kb = clients.knowledge;
+  /** POST /kb/teach and /kb/documents differ only in how the content is split. */
+  const teach = (req: ApiRequest<TeachFields, unknown, unknown>, format: 'text' | 'markdown') =>
+    kb.teach(
+      {
+        team_id: teamOf(req),
+        content: req.body.content,
+        type: req.body.type,
+        service: req.body.service,
+        tags: req.body.tags ?? [],
+        title: req.body.title,
+        author: req.auth.identity,
+        format,
+      },
+      { ctx: req.ctx, signal: req.signal },
+    );
   return [
     defineRoute({
       method: 'post',
@@ -59,22 +76,7 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
         400: err('Empty content, unknown type, bad tags'),
         413: err('Body over 1 MiB'),
       },
-      handler: async (req) => {
-        const r = await kb.teach(
-          {
-            team_id: teamOf(req),
-            content: req.body.content,
-            type: req.body.type,
-            service: req.body.service,
-            tags: req.body.tags ?? [],
-            title: req.body.title,
-            author: req.auth.identity,
-            format: 'text',
-          },
-          { ctx: req.ctx, signal: req.signal },
-        );
-        return { status: 201, body: teachBody(r, false) };
-      },
+      handler: async (req) => ({ status: 201, body: teachBody(await teach(req, 'text'), false) }),
     }),
     defineRoute({
       method: 'post',
@@ -92,22 +94,10 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
         201: { description: 'Documents stored', schema: TeachResponse },
         400: err('Bad document'),
       },
-      handler: async (req) => {
-        const r = await kb.teach(
-          {
-            team_id: teamOf(req),
-            content: req.body.content,
-            type: req.body.type,
-            service: req.body.service,
-            tags: req.body.tags ?? [],
-            title: req.body.title,
-            author: req.auth.identity,
-            format: 'markdown',
-          },
-          { ctx: req.ctx, signal: req.signal },
-        );
-        return { status: 201, body: teachBody(r, true) };
-      },
+      handler: async (req) => ({
+        status: 201,
+        body: teachBody(await teach(req, 'markdown'), true),
+      }),
     }),
     defineRoute({
       method: 'get',
