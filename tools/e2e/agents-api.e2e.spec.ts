@@ -18,10 +18,11 @@ import {
   type ConfigServiceDouble,
   type KnowledgeServiceDouble,
   type ToolServiceDouble,
+  gatewayRequest,
+  type GatewayRequestOptions,
 } from '@inquest/testing';
 import { start as startGateway } from '@inquest/gateway-service';
 import { start as startRunner } from '@inquest/investigation-runner-service';
-import { gatewayRequest, type GatewayRequestOptions } from './support/gateway-request';
 
 let config: ConfigServiceDouble;
 let toolServer: ToolServiceDouble;

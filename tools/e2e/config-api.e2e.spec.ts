@@ -8,10 +8,9 @@ import { InProcessEventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
 import { configV1 } from '@inquest/proto';
-import { tempDir, waitFor } from '@inquest/testing';
+import { tempDir, waitFor, gatewayRequest, type GatewayRequestOptions } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
 import { start as startGateway } from '@inquest/gateway-service';
-import { gatewayRequest, type GatewayRequestOptions } from './support/gateway-request';
 
 let gw: Awaited<ReturnType<typeof startGateway>>;
 const adminToken = `admin.${randomBytes(24).toString('base64url')}`;

@@ -8,10 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { InProcessEventBus } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
-import { startConfigServiceDouble, tempDir, type ConfigServiceDouble } from '@inquest/testing';
+import {
+  startConfigServiceDouble,
+  tempDir,
+  type ConfigServiceDouble,
+  gatewayRequest,
+} from '@inquest/testing';
 import { start as startGateway } from '@inquest/gateway-service';
 import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
-import { gatewayRequest } from './support/gateway-request';
 
 let config: ConfigServiceDouble;
 let svc: Awaited<ReturnType<typeof startKnowledge>>;

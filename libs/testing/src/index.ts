@@ -5,3 +5,5 @@ export { startNatsServer, natsServerBinary } from './nats-server';
 export type { RunningNatsServer } from './nats-server';
 export { untilAborted } from './until-aborted';
 export * from './doubles/index';
+export { gatewayRequest } from './gateway-request';
+export type { GatewayResponse, GatewayRequestOptions } from './gateway-request';

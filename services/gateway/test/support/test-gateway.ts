@@ -6,7 +6,14 @@ import type { EventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger, type Logger } from '@inquest/observability';
 import { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
-import { freePort, startConfigServiceDouble, type ConfigServiceDouble } from '@inquest/testing';
+import {
+  freePort,
+  gatewayRequest,
+  startConfigServiceDouble,
+  type ConfigServiceDouble,
+  type GatewayRequestOptions,
+  type GatewayResponse,
+} from '@inquest/testing';
 import { createApp } from '../../src/app';
 import type { OidcVerifier } from '../../src/auth/oidc-verifier';
 import { TokenAuthenticator } from '../../src/auth/token-authenticator';
@@ -33,13 +40,7 @@ export interface TestGatewayOptions {
   logger?: Logger;
 }
 
-export interface TestResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** parsed JSON body (undefined when not JSON) */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+export type TestResponse = GatewayResponse;
 
 export interface TestGateway {
   url: string;
@@ -49,17 +50,7 @@ export interface TestGateway {
   clients: ServiceClients;
   authenticator: TokenAuthenticator;
   rateLimiter: RateLimiter;
-  request(
-    method: string,
-    path: string,
-    options?: {
-      token?: string;
-      team?: string;
-      body?: unknown;
-      rawBody?: string;
-      headers?: Record<string, string>;
-    },
-  ): Promise<TestResponse>;
+  request(method: string, path: string, options?: GatewayRequestOptions): Promise<TestResponse>;
   stop(): Promise<void>;
 }
 
@@ -130,30 +121,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     clients,
     authenticator,
     rateLimiter: rateLimiter ?? unlimited,
-    async request(method, path, o = {}) {
-      const headers: Record<string, string> = { ...o.headers };
-      if (o.token) headers['authorization'] = `Bearer ${o.token}`;
-      if (o.team) headers['x-inquest-team'] = o.team;
-      let body: string | undefined = o.rawBody;
-      if (o.body !== undefined) {
-        body = JSON.stringify(o.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(15_000),
-      });
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, body: parsed };
-    },
+    request: (method, path, o) => gatewayRequest(url, method, path, o),
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
