@@ -22,7 +22,8 @@ import type {
   ToolGateway,
 } from './ports';
 import { SIGNATURE_CATALOG, type SignatureEntry } from './signature-catalog.data';
-import { ToolRunner, isBuiltin } from './tool-runner';
+import { RunProgress } from './run-progress';
+import { isBuiltin, type ToolRunner } from './tool-runner';
 
 export interface DeterministicEngineOptions {
   /** tool-server calls per investigation (default 24) */
@@ -85,34 +86,16 @@ export class DeterministicEngine implements InvestigationEngine {
   }
 
   async run(run: EngineRun): Promise<EngineOutcome> {
-    let done = 0;
-    let total = 3;
-    const runner = new ToolRunner(
-      run.teamId,
-      run.investigationId,
-      this.tools,
-      this.knowledge,
-      run.signal,
-      () => {
-        total++;
-      },
-    );
-    const step = (current: string) =>
-      run.progress(
-        { current_step: current, steps_completed: done, steps_total: Math.max(total, done + 1) },
-        [...runner.used],
-      );
-    step('planning');
+    const progress = new RunProgress(run, this.tools, this.knowledge, 3);
+    const runner = progress.runner;
+    progress.step('planning');
     const plan = await planRun(run, this.tools);
-    done++;
+    progress.complete();
     const gatherUntil = Date.now() + Math.max(0, run.deadline - Date.now()) * this.gatherShare;
     const observations = new Map<string, Observation>();
     const knowledge: Knowledge = { runbooks: [], incidents: [], patterns: [] };
     const budget = { calls: this.maxCalls };
-    const onDone = (label: string) => {
-      done++;
-      step(label);
-    };
+    const onDone = (label: string) => progress.complete(label);
     await Promise.all(
       plan.subAgents.map((sub) =>
         this.gather(run, sub, runner, observations, knowledge, budget, gatherUntil, onDone),
@@ -120,12 +103,9 @@ export class DeterministicEngine implements InvestigationEngine {
     );
     checkDataSources(plan, runner);
     if (run.signal.aborted) throw run.signal.reason;
-    step('analysing evidence');
+    progress.step('analysing evidence');
     const result = this.analyse(run, [...observations.values()], knowledge, runner.used.length);
-    done = Math.max(done + 1, total);
-    run.progress({ current_step: 'done', steps_completed: done, steps_total: done }, [
-      ...runner.used,
-    ]);
+    progress.finish();
     return { result, toolsUsed: [...runner.used] };
   }
 

@@ -6,7 +6,8 @@ import { DEFAULT_PROMPTS } from './agents';
 import { checkDataSources, planRun, type SubAgentPlan } from './agent-tools';
 import type { EngineOutcome, EngineRun, InvestigationEngine } from './engine';
 import type { KnowledgeSource, ToolDescriptor, ToolGateway } from './ports';
-import { ToolRunner } from './tool-runner';
+import { RunProgress } from './run-progress';
+import type { ToolRunner } from './tool-runner';
 
 export interface LlmEngineOptions {
   /** model turns per agent (default 8) */
@@ -83,44 +84,17 @@ export class LlmEngine implements InvestigationEngine {
   }
 
   async run(run: EngineRun): Promise<EngineOutcome> {
-    let done = 0;
-    let total = 2;
-    const runner = new ToolRunner(
-      run.teamId,
-      run.investigationId,
-      this.tools,
-      this.knowledge,
-      run.signal,
-      () => {
-        total++;
-      },
-    );
-    const step = (s: string) =>
-      run.progress(
-        { current_step: s, steps_completed: done, steps_total: Math.max(total, done + 1) },
-        [...runner.used],
-      );
-    step('planning');
+    const progress = new RunProgress(run, this.tools, this.knowledge, 2);
+    const runner = progress.runner;
+    progress.step('planning');
     const plan = await planRun(run, this.tools);
-    done++;
+    progress.complete();
     const results = await Promise.all(
-      plan.subAgents.map((sub) =>
-        this.loop(run, sub, runner, (label) => {
-          done++;
-          step(label);
-        }),
-      ),
+      plan.subAgents.map((sub) => this.loop(run, sub, runner, (label) => progress.complete(label))),
     );
     checkDataSources(plan, runner);
     const result = merge(results);
-    run.progress(
-      {
-        current_step: 'done',
-        steps_completed: Math.max(done + 1, total),
-        steps_total: Math.max(done + 1, total),
-      },
-      [...runner.used],
-    );
+    progress.finish();
     return { result, toolsUsed: [...runner.used] };
   }
 
