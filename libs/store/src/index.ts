@@ -3,3 +3,4 @@ export type { SqliteDb, Migration } from './sqlite/open-sqlite';
 export * from './config/index';
 export * from './investigations/index';
 export * from './deliveries/index';
+export * from './knowledge/index';

@@ -15,6 +15,12 @@ export const EnvSchema = z.object({
   INQUEST_LOG_LEVEL: envLogLevel,
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
+  /** documents, queries, patterns and the graph live in MongoDB when set (knowledge.db otherwise) */
+  INQUEST_MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL')
+    .optional(),
+  INQUEST_MONGODB_DB: z.string().min(1).default('inquest'),
   /** events (investigation.completed, config.changed) arrive over NATS JetStream when set */
   INQUEST_NATS_URL: z
     .string()

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { createEgress } from '@inquest/egress';
 import { isDomainError } from '@inquest/errors';
 import { createEventBus, Subjects, eventEnvelope, type EventBus } from '@inquest/events';
@@ -12,6 +13,7 @@ import {
 import { createLogger, type Logger } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
 import { parseEnv, runMain } from '@inquest/runtime';
+import { MongoKnowledgeStore, SqliteKnowledgeStore, type KnowledgeStore } from '@inquest/store';
 import { TextAnalyzer } from '@inquest/vector';
 import { ConfigSettingsSource } from './adapters/config-settings-source';
 import { HttpReranker } from './adapters/http-reranker';
@@ -21,7 +23,6 @@ import { KnowledgeService, type InvestigationCompletedEvent } from './domain/kno
 import { runClusterJob } from './domain/raptor/run-cluster-job';
 import { TreeBuilder } from './domain/tree-builder';
 import { knowledgeHandlers } from './grpc/knowledge-handlers';
-import { SqliteKnowledgeStore } from './store/sqlite-knowledge-store';
 
 export interface Deps {
   bus?: EventBus;
@@ -50,7 +51,14 @@ export async function start(
     deps.bus ??
     (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'knowledge-raptor' }));
   const analyzer = new TextAnalyzer();
-  const store = SqliteKnowledgeStore.open(join(config.INQUEST_DATA_DIR, 'knowledge.db'));
+  let store: KnowledgeStore;
+  let mongo: MongoClient | undefined;
+  if (config.INQUEST_MONGODB_URL) {
+    mongo = await MongoClient.connect(config.INQUEST_MONGODB_URL);
+    store = await MongoKnowledgeStore.open(mongo.db(config.INQUEST_MONGODB_DB));
+  } else {
+    store = SqliteKnowledgeStore.open(join(config.INQUEST_DATA_DIR, 'knowledge.db'));
+  }
   const settings = new ConfigSettingsSource(
     config.INQUEST_CONFIG_ADDR,
     config.INQUEST_KB_SETTINGS_CACHE_MS,
@@ -177,6 +185,7 @@ export async function start(
       await egress.close();
       await spaces.close();
       await store.close();
+      await mongo?.close();
     },
   };
 }

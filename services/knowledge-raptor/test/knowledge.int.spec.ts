@@ -29,6 +29,33 @@ const DISK_RUNBOOK = `# Node disk pressure
 Nodes report DiskPressure when the image cache fills the disk. Prune images with crictl rmi --prune
 and raise the kubelet image GC threshold.`;
 
+/** An inquest.v1.investigation.completed event of an OOMKilled checkout investigation. */
+const completedEvent = (teamId: string, id: string, invId: string) => ({
+  event_id: id,
+  occurred_at: new Date().toISOString(),
+  team_id: teamId,
+  investigation: {
+    investigation_id: invId,
+    team_id: teamId,
+    status: 'completed',
+    agent: 'investigation_agent',
+    message: 'checkout pods keep restarting with exit code 137',
+    context: { service: 'checkout' },
+    result: {
+      summary: `checkout OOMKilled (${invId})`,
+      root_cause: {
+        description: 'memory limit too low for the cart cache',
+        confidence: 80,
+        evidence: ['Last State: OOMKilled'],
+      },
+      timeline: [],
+      affected_systems: ['checkout', 'cart-cache'],
+      recommendations: [{ priority: 'high', action: 'raise the memory limit to 1Gi' }],
+    },
+    tools_used: [],
+  },
+});
+
 describe('knowledge-raptor over gRPC', () => {
   let config: ConfigServiceDouble;
   let svc: RunningService;
@@ -388,31 +415,7 @@ describe('knowledge-raptor over gRPC', () => {
   }, 60000);
 
   it('learns incidents and patterns from investigation.completed, once per event', async () => {
-    const event = (id: string, invId: string) => ({
-      event_id: id,
-      occurred_at: new Date().toISOString(),
-      team_id: 'team-h',
-      investigation: {
-        investigation_id: invId,
-        team_id: 'team-h',
-        status: 'completed',
-        agent: 'investigation_agent',
-        message: 'checkout pods keep restarting with exit code 137',
-        context: { service: 'checkout' },
-        result: {
-          summary: `checkout OOMKilled (${invId})`,
-          root_cause: {
-            description: 'memory limit too low for the cart cache',
-            confidence: 80,
-            evidence: ['Last State: OOMKilled'],
-          },
-          timeline: [],
-          affected_systems: ['checkout', 'cart-cache'],
-          recommendations: [{ priority: 'high', action: 'raise the memory limit to 1Gi' }],
-        },
-        tools_used: [],
-      },
-    });
+    const event = (id: string, invId: string) => completedEvent('team-h', id, invId);
     await bus.publish(Subjects.investigationCompleted, event('evt_1', 'inv_1'));
     await bus.publish(Subjects.investigationCompleted, event('evt_1', 'inv_1'), {
       msgId: 'redelivery-of-evt_1',
@@ -457,6 +460,19 @@ describe('knowledge-raptor over gRPC', () => {
         expect.objectContaining({ from: 'checkout', to: 'cart-cache', relation: 'related_to' }),
       ]),
     );
+  });
+
+  it('counts every repetition when events of one pattern are learned at the same time', async () => {
+    await svc.knowledge.learnFromInvestigation(completedEvent('team-i', 'evt_i0', 'inv_i0'));
+    const outcomes = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) =>
+        svc.knowledge.learnFromInvestigation(completedEvent('team-i', `evt_i${i}`, `inv_i${i}`)),
+      ),
+    );
+    expect(outcomes).toEqual(['learned', 'learned', 'learned', 'learned', 'learned']);
+    const p = (await kb.listPatterns({ team_id: 'team-i', limit: 10 })).patterns;
+    expect(p).toHaveLength(1);
+    expect(p[0]!.occurrences).toBe(6);
   });
 
   it('builds the knowledge graph from taught content', async () => {

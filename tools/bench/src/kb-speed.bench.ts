@@ -6,8 +6,10 @@
  * - RAPTOR tree rebuild for `--tree-chunks` chunks (goal <= 60 s at 10,000),
  * - peak RSS of the process (goal <= 1 GB).
  * Flags: --chunks=100000 --tree-chunks=10000 --teach-docs=2000 --queries=300 --concurrency=8
+ * --data-dir=PATH keeps the data (and reuses what an earlier run loaded there);
+ * --only=retrieve skips the teach and tree measurements.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@inquest/grpc-kit';
@@ -67,9 +69,12 @@ export async function run(args: string[]): Promise<void> {
   const teachDocs = flag(args, 'teach-docs', 2000);
   const queries = flag(args, 'queries', 300);
   const concurrency = flag(args, 'concurrency', 8);
+  const keptDir = args.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
+  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
-  const dataDir = mkdtempSync(join(tmpdir(), 'inquest-kb-speed-'));
+  if (keptDir) mkdirSync(keptDir, { recursive: true });
+  const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'inquest-kb-speed-'));
   const svc = await start(
     {
       INQUEST_GRPC_PORT: '0',
@@ -90,20 +95,30 @@ export async function run(args: string[]): Promise<void> {
     );
   };
   try {
-    // 1. teach throughput over gRPC
+    // 1. teach throughput over gRPC (documents numbered from the team's current size, so a kept
+    // data dir gets new documents rather than idempotent re-teaches)
+    const before = (await kb.getTreeStats({ team_id: 'speed' })).total_documents;
     let t = performance.now();
-    await pool(teachDocs, concurrency, (i) =>
-      kb.teach({ team_id: 'speed', content: doc(i), type: 'runbook', tags: [], format: 'text' }),
-    );
+    if (only !== 'retrieve')
+      await pool(teachDocs, concurrency, (i) =>
+        kb.teach({
+          team_id: 'speed',
+          content: doc(before + i),
+          type: 'runbook',
+          tags: [],
+          format: 'text',
+        }),
+      );
     const teachSecs = (performance.now() - t) / 1000;
-    out(
-      `teach: ${teachDocs} documents of ~1 KB in ${teachSecs.toFixed(1)} s = ${(teachDocs / teachSecs).toFixed(0)} documents/s (gRPC, concurrency ${concurrency}; goal >= 200/s)`,
-    );
+    if (only !== 'retrieve')
+      out(
+        `teach: ${teachDocs} documents of ~1 KB in ${teachSecs.toFixed(1)} s = ${(teachDocs / teachSecs).toFixed(0)} documents/s (gRPC, concurrency ${concurrency}; goal >= 200/s)`,
+      );
 
     // 2. fill the team to the target chunk count (in process, same code path minus gRPC)
     t = performance.now();
     let have = (await kb.getTreeStats({ team_id: 'speed' })).total_chunks;
-    let i = teachDocs;
+    let i = (await kb.getTreeStats({ team_id: 'speed' })).total_documents;
     while (have < chunks) {
       const batch = Math.min(2000, chunks - have);
       await pool(batch, 4, async () => {
@@ -146,6 +161,7 @@ export async function run(args: string[]): Promise<void> {
       `retrieve hybrid top 10 over ${have} chunks (${queries} sequential queries): client p50 ${percentile(lat, 50).toFixed(1)} ms, p95 ${percentile(lat, 95).toFixed(1)} ms, p99 ${percentile(lat, 99).toFixed(1)} ms; server took_ms p95 ${percentile(took, 95).toFixed(1)} ms (goal p95 <= 50 ms)`,
     );
 
+    if (only === 'retrieve') return;
     // 4. RAPTOR tree rebuild of a team with treeChunks chunks
     let j = 10_000_000;
     for (let haveTree = 0; haveTree < treeChunks;) {
@@ -185,6 +201,6 @@ export async function run(args: string[]): Promise<void> {
     out(`peak RSS of the process: ${(peakRss / 1024 / 1024).toFixed(0)} MB (goal <= 1024 MB)`);
     kb.close();
     await svc.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -5,3 +5,9 @@ export { deliveryStoreContract, aNewDelivery } from './delivery-store.contract';
 export type { DeliveryStoreFactory } from './delivery-store.contract';
 export { configStoresContract, aNodeRecord } from './config-store.contract';
 export type { ConfigStoresFactory } from './config-store.contract';
+export {
+  knowledgeStoreContract,
+  aDocumentRecord,
+  aPatternRecord,
+} from './knowledge-store.contract';
+export type { KnowledgeStoreFactory } from './knowledge-store.contract';

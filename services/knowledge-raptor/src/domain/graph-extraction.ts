@@ -1,4 +1,4 @@
-import type { GraphEdgeRecord } from './knowledge-store';
+import type { GraphEdgeRecord } from '@inquest/store';
 
 const ENTITY = String.raw`([a-z][a-z0-9._-]{1,62})`;
 const DEPENDS = new RegExp(

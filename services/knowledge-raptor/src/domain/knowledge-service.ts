@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { notFound, validationError, type ErrorDetail } from '@inquest/errors';
+import { notFound, unavailable, validationError, type ErrorDetail } from '@inquest/errors';
 import { cosine, type Summarizer } from '@inquest/llm';
 import type { Logger } from '@inquest/observability';
+import type { DocumentRecord, KnowledgeStore, PatternRecord } from '@inquest/store';
 import {
   CONCEPT_PREFIX,
   RRF_K,
@@ -12,7 +13,6 @@ import {
 } from '@inquest/vector';
 import { chunkText, splitMarkdownSections } from './chunker';
 import { extractFromDocument, extractFromInvestigation } from './graph-extraction';
-import type { DocumentRecord, KnowledgeStore, PatternRecord } from './knowledge-store';
 import type { KbSettings, SettingsSource } from './knowledge-settings';
 import { KNOWLEDGE_TYPES, TYPE_LEVEL } from './levels';
 import {
@@ -90,6 +90,8 @@ export interface KnowledgeServiceDeps {
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
+/** reads and writes of the learned patterns before giving up until the event is redelivered */
+const LEARN_ATTEMPTS = 5;
 // control characters other than tab/newline/carriage return, and U+FFFD from undecodable bytes
 // eslint-disable-next-line no-control-regex
 const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/;
@@ -729,15 +731,19 @@ export class KnowledgeService {
       `${inv.message ?? ''} ${inv.context?.hint ?? ''}`,
       inv.context?.related_alert,
     );
-    const patterns = await this.deps.store.listPatterns(event.team_id);
-    const now = this.now().toISOString();
-    const applied = await this.deps.store.applyEvent(event.event_id, () => {
+    const edges = extractFromInvestigation(service, result.affected_systems ?? []);
+    // optimistic concurrency: another event may update the matched pattern between our read and
+    // write (two replicas, or concurrent deliveries); then read again and recompute
+    for (let attempt = 0; attempt < LEARN_ATTEMPTS; attempt++) {
+      const patterns = await this.deps.store.listPatterns(event.team_id);
+      const now = this.now().toISOString();
       const match = findMatchingPattern(patterns, symptoms, rc.description ?? '', service, (a, b) =>
         this.termOverlap(a, b),
       );
+      let pattern: PatternRecord;
       if (match) {
         const occurrences = match.occurrences + 1;
-        this.deps.store.upsertPatternSync({
+        pattern = {
           ...match,
           symptoms: [...new Set([...match.symptoms, ...symptoms])].slice(0, 20),
           solution: match.solution || solution,
@@ -745,10 +751,10 @@ export class KnowledgeService {
           occurrences,
           confidence: patternConfidence(match.base_confidence, occurrences),
           last_seen_at: now,
-        });
+        };
       } else {
         const base = baseConfidence(rc.confidence);
-        this.deps.store.upsertPatternSync({
+        pattern = {
           pattern_id: id('pat'),
           team_id: event.team_id,
           service,
@@ -760,14 +766,21 @@ export class KnowledgeService {
           occurrences: 1,
           first_seen_at: now,
           last_seen_at: now,
-        });
+          version: 0,
+        };
       }
-      this.deps.store.addEdgesSync(
-        event.team_id,
-        extractFromInvestigation(service, result.affected_systems ?? []),
-      );
-    });
-    return applied ? 'learned' : 'duplicate';
+      const outcome = await this.deps.store.applyLearning({
+        eventId: event.event_id,
+        teamId: event.team_id,
+        pattern,
+        expectedVersion: match?.version ?? 0,
+        edges,
+      });
+      if (outcome === 'applied') return 'learned';
+      if (outcome === 'duplicate') return 'duplicate';
+    }
+    // the event is redelivered later (the bus backs off)
+    throw unavailable(`learned patterns of team ${event.team_id} kept changing; try again`);
   }
 
   // ---------------------------------------------------------------- graph

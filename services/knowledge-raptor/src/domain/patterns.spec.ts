@@ -4,7 +4,7 @@ import {
   patternConfidence,
   symptomSimilarity,
 } from './patterns';
-import type { PatternRecord } from './knowledge-store';
+import type { PatternRecord } from '@inquest/store';
 
 describe('learned patterns', () => {
   it('confidence starts from the root-cause confidence and grows towards 1 with repetition', () => {
@@ -29,6 +29,7 @@ describe('learned patterns', () => {
       occurrences: 1,
       first_seen_at: '',
       last_seen_at: '',
+      version: 1,
     };
     const overlap = (a: string, b: string) =>
       a.includes('memory') && b.includes('memory') ? 1 : 0;

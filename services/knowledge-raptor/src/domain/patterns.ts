@@ -1,4 +1,4 @@
-import type { PatternRecord } from './knowledge-store';
+import type { PatternRecord } from '@inquest/store';
 
 /**
  * Confidence of a learned pattern after n occurrences (documented curve):

@@ -3,7 +3,7 @@ import type { Summarizer } from '@inquest/llm';
 import type { Logger } from '@inquest/observability';
 import type { ChunkPayload, IndexedChunk, StoredChunk } from '@inquest/vector';
 import type { ClusterLayerOptions } from './raptor/cluster-layer';
-import type { KnowledgeStore } from './knowledge-store';
+import type { KnowledgeStore } from '@inquest/store';
 import type { SettingsSource } from './knowledge-settings';
 import type { Spaces } from './spaces';
 

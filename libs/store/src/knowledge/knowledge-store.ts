@@ -1,4 +1,8 @@
-/** Storage port of the knowledge service (documents, queries, feedback, patterns, graph, tree). */
+/**
+ * Storage port of the knowledge service: documents and their indexing status, queries and
+ * feedback, learned patterns, the knowledge graph and tree metadata. Vectors live in the
+ * vector index (libs/vector), not here.
+ */
 export interface DocumentRecord {
   document_id: string;
   team_id: string;
@@ -46,6 +50,8 @@ export interface PatternRecord {
   occurrences: number;
   first_seen_at: string;
   last_seen_at: string;
+  /** optimistic-concurrency version: 1 after the first write, +1 on every update */
+  version: number;
 }
 
 export interface GraphEdgeRecord {
@@ -57,6 +63,26 @@ export interface GraphEdgeRecord {
   weight: number;
 }
 
+/** What one investigation.completed event teaches: the pattern it creates or repeats, graph edges. */
+export interface Learning {
+  eventId: string;
+  teamId: string;
+  /** the pattern as it should be after this event (its `version` field is ignored) */
+  pattern: PatternRecord;
+  /** the version of the pattern that was read to compute `pattern`; 0 for a new pattern */
+  expectedVersion: number;
+  /** edges whose weights are added to the graph */
+  edges: GraphEdgeRecord[];
+}
+
+/**
+ * `applied`: the pattern and edges are stored and the event is marked processed (exactly once);
+ * `duplicate`: the event was processed before, nothing changed;
+ * `conflict`: the pattern changed since it was read (another event won), nothing changed:
+ * read the patterns again and recompute.
+ */
+export type LearningOutcome = 'applied' | 'duplicate' | 'conflict';
+
 export interface TreeMeta {
   depth: number;
   nodes_by_level: Record<string, number>;
@@ -65,6 +91,7 @@ export interface TreeMeta {
 
 export interface KnowledgeStore {
   findDocumentByHash(teamId: string, hash: string): Promise<DocumentRecord | undefined>;
+  /** rejects when the team already has a document with the same content hash */
   insertDocument(doc: DocumentRecord): Promise<void>;
   updateDocumentStatus(
     teamId: string,
@@ -88,12 +115,15 @@ export interface KnowledgeStore {
   insertQuery(q: QueryRecord): Promise<void>;
   getQuery(teamId: string, queryId: string): Promise<QueryRecord | undefined>;
   listPatterns(teamId: string): Promise<PatternRecord[]>;
-  /** applies the pattern change and marks the event processed, atomically; false when already processed */
-  applyEvent(eventId: string, work: () => void): Promise<boolean>;
-  upsertPatternSync(p: PatternRecord): void;
+  /**
+   * Stores what an event taught, at most once per event id and only if the pattern is still at
+   * `expectedVersion`. A crash part-way leaves the event unprocessed; applying the same learning
+   * again completes it without counting anything twice.
+   */
+  applyLearning(learning: Learning): Promise<LearningOutcome>;
   isEventProcessed(eventId: string): Promise<boolean>;
+  /** adds the edges' weights (an existing edge's weight grows) */
   addEdges(teamId: string, edges: GraphEdgeRecord[]): Promise<void>;
-  addEdgesSync(teamId: string, edges: GraphEdgeRecord[]): void;
   edgesAround(teamId: string, entity: string): Promise<GraphEdgeRecord[]>;
   getTreeMeta(teamId: string): Promise<TreeMeta | undefined>;
   setTreeMeta(teamId: string, meta: TreeMeta): Promise<void>;

@@ -1,12 +1,14 @@
-import { openSqlite, type SqliteDb } from '@inquest/store';
+import { openSqlite, type SqliteDb } from '../sqlite/open-sqlite';
 import type {
   DocumentRecord,
   GraphEdgeRecord,
   KnowledgeStore,
+  Learning,
+  LearningOutcome,
   PatternRecord,
   QueryRecord,
   TreeMeta,
-} from '../domain/knowledge-store';
+} from './knowledge-store';
 
 const MIGRATIONS = [
   {
@@ -34,6 +36,10 @@ const MIGRATIONS = [
       CREATE INDEX kb_graph_to ON kb_graph_edges (team_id, to_id);
       CREATE TABLE kb_tree_meta (team_id TEXT PRIMARY KEY, depth INTEGER NOT NULL, nodes_by_level TEXT NOT NULL, last_sync_at TEXT);
     `,
+  },
+  {
+    id: 'kb-002',
+    sql: 'ALTER TABLE kb_patterns ADD COLUMN version INTEGER NOT NULL DEFAULT 1;',
   },
 ];
 
@@ -78,6 +84,7 @@ function toPattern(r: Row): PatternRecord {
     occurrences: r['occurrences'] as number,
     first_seen_at: r['first_seen_at'] as string,
     last_seen_at: r['last_seen_at'] as string,
+    version: r['version'] as number,
   };
 }
 
@@ -239,29 +246,38 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     ).map(toPattern);
   }
 
-  async applyEvent(eventId: string, work: () => void) {
-    return this.db.transaction(() => {
-      const done = this.db
-        .prepare('SELECT 1 FROM kb_processed_events WHERE event_id = ?')
-        .get(eventId);
-      if (done) return false;
-      work();
+  async applyLearning(l: Learning): Promise<LearningOutcome> {
+    // one transaction: the version check, the writes and the processed mark succeed together
+    return this.db.transaction((): LearningOutcome => {
+      if (this.db.prepare('SELECT 1 FROM kb_processed_events WHERE event_id = ?').get(l.eventId))
+        return 'duplicate';
+      const p = l.pattern;
+      const row = { ...p, service: p.service ?? null, symptoms: JSON.stringify(p.symptoms) };
+      if (l.expectedVersion === 0) {
+        const inserted = this.db
+          .prepare(
+            `INSERT INTO kb_patterns (pattern_id, team_id, service, symptoms, root_cause, solution, confidence, base_confidence, occurrences, first_seen_at, last_seen_at, version)
+             VALUES (@pattern_id, @team_id, @service, @symptoms, @root_cause, @solution, @confidence, @base_confidence, @occurrences, @first_seen_at, @last_seen_at, 1)
+             ON CONFLICT (pattern_id) DO NOTHING`,
+          )
+          .run(row);
+        if (!inserted.changes) return 'conflict';
+      } else {
+        const updated = this.db
+          .prepare(
+            `UPDATE kb_patterns SET symptoms = @symptoms, root_cause = @root_cause, solution = @solution, confidence = @confidence,
+               occurrences = @occurrences, last_seen_at = @last_seen_at, version = version + 1
+             WHERE pattern_id = @pattern_id AND team_id = @team_id AND version = @expected`,
+          )
+          .run({ ...row, expected: l.expectedVersion });
+        if (!updated.changes) return 'conflict';
+      }
+      this.insertEdges(l.teamId, l.edges);
       this.db
         .prepare('INSERT INTO kb_processed_events (event_id, processed_at) VALUES (?, ?)')
-        .run(eventId, new Date().toISOString());
-      return true;
+        .run(l.eventId, new Date().toISOString());
+      return 'applied';
     })();
-  }
-
-  upsertPatternSync(p: PatternRecord) {
-    this.db
-      .prepare(
-        `INSERT INTO kb_patterns (pattern_id, team_id, service, symptoms, root_cause, solution, confidence, base_confidence, occurrences, first_seen_at, last_seen_at)
-         VALUES (@pattern_id, @team_id, @service, @symptoms, @root_cause, @solution, @confidence, @base_confidence, @occurrences, @first_seen_at, @last_seen_at)
-         ON CONFLICT (pattern_id) DO UPDATE SET symptoms = excluded.symptoms, root_cause = excluded.root_cause, solution = excluded.solution,
-           confidence = excluded.confidence, occurrences = excluded.occurrences, last_seen_at = excluded.last_seen_at`,
-      )
-      .run({ ...p, service: p.service ?? null, symptoms: JSON.stringify(p.symptoms) });
   }
 
   async isEventProcessed(eventId: string) {
@@ -269,10 +285,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   async addEdges(teamId: string, edges: GraphEdgeRecord[]) {
-    this.db.transaction(() => this.addEdgesSync(teamId, edges))();
+    this.db.transaction(() => this.insertEdges(teamId, edges))();
   }
 
-  addEdgesSync(teamId: string, edges: GraphEdgeRecord[]) {
+  private insertEdges(teamId: string, edges: GraphEdgeRecord[]) {
     const st = this.db.prepare(
       `INSERT INTO kb_graph_edges (team_id, from_id, from_kind, to_id, to_kind, relation, weight) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (team_id, from_id, to_id, relation) DO UPDATE SET weight = weight + excluded.weight`,
