@@ -18,6 +18,15 @@ const adapters: [string, () => Promise<VectorIndex>][] = [
         space: { model: 'test-model', dimensions: 16 },
       }),
   ],
+  [
+    'sqlite, BM25 in a worker thread',
+    async () =>
+      SqliteVectorIndex.open({
+        file: join(dir, `v${n++}.db`),
+        space: { model: 'test-model', dimensions: 16 },
+        sparseWorkerFrom: 0,
+      }),
+  ],
 ];
 if (qdrantUrl) {
   adapters.push([

@@ -3,6 +3,8 @@ import type { Database as SqliteDb, Statement } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TextAnalyzer, fnv1a32 } from '../text/text-analyzer';
+import { Bm25Worker, bm25Sql, type Bm25Row } from './bm25-worker';
+import { SignCodeScan, signCode } from './sign-code-scan';
 import {
   reciprocalRankFusion,
   spaceKey,
@@ -21,6 +23,18 @@ export interface SqliteVectorIndexOptions {
   file: string;
   space: VectorSpace;
   analyzer?: TextAnalyzer;
+  /**
+   * From this many indexed chunks in the space on, BM25 queries run in a worker thread (in
+   * parallel with the dense pass of a hybrid search); default 20,000. Not for ':memory:'.
+   */
+  sparseWorkerFrom?: number;
+}
+
+/** A team's codes in memory: `ready` once every row up to the end was read (`cursor` = last rid). */
+interface TeamCodes {
+  scan: SignCodeScan;
+  cursor: number;
+  ready: boolean;
 }
 
 interface ItemRow {
@@ -41,14 +55,23 @@ export class SqliteVectorIndex implements VectorIndex {
   private readonly st: Record<string, Statement>;
   /** document frequencies of query terms, refreshed every minute */
   private dfCache = { at: 0, total: 0, df: new Map<string, number>() };
+  /** per team: sign codes for the coarse dense pass (see SignCodeScan) */
+  private readonly teamCodes = new Map<string, TeamCodes>();
+  /** SQLite's data_version when the codes were last known current (other connections bump it) */
+  private seenDataVersion = -1;
+  private readonly words: number;
+  private bm25Worker: Bm25Worker | undefined;
 
   private constructor(
     private readonly db: SqliteDb,
     readonly space: VectorSpace,
     analyzer: TextAnalyzer,
     private readonly ownsDb: boolean,
+    private readonly file: string,
+    private readonly sparseWorkerFrom: number,
   ) {
     this.analyzer = analyzer;
+    this.words = Math.ceil(space.dimensions / 32);
     this.p = `vx_${spaceKey(space)}`;
     const p = this.p;
     db.exec(`
@@ -57,6 +80,7 @@ export class SqliteVectorIndex implements VectorIndex {
         tree_layer INTEGER NOT NULL, tree_version TEXT, payload TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS ${p}_items_doc ON ${p}_items (team_id, document_id);
       CREATE INDEX IF NOT EXISTS ${p}_items_layer ON ${p}_items (team_id, tree_layer);
+      CREATE INDEX IF NOT EXISTS ${p}_items_team ON ${p}_items (team_id);
       CREATE VIRTUAL TABLE IF NOT EXISTS ${p}_bm25 USING fts5(terms, content='', contentless_delete=1,
         tokenize = "unicode61 remove_diacritics 0 tokenchars '_'");
       CREATE TABLE IF NOT EXISTS ${p}_emb (rid INTEGER PRIMARY KEY, embedding BLOB NOT NULL);
@@ -87,9 +111,7 @@ export class SqliteVectorIndex implements VectorIndex {
       ),
       docFreq: db.prepare(`SELECT doc FROM ${p}_bm25v WHERE term = ?`),
       docTotal: db.prepare(`SELECT count(*) AS n FROM ${p}_items`),
-      bm25: db.prepare(
-        `SELECT rowid AS rid, -bm25(${p}_bm25) AS score FROM ${p}_bm25 WHERE ${p}_bm25 MATCH ? ORDER BY bm25(${p}_bm25) LIMIT ?`,
-      ),
+      bm25: db.prepare(bm25Sql(`${p}_bm25`)),
       layer: db.prepare(
         `SELECT rid, id, payload FROM ${p}_items WHERE team_id = ? AND tree_layer = ?`,
       ),
@@ -99,6 +121,11 @@ export class SqliteVectorIndex implements VectorIndex {
       ),
       teamItems: db.prepare(
         `SELECT rid, document_id, tree_layer, tree_version FROM ${p}_items WHERE team_id = ?`,
+      ),
+      codesBatch: db.prepare(
+        `SELECT i.rid AS rid, json_extract(i.payload, '$.level') AS level, e.embedding AS embedding
+         FROM ${p}_items i JOIN ${p}_emb e ON e.rid = i.rid
+         WHERE i.team_id = ? AND i.rid > ? ORDER BY i.rid LIMIT ${CODES_BATCH}`,
       ),
     };
   }
@@ -111,7 +138,14 @@ export class SqliteVectorIndex implements VectorIndex {
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     (require('sqlite-vec') as { load(db: SqliteDb): void }).load(db);
-    return new SqliteVectorIndex(db, options.space, options.analyzer ?? new TextAnalyzer(), true);
+    return new SqliteVectorIndex(
+      db,
+      options.space,
+      options.analyzer ?? new TextAnalyzer(),
+      true,
+      options.file,
+      options.sparseWorkerFrom ?? SPARSE_WORKER_FROM,
+    );
   }
 
   async upsert(chunks: IndexedChunk[]): Promise<void> {
@@ -122,6 +156,13 @@ export class SqliteVectorIndex implements VectorIndex {
         );
       }
     }
+    const changes: {
+      teamId: string;
+      oldRid?: number;
+      rid: number;
+      level: string;
+      v: Float32Array;
+    }[] = [];
     this.db.transaction(() => {
       for (const c of chunks) {
         const old = this.st['byId']!.get(c.id) as ItemRow | undefined;
@@ -142,8 +183,23 @@ export class SqliteVectorIndex implements VectorIndex {
         const blob = Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength);
         this.st['insVec']!.run(rid, c.teamId, c.payload.level, blob);
         this.st['insEmb']!.run(rid, blob);
+        changes.push({
+          teamId: c.teamId,
+          oldRid: old ? Number(old.rid) : undefined,
+          rid: Number(rid),
+          level: c.payload.level,
+          v: c.vector,
+        });
       }
     })();
+    // committed: the in-memory codes follow (a row past a loading team's cursor is read later)
+    for (const ch of changes) {
+      const codes = this.teamCodes.get(ch.teamId);
+      if (!codes) continue;
+      if (ch.oldRid !== undefined) codes.scan.remove(ch.oldRid);
+      if (codes.ready || ch.rid <= codes.cursor)
+        codes.scan.add(ch.rid, levelBit(ch.level), signCode(ch.v, this.words));
+    }
   }
 
   async search(req: SearchRequest): Promise<SearchHit[]> {
@@ -155,10 +211,18 @@ export class SqliteVectorIndex implements VectorIndex {
     if (req.mode === 'dense')
       return this.dense(req, hasDocFilter ? limit * 10 : limit, filter).slice(0, limit);
     if (req.mode === 'sparse')
-      return this.sparse(req, hasDocFilter ? limit * 10 : limit, filter).slice(0, limit);
+      return (await this.sparse(req, hasDocFilter ? limit * 10 : limit, filter)).slice(0, limit);
     const n = req.candidates ?? Math.max(limit, 50);
-    const d = this.dense(req, n, filter);
-    const s = this.sparse(req, n, filter);
+    // the sparse pass starts first: on a large index it runs in the BM25 worker meanwhile
+    const sparse = this.sparse(req, n, filter);
+    let d: SearchHit[];
+    try {
+      d = this.dense(req, n, filter);
+    } catch (err) {
+      await sparse.catch(() => undefined);
+      throw err;
+    }
+    const s = await sparse;
     const fused = reciprocalRankFusion([d.map((h) => h.id), s.map((h) => h.id)]);
     const payloads = new Map<string, ChunkPayload>();
     for (const h of [...d, ...s]) payloads.set(h.id, h.payload);
@@ -195,8 +259,18 @@ export class SqliteVectorIndex implements VectorIndex {
     const q = Buffer.from(req.vector.buffer, req.vector.byteOffset, req.vector.byteLength);
     const coarseK = Math.min(4096, Math.max(k * COARSE_FACTOR, COARSE_MIN));
     const levels = req.filter?.levels?.length ? req.filter.levels : [undefined];
-    const rids: number[] = [];
-    for (const level of levels) {
+    const codes = this.codesOf(req.teamId);
+    const rids: number[] = codes
+      ? codes.nearest(
+          signCode(req.vector, this.words),
+          // as many candidates as the per-level sqlite-vec searches below would give
+          coarseK * levels.length,
+          req.filter?.levels?.length
+            ? req.filter.levels.reduce((m, l) => m | (1 << levelBit(l)), 0)
+            : 0xff,
+        )
+      : [];
+    for (const level of codes ? [] : levels) {
       const r =
         level === undefined
           ? (this.st['knn']!.all(q, coarseK, req.teamId) as { rid: number }[])
@@ -222,7 +296,50 @@ export class SqliteVectorIndex implements VectorIndex {
     );
   }
 
-  private sparse(req: SearchRequest, k: number, keep: (p: ChunkPayload) => boolean): SearchHit[] {
+  /**
+   * The team's codes when they are all in memory; otherwise starts loading them in batches
+   * between queries (the caller searches with sqlite-vec meanwhile). Writes by other connections
+   * to the file (SQLite's data_version moves) drop every team's codes.
+   */
+  private codesOf(teamId: string): SignCodeScan | undefined {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.seenDataVersion) {
+      this.teamCodes.clear();
+      this.seenDataVersion = version;
+    }
+    const have = this.teamCodes.get(teamId);
+    if (have) return have.ready ? have.scan : undefined;
+    const entry: TeamCodes = { scan: new SignCodeScan(this.words), cursor: 0, ready: false };
+    this.teamCodes.set(teamId, entry);
+    const step = () => {
+      if (this.teamCodes.get(teamId) !== entry || !this.db.open) return;
+      const rows = this.st['codesBatch']!.all(teamId, entry.cursor) as {
+        rid: number;
+        level: string;
+        embedding: Buffer;
+      }[];
+      for (const r of rows) {
+        const v = new Float32Array(
+          r.embedding.buffer.slice(
+            r.embedding.byteOffset,
+            r.embedding.byteOffset + r.embedding.byteLength,
+          ),
+        );
+        entry.scan.add(Number(r.rid), levelBit(r.level), signCode(v, this.words));
+        entry.cursor = Number(r.rid);
+      }
+      if (rows.length < CODES_BATCH) entry.ready = true;
+      else setImmediate(step);
+    };
+    setImmediate(step);
+    return undefined;
+  }
+
+  private async sparse(
+    req: SearchRequest,
+    k: number,
+    keep: (p: ChunkPayload) => boolean,
+  ): Promise<SearchHit[]> {
     if (req.text === undefined) throw new Error('sparse search needs a query text');
     const tok = teamToken(req.teamId);
     const terms = this.selectiveTerms([
@@ -235,8 +352,24 @@ export class SqliteVectorIndex implements VectorIndex {
     if (levels.length)
       match = `(${match}) AND (${levels.map((l) => `"${levelToken(tok, l)}"`).join(' OR ')})`;
     const fetch = req.filter?.documentIds?.length ? k * 10 : k;
-    const rows = this.st['bm25']!.all(match, fetch) as { rid: number; score: number }[];
+    const rows = await this.bm25(match, fetch);
     return this.hydrate(rows, req.teamId, keep).slice(0, k);
+  }
+
+  /** BM25 rows of an FTS5 query: in the worker on a large index, else in this thread. */
+  private async bm25(match: string, limit: number): Promise<Bm25Row[]> {
+    if (this.file !== ':memory:' && this.dfCache.total >= this.sparseWorkerFrom) {
+      if (!this.bm25Worker?.alive) {
+        void this.bm25Worker?.close();
+        this.bm25Worker = new Bm25Worker(this.file, `${this.p}_bm25`);
+      }
+      try {
+        return await this.bm25Worker.search(match, limit);
+      } catch {
+        // the worker died (it is replaced next time): answer from this thread
+      }
+    }
+    return this.st['bm25']!.all(match, limit) as Bm25Row[];
   }
 
   /**
@@ -318,6 +451,8 @@ export class SqliteVectorIndex implements VectorIndex {
     this.db.transaction(() => {
       for (const v of victims) this.removeRid(v.rid);
     })();
+    const codes = this.teamCodes.get(teamId);
+    if (codes) for (const v of victims) codes.scan.remove(Number(v.rid));
   }
 
   private removeRid(rid: number): void {
@@ -366,6 +501,9 @@ export class SqliteVectorIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
+    this.teamCodes.clear();
+    await this.bm25Worker?.close();
+    this.bm25Worker = undefined;
     if (this.ownsDb && this.db.open) this.db.close();
   }
 }
@@ -376,6 +514,10 @@ export class SqliteVectorIndex implements VectorIndex {
  */
 const COARSE_FACTOR = 3;
 const COARSE_MIN = 120;
+/** rows read per step while a team's sign codes load into memory */
+const CODES_BATCH = 4096;
+/** From this many indexed chunks in the space on, BM25 queries run in a worker thread. */
+const SPARSE_WORKER_FROM = 20_000;
 /** Above this many indexed chunks the BM25 pass keeps only the MAX_QUERY_TERMS rarest terms. */
 const LARGE_INDEX = 20_000;
 const MAX_QUERY_TERMS = 4;
@@ -396,6 +538,12 @@ function cosineBlob(q: Float32Array, blob: Buffer): number {
     nv += v[i]! * v[i]!;
   }
   return nq && nv ? dot / Math.sqrt(nq * nv) : 0;
+}
+
+/** Bit index of a knowledge level in SignCodeScan level masks (L1..L4 -> 1..4, others 0). */
+function levelBit(level: string): number {
+  const m = /^L([1-4])$/i.exec(level);
+  return m ? Number(m[1]) : 0;
 }
 
 function levelToken(teamToken: string, level: string): string {
