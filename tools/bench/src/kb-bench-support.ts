@@ -49,3 +49,30 @@ export function flag(args: string[], name: string, def: number): number {
   const v = a ? Number(a.slice(name.length + 3)) : NaN;
   return Number.isFinite(v) ? v : def;
 }
+
+/** Deterministic ~1 KB documents mixing sentences of the runbook corpus with random ids. */
+export function docFactory(seed: number): (i: number) => string {
+  const { runbooks } = loadKbCorpus();
+  const sentences = runbooks.flatMap((r) =>
+    r.content.split(/(?<=[.!?])\s+|\n/).filter((s) => s.trim().length > 20),
+  );
+  let s = seed >>> 0;
+  const rand = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return (i) => {
+    const parts = [`# Note ${i} for svc-${i % 97}`];
+    let len = parts[0]!.length;
+    while (len < 1000) {
+      const x = sentences[Math.floor(rand() * sentences.length)]!;
+      parts.push(x);
+      len += x.length + 1;
+    }
+    parts.push(`ref-${i}-${Math.floor(rand() * 1e9).toString(36)}`);
+    return parts.join('\n');
+  };
+}

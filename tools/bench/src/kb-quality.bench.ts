@@ -5,6 +5,13 @@
  * recall@5, MRR@10 and nDCG@10 (binary relevance, per document) for dense, sparse and hybrid
  * next to a plain Okapi BM25 baseline over whole documents (lower-case words, no stemming, no
  * vocabulary) computed in the same run.
+ *
+ * `--distractors=N` first teaches N notes of ~1 KB made of sentences of the same runbooks (the
+ * kb-speed documents) into the team, so the runbooks must be found among N+55 documents that
+ * share their wording (the baseline ranks the same documents); the tree is not built then (a rebuild of that many chunks would dominate
+ * the run). Above 20,000 chunks the embedded BM25 pass searches only the rarest
+ * INQUEST_KB_SPARSE_MAX_TERMS query terms (default 4): run once more with
+ * INQUEST_KB_SPARSE_MAX_TERMS=0 to see what that cut costs in quality and gains in latency.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +21,14 @@ import { start } from '@inquest/knowledge-raptor-service';
 import { silentLogger } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
 import { freePort } from '@inquest/testing';
-import { loadKbCorpus, type LabelledQuestion, type Runbook } from './kb-bench-support';
+import {
+  docFactory,
+  flag,
+  loadKbCorpus,
+  percentile,
+  type LabelledQuestion,
+  type Runbook,
+} from './kb-bench-support';
 
 interface Metrics {
   r1: number;
@@ -83,7 +97,8 @@ function bm25Baseline(runbooks: Runbook[], questions: LabelledQuestion[]): strin
 
 const pct = (x: number) => x.toFixed(3);
 
-export async function run(): Promise<void> {
+export async function run(args: string[] = []): Promise<void> {
+  const distractors = flag(args, 'distractors', 0);
   const { runbooks, questions } = loadKbCorpus();
   const dataDir = mkdtempSync(join(tmpdir(), 'inquest-kb-quality-'));
   const svc = await start(
@@ -93,12 +108,24 @@ export async function run(): Promise<void> {
       INQUEST_CONFIG_ADDR: `127.0.0.1:${await freePort()}`,
       INQUEST_KB_REBUILD_DEBOUNCE_MS: '600000',
       INQUEST_LOG_LEVEL: 'silent',
+      INQUEST_KB_SPARSE_MAX_TERMS: process.env['INQUEST_KB_SPARSE_MAX_TERMS'],
     },
     { logger: silentLogger() },
   );
   const kb = createClient(knowledgeV1.KnowledgeServiceClient, svc.address, { deadlineMs: 60000 });
   const team = 'bench-quality';
   try {
+    const note = docFactory(7);
+    const notes = Array.from({ length: distractors }, (_, i) => note(i));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < distractors) {
+          const i = next++;
+          await svc.knowledge.teach({ teamId: team, content: notes[i]!, type: 'runbook' });
+        }
+      }),
+    );
     const docToRunbook = new Map<string, string>();
     for (const r of runbooks) {
       const res = await kb.teach({
@@ -113,17 +140,32 @@ export async function run(): Promise<void> {
       docToRunbook.set(res.document_id, r.id);
     }
     const t0 = Date.now();
-    await svc.rebuildTree(team);
+    if (!distractors) await svc.rebuildTree(team);
     const stats = await kb.getTreeStats({ team_id: team });
     process.stdout.write(
-      `corpus: ${runbooks.length} runbooks, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)} (built in ${Date.now() - t0} ms); ${questions.length} labelled questions\n\n`,
+      `corpus: ${runbooks.length} runbooks${distractors ? ` + ${distractors} distractor notes (no tree)` : ''}, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)}${distractors ? '' : ` (built in ${Date.now() - t0} ms)`}; ${questions.length} labelled questions; sparse max terms ${process.env['INQUEST_KB_SPARSE_MAX_TERMS'] ?? '4 (default)'}\n\n`,
     );
     const rows: [string, Metrics][] = [
-      ['bm25 baseline (plain)', evaluate(bm25Baseline(runbooks, questions), questions)],
+      [
+        'bm25 baseline (plain)',
+        evaluate(
+          bm25Baseline(
+            [
+              ...runbooks,
+              ...notes.map((content, i) => ({ id: `note-${i}`, title: '', content }) as Runbook),
+            ],
+            questions,
+          ),
+          questions,
+        ),
+      ],
     ];
+    const latency: string[] = [];
     for (const strategy of ['dense', 'sparse', 'hybrid']) {
       const ranked: string[][] = [];
+      const took: number[] = [];
       for (const q of questions) {
+        const s0 = performance.now();
         const r = await kb.retrieve({
           team_id: team,
           query: q.q,
@@ -132,10 +174,12 @@ export async function run(): Promise<void> {
           min_relevance: 0,
           levels: [],
         });
+        took.push(performance.now() - s0);
+        // ranked per document; a distractor note takes its place in the ranking (never relevant)
         const seen: string[] = [];
         for (const x of r.results) {
-          const id = docToRunbook.get(x.document_id);
-          if (id && !seen.includes(id)) seen.push(id);
+          const id = docToRunbook.get(x.document_id) ?? x.document_id;
+          if (!seen.includes(id)) seen.push(id);
         }
         ranked.push(seen);
       }
@@ -143,6 +187,10 @@ export async function run(): Promise<void> {
         `${strategy}${strategy === 'hybrid' ? ' (default)' : ''}`,
         evaluate(ranked, questions),
       ]);
+      took.sort((a, b) => a - b);
+      latency.push(
+        `${strategy} p50 ${percentile(took, 50).toFixed(1)} ms, p95 ${percentile(took, 95).toFixed(1)} ms`,
+      );
     }
     process.stdout.write(`${'strategy'.padEnd(24)} recall@1  recall@5  MRR@10  nDCG@10\n`);
     for (const [name, m] of rows) {
@@ -150,6 +198,7 @@ export async function run(): Promise<void> {
         `${name.padEnd(24)} ${pct(m.r1).padStart(8)}  ${pct(m.r5).padStart(8)}  ${pct(m.mrr10).padStart(6)}  ${pct(m.ndcg10).padStart(7)}\n`,
       );
     }
+    process.stdout.write(`\nretrieve latency (top 30, gRPC): ${latency.join('; ')}\n`);
     const base = rows[0]![1];
     const def = rows[3]![1];
     const beats = def.mrr10 > base.mrr10 && def.ndcg10 > base.ndcg10;

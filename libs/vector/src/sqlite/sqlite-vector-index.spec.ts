@@ -64,7 +64,8 @@ describe('SqliteVectorIndex dense pass', () => {
       limit: 10,
       filter: q % 3 === 0 ? { levels: ['L2', 'L4'] } : undefined,
     }));
-    const fresh = SqliteVectorIndex.open({ file, space });
+    // codes load in the background: the first queries are answered by sqlite-vec
+    const fresh = SqliteVectorIndex.open({ file, space, codesLoadAtOnce: 0 });
     const cold = [];
     for (const q of queries) cold.push((await fresh.search(q)).map((h) => h.id));
     await settle();

@@ -28,6 +28,16 @@ export interface SqliteVectorIndexOptions {
    * parallel with the dense pass of a hybrid search); default 20,000. Not for ':memory:'.
    */
   sparseWorkerFrom?: number;
+  /**
+   * Above 20,000 chunks the BM25 pass searches only this many of the query's rarest terms
+   * (default 4; 0 searches all of them).
+   */
+  sparseMaxTerms?: number;
+  /**
+   * Teams with at most this many chunks load their sign codes for the dense pass at once on
+   * first use; larger ones load in the background while sqlite-vec answers (default 20,000).
+   */
+  codesLoadAtOnce?: number;
 }
 
 /** A team's codes in memory: `ready` once every row up to the end was read (`cursor` = last rid). */
@@ -69,6 +79,8 @@ export class SqliteVectorIndex implements VectorIndex {
     private readonly ownsDb: boolean,
     private readonly file: string,
     private readonly sparseWorkerFrom: number,
+    private readonly sparseMaxTerms: number,
+    private readonly codesLoadAtOnce: number,
   ) {
     this.analyzer = analyzer;
     this.words = Math.ceil(space.dimensions / 32);
@@ -145,6 +157,8 @@ export class SqliteVectorIndex implements VectorIndex {
       true,
       options.file,
       options.sparseWorkerFrom ?? SPARSE_WORKER_FROM,
+      options.sparseMaxTerms ?? MAX_QUERY_TERMS,
+      options.codesLoadAtOnce ?? CODES_LOAD_AT_ONCE,
     );
   }
 
@@ -297,8 +311,8 @@ export class SqliteVectorIndex implements VectorIndex {
   }
 
   /**
-   * The team's codes when they are all in memory; otherwise starts loading them in batches
-   * between queries (the caller searches with sqlite-vec meanwhile). Writes by other connections
+   * The team's codes when they are all in memory; a small team's are loaded now, a large team's
+   * in batches between queries (the caller searches with sqlite-vec meanwhile). Writes by other connections
    * to the file (SQLite's data_version moves) drop every team's codes.
    */
   private codesOf(teamId: string): SignCodeScan | undefined {
@@ -311,8 +325,7 @@ export class SqliteVectorIndex implements VectorIndex {
     if (have) return have.ready ? have.scan : undefined;
     const entry: TeamCodes = { scan: new SignCodeScan(this.words), cursor: 0, ready: false };
     this.teamCodes.set(teamId, entry);
-    const step = () => {
-      if (this.teamCodes.get(teamId) !== entry || !this.db.open) return;
+    const load = () => {
       const rows = this.st['codesBatch']!.all(teamId, entry.cursor) as {
         rid: number;
         level: string;
@@ -329,7 +342,16 @@ export class SqliteVectorIndex implements VectorIndex {
         entry.cursor = Number(r.rid);
       }
       if (rows.length < CODES_BATCH) entry.ready = true;
-      else setImmediate(step);
+    };
+    // a small team loads at once (a few ms); a large one in batches between queries
+    if ((this.st['count']!.get(teamId) as { n: number }).n <= this.codesLoadAtOnce) {
+      while (!entry.ready) load();
+      return entry.scan;
+    }
+    const step = () => {
+      if (this.teamCodes.get(teamId) !== entry || !this.db.open) return;
+      load();
+      if (!entry.ready) setImmediate(step);
     };
     setImmediate(step);
     return undefined;
@@ -375,7 +397,7 @@ export class SqliteVectorIndex implements VectorIndex {
   /**
    * Terms found in more than half of the documents get an IDF of ~0 in FTS5's BM25 and only
    * make the scan longer: they are dropped (the rarest two are always kept); on a large index
-   * only the MAX_QUERY_TERMS rarest terms are searched (the common ones add little to BM25 but
+   * only the `sparseMaxTerms` rarest terms are searched (the common ones add little to BM25 but
    * most of its cost). Document frequencies come from the fts5vocab table over the whole index.
    */
   private selectiveTerms(terms: string[]): string[] {
@@ -399,7 +421,8 @@ export class SqliteVectorIndex implements VectorIndex {
     });
     withDf.sort((a, b) => a.n - b.n);
     const keep = withDf.filter((x, i) => i < 2 || x.n <= total * MAX_TERM_SHARE);
-    return (total > LARGE_INDEX ? keep.slice(0, MAX_QUERY_TERMS) : keep).map((x) => x.t);
+    const cut = total > LARGE_INDEX && this.sparseMaxTerms > 0;
+    return (cut ? keep.slice(0, this.sparseMaxTerms) : keep).map((x) => x.t);
   }
 
   private hydrate(
@@ -516,6 +539,8 @@ const COARSE_FACTOR = 3;
 const COARSE_MIN = 120;
 /** rows read per step while a team's sign codes load into memory */
 const CODES_BATCH = 4096;
+/** teams with at most this many chunks load their sign codes at once (~0.1 s at the limit) */
+const CODES_LOAD_AT_ONCE = 20_000;
 /** From this many indexed chunks in the space on, BM25 queries run in a worker thread. */
 const SPARSE_WORKER_FROM = 20_000;
 /** Above this many indexed chunks the BM25 pass keeps only the MAX_QUERY_TERMS rarest terms. */
