@@ -37,8 +37,8 @@ export const EnvSchema = z.object({
   INQUEST_LLM_BASE_URL: envUrl.optional(),
   INQUEST_LLM_API_KEY: z.string().optional(),
   INQUEST_LLM_MODEL: z.string().optional(),
-  /** embedded store: above 20,000 chunks BM25 searches only this many of the rarest query terms (0 = all) */
-  INQUEST_KB_SPARSE_MAX_TERMS: z.coerce.number().int().min(0).default(4),
+  /** embedded store: postings one BM25 query may rank, rarest terms first (0 = no limit) */
+  INQUEST_KB_SPARSE_POSTING_BUDGET: z.coerce.number().int().min(0).default(80_000),
   /** wait after the last teach before the RAPTOR tree is rebuilt */
   INQUEST_KB_REBUILD_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2000),
   /** how long a team's knowledge_base settings are cached */

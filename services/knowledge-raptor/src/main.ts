@@ -73,7 +73,7 @@ export async function start(
     embeddingsBaseUrl: config.INQUEST_EMBEDDINGS_BASE_URL,
     embeddingsApiKey: config.INQUEST_EMBEDDINGS_API_KEY,
     embeddingsDimensions: config.INQUEST_EMBEDDINGS_DIMENSIONS,
-    sparseMaxTerms: config.INQUEST_KB_SPARSE_MAX_TERMS,
+    sparsePostingBudget: config.INQUEST_KB_SPARSE_POSTING_BUDGET,
   });
   const extractive = new ExtractiveSummarizer();
   let llmSummarizer: Summarizer | undefined;

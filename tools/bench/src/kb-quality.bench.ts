@@ -9,9 +9,9 @@
  * `--distractors=N` first teaches N notes of ~1 KB made of sentences of the same runbooks (the
  * kb-speed documents) into the team, so the runbooks must be found among N+55 documents that
  * share their wording (the baseline ranks the same documents); the tree is not built then (a rebuild of that many chunks would dominate
- * the run). Above 20,000 chunks the embedded BM25 pass searches only the rarest
- * INQUEST_KB_SPARSE_MAX_TERMS query terms (default 4): run once more with
- * INQUEST_KB_SPARSE_MAX_TERMS=0 to see what that cut costs in quality and gains in latency.
+ * the run). The embedded BM25 pass ranks at most INQUEST_KB_SPARSE_POSTING_BUDGET postings
+ * (default 80,000; query terms rarest first): run once more with
+ * INQUEST_KB_SPARSE_POSTING_BUDGET=0 to see what that bound costs in quality and gains in latency.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +108,7 @@ export async function run(args: string[] = []): Promise<void> {
       INQUEST_CONFIG_ADDR: `127.0.0.1:${await freePort()}`,
       INQUEST_KB_REBUILD_DEBOUNCE_MS: '600000',
       INQUEST_LOG_LEVEL: 'silent',
-      INQUEST_KB_SPARSE_MAX_TERMS: process.env['INQUEST_KB_SPARSE_MAX_TERMS'],
+      INQUEST_KB_SPARSE_POSTING_BUDGET: process.env['INQUEST_KB_SPARSE_POSTING_BUDGET'],
     },
     { logger: silentLogger() },
   );
@@ -143,7 +143,7 @@ export async function run(args: string[] = []): Promise<void> {
     if (!distractors) await svc.rebuildTree(team);
     const stats = await kb.getTreeStats({ team_id: team });
     process.stdout.write(
-      `corpus: ${runbooks.length} runbooks${distractors ? ` + ${distractors} distractor notes (no tree)` : ''}, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)}${distractors ? '' : ` (built in ${Date.now() - t0} ms)`}; ${questions.length} labelled questions; sparse max terms ${process.env['INQUEST_KB_SPARSE_MAX_TERMS'] ?? '4 (default)'}\n\n`,
+      `corpus: ${runbooks.length} runbooks${distractors ? ` + ${distractors} distractor notes (no tree)` : ''}, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)}${distractors ? '' : ` (built in ${Date.now() - t0} ms)`}; ${questions.length} labelled questions; sparse posting budget ${process.env['INQUEST_KB_SPARSE_POSTING_BUDGET'] ?? '80000 (default)'}\n\n`,
     );
     const rows: [string, Metrics][] = [
       [

@@ -20,8 +20,8 @@ export interface ModelSpacesOptions {
   embeddingsApiKey?: string;
   /** dimensions of API models when the name carries none (`model@1024` sets it per model) */
   embeddingsDimensions: number;
-  /** embedded store: rarest query terms BM25 searches above 20,000 chunks (0 = all) */
-  sparseMaxTerms?: number;
+  /** embedded store: postings one BM25 query may rank, rarest terms first (0 = no limit) */
+  sparsePostingBudget?: number;
 }
 
 /**
@@ -53,7 +53,7 @@ export class ModelSpaces implements Spaces {
             file: join(this.o.dataDir, 'knowledge-vectors.db'),
             space,
             analyzer: this.o.analyzer,
-            sparseMaxTerms: this.o.sparseMaxTerms,
+            sparsePostingBudget: this.o.sparsePostingBudget,
           });
       s = { embedder, index };
       this.spaces.set(key, s);
