@@ -23,7 +23,7 @@ import {
   unavailable,
   validationError,
 } from '@inquest/errors';
-import { createLogger, silentLogger } from '@inquest/observability';
+import { createLogger, createMetricsRegistry, silentLogger } from '@inquest/observability';
 import { checkHealth, createClient } from './client';
 import { fromGrpcError, toGrpcStatus } from './status-mapping';
 import { implement, startGrpcServer, type HandlerContext, type RunningGrpcServer } from './server';
@@ -100,6 +100,7 @@ describe('grpc-kit over a real gRPC server on loopback', () => {
   const calls: Record<string, number> = {};
   const aborted: string[] = [];
   const logLines: string[] = [];
+  const metrics = createMetricsRegistry('grpc-kit-test', false);
 
   beforeAll(async () => {
     const logger = createLogger({
@@ -140,6 +141,7 @@ describe('grpc-kit over a real gRPC server on loopback', () => {
     server = await startGrpcServer({
       port: 0,
       logger: silentLogger(),
+      metrics,
       services: [
         {
           definition: TestServiceDefinition as unknown as ServiceDefinition,
@@ -169,6 +171,33 @@ describe('grpc-kit over a real gRPC server on loopback', () => {
   });
 
   const client = (opts = {}) => createClient(TestClientCtor, server.address, opts);
+
+  it('counts and times every call by its wire method name and status code', async () => {
+    const count = async (method: string, code: string) =>
+      (await metrics.getSingleMetric('inquest_grpc_server_handled_total')!.get()).values.find(
+        (v) => v.labels['method'] === `${SERVICE_NAME}/${method}` && v.labels['code'] === code,
+      )?.value ?? 0;
+    const okBefore = await count('GetThing', 'OK');
+    const missingBefore = await count('CreateThing', 'NOT_FOUND');
+    const c = client({ retries: 0 });
+    await c.getThing({ id: 'm1' });
+    await c.getThing({ id: 'm2' });
+    nextError = notFound('no such thing');
+    await expect(c.createThing({ id: 'm3' })).rejects.toBeInstanceOf(DomainError);
+    c.close();
+    expect(await count('GetThing', 'OK')).toBe(okBefore + 2);
+    expect(await count('CreateThing', 'NOT_FOUND')).toBe(missingBefore + 1);
+    const timed = (await metrics.getSingleMetric('inquest_grpc_server_handling_seconds')!.get())
+      .values;
+    expect(
+      timed.find(
+        (v) =>
+          (v as { metricName?: string }).metricName ===
+            'inquest_grpc_server_handling_seconds_count' &&
+          v.labels['method'] === `${SERVICE_NAME}/GetThing`,
+      )?.value,
+    ).toBeGreaterThanOrEqual(2);
+  });
 
   it('answers a call and propagates the call context as metadata', async () => {
     const c = client();

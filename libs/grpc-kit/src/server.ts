@@ -6,7 +6,8 @@ import type {
   sendUnaryData,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import type { Logger } from '@inquest/observability';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { startMetricsServer, type Logger } from '@inquest/observability';
 import { fromMetadata, type CallContext } from './call-context';
 import { toGrpcStatus } from './status-mapping';
 
@@ -77,6 +78,8 @@ export interface RunningGrpcServer {
   address: string;
   server: Server;
   health: HealthImplementation;
+  /** where GET /metrics answers, when a metrics port was given */
+  metricsAddress?: string;
   /** Graceful: stops accepting, waits for in-flight calls up to graceMs, then forces. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -87,6 +90,13 @@ export interface StartGrpcServerOptions {
   port: number;
   services: GrpcServiceBinding[];
   logger?: Logger;
+  /**
+   * counts and times every call into this registry: inquest_grpc_server_handled_total{method,
+   * code} and inquest_grpc_server_handling_seconds{method}
+   */
+  metrics?: Registry;
+  /** when set (and `metrics` given), GET /metrics answers on this port of the same host */
+  metricsPort?: number;
 }
 
 /** Starts a gRPC server with the standard health service; every bound service reports SERVING. */
@@ -96,7 +106,12 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
   for (const s of options.services) status[s.name] = 'SERVING';
   const health = new HealthImplementation(status);
   health.addToServer(server);
-  for (const s of options.services) server.addService(s.definition, s.implementation);
+  const instrument = options.metrics ? grpcMetrics(options.metrics) : undefined;
+  for (const s of options.services)
+    server.addService(
+      s.definition,
+      instrument ? instrument(s.definition, s.implementation) : s.implementation,
+    );
   const host = options.host ?? '127.0.0.1';
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (err, p) =>
@@ -108,13 +123,24 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
     { address, services: options.services.map((s) => s.name) },
     'gRPC server listening',
   );
+  const metricsServer =
+    options.metrics && options.metricsPort !== undefined
+      ? await startMetricsServer({
+          registry: options.metrics,
+          port: options.metricsPort,
+          host,
+          logger: options.logger,
+        })
+      : undefined;
   return {
     port,
     address,
     server,
     health,
-    shutdown: (graceMs = 5000) =>
-      new Promise<void>((resolve) => {
+    metricsAddress: metricsServer?.address,
+    shutdown: async (graceMs = 5000) => {
+      await metricsServer?.close();
+      await new Promise<void>((resolve) => {
         for (const name of Object.keys(status)) health.setStatus(name, 'NOT_SERVING');
         const timer = setTimeout(() => {
           server.forceShutdown();
@@ -125,6 +151,64 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
           clearTimeout(timer);
           resolve();
         });
-      }),
+      });
+    },
+  };
+}
+
+const GRPC_CODE_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
+
+/** Wraps every unary handler of a service to count and time its calls by method and status. */
+function grpcMetrics(registry: Registry) {
+  const handled = new Counter({
+    name: 'inquest_grpc_server_handled_total',
+    help: 'gRPC calls answered, by method and status code',
+    labelNames: ['method', 'code'],
+    registers: [registry],
+  });
+  const seconds = new Histogram({
+    name: 'inquest_grpc_server_handling_seconds',
+    help: 'time to answer a gRPC call, by method',
+    labelNames: ['method'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  return (
+    definition: ServiceDefinition,
+    impl: UntypedServiceImplementation,
+  ): UntypedServiceImplementation => {
+    const out: UntypedServiceImplementation = {};
+    for (const [name, fn] of Object.entries(impl)) {
+      // the wire name, e.g. inquest.knowledge.v1.KnowledgeService/Retrieve
+      const method = (definition[name]?.path ?? name).replace(/^\//, '');
+      out[name] = ((call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+        const end = seconds.startTimer({ method });
+        (fn as (c: typeof call, cb: typeof callback) => void)(call, (err, res) => {
+          end();
+          const code = err ? ((err as { code?: number }).code ?? 2) : 0;
+          handled.inc({ method, code: GRPC_CODE_NAMES[code] ?? String(code) });
+          callback(err, res);
+        });
+      }) as UntypedServiceImplementation[string];
+    }
+    return out;
   };
 }

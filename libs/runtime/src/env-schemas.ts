@@ -9,6 +9,14 @@ export const envPort = (def: number) =>
     .max(65535, 'expected a port number')
     .default(def);
 
+/** A port that may be left unset (the feature it serves is then off). */
+export const envOptionalPort = z.coerce
+  .number({ message: 'expected a port number' })
+  .int('expected a port number')
+  .min(0, 'expected a port number')
+  .max(65535, 'expected a port number')
+  .optional();
+
 export const envAddress = (def: string) =>
   z
     .string()

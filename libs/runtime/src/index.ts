@@ -6,7 +6,9 @@ export {
   envBool,
   envLogLevel,
   envPositiveInt,
+  envOptionalPort,
   DEFAULT_ADDRESSES,
 } from './env-schemas';
 export { runMain } from './run-main';
 export type { Stoppable } from './run-main';
+export type { ServiceDeps, RunningService } from './service';

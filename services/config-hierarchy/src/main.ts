@@ -1,29 +1,20 @@
 import { join } from 'node:path';
-import { createEventBus, Subjects, type EventBus } from '@inquest/events';
+import { createEventBus, Subjects } from '@inquest/events';
 import { implement, startGrpcServer } from '@inquest/grpc-kit';
-import { createLogger, type Logger } from '@inquest/observability';
+import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { configV1 } from '@inquest/proto';
-import { parseEnv, runMain } from '@inquest/runtime';
+import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
 import { connectMongoConfigStores, openSqliteConfigStores } from '@inquest/store';
 import { EnvSchema } from './config';
 import { ConfigHierarchy } from './domain/config-hierarchy';
 import { configServiceHandlers } from './grpc/config-service.handlers';
 
-export interface Deps {
-  bus?: EventBus;
-  logger?: Logger;
-}
-
-export interface RunningService {
-  name: string;
-  address: string;
-  stop(): Promise<void>;
-}
+export type { RunningService, ServiceDeps };
 
 /** Composition root of the config-hierarchy service. */
 export async function start(
   env: Record<string, string | undefined>,
-  deps: Deps = {},
+  deps: ServiceDeps = {},
 ): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
   const logger =
@@ -42,6 +33,10 @@ export async function start(
     if (data.node_id) domain.invalidate(data.node_id);
     if (data.team_id) domain.invalidate(data.team_id);
   });
+  const metrics = createMetricsRegistry(
+    'config-hierarchy',
+    config.INQUEST_METRICS_PORT !== undefined,
+  );
   const grpc = await startGrpcServer({
     host: config.INQUEST_GRPC_HOST,
     port: config.INQUEST_GRPC_PORT,
@@ -57,10 +52,13 @@ export async function start(
       },
     ],
     logger,
+    metrics,
+    metricsPort: config.INQUEST_METRICS_PORT,
   });
   return {
     name: 'config-hierarchy',
     address: grpc.address,
+    metricsAddress: grpc.metricsAddress,
     stop: async () => {
       await grpc.shutdown();
       await sub.unsubscribe();

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { MongoClient } from 'mongodb';
-import { createEventBus, type EventBus } from '@inquest/events';
+import { createEventBus } from '@inquest/events';
 import { checkHealth, createClient } from '@inquest/grpc-kit';
-import { createLogger, createMetricsRegistry, type Logger } from '@inquest/observability';
+import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
-import { parseEnv, runMain } from '@inquest/runtime';
+import { parseEnv, runMain, type ServiceDeps } from '@inquest/runtime';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
 import { TokenAuthenticator } from './auth/token-authenticator';
@@ -14,9 +14,7 @@ import { FlexibleRateLimiter } from './http/flexible-rate-limiter';
 import type { RouteDef } from './http/route';
 import { allRoutes, type ServiceClients } from './routes/index';
 
-export interface Deps {
-  bus?: EventBus;
-  logger?: Logger;
+export interface Deps extends ServiceDeps {
   /** routes served besides the product's own (benchmarks, tests) */
   extraRoutes?: RouteDef[];
 }

@@ -2,11 +2,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { createEventBus, type EventBus } from '@inquest/events';
+import { createEventBus } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { OpenAiChatModel } from '@inquest/llm';
-import { createLogger, type Logger } from '@inquest/observability';
-import { parseEnv, runMain } from '@inquest/runtime';
+import { createLogger, createMetricsRegistry } from '@inquest/observability';
+import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
 import { createSecretResolver, isVaultRef } from '@inquest/secrets';
 import {
   MongoInvestigationStore,
@@ -20,17 +20,6 @@ import type { InvestigationEngine } from './domain/engine';
 import { InvestigationService } from './domain/investigation-service';
 import { LlmEngine } from './domain/llm-engine';
 import { investigationBinding } from './grpc/investigation-handlers';
-
-export interface Deps {
-  bus?: EventBus;
-  logger?: Logger;
-}
-
-export interface RunningService {
-  name: string;
-  address: string;
-  stop(): Promise<void>;
-}
 
 async function llmApiKey(config: Env): Promise<string> {
   const key = config.INQUEST_LLM_API_KEY ?? '';
@@ -49,10 +38,12 @@ async function llmApiKey(config: Env): Promise<string> {
   return resolver.resolve(key);
 }
 
+export type { RunningService, ServiceDeps };
+
 /** Composition root of the investigation-runner service. */
 export async function start(
   env: Record<string, string | undefined>,
-  deps: Deps = {},
+  deps: ServiceDeps = {},
 ): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
   const logger =
@@ -121,16 +112,23 @@ export async function start(
     concurrency: config.INQUEST_RUNNER_CONCURRENCY,
     takeOverOnStart: config.INQUEST_RUNNER_TAKEOVER_ON_START ?? !config.INQUEST_NATS_URL,
   });
+  const metrics = createMetricsRegistry(
+    'investigation-runner',
+    config.INQUEST_METRICS_PORT !== undefined,
+  );
   const grpc = await startGrpcServer({
     host: config.INQUEST_GRPC_HOST,
     port: config.INQUEST_GRPC_PORT,
     services: [investigationBinding(service, logger)],
     logger,
+    metrics,
+    metricsPort: config.INQUEST_METRICS_PORT,
   });
   await service.start();
   return {
     name: 'investigation-runner',
     address: grpc.address,
+    metricsAddress: grpc.metricsAddress,
     stop: async () => {
       await service.stop();
       await grpc.shutdown();

@@ -6,12 +6,15 @@ import {
   envPort,
   envPositiveInt,
   envUrl,
+  envOptionalPort,
 } from '@inquest/runtime';
 
 /** Environment of the knowledge-raptor service (validated at start). */
 export const EnvSchema = z.object({
   INQUEST_GRPC_PORT: envPort(50053),
   INQUEST_GRPC_HOST: z.string().default('127.0.0.1'),
+  /** serves GET /metrics (Prometheus) on this port when set */
+  INQUEST_METRICS_PORT: envOptionalPort,
   INQUEST_LOG_LEVEL: envLogLevel,
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
@@ -38,7 +41,7 @@ export const EnvSchema = z.object({
   INQUEST_LLM_API_KEY: z.string().optional(),
   INQUEST_LLM_MODEL: z.string().optional(),
   /** embedded store: postings one BM25 query may rank, rarest terms first (0 = no limit) */
-  INQUEST_KB_SPARSE_POSTING_BUDGET: z.coerce.number().int().min(0).default(80_000),
+  INQUEST_KB_SPARSE_POSTING_BUDGET: z.coerce.number().int().min(0).default(60_000),
   /** wait after the last teach before the RAPTOR tree is rebuilt */
   INQUEST_KB_REBUILD_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2000),
   /** how long a team's knowledge_base settings are cached */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { createEgress } from '@inquest/egress';
 import { isDomainError } from '@inquest/errors';
-import { createEventBus, Subjects, eventEnvelope, type EventBus } from '@inquest/events';
+import { createEventBus, Subjects, eventEnvelope } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import {
   ChatSummarizer,
@@ -10,9 +10,14 @@ import {
   OpenAiChatModel,
   type Summarizer,
 } from '@inquest/llm';
-import { createLogger, type Logger } from '@inquest/observability';
+import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
-import { parseEnv, runMain } from '@inquest/runtime';
+import {
+  parseEnv,
+  runMain,
+  type ServiceDeps,
+  type RunningService as BaseRunningService,
+} from '@inquest/runtime';
 import { MongoKnowledgeStore, SqliteKnowledgeStore, type KnowledgeStore } from '@inquest/store';
 import { TextAnalyzer } from '@inquest/vector';
 import { ConfigSettingsSource } from './adapters/config-settings-source';
@@ -24,25 +29,19 @@ import { runClusterJob } from './domain/raptor/run-cluster-job';
 import { TreeBuilder } from './domain/tree-builder';
 import { knowledgeHandlers } from './grpc/knowledge-handlers';
 
-export interface Deps {
-  bus?: EventBus;
-  logger?: Logger;
-}
-
-export interface RunningService {
-  name: string;
-  address: string;
-  stop(): Promise<void>;
+export interface RunningService extends BaseRunningService {
   /** the domain, for in-process benchmarks and tests */
   knowledge: KnowledgeService;
   /** rebuilds a team's RAPTOR tree now (benchmarks, tests) */
   rebuildTree(teamId: string): Promise<void>;
 }
 
+export type { ServiceDeps };
+
 /** Composition root of the knowledge-raptor service. */
 export async function start(
   env: Record<string, string | undefined>,
-  deps: Deps = {},
+  deps: ServiceDeps = {},
 ): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
   const logger =
@@ -160,6 +159,10 @@ export async function start(
     );
   }
 
+  const metrics = createMetricsRegistry(
+    'knowledge-raptor',
+    config.INQUEST_METRICS_PORT !== undefined,
+  );
   const grpc = await startGrpcServer({
     host: config.INQUEST_GRPC_HOST,
     port: config.INQUEST_GRPC_PORT,
@@ -171,10 +174,13 @@ export async function start(
       },
     ],
     logger,
+    metrics,
+    metricsPort: config.INQUEST_METRICS_PORT,
   });
   return {
     name: 'knowledge-raptor',
     address: grpc.address,
+    metricsAddress: grpc.metricsAddress,
     knowledge,
     rebuildTree: (teamId) => tree.buildNow(teamId),
     stop: async () => {

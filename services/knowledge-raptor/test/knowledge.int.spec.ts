@@ -74,6 +74,7 @@ describe('knowledge-raptor over gRPC', () => {
         INQUEST_KB_SETTINGS_CACHE_MS: '0',
         INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
         INQUEST_LOG_LEVEL: 'silent',
+        INQUEST_METRICS_PORT: '0',
       },
       { bus, logger: silentLogger() },
     );
@@ -473,6 +474,27 @@ describe('knowledge-raptor over gRPC', () => {
     const p = (await kb.listPatterns({ team_id: 'team-i', limit: 10 })).patterns;
     expect(p).toHaveLength(1);
     expect(p[0]!.occurrences).toBe(6);
+  });
+
+  it('serves Prometheus metrics with every RPC counted by method and status', async () => {
+    await kb.retrieve({ team_id: 'team-m', query: 'disk pressure', levels: [] });
+    await expect(kb.retrieve({ team_id: 'team-m', query: ' ', levels: [] })).rejects.toHaveProperty(
+      'kind',
+      'invalid_input',
+    );
+    const res = await fetch(`http://${svc.metricsAddress}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const method = 'inquest.knowledge.v1.KnowledgeService/Retrieve';
+    expect(text).toMatch(
+      new RegExp(`inquest_grpc_server_handled_total\\{method="${method}",code="OK"[^}]*\\} [1-9]`),
+    );
+    expect(text).toMatch(
+      new RegExp(
+        `inquest_grpc_server_handled_total\\{method="${method}",code="INVALID_ARGUMENT"[^}]*\\} [1-9]`,
+      ),
+    );
+    expect(text).toContain('process_cpu_seconds_total');
   });
 
   it('builds the knowledge graph from taught content', async () => {

@@ -5,6 +5,7 @@ import {
   envLogLevel,
   envPort,
   envPositiveInt,
+  envOptionalPort,
 } from '@inquest/runtime';
 
 const optionalString = z
@@ -27,6 +28,8 @@ export const EnvSchema = z
   .object({
     INQUEST_GRPC_PORT: envPort(50055),
     INQUEST_GRPC_HOST: z.string().default('127.0.0.1'),
+    /** serves GET /metrics (Prometheus) on this port when set */
+    INQUEST_METRICS_PORT: envOptionalPort,
     INQUEST_LOG_LEVEL: envLogLevel,
     INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
     INQUEST_DATA_DIR: z.string().default('./.inquest'),

@@ -3,11 +3,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { createEgress, parseEgressAllow } from '@inquest/egress';
-import { createEventBus, Subjects, type EventBus, type Subscription } from '@inquest/events';
+import { createEventBus, Subjects, type Subscription } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
-import { createLogger, type Logger } from '@inquest/observability';
+import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { notifierV1 } from '@inquest/proto';
-import { parseEnv, runMain } from '@inquest/runtime';
+import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
 import { createSecretResolver } from '@inquest/secrets';
 import { MongoDeliveryStore, SqliteDeliveryStore, type DeliveryStore } from '@inquest/store';
 import { EffectiveConfigSource } from './adapters/effective-config-source';
@@ -18,17 +18,6 @@ import { EventIntake } from './domain/event-intake';
 import { notifierService } from './grpc/notifier-handlers';
 import { SlackSender } from './senders/slack-sender';
 import { WebhookSender } from './senders/webhook-sender';
-
-export interface Deps {
-  bus?: EventBus;
-  logger?: Logger;
-}
-
-export interface RunningService {
-  name: string;
-  address: string;
-  stop(): Promise<void>;
-}
 
 // Redelivery of an event whose recording failed (config service or store down): patient, so an
 // outage of a few minutes loses nothing.
@@ -52,10 +41,12 @@ async function openStore(mongoUrl: string | undefined, dataDir: string) {
   };
 }
 
+export type { RunningService, ServiceDeps };
+
 /** Composition root of the notifier service. */
 export async function start(
   env: Record<string, string | undefined>,
-  deps: Deps = {},
+  deps: ServiceDeps = {},
 ): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
   const logger = deps.logger ?? createLogger({ name: 'notifier', level: config.INQUEST_LOG_LEVEL });
@@ -155,6 +146,7 @@ export async function start(
     )),
   ];
 
+  const metrics = createMetricsRegistry('notifier', config.INQUEST_METRICS_PORT !== undefined);
   const grpc = await startGrpcServer({
     host: config.INQUEST_GRPC_HOST,
     port: config.INQUEST_GRPC_PORT,
@@ -166,6 +158,8 @@ export async function start(
       },
     ],
     logger,
+    metrics,
+    metricsPort: config.INQUEST_METRICS_PORT,
   });
   // Deliveries recorded before a restart (or by a replica that died) resume here.
   dispatcher.start();
@@ -181,6 +175,7 @@ export async function start(
   return {
     name: 'notifier',
     address: grpc.address,
+    metricsAddress: grpc.metricsAddress,
     stop: async () => {
       for (const s of subscriptions) await s.unsubscribe().catch(() => undefined);
       await dispatcher.stop();

@@ -5,12 +5,15 @@ import {
   envLogLevel,
   envPort,
   envPositiveInt,
+  envOptionalPort,
 } from '@inquest/runtime';
 
 /** Environment of the toolserver-proxy service (validated at start). */
 export const EnvSchema = z.object({
   INQUEST_GRPC_PORT: envPort(50054),
   INQUEST_GRPC_HOST: z.string().default('127.0.0.1'),
+  /** serves GET /metrics (Prometheus) on this port when set */
+  INQUEST_METRICS_PORT: envOptionalPort,
   INQUEST_LOG_LEVEL: envLogLevel,
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
   /** config changes arrive over NATS JetStream when set (distributed mode) */

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { createEgress, parseEgressAllow } from '@inquest/egress';
-import { createEventBus, Subjects, type EventBus, type Subscription } from '@inquest/events';
+import { createEventBus, Subjects, type Subscription } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { toolsV1 } from '@inquest/proto';
-import { createLogger, createMetricsRegistry, type Logger } from '@inquest/observability';
-import { parseEnv, runMain } from '@inquest/runtime';
+import { createLogger, createMetricsRegistry } from '@inquest/observability';
+import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
 import { createSecretResolver } from '@inquest/secrets';
 import { grpcConfigSource } from './adapters/grpc-config-source';
 import { httpToolServerClient } from './adapters/http-tool-server-client';
@@ -13,21 +13,12 @@ import { EnvSchema } from './config';
 import { ToolProxy } from './domain/tool-proxy';
 import { toolServiceImplementation } from './grpc/tool-service.handlers';
 
-export interface Deps {
-  bus?: EventBus;
-  logger?: Logger;
-}
-
-export interface RunningService {
-  name: string;
-  address: string;
-  stop(): Promise<void>;
-}
+export type { RunningService, ServiceDeps };
 
 /** Composition root of the toolserver-proxy service. */
 export async function start(
   env: Record<string, string | undefined>,
-  deps: Deps = {},
+  deps: ServiceDeps = {},
 ): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
   const logger =
@@ -59,7 +50,10 @@ export async function start(
     logger,
   });
   const configSource = grpcConfigSource(config.INQUEST_CONFIG_ADDR);
-  const registry = createMetricsRegistry('toolserver-proxy');
+  const registry = createMetricsRegistry(
+    'toolserver-proxy',
+    config.INQUEST_METRICS_PORT !== undefined,
+  );
   const maxResponse = config.INQUEST_TOOLS_MAX_RESPONSE_BYTES;
   const proxy = new ToolProxy(
     {
@@ -113,10 +107,13 @@ export async function start(
       },
     ],
     logger,
+    metrics: registry,
+    metricsPort: config.INQUEST_METRICS_PORT,
   });
   return {
     name: 'toolserver-proxy',
     address: grpc.address,
+    metricsAddress: grpc.metricsAddress,
     stop: async () => {
       await grpc.shutdown();
       await subscription?.unsubscribe();

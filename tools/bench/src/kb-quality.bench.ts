@@ -10,7 +10,7 @@
  * kb-speed documents) into the team, so the runbooks must be found among N+55 documents that
  * share their wording (the baseline ranks the same documents); the tree is not built then (a rebuild of that many chunks would dominate
  * the run). The embedded BM25 pass ranks at most INQUEST_KB_SPARSE_POSTING_BUDGET postings
- * (default 80,000; query terms rarest first): run once more with
+ * (default 60,000; query terms rarest first): run once more with
  * INQUEST_KB_SPARSE_POSTING_BUDGET=0 to see what that bound costs in quality and gains in latency.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -143,7 +143,7 @@ export async function run(args: string[] = []): Promise<void> {
     if (!distractors) await svc.rebuildTree(team);
     const stats = await kb.getTreeStats({ team_id: team });
     process.stdout.write(
-      `corpus: ${runbooks.length} runbooks${distractors ? ` + ${distractors} distractor notes (no tree)` : ''}, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)}${distractors ? '' : ` (built in ${Date.now() - t0} ms)`}; ${questions.length} labelled questions; sparse posting budget ${process.env['INQUEST_KB_SPARSE_POSTING_BUDGET'] ?? '80000 (default)'}\n\n`,
+      `corpus: ${runbooks.length} runbooks${distractors ? ` + ${distractors} distractor notes (no tree)` : ''}, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)}${distractors ? '' : ` (built in ${Date.now() - t0} ms)`}; ${questions.length} labelled questions; sparse posting budget ${process.env['INQUEST_KB_SPARSE_POSTING_BUDGET'] ?? '60000 (default)'}\n\n`,
     );
     const rows: [string, Metrics][] = [
       [

@@ -31,7 +31,7 @@ export interface SqliteVectorIndexOptions {
   /**
    * How many postings (the summed document frequencies of the query's terms) one BM25 query may
    * scan: terms are taken rarest first until the next would exceed it, the two rarest always
-   * (default 80,000; 0 = no limit). BM25's cost grows with the postings it ranks.
+   * (default 60,000; 0 = no limit). BM25's cost grows with the postings it ranks.
    */
   sparsePostingBudget?: number;
   /**
