@@ -17,6 +17,12 @@ export const envOptionalPort = z.coerce
   .max(65535, 'expected a port number')
   .optional();
 
+/** A MongoDB connection string (mongodb:// or mongodb+srv://). */
+export const envMongoUrl = z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL');
+
+/** A NATS server URL (nats://, tls://, ws:// or wss://). */
+export const envNatsUrl = z.string().regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL');
+
 export const envAddress = (def: string) =>
   z
     .string()

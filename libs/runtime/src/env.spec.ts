@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { EnvError, parseEnv } from './env';
-import { envAddress, envBool, envLogLevel, envPort, envPositiveInt, envUrl } from './env-schemas';
+import {
+  envAddress,
+  envBool,
+  envLogLevel,
+  envMongoUrl,
+  envNatsUrl,
+  envOptionalPort,
+  envPort,
+  envPositiveInt,
+  envUrl,
+} from './env-schemas';
 
 const Schema = z.object({
   INQUEST_GRPC_PORT: envPort(50051),
@@ -9,6 +19,9 @@ const Schema = z.object({
   INQUEST_DEV: envBool(false),
   INQUEST_WORKERS: envPositiveInt(4),
   INQUEST_NATS_URL: envUrl.optional(),
+  INQUEST_MONGODB_URL: envMongoUrl.optional(),
+  INQUEST_BUS_URL: envNatsUrl.optional(),
+  INQUEST_METRICS_PORT: envOptionalPort,
 });
 
 /** parseEnv's failure message for env. */
@@ -63,10 +76,31 @@ describe('parseEnv', () => {
     [{ INQUEST_DEV: 'maybe' }, 'INQUEST_DEV: expected 1/0 or true/false (got "maybe")'],
     [{ INQUEST_WORKERS: '0' }, 'INQUEST_WORKERS: expected a positive integer (got "0")'],
     [{ INQUEST_NATS_URL: 'not a url' }, 'INQUEST_NATS_URL: expected a URL (got "not a url")'],
+    [
+      { INQUEST_MONGODB_URL: 'postgres://db' },
+      'INQUEST_MONGODB_URL: expected a mongodb:// URL (got "postgres://db")',
+    ],
+    [
+      { INQUEST_BUS_URL: 'http://nats:4222' },
+      'INQUEST_BUS_URL: expected a nats:// URL (got "http://nats:4222")',
+    ],
+    [
+      { INQUEST_METRICS_PORT: '70000' },
+      'INQUEST_METRICS_PORT: expected a port number (got "70000")',
+    ],
   ])('rejects %j with one line naming the variable', (env, message) => {
     const msg = failure(env);
     expect(msg).toBe(message);
     expect(msg).not.toContain('\n');
+  });
+
+  it('accepts MongoDB and NATS URLs of every scheme, and an unset optional port', () => {
+    for (const url of ['mongodb://a:27017/x', 'mongodb+srv://cluster.example.com/x'])
+      expect(parseEnv(Schema, { INQUEST_MONGODB_URL: url }).INQUEST_MONGODB_URL).toBe(url);
+    for (const url of ['nats://a:4222', 'tls://a:4222', 'ws://a', 'wss://a'])
+      expect(parseEnv(Schema, { INQUEST_BUS_URL: url }).INQUEST_BUS_URL).toBe(url);
+    expect(parseEnv(Schema, {}).INQUEST_METRICS_PORT).toBeUndefined();
+    expect(parseEnv(Schema, { INQUEST_METRICS_PORT: '0' }).INQUEST_METRICS_PORT).toBe(0);
   });
 
   it('keeps the message on one line even when the bad value spans lines', () => {

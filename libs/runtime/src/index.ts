@@ -7,6 +7,8 @@ export {
   envLogLevel,
   envPositiveInt,
   envOptionalPort,
+  envMongoUrl,
+  envNatsUrl,
   DEFAULT_ADDRESSES,
 } from './env-schemas';
 export { runMain } from './run-main';

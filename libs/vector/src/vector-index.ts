@@ -120,3 +120,16 @@ export function spaceKey(space: VectorSpace): string {
     .replace(/^_+|_+$/g, '');
   return `${model.slice(0, 40)}_${space.dimensions}`;
 }
+
+/** Cosine similarity of two vectors of equal length (0 when either is all zeros). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}

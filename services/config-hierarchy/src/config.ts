@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envLogLevel, envPort, envOptionalPort } from '@inquest/runtime';
+import { envLogLevel, envPort, envOptionalPort, envMongoUrl, envNatsUrl } from '@inquest/runtime';
 
 /** Environment of the config-hierarchy service (validated at start). */
 export const EnvSchema = z.object({
@@ -10,15 +10,9 @@ export const EnvSchema = z.object({
   INQUEST_LOG_LEVEL: envLogLevel,
   /** SQLite lives at <dir>/config.db unless MongoDB is configured */
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
-  INQUEST_MONGODB_URL: z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL')
-    .optional(),
+  INQUEST_MONGODB_URL: envMongoUrl.optional(),
   /** events go to NATS JetStream when set (distributed mode), else stay in this process */
-  INQUEST_NATS_URL: z
-    .string()
-    .regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL')
-    .optional(),
+  INQUEST_NATS_URL: envNatsUrl.optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -6,6 +6,8 @@ import {
   envPort,
   envPositiveInt,
   envOptionalPort,
+  envMongoUrl,
+  envNatsUrl,
 } from '@inquest/runtime';
 
 /** Environment of the investigation-runner service (validated at start). */
@@ -20,16 +22,10 @@ export const EnvSchema = z.object({
   INQUEST_KNOWLEDGE_ADDR: envAddress(DEFAULT_ADDRESSES.knowledge),
   /** SQLite lives at <dir>/investigations.db unless MongoDB is configured */
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
-  INQUEST_MONGODB_URL: z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL')
-    .optional(),
+  INQUEST_MONGODB_URL: envMongoUrl.optional(),
   INQUEST_MONGODB_DB: z.string().min(1).default('inquest'),
   /** set: NATS JetStream work queue shared by runner replicas; unset: in-process queue */
-  INQUEST_NATS_URL: z
-    .string()
-    .regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL')
-    .optional(),
+  INQUEST_NATS_URL: envNatsUrl.optional(),
   /** set: the LLM engine (any OpenAI-compatible chat API); unset: the deterministic engine */
   INQUEST_LLM_BASE_URL: z.string().url('expected a URL').optional(),
   /** the key, or a vault:// reference to it */

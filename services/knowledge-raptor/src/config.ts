@@ -7,6 +7,8 @@ import {
   envPositiveInt,
   envUrl,
   envOptionalPort,
+  envMongoUrl,
+  envNatsUrl,
 } from '@inquest/runtime';
 
 /** Environment of the knowledge-raptor service (validated at start). */
@@ -19,16 +21,10 @@ export const EnvSchema = z.object({
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
   /** documents, queries, patterns and the graph live in MongoDB when set (knowledge.db otherwise) */
-  INQUEST_MONGODB_URL: z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL')
-    .optional(),
+  INQUEST_MONGODB_URL: envMongoUrl.optional(),
   INQUEST_MONGODB_DB: z.string().min(1).default('inquest'),
   /** events (investigation.completed, config.changed) arrive over NATS JetStream when set */
-  INQUEST_NATS_URL: z
-    .string()
-    .regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL')
-    .optional(),
+  INQUEST_NATS_URL: envNatsUrl.optional(),
   /** Qdrant instead of the embedded SQLite + sqlite-vec + FTS5 index */
   INQUEST_QDRANT_URL: envUrl.optional(),
   INQUEST_QDRANT_API_KEY: z.string().optional(),

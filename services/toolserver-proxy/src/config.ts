@@ -6,6 +6,7 @@ import {
   envPort,
   envPositiveInt,
   envOptionalPort,
+  envNatsUrl,
 } from '@inquest/runtime';
 
 /** Environment of the toolserver-proxy service (validated at start). */
@@ -17,10 +18,7 @@ export const EnvSchema = z.object({
   INQUEST_LOG_LEVEL: envLogLevel,
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
   /** config changes arrive over NATS JetStream when set (distributed mode) */
-  INQUEST_NATS_URL: z
-    .string()
-    .regex(/^(nats|tls|wss?):\/\//, 'expected a nats:// URL')
-    .optional(),
+  INQUEST_NATS_URL: envNatsUrl.optional(),
   INQUEST_DATA_DIR: z.string().default('./.inquest'),
   /** comma-separated CIDRs and host names tool servers may live at despite being private */
   INQUEST_EGRESS_ALLOW: z.string().default(''),

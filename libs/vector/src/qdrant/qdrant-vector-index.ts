@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { TextAnalyzer, fnv1a32 } from '../text/text-analyzer';
 import {
+  cosine,
   RRF_K,
   spaceKey,
   type ChunkPayload,
@@ -251,18 +252,6 @@ export class QdrantVectorIndex implements VectorIndex {
   async close(): Promise<void> {
     // the REST client holds no connection that needs closing
   }
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
 /** Qdrant ids are UUIDs or integers: derive a stable UUID from the chunk id. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { tempDir } from '@inquest/testing';
 import { aChunk } from '../testing/vector-index.contract';
-import type { SearchRequest } from '../vector-index';
+import { cosine, type SearchRequest } from '../vector-index';
 import { Bm25Worker } from './bm25-worker';
 import { SqliteVectorIndex } from './sqlite-vector-index';
 
@@ -23,18 +23,6 @@ const vec = () => Float32Array.from({ length: dims }, () => rand());
 const topics = Array.from({ length: 60 }, vec);
 const near = (base: Float32Array, noise: number) => base.map((x) => x + noise * rand());
 const topical = (i: number) => near(topics[i % topics.length]!, 0.9);
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 /** Lets the background loading of a team's sign codes finish. */
 const settle = async () => {

@@ -6,6 +6,7 @@ import { TextAnalyzer, fnv1a32 } from '../text/text-analyzer';
 import { Bm25Worker, bm25Sql, type Bm25Row } from './bm25-worker';
 import { SignCodeScan, signCode } from './sign-code-scan';
 import {
+  cosine,
   reciprocalRankFusion,
   spaceKey,
   type ChunkPayload,
@@ -564,15 +565,7 @@ function cosineBlob(q: Float32Array, blob: Buffer): number {
     blob.byteOffset % 4 === 0
       ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
       : new Float32Array(Uint8Array.from(blob).buffer);
-  let dot = 0;
-  let nq = 0;
-  let nv = 0;
-  for (let i = 0; i < q.length; i++) {
-    dot += q[i]! * v[i]!;
-    nq += q[i]! * q[i]!;
-    nv += v[i]! * v[i]!;
-  }
-  return nq && nv ? dot / Math.sqrt(nq * nv) : 0;
+  return cosine(q, v);
 }
 
 /** Bit index of a knowledge level in SignCodeScan level masks (L1..L4 -> 1..4, others 0). */
