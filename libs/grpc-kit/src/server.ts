@@ -1,4 +1,4 @@
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as GrpcStatus } from '@grpc/grpc-js';
 import type {
   ServerUnaryCall,
   ServiceDefinition,
@@ -156,26 +156,6 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
   };
 }
 
-const GRPC_CODE_NAMES = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
-  'UNAUTHENTICATED',
-];
-
 /** Wraps every unary handler of a service to count and time its calls by method and status. */
 function grpcMetrics(registry: Registry) {
   const handled = new Counter({
@@ -204,7 +184,7 @@ function grpcMetrics(registry: Registry) {
         (fn as (c: typeof call, cb: typeof callback) => void)(call, (err, res) => {
           end();
           const code = err ? ((err as { code?: number }).code ?? 2) : 0;
-          handled.inc({ method, code: GRPC_CODE_NAMES[code] ?? String(code) });
+          handled.inc({ method, code: GrpcStatus[code] ?? String(code) });
           callback(err, res);
         });
       }) as UntypedServiceImplementation[string];

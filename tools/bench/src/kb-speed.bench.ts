@@ -90,8 +90,9 @@ export async function run(args: string[]): Promise<void> {
 
     // 2. fill the team to the target chunk count (in process, same code path minus gRPC)
     t = performance.now();
-    let have = (await kb.getTreeStats({ team_id: 'speed' })).total_chunks;
-    let i = (await kb.getTreeStats({ team_id: 'speed' })).total_documents;
+    const loaded = await kb.getTreeStats({ team_id: 'speed' });
+    let have = loaded.total_chunks;
+    let i = loaded.total_documents;
     while (have < chunks) {
       const batch = Math.min(2000, chunks - have);
       await pool(batch, 4, async () => {

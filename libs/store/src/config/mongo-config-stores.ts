@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
+import { MongoClient, type Collection, type Db } from 'mongodb';
 import { conflict } from '@inquest/errors';
 import type {
   AuditRecord,
@@ -13,6 +13,7 @@ import type {
   TokenRecord,
   TokenStore,
 } from './config-store';
+import { isDuplicateKeyError } from '../mongo/mongo-documents';
 
 // Configs, diffs and patches are stored as JSON text: their keys are user data and dot paths,
 // which MongoDB field names cannot carry safely.
@@ -55,8 +56,6 @@ interface TokenDoc {
   data_json: string;
 }
 
-const isDuplicate = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
-
 const toNode = (d: NodeDoc): NodeRecord => ({
   node_id: d._id,
   parent_id: d.parent_id,
@@ -85,7 +84,7 @@ class MongoNodeStore implements NodeStore {
         version: 0,
       });
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(`node ${node.node_id} already exists`);
+      if (isDuplicateKeyError(err)) throw conflict(`node ${node.node_id} already exists`);
       throw err;
     }
   }
@@ -236,7 +235,7 @@ class MongoTokenStore implements TokenStore {
         data_json: JSON.stringify(t),
       });
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(`token ${t.token_id} exists`);
+      if (isDuplicateKeyError(err)) throw conflict(`token ${t.token_id} exists`);
       throw err;
     }
   }

@@ -9,21 +9,13 @@ import {
   type ListDeliveriesOptions,
   type NewDelivery,
 } from './delivery-store';
+import { fromMongo, isDuplicateKeyError } from '../mongo/mongo-documents';
 
 type Doc = Delivery & { _id: string; dedupe_key: string; due_at: string | null; seq: number };
 
-function strip(doc: Doc | null | undefined): Delivery | undefined {
-  if (!doc) return undefined;
-  const { _id, dedupe_key, due_at, seq, ...rest } = doc;
-  void _id;
-  void dedupe_key;
-  void due_at;
-  void seq;
-  const out: Record<string, unknown> = {};
-  // optional fields are unset with null in updates; the port shows them absent
-  for (const [k, v] of Object.entries(rest)) if (v !== null && v !== undefined) out[k] = v;
-  return out as unknown as Delivery;
-}
+/** bookkeeping fields of the stored document that the port does not show */
+const INTERNAL = ['dedupe_key', 'due_at', 'seq'];
+const strip = (doc: Doc | null | undefined) => fromMongo<Delivery>(doc, INTERNAL);
 
 /**
  * MongoDB adapter (distributed mode). A claim is a single-document conditional update whose
@@ -59,7 +51,7 @@ export class MongoDeliveryStore implements DeliveryStore {
       await this.col.insertOne(doc);
       return { delivery: strip(doc)!, created: true };
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKeyError(err)) throw err;
       const existing = await this.col.findOne({ dedupe_key });
       if (!existing) throw err;
       return { delivery: strip(existing)!, created: false };

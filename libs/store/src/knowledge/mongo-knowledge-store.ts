@@ -9,6 +9,7 @@ import type {
   QueryRecord,
   TreeMeta,
 } from './knowledge-store';
+import { DUPLICATE_KEY, fromMongo, isDuplicateKeyError } from '../mongo/mongo-documents';
 
 type DocumentDoc = DocumentRecord & { _id: string };
 type QueryDoc = QueryRecord & { _id: string };
@@ -44,19 +45,6 @@ const REMEMBERED_EVENTS = 50;
 interface WriteError {
   index: number;
   code?: number;
-}
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
-
-/** Removes Mongo's _id and bookkeeping fields, and nulls (absent optional fields in the port). */
-function strip<T>(doc: object | null | undefined, drop: string[] = []): T | undefined {
-  if (!doc) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(doc)) {
-    if (k === '_id' || drop.includes(k) || v === null || v === undefined) continue;
-    out[k] = v;
-  }
-  return out as T;
 }
 
 /** Drops undefined values so they are not stored as nulls. */
@@ -108,7 +96,7 @@ export class MongoKnowledgeStore implements KnowledgeStore {
   }
 
   async findDocumentByHash(teamId: string, hash: string) {
-    return strip<DocumentRecord>(
+    return fromMongo<DocumentRecord>(
       await this.documents.findOne({ team_id: teamId, content_hash: hash }),
     );
   }
@@ -133,18 +121,18 @@ export class MongoKnowledgeStore implements KnowledgeStore {
   }
 
   async getDocument(teamId: string, id: string) {
-    return strip<DocumentRecord>(await this.documents.findOne({ _id: id, team_id: teamId }));
+    return fromMongo<DocumentRecord>(await this.documents.findOne({ _id: id, team_id: teamId }));
   }
 
   async getDocuments(teamId: string, ids: string[]) {
     if (!ids.length) return [];
     const docs = await this.documents.find({ _id: { $in: ids }, team_id: teamId }).toArray();
-    return docs.map((d) => strip<DocumentRecord>(d)!);
+    return docs.map((d) => fromMongo<DocumentRecord>(d)!);
   }
 
   async listDocumentsByStatus(status: string) {
     const docs = await this.documents.find({ status }).toArray();
-    return docs.map((d) => strip<DocumentRecord>(d)!);
+    return docs.map((d) => fromMongo<DocumentRecord>(d)!);
   }
 
   async listTeamDocuments(teamId: string) {
@@ -152,7 +140,7 @@ export class MongoKnowledgeStore implements KnowledgeStore {
       .find({ team_id: teamId })
       .sort({ created_at: 1, _id: 1 })
       .toArray();
-    return docs.map((d) => strip<DocumentRecord>(d)!);
+    return docs.map((d) => fromMongo<DocumentRecord>(d)!);
   }
 
   async countDocuments(teamId: string) {
@@ -200,12 +188,12 @@ export class MongoKnowledgeStore implements KnowledgeStore {
   }
 
   async getQuery(teamId: string, queryId: string) {
-    return strip<QueryRecord>(await this.queries.findOne({ _id: queryId, team_id: teamId }));
+    return fromMongo<QueryRecord>(await this.queries.findOne({ _id: queryId, team_id: teamId }));
   }
 
   async listPatterns(teamId: string) {
     const docs = await this.patterns.find({ team_id: teamId }).toArray();
-    return docs.map((d) => strip<PatternRecord>(d, ['events'])!);
+    return docs.map((d) => fromMongo<PatternRecord>(d, ['events'])!);
   }
 
   async applyLearning(l: Learning): Promise<LearningOutcome> {
@@ -221,7 +209,7 @@ export class MongoKnowledgeStore implements KnowledgeStore {
     try {
       await this.learnings.insertOne(entry);
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!isDuplicateKeyError(err)) throw err;
       const existing = await this.learnings.findOne({ _id: l.eventId });
       // removed by a conflicting attempt in between: the caller reads again and retries
       if (!existing) return 'conflict';
@@ -251,7 +239,7 @@ export class MongoKnowledgeStore implements KnowledgeStore {
         await this.patterns.insertOne({ ...p, _id: p.pattern_id, version: 1, events: [eventId] });
         return true;
       } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
+        if (!isDuplicateKeyError(err)) throw err;
       }
     } else {
       const res = await this.patterns.updateOne(
@@ -315,7 +303,7 @@ export class MongoKnowledgeStore implements KnowledgeStore {
     } catch (err) {
       const raw = (err as { writeErrors?: WriteError[] | WriteError }).writeErrors;
       const failed = Array.isArray(raw) ? raw : raw ? [raw] : [];
-      if (!failed.length || failed.some((w) => w.code !== 11000)) throw err;
+      if (!failed.length || failed.some((w) => w.code !== DUPLICATE_KEY)) throw err;
       // with an event guard a duplicate key means the edge already counted this event; without
       // one it is a concurrent first insert of the same edge, which now exists: add to it
       if (!eventId)
@@ -341,7 +329,7 @@ export class MongoKnowledgeStore implements KnowledgeStore {
   }
 
   async getTreeMeta(teamId: string) {
-    return strip<TreeMeta>(await this.treeMeta.findOne({ _id: teamId }));
+    return fromMongo<TreeMeta>(await this.treeMeta.findOne({ _id: teamId }));
   }
 
   async setTreeMeta(teamId: string, m: TreeMeta) {
