@@ -8,13 +8,14 @@
  * components a chunk has: long chunks never make the coarse cut and dense recall collapses on a
  * large index. Here a chunk scores by sign agreement on the query's non-zero dimensions only,
  * divided by the square root of its own non-zero count (a cosine of sign vectors); for dense
- * embeddings (no zeros) the order is the same as Hamming's. Two popcounts per 32 dimensions:
- * about 10 ms for 100,000 codes of 768 dimensions whatever k (sqlite-vec's vec0 top-k costs
- * 19 ms at k=150 and grows with k).
+ * embeddings (no zeros) the order is the same as Hamming's. Two popcounts per 32 dimensions
+ * (16-bit table lookups, codes interleaved): 11-12 ms p50 for the 100,623 codes of 768
+ * dimensions of the kb-speed index, whatever k (14.5 ms with bit-trick popcounts and separate
+ * arrays; sqlite-vec's vec0 top-k over plain sign bits costs 19 ms at k=150 and grows with k).
  */
 export class SignCodeScan {
-  private pos: Uint32Array;
-  private neg: Uint32Array;
+  /** per row `words` pairs of (positive, negative) words, interleaved for one memory stream */
+  private codes: Uint32Array;
   private weight: Float32Array;
   private rids: Float64Array;
   private levels: Uint8Array;
@@ -26,8 +27,7 @@ export class SignCodeScan {
     readonly words: number,
     capacity = 1024,
   ) {
-    this.pos = new Uint32Array(capacity * words);
-    this.neg = new Uint32Array(capacity * words);
+    this.codes = new Uint32Array(capacity * words * 2);
     this.weight = new Float32Array(capacity);
     this.rids = new Float64Array(capacity);
     this.levels = new Uint8Array(capacity);
@@ -46,8 +46,11 @@ export class SignCodeScan {
     if (this.at.has(rid)) this.remove(rid);
     if (this.n === this.rids.length) this.grow();
     const i = this.n++;
-    this.pos.set(code.pos.subarray(0, this.words), i * this.words);
-    this.neg.set(code.neg.subarray(0, this.words), i * this.words);
+    const o = i * this.words * 2;
+    for (let j = 0; j < this.words; j++) {
+      this.codes[o + 2 * j] = code.pos[j] ?? 0;
+      this.codes[o + 2 * j + 1] = code.neg[j] ?? 0;
+    }
     this.weight[i] = code.nonZero ? 1 / Math.sqrt(code.nonZero) : 0;
     this.rids[i] = rid;
     this.levels[i] = level;
@@ -61,9 +64,8 @@ export class SignCodeScan {
     this.at.delete(rid);
     const last = --this.n;
     if (i !== last) {
-      const w = this.words;
-      this.pos.copyWithin(i * w, last * w, last * w + w);
-      this.neg.copyWithin(i * w, last * w, last * w + w);
+      const w2 = this.words * 2;
+      this.codes.copyWithin(i * w2, last * w2, last * w2 + w2);
       this.weight[i] = this.weight[last]!;
       this.rids[i] = this.rids[last]!;
       this.levels[i] = this.levels[last]!;
@@ -77,22 +79,26 @@ export class SignCodeScan {
    */
   nearest(query: SignCode, k: number, levelMask = 0xff): number[] {
     const w = this.words;
-    const { pos, neg, weight, levels } = this;
+    const { codes, weight, levels } = this;
     const qp = query.pos;
     const qn = query.neg;
+    const bits = BITS_16;
     const top = new TopK(Math.max(1, k));
     for (let i = 0; i < this.n; i++) {
       if (!((1 << levels[i]!) & levelMask)) continue;
       let agree = 0;
       let disagree = 0;
-      const o = i * w;
+      const o = i * w * 2;
       for (let j = 0; j < w; j++) {
-        const dp = pos[o + j]!;
-        const dn = neg[o + j]!;
+        const dp = codes[o + 2 * j]!;
+        const dn = codes[o + 2 * j + 1]!;
         const p = qp[j]!;
         const m = qn[j]!;
-        agree += popcount((dp & p) | (dn & m));
-        disagree += popcount((dp & m) | (dn & p));
+        // popcount by two 16-bit table lookups (faster than bit tricks in V8)
+        const a = (dp & p) | (dn & m);
+        const d = (dp & m) | (dn & p);
+        agree += bits[a & 0xffff]! + bits[a >>> 16]!;
+        disagree += bits[d & 0xffff]! + bits[d >>> 16]!;
       }
       top.offer(i, (agree - disagree) * weight[i]!);
     }
@@ -110,8 +116,7 @@ export class SignCodeScan {
       next.set(old);
       return next;
     };
-    this.pos = grown(this.pos, (n) => new Uint32Array(n), this.words);
-    this.neg = grown(this.neg, (n) => new Uint32Array(n), this.words);
+    this.codes = grown(this.codes, (n) => new Uint32Array(n), this.words * 2);
     this.weight = grown(this.weight, (n) => new Float32Array(n), 1);
     this.rids = grown(this.rids, (n) => new Float64Array(n), 1);
     this.levels = grown(this.levels, (n) => new Uint8Array(n), 1);
@@ -197,8 +202,9 @@ class TopK {
   }
 }
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
+/** set bits of every 16-bit value */
+const BITS_16 = (() => {
+  const t = new Uint8Array(65536);
+  for (let i = 1; i < 65536; i++) t[i] = t[i >> 1]! + (i & 1);
+  return t;
+})();
