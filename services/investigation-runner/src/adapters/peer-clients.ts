@@ -64,6 +64,7 @@ export class GrpcToolGateway implements ToolGateway {
         name: t.name,
         description: t.description,
         parameters: (t.parameters ?? {}) as ToolListing['tools'][number]['parameters'],
+        ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
       })),
       servers: res.servers.map((s) => ({
         name: s.name,

@@ -7,6 +7,8 @@ export interface ToolDescriptor {
   name: string;
   description: string;
   parameters: JsonSchemaObject;
+  /** MCP annotations (readOnlyHint, destructiveHint, ...) as the tool server gave them */
+  annotations?: Record<string, unknown>;
 }
 
 export interface JsonSchemaObject {

@@ -5,6 +5,7 @@ import CircuitBreaker from 'opossum';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { DomainError, isDomainError, notFound, validationError } from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
+import { classifyTool } from '@inquest/write-guard';
 import { ConcurrencyLimit, cancelled } from './concurrency-limit';
 import { hasStringReferences, resolveServerEntries, type ServerEntry } from './server-entry';
 import {
@@ -538,12 +539,18 @@ export class ToolProxy {
         description: typeof def.description === 'string' ? def.description.slice(0, 4000) : '',
         parameters: params as Record<string, unknown>,
       };
-      if (annotations) view.annotations = annotations;
-      // Tools without annotations count as read-only; only an explicit destructiveHint gates.
+      // The contract's optional `read_only` / `destructive` flags travel as MCP annotations.
+      const merged: Record<string, unknown> = { ...(annotations ?? {}) };
+      if (def.read_only === true && merged['readOnlyHint'] === undefined)
+        merged['readOnlyHint'] = true;
+      if (def.destructive === true) merged['destructiveHint'] = true;
+      if (Object.keys(merged).length) view.annotations = merged;
+      // One rule for "can change something" (libs/write-guard): annotations, flags, then words.
+      const safety = classifyTool({ name, description: view.description, annotations: merged });
       listing.tools.set(name, {
         def: view,
         validate,
-        destructive: annotations?.destructiveHint === true,
+        destructive: !safety.readOnly,
       });
     }
     return listing;

@@ -4,6 +4,9 @@ export interface RawToolDefinition {
   description?: unknown;
   parameters?: unknown;
   annotations?: unknown;
+  /** optional contract flags (docs: tool-server contract): true marks a tool read-only / destructive */
+  read_only?: unknown;
+  destructive?: unknown;
 }
 
 export interface CallOptions {

@@ -1,0 +1,66 @@
+import { classifyTool } from './index';
+
+const ro = (name: string, description = '', extra: Record<string, unknown> = {}) =>
+  classifyTool({ name, description, ...extra }).readOnly;
+
+describe('classifyTool', () => {
+  it('honours explicit MCP annotations over the name', () => {
+    expect(ro('list_pods', 'List pods', { annotations: { destructiveHint: true } })).toBe(false);
+    expect(ro('get_thing', 'Reads', { annotations: { readOnlyHint: false } })).toBe(false);
+    expect(ro('restart_deployment', 'Restart', { annotations: { readOnlyHint: true } })).toBe(true);
+    expect(ro('x', '', { annotations: { readOnlyHint: true, destructiveHint: true } })).toBe(false);
+  });
+
+  it('honours the definition flags', () => {
+    expect(ro('delete_cache_entry_preview', '', { read_only: true })).toBe(true);
+    expect(ro('list_pods', '', { destructive: true })).toBe(false);
+    expect(ro('list_pods', '', { read_only: false })).toBe(false);
+  });
+
+  it.each([
+    'restart_deployment',
+    'pods_delete',
+    'pods_exec',
+    'pods_run',
+    'resources_create_or_update',
+    'resources_scale',
+    'kubectl_run_image',
+    'helm_install',
+    'rollout_restart',
+    'drainNode',
+    'cordon-node',
+    'kill_process',
+    'patch_configmap',
+    'apply_manifest',
+    'rollback_release',
+  ])('judges %s by its name as a write', (name) => {
+    expect(ro(name, 'does a thing')).toBe(false);
+  });
+
+  it.each([
+    'list_pods',
+    'kubectl_describe',
+    'kubectl_get_by_kind_in_namespace',
+    'kubectl_find_resource',
+    'fetch_pod_logs',
+    'events_list',
+    'pods_log',
+    'nodes_top',
+    'rollout_history',
+    'get_restart_count',
+    'http_check',
+    'prometheus_query_range',
+    'search_logs',
+    'helm_list',
+  ])('judges %s as read-only', (name) => {
+    expect(
+      ro(name, 'List pods with status, readiness, restarts and last termination reason.'),
+    ).toBe(true);
+  });
+
+  it('judges an unannotated tool by its description', () => {
+    expect(ro('deployment_tool', 'Restarts the deployment by patching its template.')).toBe(false);
+    expect(ro('cache_tool', 'Clears the cache. This tool deletes every key.')).toBe(false);
+    expect(ro('cache_tool', 'Shows cache statistics.')).toBe(true);
+  });
+});
