@@ -5,3 +5,4 @@ export * as knowledgeV1 from './gen/inquest/knowledge/v1/knowledge_service';
 export * as investigationV1 from './gen/inquest/investigation/v1/investigation_service';
 export * as notifierV1 from './gen/inquest/notifier/v1/notifier_service';
 export * as eventsV1 from './gen/inquest/events/v1/events';
+export * as alertsV1 from './gen/inquest/alerts/v1/alert_service';

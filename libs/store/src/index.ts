@@ -4,3 +4,4 @@ export * from './config/index';
 export * from './investigations/index';
 export * from './deliveries/index';
 export * from './knowledge/index';
+export * from './alerts/index';

@@ -11,3 +11,5 @@ export {
   aPatternRecord,
 } from './knowledge-store.contract';
 export type { KnowledgeStoreFactory } from './knowledge-store.contract';
+export { alertStoreContract, aNewAlert } from './alert-store.contract';
+export type { AlertStoreFactory } from './alert-store.contract';
