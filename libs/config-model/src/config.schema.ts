@@ -197,7 +197,23 @@ export const ConfigDocumentSchema = z.looseObject({
   agents: z.record(z.string(), AgentConfigSchema).optional(),
   tools: z.record(z.string(), ToolConfigSchema).optional(),
   feature_flags: z.record(z.string(), z.boolean({ error: 'must be a boolean' })).optional(),
-  alerts: z.looseObject({ disabled: z.array(z.string()).optional() }).optional(),
+  alerts: z
+    .looseObject({
+      /** alert names that start nothing (recorded as skipped) */
+      disabled: z.array(z.string()).optional(),
+      /** agent of alert-started investigations (default planner) */
+      agent: z
+        .enum(['planner', 'investigation_agent', 'k8s_agent', 'cloud_agent', 'coding_agent'])
+        .optional(),
+      /** alert-started investigations per team and minute (default 10); the rest are skipped */
+      max_investigations_per_minute: PositiveInt()
+        .max(100_000, 'must be at most 100000')
+        .optional(),
+      /** secret of senders that cannot send a bearer token (X-Inquest-Intake-Secret) */
+      intake_secret: VaultRef.optional(),
+      pagerduty: z.looseObject({ signing_secret: VaultRef.optional() }).optional(),
+    })
+    .optional(),
   webhooks: z
     .looseObject({
       investigation_complete: HttpUrl.optional(),
