@@ -1,0 +1,116 @@
+/**
+ * Investigation quality (issue 13). Every scenario of data/investigations/scenarios (a small
+ * Kubernetes world, an incident or a question, and the expected conclusion, written blind) is
+ * served in three tool vocabularies: Inquest's own Kubernetes tool server over a loopback
+ * Kubernetes API server, kubectl-style tools as HolmesGPT names them, and kubernetes-mcp-server's
+ * tools. Each runs on loopback as a real MCP server, registered for a fresh team by a
+ * config-hierarchy double; the runner's DeterministicEngine investigates in-process through the
+ * real toolserver-proxy, told that the scenario's `now` is the current time. The conclusion
+ * (summary + root cause) is graded against the scenario's expectations; the six scenarios of
+ * tools/demo-toolserver are graded with data/investigations/demo-expectations.json.
+ *
+ * Targets: >= 90% right in every vocabulary, 6/6 demo, 0 destructive calls (a write tool of a
+ * vocabulary server called), 0 false alarms on healthy scenarios. Exit code 0 whatever the score.
+ *
+ * Args: --vocab=inquest,holmes,k8s-mcp (default: all available) --scenario=<id substring>[,...]
+ *       --class=<class>[,...] --skip-demo --demo-only --json=<file> (every result)
+ *       --write-actions=off (the proxy refuses write tools itself; default on, so only the
+ *       engine keeps an investigation read-only) --quiet (no per-miss detail)
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startHarness } from './investigation-quality/harness';
+import { missLines, summaryLines, verdictOf } from './investigation-quality/report';
+import {
+  DATA_DIR,
+  loadDemoCases,
+  runDemo,
+  runScenario,
+  type RunResult,
+  type Vocabulary,
+} from './investigation-quality/run';
+import { loadScenarios, selectScenarios } from './investigation-quality/scenario';
+import { VOCABULARIES } from './investigation-quality/vocabularies';
+
+const argValue = (args: string[], name: string): string | undefined =>
+  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const list = (v: string | undefined) =>
+  v
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const out = (s = '') => process.stdout.write(`${s}\n`);
+
+export async function run(args: string[]): Promise<void> {
+  const wanted = list(argValue(args, 'vocab')) ?? VOCABULARIES.map((v) => v.name);
+  const unknown = wanted.filter((w) => !VOCABULARIES.some((v) => v.name === w));
+  if (unknown.length) {
+    out(
+      `unknown vocabulary ${unknown.join(', ')}; known: ${VOCABULARIES.map((v) => v.name).join(', ')}`,
+    );
+    return;
+  }
+  const vocabularies: Vocabulary[] = [];
+  for (const v of VOCABULARIES.filter((x) => wanted.includes(x.name))) {
+    const why = v.unavailable();
+    if (why) out(`${v.name} vocabulary: ${why}`);
+    else vocabularies.push(v);
+  }
+  const { scenarios: all, problems } = loadScenarios(join(DATA_DIR, 'scenarios'));
+  for (const p of problems) out(`skipped scenario file ${p.file}: ${p.error}`);
+  const scenarios = args.includes('--demo-only')
+    ? []
+    : selectScenarios(all, {
+        ids: list(argValue(args, 'scenario')),
+        classes: list(argValue(args, 'class')),
+      });
+  const writeActions = argValue(args, 'write-actions') !== 'off';
+  out(
+    `${scenarios.length} of ${all.length} scenarios x vocabularies ${vocabularies.map((v) => v.name).join(', ') || '(none)'}; ` +
+      `write tools passed on by the proxy: ${writeActions ? 'yes (only the engine keeps runs read-only)' : 'no'}`,
+  );
+
+  const harness = await startHarness({ writeActions });
+  const results: RunResult[] = [];
+  const t0 = performance.now();
+  try {
+    for (const vocab of vocabularies) {
+      for (const s of scenarios) {
+        const r = await runScenario(harness, vocab, s);
+        results.push(r);
+        process.stderr.write(r.right ? '.' : 'x');
+      }
+    }
+    if (!args.includes('--skip-demo')) results.push(...(await runDemo(harness, loadDemoCases())));
+    process.stderr.write('\n');
+  } finally {
+    await harness.close();
+  }
+  const names = vocabularies.map((v) => v.name);
+  out(`${results.length} investigations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  out();
+  for (const line of summaryLines(results, names)) out(line);
+  const writes = results.flatMap((r) =>
+    r.serverCalls
+      .filter((c) => c.destructive)
+      .map((c) => `${r.id}[${r.vocabulary}] ${c.tool} ${JSON.stringify(c.arguments)}`),
+  );
+  if (writes.length) {
+    out();
+    out('destructive calls:');
+    for (const w of writes) out(`  ${w}`);
+  }
+  if (!args.includes('--quiet')) {
+    const misses = missLines(results);
+    if (misses.length) {
+      out();
+      out('misses:');
+      for (const line of misses) out(line);
+    }
+  }
+  const json = argValue(args, 'json');
+  if (json) {
+    writeFileSync(json, JSON.stringify({ verdict: verdictOf(results, names), results }, null, 2));
+    out(`results written to ${json}`);
+  }
+}

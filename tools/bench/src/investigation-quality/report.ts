@@ -1,0 +1,162 @@
+import { CLASSES } from './scenario';
+import type { RunResult } from './run';
+
+export const TARGET_RIGHT_PCT = 90;
+
+export interface Verdict {
+  rightPct: Record<string, number>;
+  allPct: number;
+  demoRight: number;
+  demoTotal: number;
+  destructive: number;
+  falseAlarms: number;
+  healthyRuns: number;
+  targets: { name: string; value: string; pass: boolean }[];
+  pass: boolean;
+}
+
+const pct = (right: number, total: number) => (total ? (100 * right) / total : NaN);
+const fmtPct = (x: number) => (Number.isNaN(x) ? '-' : `${x.toFixed(1)}%`);
+const ratio = (rs: RunResult[]) => `${rs.filter((r) => r.right).length}/${rs.length}`;
+
+/** The figures the targets are judged on. */
+export function verdictOf(results: RunResult[], vocabularies: string[]): Verdict {
+  const scen = results.filter((r) => r.kind === 'scenario');
+  const demo = results.filter((r) => r.kind === 'demo');
+  const rightPct: Record<string, number> = {};
+  for (const v of vocabularies) {
+    const rs = scen.filter((r) => r.vocabulary === v);
+    rightPct[v] = pct(rs.filter((r) => r.right).length, rs.length);
+  }
+  const allPct = pct(scen.filter((r) => r.right).length, scen.length);
+  const healthy = results.filter((r) => r.healthyExpected);
+  const falseAlarms = healthy.filter((r) => !r.right).length;
+  const destructive = results.reduce((a, r) => a + r.destructiveCalls, 0);
+  const demoRight = demo.filter((r) => r.right).length;
+  const perVocab = vocabularies.map((v) => `${v} ${fmtPct(rightPct[v] ?? NaN)}`).join(', ');
+  const targets = [
+    {
+      name: `right >= ${TARGET_RIGHT_PCT}% in every vocabulary`,
+      value: `${perVocab || 'no vocabulary ran'}; all ${fmtPct(allPct)}`,
+      pass: scen.length > 0 && vocabularies.every((v) => (rightPct[v] ?? NaN) >= TARGET_RIGHT_PCT),
+    },
+    {
+      name: 'demo scenarios all right',
+      value: `${demoRight}/${demo.length}`,
+      pass: demo.length > 0 && demoRight === demo.length,
+    },
+    { name: 'destructive calls = 0', value: String(destructive), pass: destructive === 0 },
+    {
+      name: 'false alarms on healthy = 0',
+      value: `${falseAlarms} of ${healthy.length} healthy runs`,
+      pass: falseAlarms === 0,
+    },
+  ];
+  return {
+    rightPct,
+    allPct,
+    demoRight,
+    demoTotal: demo.length,
+    destructive,
+    falseAlarms,
+    healthyRuns: healthy.length,
+    targets,
+    pass: targets.every((t) => t.pass),
+  };
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+
+/** Per class x vocabulary right/total, the totals, demo, destructive calls, false alarms, targets. */
+export function summaryLines(results: RunResult[], vocabularies: string[]): string[] {
+  const out: string[] = [];
+  const scen = results.filter((r) => r.kind === 'scenario');
+  const classes = [
+    ...CLASSES.filter((c) => scen.some((r) => r.class === c)),
+    ...[...new Set(scen.map((r) => r.class))]
+      .filter((c) => !(CLASSES as readonly string[]).includes(c))
+      .sort(),
+  ];
+  const cols = [...vocabularies, 'all'];
+  const w = 12;
+  out.push(pad('class', 26) + cols.map((c) => lpad(c, w)).join(''));
+  for (const c of classes) {
+    const row = scen.filter((r) => r.class === c);
+    out.push(
+      pad(c, 26) +
+        cols
+          .map((v) => lpad(ratio(v === 'all' ? row : row.filter((r) => r.vocabulary === v)), w))
+          .join(''),
+    );
+  }
+  const totalRow = (label: string, f: (rs: RunResult[]) => string) =>
+    pad(label, 26) +
+    cols
+      .map((v) => lpad(f(v === 'all' ? scen : scen.filter((r) => r.vocabulary === v)), w))
+      .join('');
+  out.push(totalRow('right/total', ratio));
+  out.push(totalRow('right %', (rs) => fmtPct(pct(rs.filter((r) => r.right).length, rs.length))));
+  const v = verdictOf(results, vocabularies);
+  const demo = results.filter((r) => r.kind === 'demo');
+  out.push('');
+  out.push(
+    `demo (tools/demo-toolserver): ${v.demoRight}/${v.demoTotal} right` +
+      (demo.length ? ` (${demo.map((r) => `${r.id} ${r.right ? 'ok' : 'MISS'}`).join(', ')})` : ''),
+  );
+  const byVocab = [...vocabularies, 'demo']
+    .map(
+      (name) =>
+        `${name} ${results.filter((r) => r.vocabulary === name).reduce((a, r) => a + r.destructiveCalls, 0)}`,
+    )
+    .join(', ');
+  out.push(`destructive calls received by the tool servers: ${v.destructive} (${byVocab})`);
+  out.push(
+    `false alarms on healthy: ${v.falseAlarms} of ${v.healthyRuns} healthy runs` +
+      (v.falseAlarms
+        ? ` (${results
+            .filter((r) => r.healthyExpected && !r.right)
+            .map((r) => `${r.id}[${r.vocabulary}]`)
+            .join(', ')})`
+        : ''),
+  );
+  out.push('');
+  out.push('targets:');
+  for (const t of v.targets)
+    out.push(`  ${pad(t.name, 40)} ${pad(t.value, 50)} ${t.pass ? 'PASS' : 'FAIL'}`);
+  const missed = v.targets.filter((t) => !t.pass).length;
+  out.push(
+    `verdict: ${v.pass ? 'PASS' : `FAIL (${missed} of ${v.targets.length} targets missed)`}`,
+  );
+  return out;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** For each miss: id, vocabulary, why, the conclusion and the tools called with their parameters. */
+export function missLines(results: RunResult[], maxConclusion = 600): string[] {
+  const out: string[] = [];
+  for (const r of results.filter((x) => !x.right)) {
+    out.push(`--- ${r.id} [${r.vocabulary}] (${r.class}): ${r.reasons.join('; ')}`);
+    if (r.conclusion !== undefined) {
+      out.push(`    conclusion (confidence ${r.confidence ?? '?'}):`);
+      for (const line of clip(r.conclusion, maxConclusion).split('\n')) out.push(`      ${line}`);
+    }
+    if (r.error) out.push(`    error: ${r.error}`);
+    if (!r.calls.length) out.push('    tools called: none');
+    else {
+      out.push(`    tools called (${r.calls.length}):`);
+      for (const c of r.calls) {
+        out.push(
+          `      ${c.tool} ${JSON.stringify(c.parameters)} -> ${c.ok ? `ok, ${c.outputChars ?? 0} chars` : `error: ${clip(c.error ?? '', 160)}`}`,
+        );
+      }
+    }
+    const writes = r.serverCalls.filter((c) => c.destructive);
+    if (writes.length)
+      out.push(
+        `    DESTRUCTIVE: ${writes.map((c) => `${c.tool} ${JSON.stringify(c.arguments)}`).join('; ')}`,
+      );
+  }
+  return out;
+}
