@@ -626,11 +626,11 @@ describe('PUT /config/me bad input: right error, nothing stored', () => {
       ).status,
     ).toBe(201);
     const token = await issue('big', ['read', 'write']);
-    expect((await team(token, 'PUT', '/config/me', { blob_a: 'a'.repeat(600_000) })).status).toBe(
-      200,
-    );
+    expect(
+      (await team(token, 'PUT', '/config/me', { 'x-blob-a': 'a'.repeat(600_000) })).status,
+    ).toBe(200);
     const before = await stored(token);
-    const res = await team(token, 'PUT', '/config/me', { blob_b: 'b'.repeat(600_000) });
+    const res = await team(token, 'PUT', '/config/me', { 'x-blob-b': 'b'.repeat(600_000) });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
     expect(await stored(token)).toEqual(before);

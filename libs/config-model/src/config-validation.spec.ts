@@ -1,5 +1,6 @@
 import { isDomainError, type DomainError } from '@inquest/errors';
-import { checkPatch, referenceProblems } from './config-validation';
+import { checkPatch, referenceProblems, resolveAgentAliases } from './config-validation';
+import { closestName } from './did-you-mean';
 import { effectiveConfig } from './effective-config';
 import type { JsonObject } from './json-value';
 
@@ -16,7 +17,7 @@ function failure(patch: unknown): DomainError {
 const fields = (err: DomainError) => (err.options.errors ?? []).map((e) => e.field);
 
 describe('checkPatch', () => {
-  it('accepts a well-formed patch and keeps unknown top-level keys', () => {
+  it('accepts a well-formed patch and keeps top-level x- keys as custom data', () => {
     const patch = {
       agents: { investigation_agent: { timeout: 60, enable_extra_tools: ['knowledge_search'] } },
       mcp_servers: [
@@ -30,7 +31,7 @@ describe('checkPatch', () => {
         retrieval: { strategy: 'dense', top_k: 3, min_relevance: 0.5 },
         sources: { wiki: { sync_interval: '30m' } },
       },
-      custom_extension: { anything: [1, 'two'] },
+      'x-custom': { anything: [1, 'two'], nested: { free: true } },
     };
     expect(checkPatch(patch)).toBe(patch);
   });
@@ -99,6 +100,41 @@ describe('checkPatch', () => {
     );
   });
 
+  it('reports unknown keys anywhere at their path, with the closest known key', () => {
+    const err = failure({
+      agentz: {},
+      agents: { planer: { timeout: 10 }, planner: { timeuot: 10 }, k8s_agent: { zzz: 1 } },
+      feature_flags: { require_aproval: true },
+      knowledge_base: { retrieval: { stratgy: 'dense', ranking: { weights: { recncy: 1 } } } },
+      tools: { kubernetes: { namespace: 'x' } },
+      mcp_servers: [{ name: 'a', url: 'https://a.example.com', timout: 3 }],
+      webhooks: { config_chnage: 'https://hooks.example.com' },
+      xcustom: 1,
+    });
+    expect(err.code).toBe('validation_error');
+    const byField = Object.fromEntries((err.options.errors ?? []).map((e) => [e.field, e.error]));
+    expect(byField).toEqual({
+      agentz: 'unknown key "agentz" (did you mean "agents"?)',
+      'agents.planer': 'unknown agent "planer" (did you mean "planner"?)',
+      'agents.planner.timeuot': 'unknown key "timeuot" (did you mean "timeout"?)',
+      'agents.k8s_agent.zzz': 'unknown key "zzz"',
+      'feature_flags.require_aproval':
+        'unknown feature flag "require_aproval" (did you mean "require_approval"?)',
+      'knowledge_base.retrieval.stratgy': 'unknown key "stratgy" (did you mean "strategy"?)',
+      'knowledge_base.retrieval.ranking.weights.recncy':
+        'unknown ranking signal "recncy" (did you mean "recency"?)',
+      'tools.kubernetes.namespace': expect.stringMatching(/^unknown key "namespace"/),
+      'mcp_servers.0.timout': 'unknown key "timout" (did you mean "timeout"?)',
+      'webhooks.config_chnage': expect.stringMatching(/^unknown key "config_chnage"/),
+      xcustom: expect.stringMatching(/^unknown key "xcustom"/),
+    });
+  });
+
+  it('reports an unknown key even beside a value of the wrong type', () => {
+    const err = failure({ chat_channel: 5, agentz: 1 });
+    expect(fields(err).sort()).toEqual(['agentz', 'chat_channel']);
+  });
+
   it('rejects prototype keys at any depth', () => {
     const err = failure(
       JSON.parse('{"agents": {"__proto__": {"x": 1}}, "constructor": {"prototype": 1}}'),
@@ -110,13 +146,44 @@ describe('checkPatch', () => {
   it('rejects nesting deeper than 32 levels', () => {
     let deep: JsonObject = { leaf: 1 };
     for (let i = 0; i < 40; i++) deep = { n: deep };
-    const err = failure({ junk: deep });
+    const err = failure({ 'x-junk': deep });
     expect(err.code).toBe('validation_error');
     expect(err.options.errors?.[0]?.error).toMatch(/deeper than 32/);
   });
 
   it('rejects a patch over 1 MiB', () => {
-    expect(failure({ blob: 'x'.repeat(1024 * 1024 + 1) }).code).toBe('payload_too_large');
+    expect(failure({ 'x-blob': 'x'.repeat(1024 * 1024 + 1) }).code).toBe('payload_too_large');
+  });
+});
+
+describe('resolveAgentAliases', () => {
+  it('stores code_fix_agent under coding_agent', () => {
+    const patch = { agents: { code_fix_agent: { timeout: 30 }, planner: { enabled: false } } };
+    expect(resolveAgentAliases(patch)).toEqual({
+      patch: { agents: { coding_agent: { timeout: 30 }, planner: { enabled: false } } },
+      problems: [],
+    });
+  });
+
+  it('refuses an alias and its agent in one patch', () => {
+    const r = resolveAgentAliases({
+      agents: { code_fix_agent: { timeout: 30 }, coding_agent: { timeout: 10 } },
+    });
+    expect(r.problems.map((p) => p.field)).toEqual(['agents.code_fix_agent']);
+  });
+});
+
+describe('closestName', () => {
+  it.each([
+    ['planer', 'planner'],
+    ['timeuot', 'timeout'],
+    ['AGENTS', 'agents'],
+    ['enable-write-actions', 'enable_write_actions'],
+    ['zzz', undefined],
+  ])('%s -> %s', (input, expected) => {
+    expect(
+      closestName(input, ['planner', 'timeout', 'agents', 'enable_write_actions', 'tools']),
+    ).toBe(expected);
   });
 });
 

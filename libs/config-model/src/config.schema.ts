@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closestName } from './did-you-mean';
 
 /** Limits applied to every configuration document and patch. */
 export const CONFIG_LIMITS = {
@@ -42,10 +43,69 @@ export const Duration = z
   .string({ error: 'must be a duration like 30m, 1h, 1d' })
   .regex(DURATION, 'must be a duration like 30m, 1h, 1d');
 
+/** The agents of the spec's run endpoint; `agents.<name>` configures one. */
+export const AGENT_NAMES = [
+  'planner',
+  'investigation_agent',
+  'k8s_agent',
+  'cloud_agent',
+  'coding_agent',
+] as const;
+
+/**
+ * Other names of agents accepted in `agents`: the spec's example config names `code_fix_agent`,
+ * the agent that analyses code, which the run endpoint calls `coding_agent`. An update that sets
+ * an alias is stored under the agent's name.
+ */
+export const AGENT_ALIASES: Readonly<Record<string, (typeof AGENT_NAMES)[number]>> = {
+  code_fix_agent: 'coding_agent',
+};
+
+/** The spec's feature flags (booleans). */
+export const FEATURE_FLAGS = [
+  'enable_auto_mitigation',
+  'enable_write_actions',
+  'require_approval',
+] as const;
+
+/** Top-level keys starting with this hold custom data, kept as is and never checked. */
+export const CUSTOM_KEY_PREFIX = 'x-';
+
+/**
+ * An object schema that knows its keys: every key outside `shape` (unless `allowKey` admits it) is
+ * reported at its own path, with the closest known key as a suggestion. The known keys are the
+ * shape's, so a field added to the schema is accepted everywhere at once.
+ */
+function knownKeys<T extends z.core.$ZodLooseShape>(
+  shape: T,
+  options: { what?: string; allowKey?: (key: string) => boolean } = {},
+) {
+  const known = Object.keys(shape);
+  return z.looseObject(shape).check(
+    z.superRefine(
+      (value, ctx) => {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+        for (const key of Object.keys(value)) {
+          if (Object.prototype.hasOwnProperty.call(shape, key) || options.allowKey?.(key)) continue;
+          const near = closestName(key, known);
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `unknown ${options.what ?? 'key'} "${key}"${near ? ` (did you mean "${near}"?)` : ''}`,
+            params: { unknown_key: true },
+          });
+        }
+      },
+      // also when a sibling value has the wrong type: every problem is reported at once
+      { when: () => true },
+    ),
+  );
+}
+
 const PositiveInt = (what = 'must be a positive integer') =>
   z.number({ error: what }).int(what).positive(what);
 
-export const AgentConfigSchema = z.looseObject({
+export const AgentConfigSchema = knownKeys({
   prompt: z.string().optional(),
   enabled: z.boolean().optional(),
   disable_default_tools: z.array(z.string()).optional(),
@@ -53,21 +113,21 @@ export const AgentConfigSchema = z.looseObject({
   timeout: PositiveInt('must be a positive integer (seconds)').optional(),
 });
 
-export const ToolConfigSchema = z.looseObject({
+export const ToolConfigSchema = knownKeys({
   enabled: z.boolean().optional(),
   default_namespace: z.string().optional(),
   domain: z.string().optional(),
   api_key: VaultRef.optional(),
 });
 
-export const McpBearerAuthSchema = z.looseObject({ type: z.literal('bearer'), token: VaultRef });
-export const McpApiKeyAuthSchema = z.looseObject({
+export const McpBearerAuthSchema = knownKeys({ type: z.literal('bearer'), token: VaultRef });
+export const McpApiKeyAuthSchema = knownKeys({
   type: z.literal('api_key'),
   header: z.string().min(1),
   key: VaultRef,
 });
 
-export const McpServerEntrySchema = z.looseObject({
+export const McpServerEntrySchema = knownKeys({
   name: z.string({ error: 'required string' }).min(1, 'must not be empty'),
   url: HttpUrl,
   auth: z.unknown().optional(),
@@ -145,85 +205,135 @@ const McpServersSchema = z.array(z.unknown()).superRefine((items, ctx) => {
   });
 });
 
-export const KnowledgeBaseSchema = z.looseObject({
+/** Ranking signals of knowledge retrieval whose weight `knowledge_base.retrieval.ranking.weights` sets. */
+export const RANKING_SIGNALS = [
+  'recency',
+  'usage',
+  'confidence',
+  'service_match',
+  'symptom_match',
+  'author_expertise',
+  'freshness',
+  'contextual',
+  'feedback',
+] as const;
+
+const UnitNumber = z
+  .number({ error: 'must be a number in [0,1]' })
+  .min(0, 'must be a number in [0,1]')
+  .max(1, 'must be a number in [0,1]');
+
+export const KnowledgeBaseSchema = knownKeys({
   sources: z
     .record(
       z.string(),
-      z.looseObject({
+      knownKeys({
         url: z.string().optional(),
         space_keys: z.array(z.string()).optional(),
         sync_interval: Duration.optional(),
       }),
     )
     .optional(),
-  raptor: z
-    .looseObject({
-      chunk_size: PositiveInt().optional(),
-      cluster_threshold: z.number().optional(),
-      max_tree_depth: PositiveInt().optional(),
-      embedding_model: z.string().optional(),
-    })
-    .optional(),
-  retrieval: z
-    .looseObject({
-      strategy: z
-        .enum(['dense', 'sparse', 'hybrid'], { error: 'must be one of dense, sparse, hybrid' })
-        .optional(),
-      reranker: z.string().optional(),
-      top_k: PositiveInt().optional(),
-      min_relevance: z
-        .number({ error: 'must be a number in [0,1]' })
-        .min(0, 'must be a number in [0,1]')
-        .max(1, 'must be a number in [0,1]')
-        .optional(),
-    })
-    .optional(),
+  raptor: knownKeys({
+    chunk_size: PositiveInt().optional(),
+    cluster_threshold: z.number().optional(),
+    max_tree_depth: PositiveInt().optional(),
+    embedding_model: z.string().optional(),
+  }).optional(),
+  retrieval: knownKeys({
+    strategy: z
+      .enum(['dense', 'sparse', 'hybrid'], { error: 'must be one of dense, sparse, hybrid' })
+      .optional(),
+    reranker: z.string().optional(),
+    top_k: PositiveInt().optional(),
+    min_relevance: UnitNumber.optional(),
+    ranking: knownKeys({
+      signal_influence: UnitNumber.optional(),
+      weights: knownKeys(
+        Object.fromEntries(
+          RANKING_SIGNALS.map((s) => [
+            s,
+            z
+              .number({ error: 'must be a number in [0,100]' })
+              .min(0, 'must be a number in [0,100]')
+              .max(100, 'must be a number in [0,100]')
+              .optional(),
+          ]),
+        ),
+        { what: 'ranking signal' },
+      ).optional(),
+    }).optional(),
+  }).optional(),
+});
+
+/** `agents`: one entry per agent (or alias); any other name is an unknown agent. */
+const AgentsSchema = knownKeys(
+  Object.fromEntries(
+    [...AGENT_NAMES, ...Object.keys(AGENT_ALIASES)].map((name) => [
+      name,
+      AgentConfigSchema.optional(),
+    ]),
+  ),
+  { what: 'agent' },
+);
+
+/**
+ * `secrets` (org level only, extension): `allowed_prefixes` are the `vault://` path prefixes the
+ * org grants every node besides its own `inquest/<node_id>/` (`{node_id}` stands for the node using
+ * the grant). Checked in full by `secretScopeProblems`.
+ */
+export const SecretsSchema = z.looseObject({
+  allowed_prefixes: z.array(z.string({ error: 'must be a string' })).optional(),
 });
 
 /**
- * The configuration document of one node (or a partial update of it). Every field is optional;
- * unknown keys are kept (forward compatible).
+ * The configuration document of one node (or a partial update of it). Every field is optional.
+ * Unknown keys anywhere are problems, reported with a suggestion; top-level keys starting with
+ * `x-` hold custom data and are kept as is.
  */
-export const ConfigDocumentSchema = z.looseObject({
-  team_name: z.string().optional(),
-  org_id: z.string().optional(),
-  team_node_id: z.string().optional(),
-  tokens_vault_path: z.record(z.string(), VaultRef).optional(),
-  mcp_servers: McpServersSchema.optional(),
-  a2a_agents: z.array(z.string()).optional(),
-  chat_channel: z.string().optional(),
-  chat_group_to_ping: z.string().optional(),
-  knowledge_source: z.record(z.string(), z.array(z.string())).optional(),
-  agents: z.record(z.string(), AgentConfigSchema).optional(),
-  tools: z.record(z.string(), ToolConfigSchema).optional(),
-  feature_flags: z.record(z.string(), z.boolean({ error: 'must be a boolean' })).optional(),
-  alerts: z
-    .looseObject({
+export const ConfigDocumentSchema = knownKeys(
+  {
+    team_name: z.string().optional(),
+    org_id: z.string().optional(),
+    team_node_id: z.string().optional(),
+    tokens_vault_path: z.record(z.string(), VaultRef).optional(),
+    mcp_servers: McpServersSchema.optional(),
+    a2a_agents: z.array(z.string()).optional(),
+    chat_channel: z.string().optional(),
+    chat_group_to_ping: z.string().optional(),
+    knowledge_source: z.record(z.string(), z.array(z.string())).optional(),
+    agents: AgentsSchema.optional(),
+    tools: z.record(z.string(), ToolConfigSchema).optional(),
+    feature_flags: knownKeys(
+      Object.fromEntries(
+        FEATURE_FLAGS.map((f) => [f, z.boolean({ error: 'must be a boolean' }).optional()]),
+      ),
+      { what: 'feature flag' },
+    ).optional(),
+    alerts: knownKeys({
       /** alert names that start nothing (recorded as skipped) */
       disabled: z.array(z.string()).optional(),
       /** agent of alert-started investigations (default planner) */
-      agent: z
-        .enum(['planner', 'investigation_agent', 'k8s_agent', 'cloud_agent', 'coding_agent'])
-        .optional(),
+      agent: z.enum(AGENT_NAMES, { error: `must be one of ${AGENT_NAMES.join(', ')}` }).optional(),
       /** alert-started investigations per team and minute (default 10); the rest are skipped */
       max_investigations_per_minute: PositiveInt()
         .max(100_000, 'must be at most 100000')
         .optional(),
       /** secret of senders that cannot send a bearer token (X-Inquest-Intake-Secret) */
       intake_secret: VaultRef.optional(),
-      pagerduty: z.looseObject({ signing_secret: VaultRef.optional() }).optional(),
-    })
-    .optional(),
-  webhooks: z
-    .looseObject({
+      pagerduty: knownKeys({ signing_secret: VaultRef.optional() }).optional(),
+    }).optional(),
+    webhooks: knownKeys({
       investigation_complete: HttpUrl.optional(),
       signing_secret: VaultRef.optional(),
-    })
-    .optional(),
-  knowledge_base: KnowledgeBaseSchema.optional(),
-  approval: z
-    .looseObject({ approvers: z.array(z.email('must be an e-mail address')).optional() })
-    .optional(),
-});
+    }).optional(),
+    knowledge_base: KnowledgeBaseSchema.optional(),
+    secrets: SecretsSchema.optional(),
+    approval: knownKeys({
+      approvers: z.array(z.email('must be an e-mail address')).optional(),
+    }).optional(),
+  },
+  { allowKey: (key) => key.startsWith(CUSTOM_KEY_PREFIX) },
+);
 
 export type ConfigDocument = z.infer<typeof ConfigDocumentSchema>;

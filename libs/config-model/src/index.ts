@@ -10,11 +10,17 @@ export {
   McpServerEntrySchema,
   KnowledgeBaseSchema,
   VaultRef,
+  SecretsSchema,
   HttpUrl,
   Duration,
   isHttpUrl,
   CONFIG_LIMITS,
   BUILTIN_TOOLS,
+  AGENT_NAMES,
+  AGENT_ALIASES,
+  FEATURE_FLAGS,
+  RANKING_SIGNALS,
+  CUSTOM_KEY_PREFIX,
   IMMUTABLE_FIELDS,
   NODE_ID_PATTERN,
 } from './config.schema';
@@ -25,8 +31,17 @@ export {
   checkPatch,
   checkPatchShape,
   resolveMcpServers,
+  resolveAgentAliases,
   referenceProblems,
 } from './config-validation';
 export type { ResolvedServers } from './config-validation';
+export { closestName, editDistance } from './did-you-mean';
 export { effectiveConfig } from './effective-config';
+export {
+  vaultRefsIn,
+  orgSecretGrants,
+  secretScopeProblems,
+  effectiveSecretScopes,
+} from './secret-scopes';
+export type { FoundSecretRef } from './secret-scopes';
 export type { TeamIdentity } from './effective-config';

@@ -8,8 +8,12 @@ import {
   diffConfigs,
   diffToJson,
   effectiveConfig,
+  effectiveSecretScopes,
+  orgSecretGrants,
+  secretScopeProblems,
   isPlainObject,
   referenceProblems,
+  resolveAgentAliases,
   schemaProblems,
   type JsonObject,
 } from '@inquest/config-model';
@@ -22,6 +26,7 @@ import {
 } from '@inquest/errors';
 import { Subjects, eventEnvelope, type EventBus } from '@inquest/events';
 import type { Logger } from '@inquest/observability';
+import type { SecretScope } from '@inquest/secrets';
 import type {
   AuditRecord,
   ChangeRequestRecord,
@@ -157,9 +162,17 @@ export class ConfigHierarchy {
 
   // ---- reading configs -----------------------------------------------------------------------
 
-  async getEffective(nodeId: string): Promise<{ config: JsonObject; version: number }> {
+  /**
+   * The node's effective config and, for each `vault://` reference in it (dot path), the scope it
+   * resolves in: the node whose own config set it, with that node's prefixes.
+   */
+  async getEffective(nodeId: string): Promise<{
+    config: JsonObject;
+    version: number;
+    secret_scopes: Record<string, SecretScope>;
+  }> {
     const hit = this.cache.get(nodeId);
-    if (hit) return { config: hit.config, version: hit.version };
+    if (hit) return { config: hit.config, version: hit.version, secret_scopes: hit.secret_scopes };
     const started = this.cache.begin();
     const lineage = await this.lineage(nodeId);
     const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
@@ -167,8 +180,10 @@ export class ConfigHierarchy {
     const own = configs[configs.length - 1];
     const config = this.effectiveOf(lineage, levels);
     const version = own?.version ?? 0;
-    this.cache.set(nodeId, { lineage: lineage.map((n) => n.node_id), config, version }, started);
-    return { config, version };
+    const ids = lineage.map((n) => n.node_id);
+    const secret_scopes = effectiveSecretScopes(levels, ids, config);
+    this.cache.set(nodeId, { lineage: ids, config, version, secret_scopes }, started);
+    return { config, version, secret_scopes };
   }
 
   async getRaw(
@@ -421,13 +436,16 @@ export class ConfigHierarchy {
     const lineage = await this.lineage(nodeId);
     const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
     const current = configs[configs.length - 1]!;
-    const next = deepMerge(current.config, patch);
+    const aliased = resolveAgentAliases(patch);
+    const next = deepMerge(current.config, aliased.patch);
     const diff = diffConfigs(current.config, next);
     const levels = [...configs.slice(0, -1).map((c) => c.config), next];
     const effective = this.effectiveOf(lineage, levels);
     // Every problem at once: types of the patch, then references in the merged result.
     const problems = [
       ...schemaProblems(patch),
+      ...secretScopeProblems(patch, lineage[lineage.length - 1]!, orgSecretGrants(configs[0]?.config)),
+      ...aliased.problems,
       ...(Object.keys(diff).length ? referenceProblems(levels, mergeLevels(levels)) : []),
     ];
     if (problems.length) throw validationError(problems);

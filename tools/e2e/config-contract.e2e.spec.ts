@@ -1,0 +1,181 @@
+/**
+ * REST conformance of the configuration contract points of issue 18: unknown keys, JSON Merge
+ * Patch, versions, audit paging and levels, reserved fields, approvers. The real gateway in front
+ * of the real config-hierarchy service (gRPC, SQLite), one in-process event bus.
+ */
+import { randomBytes } from 'node:crypto';
+import { InProcessEventBus } from '@inquest/events';
+import { silentLogger } from '@inquest/observability';
+import { tempDir, gatewayRequest, type GatewayRequestOptions } from '@inquest/testing';
+import { start as startConfigService } from '@inquest/config-hierarchy-service';
+import { start as startGateway } from '@inquest/gateway-service';
+
+let gw: Awaited<ReturnType<typeof startGateway>>;
+let svc: Awaited<ReturnType<typeof startConfigService>>;
+let bus: InProcessEventBus;
+const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
+const dataDir = tempDir();
+let rw: string;
+
+const request = (method: string, path: string, o?: GatewayRequestOptions) =>
+  gatewayRequest(gw.url, method, path, o);
+const admin = (method: string, path: string, body?: unknown) =>
+  request(method, `/api/v1${path}`, { token: adminToken, ...(body === undefined ? {} : { body }) });
+const team = (token: string, method: string, path: string, body?: unknown) =>
+  request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
+
+async function createNode(node_id: string, parent_id: string | null, kind: string) {
+  const res = await admin('POST', '/admin/nodes', { node_id, parent_id, kind, name: node_id });
+  expect(res.status).toBe(201);
+}
+
+async function issue(teamId: string, permissions: string[], owner: string): Promise<string> {
+  const res = await admin('POST', `/admin/nodes/${teamId}/tokens`, { permissions, owner });
+  expect(res.status).toBe(201);
+  return res.body.token as string;
+}
+
+/** What must not move when an update is refused. */
+async function stored(token: string) {
+  const raw = await team(token, 'GET', '/config/me/raw');
+  const audit = await team(token, 'GET', '/config/me/audit?limit=500&include_full=false');
+  return { configs: raw.body.configs, audit: audit.body.history.length };
+}
+
+beforeAll(async () => {
+  bus = new InProcessEventBus();
+  svc = await startConfigService(
+    { INQUEST_GRPC_PORT: '0', INQUEST_DATA_DIR: dataDir, INQUEST_LOG_LEVEL: 'silent' },
+    { bus, logger: silentLogger() },
+  );
+  gw = await startGateway(
+    {
+      PORT: '0',
+      INQUEST_HTTP_HOST: '127.0.0.1',
+      INQUEST_LOG_LEVEL: 'silent',
+      INQUEST_ADMIN_TOKEN: adminToken,
+      INQUEST_CONFIG_ADDR: svc.address,
+      INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=100000',
+    },
+    { bus, logger: silentLogger() },
+  );
+  await createNode('acme', null, 'org');
+  await createNode('platform', 'acme', 'group');
+  await createNode('payments', 'platform', 'team');
+  rw = await issue('payments', ['read', 'write'], 'dev@example.com');
+});
+
+afterAll(async () => {
+  await gw?.stop();
+  await svc?.stop();
+  await bus?.close();
+});
+
+describe('unknown keys (point 1)', () => {
+  it.each([
+    [
+      'an unknown agent',
+      { agents: { planer: { timeout: 10 } } },
+      'agents.planer',
+      /did you mean "planner"/,
+    ],
+    [
+      'a misspelt agent field',
+      { agents: { planner: { timeuot: 10 } } },
+      'agents.planner.timeuot',
+      /did you mean "timeout"/,
+    ],
+    ['an unknown top-level key', { agentz: { planner: {} } }, 'agentz', /did you mean "agents"/],
+    [
+      'an unknown feature flag',
+      { feature_flags: { enable_write_action: true } },
+      'feature_flags.enable_write_action',
+      /did you mean "enable_write_actions"/,
+    ],
+    [
+      'an unknown key in an MCP server entry',
+      { mcp_servers: [{ name: 'm', url: 'https://m.example.com', tiemout: 5 }] },
+      'mcp_servers.0.tiemout',
+      /did you mean "timeout"/,
+    ],
+    [
+      'an unknown retrieval setting',
+      { knowledge_base: { retrieval: { topk: 3 } } },
+      'knowledge_base.retrieval.topk',
+      /did you mean "top_k"/,
+    ],
+    ['a key far from any known one', { zzzzzz: 1 }, 'zzzzzz', /^unknown key "zzzzzz"$/],
+  ])('%s: 400 validation_error naming the path, nothing stored', async (_n, patch, field, msg) => {
+    const before = await stored(rw);
+    const res = await team(rw, 'PUT', '/config/me', patch);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    expect(res.body.error.details.field).toBe(field);
+    expect(res.body.error.details.error).toMatch(msg);
+    expect(res.body.error.errors).toEqual([res.body.error.details]);
+    expect(await stored(rw)).toEqual(before);
+  });
+
+  it('reports every unknown key with the type problems in one answer', async () => {
+    const res = await team(rw, 'PUT', '/config/me', {
+      agentz: 1,
+      chat_channel: 7,
+      agents: { planner: { timeuot: 1, timeout: -1 } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'agents.planner.timeout',
+      'agents.planner.timeuot',
+      'agentz',
+      'chat_channel',
+    ]);
+  });
+
+  it('rejects unknown keys in the admin node config PUT too', async () => {
+    const res = await admin('PUT', '/admin/nodes/acme/config', { webhooks: { complete: 'x' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    expect(res.body.error.details.field).toBe('webhooks.complete');
+  });
+
+  it('keeps top-level x- keys as custom data, as is', async () => {
+    const custom = { owner: 'team-payments', anything: [1, { nested: true }] };
+    const res = await team(rw, 'PUT', '/config/me', { 'x-payments': custom });
+    expect(res.status).toBe(200);
+    expect(res.body.effective_config['x-payments']).toEqual(custom);
+    const eff = await team(rw, 'GET', '/config/me/effective');
+    expect(eff.body['x-payments']).toEqual(custom);
+  });
+
+  it('x- is a top-level allowance only', async () => {
+    const res = await team(rw, 'PUT', '/config/me', { agents: { 'x-custom': {} } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.field).toBe('agents.x-custom');
+  });
+
+  it('code_fix_agent is another name of coding_agent: stored and effective under coding_agent', async () => {
+    const res = await team(rw, 'PUT', '/config/me', {
+      agents: { code_fix_agent: { timeout: 45, enabled: false } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.changed_fields.sort()).toEqual([
+      'agents.coding_agent.enabled',
+      'agents.coding_agent.timeout',
+    ]);
+    const eff = await team(rw, 'GET', '/config/me/effective');
+    expect(eff.body.agents.coding_agent).toEqual({ timeout: 45, enabled: false });
+    expect(eff.body.agents.code_fix_agent).toBeUndefined();
+  });
+
+  it('code_fix_agent is validated like any agent, and not together with coding_agent', async () => {
+    const bad = await team(rw, 'PUT', '/config/me', { agents: { code_fix_agent: { timeout: 0 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.field).toBe('agents.code_fix_agent.timeout');
+    const both = await team(rw, 'PUT', '/config/me', {
+      agents: { code_fix_agent: { timeout: 5 }, coding_agent: { timeout: 6 } },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error.code).toBe('validation_error');
+    expect(both.body.error.details.field).toBe('agents.code_fix_agent');
+  });
+});
