@@ -13,7 +13,9 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // ESM-only dependencies are compiled to CommonJS for jest (node itself loads them via require(esm)).
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@nats-io|uuid)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(jose|@nats-io|uuid|@kubernetes/client-node|openid-client|oauth4webapi|jsonpath-plus|rfc4648)/)',
+  ],
   moduleNameMapper: {
     '^@inquest/([a-z0-9-]+)-service$': '<rootDir>/services/$1/src/main.ts',
     '^@inquest/tool-([a-z0-9-]+)$': '<rootDir>/tools/$1/src/main.ts',
