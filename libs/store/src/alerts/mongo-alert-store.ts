@@ -74,8 +74,12 @@ export class MongoAlertStore implements AlertStore {
     const docs = await this.alerts.find({ _id: { $in: alertIds }, team_id: teamId }).toArray();
     for (const d of docs) {
       const rec = applyLink(fromMongo<AlertRecord>(d, ['seq'])!, patch);
-      const unset = rec.skipped_reason === undefined ? { skipped_reason: '' as const } : {};
-      await this.alerts.updateOne({ _id: d._id }, { $set: { ...rec }, $unset: unset });
+      if (rec.skipped_reason === undefined)
+        await this.alerts.updateOne(
+          { _id: d._id },
+          { $set: { ...rec }, $unset: { skipped_reason: '' } },
+        );
+      else await this.alerts.updateOne({ _id: d._id }, { $set: { ...rec } });
     }
   }
 

@@ -3,6 +3,7 @@ export { TERMINAL_STATUSES } from './investigation-store';
 export type {
   ClaimOutcome,
   FinishPatch,
+  InvestigationAlertRecord,
   InvestigationContextRecord,
   InvestigationRecord,
   InvestigationResultRecord,

@@ -31,6 +31,19 @@ export interface InvestigationResultRecord {
   recommendations: { priority: string; action: string }[];
 }
 
+/** The alert (group) that started an investigation. */
+export interface InvestigationAlertRecord {
+  /** alertmanager | grafana | pagerduty | generic */
+  source: string;
+  alertname: string;
+  group_key: string;
+  labels: Record<string, string>;
+  severity?: string;
+  starts_at?: string;
+  generator_url?: string;
+  external_id?: string;
+}
+
 /** One stored investigation (field names as in the interface spec). */
 export interface InvestigationRecord {
   investigation_id: string;
@@ -53,6 +66,8 @@ export interface InvestigationRecord {
   /** number of times a runner claimed it */
   attempt: number;
   requested_by?: string;
+  /** set when an alert started it */
+  alert?: InvestigationAlertRecord;
   /** runner currently holding the lease */
   lease_owner?: string;
   /** epoch ms at which the lease lapses */

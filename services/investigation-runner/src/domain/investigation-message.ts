@@ -22,5 +22,6 @@ export function toInvestigationMessage(r: InvestigationRecord): investigationV1.
     duration_seconds: r.duration_seconds,
     attempt: r.attempt,
     requested_by: r.requested_by,
+    alert: r.alert ? { ...r.alert, labels: { ...r.alert.labels } } : undefined,
   };
 }

@@ -1,5 +1,5 @@
 import { invalidRequest } from '@inquest/errors';
-import type { InvestigationContextRecord } from '@inquest/store';
+import type { InvestigationAlertRecord, InvestigationContextRecord } from '@inquest/store';
 import { AGENT_NAMES, isAgentName, type AgentName } from './agents';
 
 export const MAX_MESSAGE_CHARS = 32_768;
@@ -14,6 +14,13 @@ export interface RunRequest {
   context?: InvestigationContextRecord;
   async: boolean;
   requestedBy?: string;
+  /**
+   * chosen by the caller (alert intake): creating it again is a no-op that answers the stored
+   * investigation, so a retried start never makes a second one
+   */
+  investigationId?: string;
+  /** the alert that started it */
+  alert?: InvestigationAlertRecord;
 }
 
 export interface ValidRunRequest extends RunRequest {

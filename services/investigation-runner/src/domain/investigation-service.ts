@@ -130,14 +130,19 @@ export class InvestigationService {
     ]);
   }
 
-  async run(req: RunRequest): Promise<InvestigationRecord> {
+  /** `effective`: the team's effective config when the caller already holds it */
+  async run(req: RunRequest, effective?: Record<string, unknown>): Promise<InvestigationRecord> {
     const valid = validateRunRequest(req);
-    const effective = await this.o.config.getEffectiveConfig(valid.teamId);
+    if (valid.investigationId) {
+      const existing = await this.o.store.getById(valid.investigationId);
+      if (existing) return existing;
+    }
+    effective ??= await this.o.config.getEffectiveConfig(valid.teamId);
     const agentCfg = agentConfigOf(effective, valid.agentName);
     if (!agentCfg.enabled)
       throw invalidRequest(`agent_name ${valid.agentName} is disabled for this team`);
     const record: InvestigationRecord = {
-      investigation_id: `inv_${randomBytes(12).toString('hex')}`,
+      investigation_id: valid.investigationId ?? `inv_${randomBytes(12).toString('hex')}`,
       team_id: valid.teamId,
       status: 'pending',
       agent: valid.agentName,
@@ -149,7 +154,19 @@ export class InvestigationService {
       attempt: 0,
       requested_by: valid.requestedBy,
     };
-    await this.o.store.create(record);
+    if (valid.alert) record.alert = valid.alert;
+    if (valid.investigationId) {
+      try {
+        await this.o.store.create(record);
+      } catch (err) {
+        // created by a concurrent start of the same alert group: that one is the investigation
+        const existing = await this.o.store.getById(record.investigation_id);
+        if (existing) return existing;
+        throw err;
+      }
+    } else {
+      await this.o.store.create(record);
+    }
     if (valid.async) {
       await this.enqueue(record, `${record.investigation_id}.requested`);
       return record;
