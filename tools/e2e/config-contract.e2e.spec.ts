@@ -179,3 +179,100 @@ describe('unknown keys (point 1)', () => {
     expect(both.body.error.details.field).toBe('agents.code_fix_agent');
   });
 });
+
+describe('JSON Merge Patch (point 2)', () => {
+  let token: string;
+  beforeAll(async () => {
+    await createNode('mp-team', 'platform', 'team');
+    token = await issue('mp-team', ['read', 'write'], 'mp@example.com');
+    expect((await admin('PUT', '/admin/nodes/acme/config', { chat_channel: '#acme' })).status).toBe(
+      200,
+    );
+  });
+
+  it('null deletes the team key: the inherited value applies again, audited', async () => {
+    const set = await team(token, 'PUT', '/config/me', {
+      chat_channel: '#mp',
+      agents: { planner: { timeout: 30, enabled: false } },
+    });
+    expect(set.status).toBe(200);
+    expect((await team(token, 'GET', '/config/me/effective')).body.chat_channel).toBe('#mp');
+
+    const del = await team(token, 'PUT', '/config/me', {
+      chat_channel: null,
+      agents: { planner: { timeout: null } },
+    });
+    expect(del.status).toBe(200);
+    expect(del.body.version).toBe(set.body.version + 1);
+    expect(del.body.changed_fields.sort()).toEqual(['agents.planner.timeout', 'chat_channel']);
+    expect(del.body.effective_config.chat_channel).toBe('#acme');
+    expect(del.body.effective_config.agents.planner).toEqual({ enabled: false });
+
+    const raw = await team(token, 'GET', '/config/me/raw');
+    expect(raw.body.configs['mp-team'].chat_channel).toBeUndefined();
+    expect(raw.body.configs['mp-team'].agents.planner).toEqual({ enabled: false });
+
+    const audit = await team(token, 'GET', '/config/me/audit?limit=1');
+    expect(audit.body.history[0]).toMatchObject({
+      version: del.body.version,
+      changed_by: 'mp@example.com',
+      diff: {
+        chat_channel: { old: '#mp', new: null },
+        'agents.planner.timeout': { old: 30, new: null },
+      },
+    });
+  });
+
+  it('a whole object can be deleted; arrays and scalars replace', async () => {
+    await team(token, 'PUT', '/config/me', { alerts: { disabled: ['a', 'b'] } });
+    const rep = await team(token, 'PUT', '/config/me', { alerts: { disabled: ['c'] } });
+    expect(rep.body.effective_config.alerts.disabled).toEqual(['c']);
+    const del = await team(token, 'PUT', '/config/me', { alerts: null });
+    expect(del.status).toBe(200);
+    expect(del.body.changed_fields).toEqual(['alerts']);
+    expect(del.body.effective_config.alerts).toBeUndefined();
+  });
+
+  it('deleting a known key the team does not set changes nothing (no version, no audit)', async () => {
+    const before = await stored(token);
+    const res = await team(token, 'PUT', '/config/me', { chat_group_to_ping: null });
+    expect(res.status).toBe(200);
+    expect(res.body.changed_fields).toEqual([]);
+    expect(await stored(token)).toEqual(before);
+  });
+
+  it.each([
+    ['an unknown top-level key', { agentz: null }, 'agentz'],
+    ['an unknown agent', { agents: { planer: null } }, 'agents.planer'],
+  ])('null for %s: 400 validation_error, nothing stored', async (_n, patch, field) => {
+    const before = await stored(token);
+    const res = await team(token, 'PUT', '/config/me', patch);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    expect(res.body.error.details.field).toBe(field);
+    expect(await stored(token)).toEqual(before);
+  });
+
+  it('null for an immutable field: 400 invalid_field', async () => {
+    const res = await team(token, 'PUT', '/config/me', { team_name: null });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_field');
+    expect(res.body.error.field).toBe('team_name');
+  });
+
+  it('null inside an array is a value, not a deletion: 400', async () => {
+    const res = await team(token, 'PUT', '/config/me', { a2a_agents: ['x', null] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.field).toBe('a2a_agents.1');
+  });
+
+  it('the admin node config PUT deletes with null too', async () => {
+    const res = await admin('PUT', '/admin/nodes/acme/config', { chat_channel: null });
+    expect(res.status).toBe(200);
+    expect(res.body.changed_fields).toEqual(['chat_channel']);
+    const node = await admin('GET', '/admin/nodes/acme');
+    expect(node.body.config.chat_channel).toBeUndefined();
+    expect((await team(token, 'GET', '/config/me/effective')).body.chat_channel).toBeUndefined();
+    await admin('PUT', '/admin/nodes/acme/config', { chat_channel: '#acme' });
+  });
+});

@@ -361,8 +361,10 @@ class ConfigApi(_Resource):
         return cast(AuditHistory, self._c.request("GET", "/config/me/audit", query=query, team=team))
 
     def update(self, changes: ConfigDocument, *, team: Optional[str] = None) -> ConfigUpdateResult:
-        """Deep-merges ``changes`` into the team overrides. Applied: has ``version``; needing
-        approval: has ``change_request_id`` and ``status == "pending_approval"``."""
+        """Applies ``changes`` to the team overrides as a JSON Merge Patch (RFC 7396): objects
+        merge, ``None`` removes the team's own key (the inherited value applies again), lists and
+        scalars replace. Applied: has ``version``; needing approval: has ``change_request_id`` and
+        ``status == "pending_approval"``."""
         return cast(ConfigUpdateResult, self._c.request("PUT", "/config/me", body=changes, team=team))
 
     def pending(self, *, team: Optional[str] = None) -> ChangeRequestList:
@@ -476,6 +478,7 @@ class AdminApi(_Resource):
         return cast(NodeList, self._c.request("GET", "/admin/nodes", query=_drop_none({"parent_id": parent_id})))
 
     def update_node_config(self, node_id: str, changes: ConfigDocument) -> ConfigUpdateResult:
+        """JSON Merge Patch of the node's own config, as ``config.update`` (``None`` removes a key)."""
         return cast(ConfigUpdateResult, self._c.request("PUT", f"/admin/nodes/{_seg(node_id)}/config", body=changes))
 
     def create_token(

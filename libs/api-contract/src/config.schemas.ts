@@ -11,7 +11,7 @@ export type ConfigDocument = z.infer<typeof ConfigDocument>;
 export const ConfigPatch = z
   .record(z.string(), z.unknown())
   .describe(
-    "A partial configuration document (fields as in ConfigDocument), deep-merged into the node's own config. team_name, org_id and team_node_id are refused (400 invalid_field); every other problem is reported at once (400 validation_error).",
+    "A JSON Merge Patch (RFC 7396) of the node's own config (fields as in ConfigDocument): objects merge, null removes the node's own key (the inherited value applies again), arrays and scalars replace. team_name, org_id and team_node_id are refused (400 invalid_field); every other problem is reported at once (400 validation_error).",
   );
 export type ConfigPatch = z.infer<typeof ConfigPatch>;
 

@@ -148,7 +148,11 @@ export class ConfigApi extends Resource {
     return this.call({ method: 'GET', path: '/config/me/audit', query: { ...query } }, opts);
   }
 
-  /** Deep-merges `changes` into the team overrides. 200 applied, or 202 with a change request when approval is required. */
+  /**
+   * Applies `changes` to the team overrides as a JSON Merge Patch (RFC 7396): objects merge, `null`
+   * removes the team's own key (the inherited value applies again), arrays and scalars replace.
+   * 200 applied, or 202 with a change request when approval is required.
+   */
   update(changes: ConfigPatch, opts?: RequestOptions): Promise<ConfigUpdateResponse> {
     return this.call({ method: 'PUT', path: '/config/me', body: changes }, opts);
   }

@@ -66,6 +66,44 @@ export function schemaProblems(doc: JsonObject): ErrorDetail[] {
 }
 
 /**
+ * Problems of a JSON Merge Patch against the schema. A `null` member deletes the key: it needs no
+ * type, but it must name a known key (a typo in a deletion would silently do nothing), unless the
+ * node's own config holds that key (so a key stored before it became unknown can be removed).
+ */
+export function patchProblems(patch: JsonObject, own: JsonObject = {}): ErrorDetail[] {
+  const deletions = new Set<string>();
+  const probe = (v: unknown, path: string[]): unknown => {
+    if (!isPlainObject(v)) return v;
+    const out: JsonObject = {};
+    for (const [k, child] of Object.entries(v)) {
+      if (child === null) {
+        deletions.add(joinPath([...path, k]));
+        out[k] = undefined;
+      } else out[k] = probe(child, [...path, k]);
+    }
+    return out;
+  };
+  const r = ConfigDocumentSchema.safeParse(probe(patch, []));
+  if (r.success) return [];
+  const held = (path: PropertyKey[]) => {
+    let node: unknown = own;
+    for (const p of path) {
+      if (!isPlainObject(node) || !Object.prototype.hasOwnProperty.call(node, String(p)))
+        return false;
+      node = node[String(p)];
+    }
+    return true;
+  };
+  return r.error.issues
+    .filter((i) => {
+      if (!deletions.has(joinPath(i.path))) return true;
+      const unknownKey = (i as { params?: { unknown_key?: boolean } }).params?.unknown_key === true;
+      return unknownKey && !held(i.path);
+    })
+    .map((i) => ({ field: joinPath(i.path) || '(root)', error: i.message }));
+}
+
+/**
  * First gate of an update: the patch must be a JSON object within the size and depth limits,
  * without prototype keys and naming no immutable field. Throws the domain error the API answers
  * with; returns the patch typed as an object. Types are checked by `schemaProblems` (kept apart so

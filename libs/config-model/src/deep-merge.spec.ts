@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { applyDiff, diffConfigs } from './config-diff';
-import { deepMerge, mergeLevels } from './deep-merge';
+import { deepMerge, mergeLevels, mergePatch } from './deep-merge';
 import { isPlainObject, jsonEqual, type JsonObject } from './json-value';
 
 // Keys without dots (dot paths) and never prototype names.
@@ -98,5 +98,29 @@ describe('diffConfigs', () => {
       l: { old: [1], new: [1, 2] },
       'n.x': { old: undefined, new: 1 },
     });
+  });
+});
+
+describe('mergePatch (RFC 7396)', () => {
+  it('merges objects, deletes on null, replaces arrays and scalars', () => {
+    const target = { a: 1, b: { c: 2, d: [1, 2] }, e: { f: 1 } };
+    expect(
+      mergePatch(target, { a: null, b: { c: null, d: [3] }, e: null, g: { h: null } }),
+    ).toEqual({ b: { d: [3] }, g: {} });
+    expect(target).toEqual({ a: 1, b: { c: 2, d: [1, 2] }, e: { f: 1 } });
+  });
+
+  it('is deepMerge when the patch holds no null', () => {
+    fc.assert(
+      fc.property(doc, doc, (a, b) => {
+        const noNull = (v: JsonObject): JsonObject =>
+          Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== null)
+              .map(([k, x]) => [k, isPlainObject(x) ? noNull(x) : x]),
+          );
+        expect(mergePatch(a, noNull(b))).toEqual(deepMerge(a, noNull(b)));
+      }),
+    );
   });
 });

@@ -23,3 +23,26 @@ export function deepMerge(base: JsonObject, patch: JsonObject): JsonObject {
 export function mergeLevels(levels: JsonObject[]): JsonObject {
   return levels.reduce<JsonObject>((acc, level) => deepMerge(acc, level), {});
 }
+
+/**
+ * JSON Merge Patch (RFC 7396) of a node's own config: objects merge key by key, `null` deletes
+ * the key (so the value inherited from the levels above applies again), arrays and scalars
+ * replace. Inputs are not modified; prototype keys are skipped as in `deepMerge`.
+ */
+export function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(target)) {
+    if (FORBIDDEN_KEYS.has(k)) continue;
+    out[k] = isPlainObject(v) ? deepMerge({}, v) : v;
+  }
+  for (const [k, v] of Object.entries(patch)) {
+    if (FORBIDDEN_KEYS.has(k) || v === undefined) continue;
+    if (v === null) {
+      delete out[k];
+      continue;
+    }
+    const prev = out[k];
+    out[k] = isPlainObject(v) ? mergePatch(isPlainObject(prev) ? prev : {}, v) : v;
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 export { isPlainObject, jsonEqual, cloneJson, FORBIDDEN_KEYS } from './json-value';
 export type { JsonObject } from './json-value';
-export { deepMerge, mergeLevels } from './deep-merge';
+export { deepMerge, mergeLevels, mergePatch } from './deep-merge';
 export { diffConfigs, applyDiff, diffToJson } from './config-diff';
 export type { ConfigDiff, FieldChange } from './config-diff';
 export {
@@ -28,6 +28,7 @@ export type { ConfigDocument, McpServerEntry } from './config.schema';
 export {
   jsonShapeProblems,
   schemaProblems,
+  patchProblems,
   checkPatch,
   checkPatchShape,
   resolveMcpServers,

@@ -339,7 +339,7 @@ describe('inquest config', () => {
     writeFileSync(
       editor,
       `const fs=require('fs');const f=process.argv[2];const c=JSON.parse(fs.readFileSync(f,'utf8'));` +
-        `c.chat_channel='#pay-oncall';c.feature_flags={require_approval:true};fs.writeFileSync(f,JSON.stringify(c));`,
+        `c.chat_channel='#pay-oncall';c.feature_flags={require_approval:true};delete c.alerts;fs.writeFileSync(f,JSON.stringify(c));`,
     );
     const env = { ...creds(s), EDITOR: `${process.execPath} ${editor}` };
     const declined = await run(['config', 'edit'], { env, input: 'n\n' });
@@ -354,10 +354,12 @@ describe('inquest config', () => {
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain('Applied version 9');
     const put = s.requests.find((r) => r.method === 'PUT')!;
-    // only what changed is sent: the deep merge keeps the rest
+    // only what changed is sent (a JSON Merge Patch): a removed key is null
+    expect(accepted.stdout).toContain('removed keys fall back to the inherited value: alerts');
     expect(put.body).toEqual({
       chat_channel: '#pay-oncall',
       feature_flags: { require_approval: true },
+      alerts: null,
     });
   });
 

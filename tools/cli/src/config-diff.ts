@@ -27,13 +27,13 @@ export function diffPaths(before: unknown, after: unknown, prefix = ''): PathCha
     : [{ path: prefix, old: before, new: after, kind: 'changed' }];
 }
 
-/** The partial document that PUT /config/me (a deep merge) needs to apply the changes. */
+/**
+ * The JSON Merge Patch (RFC 7396) that PUT /config/me needs to apply the changes: changed and
+ * added values as they are, a removed key as `null` (the inherited value applies again).
+ */
 export function patchFrom(changes: PathChange[]): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
-  for (const c of changes) {
-    if (c.kind === 'removed') continue;
-    setPath(patch, c.path, c.new);
-  }
+  for (const c of changes) setPath(patch, c.path, c.kind === 'removed' ? null : c.new);
   return patch;
 }
 

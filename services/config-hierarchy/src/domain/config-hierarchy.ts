@@ -3,8 +3,8 @@ import {
   CONFIG_LIMITS,
   NODE_ID_PATTERN,
   checkPatchShape,
-  deepMerge,
   mergeLevels,
+  mergePatch,
   diffConfigs,
   diffToJson,
   effectiveConfig,
@@ -13,8 +13,8 @@ import {
   secretScopeProblems,
   isPlainObject,
   referenceProblems,
+  patchProblems,
   resolveAgentAliases,
-  schemaProblems,
   type JsonObject,
 } from '@inquest/config-model';
 import {
@@ -437,14 +437,18 @@ export class ConfigHierarchy {
     const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
     const current = configs[configs.length - 1]!;
     const aliased = resolveAgentAliases(patch);
-    const next = deepMerge(current.config, aliased.patch);
+    const next = mergePatch(current.config, aliased.patch);
     const diff = diffConfigs(current.config, next);
     const levels = [...configs.slice(0, -1).map((c) => c.config), next];
     const effective = this.effectiveOf(lineage, levels);
     // Every problem at once: types of the patch, then references in the merged result.
     const problems = [
-      ...schemaProblems(patch),
-      ...secretScopeProblems(patch, lineage[lineage.length - 1]!, orgSecretGrants(configs[0]?.config)),
+      ...patchProblems(patch, current.config),
+      ...secretScopeProblems(
+        patch,
+        lineage[lineage.length - 1]!,
+        orgSecretGrants(configs[0]?.config),
+      ),
       ...aliased.problems,
       ...(Object.keys(diff).length ? referenceProblems(levels, mergeLevels(levels)) : []),
     ];

@@ -218,7 +218,7 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       path: '/config/me',
       summary: 'Update the team overrides',
       description:
-        'PATCH-like: the body is deep-merged into the team overrides. When the effective feature_flags.require_approval is true the change is held as a change request (202).',
+        "JSON Merge Patch (RFC 7396) of the team overrides: objects merge, null removes the team's own key so the inherited value applies again (audited), arrays and scalars replace. When the effective feature_flags.require_approval is true the change is held as a change request (202).",
       tags: ['config'],
       auth: 'team',
       permission: 'write',

@@ -141,12 +141,11 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
         ctx.print(renderDiff(changes, ctx.out));
         const removed = changes.filter((c) => c.kind === 'removed');
         if (removed.length) {
-          ctx.warn(
-            `note: removing keys is not possible through the API (updates are deep-merged); ignored: ${removed.map((c) => c.path).join(', ')}`,
+          ctx.print(
+            `removed keys fall back to the inherited value: ${removed.map((c) => c.path).join(', ')}`,
           );
         }
         const patch = patchFrom(changes);
-        if (!Object.keys(patch).length) return ctx.print('Nothing to apply.');
         if (!f.yes && !(await confirm(ctx, 'Apply these changes? [y/N] '))) {
           ctx.print('Aborted; nothing changed.');
           return;
