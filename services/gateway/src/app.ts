@@ -16,7 +16,7 @@ import { requestIdFrom } from '@inquest/observability';
 import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticator';
 import { toHttpError } from './http/http-error';
-import { readJsonBody } from './http/json-body';
+import { parseJsonBody, readJsonBody, readRawBody } from './http/json-body';
 import type { RateLimiter } from './http/rate-limiter';
 import { unlimited } from './http/rate-limiter';
 import type { ApiRequest, ApiResponse, AuthContext, RouteDef } from './http/route';
@@ -220,17 +220,37 @@ async function handle(
     identity: 'anonymous',
     permissions: [],
   };
+  let rawBody: Buffer | undefined;
+  let rawRead = false;
+  const readRaw = async (): Promise<Buffer | undefined> => {
+    if (!rawRead) {
+      rawBody = await readRawBody(req);
+      rawRead = true;
+    }
+    return rawBody;
+  };
   if (route.auth !== 'public') {
     const ip = req.socket.remoteAddress ?? 'unknown';
     // an address that used up its failed attempts gets 429 for everything, so it learns nothing
     await limiter.checkAuthFailures?.(ip);
     try {
-      auth = await deps.authenticator.authenticate({
-        authorization: req.headers.authorization,
-        team: headerValue(req.headers['x-inquest-team']),
-        ip,
-        requestId,
-      });
+      const sender =
+        route.senderAuth && !req.headers.authorization
+          ? await route.senderAuth({
+              headers: req.headers,
+              query: req.query as Record<string, unknown>,
+              rawBody: await readRaw(),
+              requestId,
+            })
+          : undefined;
+      auth =
+        sender ??
+        (await deps.authenticator.authenticate({
+          authorization: req.headers.authorization,
+          team: headerValue(req.headers['x-inquest-team']),
+          ip,
+          requestId,
+        }));
     } catch (err) {
       if (isUnauthenticated(err)) await limiter.recordAuthFailure?.(ip);
       throw err;
@@ -245,7 +265,10 @@ async function handle(
     setRateHeaders(res, state);
     auth = authorize(route, auth, req);
   }
-  const body = await readJsonBody(req);
+  const body =
+    rawRead || route.rawBody || route.senderAuth
+      ? parseJsonBody(await readRaw())
+      : await readJsonBody(req);
   if (
     route.body &&
     (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
@@ -275,6 +298,7 @@ async function handle(
     requestId,
     headers: req.headers,
     baseUrl: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+    rawBody,
   };
   if (ac.signal.aborted) return;
   const out: ApiResponse = await route.handler(apiReq);

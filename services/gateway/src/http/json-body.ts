@@ -13,6 +13,17 @@ const isJsonType = (ct: string) => /^application\/([a-z0-9.+-]*\+)?json\s*(;.*)?
  * An empty body yields undefined.
  */
 export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  return parseJsonBody(await readRawBody(req, limit));
+}
+
+/**
+ * The request body as received (signatures are computed over these bytes), with the checks of
+ * readJsonBody that need no parsing: 415, 413. An empty body yields undefined.
+ */
+export async function readRawBody(
+  req: Request,
+  limit = MAX_BODY_BYTES,
+): Promise<Buffer | undefined> {
   const declared = req.headers['content-length'];
   const hasBody =
     (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
@@ -33,7 +44,13 @@ export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promis
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Parses a raw body as readJsonBody does: 400 for malformed JSON, forbidden keys, deep nesting. */
+export function parseJsonBody(raw: Buffer | undefined): unknown {
+  if (raw === undefined) return undefined;
+  const text = raw.toString('utf8');
   if (text.trim() === '') return undefined;
   let value: unknown;
   try {

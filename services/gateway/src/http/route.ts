@@ -31,6 +31,16 @@ export interface ApiRequest<B, Q, P> {
   headers: Record<string, string | string[] | undefined>;
   /** scheme://host of the request, for absolute links */
   baseUrl: string;
+  /** the body as received, on routes that declare `rawBody` or `senderAuth` */
+  rawBody?: Buffer;
+}
+
+/** What a route's own sender authentication sees (before the body is parsed). */
+export interface SenderAuthInput {
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, unknown>;
+  rawBody: Buffer | undefined;
+  requestId: string;
 }
 
 export interface ApiResponse {
@@ -66,6 +76,14 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   /** error code when body/query validation fails (default invalid_request) */
   invalidCode?: 'invalid_request' | 'validation_error';
   responses: Record<number, ResponseDoc>;
+  /**
+   * Credentials other than `Authorization` (alert senders that sign their body or send an intake
+   * secret): tried when the request has no Authorization header; answers undefined when none of
+   * its credentials is present (then the usual 401), throws unauthenticated when one is wrong.
+   */
+  senderAuth?: (input: SenderAuthInput) => Promise<AuthContext | undefined>;
+  /** read the body as received and hand it to the handler as `rawBody` */
+  rawBody?: boolean;
   /** answer 503 unavailable when the handler has not answered by then (default: the gateway's request timeout) */
   timeoutMs?: number;
   handler: (req: ApiRequest<B, Q, P>) => Promise<ApiResponse>;
