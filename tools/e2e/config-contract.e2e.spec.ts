@@ -276,3 +276,34 @@ describe('JSON Merge Patch (point 2)', () => {
     await admin('PUT', '/admin/nodes/acme/config', { chat_channel: '#acme' });
   });
 });
+
+describe('versions in the effective and raw views (point 3)', () => {
+  it('GET /config/me/effective carries the team version, which moves with each applied change', async () => {
+    await createNode('ver-team', 'platform', 'team');
+    const token = await issue('ver-team', ['read', 'write'], 'ver@example.com');
+    const first = await team(token, 'GET', '/config/me/effective');
+    expect(first.status).toBe(200);
+    expect(first.body.version).toBe(0);
+    const put = await team(token, 'PUT', '/config/me', { chat_channel: '#ver' });
+    expect(put.body.version).toBe(1);
+    const after = await team(token, 'GET', '/config/me/effective');
+    expect(after.body).toMatchObject({
+      version: 1,
+      chat_channel: '#ver',
+      team_node_id: 'ver-team',
+    });
+  });
+
+  it('GET /config/me/raw carries the version of each level', async () => {
+    const org = await admin('GET', '/admin/nodes/acme');
+    const res = await team(rw, 'GET', '/config/me/raw');
+    expect(res.status).toBe(200);
+    expect(res.body.lineage).toEqual(['acme', 'platform', 'payments']);
+    const eff = await team(rw, 'GET', '/config/me/effective');
+    expect(res.body.versions).toEqual({
+      acme: org.body.version,
+      platform: 0,
+      payments: eff.body.version,
+    });
+  });
+});

@@ -351,6 +351,7 @@ class ConfigApi(_Resource):
     """``/config/me/*``: the calling team's configuration."""
 
     def effective(self, *, team: Optional[str] = None) -> ConfigDocument:
+        """The merged configuration of the team; ``version`` is the team's config version."""
         return cast(ConfigDocument, self._c.request("GET", "/config/me/effective", team=team))
 
     def raw(self, *, team: Optional[str] = None) -> RawConfig:

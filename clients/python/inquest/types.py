@@ -97,6 +97,8 @@ class InvestigationList(TypedDict):
 class RawConfig(TypedDict):
     lineage: List[str]
     configs: Dict[str, ConfigDocument]
+    #: node id -> version of that node's own config
+    versions: Dict[str, int]
 
 
 class AuditEntry(TypedDict, total=False):

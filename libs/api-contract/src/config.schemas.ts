@@ -7,6 +7,17 @@ export const ConfigDocument = ConfigDocumentSchema.describe(
 );
 export type ConfigDocument = z.infer<typeof ConfigDocument>;
 
+/** GET /config/me/effective: the merged document plus the team's config version. */
+export const EffectiveConfig = ConfigDocument.and(
+  z.object({
+    version: z
+      .number()
+      .int()
+      .describe("The team's config version (increases by 1 with each applied change)"),
+  }),
+).describe('Effective (merged) config of the team, with `version`');
+export type EffectiveConfig = z.infer<typeof EffectiveConfig>;
+
 /** Body of PUT /config/me and PUT /admin/nodes/{node_id}/config: only the fields to change. */
 export const ConfigPatch = z
   .record(z.string(), z.unknown())
@@ -83,6 +94,9 @@ export type PendingChanges = z.infer<typeof PendingChanges>;
 export const RawConfig = z.object({
   lineage: z.array(z.string()).describe('Node ids, organization root first, team last'),
   configs: z.record(z.string(), ConfigDocument).describe("Node id to that node's own config"),
+  versions: z
+    .record(z.string(), z.number().int())
+    .describe("Node id to the version of that node's own config (0 before its first change)"),
 });
 export type RawConfig = z.infer<typeof RawConfig>;
 

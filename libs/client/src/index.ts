@@ -86,6 +86,7 @@ export type {
   PendingChanges,
   Permission,
   RawConfigResponse,
+  EffectiveConfig,
   RedeliverResponse,
   RetrieveRequest,
   RetrieveResponse,

@@ -10,7 +10,6 @@ import type {
   CancelInvestigationResponse,
   ChangeRequest,
   ChangeRequestList,
-  ConfigDocument,
   ConfigPatch,
   ConfigUpdateApplied,
   ConfigUpdatePending,
@@ -39,6 +38,7 @@ import type {
   PatternsQuery,
   PatternsResponse,
   RawConfigResponse,
+  EffectiveConfig,
   RetrieveRequest,
   RetrieveResponse,
   RunInvestigationAsyncResponse,
@@ -136,7 +136,8 @@ export class AgentsApi extends Resource {
 
 /** `/config/me/*`: the calling team's configuration. */
 export class ConfigApi extends Resource {
-  effective(opts?: RequestOptions): Promise<ConfigDocument> {
+  /** The merged configuration of the team, with its `version`. */
+  effective(opts?: RequestOptions): Promise<EffectiveConfig> {
     return this.call({ method: 'GET', path: '/config/me/effective' }, opts);
   }
 

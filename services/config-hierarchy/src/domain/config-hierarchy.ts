@@ -186,14 +186,20 @@ export class ConfigHierarchy {
     return { config, version, secret_scopes };
   }
 
-  async getRaw(
-    nodeId: string,
-  ): Promise<{ lineage: string[]; configs: Record<string, JsonObject> }> {
+  async getRaw(nodeId: string): Promise<{
+    lineage: string[];
+    configs: Record<string, JsonObject>;
+    versions: Record<string, number>;
+  }> {
     const lineage = await this.lineage(nodeId);
     const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
     const out: Record<string, JsonObject> = {};
-    for (const c of configs) out[c.node_id] = c.config;
-    return { lineage: lineage.map((n) => n.node_id), configs: out };
+    const versions: Record<string, number> = {};
+    for (const c of configs) {
+      out[c.node_id] = c.config;
+      versions[c.node_id] = c.version;
+    }
+    return { lineage: lineage.map((n) => n.node_id), configs: out, versions };
   }
 
   async listAudit(nodeId: string, limit: number, includeFull: boolean): Promise<AuditView[]> {

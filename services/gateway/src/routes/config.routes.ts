@@ -2,9 +2,10 @@ import {
   AuditHistory,
   AuditQuery,
   ConfigChangeRequested,
-  ConfigDocument,
+  type ConfigDocument,
   ConfigPatch,
   ConfigUpdateApplied,
+  EffectiveConfig,
   ErrorBody,
   PendingChanges,
   RawConfig,
@@ -149,7 +150,7 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       auth: 'team',
       permission: 'read',
       responses: {
-        200: { description: 'Effective config', schema: ConfigDocument },
+        200: { description: 'Effective config with the team version', schema: EffectiveConfig },
         404: err('Unknown team'),
       },
       handler: async (req) => {
@@ -159,7 +160,7 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
             { team_id: team },
             { ctx: req.ctx, signal: shared ? undefined : req.signal },
           );
-          return JSON.stringify(res.config ?? {});
+          return JSON.stringify({ ...(res.config ?? {}), version: res.version });
         });
         return { status: 200, body: json, contentType: 'application/json; charset=utf-8' };
       },
@@ -180,7 +181,12 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
           { team_id: teamOf(req) },
           { ctx: req.ctx, signal: req.signal },
         );
-        return { status: 200, body: { lineage: res.lineage, configs: res.configs ?? {} } };
+        const body: RawConfig = {
+          lineage: res.lineage,
+          configs: (res.configs ?? {}) as RawConfig['configs'],
+          versions: res.versions,
+        };
+        return { status: 200, body };
       },
     }),
     defineRoute({
