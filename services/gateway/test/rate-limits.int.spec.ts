@@ -107,7 +107,7 @@ const mongoUrl = process.env['INQUEST_TEST_MONGODB_URL'];
     const client = await new MongoClient(mongoUrl!).connect();
     try {
       const db = client.db(`inquest_rl_${Date.now()}`);
-      const limits = { read: 4, write: 1, trigger: 1, auth_fail: 1 };
+      const limits = { read: 4, write: 1, trigger: 1, alert: 1, auth_fail: 1 };
       const a = await FlexibleRateLimiter.create({ limits, mongo: db });
       const b = await FlexibleRateLimiter.create({ limits, mongo: db });
       await a.consume('team:tok_x', 'read');

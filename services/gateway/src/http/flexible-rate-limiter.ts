@@ -60,6 +60,7 @@ export class FlexibleRateLimiter implements RateLimiter {
       read: make('read'),
       write: make('write'),
       trigger: make('trigger'),
+      alert: make('alert'),
       auth_fail: make('auth_fail'),
     });
   }

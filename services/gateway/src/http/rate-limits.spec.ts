@@ -7,6 +7,7 @@ describe('parseRateLimits', () => {
       read: 100,
       write: 20,
       trigger: 10,
+      alert: 600,
       auth_fail: 30,
     });
     expect(parseRateLimits('')).toEqual(DEFAULT_RATE_LIMITS);
@@ -16,6 +17,7 @@ describe('parseRateLimits', () => {
       read: 5,
       write: 20,
       trigger: 1,
+      alert: 600,
       auth_fail: 30,
     });
     expect(parseRateLimits('read=100,write=20,trigger=10,auth_fail=3').auth_fail).toBe(3);

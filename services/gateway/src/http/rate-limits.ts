@@ -3,10 +3,18 @@ export interface RateLimits {
   read: number;
   write: number;
   trigger: number;
+  /** alert notifications (POST /alerts/*): senders repeat and batch, so far above trigger */
+  alert: number;
   auth_fail: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { read: 100, write: 20, trigger: 10, auth_fail: 30 };
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  read: 100,
+  write: 20,
+  trigger: 10,
+  alert: 600,
+  auth_fail: 30,
+};
 
 /**
  * Parses INQUEST_RATE_LIMITS (`read=100,write=20,trigger=10,auth_fail=30`). Classes left out keep

@@ -14,7 +14,7 @@ export interface AuthContext {
 }
 
 export type RouteAuth = 'team' | 'admin' | 'public';
-export type RateClass = 'read' | 'write' | 'trigger';
+export type RateClass = 'read' | 'write' | 'trigger' | 'alert';
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
 export interface ApiRequest<B, Q, P> {
