@@ -36,7 +36,7 @@ export function investigationCompletePayload(event: unknown): Json {
   const e = obj(event);
   const inv = obj(e['investigation']);
   const result = obj(inv['result']);
-  return {
+  const payload: Json = {
     event: NotificationEvents.investigationComplete,
     investigation_id: str(inv['investigation_id']) ?? '',
     summary: str(result['summary']) ?? '',
@@ -47,6 +47,27 @@ export function investigationCompletePayload(event: unknown): Json {
     agent: str(inv['agent']) ?? '',
     completed_at: str(inv['completed_at']) ?? str(e['occurred_at']) ?? new Date().toISOString(),
   };
+  const alert = alertOf(inv['alert']);
+  if (alert) payload['alert'] = alert;
+  return payload;
+}
+
+/** The alert that started the investigation, as the webhook shows it (API-DECISIONS: "names the alert"). */
+function alertOf(v: unknown): Json | undefined {
+  const a = obj(v);
+  const alertname = str(a['alertname']);
+  if (!alertname) return undefined;
+  const out: Json = {
+    alertname,
+    source: str(a['source']) ?? '',
+    group_key: str(a['group_key']) ?? '',
+    labels: obj(a['labels']),
+  };
+  for (const k of ['severity', 'starts_at', 'generator_url', 'external_id'] as const) {
+    const s = str(a[k]);
+    if (s) out[k] = s;
+  }
+  return out;
 }
 
 /** `config_change_*` body: the change request as the team may see it (no patch internals). */
@@ -105,6 +126,14 @@ export function investigationChatText(
   const lines = [
     `${slackMention(group)} Investigation ${id} ${String(payload['status'])} (${String(payload['agent'])})`.trim(),
   ];
+  const alert = obj(payload['alert']);
+  const alertname = str(alert['alertname']);
+  if (alertname) {
+    const sev = str(alert['severity']);
+    lines.push(
+      `Alert *${clip(alertname, 200)}*${sev ? ` (${sev})` : ''} from ${str(alert['source']) ?? 'an alert sender'}`,
+    );
+  }
   const summary = str(payload['summary']);
   if (summary) lines.push(clip(summary, 300));
   const rcText = str(rc['description']);
