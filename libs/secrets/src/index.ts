@@ -7,3 +7,13 @@ export type {
 } from './secret-resolver';
 export { isVaultRef, parseVaultRef } from './secret-ref';
 export type { SecretRef } from './secret-ref';
+export {
+  assertRefInScope,
+  defaultSecretPrefix,
+  NODE_ID_PLACEHOLDER,
+  OPERATOR_SECRET_SCOPE,
+  refInScope,
+  isSecretPrefix,
+  secretScopeOf,
+} from './secret-scope';
+export type { SecretScope } from './secret-scope';

@@ -7,8 +7,11 @@ import { createLogger } from '@inquest/observability';
 import { tempDir } from '@inquest/testing';
 import { createSecretResolver } from './secret-resolver';
 import { isVaultRef, parseVaultRef } from './secret-ref';
+import { OPERATOR_SECRET_SCOPE, secretScopeOf } from './secret-scope';
 
 const DIR = tempDir();
+// Scope checks have their own tests below; these exercise the stores.
+const ANY = OPERATOR_SECRET_SCOPE;
 const TOKEN = 's.root-token-for-tests';
 const SECRET = 'sup3r-s3cret-value-9f8e7d';
 
@@ -97,48 +100,48 @@ describe('createSecretResolver with Vault KV v2', () => {
 
   it('reads a field of a secret', async () => {
     const r = createSecretResolver({ vault: { addr: vault.addr, token: TOKEN } });
-    await expect(r.resolve('vault://teams/payments/grafana#token')).resolves.toBe(SECRET);
-    await expect(r.resolve('vault://single')).resolves.toBe('only-one');
+    await expect(r.resolve('vault://teams/payments/grafana#token', ANY)).resolves.toBe(SECRET);
+    await expect(r.resolve('vault://single', ANY)).resolves.toBe('only-one');
   });
 
   it('uses the configured mount', async () => {
     const r = createSecretResolver({
       vault: { addr: `${vault.addr}/`, token: TOKEN, mount: 'kv' },
     });
-    await expect(r.resolve('vault://custom/mount')).resolves.toBe('from-custom-mount');
+    await expect(r.resolve('vault://custom/mount', ANY)).resolves.toBe('from-custom-mount');
   });
 
   it('maps missing secrets, missing keys and ambiguity to clear errors', async () => {
     const r = createSecretResolver({ vault: { addr: vault.addr, token: TOKEN } });
-    await expect(codeOf(r.resolve('vault://nope'))).resolves.toBe('not_found');
-    await expect(codeOf(r.resolve('vault://deleted'))).resolves.toBe('not_found');
-    await expect(codeOf(r.resolve('vault://teams/payments/grafana#missing'))).resolves.toBe(
+    await expect(codeOf(r.resolve('vault://nope', ANY))).resolves.toBe('not_found');
+    await expect(codeOf(r.resolve('vault://deleted', ANY))).resolves.toBe('not_found');
+    await expect(codeOf(r.resolve('vault://teams/payments/grafana#missing', ANY))).resolves.toBe(
       'not_found',
     );
-    await expect(codeOf(r.resolve('vault://teams/payments/grafana'))).resolves.toBe(
+    await expect(codeOf(r.resolve('vault://teams/payments/grafana', ANY))).resolves.toBe(
       'invalid_request',
     );
-    await expect(codeOf(r.resolve('not-a-ref'))).resolves.toBe('invalid_request');
+    await expect(codeOf(r.resolve('not-a-ref', ANY))).resolves.toBe('invalid_request');
   });
 
   it('reports a bad token or an unreachable Vault as unavailable', async () => {
     const bad = createSecretResolver({ vault: { addr: vault.addr, token: 'wrong' } });
-    await expect(codeOf(bad.resolve('vault://single'))).resolves.toBe('unavailable');
+    await expect(codeOf(bad.resolve('vault://single', ANY))).resolves.toBe('unavailable');
     const down = createSecretResolver({ vault: { addr: 'http://127.0.0.1:1', token: TOKEN } });
-    await expect(codeOf(down.resolve('vault://single'))).resolves.toBe('unavailable');
+    await expect(codeOf(down.resolve('vault://single', ANY))).resolves.toBe('unavailable');
   });
 
   it('caches briefly and shares concurrent reads', async () => {
     const r = createSecretResolver({ vault: { addr: vault.addr, token: TOKEN }, cacheTtlMs: 150 });
     const before = vault.reads.length;
     await Promise.all([
-      r.resolve('vault://single'),
-      r.resolve('vault://single'),
-      r.resolve('vault://single#api_key'),
+      r.resolve('vault://single', ANY),
+      r.resolve('vault://single', ANY),
+      r.resolve('vault://single#api_key', ANY),
     ]);
     expect(vault.reads.length - before).toBe(1);
     await new Promise((res) => setTimeout(res, 200));
-    await r.resolve('vault://single');
+    await r.resolve('vault://single', ANY);
     expect(vault.reads.length - before).toBe(2);
   });
 });
@@ -152,30 +155,32 @@ describe('createSecretResolver with the secrets file', () => {
       JSON.stringify({ 'teams/a/token': 'v1', 'teams/a/obj': { key: 'k1', value: 'vv' } }),
     );
     const r = createSecretResolver({ file, cacheTtlMs: 100 });
-    await expect(r.resolve('vault://teams/a/token')).resolves.toBe('v1');
-    await expect(r.resolve('vault://teams/a/obj#key')).resolves.toBe('k1');
-    await expect(r.resolve('vault://teams/a/obj')).resolves.toBe('vv');
-    await expect(codeOf(r.resolve('vault://teams/a/token#x'))).resolves.toBe('invalid_request');
-    await expect(codeOf(r.resolve('vault://teams/b'))).resolves.toBe('not_found');
+    await expect(r.resolve('vault://teams/a/token', ANY)).resolves.toBe('v1');
+    await expect(r.resolve('vault://teams/a/obj#key', ANY)).resolves.toBe('k1');
+    await expect(r.resolve('vault://teams/a/obj', ANY)).resolves.toBe('vv');
+    await expect(codeOf(r.resolve('vault://teams/a/token#x', ANY))).resolves.toBe(
+      'invalid_request',
+    );
+    await expect(codeOf(r.resolve('vault://teams/b', ANY))).resolves.toBe('not_found');
     writeFileSync(file, JSON.stringify({ 'teams/a/token': 'v2' }));
-    await expect(r.resolve('vault://teams/a/token')).resolves.toBe('v1');
+    await expect(r.resolve('vault://teams/a/token', ANY)).resolves.toBe('v1');
     await new Promise((res) => setTimeout(res, 150));
-    await expect(r.resolve('vault://teams/a/token')).resolves.toBe('v2');
+    await expect(r.resolve('vault://teams/a/token', ANY)).resolves.toBe('v2');
   });
 
   it('treats a missing file as not_found and a broken one as unavailable', async () => {
     const dir = DIR;
     await expect(
-      codeOf(createSecretResolver({ file: join(dir, 'none.json') }).resolve('vault://a')),
+      codeOf(createSecretResolver({ file: join(dir, 'none.json') }).resolve('vault://a', ANY)),
     ).resolves.toBe('not_found');
     writeFileSync(join(dir, 'bad.json'), '{not json');
     await expect(
-      codeOf(createSecretResolver({ file: join(dir, 'bad.json') }).resolve('vault://a')),
+      codeOf(createSecretResolver({ file: join(dir, 'bad.json') }).resolve('vault://a', ANY)),
     ).resolves.toBe('unavailable');
   });
 
   it('has no store configured: unavailable', async () => {
-    await expect(codeOf(createSecretResolver({}).resolve('vault://a'))).resolves.toBe(
+    await expect(codeOf(createSecretResolver({}).resolve('vault://a', ANY))).resolves.toBe(
       'unavailable',
     );
   });
@@ -198,9 +203,9 @@ describe('secret values never reach the logs', () => {
       JSON.stringify({ 'teams/a/token': SECRET, 'teams/a/multi': { a: SECRET, b: SECRET } }),
     );
     const r = createSecretResolver({ file, cacheTtlMs: 0, logger });
-    const value = await r.resolve('vault://teams/a/token');
+    const value = await r.resolve('vault://teams/a/token', ANY);
     expect(value).toBe(SECRET);
-    const err = await r.resolve('vault://teams/a/multi').catch((e: Error) => e);
+    const err = await r.resolve('vault://teams/a/multi', ANY).catch((e: Error) => e);
     expect(String((err as Error).message)).not.toContain(SECRET);
     // What a careless caller might log: the logger's redaction catches the usual secret fields.
     logger.info(
@@ -218,5 +223,38 @@ describe('secret values never reach the logs', () => {
     expect(out).toContain('vault://teams/a/token');
     expect(out).toContain('[redacted]');
     expect(out).not.toContain(SECRET);
+  });
+});
+
+describe('secret scopes', () => {
+  const file = join(DIR, 'scoped.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      'inquest/team-a/toolkey': 'a-key',
+      'inquest/team-b/toolkey': 'b-key',
+      'shared/team-a/x': 'granted',
+    }),
+  );
+
+  it('resolves a path under the owner prefix and refuses another node path before reading', async () => {
+    const r = createSecretResolver({ file, cacheTtlMs: 0 });
+    const a = secretScopeOf('team-a');
+    expect(a.prefixes).toEqual(['inquest/team-a/']);
+    await expect(r.resolve('vault://inquest/team-a/toolkey', a)).resolves.toBe('a-key');
+    await expect(codeOf(r.resolve('vault://inquest/team-b/toolkey', a))).resolves.toBe('forbidden');
+    // a prefix of the id is not the node's prefix
+    await expect(codeOf(r.resolve('vault://inquest/team-a-b/x', a))).resolves.toBe('forbidden');
+    await expect(codeOf(r.resolve('vault://shared/team-a/x', a))).resolves.toBe('forbidden');
+  });
+
+  it('adds the org grants, {node_id} replaced, and ignores malformed grants', async () => {
+    const r = createSecretResolver({ file, cacheTtlMs: 0 });
+    const a = secretScopeOf('team-a', ['shared/{node_id}/', 'bad', '../', 7]);
+    expect(a.prefixes).toEqual(['inquest/team-a/', 'shared/team-a/']);
+    await expect(r.resolve('vault://shared/team-a/x', a)).resolves.toBe('granted');
+    await expect(
+      codeOf(r.resolve('vault://shared/team-a/x', secretScopeOf('team-b', ['shared/{node_id}/']))),
+    ).resolves.toBe('forbidden');
   });
 });

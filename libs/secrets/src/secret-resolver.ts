@@ -2,10 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { invalidRequest, notFound, unavailable } from '@inquest/errors';
 import { request } from 'undici';
 import { parseVaultRef, type SecretRef } from './secret-ref';
+import { assertRefInScope, type SecretScope } from './secret-scope';
 
 /** Resolves `vault://` references to secret values. Values are never logged or stored. */
 export interface SecretResolver {
-  resolve(ref: string): Promise<string>;
+  /**
+   * The value a reference names, if its path lies within `scope` (the node that set the reference
+   * and the prefixes it may use); `forbidden` otherwise, before the store is read.
+   */
+  resolve(ref: string, scope: SecretScope): Promise<string>;
 }
 
 /** Where secret objects come from: the whole secret at a path (KV v2 `data.data`, or a file entry). */
@@ -139,8 +144,17 @@ export function createSecretResolver(options: SecretResolverOptions): SecretReso
   const cache = new Map<string, { expires: number; value: Promise<unknown> }>();
 
   return {
-    async resolve(refText) {
+    async resolve(refText, scope) {
       const ref = parseVaultRef(refText);
+      try {
+        assertRefInScope(refText, scope);
+      } catch (err) {
+        options.logger?.warn(
+          { ref: `vault://${ref.path}`, owner: scope.owner, code: 'forbidden' },
+          'secret reference outside the node scope refused',
+        );
+        throw err;
+      }
       if (!source) throw unavailable('no secret store is configured');
       const now = Date.now();
       let entry = cache.get(ref.path);

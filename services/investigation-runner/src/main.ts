@@ -7,7 +7,7 @@ import { startGrpcServer } from '@inquest/grpc-kit';
 import { OpenAiChatModel } from '@inquest/llm';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
-import { createSecretResolver, isVaultRef } from '@inquest/secrets';
+import { createSecretResolver, isVaultRef, OPERATOR_SECRET_SCOPE } from '@inquest/secrets';
 import {
   MongoInvestigationStore,
   SqliteInvestigationStore,
@@ -35,7 +35,8 @@ async function llmApiKey(config: Env): Promise<string> {
         : undefined,
     file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
   });
-  return resolver.resolve(key);
+  // The operator's own setting (service env), not a node's config: any path of the store.
+  return resolver.resolve(key, OPERATOR_SECRET_SCOPE);
 }
 
 export type { RunningService, ServiceDeps };

@@ -8,7 +8,13 @@ import {
   type ConfigServiceDouble,
 } from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
-import { completedEvent, notifierEnv, SLACK_TOKEN } from './support/notifier-env';
+import {
+  completedEvent,
+  notifierEnv,
+  ORG_SECRET_SCOPES,
+  ORG_SLACK_REF,
+  SLACK_TOKEN,
+} from './support/notifier-env';
 import { ok, startReceiver, type Receiver } from './support/receiver';
 import { startSlackDouble, type SlackDouble } from './support/slack-double';
 
@@ -69,8 +75,9 @@ describe('chat notifications', () => {
     config.effective.set('t-chat', {
       chat_channel: '#incidents',
       chat_group_to_ping: 'S0PAYMENTS',
-      tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
+      tokens_vault_path: { slack_bot_token: ORG_SLACK_REF },
     });
+    config.secretScopes.set('t-chat', ORG_SECRET_SCOPES);
     const ev = completedEvent('t-chat');
     await n.bus.publish(Subjects.investigationCompleted, ev);
     await waitFor(() => slack.messages.length === 1);
@@ -91,8 +98,9 @@ describe('chat notifications', () => {
     config.effective.set('t-chat-bad', {
       webhooks: { investigation_complete: r.url },
       chat_channel: '#payments',
-      tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
+      tokens_vault_path: { slack_bot_token: ORG_SLACK_REF },
     });
+    config.secretScopes.set('t-chat-bad', ORG_SECRET_SCOPES);
     slack.script.push({ status: 500 }, { status: 429, retryAfter: 1 }, { error: 'internal_error' });
     const before = slack.messages.length;
     await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-chat-bad'));
@@ -104,8 +112,9 @@ describe('chat notifications', () => {
 
     config.effective.set('t-chat-gone', {
       chat_channel: '#nowhere',
-      tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
+      tokens_vault_path: { slack_bot_token: ORG_SLACK_REF },
     });
+    config.secretScopes.set('t-chat-gone', ORG_SECRET_SCOPES);
     await n.bus.publish(Subjects.investigationCompleted, completedEvent('t-chat-gone'));
     const [gone] = await waitFor(async () => {
       const ds = await n.list('t-chat-gone');
@@ -119,9 +128,10 @@ describe('chat notifications', () => {
     config.effective.set('t-cr', {
       webhooks: { investigation_complete: r.url },
       chat_channel: '#payments',
-      tokens_vault_path: { slack_bot_token: 'vault://slack/bot' },
+      tokens_vault_path: { slack_bot_token: ORG_SLACK_REF },
       approval: { approvers: ['lead@example.com', 'sre@example.com'] },
     });
+    config.secretScopes.set('t-cr', ORG_SECRET_SCOPES);
     const cr = {
       change_request_id: 'cr_1',
       team_id: 't-cr',

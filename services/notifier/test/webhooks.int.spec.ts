@@ -9,7 +9,13 @@ import {
   type ConfigServiceDouble,
 } from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
-import { completedEvent, notifierEnv, SIGNING_SECRET } from './support/notifier-env';
+import {
+  completedEvent,
+  notifierEnv,
+  ORG_SECRET_SCOPES,
+  ORG_SIGNING_REF,
+  SIGNING_SECRET,
+} from './support/notifier-env';
 import { ok, startReceiver, type Receiver } from './support/receiver';
 
 let config: ConfigServiceDouble;
@@ -34,9 +40,10 @@ function team(id: string, url: string, signed = true): string {
   config.effective.set(id, {
     webhooks: {
       investigation_complete: url,
-      ...(signed ? { signing_secret: 'vault://hooks/signing' } : {}),
+      ...(signed ? { signing_secret: ORG_SIGNING_REF } : {}),
     },
   });
+  config.secretScopes.set(id, ORG_SECRET_SCOPES);
   return id;
 }
 
@@ -108,6 +115,35 @@ describe('notifier webhooks', () => {
     expect(r.received[0]!.headers['webhook-signature']).toBeUndefined();
     expect(r.received[0]!.headers['webhook-id']).toBeDefined();
     expect(await list('t-none')).toEqual([]);
+  });
+
+  it("never signs with another team's secret: a reference outside the node scope stops the delivery", async () => {
+    const r = await receiver();
+    // Saved before the rule (config-hierarchy refuses it now): team A names team B's secret.
+    config.effective.set('t-forger', {
+      webhooks: {
+        investigation_complete: r.url,
+        signing_secret: 'vault://inquest/team-b/signing',
+      },
+    });
+    // Whatever scope the config names, it is team A's own: B's path lies outside it.
+    config.secretScopes.set('t-forger', {
+      'webhooks.signing_secret': { owner_node_id: 't-forger', prefixes: ['inquest/t-forger/'] },
+    });
+    config.effective.set('t-forger-2', {
+      webhooks: { investigation_complete: r.url, signing_secret: 'vault://inquest/team-b/signing' },
+    });
+    await bus.publish(Subjects.investigationCompleted, completedEvent('t-forger'));
+    await bus.publish(Subjects.investigationCompleted, completedEvent('t-forger-2'));
+    for (const t of ['t-forger', 't-forger-2']) {
+      const [d] = await waitFor(async () => {
+        const ds = await list(t);
+        return ds[0]?.status === 'stopped' ? ds : undefined;
+      });
+      expect(d).toMatchObject({ attempts: 1, last_error: expect.stringContaining('refused') });
+    }
+    // nothing sent: neither signed with B's secret nor unsigned
+    expect(r.received).toEqual([]);
   });
 
   it('retries a 500 then succeeds, with the same webhook-id on every attempt', async () => {

@@ -35,6 +35,8 @@ export interface BadServers {
     maxInFlight: number;
     hangClosed: number;
     lastHeaders: Record<string, string | undefined>;
+    /** every X-Api-Key header received, in order */
+    apiKeys: string[];
   };
   flaky: { failing: boolean };
   stop(): Promise<void>;
@@ -87,6 +89,7 @@ export async function startBadServers(): Promise<BadServers> {
     maxInFlight: 0,
     hangClosed: 0,
     lastHeaders: {},
+    apiKeys: [],
   };
   const flaky = { failing: true };
   let inFlight = 0;
@@ -105,6 +108,7 @@ export async function startBadServers(): Promise<BadServers> {
       authorization: req.headers.authorization,
       'x-api-key': req.headers['x-api-key'] as string | undefined,
     };
+    if (typeof req.headers['x-api-key'] === 'string') stats.apiKeys.push(req.headers['x-api-key']);
     if (path === '/health') {
       if (mode === 'err500' || (mode === 'flaky' && flaky.failing))
         return json(res, 500, { error: 'down' });

@@ -16,6 +16,7 @@ import { capturingLogger, startBadServers, type BadServers } from './proxy-fixtu
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SECRET = 'demo-bearer-0f3c9a77';
+const B_KEY = 'team-b-toolkey-5e1d';
 
 async function errOf(
   p: Promise<unknown>,
@@ -61,7 +62,14 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
   beforeAll(async () => {
     writeFileSync(
       join(dir, 'secrets.json'),
-      JSON.stringify({ 'teams/demo/toolserver': SECRET, 'teams/x/apikey': { key: 'k-123' } }),
+      JSON.stringify({
+        'inquest/group/toolserver': SECRET,
+        'inquest/team-demo/toolserver': SECRET,
+        'inquest/team-mcp/toolserver': SECRET,
+        'inquest/team-apikey/apikey': { key: 'k-123' },
+        'inquest/acme/toolkey': 'k-123',
+        'inquest/team-b/toolkey': B_KEY,
+      }),
     );
     config = await startConfigServiceDouble();
     demo = await startDemoToolServer({ token: SECRET });
@@ -95,10 +103,11 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     await bus.close();
   });
 
-  const demoEntry = () => ({
+  // the token lives under the prefix of the node whose config holds the entry
+  const demoEntry = (owner: string) => ({
     name: 'k8s',
     url: demo.url,
-    auth: { type: 'bearer', token: 'vault://teams/demo/toolserver' },
+    auth: { type: 'bearer', token: `vault://inquest/${owner}/toolserver` },
   });
 
   it('resolves string references to ancestor entries (nearest wins) and skips disabled servers', async () => {
@@ -114,7 +123,7 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
               { name: 'legacy', url: `${bad.url}/ok`, enabled: false },
             ],
           },
-          group: { mcp_servers: [demoEntry()] },
+          group: { mcp_servers: [demoEntry('group')] },
           'team-refs': { mcp_servers: ['k8s', 'legacy'] },
         },
       },
@@ -137,7 +146,7 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
   });
 
   it('chains list_pods -> describe_pod -> get_pod_logs through the proxy with bearer auth from the secrets file', async () => {
-    setTeam('team-demo', { mcp_servers: [demoEntry()] });
+    setTeam('team-demo', { mcp_servers: [demoEntry('team-demo')] });
     const pods = await call('team-demo', 'k8s:list_pods', { namespace: 'shop' }, 'inv_123');
     const crashing = (pods.output as Obj).pods.find((p: Obj) => p.status === 'CrashLoopBackOff');
     expect(crashing).toBeDefined();
@@ -171,7 +180,11 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
         {
           name: 'keyed',
           url: `${bad.url}/apikey`,
-          auth: { type: 'api_key', header: 'X-Api-Key', key: 'vault://teams/x/apikey#key' },
+          auth: {
+            type: 'api_key',
+            header: 'X-Api-Key',
+            key: 'vault://inquest/team-apikey/apikey#key',
+          },
         },
       ],
     });
@@ -183,13 +196,50 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
         {
           name: 'keyed2',
           url: `${bad.url}/apikey`,
-          auth: { type: 'api_key', header: 'X-Api-Key', key: 'vault://teams/missing' },
+          auth: {
+            type: 'api_key',
+            header: 'X-Api-Key',
+            key: 'vault://inquest/team-nosecret/missing',
+          },
         },
       ],
     });
     const e = await errOf(call('team-nosecret', 'keyed2:echo', { n: 1 }));
     expect(e.code).toBe('data_source_unavailable');
     expect(e.message).toContain('credentials could not be resolved');
+  });
+
+  it("never sends another team's secret: a reference outside the node scope is refused at resolution", async () => {
+    const server = (name: string, key: string) => ({
+      name,
+      url: `${bad.url}/apikey`,
+      auth: { type: 'api_key', header: 'X-Api-Key', key },
+    });
+    const before = bad.stats.apiKeys.length;
+    // Saved before the rule (config-hierarchy refuses it now): team A names team B's key.
+    setTeam('team-a', { mcp_servers: [server('stolen', 'vault://inquest/team-b/toolkey')] });
+    const e = await errOf(call('team-a', 'stolen:echo', { n: 1 }));
+    expect(e.code).toBe('data_source_unavailable');
+    expect(e.message).toContain('credentials could not be resolved (forbidden)');
+    // A scope naming the wrong owner's prefixes cannot widen it either: the scope is team A's.
+    config.secretScopes.set('team-a', {
+      'mcp_servers.0.auth.key': { owner_node_id: 'team-a', prefixes: ['inquest/team-a/'] },
+    });
+    await client.listTools({ team_id: 'team-a', refresh: true }).catch(() => undefined);
+    expect((await errOf(call('team-a', 'stolen:echo', { n: 1 }))).code).toBe(
+      'data_source_unavailable',
+    );
+    expect(bad.stats.apiKeys.slice(before)).not.toContain(B_KEY);
+    expect(log.text()).not.toContain(B_KEY);
+    // An inherited entry resolves under the node that set it (the org), not the team.
+    setTeam('team-inherits', {
+      mcp_servers: [server('org-keyed', 'vault://inquest/acme/toolkey')],
+    });
+    config.secretScopes.set('team-inherits', {
+      'mcp_servers.0.auth.key': { owner_node_id: 'acme', prefixes: ['inquest/acme/'] },
+    });
+    expect((await call('team-inherits', 'org-keyed:echo', { n: 1 })).output).toEqual({ ok: true });
+    expect(bad.stats.lastHeaders['x-api-key']).toBe('k-123');
   });
 
   it('validates parameters against the tool schema before calling (the server is not called)', async () => {
@@ -455,7 +505,7 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
           name: 'mcpk8s',
           url: `${demo.url}/mcp`,
           transport: 'mcp',
-          auth: { type: 'bearer', token: 'vault://teams/demo/toolserver' },
+          auth: { type: 'bearer', token: 'vault://inquest/team-mcp/toolserver' },
         },
       ],
     });

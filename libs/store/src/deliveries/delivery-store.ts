@@ -8,6 +8,12 @@ export type DeliveryChannel = 'webhook' | 'chat';
  */
 export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'stopped';
 
+/** The scope a delivery's secret reference resolves in (see `SecretScope` in @inquest/secrets). */
+export interface DeliverySecretScope {
+  owner: string;
+  prefixes: string[];
+}
+
 /** One notification to one target, with its attempt state. */
 export interface Delivery {
   delivery_id: string;
@@ -23,6 +29,8 @@ export interface Delivery {
   payload: unknown;
   /** vault reference of the signing secret (webhook) or bot token (chat); never the value */
   secret_ref?: string;
+  /** where `secret_ref` may point: the node that set it and that node's path prefixes */
+  secret_scope?: DeliverySecretScope;
   status: DeliveryStatus;
   attempts: number;
   last_status_code?: number;
@@ -50,6 +58,7 @@ export interface NewDelivery {
   target: string;
   payload: unknown;
   secret_ref?: string;
+  secret_scope?: DeliverySecretScope;
   /** first attempt time (ISO) */
   next_attempt_at: string;
   created_at: string;

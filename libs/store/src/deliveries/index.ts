@@ -5,6 +5,7 @@ export type {
   ClaimOptions,
   Delivery,
   DeliveryChannel,
+  DeliverySecretScope,
   DeliveryStatus,
   DeliveryStore,
   ListDeliveriesOptions,

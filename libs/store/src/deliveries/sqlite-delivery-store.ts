@@ -5,6 +5,7 @@ import {
   type AttemptOutcome,
   type ClaimOptions,
   type Delivery,
+  type DeliverySecretScope,
   type DeliveryStore,
   type ListDeliveriesOptions,
   type NewDelivery,
@@ -45,6 +46,10 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX deliveries_team ON deliveries (team_id, seq DESC);
     `,
   },
+  {
+    id: '002-secret-scope',
+    sql: `ALTER TABLE deliveries ADD COLUMN secret_scope TEXT;`,
+  },
 ];
 
 interface Row {
@@ -56,6 +61,7 @@ interface Row {
   target: string;
   payload: string;
   secret_ref: string | null;
+  secret_scope: string | null;
   status: string;
   attempts: number;
   last_status_code: number | null;
@@ -85,6 +91,7 @@ function fromRow(r: Row): Delivery {
     updated_at: r.updated_at,
   };
   if (r.secret_ref !== null) d.secret_ref = r.secret_ref;
+  if (r.secret_scope !== null) d.secret_scope = JSON.parse(r.secret_scope) as DeliverySecretScope;
   if (r.last_status_code !== null) d.last_status_code = r.last_status_code;
   if (r.last_error !== null) d.last_error = r.last_error;
   if (r.next_attempt_at !== null) d.next_attempt_at = r.next_attempt_at;
@@ -118,9 +125,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
     const res = this.db
       .prepare(
         `INSERT INTO deliveries (delivery_id, dedupe_key, team_id, event, event_id, channel, target, payload,
-           secret_ref, status, attempts, next_attempt_at, created_at, updated_at, redelivery_of, due_at, seq)
+           secret_ref, secret_scope, status, attempts, next_attempt_at, created_at, updated_at, redelivery_of, due_at, seq)
          VALUES (@delivery_id, @dedupe_key, @team_id, @event, @event_id, @channel, @target, @payload,
-           @secret_ref, 'pending', 0, @next_attempt_at, @created_at, @created_at, @redelivery_of, @next_attempt_at,
+           @secret_ref, @secret_scope, 'pending', 0, @next_attempt_at, @created_at, @created_at, @redelivery_of, @next_attempt_at,
            (SELECT COALESCE(MAX(seq), 0) + 1 FROM deliveries))
          ON CONFLICT (dedupe_key) DO NOTHING`,
       )
@@ -128,6 +135,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
         ...input,
         payload: JSON.stringify(input.payload ?? null),
         secret_ref: input.secret_ref ?? null,
+        secret_scope: input.secret_scope ? JSON.stringify(input.secret_scope) : null,
         redelivery_of: input.redelivery_of ?? null,
       });
     const row = this.db

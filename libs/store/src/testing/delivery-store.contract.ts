@@ -54,7 +54,8 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
 
   it('records a pending delivery and reads it back', async () => {
     const input = aNewDelivery({
-      secret_ref: 'vault://hooks/signing',
+      secret_ref: 'vault://inquest/team-a/hooks/signing',
+      secret_scope: { owner: 'team-a', prefixes: ['inquest/team-a/'] },
       payload: { a: [1, { b: 'c' }] },
     });
     const { delivery, created } = await store.create(input);
@@ -67,7 +68,8 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
       channel: 'webhook',
       target: input.target,
       payload: { a: [1, { b: 'c' }] },
-      secret_ref: 'vault://hooks/signing',
+      secret_ref: 'vault://inquest/team-a/hooks/signing',
+      secret_scope: { owner: 'team-a', prefixes: ['inquest/team-a/'] },
       status: 'pending',
       attempts: 0,
       next_attempt_at: input.next_attempt_at,

@@ -45,6 +45,11 @@ export interface ConfigServiceDouble extends DoubleSwitches {
   effective: Map<string, Config>;
   /** GetRawConfig answers per team; default: the team alone with its effective config */
   raw: Map<string, RawTeamConfig>;
+  /**
+   * GetEffectiveConfig `secret_scopes` per team (dot path of a vault:// reference -> scope);
+   * default none, so consumers fall back to the team's own prefix.
+   */
+  secretScopes: Map<string, Record<string, configV1.SecretScope>>;
   /** every call in order (including calls refused while `down`) */
   calls: ConfigCall[];
   /** number of calls of one method */
@@ -74,6 +79,7 @@ export async function startConfigServiceDouble(
     delayMs: 0,
     effective: new Map(Object.entries(options.effective ?? {})),
     raw: new Map(),
+    secretScopes: new Map(),
     calls: [],
     count: (method) => double.calls.filter((c) => c.method === method).length,
     issue(teamId, permissions, owner = `owner@${teamId}.example`) {
@@ -109,13 +115,13 @@ export async function startConfigServiceDouble(
     scripted: {
       getEffectiveConfig: async (req) => {
         const config = double.effective.get(req.team_id) ?? missing(req.team_id) ?? {};
-        return { config, version: 1 };
+        return { config, version: 1, secret_scopes: double.secretScopes.get(req.team_id) ?? {} };
       },
       getRawConfig: async (req) => {
         const raw = double.raw.get(req.team_id);
-        if (raw) return raw;
+        if (raw) return { versions: {}, ...raw };
         const own = double.effective.get(req.team_id) ?? missing(req.team_id) ?? {};
-        return { lineage: [req.team_id], configs: { [req.team_id]: own } };
+        return { lineage: [req.team_id], configs: { [req.team_id]: own }, versions: {} };
       },
       verifyToken: async (req) => {
         const t = tokens.get(req.token.split('.')[0] ?? '');

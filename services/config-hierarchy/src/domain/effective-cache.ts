@@ -1,9 +1,11 @@
 import type { JsonObject } from '@inquest/config-model';
+import type { SecretScope } from '@inquest/secrets';
 
 export interface CachedEffective {
   lineage: string[];
   config: JsonObject;
   version: number;
+  secret_scopes: Record<string, SecretScope>;
 }
 
 /**

@@ -95,7 +95,13 @@ export function configServiceHandlers(
         ),
       ),
     }),
-    getEffectiveConfig: async (req) => domain.getEffective(req.team_id),
+    getEffectiveConfig: async (req) => {
+      const eff = await domain.getEffective(req.team_id);
+      const secret_scopes: Record<string, configV1.SecretScope> = {};
+      for (const [field, s] of Object.entries(eff.secret_scopes))
+        secret_scopes[field] = { owner_node_id: s.owner, prefixes: [...s.prefixes] };
+      return { config: eff.config, version: eff.version, secret_scopes };
+    },
     getRawConfig: async (req) => domain.getRaw(req.team_id),
     updateTeamConfig: async (req) => {
       const out = await domain.updateTeamConfig(req.team_id, patchOf(req.patch), req.changed_by);

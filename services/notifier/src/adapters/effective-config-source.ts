@@ -20,7 +20,7 @@ export class EffectiveConfigSource implements TeamSettingsSource {
       { team_id: teamId },
       { ctx: { requestId: `notifier-${randomUUID()}`, teamId, principal: 'notifier' } },
     );
-    return teamSettingsFrom(res.config ?? {});
+    return teamSettingsFrom(res.config ?? {}, teamId, res.secret_scopes);
   }
 
   close(): void {

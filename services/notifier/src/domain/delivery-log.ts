@@ -57,6 +57,7 @@ export class DeliveryLog {
       target: orig.target,
       payload: orig.payload,
       ...(orig.secret_ref ? { secret_ref: orig.secret_ref } : {}),
+      ...(orig.secret_scope ? { secret_scope: orig.secret_scope } : {}),
       next_attempt_at: now,
       created_at: now,
       redelivery_of: orig.delivery_id,

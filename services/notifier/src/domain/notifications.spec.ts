@@ -46,12 +46,20 @@ describe('notifications', () => {
   });
 
   it('plans a webhook and a chat message from the team settings', () => {
-    const settings = teamSettingsFrom({
-      webhooks: { investigation_complete: 'https://h.example/x', signing_secret: 'vault://wh#s' },
-      chat_channel: '#inc',
-      chat_group_to_ping: 'S0ABCDEF1',
-      tokens_vault_path: { slack_bot_token: 'vault://slack#bot' },
-    });
+    const settings = teamSettingsFrom(
+      {
+        webhooks: {
+          investigation_complete: 'https://h.example/x',
+          signing_secret: 'vault://inquest/acme/wh#s',
+        },
+        chat_channel: '#inc',
+        chat_group_to_ping: 'S0ABCDEF1',
+        tokens_vault_path: { slack_bot_token: 'vault://inquest/payments/slack#bot' },
+      },
+      'payments',
+      // the signing secret is inherited from the org, which set it
+      { 'webhooks.signing_secret': { owner_node_id: 'acme', prefixes: ['inquest/acme/'] } },
+    );
     const [hook, chat] = planDeliveries(
       { event_id: 'evt_1', team_id: 'payments', occurred_at: '' },
       'investigation_complete',
@@ -62,13 +70,16 @@ describe('notifications', () => {
     expect(hook).toMatchObject({
       channel: 'webhook',
       target: 'https://h.example/x',
-      secret_ref: 'vault://wh#s',
+      secret_ref: 'vault://inquest/acme/wh#s',
+      secret_scope: { owner: 'acme', prefixes: ['inquest/acme/'] },
       event_id: 'evt_1',
     });
     expect(chat).toMatchObject({
       channel: 'chat',
       target: '#inc',
-      secret_ref: 'vault://slack#bot',
+      secret_ref: 'vault://inquest/payments/slack#bot',
+      // no scope from config-hierarchy: the team's own
+      secret_scope: { owner: 'payments', prefixes: ['inquest/payments/'] },
     });
     const text = (chat!.payload as { text: string }).text;
     expect(text).toContain('<!subteam^S0ABCDEF1>');
@@ -83,7 +94,11 @@ describe('notifications', () => {
       { event_id: 'e', team_id: 't', occurred_at: '' },
       'investigation_complete',
       {},
-      { settings: teamSettingsFrom({ chat_channel: '#x' }), publicUrl: 'http://x', now: '' },
+      {
+        settings: teamSettingsFrom({ chat_channel: '#x' }, 'payments'),
+        publicUrl: 'http://x',
+        now: '',
+      },
       { webhook: true, chat: true },
     );
     expect(plan).toEqual([]);

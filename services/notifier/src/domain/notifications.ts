@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { NewDelivery } from '@inquest/store';
+import { secretScopeOf, type SecretScope } from '@inquest/secrets';
+import type { DeliverySecretScope, NewDelivery } from '@inquest/store';
 import type { TeamSettings } from './team-settings';
 
 /** Webhook/chat event names (the `event` field of payloads and of the delivery log). */
@@ -202,7 +203,12 @@ export function planDeliveries(
       channel: 'webhook',
       target: s.webhookUrl,
       payload,
-      ...(s.signingSecretRef ? { secret_ref: s.signingSecretRef } : {}),
+      ...(s.signingSecretRef
+        ? {
+            secret_ref: s.signingSecretRef,
+            secret_scope: scopeFor(s.signingSecretScope, envelope.team_id),
+          }
+        : {}),
     });
   }
   if (options.chat && s.chatChannel && s.slackTokenRef) {
@@ -218,7 +224,14 @@ export function planDeliveries(
       target: s.chatChannel,
       payload: { channel: s.chatChannel, text, unfurl_links: false, unfurl_media: false },
       secret_ref: s.slackTokenRef,
+      secret_scope: scopeFor(s.slackTokenScope, envelope.team_id),
     });
   }
   return out;
+}
+
+/** The scope kept with a delivery: the one the settings name, else the team's own. */
+function scopeFor(scope: SecretScope | undefined, teamId: string): DeliverySecretScope {
+  const s = scope ?? secretScopeOf(teamId);
+  return { owner: s.owner, prefixes: [...s.prefixes] };
 }

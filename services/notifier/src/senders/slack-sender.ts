@@ -1,5 +1,6 @@
 import type { Egress } from '@inquest/egress';
 import type { SecretResolver } from '@inquest/secrets';
+import { deliveryScope, isScopeRefusal } from '../domain/delivery-scope';
 import type { Delivery } from '@inquest/store';
 import { classifyHttpAnswer, type AttemptResult } from '../domain/attempt-result';
 import type { Sender } from '../domain/dispatcher';
@@ -40,8 +41,10 @@ export class SlackSender implements Sender {
     if (!d.secret_ref) return { outcome: 'stop', error: 'no Slack bot token configured' };
     let token: string;
     try {
-      token = await this.o.secrets.resolve(d.secret_ref);
+      token = await this.o.secrets.resolve(d.secret_ref, deliveryScope(d));
     } catch (err) {
+      if (isScopeRefusal(err))
+        return { outcome: 'stop', error: `Slack bot token refused: ${(err as Error).message}` };
       return { outcome: 'retry', error: `Slack bot token unavailable: ${(err as Error).message}` };
     }
     try {

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { Egress } from '@inquest/egress';
 import type { SecretResolver } from '@inquest/secrets';
+import { deliveryScope, isScopeRefusal } from '../domain/delivery-scope';
 import type { Delivery } from '@inquest/store';
 import { classifyHttpAnswer, type AttemptResult } from '../domain/attempt-result';
 import type { Sender } from '../domain/dispatcher';
@@ -37,9 +38,11 @@ export class WebhookSender implements Sender {
     if (d.secret_ref) {
       let secret: string;
       try {
-        secret = await this.o.secrets.resolve(d.secret_ref);
+        secret = await this.o.secrets.resolve(d.secret_ref, deliveryScope(d));
       } catch (err) {
         // never send unsigned when a signature was asked for; the secret may appear later
+        if (isScopeRefusal(err))
+          return { outcome: 'stop', error: `signing secret refused: ${(err as Error).message}` };
         return { outcome: 'retry', error: `signing secret unavailable: ${(err as Error).message}` };
       }
       try {

@@ -3,6 +3,19 @@ import { writeFileSync } from 'node:fs';
 
 export const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 export const SLACK_TOKEN = 'xoxb-test-1234';
+/** team-b's signing secret: no other team's webhook may ever be signed with it */
+export const TEAM_B_SIGNING_SECRET = 'whsec_dGVhbS1iLXNpZ25pbmctc2VjcmV0LTAwMDAwMDA=';
+
+/**
+ * What config-hierarchy answers for a team inheriting the org's (acme) signing secret and Slack
+ * token: both resolve under the org, which set them.
+ */
+export const ORG_SECRET_SCOPES = {
+  'webhooks.signing_secret': { owner_node_id: 'acme', prefixes: ['inquest/acme/'] },
+  'tokens_vault_path.slack_bot_token': { owner_node_id: 'acme', prefixes: ['inquest/acme/'] },
+};
+export const ORG_SIGNING_REF = 'vault://inquest/acme/hooks/signing';
+export const ORG_SLACK_REF = 'vault://inquest/acme/slack/bot';
 
 /** Env of a notifier under test: fast retries, loopback allowed, secrets in a file. */
 export function notifierEnv(
@@ -13,7 +26,11 @@ export function notifierEnv(
   const secretsFile = join(dir, 'secrets.json');
   writeFileSync(
     secretsFile,
-    JSON.stringify({ 'hooks/signing': SIGNING_SECRET, 'slack/bot': SLACK_TOKEN }),
+    JSON.stringify({
+      'inquest/acme/hooks/signing': SIGNING_SECRET,
+      'inquest/acme/slack/bot': SLACK_TOKEN,
+      'inquest/team-b/signing': TEAM_B_SIGNING_SECRET,
+    }),
   );
   return {
     INQUEST_GRPC_PORT: '0',

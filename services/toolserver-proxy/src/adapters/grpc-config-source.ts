@@ -12,7 +12,10 @@ export function grpcConfigSource(address: string): TeamConfigSource & { close():
   return {
     async getEffective(teamId, signal) {
       const res = await client.getEffectiveConfig({ team_id: teamId }, signal ? { signal } : {});
-      return (res.config ?? {}) as Record<string, unknown>;
+      return {
+        config: (res.config ?? {}) as Record<string, unknown>,
+        secretScopes: res.secret_scopes,
+      };
     },
     async getRaw(teamId, signal) {
       const res = await client.getRawConfig({ team_id: teamId }, signal ? { signal } : {});

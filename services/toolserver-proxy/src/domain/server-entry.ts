@@ -1,3 +1,5 @@
+import { secretScopeOf, type SecretScope } from '@inquest/secrets';
+
 /** One MCP server entry of a team's effective config, resolved (string references followed). */
 export interface ServerEntry {
   name: string;
@@ -7,6 +9,17 @@ export interface ServerEntry {
   /** seconds */
   timeout?: number;
   enabled: boolean;
+  /**
+   * Where `auth` may point: the scope of the node whose config set the entry (an inherited entry
+   * resolves under the node that set it). Set on every entry `resolveServerEntries` returns.
+   */
+  authScope?: SecretScope;
+}
+
+/** Wire form of a secret scope (config-hierarchy's GetEffectiveConfig `secret_scopes`). */
+export interface WireSecretScope {
+  owner_node_id: string;
+  prefixes: string[];
 }
 
 export interface ResolvedServers {
@@ -28,30 +41,56 @@ export function hasStringReferences(effective: Obj): boolean {
  * Resolves `mcp_servers` of the effective config. A string names an entry defined at the same
  * level (an object in the same list) or at an ancestor: the nearest level wins. `lineage` runs
  * from the organization root to the team; `configs` holds each node's own config.
+ *
+ * Each entry carries the scope its `auth` reference resolves in: from `scopes.secretScopes`
+ * (config-hierarchy's answer, by dot path), else the scope of the ancestor that defines a named
+ * entry, else the team's own scope: never wider than what the node that set it may use.
  */
 export function resolveServerEntries(
   effective: Obj,
-  raw?: { lineage: string[]; configs: Obj },
+  raw: { lineage: string[]; configs: Obj } | undefined,
+  scopes: { teamId: string; secretScopes?: Record<string, WireSecretScope> },
 ): ResolvedServers {
   const out: ResolvedServers = { servers: [], problems: [] };
   const list = Array.isArray(effective.mcp_servers) ? effective.mcp_servers : [];
-  const sameLevel = list.filter(isObj);
-  const levels: Obj[][] = [sameLevel];
+  const orgConfig = raw?.lineage[0] === undefined ? undefined : raw.configs[raw.lineage[0]];
+  const orgSecrets = isObj(orgConfig) && isObj(orgConfig.secrets) ? orgConfig.secrets : undefined;
+  const grants = orgSecrets?.allowed_prefixes;
+  const scopeAt = (index: number, entry: Obj): SecretScope => {
+    const auth = isObj(entry.auth) ? entry.auth : {};
+    const field = `mcp_servers.${index}.auth.${auth.type === 'api_key' ? 'key' : 'token'}`;
+    const wire = scopes.secretScopes?.[field];
+    return wire
+      ? { owner: wire.owner_node_id, prefixes: wire.prefixes }
+      : secretScopeOf(scopes.teamId);
+  };
+  const levels: Array<{ entries: Array<{ entry: Obj; scope: () => SecretScope }> }> = [
+    {
+      entries: list.flatMap((e, i) => (isObj(e) ? [{ entry: e, scope: () => scopeAt(i, e) }] : [])),
+    },
+  ];
   if (raw) {
     for (const node of [...raw.lineage].reverse()) {
       const cfg = raw.configs[node];
       const servers =
         isObj(cfg) && Array.isArray(cfg.mcp_servers) ? cfg.mcp_servers.filter(isObj) : [];
-      levels.push(servers);
+      levels.push({
+        entries: servers.map((e) => ({ entry: e, scope: () => secretScopeOf(node, grants) })),
+      });
     }
   }
   const seen = new Set<string>();
-  for (const element of list) {
+  for (const [index, element] of list.entries()) {
     let entry: Obj | undefined;
+    let scope: SecretScope | undefined;
     if (typeof element === 'string') {
       for (const level of levels) {
-        entry = level.find((e) => e.name === element);
-        if (entry) break;
+        const found = level.entries.find((e) => e.entry.name === element);
+        if (found) {
+          entry = found.entry;
+          scope = found.scope();
+          break;
+        }
       }
       if (!entry) {
         out.problems.push({
@@ -63,6 +102,7 @@ export function resolveServerEntries(
       }
     } else if (isObj(element)) {
       entry = element;
+      scope = scopeAt(index, element);
     } else {
       continue;
     }
@@ -77,6 +117,7 @@ export function resolveServerEntries(
     }
     if (seen.has(parsed.name)) continue;
     seen.add(parsed.name);
+    parsed.authScope = scope ?? secretScopeOf(scopes.teamId);
     if (parsed.enabled) out.servers.push(parsed);
   }
   return out;

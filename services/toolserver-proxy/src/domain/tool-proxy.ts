@@ -7,7 +7,13 @@ import { DomainError, isDomainError, notFound, validationError } from '@inquest/
 import type { Logger } from '@inquest/observability';
 import { classifyTool } from '@inquest/write-guard';
 import { ConcurrencyLimit, cancelled } from './concurrency-limit';
-import { hasStringReferences, resolveServerEntries, type ServerEntry } from './server-entry';
+import type { SecretScope } from '@inquest/secrets';
+import {
+  hasStringReferences,
+  resolveServerEntries,
+  type ServerEntry,
+  type WireSecretScope,
+} from './server-entry';
 import {
   isToolServerError,
   ToolServerError,
@@ -21,7 +27,11 @@ import { truncateOutput } from './truncate-output';
 
 /** Reads a team's configuration (effective, and raw per level when references need it). */
 export interface TeamConfigSource {
-  getEffective(teamId: string, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /** The effective config and, by dot path, the scope each `vault://` reference in it resolves in. */
+  getEffective(
+    teamId: string,
+    signal?: AbortSignal,
+  ): Promise<{ config: Record<string, unknown>; secretScopes?: Record<string, WireSecretScope> }>;
   getRaw(
     teamId: string,
     signal?: AbortSignal,
@@ -29,7 +39,7 @@ export interface TeamConfigSource {
 }
 
 export interface SecretLookup {
-  resolve(ref: string): Promise<string>;
+  resolve(ref: string, scope: SecretScope): Promise<string>;
 }
 
 export interface ToolProxyOptions {
@@ -451,11 +461,14 @@ export class ToolProxy {
 
   private loadTeam(teamId: string): Promise<TeamState> {
     const p = (async (): Promise<TeamState> => {
-      const effective = await this.deps.config.getEffective(teamId);
+      const { config: effective, secretScopes } = await this.deps.config.getEffective(teamId);
       const raw = hasStringReferences(effective)
         ? await this.deps.config.getRaw(teamId)
         : undefined;
-      const { servers, problems } = resolveServerEntries(effective, raw);
+      const { servers, problems } = resolveServerEntries(effective, raw, {
+        teamId,
+        ...(secretScopes ? { secretScopes } : {}),
+      });
       const flags = effective.feature_flags as Record<string, unknown> | undefined;
       return {
         expires: Date.now() + this.options.listTtlMs,
@@ -618,8 +631,12 @@ export class ToolProxy {
   private async authHeaders(entry: ServerEntry): Promise<Record<string, string>> {
     if (!entry.auth) return {};
     try {
+      // No scope known: nothing to resolve under (resolveServerEntries always sets one).
+      const scope = entry.authScope ?? { owner: '(unknown)', prefixes: [] };
       if (entry.auth.type === 'bearer')
-        return { authorization: `Bearer ${await this.deps.secrets.resolve(entry.auth.token)}` };
+        return {
+          authorization: `Bearer ${await this.deps.secrets.resolve(entry.auth.token, scope)}`,
+        };
       const header = entry.auth.header;
       if (!HEADER_NAME.test(header) || FORBIDDEN_HEADERS.has(header.toLowerCase())) {
         throw unavailableFor(
@@ -627,7 +644,7 @@ export class ToolProxy {
           `auth header name ${JSON.stringify(header.slice(0, 64))} is not allowed`,
         );
       }
-      return { [header]: await this.deps.secrets.resolve(entry.auth.key) };
+      return { [header]: await this.deps.secrets.resolve(entry.auth.key, scope) };
     } catch (err) {
       if (isDomainError(err) && err.code === 'data_source_unavailable') throw err;
       // The message names the reference problem only; a resolved value never reaches it.
