@@ -5,3 +5,4 @@ export * from './config.schemas';
 export * from './admin.schemas';
 export * from './agents.schemas';
 export * from './kb.schemas';
+export * from './alerts.schemas';

@@ -4,7 +4,14 @@ import { MongoClient } from 'mongodb';
 import { createEventBus } from '@inquest/events';
 import { checkHealth, createClient } from '@inquest/grpc-kit';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
-import { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
+import {
+  alertsV1,
+  configV1,
+  investigationV1,
+  knowledgeV1,
+  notifierV1,
+  toolsV1,
+} from '@inquest/proto';
 import { parseEnv, runMain, type ServiceDeps } from '@inquest/runtime';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
@@ -59,6 +66,9 @@ export async function start(
     }),
     tools: createClient(toolsV1.ToolServiceClient, addresses.tools),
     notifier: createClient(notifierV1.NotifierServiceClient, addresses.notifier),
+    alerts: createClient(alertsV1.AlertServiceClient, addresses.investigation, {
+      deadlineMs: 10_000,
+    }),
   };
   const adminTokenSha256 =
     config.INQUEST_ADMIN_TOKEN_SHA256 ??

@@ -2,7 +2,14 @@ import type express from 'express';
 import { Registry } from 'prom-client';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
+import {
+  alertsV1,
+  configV1,
+  investigationV1,
+  knowledgeV1,
+  notifierV1,
+  toolsV1,
+} from '@inquest/proto';
 import { freePort } from '@inquest/testing';
 import { createApp } from '../src/app';
 import { TokenAuthenticator } from '../src/auth/token-authenticator';
@@ -54,6 +61,7 @@ async function deadClients(): Promise<ServiceClients> {
     knowledge: createClient(knowledgeV1.KnowledgeServiceClient, await a()),
     tools: createClient(toolsV1.ToolServiceClient, await a()),
     notifier: createClient(notifierV1.NotifierServiceClient, await a()),
+    alerts: createClient(alertsV1.AlertServiceClient, await a()),
   };
 }
 

@@ -1,7 +1,14 @@
 import type { EventBus } from '@inquest/events';
 import type { PromiseClient } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
-import type { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
+import type {
+  alertsV1,
+  configV1,
+  investigationV1,
+  knowledgeV1,
+  notifierV1,
+  toolsV1,
+} from '@inquest/proto';
 
 /** gRPC clients of the backing services. */
 export interface ServiceClients {
@@ -10,6 +17,8 @@ export interface ServiceClients {
   knowledge: PromiseClient<knowledgeV1.KnowledgeServiceClient>;
   tools: PromiseClient<toolsV1.ToolServiceClient>;
   notifier: PromiseClient<notifierV1.NotifierServiceClient>;
+  /** the investigation-runner's alert intake (same address as investigation) */
+  alerts: PromiseClient<alertsV1.AlertServiceClient>;
 }
 
 /** What route modules may use. */

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../http/route';
 import { adminRoutes } from './admin.routes';
 import { agentsRoutes } from './agents.routes';
+import { alertsRoutes } from './alerts.routes';
 import { configRoutes } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
 import { kbRoutes } from './kb.routes';
@@ -13,6 +14,7 @@ export function allRoutes(deps: GatewayDeps): RouteDef[] {
     ...configRoutes(deps),
     ...kbRoutes(deps),
     ...webhooksRoutes(deps),
+    ...alertsRoutes(deps),
     ...adminRoutes(deps),
   ];
 }

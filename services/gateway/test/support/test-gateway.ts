@@ -5,7 +5,14 @@ import { Registry } from 'prom-client';
 import type { EventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger, type Logger } from '@inquest/observability';
-import { configV1, investigationV1, knowledgeV1, notifierV1, toolsV1 } from '@inquest/proto';
+import {
+  alertsV1,
+  configV1,
+  investigationV1,
+  knowledgeV1,
+  notifierV1,
+  toolsV1,
+} from '@inquest/proto';
 import {
   freePort,
   gatewayRequest,
@@ -79,6 +86,11 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     notifier: createClient(notifierV1.NotifierServiceClient, await addr('notifier'), {
       deadlineMs: 2000,
     }),
+    alerts: createClient(
+      alertsV1.AlertServiceClient,
+      options.addresses?.alerts ?? (await addr('investigation')),
+      { deadlineMs: 2000 },
+    ),
   };
   const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
   const authenticator = new TokenAuthenticator({
