@@ -7,24 +7,33 @@ import { startGrpcServer } from '@inquest/grpc-kit';
 import { OpenAiChatModel } from '@inquest/llm';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
-import { createSecretResolver, isVaultRef, OPERATOR_SECRET_SCOPE } from '@inquest/secrets';
 import {
+  createSecretResolver,
+  isVaultRef,
+  OPERATOR_SECRET_SCOPE,
+  secretScopeOf,
+  type SecretResolver,
+} from '@inquest/secrets';
+import {
+  MongoAlertStore,
   MongoInvestigationStore,
+  SqliteAlertStore,
   SqliteInvestigationStore,
+  type AlertStore,
   type InvestigationStore,
 } from '@inquest/store';
 import { GrpcConfigSource, GrpcKnowledgeSource, GrpcToolGateway } from './adapters/peer-clients';
 import { EnvSchema, type Env } from './config';
 import { DeterministicEngine } from './domain/deterministic-engine';
 import type { InvestigationEngine } from './domain/engine';
+import { AlertIntake } from './domain/alerts/alert-intake';
 import { InvestigationService } from './domain/investigation-service';
 import { LlmEngine } from './domain/llm-engine';
+import { alertBinding } from './grpc/alert-handlers';
 import { investigationBinding } from './grpc/investigation-handlers';
 
-async function llmApiKey(config: Env): Promise<string> {
-  const key = config.INQUEST_LLM_API_KEY ?? '';
-  if (!isVaultRef(key)) return key;
-  const resolver = createSecretResolver({
+function secretResolverOf(config: Env): SecretResolver {
+  return createSecretResolver({
     vault:
       config.INQUEST_VAULT_ADDR && config.INQUEST_VAULT_TOKEN
         ? {
@@ -35,8 +44,13 @@ async function llmApiKey(config: Env): Promise<string> {
         : undefined,
     file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
   });
+}
+
+async function llmApiKey(config: Env): Promise<string> {
+  const key = config.INQUEST_LLM_API_KEY ?? '';
+  if (!isVaultRef(key)) return key;
   // The operator's own setting (service env), not a node's config: any path of the store.
-  return resolver.resolve(key, OPERATOR_SECRET_SCOPE);
+  return secretResolverOf(config).resolve(key, OPERATOR_SECRET_SCOPE);
 }
 
 export type { RunningService, ServiceDeps };
@@ -52,14 +66,21 @@ export async function start(
   const closers: (() => Promise<void> | void)[] = [];
 
   let store: InvestigationStore;
+  let alertStore: AlertStore;
   if (config.INQUEST_MONGODB_URL) {
     const mongo = await MongoClient.connect(config.INQUEST_MONGODB_URL);
     closers.push(() => mongo.close());
     store = await MongoInvestigationStore.open(mongo.db(config.INQUEST_MONGODB_DB));
+    alertStore = await MongoAlertStore.open(mongo.db(config.INQUEST_MONGODB_DB));
   } else {
-    store = SqliteInvestigationStore.open(join(config.INQUEST_DATA_DIR, 'investigations.db'));
+    const file = join(config.INQUEST_DATA_DIR, 'investigations.db');
+    store = SqliteInvestigationStore.open(file);
+    alertStore = SqliteAlertStore.open(file);
   }
-  closers.push(() => store.close());
+  closers.push(
+    () => store.close(),
+    () => alertStore.close(),
+  );
 
   const ownBus = !deps.bus;
   const bus =
@@ -113,6 +134,17 @@ export async function start(
     concurrency: config.INQUEST_RUNNER_CONCURRENCY,
     takeOverOnStart: config.INQUEST_RUNNER_TAKEOVER_ON_START ?? !config.INQUEST_NATS_URL,
   });
+  const teamSecrets = secretResolverOf(config);
+  const alerts = new AlertIntake({
+    store: alertStore,
+    investigations: service,
+    config: configSource,
+    secrets: {
+      // the team's own references: resolved under inquest/<team>/ only
+      resolve: (teamId, ref) => teamSecrets.resolve(ref, secretScopeOf(teamId)),
+    },
+    logger,
+  });
   const metrics = createMetricsRegistry(
     'investigation-runner',
     config.INQUEST_METRICS_PORT !== undefined,
@@ -120,17 +152,19 @@ export async function start(
   const grpc = await startGrpcServer({
     host: config.INQUEST_GRPC_HOST,
     port: config.INQUEST_GRPC_PORT,
-    services: [investigationBinding(service, logger)],
+    services: [investigationBinding(service, logger), alertBinding(alerts, logger)],
     logger,
     metrics,
     metricsPort: config.INQUEST_METRICS_PORT,
   });
   await service.start();
+  await alerts.start();
   return {
     name: 'investigation-runner',
     address: grpc.address,
     metricsAddress: grpc.metricsAddress,
     stop: async () => {
+      alerts.stop();
       await service.stop();
       await grpc.shutdown();
       for (const close of closers.reverse()) await close();
