@@ -107,7 +107,7 @@ beforeAll(async () => {
           {
             name: 'grafana',
             url: 'https://grafana.example.com/mcp',
-            auth: { type: 'bearer', token: 'vault://mcp/grafana' },
+            auth: { type: 'bearer', token: 'vault://inquest/acme/grafana' },
           },
         ],
         knowledge_base: { retrieval: { strategy: 'hybrid', top_k: 5 } },
@@ -526,6 +526,35 @@ describe('PUT /config/me bad input: right error, nothing stored', () => {
       'plain-text tokens_vault_path',
       { tokens_vault_path: { github: 'ghp_secret' } },
       'tokens_vault_path.github',
+    ],
+    // issue 16: a team references only vault:// paths under its own prefix
+    [
+      "another team's tool-server key",
+      {
+        mcp_servers: [
+          {
+            name: 'own',
+            url: 'https://tools.example.com',
+            auth: { type: 'api_key', header: 'X-Key', key: 'vault://inquest/checkout/toolkey' },
+          },
+        ],
+      },
+      'mcp_servers.0.auth.key',
+    ],
+    [
+      "another team's webhook signing secret",
+      { webhooks: { signing_secret: 'vault://teams/bravo/signing' } },
+      'webhooks.signing_secret',
+    ],
+    [
+      "the org's secret, set by the team",
+      { tokens_vault_path: { slack_bot_token: 'vault://inquest/acme/slack' } },
+      'tokens_vault_path.slack_bot_token',
+    ],
+    [
+      'a team granting itself secret prefixes',
+      { secrets: { allowed_prefixes: ['inquest/'] } },
+      'secrets',
     ],
     ['MCP server configured nowhere', { mcp_servers: ['grafana', 'ghost'] }, 'mcp_servers.1'],
     [

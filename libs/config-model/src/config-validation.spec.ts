@@ -24,7 +24,7 @@ describe('checkPatch', () => {
         {
           name: 'grafana',
           url: 'https://grafana.example.com/mcp',
-          auth: { type: 'bearer', token: 'vault://mcp/grafana' },
+          auth: { type: 'bearer', token: 'vault://inquest/payments/grafana' },
         },
       ],
       knowledge_base: {

@@ -97,7 +97,7 @@ export async function run(args: string[]): Promise<void> {
           {
             name: 'grafana',
             url: 'https://grafana.example.com/mcp',
-            auth: { type: 'bearer', token: 'vault://mcp/grafana' },
+            auth: { type: 'bearer', token: 'vault://inquest/bench-org/grafana' },
           },
         ],
         knowledge_base: {
