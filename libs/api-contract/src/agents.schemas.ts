@@ -154,11 +154,12 @@ export const ListInvestigationsQuery = z.object({
     .default(20)
     .describe('1..100, default 20'),
   offset: z.coerce
-    .number({ message: 'offset must be a non-negative integer' })
-    .int('offset must be a non-negative integer')
-    .min(0, 'offset must be a non-negative integer')
+    .number({ message: 'offset must be an integer from 0 to 1000000' })
+    .int('offset must be an integer from 0 to 1000000')
+    .min(0, 'offset must be an integer from 0 to 1000000')
+    .max(1_000_000, 'offset must be an integer from 0 to 1000000')
     .default(0)
-    .describe('default 0'),
+    .describe('0..1000000, default 0'),
   status: InvestigationStatus.optional(),
   agent: AgentName.optional(),
 });
