@@ -137,6 +137,21 @@ describe('gateway authentication', () => {
     expect(Date.now() - revokedAt).toBeLessThan(1000);
   });
 
+  it('stops a cached token at its expires_at, not at the end of the cache TTL (30 s)', async () => {
+    const expiresAt = Date.now() + 1500;
+    const t = gw.config!.issue('team-g', ['read'], undefined, {
+      expiresAt: new Date(expiresAt).toISOString(),
+    });
+    expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
+    const verifications = gw.config!.count('verifyToken');
+    expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
+    expect(gw.config!.count('verifyToken')).toBe(verifications); // served from the cache
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now() + 10)));
+    const res = await gw.request('GET', '/api/v1/test/items', { token: t.token });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toBe(MESSAGE);
+  });
+
   it('drops cached verifications on config.changed', async () => {
     const t = gw.config!.issue('team-e', ['read']);
     expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);

@@ -18,6 +18,8 @@ export interface DoubleToken {
   team_id: string;
   permissions: string[];
   owner: string;
+  /** ISO 8601; VerifyToken answers invalid from then on, as config-hierarchy does */
+  expires_at?: string;
   revoked?: boolean;
 }
 
@@ -55,7 +57,12 @@ export interface ConfigServiceDouble extends DoubleSwitches {
   /** number of calls of one method */
   count(method: ConfigMethod): number;
   /** a valid team token (VerifyToken answers valid until it is revoked) */
-  issue(teamId: string, permissions: string[], owner?: string): DoubleToken;
+  issue(
+    teamId: string,
+    permissions: string[],
+    owner?: string,
+    options?: { expiresAt?: string },
+  ): DoubleToken;
   revoke(tokenId: string): void;
   stop(): Promise<void>;
 }
@@ -82,7 +89,7 @@ export async function startConfigServiceDouble(
     secretScopes: new Map(),
     calls: [],
     count: (method) => double.calls.filter((c) => c.method === method).length,
-    issue(teamId, permissions, owner = `owner@${teamId}.example`) {
+    issue(teamId, permissions, owner = `owner@${teamId}.example`, options = {}) {
       const id = `tok_${randomBytes(10).toString('hex')}`;
       const t: DoubleToken = {
         token: `${id}.${randomBytes(32).toString('base64url')}`,
@@ -90,6 +97,7 @@ export async function startConfigServiceDouble(
         team_id: teamId,
         permissions,
         owner,
+        ...(options.expiresAt ? { expires_at: options.expiresAt } : {}),
       };
       tokens.set(id, t);
       return t;
@@ -126,6 +134,7 @@ export async function startConfigServiceDouble(
       verifyToken: async (req) => {
         const t = tokens.get(req.token.split('.')[0] ?? '');
         if (!t || t.revoked || t.token !== req.token) return { valid: false };
+        if (t.expires_at && Date.parse(t.expires_at) <= Date.now()) return { valid: false };
         return {
           valid: true,
           token: {
@@ -134,6 +143,7 @@ export async function startConfigServiceDouble(
             permissions: t.permissions,
             owner: t.owner,
             created_at: new Date().toISOString(),
+            ...(t.expires_at ? { expires_at: t.expires_at } : {}),
           },
         };
       },

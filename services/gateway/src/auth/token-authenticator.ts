@@ -94,15 +94,19 @@ export class TokenAuthenticator implements Authenticator {
         },
       );
       if (!res.valid || !res.token) return null;
+      const expiresAt = res.token.expires_at ? Date.parse(res.token.expires_at) : NaN;
       return {
         kind: 'team',
         teamId: res.token.team_id,
         principal: res.token.token_id,
         identity: res.token.owner,
         permissions: res.token.permissions,
+        ...(Number.isNaN(expiresAt) ? {} : { expiresAt }),
       } satisfies AuthContext;
     });
-    if (!auth) throw unauthenticated();
+    // The cache keeps a token no longer than its expiry; this covers an answer shared in flight.
+    if (!auth || (auth.expiresAt !== undefined && auth.expiresAt <= Date.now()))
+      throw unauthenticated();
     return auth;
   }
 

@@ -35,7 +35,10 @@ export class TokenCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** The cached answer, else runs `verify` once for concurrent callers and caches its answer. */
+  /**
+   * The cached answer, else runs `verify` once for concurrent callers and caches its answer. An
+   * accepted credential is cached until its own expiry at the latest.
+   */
   async get(token: string, verify: () => Promise<AuthContext | null>): Promise<AuthContext | null> {
     const key = createHash('sha256').update(token).digest('base64url');
     const hit = this.entries.get(key);
@@ -76,12 +79,14 @@ export class TokenCache {
 
   private store(key: string, auth: AuthContext | null): void {
     const ttl = auth ? this.positiveTtlMs : this.options.negativeTtlMs;
-    if (ttl <= 0) return;
+    const now = this.now();
+    const expires = Math.min(now + ttl, auth?.expiresAt ?? Infinity);
+    if (expires <= now) return;
     while (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
-    this.entries.set(key, { auth, expires: this.now() + ttl });
+    this.entries.set(key, { auth, expires });
   }
 }

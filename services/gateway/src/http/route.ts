@@ -11,6 +11,8 @@ export interface AuthContext {
   /** changed_by in audit: token owner e-mail, OIDC e-mail, or `admin` */
   identity: string;
   permissions: string[];
+  /** when the credential stops being valid (ms since the epoch), if it expires */
+  expiresAt?: number;
 }
 
 export type RouteAuth = 'team' | 'admin' | 'public';
