@@ -12,6 +12,10 @@ export const LauncherEnvSchema = z.object({
   INQUEST_ADMIN_TOKEN: z.string().optional(),
   INQUEST_ADMIN_TOKEN_SHA256: z.string().optional(),
   INQUEST_EGRESS_ALLOW: z.string().optional(),
+  /** when set, the Prometheus/Alertmanager tool server runs in-process too (registered for demo-team) */
+  INQUEST_PROMETHEUS_URL: z.string().optional(),
+  INQUEST_ALERTMANAGER_URL: z.string().optional(),
+  INQUEST_TOOLSERVER_PROMETHEUS_PORT: envPort(0),
 });
 
 export type LauncherEnv = z.infer<typeof LauncherEnvSchema>;

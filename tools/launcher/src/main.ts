@@ -16,11 +16,13 @@ import { start as startInvestigations } from '@inquest/investigation-runner-serv
 import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
 import { start as startNotifier } from '@inquest/notifier-service';
 import { start as startTools } from '@inquest/toolserver-proxy-service';
+import { start as startPrometheusToolServer } from '@inquest/toolserver-prometheus-service';
 import { startDemoToolServer } from '@inquest/tool-demo-toolserver';
 import { resolveAdminToken } from './admin-token';
 import { bootstrapDemo } from './bootstrap-demo';
 import { LauncherEnvSchema } from './config';
 import { freePorts } from './free-ports';
+import { registerToolServer } from './register-tool-server';
 
 export interface AllInOne extends Stoppable {
   url: string;
@@ -79,6 +81,19 @@ export async function startAllInOne(
       started.push(demo);
       demoToolServerUrl = demo.url;
     }
+    let prometheusToolServerUrl: string | undefined;
+    if (cfg.INQUEST_PROMETHEUS_URL) {
+      const prom = await startPrometheusToolServer(
+        {
+          ...shared,
+          INQUEST_TOOLSERVER_PROMETHEUS_HOST: '127.0.0.1',
+          INQUEST_TOOLSERVER_PROMETHEUS_PORT: String(cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT),
+        },
+        { logger },
+      );
+      started.push(prom);
+      prometheusToolServerUrl = prom.url;
+    }
     const gateway = await startGateway(
       {
         ...shared,
@@ -92,10 +107,19 @@ export async function startAllInOne(
     started.push(gateway);
 
     let demoTeamToken: string | undefined;
-    if (cfg.INQUEST_DEMO) {
+    let prometheusRegistered = false;
+    if (cfg.INQUEST_DEMO || prometheusToolServerUrl) {
       const config = createClient(configV1.ConfigServiceClient, addr(pConfig));
       try {
-        demoTeamToken = (await bootstrapDemo(config, { demoToolServerUrl, logger })).teamToken;
+        if (cfg.INQUEST_DEMO)
+          demoTeamToken = (await bootstrapDemo(config, { demoToolServerUrl, logger })).teamToken;
+        if (prometheusToolServerUrl)
+          prometheusRegistered = await registerToolServer(
+            config,
+            'demo-team',
+            { name: 'prometheus', url: prometheusToolServerUrl },
+            logger,
+          );
       } finally {
         config.close();
       }
@@ -107,6 +131,15 @@ export async function startAllInOne(
     out(
       `Data: ${dataDir}   Egress allowed to ${egressAllow} (all-in-one default, for the demo tool server)`,
     );
+    if (prometheusToolServerUrl) {
+      out(
+        `Prometheus tool server: ${prometheusToolServerUrl} (Prometheus ${cfg.INQUEST_PROMETHEUS_URL}` +
+          `${cfg.INQUEST_ALERTMANAGER_URL ? `, Alertmanager ${cfg.INQUEST_ALERTMANAGER_URL}` : ''})` +
+          (prometheusRegistered
+            ? ', registered for demo-team as "prometheus"'
+            : ', not registered (no demo-team)'),
+      );
+    }
     if (admin.generated) {
       out(`Admin token (shown once, only its hash is kept): ${admin.generated}`);
     }

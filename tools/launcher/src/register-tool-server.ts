@@ -1,0 +1,47 @@
+import type { PromiseClient } from '@inquest/grpc-kit';
+import type { Logger } from '@inquest/observability';
+import type { configV1 } from '@inquest/proto';
+
+const ctx = { requestId: 'launcher-register-tool-server', principal: 'admin' };
+
+export interface ToolServerRegistration {
+  /** server entry name, e.g. `prometheus` */
+  name: string;
+  url: string;
+  /** seconds; default 30 */
+  timeout?: number;
+}
+
+/**
+ * Registers (or re-points: the in-process server gets a new port at every start) a tool server
+ * in a team's own `mcp_servers`, keeping every other entry of that list. Nothing happens when
+ * the team does not exist (INQUEST_DEMO=0, or a hierarchy of the user's own).
+ */
+export async function registerToolServer(
+  config: PromiseClient<configV1.ConfigServiceClient>,
+  teamId: string,
+  entry: ToolServerRegistration,
+  logger: Logger,
+): Promise<boolean> {
+  const node = await config.getNode({ node_id: teamId }, { ctx }).catch(() => undefined);
+  if (!node?.node) {
+    logger.info({ team: teamId, server: entry.name }, 'team not found: tool server not registered');
+    return false;
+  }
+  const own = (node.config as { mcp_servers?: unknown } | undefined)?.mcp_servers;
+  const others = (Array.isArray(own) ? own : []).filter(
+    (s: unknown) =>
+      s !== entry.name && (typeof s !== 'object' || (s as { name?: unknown })?.name !== entry.name),
+  );
+  const wanted = { name: entry.name, url: entry.url, timeout: entry.timeout ?? 30, enabled: true };
+  const current = (Array.isArray(own) ? own : []).find(
+    (s: unknown) => typeof s === 'object' && (s as { name?: unknown })?.name === entry.name,
+  );
+  if (current && JSON.stringify(current) === JSON.stringify(wanted)) return true;
+  await config.updateNodeConfig(
+    { node_id: teamId, changed_by: 'admin', patch: { mcp_servers: [...others, wanted] } },
+    { ctx },
+  );
+  logger.info({ team: teamId, server: entry.name, url: entry.url }, 'tool server registered');
+  return true;
+}
