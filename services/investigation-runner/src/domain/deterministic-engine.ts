@@ -1,45 +1,40 @@
 import { timeoutError } from '@inquest/errors';
 import type { InvestigationResultRecord } from '@inquest/store';
 import { toolSettingsOf } from './agents';
-import { checkDataSources, planRun, type SubAgentPlan } from './agent-tools';
+import { checkDataSources, planRun } from './agent-tools';
 import type { EngineOutcome, EngineRun, InvestigationEngine } from './engine';
-import {
-  compileCatalog,
-  sanitize,
-  scanOutput,
-  type CompiledSignature,
-  type Entity,
-  type Finding,
-  type ScanResult,
-  type TimelineEntry,
-} from './evidence';
-import { fillFromEntity, fillFromRequest, type Filled, type Params } from './param-filler';
-import type {
-  KnowledgeChunk,
-  KnowledgeSource,
-  LearnedPatternView,
-  ToolDescriptor,
-  ToolGateway,
-} from './ports';
-import { SIGNATURE_CATALOG, type SignatureEntry } from './signature-catalog.data';
+import { fillFromRequest, type Params } from './param-filler';
+import type { KnowledgeChunk, KnowledgeSource, LearnedPatternView, ToolGateway } from './ports';
 import { RunProgress } from './run-progress';
 import { isBuiltin, type ToolRunner } from './tool-runner';
+import { CAUSE_CATALOG, type CauseEntry } from './deterministic/cause-catalog.data';
+import { compile, findFindings, relevance, type Finding } from './deterministic/diagnose';
+import { ClusterModel } from './deterministic/model';
+import {
+  observe,
+  setObserveClock,
+  type CallContext,
+  type ObjectView,
+} from './deterministic/observe';
+import { answerQuestion } from './deterministic/questions';
+import { scopeIncident, type Scope, type Subject } from './deterministic/scope';
+import {
+  kindValue,
+  profileTool,
+  properKind,
+  apiVersionOf,
+  servesKind,
+  type ToolProfile,
+} from './deterministic/tool-profile';
 
 export interface DeterministicEngineOptions {
-  /** tool-server calls per investigation (default 24) */
+  /** tool-server calls per investigation (default 40) */
   maxCalls?: number;
-  /** calls of one tool with different entities (default 3) */
-  maxVariantsPerTool?: number;
-  /** rounds of chaining (default 3) */
-  maxRounds?: number;
   /** share of the time budget the gathering may use (default 0.8) */
   gatherShare?: number;
-  catalog?: SignatureEntry[];
-}
-
-interface Observation {
-  tool: string;
-  scan: ScanResult;
+  catalog?: CauseEntry[];
+  /** the current time (epoch ms); tests and the quality benchmark replay scenarios at their time */
+  clock?: () => number;
 }
 
 interface Knowledge {
@@ -48,351 +43,638 @@ interface Knowledge {
   patterns: LearnedPatternView[];
 }
 
-interface Hypothesis {
-  sig: CompiledSignature;
-  findings: Finding[];
-  entity?: string;
-  score: number;
-  notes: string[];
-  runbooks: KnowledgeChunk[];
-  patterns: LearnedPatternView[];
-}
-
+type Rec = { priority: 'high' | 'medium' | 'low'; action: string };
 const PRIORITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
+const CHANGE_WINDOW_MS = 2 * 3600_000;
+const CHANGE_WORDS =
+  /\b(rolled out|roll(?:ing)? ?out|deployed|deploy(?:ment)? of|released|upgraded|updated (?:image|config)|config(?:uration)? change|new (?:version|image)|set image)\b/i;
 
 /**
- * The default engine: no LLM. Calls the tools it can fill from the request, chains tools from
- * entities found in their outputs (breadth-first, within a budget), reads the outputs for the
- * failure signatures of the catalog, consults the knowledge base and learned patterns, and
- * ranks hypotheses.
+ * The default engine: no LLM, read-only. Scopes the incident (subjects from the message, the
+ * context and alert labels), discovers them with the team's tools whatever their vocabulary,
+ * gathers like an engineer (status, events, current and previous logs, controller, node,
+ * volumes), reads the outputs (JSON, YAML, `kubectl describe` text, tables, logs), diagnoses
+ * the cause from a catalog kept as data, answers questions, and builds a report whose
+ * confidence comes from this run's evidence only.
  */
 export class DeterministicEngine implements InvestigationEngine {
-  private readonly signatures: CompiledSignature[];
+  private readonly catalog: ReturnType<typeof compile>;
   private readonly maxCalls: number;
-  private readonly maxVariants: number;
-  private readonly maxRounds: number;
   private readonly gatherShare: number;
+  private readonly clock: () => number;
 
   constructor(
     private readonly tools: ToolGateway,
     private readonly knowledge: KnowledgeSource,
     options: DeterministicEngineOptions = {},
   ) {
-    this.signatures = compileCatalog(options.catalog ?? SIGNATURE_CATALOG);
-    this.maxCalls = options.maxCalls ?? 24;
-    this.maxVariants = options.maxVariantsPerTool ?? 3;
-    this.maxRounds = options.maxRounds ?? 3;
+    this.catalog = compile(options.catalog ?? CAUSE_CATALOG);
+    this.maxCalls = options.maxCalls ?? 40;
     this.gatherShare = options.gatherShare ?? 0.8;
+    this.clock = options.clock ?? Date.now;
   }
 
   async run(run: EngineRun): Promise<EngineOutcome> {
-    const progress = new RunProgress(run, this.tools, this.knowledge, 3);
+    const progress = new RunProgress(run, this.tools, this.knowledge, 4);
     const runner = progress.runner;
     progress.step('planning');
     const plan = await planRun(run, this.tools);
-    progress.complete();
+    const now = this.clock();
+    setObserveClock(this.clock);
+    const scope = scopeIncident(run.message, run.context, now);
+    progress.complete('scoping');
     const gatherUntil = Date.now() + Math.max(0, run.deadline - Date.now()) * this.gatherShare;
-    const observations = new Map<string, Observation>();
+    // one tool set for the run: every sub-agent's tools, read-only ones only
+    const seen = new Map<string, ToolProfile>();
+    const refused: string[] = [];
+    for (const sub of plan.subAgents)
+      for (const t of sub.tools) {
+        if (seen.has(t.fullName) || isBuiltin(t.fullName)) continue;
+        const p = profileTool(t);
+        if (!p.readOnly) {
+          if (!refused.includes(t.fullName)) refused.push(t.fullName);
+          continue;
+        }
+        seen.set(t.fullName, p);
+      }
+    const profiles = [...seen.values()];
+    const builtins = plan.subAgents
+      .flatMap((s) => s.tools)
+      .filter(
+        (t, i, a) => isBuiltin(t.fullName) && a.findIndex((x) => x.fullName === t.fullName) === i,
+      );
+    const model = new ClusterModel();
     const knowledge: Knowledge = { runbooks: [], incidents: [], patterns: [] };
-    const budget = { calls: this.maxCalls };
-    const onDone = (label: string) => progress.complete(label);
-    await Promise.all(
-      plan.subAgents.map((sub) =>
-        this.gather(run, sub, runner, observations, knowledge, budget, gatherUntil, onDone),
-      ),
+    const gather = new Gatherer(
+      run,
+      runner,
+      model,
+      profiles,
+      scope,
+      this.maxCalls,
+      gatherUntil,
+      (l) => progress.complete(l),
     );
+    const knowledgeDone = Promise.all(
+      builtins.map(async (t) => {
+        const params: Params = { query: [run.message, run.context.hint].filter(Boolean).join(' ') };
+        if (run.context.service) params['service'] = run.context.service;
+        const out = await runner.call(t, params);
+        if (out.ok) absorbKnowledge(t.fullName, out.output, knowledge);
+      }),
+    );
+    knowledgeDone.catch(() => undefined);
+    progress.step('gathering evidence');
+    await gather.gather();
+    await knowledgeDone;
     checkDataSources(plan, runner);
     if (run.signal.aborted) throw run.signal.reason;
+    if (run.deadline < Date.now()) throw timeoutError('the investigation ran out of time');
     progress.step('analysing evidence');
-    const result = this.analyse(run, [...observations.values()], knowledge, runner.used.length);
+    const result = conclude(
+      run,
+      scope,
+      model,
+      this.catalog,
+      knowledge,
+      now,
+      runner.used.length,
+      refused,
+    );
     progress.finish();
     return { result, toolsUsed: [...runner.used] };
   }
+}
 
-  private async gather(
-    run: EngineRun,
-    sub: SubAgentPlan,
-    runner: ToolRunner,
-    observations: Map<string, Observation>,
-    knowledge: Knowledge,
-    budget: { calls: number },
-    until: number,
-    onDone: (label: string) => void,
-  ): Promise<void> {
-    const record = (tool: ToolDescriptor, params: Params, output: unknown) => {
-      const key = `${tool.fullName}:${JSON.stringify(params)}`;
-      if (!observations.has(key))
-        observations.set(key, {
-          tool: tool.fullName,
-          scan: scanOutput(tool.fullName, output, this.signatures),
-        });
+// ------------------------------------------------------------------------------------------------
+// Gathering
+
+class Gatherer {
+  private budget: number;
+  private readonly done = new Set<string>();
+
+  constructor(
+    private readonly run: EngineRun,
+    private readonly runner: ToolRunner,
+    private readonly model: ClusterModel,
+    private readonly profiles: ToolProfile[],
+    private readonly scope: Scope,
+    maxCalls: number,
+    private readonly until: number,
+    private readonly onDone: (label: string) => void,
+  ) {
+    this.budget = maxCalls;
+  }
+
+  private kube = () => this.profiles.filter((p) => p.kube);
+
+  /** Calls one tool (once per parameter set), reads its output into the model. */
+  private async call(
+    p: ToolProfile,
+    params: Params,
+    ctx: Omit<CallContext, 'tool' | 'verb'>,
+  ): Promise<boolean> {
+    const key = `${p.tool.fullName}|${JSON.stringify(params)}`;
+    if (
+      this.done.has(key) ||
+      this.budget <= 0 ||
+      Date.now() > this.until ||
+      this.run.signal.aborted
+    )
+      return false;
+    this.done.add(key);
+    this.budget--;
+    const out = await this.runner.call(p.tool, params);
+    this.onDone(p.tool.fullName);
+    if (!out.ok) return false;
+    this.model.add(
+      observe(out.output, { ...ctx, tool: p.tool.fullName, verb: p.verb }),
+      p.tool.fullName,
+    );
+    return true;
+  }
+
+  /** Parameters for a tool about `target`; undefined when a required one cannot be filled. */
+  private params(
+    p: ToolProfile,
+    t: {
+      kind?: string;
+      name?: string;
+      namespace?: string;
+      container?: string;
+      previous?: boolean;
+      keyword?: string;
+      all?: boolean;
+      tail?: number;
+    },
+  ): Params | undefined {
+    const out: Params = {};
+    const props = p.tool.parameters.properties ?? {};
+    const set = (role: keyof ToolProfile['params'], v: unknown) => {
+      const name = p.params[role];
+      if (name && v !== undefined && v !== '') out[name] = coerce(v, props[name]?.type);
     };
-    const builtins = sub.tools.filter((t) => isBuiltin(t.fullName));
-    const external = sub.tools.filter((t) => !isBuiltin(t.fullName));
-    const service = run.context.service;
-    const knowledgeCalls = builtins.map(async (t) => {
-      const params: Params = { query: [run.message, run.context.hint].filter(Boolean).join(' ') };
-      if (service) params['service'] = service;
-      const out = await runner.call(t, params);
-      if (out.ok) absorbKnowledge(t.fullName, out.output, knowledge);
-      onDone(t.fullName);
-    });
-    const knowledgeDone = Promise.all(knowledgeCalls);
-    // Observed at once: when the tool rounds below throw first (cancel, timeout), a knowledge
-    // call rejecting later must not become an unhandled rejection (it would end the process).
-    knowledgeDone.catch(() => undefined);
+    if (t.kind) {
+      if (p.params.kind) {
+        const kv = kindValue(p, t.kind);
+        if (!kv) return undefined;
+        set('kind', kv);
+      }
+      if (p.params.apiVersion) set('apiVersion', apiVersionOf(t.kind));
+    }
+    set('namespace', t.namespace ?? (t.all ? undefined : this.defaultNamespace(p)));
+    if (t.name) {
+      if (t.kind === 'pod' && p.params.pod) set('pod', t.name);
+      else if (t.kind === 'node' && p.params.node) set('node', t.name);
+      else if (p.params.name) set('name', t.name);
+      else if (p.params.workload && t.kind !== 'pod') set('workload', t.name);
+      else if (p.params.involved) set('involved', `${t.kind ?? 'pod'}/${t.name}`);
+      else if (p.params.pod) set('pod', t.name);
+      else return undefined;
+    }
+    if (t.container) set('container', t.container);
+    if (t.previous && p.params.previous) set('previous', true);
+    if (t.keyword) set('keyword', t.keyword);
+    if (t.all) set('allNamespaces', true);
+    if (p.verb === 'logs' && p.params.tail) set('tail', t.tail ?? 200);
+    if (p.params.service && this.run.context.service && !out[p.params.service])
+      set('service', this.run.context.service);
+    for (const r of p.required) if (out[r] === undefined) return undefined;
+    return out;
+  }
 
-    // breadth-first: round 0 from the request, later rounds from entities of earlier outputs
-    const deferred: { tool: ToolDescriptor; filled: Filled; variants: number }[] = [];
-    let round: { tool: ToolDescriptor; params: Params }[] = [];
-    for (const tool of external) {
+  private defaultNamespace(p: ToolProfile): string | undefined {
+    return (
+      toolSettingsOf(this.run.effective, p.tool.fullName).defaultNamespace ??
+      this.scope.namespaces[0]
+    );
+  }
+
+  private tools(verb: ToolProfile['verb'] | ToolProfile['verb'][], kind?: string): ToolProfile[] {
+    const verbs = Array.isArray(verb) ? verb : [verb];
+    const ps = this.kube().filter(
+      (p) =>
+        verbs.includes(p.verb) &&
+        (!kind || servesKind(p, kind) || (p.verb === 'events' || p.verb === 'logs' ? true : false)),
+    );
+    // a tool for exactly this kind before a generic one
+    return ps.sort(
+      (a, b) => (kind && a.kinds.includes(kind) ? 0 : 1) - (kind && b.kinds.includes(kind) ? 0 : 1),
+    );
+  }
+
+  /** The first tool that can take these parameters. */
+  private async first(
+    ps: ToolProfile[],
+    t: Parameters<Gatherer['params']>[1],
+    ctx: Omit<CallContext, 'tool' | 'verb'>,
+  ): Promise<boolean> {
+    for (const p of ps) {
+      const params = this.params(p, t);
+      if (!params) continue;
+      if (await this.call(p, params, ctx)) return true;
+    }
+    return false;
+  }
+
+  async gather(): Promise<void> {
+    const { scope } = this;
+    const text =
+      `${this.run.message} ${this.run.context.hint ?? ''} ${this.run.context.related_alert ?? ''}`.toLowerCase();
+    // generic (non-Kubernetes) tools: called once with what the request fills
+    const generic = this.profiles.filter((p) => !p.kube);
+    const genericCalls = generic.map(async (p) => {
       const filled = fillFromRequest(
-        tool,
-        run.message,
-        run.context,
-        toolSettingsOf(run.effective, tool.fullName).defaultNamespace,
+        p.tool,
+        this.run.message,
+        this.run.context,
+        this.defaultNamespace(p),
       );
-      if (filled.missing.length === 0) round.push({ tool, params: filled.params });
-      else deferred.push({ tool, filled, variants: 0 });
-    }
-    const entities: Entity[] = [];
-    const tried = new Set<string>();
-    for (let r = 0; r <= this.maxRounds && round.length > 0; r++) {
-      if (Date.now() > until) break;
-      const batch = round.filter(() => budget.calls-- > 0);
-      round = [];
-      await Promise.all(
-        batch.map(async ({ tool, params }) => {
-          const out = await runner.call(tool, params);
-          if (out.ok) {
-            record(tool, params, out.output);
-            const scan = observations.get(`${tool.fullName}:${JSON.stringify(params)}`)?.scan;
-            if (scan) entities.push(...scan.entities);
-          }
-          onDone(tool.fullName);
-        }),
-      );
-      // unhealthy entities first: "list pods" leads to "describe" and "logs" of the failing pod
-      const ordered = [
-        ...entities.filter((e) => e.unhealthy),
-        ...entities.filter((e) => !e.unhealthy),
-      ];
-      for (const d of deferred) {
-        for (const e of ordered) {
-          if (d.variants >= this.maxVariants) break;
-          const params = fillFromEntity(d.tool, d.filled, e);
-          if (!params) continue;
-          const key = `${d.tool.fullName}:${JSON.stringify(params)}`;
-          if (tried.has(key)) continue;
-          tried.add(key);
-          d.variants++;
-          round.push({ tool: d.tool, params });
-        }
-      }
-    }
-    await knowledgeDone;
-    if (Date.now() > until && run.deadline < Date.now())
-      throw timeoutError('the investigation ran out of time');
-  }
+      if (filled.missing.length === 0)
+        await this.call(p, filled.params, { namespace: this.run.context.namespace });
+    });
 
-  private analyse(
-    run: EngineRun,
-    observations: Observation[],
-    knowledge: Knowledge,
-    toolCalls: number,
-  ): InvestigationResultRecord {
-    const findings = observations.flatMap((o) => o.scan.findings);
-    const events = observations.flatMap((o) => o.scan.events);
-    const entities = observations.flatMap((o) => o.scan.entities);
-    const bySig = new Map<string, Finding[]>();
-    for (const f of findings) bySig.set(f.signatureId, [...(bySig.get(f.signatureId) ?? []), f]);
-    const firstSymptom = Math.min(
-      ...findings
-        .filter((f) => f.at !== undefined && this.kindOf(f.signatureId) !== 'change')
-        .map((f) => f.at!),
+    // 1. discovery
+    const nsList = scope.namespaces.length ? scope.namespaces : [undefined];
+    const listKinds = ['pod', 'deployment'];
+    if (/\bjobs?\b|cron|batch|backoff|deadline/.test(text)) listKinds.push('job');
+    if (/\bpvc|volume|storage|claim|disk/.test(text)) listKinds.push('persistentvolumeclaim');
+    if (/scal|hpa|autoscal|load|latency|slow|throttl|cpu|saturat|capacity/.test(text))
+      listKinds.push('horizontalpodautoscaler');
+    if (/statefulset|sts\b|database|db\b/.test(text)) listKinds.push('statefulset');
+    const phase1: Promise<unknown>[] = [];
+    if (!scope.namespaces.length) phase1.push(this.first(this.tools('namespaces'), {}, {}));
+    phase1.push(
+      this.first(
+        this.tools(['list', 'get'], 'node').filter(
+          (p) => !p.required.some((r) => r !== p.params.kind),
+        ),
+        { kind: 'node' },
+        { kind: 'node' },
+      ),
     );
-    const hypotheses: Hypothesis[] = [];
-    for (const sig of this.signatures) {
-      const fs = bySig.get(sig.entry.id);
-      if (!fs?.length) continue;
-      hypotheses.push(this.score(sig, fs, firstSymptom, knowledge));
-    }
-    hypotheses.sort((a, b) => b.score - a.score);
-    const top = hypotheses[0];
-    const service = run.context.service;
-
-    let rootCause: InvestigationResultRecord['root_cause'];
-    const recs: { priority: 'high' | 'medium' | 'low'; action: string }[] = [];
-    if (top) {
-      const entity = top.entity ?? service ?? 'the affected service';
-      rootCause = {
-        description: fill(top.sig.entry.rootCause, entity),
-        confidence: Math.round(top.score),
-        evidence: [
-          ...top.findings.slice(0, 6).map((f) => `${f.tool}: ${f.fact}`),
-          ...top.notes,
-          ...top.patterns
-            .slice(0, 2)
-            .map(
-              (p) =>
-                `learned_patterns: seen ${p.occurrences}x before: ${sanitize(p.rootCause, 160)}`,
+    for (const ns of nsList.slice(0, 3)) {
+      for (const kind of listKinds)
+        phase1.push(
+          this.first(
+            this.tools(['list', 'get'], kind).filter(
+              (p) => !p.params.name || !p.required.includes(p.params.name),
             ),
-          ...top.runbooks
-            .slice(0, 2)
-            .map(
-              (c) =>
-                `knowledge_search: runbook "${sanitize(c.title ?? c.content, 80)}" covers this failure`,
-            ),
-        ],
-      };
-      for (const r of top.sig.entry.recommendations)
-        recs.push({ priority: r.priority, action: fill(r.action, entity) });
-      for (const p of top.patterns)
-        recs.push({
-          priority: p.confidence >= 0.7 ? 'high' : 'medium',
-          action: `Known fix from past incidents: ${sanitize(p.solution, 300)}`,
-        });
-      for (const h of hypotheses.slice(1, 3)) {
-        const r = h.sig.entry.recommendations[0];
-        if (r)
-          recs.push({
-            priority: r.priority === 'high' ? 'medium' : 'low',
-            action: fill(r.action, h.entity ?? service ?? 'the affected service'),
-          });
-      }
-    } else {
-      const pattern = knowledge.patterns.find((p) => p.confidence >= 0.5);
-      if (pattern) {
-        rootCause = {
-          description: sanitize(pattern.rootCause, 500),
-          confidence: Math.round(Math.min(60, pattern.confidence * 60)),
-          evidence: [
-            `learned_patterns: matches a pattern seen ${pattern.occurrences}x (symptoms: ${sanitize(pattern.symptoms.join(', '), 160)})`,
-          ],
-        };
-        recs.push({ priority: 'high', action: sanitize(pattern.solution, 300) });
-      } else {
-        rootCause = {
-          description:
-            'No known failure signature was found in the data gathered; the root cause is undetermined.',
-          confidence: observations.length > 0 ? 10 : 0,
-          evidence: observations
-            .slice(0, 5)
-            .map((o) => `${o.tool}: no failure signature in its output`),
-        };
-        recs.push({
-          priority: 'medium',
-          action:
-            'Widen the time window or add tool servers with logs, events and metrics of the service.',
-        });
-      }
-    }
-    for (const c of knowledge.runbooks.slice(0, 2)) {
-      recs.push({
-        priority: 'medium',
-        action: `Follow the runbook "${sanitize(c.title ?? c.content, 80)}": ${sanitize(c.content, 200)}`,
-      });
-    }
-    const recommendations = dedupe(recs, (r) => r.action)
-      .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority])
-      .slice(0, 8);
-
-    const timeline = buildTimeline(events);
-    const affected = dedupe(
-      [
-        ...(service ? [service] : []),
-        ...(top ? top.findings.map((f) => f.entity).filter((e): e is string => !!e) : []),
-        ...entities
-          .filter(
-            (e) =>
-              e.unhealthy &&
-              [
-                'deployment',
-                'service',
-                'node',
-                'instance',
-                'pod',
-                'statefulset',
-                'database',
-                'host',
-              ].includes(e.kind),
-          )
-          .map((e) => e.name),
-      ].map(workloadName),
-      (x) => x,
-    ).slice(0, 8);
-    const others = hypotheses
-      .slice(1, 3)
-      .map((h) => `${h.sig.entry.title} (${Math.round(h.score)}%)`);
-    const subject = sanitize(run.message, 80);
-    const summary = top
-      ? `Investigation of "${subject}"${service ? ` (${service})` : ''}: ${top.sig.entry.title}${top.entity ? ` on ${top.entity}` : ''}, confidence ${Math.round(top.score)}%. ` +
-        `${findings.length} finding(s) from ${toolCalls} tool(s).${others.length ? ` Other candidates: ${others.join('; ')}.` : ''}`
-      : `Investigation of "${subject}"${service ? ` (${service})` : ''}: no known failure signature found in ${observations.length} tool output(s); root cause undetermined.`;
-    return {
-      summary,
-      root_cause: rootCause,
-      timeline,
-      affected_systems: affected,
-      recommendations,
-    };
-  }
-
-  private kindOf(id: string): string | undefined {
-    return this.signatures.find((s) => s.entry.id === id)?.entry.kind;
-  }
-
-  /** signature strength, amount of evidence, recency to the first symptom, learned patterns, runbooks */
-  private score(
-    sig: CompiledSignature,
-    fs: Finding[],
-    firstSymptom: number,
-    knowledge: Knowledge,
-  ): Hypothesis {
-    const e = sig.entry;
-    const tools = new Set(fs.map((f) => f.tool)).size;
-    let score =
-      100 *
-      (0.5 * e.strength + (0.12 * Math.min(fs.length, 6)) / 6 + (0.08 * Math.min(tools, 3)) / 3);
-    const notes: string[] = [];
-    const times = fs.map((f) => f.at).filter((t): t is number => t !== undefined);
-    const first = times.length ? Math.min(...times) : undefined;
-    if (e.kind === 'change' && first !== undefined && Number.isFinite(firstSymptom)) {
-      const lead = firstSymptom - first;
-      if (lead >= 0 && lead <= 2 * 3600_000) {
-        score += 30 * (1 - lead / (2 * 3600_000)) + 10;
-        notes.push(
-          `timing: change at ${new Date(first).toISOString()} precedes the first error at ${new Date(firstSymptom).toISOString()}`,
+            { kind, namespace: ns, all: !ns },
+            { kind, namespace: ns },
+          ),
         );
-      } else if (lead < 0) score -= 10;
-    } else if (first !== undefined && first === firstSymptom) {
-      score += 6;
+      if (ns)
+        phase1.push(
+          this.first(
+            this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
+            { namespace: ns },
+            { namespace: ns },
+          ),
+        );
     }
-    if (e.kind === 'symptom') score *= 0.85;
-    const matches = (text: string) =>
-      sig.regexes.some((r) => r.test(text)) || text.toLowerCase().includes(e.title.toLowerCase());
-    const patterns = knowledge.patterns.filter((p) =>
-      matches(`${p.symptoms.join(' ')} ${p.rootCause}`),
-    );
-    if (patterns.length) score += 15 * Math.max(...patterns.map((p) => p.confidence));
-    const runbooks = [...knowledge.runbooks, ...knowledge.incidents].filter((c) =>
-      matches(c.content),
-    );
-    if (runbooks.length) score += 8;
-    const entityCounts = new Map<string, number>();
-    for (const f of fs)
-      if (f.entity) entityCounts.set(f.entity, (entityCounts.get(f.entity) ?? 0) + 1);
-    const entity = [...entityCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    return {
-      sig,
-      findings: fs,
-      entity,
-      score: Math.max(5, Math.min(97, score)),
-      notes,
-      runbooks,
-      patterns,
-    };
+    for (const s of scope.subjects.slice(0, 2))
+      phase1.push(
+        this.first(
+          this.tools('find'),
+          { kind: s.kind ?? 'pod', keyword: s.name },
+          { kind: s.kind },
+        ),
+      );
+    await Promise.all(phase1);
+    // namespaces found but pods not listed yet (a pods tool that requires a namespace)
+    if (!scope.namespaces.length && this.model.list('pod').length === 0) {
+      const nss = this.model
+        .list('namespace')
+        .map((n) => n.name)
+        .filter((n) => !/^kube-|^default$/.test(n));
+      const liked = nss.filter((n) =>
+        scope.subjects.some((s) => n.includes(s.name) || s.name.includes(n)),
+      );
+      await Promise.all(
+        [...liked, ...nss.filter((n) => !liked.includes(n))]
+          .slice(0, 5)
+          .map((ns) =>
+            this.first(
+              this.tools(['list', 'get'], 'pod'),
+              { kind: 'pod', namespace: ns },
+              { kind: 'pod', namespace: ns },
+            ),
+          ),
+      );
+    }
+    if (!scope.namespaces.length) {
+      // the subject's namespace, once discovered
+      const hit = this.model
+        .list()
+        .find((o) => o.namespace && scope.subjects.some((s) => this.model.matches(o, s)));
+      if (hit?.namespace) {
+        scope.namespaces.push(hit.namespace);
+        for (const s of scope.subjects) s.namespace ??= hit.namespace;
+        await this.first(
+          this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
+          { namespace: hit.namespace },
+          { namespace: hit.namespace },
+        );
+      }
+    }
+
+    // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
+    const targets = this.targets();
+    await Promise.all(targets.map((o) => this.inspect(o)));
+    // 3. follow what the evidence points at
+    await this.follow(targets, text);
+    await Promise.all(genericCalls);
   }
+
+  private targets(): ObjectView[] {
+    const { scope, model } = this;
+    const unhealthy = (o: ObjectView) => isUnhealthy(o);
+    const rank = (os: ObjectView[]) => [
+      ...os.filter(unhealthy),
+      ...os.filter((o) => !unhealthy(o)),
+    ];
+    let picked: ObjectView[] = [];
+    if (scope.subjects.length) {
+      const matching = model
+        .list()
+        .filter(
+          (o) =>
+            o.kind !== 'namespace' &&
+            o.kind !== 'event' &&
+            scope.subjects.some((s) => model.matches(o, s)),
+        );
+      const pods = rank(matching.filter((o) => o.kind === 'pod'));
+      const others = rank(matching.filter((o) => o.kind !== 'pod' && o.kind !== 'replicaset'));
+      picked = [...pods.slice(0, 3), ...others.slice(0, 3)];
+      // named but not listed (a node, a job, a PVC): look it up directly
+      for (const s of scope.subjects)
+        if (s.kind && !matching.some((o) => o.kind === s.kind && o.name === s.name))
+          picked.push({
+            kind: s.kind,
+            name: s.name,
+            namespace: s.namespace,
+            labels: {},
+            containers: [],
+            conditions: [],
+            images: [],
+            fields: {},
+            source: 'scope',
+          });
+    }
+    if (!picked.length) {
+      picked = model
+        .list()
+        .filter(
+          (o) =>
+            ['pod', 'node', 'job', 'persistentvolumeclaim', 'deployment'].includes(o.kind) &&
+            unhealthy(o),
+        )
+        .slice(0, 4);
+    }
+    return picked.slice(0, 6);
+  }
+
+  private async inspect(o: ObjectView): Promise<void> {
+    const ns = o.namespace;
+    const ctx = { kind: o.kind, namespace: ns, pod: o.kind === 'pod' ? o.name : undefined };
+    const describeTools = [
+      ...this.tools('describe', o.kind),
+      ...this.tools('get', o.kind).filter((p) => p.params.name || p.params.pod || p.params.node),
+    ];
+    const jobs: Promise<unknown>[] = [
+      this.first(describeTools, { kind: o.kind, name: o.name, namespace: ns }, ctx),
+    ];
+    jobs.push(
+      this.first(
+        this.tools('events').filter((p) => p.params.name || p.params.involved || p.params.pod),
+        { kind: o.kind, name: o.name, namespace: ns },
+        ctx,
+      ),
+    );
+    if (o.kind === 'pod') {
+      const logs = this.tools('logs').filter((p) => p.params.pod || p.params.name);
+      jobs.push(
+        this.first(
+          logs.filter((p) => !p.previousLogs),
+          { kind: 'pod', name: o.name, namespace: ns },
+          { ...ctx, previous: false },
+        ),
+      );
+      const prev = logs.filter((p) => p.previousLogs || p.params.previous);
+      if (
+        !o.status ||
+        /BackOff|Error|OOM|Crash|Completed|Failed|Terminat/i.test(o.status) ||
+        (o.restarts ?? 0) > 0
+      )
+        jobs.push(
+          this.first(
+            prev,
+            { kind: 'pod', name: o.name, namespace: ns, previous: true },
+            { ...ctx, previous: true },
+          ),
+        );
+    }
+    await Promise.all(jobs);
+    // pods of a workload that had none listed yet
+    if (o.kind === 'job' || o.kind === 'deployment' || o.kind === 'statefulset') {
+      const cur = this.model.get(o.kind, o.name, ns);
+      const pods = this.model
+        .podsOf(o.kind, o.name, ns)
+        .filter((p) => isUnhealthy(p) || o.kind === 'job')
+        .slice(0, 2);
+      await Promise.all(pods.map((p) => this.inspect(p)));
+      if (cur && o.kind === 'deployment') {
+        const hist = this.tools('history');
+        await this.first(
+          hist,
+          { kind: 'deployment', name: o.name, namespace: ns },
+          { kind: 'deployment', namespace: ns },
+        );
+      }
+    }
+  }
+
+  private async follow(targets: ObjectView[], text: string): Promise<void> {
+    const { model } = this;
+    const jobs: Promise<unknown>[] = [];
+    const nodes = new Set<string>();
+    const claims = new Set<string>();
+    const workloads = new Map<string, ObjectView>();
+    for (const t of targets) {
+      const o = model.get(t.kind, t.name, t.namespace) ?? t;
+      if (o.kind === 'pod') {
+        if (o.node) nodes.add(o.node);
+        for (const c of (o.fields['claims'] ?? '').split(',').filter(Boolean))
+          claims.add(`${o.namespace ?? ''}/${c}`);
+        const w = model.workloadOf(o);
+        if (w.kind !== 'pod' && !targets.some((x) => x.name === w.name))
+          workloads.set(`${w.kind}/${w.name}`, { ...o, kind: w.kind, name: w.name });
+      }
+    }
+    for (const n of nodes) {
+      const node = model.get('node', n);
+      if (!node || isUnhealthy(node) || !node.conditions.length)
+        jobs.push(
+          this.first(
+            [
+              ...this.tools('describe', 'node'),
+              ...this.tools('get', 'node').filter((p) => p.params.name || p.params.node),
+            ],
+            { kind: 'node', name: n },
+            { kind: 'node' },
+          ),
+        );
+    }
+    for (const c of claims) {
+      const [ns, name] = c.split('/');
+      jobs.push(
+        this.first(
+          [
+            ...this.tools('describe', 'persistentvolumeclaim'),
+            ...this.tools('get', 'persistentvolumeclaim').filter((p) => p.params.name),
+          ],
+          { kind: 'persistentvolumeclaim', name, namespace: ns || undefined },
+          { kind: 'persistentvolumeclaim', namespace: ns },
+        ),
+      );
+      jobs.push(
+        this.first(
+          this.tools('events').filter((p) => p.params.name || p.params.involved),
+          { kind: 'persistentvolumeclaim', name, namespace: ns || undefined },
+          { kind: 'persistentvolumeclaim', namespace: ns },
+        ),
+      );
+      jobs.push(
+        this.first(
+          this.tools(['list', 'get'], 'storageclass').filter(
+            (p) => !p.required.some((r) => r !== p.params.kind),
+          ),
+          { kind: 'storageclass' },
+          { kind: 'storageclass' },
+        ),
+      );
+    }
+    for (const w of [...workloads.values()].slice(0, 2)) {
+      jobs.push(
+        this.first(
+          [
+            ...this.tools('describe', w.kind),
+            ...this.tools('get', w.kind).filter((p) => p.params.name),
+          ],
+          { kind: w.kind, name: w.name, namespace: w.namespace },
+          { kind: w.kind, namespace: w.namespace },
+        ),
+      );
+      if (w.kind === 'deployment')
+        jobs.push(
+          this.first(
+            this.tools('history'),
+            { kind: 'deployment', name: w.name, namespace: w.namespace },
+            { kind: 'deployment', namespace: w.namespace },
+          ),
+        );
+    }
+    // HPAs of the subjects
+    for (const h of model.list('horizontalpodautoscaler')) {
+      const target = (h.fields['scaleTarget'] ?? '').split('/').pop() ?? '';
+      if (
+        this.scope.subjects.some(
+          (s) => target === s.name || target.startsWith(`${s.name}-`) || h.name.startsWith(s.name),
+        )
+      )
+        jobs.push(
+          this.first(
+            [
+              ...this.tools('describe', 'horizontalpodautoscaler'),
+              ...this.tools('get', 'horizontalpodautoscaler').filter((p) => p.params.name),
+            ],
+            { kind: 'horizontalpodautoscaler', name: h.name, namespace: h.namespace },
+            { kind: 'horizontalpodautoscaler', namespace: h.namespace },
+          ),
+        );
+    }
+    if (
+      /cpu|memory|throttl|slow|latency|most|top|usage|load|saturat/.test(text) ||
+      this.scope.question?.type === 'top'
+    ) {
+      const ns = this.scope.namespaces[0];
+      jobs.push(
+        this.first(
+          this.tools('top', 'pod').filter((p) => !p.kinds.includes('node')),
+          { kind: 'pod', namespace: ns, all: !ns },
+          { kind: 'pod', namespace: ns },
+        ),
+      );
+    }
+    const q = this.scope.question;
+    if (q?.type === 'log_errors') {
+      const pods = model
+        .list('pod')
+        .filter((p) => this.scope.subjects.some((s) => model.matches(p, s)))
+        .slice(0, 3);
+      const logs = this.tools('logs').filter(
+        (p) => (p.params.pod || p.params.name) && !p.previousLogs,
+      );
+      for (const p of pods)
+        jobs.push(
+          this.first(
+            logs,
+            { kind: 'pod', name: p.name, namespace: p.namespace, tail: 2000 },
+            { kind: 'pod', namespace: p.namespace, pod: p.name },
+          ),
+        );
+    }
+    await Promise.all(jobs);
+  }
+}
+
+function coerce(v: unknown, type: unknown): unknown {
+  if (type === 'integer' || type === 'number') return typeof v === 'number' ? v : Number(v);
+  if (type === 'boolean') return v === true || v === 'true';
+  if (type === 'array') return Array.isArray(v) ? v : [v];
+  return typeof v === 'string' ? v : String(v);
+}
+
+export function isUnhealthy(o: ObjectView): boolean {
+  if (o.kind === 'pod') {
+    if (o.status && !/^(Running|Succeeded|Completed)$/.test(o.status)) return true;
+    if (
+      o.containers.some(
+        (c) =>
+          c.waiting?.reason ||
+          (c.terminated && c.terminated.reason !== 'Completed') ||
+          c.ready === false,
+      )
+    )
+      return true;
+    const ready = o.fields['ready'];
+    if (ready && /^(\d+)\/(\d+)$/.test(ready)) {
+      const [a, b] = ready.split('/').map(Number);
+      if (a !== b) return true;
+    }
+    return (o.restarts ?? 0) > 3;
+  }
+  if (o.kind === 'node') return !!o.status && !/^Ready$/.test(o.status);
+  if (o.kind === 'persistentvolumeclaim') return !!o.status && o.status !== 'Bound';
+  if (o.kind === 'job')
+    return (
+      o.conditions.some((c) => c.type === 'Failed' && c.status === 'True') ||
+      Number(o.fields['status.failed'] ?? 0) > 0
+    );
+  if (o.kind === 'deployment' || o.kind === 'statefulset') {
+    const want = Number(o.fields['replicas'] ?? o.fields['status.replicas'] ?? NaN);
+    const avail = Number(
+      o.fields['status.availableReplicas'] ?? o.fields['status.readyReplicas'] ?? NaN,
+    );
+    if (Number.isFinite(want) && Number.isFinite(avail) && avail < want) return true;
+    return o.conditions.some(
+      (c) =>
+        (c.type === 'Available' && c.status === 'False') ||
+        (c.type === 'ReplicaFailure' && c.status === 'True'),
+    );
+  }
+  return o.conditions.some((c) => c.type === 'Ready' && c.status === 'False');
 }
 
 function absorbKnowledge(tool: string, output: unknown, k: Knowledge): void {
@@ -402,8 +684,248 @@ function absorbKnowledge(tool: string, output: unknown, k: Knowledge): void {
   else k.runbooks.push(...(o.results ?? []));
 }
 
-function fill(template: string, entity: string): string {
-  return template.replace(/\{entity\}/g, entity);
+// ------------------------------------------------------------------------------------------------
+// Conclusion
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+function fillTemplate(t: string, vars: Record<string, string>): string {
+  return t
+    .replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '')
+    .replace(/\s+([,.)])/g, '$1')
+    .replace(/\(\s*\)/g, '')
+    .replace(/\s{2,}/g, ' ');
+}
+
+function conclude(
+  run: EngineRun,
+  scope: Scope,
+  model: ClusterModel,
+  catalog: ReturnType<typeof compile>,
+  knowledge: Knowledge,
+  now: number,
+  toolCalls: number,
+  refused: string[],
+): InvestigationResultRecord {
+  const findings = findFindings(model, catalog);
+  // the subjects' workloads, plus what they depend on (their nodes, claims)
+  const focus = new Set<string>();
+  const focusObjects = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
+  for (const o of focusObjects) {
+    focus.add(model.workloadOf(o).name);
+    focus.add(o.name);
+    if (o.kind === 'pod') {
+      if (
+        o.node &&
+        (findings.some((f) => f.object?.name === o.node) ||
+          isUnhealthy(model.get('node', o.node) ?? o))
+      )
+        focus.add(o.node);
+      for (const c of (o.fields['claims'] ?? '').split(',').filter(Boolean)) focus.add(c);
+    }
+  }
+  for (const s of scope.subjects)
+    if (s.kind === 'node' || s.kind === 'persistentvolumeclaim' || s.kind === 'job')
+      focus.add(s.name);
+  const scored = findings
+    .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus) }))
+    .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length);
+  const weight = (x: { f: Finding; r: number }) =>
+    x.f.entry.strength +
+    (x.f.entry.role === 'cause' ? 0.15 : 0) +
+    0.3 * x.r +
+    (x.f.where === 'log' ? 0 : 0.02);
+  scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
+  let top = scored[0];
+  let symptom: typeof top | undefined;
+  if (top && top.f.entry.role === 'symptom') {
+    // explain it: a cause on the same object or workload, or on what it depends on
+    const explain = scored.find(
+      (x) =>
+        x.f.entry.role === 'cause' &&
+        (x.f.workload === top!.f.workload ||
+          x.f.object?.name === top!.f.object?.name ||
+          focus.has(x.f.object?.name ?? '') ||
+          focus.has(x.f.workload)),
+    );
+    if (explain) {
+      symptom = top;
+      top = explain;
+    }
+  }
+  const firstError = Math.min(
+    ...scored
+      .filter((x) => x.r >= 0.9 || !scope.subjects.length || !focusObjects.length)
+      .map((x) => x.f.at ?? Infinity),
+  );
+  const subjectName =
+    top?.f.workload ||
+    top?.f.object?.name ||
+    scope.subjects[0]?.name ||
+    run.context.service ||
+    'the affected service';
+  const ns = top?.f.object?.namespace ?? scope.namespaces[0];
+  const label = `${subjectName}${ns ? ` (namespace ${ns})` : ''}`;
+
+  const question = scope.question ? answerQuestion(scope.question, model, scope, now) : undefined;
+  let description: string;
+  let confidence: number;
+  const evidence: string[] = [];
+  const recs: Rec[] = [];
+  let headline: string;
+  if (top) {
+    const vars = varsFor(top.f, model, subjectName);
+    const change = recentChange(model, top.f.workload || subjectName, ns, firstError);
+    description = fillTemplate(top.f.entry.cause, vars);
+    description = `${capital(description, subjectName)}.`;
+    if (top.f.entry.role === 'symptom' && change)
+      description += ` The likely cause is the change shortly before the first error: the rollout of ${change.what}.`;
+    if (symptom && symptom.f.entry.id !== top.f.entry.id)
+      description += ` Seen as: ${fillTemplate(symptom.f.entry.title, vars)} ("${clip(symptom.f.fact, 160)}").`;
+    if (change)
+      description += ` It started after the rollout of ${change.what} at ${new Date(change.at).toISOString()} (${Math.max(0, Math.round((firstError - change.at) / 60_000))} min before the first error).`;
+    if (!description.includes(top.f.fact.slice(0, 40)))
+      description += ` Decisive evidence: "${clip(top.f.fact, 240)}".`;
+    description += ` Fix: ${fillTemplate(top.f.entry.fix, vars)}`;
+    const corroboration = new Set(
+      scored.filter((x) => x.f.entry.id === top!.f.entry.id).map((x) => x.f.source),
+    ).size;
+    const patterns = knowledge.patterns.filter((p) => patternMatches(p, top!.f));
+    confidence =
+      top.f.entry.role === 'cause'
+        ? 50 + 40 * top.f.entry.strength * Math.max(0.5, top.r)
+        : 30 + 20 * top.f.entry.strength;
+    confidence +=
+      Math.min(6, 3 * (corroboration - 1)) +
+      (change ? 4 : 0) +
+      (symptom ? 3 : 0) +
+      (patterns.length ? 4 : 0);
+    confidence = Math.round(Math.max(5, Math.min(95, confidence)));
+    headline = `${capital(top.f.entry.title)} on ${label}`;
+    evidence.push(`${top.f.source}: ${clip(top.f.fact, 300)}`);
+    if (symptom) evidence.push(`${symptom.f.source}: ${clip(symptom.f.fact, 300)}`);
+    if (change)
+      evidence.push(
+        `${change.source}: rollout of ${change.what} at ${new Date(change.at).toISOString()}`,
+      );
+    for (const x of scored.slice(0, 12))
+      if (x.r >= 0.9 || !scope.subjects.length)
+        evidence.push(`${x.f.source}: ${clip(x.f.fact, 300)}`);
+    for (const p of patterns.slice(0, 1))
+      evidence.push(
+        `learned_patterns: matches a pattern seen ${p.occurrences}x (${clip(p.rootCause, 120)})`,
+      );
+    recs.push({ priority: 'high', action: fillTemplate(top.f.entry.fix, vars) });
+    if (change)
+      recs.push({
+        priority: 'high',
+        action: `If the fix cannot be made at once, roll ${subjectName} back to the version before ${change.what}.`,
+      });
+    if (symptom) recs.push({ priority: 'medium', action: fillTemplate(symptom.f.entry.fix, vars) });
+    for (const x of scored.slice(1, 4))
+      if (
+        x.f.entry.id !== top.f.entry.id &&
+        x.f.entry.id !== symptom?.f.entry.id &&
+        x.f.entry.role === 'cause' &&
+        (x.r >= 0.9 || !scope.subjects.length)
+      )
+        recs.push({
+          priority: 'low',
+          action: `Also seen: ${fillTemplate(x.f.entry.title, {})} on ${x.f.workload || x.f.object?.name || 'another object'} ("${clip(x.f.fact, 120)}").`,
+        });
+    for (const p of patterns.slice(0, 1))
+      recs.push({
+        priority: 'medium',
+        action: `Known fix from past incidents: ${clip(p.solution, 240)}`,
+      });
+  } else {
+    const pods = focusObjects.filter((o) => o.kind === 'pod');
+    const seenWhat = focusObjects.length
+      ? `${pods.length ? `${pods.filter((p) => !isUnhealthy(p)).length}/${pods.length} pods of ${label} are running and ready` : `${focusObjects.length} object(s) of ${label} look healthy`}`
+      : scope.subjects.length
+        ? `no object named ${scope.subjects.map((s) => s.name).join(', ')} was found with the tools available`
+        : `${model.objects.size} object(s) checked`;
+    description = `No problem found: ${seenWhat}; no failing containers, warning events or error logs point at a fault in the data gathered.`;
+    confidence = focusObjects.length || (!scope.subjects.length && model.objects.size) ? 20 : 10;
+    if (question) confidence = 70;
+    headline = 'No problem found';
+    evidence.push(`${toolCalls} tool call(s): ${seenWhat}`);
+    recs.push({
+      priority: 'low',
+      action: focusObjects.length
+        ? `If users still see a problem, widen the time window or check the dependencies of ${label} and its metrics.`
+        : 'Check the name and namespace of the service, or add a tool server that can see it.',
+    });
+  }
+  if (refused.length)
+    evidence.push(
+      `read-only: ${refused.length} tool(s) that can change systems were not called (${refused.slice(0, 5).join(', ')})`,
+    );
+  // authored runbooks only (never generated incidents or tree summaries)
+  for (const c of knowledge.runbooks
+    .filter((c) => c.type === 'runbook' || c.type === 'procedure' || c.type === 'remediation')
+    .filter((c) => !/^summary of/i.test(c.title ?? ''))
+    .slice(0, 1))
+    if (
+      top &&
+      (c.content.toLowerCase().includes(top.f.entry.class.split('_')[0]!) ||
+        (c.title ?? '').toLowerCase().includes(subjectName))
+    )
+      recs.push({
+        priority: 'medium',
+        action: `Follow the runbook "${clip(c.title ?? c.content, 80)}".`,
+      });
+
+  const summaryParts = [] as string[];
+  if (question) summaryParts.push(question);
+  summaryParts.push(
+    `${headline}${top ? `: ${description.split(' Fix:')[0]}` : `. ${description}`}`,
+  );
+  const summary = clip(summaryParts.join(' '), 1500);
+  if (question) description = `${question} ${description}`;
+  const recommendations = dedupe(recs, (r) => r.action.toLowerCase())
+    .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority])
+    .slice(0, 6);
+  const affected = dedupe(
+    [
+      ...(top
+        ? [
+            top.f.entry.class === 'node_not_ready' || top.f.entry.id === 'node_pressure'
+              ? (top.f.object?.name ?? subjectName)
+              : subjectName,
+          ]
+        : []),
+      ...focusObjects
+        .filter((o) => isUnhealthy(o) && o.kind !== 'node')
+        .map((o) => model.workloadOf(o).name),
+      ...(run.context.service && top ? [run.context.service] : []),
+    ].filter(Boolean),
+    (x) => x,
+  ).slice(0, 6);
+  return {
+    summary,
+    root_cause: {
+      description: clip(description, 2000),
+      confidence,
+      evidence: dedupe(evidence, (e) => e).slice(0, 10),
+    },
+    timeline: timeline(
+      model,
+      scored.map((x) => x.f),
+      focus,
+      firstError,
+      now,
+      scope,
+    ),
+    affected_systems: affected,
+    recommendations,
+  };
+}
+
+/** Upper-cases the first letter, unless the sentence starts with a resource name. */
+function capital(s: string, name?: string) {
+  if (name && s.startsWith(name)) return s;
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
 }
 
 function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
@@ -416,26 +938,191 @@ function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
   });
 }
 
-/** checkout-7d9f8b6c5-x2x4z -> checkout (pods are named after their workload) */
-function workloadName(name: string): string {
-  return name
-    .replace(/-[a-f0-9]{8,10}-[a-z0-9]{5}$/, '')
-    .replace(/-[a-z0-9]{5}$/, (m) => (/\d/.test(m) ? '' : m));
+function varsFor(f: Finding, model: ClusterModel, subject: string): Record<string, string> {
+  const vars: Record<string, string> = { ...f.groups, subject, fact: clip(f.fact, 240) };
+  const obj = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
+  const pods =
+    obj?.kind === 'pod' ? [obj] : model.podsOf('deployment', f.workload, f.object?.namespace);
+  const pod = pods[0] ?? obj;
+  const c = pod?.containers[0];
+  if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  if (c?.limits['cpu']) vars['cpu_limit'] = ` of ${c.limits['cpu']}`;
+  if (c?.requests && Object.keys(c.requests).length)
+    vars['requests'] = ` (${Object.entries(c.requests)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`;
+  const img = pod?.images[0] ?? c?.image;
+  vars['image'] = vars['image'] ?? vars['image2'] ?? img ?? '';
+  if (f.object?.kind === 'node') vars['node'] = f.object.name;
+  else if (pod?.node) vars['node'] = pod.node;
+  const sel = pod?.fields['nodeSelector'];
+  if (sel) vars['selector'] = ` (nodeSelector ${sel})`;
+  else if (pod?.fields['affinity'])
+    vars['selector'] = ` (affinity ${clip(pod.fields['affinity'], 160)})`;
+  const last = pod?.containers
+    .map((x) => x.last ?? x.terminated)
+    .find((x) => x?.exitCode !== undefined);
+  if (last) vars['exit'] = ` (exit code ${last.exitCode}${last.reason ? `, ${last.reason}` : ''})`;
+  if (obj?.fields['backoffLimit']) vars['backoff'] = obj.fields['backoffLimit'];
+  if (obj?.fields['activeDeadlineSeconds'])
+    vars['deadline'] = ` (${obj.fields['activeDeadlineSeconds']} s)`;
+  if (obj?.fields['maxReplicas']) vars['max'] = obj.fields['maxReplicas'];
+  if (obj?.fields['targets']) vars['targets'] = ` (${obj.fields['targets']})`;
+  const probeLine = c?.probes.find((p) => vars['probe'] && p.startsWith(vars['probe']));
+  if (probeLine)
+    vars['probe_target'] = ` (${probeLine.replace(/^\w+:\s*/, '').split(' delay')[0]})`;
+  if (vars['port']) vars['probe_port'] = ` ${vars['port'].replace(':', '')}`;
+  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6'])
+    if (vars[k]) {
+      for (const j of ['host', 'host2', 'host3', 'host4', 'host5', 'host6'])
+        if (j !== k) vars[j] = '';
+      break;
+    }
+  return vars;
 }
 
-function buildTimeline(events: TimelineEntry[]): InvestigationResultRecord['timeline'] {
+/** A learned pattern counts only when this run's decisive fact matches it. */
+function patternMatches(p: LearnedPatternView, f: Finding): boolean {
+  const text = `${p.symptoms.join(' ')} ${p.rootCause}`.toLowerCase();
+  const words = [
+    f.entry.class.replace(/_/g, ' '),
+    ...Object.values(f.groups),
+    ...(f.fact.match(/[A-Za-z][A-Za-z_]{5,}/g) ?? []).filter(
+      (w) => /[A-Z]/.test(w.slice(1)) || w.includes('_'),
+    ),
+  ]
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 3);
+  return words.some((w) => text.includes(w));
+}
+
+/** A rollout of the workload shortly before the first error. */
+function recentChange(
+  model: ClusterModel,
+  workload: string,
+  ns: string | undefined,
+  firstError: number,
+): { at: number; what: string; source: string } | undefined {
+  if (!Number.isFinite(firstError) || !workload) return undefined;
+  const changes: { at: number; what: string; source: string }[] = [];
+  const rss = model
+    .list('replicaset', ns)
+    .filter((r) => model.workloadOf(r).name === workload && r.created);
+  if (rss.length > 1) {
+    const newest = rss.sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0]!;
+    changes.push({
+      at: newest.created!,
+      what: `${newest.images[0] ?? newest.name}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
+      source: newest.source,
+    });
+  }
+  const revs = model.list('revision', ns).filter((r) => r.owner?.name === workload && r.created);
+  if (revs.length > 1) {
+    const newest = revs.sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0]!;
+    changes.push({
+      at: newest.created!,
+      what: `${newest.images[0] ?? `revision ${newest.fields['revision']}`}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
+      source: newest.source,
+    });
+  }
+  for (const e of model.events)
+    if (
+      e.reason === 'ScalingReplicaSet' &&
+      /Scaled up/.test(e.message) &&
+      e.message.includes(workload) &&
+      (e.last ?? e.first)
+    ) {
+      const m = /\(([^)]+)\)/.exec(e.message);
+      changes.push({
+        at: (e.first ?? e.last)!,
+        what: m?.[1] ?? e.message.replace(/^Scaled up replica set /, ''),
+        source: e.source,
+      });
+    }
+  // generic change events ("deployment checkout rolled out image checkout:2.5.0")
+  for (const e of model.events) {
+    const at = e.first ?? e.last;
+    if (e.reason === 'ScalingReplicaSet' || at === undefined) continue;
+    if (!CHANGE_WORDS.test(`${e.reason ?? ''} ${e.message}`)) continue;
+    if (!e.message.includes(workload) && e.object?.name !== workload) continue;
+    const img = /\bimage\s+([\w./:@-]+)|\b([\w./-]+:[\w.-]+)\b/.exec(e.message);
+    changes.push({ at, what: img?.[1] ?? img?.[2] ?? clip(e.message, 120), source: e.source });
+  }
+  return changes
+    .filter((c) => c.at <= firstError + 60_000 && c.at >= firstError - CHANGE_WINDOW_MS)
+    .sort((a, b) => b.at - a.at)[0];
+}
+
+function timeline(
+  model: ClusterModel,
+  findings: Finding[],
+  focus: Set<string>,
+  firstError: number,
+  now: number,
+  scope: Scope,
+): InvestigationResultRecord['timeline'] {
+  const from = Number.isFinite(firstError) ? firstError - CHANGE_WINDOW_MS : now - 6 * 3600_000;
+  const entries: { at: number; event: string }[] = [];
+  const relevant = (name?: string) =>
+    !scope.subjects.length ||
+    !name ||
+    focus.has(name) ||
+    [...focus].some((f) => name.startsWith(`${f}-`));
+  const grouped = new Map<string, { at: number; last: number; count: number; event: string }>();
+  for (const e of model.events) {
+    const at = e.first ?? e.last;
+    if (at === undefined || at < from || at > now + 60_000) continue;
+    if (e.type === 'Normal' && !/ScalingReplicaSet|NodeNotReady|Killing|Evict/.test(e.reason ?? ''))
+      continue;
+    if (!relevant(e.object?.name)) continue;
+    const key = `${e.reason}|${e.object?.name ?? ''}|${e.message.replace(/\d+/g, '#')}`;
+    const g = grouped.get(key);
+    const n = e.count ?? 1;
+    if (g) {
+      g.count += n;
+      g.last = Math.max(g.last, e.last ?? at);
+    } else
+      grouped.set(key, {
+        at,
+        last: e.last ?? at,
+        count: n,
+        event: `${e.reason ?? 'event'} ${e.object ? `${e.object.kind ?? ''}/${e.object.name}`.replace(/^\//, '') : ''}: ${clip(e.message, 200)}`,
+      });
+  }
+  for (const g of grouped.values())
+    entries.push({
+      at: g.at,
+      event:
+        g.count > 1 ? `${g.event} (x${g.count}, until ${new Date(g.last).toISOString()})` : g.event,
+    });
+  for (const f of findings)
+    if (f.where === 'log' && f.at !== undefined && f.at >= from && relevant(f.workload))
+      entries.push({ at: f.at, event: `log ${f.object?.name ?? ''}: ${clip(f.fact, 200)}` });
+  for (const r of model.list('replicaset'))
+    if (r.created && r.created >= from && relevant(model.workloadOf(r).name))
+      entries.push({
+        at: r.created,
+        event: `rollout: ReplicaSet ${r.name} created${r.images[0] ? ` (${r.images[0]})` : ''}`,
+      });
+  for (const r of model.list('revision'))
+    if (r.created && r.created >= from && relevant(r.owner?.name))
+      entries.push({
+        at: r.created,
+        event: `rollout: ${r.owner?.name} revision ${r.fields['revision']}${r.images[0] ? ` (${r.images[0]})` : ''}`,
+      });
   const sorted = dedupe(
-    [...events].sort((a, b) => a.at - b.at),
-    (e) => `${e.at}|${e.event}`,
+    entries.sort((a, b) => a.at - b.at),
+    (e) => e.event.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, ''),
   );
   const keep =
-    sorted.length <= 20
-      ? sorted
-      : [...sorted.filter((e) => e.signatureId), ...sorted.filter((e) => !e.signatureId)]
-          .slice(0, 20)
-          .sort((a, b) => a.at - b.at);
-  return keep.map((e) => ({
-    timestamp: new Date(e.at).toISOString(),
-    event: e.event || '(event)',
-  }));
+    sorted.length > 20
+      ? [
+          ...sorted.filter((e) => /rollout|ScalingReplicaSet/.test(e.event)).slice(-3),
+          ...sorted.filter((e) => !/rollout|ScalingReplicaSet/.test(e.event)).slice(0, 17),
+        ].sort((a, b) => a.at - b.at)
+      : sorted;
+  return keep.map((e) => ({ timestamp: new Date(e.at).toISOString(), event: e.event }));
 }
+
+export type { Subject };
+export { properKind };

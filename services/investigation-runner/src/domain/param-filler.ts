@@ -1,6 +1,4 @@
 import type { InvestigationContextRecord } from '@inquest/store';
-import type { Entity } from './evidence';
-import { kindHintOf } from './evidence';
 import type { ToolDescriptor } from './ports';
 
 export type Params = Record<string, unknown>;
@@ -37,40 +35,6 @@ const MESSAGE_PARAMS = new Set([
   'prompt',
   'description',
 ]);
-
-const ENTITY_PARAM_KIND: Record<string, string> = {
-  pod: 'pod',
-  pod_name: 'pod',
-  podname: 'pod',
-  deployment: 'deployment',
-  deployment_name: 'deployment',
-  node: 'node',
-  node_name: 'node',
-  container: 'container',
-  container_name: 'container',
-  instance: 'instance',
-  instance_id: 'instance',
-  commit: 'commit',
-  sha: 'commit',
-  commit_sha: 'commit',
-  statefulset: 'statefulset',
-  host: 'host',
-  hostname: 'host',
-  job: 'job',
-  job_name: 'job',
-  replicaset: 'replicaset',
-};
-const GENERIC_NAME = new Set([
-  'name',
-  'resource_name',
-  'resource',
-  'target',
-  'object',
-  'object_name',
-  'id',
-  'resource_id',
-]);
-const KIND_PARAM = new Set(['kind', 'resource_kind', 'resource_type', 'type', 'object_kind']);
 
 export interface Filled {
   params: Params;
@@ -113,53 +77,4 @@ export function fillFromRequest(
   }
   const missing = (tool.parameters.required ?? []).filter((r) => params[r] === undefined);
   return { params, missing };
-}
-
-/**
- * Fills the still-missing required parameters of a tool from one entity found in earlier tool
- * outputs; undefined when the entity does not fit the tool.
- */
-export function fillFromEntity(
-  tool: ToolDescriptor,
-  filled: Filled,
-  entity: Entity,
-): Params | undefined {
-  const props = tool.parameters.properties ?? {};
-  const hint = kindHintOf(tool.name);
-  const params: Params = { ...filled.params };
-  let usedEntity = false;
-  for (const p of filled.missing) {
-    const key = p.toLowerCase();
-    const schema = props[p];
-    let value: string | undefined;
-    const wantKind = ENTITY_PARAM_KIND[key] ?? (key.endsWith('_id') ? key.slice(0, -3) : undefined);
-    if (wantKind) {
-      if (entity.kind !== wantKind) return undefined;
-      value = entity.name;
-      usedEntity = true;
-    } else if (GENERIC_NAME.has(key)) {
-      if (hint && entity.kind !== hint) return undefined;
-      value = entity.name;
-      usedEntity = true;
-    } else if (KIND_PARAM.has(key)) {
-      value = entity.kind;
-    } else if (key === 'namespace' || key === 'ns') {
-      value = entity.namespace;
-    } else if (key === 'service' || key === 'service_name') {
-      if (entity.kind !== 'service') return undefined;
-      value = entity.name;
-      usedEntity = true;
-    }
-    if (value === undefined) return undefined;
-    const v = coerce(value, schema);
-    if (v === undefined) return undefined;
-    params[p] = v;
-  }
-  if (!usedEntity) return undefined;
-  // an optional namespace follows the entity it names
-  for (const p of Object.keys(props)) {
-    if ((p === 'namespace' || p === 'ns') && params[p] === undefined && entity.namespace)
-      params[p] = entity.namespace;
-  }
-  return params;
 }

@@ -1,0 +1,586 @@
+/**
+ * The causes the deterministic engine recognises, kept as data: add an entry to teach it a new
+ * failure. Each entry is tested against the facts a run observed: events (`reason`, `message`),
+ * container states (`reason`, `message`, exit code), object status and conditions, log lines and
+ * free text. `text` is a case-insensitive regular expression; its named groups fill the
+ * `{name}` placeholders of `cause` and `fix` (and `{subject}` names the affected workload).
+ *
+ * role `cause` explains an incident; `symptom` needs an explanation (the engine looks for a
+ * cause on the same subject: a CrashLoopBackOff is explained by the last fatal log line).
+ */
+export type FactSource = 'event' | 'state' | 'status' | 'condition' | 'log' | 'text';
+
+export interface CauseEntry {
+  id: string;
+  /** the failure class (the investigation-quality classes) */
+  class: string;
+  title: string;
+  role: 'cause' | 'symptom';
+  /** 0..1: how surely one match names the cause */
+  strength: number;
+  on: FactSource[];
+  /** regular expression on the reason (event reason, container state reason, condition type) */
+  reason?: string;
+  /** regular expression on the message / log line / text */
+  text?: string;
+  cause: string;
+  fix: string;
+}
+
+export const CAUSE_CATALOG: CauseEntry[] = [
+  // ---------------------------------------------------------------- memory
+  {
+    id: 'oom_killed',
+    class: 'oom_killed',
+    title: 'container killed for exceeding its memory limit (OOMKilled)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['state', 'event', 'log', 'text'],
+    text: '\\bOOMKilled\\b|\\bexit code:? ?137\\b|memory cgroup out of memory|out of memory: kill|java\\.lang\\.OutOfMemoryError|JavaScript heap out of memory|\\bOOM[- ]?kill',
+    cause:
+      '{subject} is being OOMKilled: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137)',
+    fix: 'Raise the memory limit of {subject} above its working set (or fix the leak / roll back the change that raised its memory use); check `kubectl top pod` against the limit.',
+  },
+  // ---------------------------------------------------------------- image pull
+  {
+    id: 'image_not_found',
+    class: 'image_pull',
+    title: 'image tag does not exist',
+    role: 'cause',
+    strength: 0.92,
+    on: ['event', 'state'],
+    text: '(?:pull(?:ing)? image|image) "?(?<image>[\\w./:@-]+)"?[^\\n]*(?:manifest unknown|not found|manifest for \\S+ not found|no such manifest|does not exist)|manifest for (?<image2>[\\w./:@-]+) not found',
+    cause:
+      'the image {image}{image2} of {subject} cannot be pulled: that tag/manifest does not exist in the registry (ImagePullBackOff)',
+    fix: 'Fix the image reference of {subject} to a tag that exists (check the registry), or push the missing tag; then the pods pull again.',
+  },
+  {
+    id: 'image_pull_auth',
+    class: 'image_pull',
+    title: 'registry refuses the image pull (authentication)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'state'],
+    text: '(?:image "?(?<image>[\\w./:@-]+)"?[^\\n]*)?(?:pull access denied|unauthorized|authentication required|no basic auth credentials|403 Forbidden|denied: requested access|insufficient_scope)',
+    cause:
+      'the registry refuses to let {subject} pull {image}: pull access denied / unauthorized (missing or wrong imagePullSecret)',
+    fix: 'Give {subject} a valid imagePullSecret for the registry (or attach it to its ServiceAccount) and check the credentials have pull rights.',
+  },
+  {
+    id: 'image_registry_unreachable',
+    class: 'image_pull',
+    title: 'image registry cannot be reached',
+    role: 'cause',
+    strength: 0.88,
+    on: ['event', 'state'],
+    text: '(?:image "?(?<image>[\\w./:@-]+)"?[^\\n]*)?(?:dial tcp: lookup (?<host>[\\w.-]+)[^\\n]*no such host|lookup (?<host2>[\\w.-]+)[^\\n]*(?:no such host|server misbehaving)|(?<host3>[\\w.-]+)[^\\n]*i/o timeout)',
+    cause:
+      'the registry host {host}{host2}{host3} of {image} cannot be reached from the nodes (ErrImagePull): the registry name is wrong or unreachable',
+    fix: 'Correct the registry host in the image reference of {subject} (or fix DNS / egress to the registry).',
+  },
+  {
+    id: 'image_pull_backoff',
+    class: 'image_pull',
+    title: 'image cannot be pulled (ImagePullBackOff)',
+    role: 'symptom',
+    strength: 0.6,
+    on: ['state', 'event', 'status'],
+    reason: '^(ImagePullBackOff|ErrImagePull|InvalidImageName|ErrImageNeverPull)$',
+    cause: '{subject} cannot pull its image {image} (ImagePullBackOff)',
+    fix: 'Check the image name, tag and pull secret of {subject} (`kubectl describe pod` events show the registry answer).',
+  },
+  // ---------------------------------------------------------------- config objects
+  {
+    id: 'missing_configmap',
+    class: 'create_container_config',
+    title: 'referenced ConfigMap does not exist',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'state'],
+    text: 'configmaps? "(?<cm>[^"]+)" not found',
+    cause:
+      '{subject} cannot start: the ConfigMap "{cm}" it references does not exist (CreateContainerConfigError)',
+    fix: 'Create the ConfigMap {cm} in the namespace (or fix the name referenced by {subject}).',
+  },
+  {
+    id: 'missing_secret',
+    class: 'create_container_config',
+    title: 'referenced Secret does not exist',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'state'],
+    text: 'secrets? "(?<secret>[^"]+)" not found',
+    cause:
+      '{subject} cannot start: the Secret "{secret}" it references does not exist (CreateContainerConfigError)',
+    fix: 'Create the Secret {secret} in the namespace (or fix the name referenced by {subject}).',
+  },
+  {
+    id: 'missing_key',
+    class: 'create_container_config',
+    title: 'referenced key missing in a ConfigMap or Secret',
+    role: 'cause',
+    strength: 0.94,
+    on: ['event', 'state'],
+    text: "couldn'?t find key (?<key>[\\w.-]+) in (?<what>ConfigMap|Secret) (?<ref>[\\w./-]+)",
+    cause:
+      '{subject} cannot start: key "{key}" is missing from {what} {ref} (CreateContainerConfigError)',
+    fix: 'Add the key {key} to {what} {ref} (or fix the key name in the env of {subject}).',
+  },
+  {
+    id: 'create_container_config',
+    class: 'create_container_config',
+    title: 'container configuration error',
+    role: 'symptom',
+    strength: 0.6,
+    on: ['state', 'event'],
+    reason: '^CreateContainerConfigError$',
+    cause: '{subject} cannot create its container (CreateContainerConfigError)',
+    fix: 'Check the ConfigMaps and Secrets {subject} references.',
+  },
+  // ---------------------------------------------------------------- scheduling and storage
+  {
+    id: 'pvc_storageclass_missing',
+    class: 'pvc_pending',
+    title: 'StorageClass does not exist',
+    role: 'cause',
+    strength: 0.95,
+    on: ['event', 'condition', 'text'],
+    text: 'storageclass(?:\\.storage\\.k8s\\.io)? "(?<sc>[^"]+)" not found',
+    cause:
+      'the PersistentVolumeClaim {subject} stays Pending: its StorageClass "{sc}" does not exist, so no volume is provisioned',
+    fix: 'Use an existing StorageClass in the claim (see `kubectl get storageclass`) or create "{sc}"; recreate the PVC (storageClassName is immutable).',
+  },
+  {
+    id: 'pvc_no_volume',
+    class: 'pvc_pending',
+    title: 'no PersistentVolume matches the claim',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition'],
+    text: 'no persistent volumes available for this claim|no volume plugin matched|waiting for a volume to be created|(?:cannot|could not) find (?:a )?(?:matching )?persistent ?volume',
+    cause:
+      'the PersistentVolumeClaim {subject} stays Pending: no PersistentVolume matches it (no persistent volumes available for this claim and no dynamic provisioning)',
+    fix: 'Create a PersistentVolume that matches the claim (size, access mode, storageClassName, selector) or give the claim a StorageClass with a provisioner.',
+  },
+  {
+    id: 'unbound_pvc',
+    class: 'pending_pvc',
+    title: 'pod waits for an unbound PersistentVolumeClaim',
+    role: 'symptom',
+    strength: 0.8,
+    on: ['event', 'condition'],
+    text: 'unbound immediate PersistentVolumeClaims|persistentvolumeclaim "(?<pvc>[^"]+)" (?:not found|is being deleted)|pod has unbound',
+    cause: '{subject} stays Pending: its PersistentVolumeClaim {pvc} is not bound',
+    fix: 'Get the claim bound: check `kubectl describe pvc` for why (StorageClass, matching PV).',
+  },
+  {
+    id: 'sched_selector',
+    class: 'pending_scheduling',
+    title: 'no node matches the pod’s node selector / affinity',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition'],
+    text: "didn'?t match (?:Pod's )?node (?:affinity/)?selector|node\\(s\\) didn'?t match node selector|MatchNodeSelector|didn'?t satisfy (?:existing pods )?(?:anti-)?affinity|didn't match pod affinity",
+    cause:
+      '{subject} stays Pending: no node matches its node selector / affinity{selector} ("{fact}")',
+    fix: 'Fix the nodeSelector/affinity of {subject} to labels that nodes have (`kubectl get nodes --show-labels`), or label a node accordingly.',
+  },
+  {
+    id: 'sched_insufficient',
+    class: 'pending_scheduling',
+    title: 'not enough cpu/memory on any node',
+    role: 'cause',
+    strength: 0.88,
+    on: ['event', 'condition'],
+    text: 'Insufficient (?<res>cpu|memory|nvidia\\.com/gpu|ephemeral-storage|pods|[\\w./-]+)',
+    cause:
+      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}")',
+    fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes (cluster autoscaler).',
+  },
+  {
+    id: 'sched_taint',
+    class: 'pending_scheduling',
+    title: 'nodes have taints the pod does not tolerate',
+    role: 'cause',
+    strength: 0.87,
+    on: ['event', 'condition'],
+    text: "untolerated taint\\(?s?\\)? ?\\{?(?<taint>[^}\\n,]*)\\}?|had taints? (?:\\{(?<taint2>[^}]+)\\} )?that the pod didn'?t tolerate|had taint \\{(?<taint3>[^}]+)\\}",
+    cause:
+      '{subject} stays Pending: the nodes carry a taint {taint}{taint2}{taint3} it does not tolerate ("{fact}")',
+    fix: 'Add a matching toleration to {subject} (if it should run there) or remove the taint from the nodes.',
+  },
+  {
+    id: 'failed_scheduling',
+    class: 'pending_scheduling',
+    title: 'pod cannot be scheduled',
+    role: 'symptom',
+    strength: 0.6,
+    on: ['event', 'condition'],
+    reason: '^(FailedScheduling|Unschedulable)$',
+    cause: '{subject} stays Pending: the scheduler finds no node for it',
+    fix: 'Read the FailedScheduling message: requests, selectors, taints, volumes.',
+  },
+  // ---------------------------------------------------------------- jobs
+  {
+    id: 'job_deadline',
+    class: 'job_failed',
+    title: 'Job ran past its activeDeadlineSeconds',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition'],
+    text: 'DeadlineExceeded|Job was active longer than specified deadline',
+    cause:
+      'the Job {subject} failed with DeadlineExceeded: it ran longer than its activeDeadlineSeconds{deadline} and was terminated',
+    fix: 'Make {subject} finish sooner (less work per run, faster dependency) or raise spec.activeDeadlineSeconds.',
+  },
+  {
+    id: 'job_backoff',
+    class: 'job_failed',
+    title: 'Job failed: BackoffLimitExceeded',
+    role: 'symptom',
+    strength: 0.7,
+    on: ['event', 'condition'],
+    text: 'BackoffLimitExceeded|Job has reached the specified backoff limit',
+    cause:
+      'the Job {subject} failed (BackoffLimitExceeded): its pods failed {backoff} times in a row',
+    fix: 'Read the logs of the failed pods of {subject} for the error and fix it before re-running the Job.',
+  },
+  // ---------------------------------------------------------------- probes
+  {
+    id: 'probe_refused',
+    class: 'probe_failure',
+    title: 'health probe hits a port nothing listens on',
+    role: 'cause',
+    strength: 0.86,
+    on: ['event'],
+    reason: '^Unhealthy$',
+    text: '(?<probe>Liveness|Readiness|Startup) probe failed: [^\\n]*?(?<url>https?://[\\w.:-]+(?<port>:\\d+)?[^"\\s]*)"?[^\\n]*connection refused',
+    cause:
+      "{subject}'s {probe} probe fails with connection refused on {url}: nothing listens on the probed port{probe_port} (the probe's port does not match the container's)",
+    fix: 'Point the {probe} probe of {subject} at the port the app listens on (containerPort{app_port}).',
+  },
+  {
+    id: 'probe_status',
+    class: 'probe_failure',
+    title: 'health probe gets an error status (wrong path)',
+    role: 'cause',
+    strength: 0.86,
+    on: ['event'],
+    reason: '^Unhealthy$',
+    text: '(?<probe>Liveness|Readiness|Startup) probe failed: HTTP probe failed with statuscode: (?<code>\\d{3})',
+    cause:
+      "{subject}'s {probe} probe gets HTTP {code} from {probe_target}: the probe path is wrong or the endpoint fails",
+    fix: 'Point the {probe} probe of {subject} at a health endpoint that exists (check the path) and answers 200.',
+  },
+  {
+    id: 'probe_timeout',
+    class: 'probe_failure',
+    title: 'health probe times out (slow start or overload)',
+    role: 'cause',
+    strength: 0.8,
+    on: ['event'],
+    reason: '^Unhealthy$',
+    text: '(?<probe>Liveness|Readiness|Startup) probe failed: [^\\n]*(?:context deadline exceeded|Client\\.Timeout|timeout|timed out)',
+    cause:
+      "{subject}'s {probe} probe times out{probe_target}: the app does not answer within the probe's timeout (slow start or overload), so the kubelet restarts it before it is ready",
+    fix: 'Give {subject} a startupProbe or a larger initialDelaySeconds/failureThreshold/timeoutSeconds for its {probe} probe, and check why it starts slowly.',
+  },
+  {
+    id: 'probe_failed',
+    class: 'probe_failure',
+    title: 'health probe failing',
+    role: 'symptom',
+    strength: 0.65,
+    on: ['event'],
+    reason: '^Unhealthy$',
+    text: '(?<probe>Liveness|Readiness|Startup) probe (?:failed|errored)',
+    cause: "{subject}'s {probe} probe is failing",
+    fix: 'Check the probe of {subject} (port, path, timeouts) against what the app serves.',
+  },
+  // ---------------------------------------------------------------- nodes
+  {
+    id: 'node_not_ready',
+    class: 'node_not_ready',
+    title: 'node NotReady',
+    role: 'cause',
+    strength: 0.85,
+    on: ['condition', 'event'],
+    text: 'Kubelet stopped posting node status|NodeNotReady|status is now: NodeNotReady|node is not ready|container runtime is down|PLEG is not healthy|network plugin is not ready',
+    cause:
+      'node {node} is NotReady ("{fact}"): its kubelet stopped reporting, so the pods on it are unreachable and get evicted',
+    fix: 'Check node {node}: kubelet and container runtime status (`systemctl status kubelet`, its logs), network and the machine itself; cordon and drain it if it does not recover.',
+  },
+  {
+    id: 'node_pressure',
+    class: 'eviction',
+    title: 'node under resource pressure',
+    role: 'cause',
+    strength: 0.75,
+    on: ['condition', 'event'],
+    reason:
+      '^(MemoryPressure|DiskPressure|PIDPressure|EvictionThresholdMet|NodeHasDiskPressure|NodeHasInsufficientMemory)$',
+    text: 'has (?<res>memory|disk|PID) pressure|NodeHas(?<res2>Disk|Memory|PID)Pressure|insufficient (?<res3>memory|disk)|Attempting to reclaim (?<res4>[\\w-]+)|EvictionThresholdMet',
+    cause:
+      'node {node} is under {res}{res2}{res3}{res4} pressure and the kubelet evicts pods ("{fact}")',
+    fix: 'Free {res}{res2}{res3}{res4} on node {node} (find the largest consumers), set requests/limits that reflect real use, or add capacity.',
+  },
+  {
+    id: 'evicted',
+    class: 'eviction',
+    title: 'pods evicted by the kubelet',
+    role: 'cause',
+    strength: 0.85,
+    on: ['status', 'event', 'state'],
+    text: 'The node (?:was low on|had condition:?) (?:resource: )?\\[?(?<res>[\\w-]+)\\]?|Evicted|ephemeral local storage usage exceeds|Usage of EmptyDir volume',
+    cause: '{subject} pods were Evicted: "{fact}"',
+    fix: 'Set memory/ephemeral-storage requests and limits on {subject} that match its real use (and find what filled the node), so it is not the first evicted.',
+  },
+  // ---------------------------------------------------------------- permissions
+  {
+    id: 'rbac_forbidden',
+    class: 'rbac_denied',
+    title: 'ServiceAccount forbidden by RBAC',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log', 'event', 'text', 'state'],
+    text: 'forbidden: User "(?<user>[^"]+)" cannot (?<verb>\\w+) resource "(?<res>[^"]+)"(?: in API group "(?<group>[^"]*)")?(?: in the namespace "(?<ns>[^"]+)"| at the cluster scope)?',
+    cause:
+      '{subject} is denied by RBAC: {user} cannot {verb} {res} ("{fact}"): its ServiceAccount lacks a Role/RoleBinding for that',
+    fix: 'Grant {user} the {verb} permission on {res} with a Role and RoleBinding (least privilege), or run {subject} with the ServiceAccount that has it.',
+  },
+  // ---------------------------------------------------------------- network
+  {
+    id: 'dns_failure',
+    class: 'dns_failure',
+    title: 'DNS resolution fails',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log', 'event', 'text', 'state'],
+    text: '(?:lookup (?<host>[\\w.-]+)(?: on [\\d.:]+)?: (?:no such host|server misbehaving|i/o timeout|read udp[^\\n]*i/o timeout))|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host2>[\\w.-]+)|(?:Name or service not known|Temporary failure in name resolution|NXDOMAIN|could not resolve host:? ?(?<host3>[\\w.-]+)?|UnknownHostException:? ?(?<host4>[\\w.-]+)?)',
+    cause: '{subject} cannot resolve {host}{host2}{host3}{host4}: DNS lookups fail ("{fact}")',
+    fix: 'Check the name {host}{host2}{host3}{host4} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
+  },
+  {
+    id: 'tls_expired',
+    class: 'tls_certificate',
+    title: 'TLS certificate expired',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'event', 'text', 'condition'],
+    text: 'x509: certificate has expired[^\\n]*|certificate (?:has )?expired|CERT_HAS_EXPIRED|certificate is not valid after|NotAfter[^\\n]*expired|SSL certificate problem: certificate has expired',
+    cause:
+      'a TLS certificate has expired ("{fact}"): {subject} rejects or serves an expired certificate',
+    fix: 'Renew the expired certificate (and its Secret), then find why automatic renewal did not happen (cert-manager Certificate/Order/Challenge status).',
+  },
+  {
+    id: 'tls_renewal_failed',
+    class: 'tls_certificate',
+    title: 'certificate renewal failing',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition', 'log', 'text'],
+    text: '(?:Failed to (?:renew|issue|create Order)|renewal (?:has )?failed|Issuing certificate as Secret[^\\n]*failed|challenge[^\\n]*(?:403|failed|invalid|error)|ACME[^\\n]*(?:403|failed|error|invalid)|acme: authorization error|Error presenting challenge|Failed to finalize Order)[^\\n]*',
+    cause: 'the certificate {subject} cannot be renewed: "{fact}", so it will expire (or has)',
+    fix: 'Fix what the ACME challenge needs (the http-01 path must be reachable through the ingress without auth/redirect, or the DNS-01 credentials), then check the Certificate is Ready again.',
+  },
+  {
+    id: 'dependency_timeout',
+    class: 'dependency_failure',
+    title: 'a dependency times out',
+    role: 'cause',
+    strength: 0.84,
+    on: ['log', 'event', 'text'],
+    text: '(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w.-]+\\.?[\\w-]*(?::\\d+)?)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)',
+    cause:
+      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}: connections time out ("{fact}")',
+    fix: 'Check {host}{host2}{host3}{host4}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
+  },
+  {
+    id: 'dependency_refused',
+    class: 'dependency_failure',
+    title: 'a dependency refuses connections',
+    role: 'cause',
+    strength: 0.84,
+    on: ['log', 'event', 'text'],
+    text: 'dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<host4>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)',
+    cause:
+      '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}: connection refused ("{fact}")',
+    fix: 'Check that {host}{host2}{host3}{host4}{host5}{host6} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',
+  },
+  // ---------------------------------------------------------------- quotas
+  {
+    id: 'quota_exceeded',
+    class: 'quota_limitrange',
+    title: 'ResourceQuota exceeded',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'condition', 'text'],
+    text: 'exceeded quota: (?<quota>[\\w.-]+)[^\\n]*',
+    cause:
+      'new pods of {subject} are rejected: the namespace ResourceQuota "{quota}" is exhausted ("{fact}")',
+    fix: 'Raise the ResourceQuota {quota} or lower the requests/limits (or replicas) of {subject}; free quota used by other workloads.',
+  },
+  {
+    id: 'limitrange_rejected',
+    class: 'quota_limitrange',
+    title: 'LimitRange rejects the pod',
+    role: 'cause',
+    strength: 0.92,
+    on: ['event', 'condition', 'text'],
+    text: '(?:maximum|minimum) (?<res>cpu|memory|storage|ephemeral-storage) usage per (?<scope>Container|Pod) is (?<limit>[\\w.]+)[^\\n]*|must specify (?:limits|requests)\\.[\\w]+',
+    cause: 'new pods of {subject} are rejected by the namespace LimitRange: "{fact}"',
+    fix: 'Set the {res} requests/limits of {subject} within the LimitRange ({scope} max/min {limit}) or change the LimitRange.',
+  },
+  // ---------------------------------------------------------------- scaling
+  {
+    id: 'hpa_maxed',
+    class: 'hpa_throttling',
+    title: 'autoscaler at its maximum replicas',
+    role: 'cause',
+    strength: 0.8,
+    on: ['condition', 'event'],
+    text: 'TooManyReplicas|desired replica count is more than the maximum replica count|ScalingLimited',
+    cause:
+      'the HorizontalPodAutoscaler of {subject} is at its maximum ({max} replicas) and cannot add capacity while load stays above target{targets}',
+    fix: 'Raise maxReplicas of the HPA of {subject} (cluster capacity permitting) and find what drives the load; consider making each replica cheaper.',
+  },
+  {
+    id: 'cpu_throttled',
+    class: 'hpa_throttling',
+    title: 'CPU throttled at its limit',
+    role: 'cause',
+    strength: 0.75,
+    on: ['log', 'text', 'event'],
+    text: 'cpu[^\\n]{0,40}throttl\\w*|throttl\\w*[^\\n]{0,40}cpu|CPUThrottlingHigh',
+    cause: '{subject} is CPU-throttled: it needs more CPU than its limit{cpu_limit} ("{fact}")',
+    fix: 'Raise (or remove) the CPU limit of {subject}, or reduce its CPU use.',
+  },
+  // ---------------------------------------------------------------- crashes (from logs)
+  {
+    id: 'missing_env',
+    class: 'crashloop_config',
+    title: 'required environment variable missing',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log', 'state'],
+    text: '(?:environment variable|env(?:ironment)? var(?:iable)?|env)\\s+[\'"`]?(?<var>[A-Z][A-Z0-9_]{2,})[\'"`]?\\s+(?:is\\s+)?(?:not set|missing|required|undefined|empty|must be set)|(?:missing|required) (?:required )?(?:environment variable|env var(?:iable)?|setting|configuration|config)s?:?\\s+[\'"`]?(?<var2>[A-Za-z][A-Za-z0-9_.]{2,})|KeyError: [\'"](?<var3>[A-Z][A-Z0-9_]{2,})[\'"]|(?<var4>[A-Z][A-Z0-9_]{3,})\\s+(?:must be set|is required|is not set|not set|is missing|is empty)',
+    cause: '{subject} crashes at start because {var}{var2}{var3}{var4} is not set ("{fact}")',
+    fix: 'Set {var}{var2}{var3}{var4} in the environment of {subject} (Deployment env / ConfigMap / Secret), then let it restart.',
+  },
+  {
+    id: 'invalid_config_value',
+    class: 'crashloop_config',
+    title: 'invalid configuration value',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log', 'text'],
+    text: 'invalid [^\\n]{0,60}? for (?<var>[A-Z][A-Z0-9_]{3,})|(?<var2>[A-Z][A-Z0-9_]{3,})[^\\n]{0,40}(?:is invalid|invalid value|malformed|cannot be parsed)|invalid (?:value|setting) [\'"]?(?<val>[^\'"\\s]+)[\'"]? for (?:config(?:uration)? )?(?:key |setting )?[\'"]?(?<key>[\\w.-]+)',
+    cause:
+      '{subject} fails because of a bad configuration value: {var}{var2}{key} is invalid ("{fact}")',
+    fix: 'Correct {var}{var2}{key} in the configuration of {subject} (or roll back the config change that set it).',
+  },
+  {
+    id: 'missing_config_file',
+    class: 'crashloop_config',
+    title: 'configuration file missing',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log', 'state'],
+    text: "open (?<path>/[\\w./-]+): no such file or directory|(?<path2>/[\\w./-]+\\.(?:ya?ml|json|conf|cfg|ini|toml|properties|xml|env)):? no such file|FileNotFoundError: [^\\n]*'(?<path3>[^']+)'|(?:config(?:uration)? file|could not (?:open|read|load) (?:config|file))[^\\n]*?(?<path4>/[\\w./-]+)[^\\n]*(?:not found|no such file|does not exist)",
+    cause:
+      '{subject} crashes at start: its configuration file {path}{path2}{path3}{path4} does not exist ("{fact}")',
+    fix: 'Mount the file {path}{path2}{path3}{path4} into {subject} (ConfigMap volume with the right key and mountPath) or point the app at where it is.',
+  },
+  {
+    id: 'bad_flag',
+    class: 'crashloop_config',
+    title: 'unknown or invalid command-line flag',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'state'],
+    text: 'flag provided but not defined: (?<flag>-+[\\w.-]+)|unknown (?:flag|option|shorthand flag)[: ]+\'?(?<flag2>-*[\\w.-]+)|unrecognized (?:option|arguments?)[: ]+\'?(?<flag3>-+[\\w.=-]+)|invalid (?:value|argument) "?(?<val>[^"\\s]+)"? for (?:flag )?"?(?<flag4>-+[\\w.-]+)|no such option:? (?<flag5>-+[\\w.-]+)',
+    cause:
+      '{subject} exits at start: it is given a command-line flag it does not accept {flag}{flag2}{flag3}{flag4}{flag5} ("{fact}")',
+    fix: 'Fix the args/command of {subject} (remove or correct {flag}{flag2}{flag3}{flag4}{flag5}; check the flags of the image version it runs).',
+  },
+  {
+    id: 'disk_full',
+    class: 'eviction',
+    title: 'disk full',
+    role: 'cause',
+    strength: 0.85,
+    on: ['log', 'event', 'text'],
+    text: 'no space left on device|ENOSPC|disk (?:is )?full|disk usage[^\\n]*(?:9[5-9]|100)%',
+    cause: '{subject} ran out of disk space ("{fact}")',
+    fix: 'Free or grow the volume of {subject} (and find what fills it: logs, segments, temp files); alert before it reaches 100%.',
+  },
+  {
+    id: 'panic',
+    class: 'crashloop_panic',
+    title: 'application crash (panic / unhandled exception)',
+    role: 'cause',
+    strength: 0.8,
+    on: ['log'],
+    text: '^\\s*panic: [^\\n]*|\\bpanic: [^\\n]*|Traceback \\(most recent call last\\)|Exception in thread "[^"]+" [\\w.$]+[^\\n]*|Unhandled(?:Promise)?Rejection[^\\n]*|uncaught exception[^\\n]*|segmentation fault|SIGSEGV[^\\n]*|fatal error: [^\\n]*|(?:NullPointer|IllegalState|IllegalArgument|ClassNotFound|NoSuchMethod)(?:Exception|Error)[^\\n]*|(?:TypeError|ReferenceError|AttributeError|ValueError|ZeroDivisionError|IndexError|KeyError): [^\\n]*',
+    cause: '{subject} crashes: the application fails with "{fact}"',
+    fix: 'Fix the crash in {subject} (the stack trace in its previous logs points at the code), or roll back to the last version that ran.',
+  },
+  {
+    id: 'command_not_found',
+    class: 'crashloop_config',
+    title: 'container command not found',
+    role: 'cause',
+    strength: 0.88,
+    on: ['state', 'event', 'log'],
+    text: 'exec: "(?<cmd>[^"]+)": executable file not found|(?<cmd2>[\\w./-]+): (?:command )?not found|exit code:? ?127\\b|StartError[^\\n]*no such file',
+    cause: '{subject} cannot start its command {cmd}{cmd2}: it is not in the image ("{fact}")',
+    fix: 'Fix the command/entrypoint of {subject} to a binary the image contains.',
+  },
+  // ---------------------------------------------------------------- symptoms
+  {
+    id: 'crash_loop',
+    class: 'crashloop_panic',
+    title: 'container keeps crashing (CrashLoopBackOff)',
+    role: 'symptom',
+    strength: 0.55,
+    on: ['state', 'event', 'status'],
+    reason: '^(CrashLoopBackOff|BackOff|Error|RunContainerError|StartError)$',
+    text: 'Back-off restarting failed container|CrashLoopBackOff',
+    cause: '{subject} is in CrashLoopBackOff: its container exits soon after starting{exit}',
+    fix: 'Read the previous logs of {subject} (`kubectl logs --previous`) for the error that ends it.',
+  },
+  {
+    id: 'replica_failure',
+    class: 'quota_limitrange',
+    title: 'controller cannot create pods',
+    role: 'symptom',
+    strength: 0.6,
+    on: ['event', 'condition'],
+    reason: '^(FailedCreate|ReplicaFailure)$',
+    cause: 'the controller of {subject} cannot create its pods ("{fact}")',
+    fix: 'Read the FailedCreate message of {subject}: quota, LimitRange, admission webhook or ServiceAccount.',
+  },
+  {
+    id: 'failed_mount',
+    class: 'create_container_config',
+    title: 'volume cannot be mounted',
+    role: 'cause',
+    strength: 0.8,
+    on: ['event'],
+    reason: '^(FailedMount|FailedAttachVolume)$',
+    text: 'MountVolume\\.SetUp failed for volume "(?<vol>[^"]+)"[^\\n]*|Unable to attach or mount volumes[^\\n]*|AttachVolume\\.Attach failed[^\\n]*',
+    cause: '{subject} cannot mount its volume {vol}: "{fact}"',
+    fix: 'Fix the volume {vol} of {subject} (the ConfigMap/Secret/PVC it names must exist and be attachable).',
+  },
+  {
+    id: 'http_5xx',
+    class: 'dependency_failure',
+    title: 'requests failing with 5xx',
+    role: 'symptom',
+    strength: 0.4,
+    on: ['log', 'text', 'event'],
+    text: '\\b(?:HTTP/\\d(?:\\.\\d)? |status[=: ]+|\\s)5\\d\\d\\b[^\\n]*(?:error|upstream|unavailable|gateway)',
+    cause: '{subject} answers requests with 5xx errors',
+    fix: 'Find the first error behind the 5xx answers of {subject} in its logs and its dependencies.',
+  },
+];

@@ -1,0 +1,244 @@
+import type { CauseEntry, FactSource } from './cause-catalog.data';
+import type { ClusterModel } from './model';
+import type { ObjectView } from './observe';
+import type { Subject } from './scope';
+
+/** One fact that matched a catalog entry, on an object. */
+export interface Finding {
+  entry: CauseEntry;
+  /** the object it is about (pod, node, pvc, job...) */
+  object?: { kind: string; name: string; namespace?: string };
+  /** the workload it belongs to ("checkout-api") */
+  workload: string;
+  fact: string;
+  groups: Record<string, string>;
+  at?: number;
+  where: FactSource;
+  source: string;
+}
+
+interface Compiled {
+  entry: CauseEntry;
+  reason?: RegExp;
+  text?: RegExp;
+}
+
+export function compile(catalog: CauseEntry[]): Compiled[] {
+  return catalog.map((entry) => ({
+    entry,
+    reason: entry.reason ? new RegExp(entry.reason, 'i') : undefined,
+    text: entry.text ? new RegExp(entry.text, 'im') : undefined,
+  }));
+}
+
+const clip = (s: string, n = 300) =>
+  (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ').trim();
+
+function test(
+  c: Compiled,
+  where: FactSource,
+  reason: string | undefined,
+  text: string,
+): { fact: string; groups: Record<string, string> } | undefined {
+  if (!c.entry.on.includes(where)) return undefined;
+  if (c.reason && !(reason && c.reason.test(reason))) {
+    // an entry with both reason and text matches either when it is a symptom of a reason word in the text
+    if (!c.text) return undefined;
+    if (c.entry.reason && !c.entry.text) return undefined;
+    if (c.reason && !c.text) return undefined;
+    if (c.entry.id.startsWith('probe_')) return undefined;
+  }
+  if (!c.text) return { fact: clip(`${reason ?? ''}${text ? `: ${text}` : ''}`), groups: {} };
+  const m = c.text.exec(text);
+  if (!m) return undefined;
+  const groups: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m.groups ?? {})) if (v) groups[k] = v;
+  const fact = where === 'log' || text.length < 300 ? clip(text) : clip(m[0]);
+  return { fact, groups };
+}
+
+/** Match every fact of the model against the catalog. */
+export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  const push = (f: Finding) => {
+    const k = `${f.entry.id}|${f.workload}|${f.fact}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.push(f);
+  };
+  const run = (
+    where: FactSource,
+    reason: string | undefined,
+    text: string,
+    obj: ObjectView | undefined,
+    workload: string,
+    at: number | undefined,
+    source: string,
+  ) => {
+    for (const c of catalog) {
+      const hit = test(c, where, reason, text);
+      if (hit)
+        push({
+          entry: c.entry,
+          object: obj ? { kind: obj.kind, name: obj.name, namespace: obj.namespace } : undefined,
+          workload,
+          fact: hit.fact,
+          groups: hit.groups,
+          at,
+          where,
+          source,
+        });
+    }
+  };
+  for (const o of model.objects.values()) {
+    const w = model.workloadOf(o).name;
+    for (const c of o.containers) {
+      for (const st of [c.waiting, c.terminated, c.last]) {
+        if (!st?.reason && st?.exitCode === undefined) continue;
+        if (st.reason === 'Completed' || (st.exitCode === 0 && !st.reason)) continue;
+        const text = [
+          st.reason,
+          st.exitCode !== undefined ? `exit code ${st.exitCode}` : '',
+          st.message,
+        ]
+          .filter(Boolean)
+          .join(': ');
+        run('state', st.reason, text, o, w, st.at, o.source);
+      }
+    }
+    if (o.reason || o.message)
+      run(
+        'status',
+        o.reason,
+        [o.reason, o.message].filter(Boolean).join(': '),
+        o,
+        w,
+        o.created,
+        o.source,
+      );
+    if (
+      o.kind === 'pod' &&
+      o.status &&
+      /BackOff|Err|Error|Evicted|OOMKilled|CreateContainer/.test(o.status) &&
+      !o.containers.some((c) => c.waiting || c.terminated || c.last)
+    )
+      run('status', o.status, o.status, o, w, undefined, o.source);
+    for (const cond of o.conditions) {
+      const bad =
+        ([
+          'Ready',
+          'PodScheduled',
+          'Available',
+          'ContainersReady',
+          'Initialized',
+          'AbleToScale',
+          'ScalingActive',
+        ].includes(cond.type) &&
+          cond.status !== 'True') ||
+        (/Pressure$|NetworkUnavailable|^Failed$|ReplicaFailure|ScalingLimited/.test(cond.type) &&
+          cond.status === 'True') ||
+        (cond.type === 'Progressing' && cond.status === 'False');
+      if (!bad || (cond.type === 'Ready' && o.kind === 'pod')) continue;
+      const reason = /Pressure$/.test(cond.type) ? cond.type : (cond.reason ?? cond.type);
+      run(
+        'condition',
+        reason,
+        `${cond.type} ${cond.status} ${cond.reason ?? ''}: ${cond.message ?? ''}`,
+        o,
+        w,
+        cond.at,
+        o.source,
+      );
+    }
+  }
+  for (const e of model.events) {
+    if (
+      e.type === 'Normal' &&
+      !/NodeNotReady|Evicted|TooManyReplicas|FailedCreate/.test(`${e.reason} ${e.message}`)
+    )
+      continue;
+    const obj = e.object
+      ? ((e.object.kind ? model.get(e.object.kind, e.object.name, e.namespace) : undefined) ??
+        [...model.objects.values()].find((o) => o.name === e.object!.name))
+      : undefined;
+    const w = obj ? model.workloadOf(obj).name : (e.object?.name ?? '');
+    const view =
+      obj ??
+      (e.object
+        ? {
+            kind: e.object.kind ?? 'resource',
+            name: e.object.name,
+            namespace: e.namespace,
+            labels: {},
+            containers: [],
+            conditions: [],
+            images: [],
+            fields: {},
+            source: e.source,
+          }
+        : undefined);
+    run(
+      'event',
+      e.reason,
+      e.message,
+      view as ObjectView | undefined,
+      w,
+      e.last ?? e.first,
+      e.source,
+    );
+  }
+  for (const l of model.logs) {
+    const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+    const w = pod ? model.workloadOf(pod).name : l.pod ? l.pod : '';
+    const view =
+      pod ??
+      (l.pod
+        ? {
+            kind: 'pod',
+            name: l.pod,
+            namespace: l.namespace,
+            labels: {},
+            containers: [],
+            conditions: [],
+            images: [],
+            fields: {},
+            source: l.source,
+          }
+        : undefined);
+    // the last fatal lines matter most: scan from the end, error/warn lines and a few others
+    const lines = l.lines.slice(-400);
+    for (const line of lines) {
+      if (
+        !line.level &&
+        !/refused|timeout|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing/i.test(
+          line.text,
+        )
+      )
+        continue;
+      run('log', undefined, line.text, view as ObjectView | undefined, w, line.at, l.source);
+    }
+  }
+  for (const t of model.texts) run('text', undefined, t.text, undefined, '', undefined, t.source);
+  return out;
+}
+
+/** Is the finding about one of the subjects (or what they depend on)? */
+export function relevance(
+  f: Finding,
+  model: ClusterModel,
+  subjects: Subject[],
+  focus: Set<string>,
+): number {
+  if (!subjects.length) return 0.5;
+  if (f.workload && focus.has(f.workload)) return 1;
+  if (f.object && focus.has(f.object.name)) return 1;
+  for (const s of subjects) {
+    if (f.object) {
+      const o = model.get(f.object.kind, f.object.name, f.object.namespace);
+      if (o && model.matches(o, s)) return 1;
+    }
+    if (f.workload === s.name || f.workload.startsWith(`${s.name}-`)) return 0.9;
+  }
+  return 0;
+}

@@ -1,0 +1,188 @@
+import type { EventView, LogView, MetricView, ObjectView, Observed } from './observe';
+import type { Subject } from './scope';
+
+/** Everything a run has seen, merged: one view per object, events and logs deduplicated. */
+export class ClusterModel {
+  readonly objects = new Map<string, ObjectView>();
+  readonly events: EventView[] = [];
+  readonly logs: LogView[] = [];
+  readonly metrics: MetricView[] = [];
+  readonly texts: { text: string; source: string }[] = [];
+  private readonly eventKeys = new Set<string>();
+  private readonly logKeys = new Set<string>();
+
+  static key(kind: string, name: string, namespace?: string) {
+    return `${kind}/${namespace ?? ''}/${name}`;
+  }
+
+  add(o: Observed, source: string): void {
+    for (const v of o.objects) this.addObject(v);
+    for (const e of o.events) {
+      const k = `${e.reason ?? ''}|${e.message}|${e.object?.name ?? ''}`;
+      if (this.eventKeys.has(k)) {
+        const prev = this.events.find(
+          (x) => `${x.reason ?? ''}|${x.message}|${x.object?.name ?? ''}` === k,
+        );
+        if (prev) {
+          prev.first = min(prev.first, e.first);
+          prev.last = max(prev.last, e.last);
+          prev.count = Math.max(prev.count ?? 0, e.count ?? 0) || undefined;
+          prev.type ??= e.type;
+          prev.namespace ??= e.namespace;
+          if (prev.object && !prev.object.kind && e.object?.kind) prev.object.kind = e.object.kind;
+        }
+        continue;
+      }
+      this.eventKeys.add(k);
+      this.events.push(e);
+    }
+    for (const l of o.logs) {
+      const k = `${l.namespace ?? ''}/${l.pod ?? ''}/${l.container ?? ''}/${l.previous}/${l.lines.length}/${l.lines[l.lines.length - 1]?.text ?? ''}`;
+      if (this.logKeys.has(k)) continue;
+      this.logKeys.add(k);
+      this.logs.push(l);
+    }
+    this.metrics.push(...o.metrics);
+    for (const t of o.texts) if (this.texts.length < 500) this.texts.push({ text: t, source });
+  }
+
+  addObject(v: ObjectView): void {
+    // objects seen without a namespace match one seen with it
+    let key = ClusterModel.key(v.kind, v.name, v.namespace);
+    if (!v.namespace) {
+      const other = [...this.objects.values()].find((o) => o.kind === v.kind && o.name === v.name);
+      if (other) key = ClusterModel.key(other.kind, other.name, other.namespace);
+    } else if (!this.objects.has(key)) {
+      const bare = ClusterModel.key(v.kind, v.name, undefined);
+      const prev = this.objects.get(bare);
+      if (prev) {
+        this.objects.delete(bare);
+        prev.namespace = v.namespace;
+        this.objects.set(key, prev);
+      }
+    }
+    const prev = this.objects.get(key);
+    if (!prev) {
+      this.objects.set(key, v);
+      return;
+    }
+    prev.namespace ??= v.namespace;
+    prev.status = v.status ?? prev.status;
+    prev.reason = v.reason ?? prev.reason;
+    prev.message = v.message ?? prev.message;
+    prev.restarts = v.restarts ?? prev.restarts;
+    prev.node ??= v.node;
+    prev.owner ??= v.owner;
+    prev.created ??= v.created;
+    Object.assign(prev.labels, v.labels);
+    Object.assign(prev.fields, v.fields);
+    if (v.conditions.length) prev.conditions = v.conditions;
+    if (
+      v.containers.length >= prev.containers.length &&
+      v.containers.some((c) => c.waiting || c.terminated || c.last || Object.keys(c.limits).length)
+    )
+      prev.containers = v.containers;
+    for (const i of v.images) if (!prev.images.includes(i)) prev.images.push(i);
+  }
+
+  list(kind?: string, namespace?: string): ObjectView[] {
+    return [...this.objects.values()].filter(
+      (o) =>
+        (!kind || o.kind === kind) && (!namespace || !o.namespace || o.namespace === namespace),
+    );
+  }
+
+  get(kind: string, name: string, namespace?: string): ObjectView | undefined {
+    return (
+      this.objects.get(ClusterModel.key(kind, name, namespace)) ??
+      [...this.objects.values()].find((o) => o.kind === kind && o.name === name)
+    );
+  }
+
+  /** the workload a pod (or ReplicaSet, Job) belongs to */
+  workloadOf(o: ObjectView): { kind: string; name: string } {
+    if (o.kind === 'pod' || o.kind === 'replicaset' || o.kind === 'job') {
+      let owner = o.owner;
+      if (owner?.kind === 'replicaset') {
+        const rs = this.get('replicaset', owner.name, o.namespace);
+        owner = rs?.owner ?? { kind: 'deployment', name: stripHash(owner.name) };
+      }
+      if (owner?.kind === 'job') {
+        const job = this.get('job', owner.name, o.namespace);
+        if (job?.owner?.kind === 'cronjob') return job.owner;
+      }
+      if (owner) return { kind: owner.kind, name: owner.name };
+      if (o.kind === 'pod') {
+        const app = o.labels['app'] ?? o.labels['app.kubernetes.io/name'] ?? o.labels['k8s-app'];
+        return { kind: 'deployment', name: workloadName(o.name) || app || o.name };
+      }
+      if (o.kind === 'replicaset') return { kind: 'deployment', name: stripHash(o.name) };
+    }
+    return { kind: o.kind, name: o.name };
+  }
+
+  podsOf(kind: string, name: string, namespace?: string): ObjectView[] {
+    return this.list('pod', namespace).filter((p) => {
+      const w = this.workloadOf(p);
+      return (
+        (w.name === name && (w.kind === kind || kind === 'deployment' || kind === 'service')) ||
+        (kind === 'job' && p.owner?.name === name)
+      );
+    });
+  }
+
+  /** Does the object belong to the subject (by name, owner, labels or a service's selector)? */
+  matches(o: ObjectView, s: Subject): boolean {
+    if (s.namespace && o.namespace && o.namespace !== s.namespace && o.kind !== 'node')
+      return false;
+    const n = s.name.toLowerCase();
+    if (o.name === n)
+      return !s.kind || s.kind === o.kind || s.kind === 'service' || s.kind === 'deployment';
+    const w = this.workloadOf(o);
+    if (w.name === n) return true;
+    const labelVals = [
+      o.labels['app'],
+      o.labels['app.kubernetes.io/name'],
+      o.labels['app.kubernetes.io/instance'],
+      o.labels['k8s-app'],
+      o.labels['component'],
+      o.labels['service'],
+    ];
+    if (labelVals.includes(n)) return true;
+    // "checkout" -> "checkout-api", "checkout-7d9f..."; "payments-api" !-> "payments-db"
+    if (
+      s.kind &&
+      s.kind !== 'service' &&
+      s.kind !== o.kind &&
+      !(s.kind === 'deployment' && o.kind === 'pod')
+    )
+      return false;
+    const wn = w.name;
+    if (wn.startsWith(`${n}-`) || wn.endsWith(`-${n}`)) return true;
+    if (o.kind === 'pod' && o.name.startsWith(`${n}-`) && !wn.includes('-')) return true;
+    return false;
+  }
+}
+
+function min(a?: number, b?: number) {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+function max(a?: number, b?: number) {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
+/** checkout-api-7d9f8b6c5 -> checkout-api */
+export function stripHash(name: string): string {
+  return name.replace(/-[a-z0-9]{6,10}$/, '');
+}
+
+/** checkout-api-7d9f8b6c5-x2x4z -> checkout-api; web-0 -> web; job-x7k2p -> job */
+export function workloadName(name: string): string {
+  const m = /^(.*?)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(name);
+  if (m?.[1]) return m[1];
+  const sts = /^(.*)-\d+$/.exec(name);
+  if (sts?.[1]) return sts[1];
+  const five = /^(.*)-[a-z0-9]{5}$/.exec(name);
+  if (five?.[1] && /\d/.test(name.slice(-5))) return five[1];
+  return name;
+}

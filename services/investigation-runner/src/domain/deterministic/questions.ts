@@ -1,0 +1,150 @@
+import type { ClusterModel } from './model';
+import type { ObjectView } from './observe';
+import type { Question, Scope } from './scope';
+
+/** Answers a question the message asks, from the data; says plainly what it could not see. */
+export function answerQuestion(
+  q: Question,
+  model: ClusterModel,
+  scope: Scope,
+  now: number,
+): string {
+  const where = (ns?: string) => (ns ? ` in namespace ${ns}` : '');
+  switch (q.type) {
+    case 'count':
+    case 'which': {
+      const all = model.list(q.what, q.namespace).filter((o) => o.kind === q.what);
+      if (!all.length)
+        return `I could not list any ${q.what}s${where(q.namespace)} with the tools available.`;
+      const hits = all.filter((o) => statusMatches(o, q.status));
+      const names = hits.map((o) => o.name);
+      const label = q.status
+        ? `${q.status === 'failing' ? 'failing (not running and ready)' : q.status}`
+        : '';
+      if (q.type === 'count')
+        return `${hits.length} ${q.what}${hits.length === 1 ? ' is' : 's are'}${label ? ` ${label}` : ''}${where(q.namespace)}${names.length ? `: ${names.join(', ')}` : ''} (of ${all.length} ${q.what}s seen).`;
+      return names.length
+        ? `${names.length} ${q.what}${names.length === 1 ? '' : 's'}${label ? ` ${label}` : ''}${where(q.namespace)}: ${hits.map((o) => `${o.name}${o.restarts ? ` (${o.restarts} restarts)` : ''}${o.status ? ` [${o.status}]` : ''}`).join(', ')}.`
+        : `No ${q.what}${label ? ` is ${label}` : ''}${where(q.namespace)} (of ${all.length} seen).`;
+    }
+    case 'log_errors': {
+      const since = q.since;
+      const pods = model
+        .list('pod')
+        .filter((p) => !q.subject || scope.subjects.some((s) => model.matches(p, s)));
+      const names = new Set(pods.map((p) => p.name));
+      const logs = model.logs.filter(
+        (l) => !l.previous && (!q.subject || (l.pod && names.has(l.pod))),
+      );
+      if (!logs.length)
+        return `I could not read the logs of ${q.subject ?? 'the service'} with the tools available.`;
+      const lines = logs.flatMap((l) =>
+        l.lines
+          .filter(
+            (x) =>
+              x.level === 'error' && (since === undefined || x.at === undefined || x.at >= since),
+          )
+          .map((x) => ({ pod: l.pod, ...x })),
+      );
+      const window = since ? ` since ${new Date(since).toISOString()}` : '';
+      if (!lines.length)
+        return `No error lines in the logs of ${q.subject ?? 'the service'}${window} (${logs.reduce((a, l) => a + l.lines.length, 0)} lines read).`;
+      const distinct = new Map<string, number>();
+      for (const l of lines) {
+        const k = l.text
+          .replace(/^\S*\d{4}-\d\d-\d\d\S*\s*/, '')
+          .replace(/\b\d+\b/g, '#')
+          .slice(0, 160);
+        distinct.set(k, (distinct.get(k) ?? 0) + 1);
+      }
+      const top = [...lines]
+        .reverse()
+        .filter(
+          (l, i, a) =>
+            a.findIndex(
+              (x) =>
+                x.text
+                  .replace(/^\S*\d{4}-\d\d-\d\d\S*\s*/, '')
+                  .replace(/\b\d+\b/g, '#')
+                  .slice(0, 160) ===
+                l.text
+                  .replace(/^\S*\d{4}-\d\d-\d\d\S*\s*/, '')
+                  .replace(/\b\d+\b/g, '#')
+                  .slice(0, 160),
+            ) === i,
+        )
+        .slice(0, 5);
+      return `${lines.length} error line(s) in the logs of ${q.subject ?? 'the service'}${window}, ${distinct.size} distinct; latest: ${top.map((l) => `"${l.text.slice(0, 200)}"`).join('; ')}.`;
+    }
+    case 'top': {
+      const ms = model.metrics.filter(
+        (m) => m.kind === 'pod' && (!q.namespace || !m.namespace || m.namespace === q.namespace),
+      );
+      if (!ms.length)
+        return `No resource metrics were available${where(q.namespace)} (metrics-server or a metrics tool is needed).`;
+      const val = (m: (typeof ms)[number]) => quantity(q.resource === 'memory' ? m.memory : m.cpu);
+      const sorted = [...ms].sort((a, b) => val(b) - val(a));
+      return `Highest ${q.resource} use${where(q.namespace)}: ${sorted
+        .slice(0, 3)
+        .map((m) => `${m.name} (${q.resource === 'memory' ? m.memory : m.cpu})`)
+        .join(', ')}.`;
+    }
+    case 'nodes': {
+      const nodes = model.list('node');
+      if (!nodes.length) return 'I could not list the nodes with the tools available.';
+      const bad = nodes.filter(
+        (n) =>
+          n.status !== 'Ready' ||
+          n.conditions.some((c) => /Pressure$/.test(c.type) && c.status === 'True'),
+      );
+      return bad.length
+        ? `${bad.length} of ${nodes.length} nodes have a problem: ${bad
+            .map(
+              (n) =>
+                `${n.name} (${n.status}${n.conditions
+                  .filter((c) => /Pressure$/.test(c.type) && c.status === 'True')
+                  .map((c) => `, ${c.type}`)
+                  .join('')})`,
+            )
+            .join(', ')}.`
+        : `All ${nodes.length} nodes are Ready with no pressure conditions.`;
+    }
+  }
+  void now;
+  return '';
+}
+
+function statusMatches(o: ObjectView, status?: string): boolean {
+  if (!status) return true;
+  const s = o.status ?? '';
+  if (status === 'failing')
+    return (
+      !/^(Running|Succeeded|Completed)$/.test(s) || o.containers.some((c) => c.ready === false)
+    );
+  if (status === 'restarted') return (o.restarts ?? 0) > 0;
+  if (status === 'CrashLoopBackOff') return /CrashLoop/i.test(s);
+  return s.toLowerCase() === status.toLowerCase();
+}
+
+/** "250m" -> 0.25, "512Mi" -> bytes */
+export function quantity(q?: string): number {
+  if (!q) return 0;
+  const m = /^([\d.]+)\s*([a-zA-Z]*)/.exec(q.trim());
+  if (!m) return 0;
+  const n = Number(m[1]);
+  const unit: Record<string, number> = {
+    m: 1e-3,
+    n: 1e-9,
+    u: 1e-6,
+    k: 1e3,
+    K: 1e3,
+    Ki: 1024,
+    M: 1e6,
+    Mi: 1024 ** 2,
+    G: 1e9,
+    Gi: 1024 ** 3,
+    T: 1e12,
+    Ti: 1024 ** 4,
+  };
+  return n * (unit[m[2] ?? ''] ?? 1);
+}

@@ -1,0 +1,241 @@
+import type { InvestigationContextRecord } from '@inquest/store';
+import { kindOf } from './tool-profile';
+
+/** What the incident is about, before any tool is called. */
+export interface Subject {
+  kind?: string;
+  name: string;
+  namespace?: string;
+  /** where it came from: message, context, alert */
+  from: string;
+}
+
+export interface Scope {
+  subjects: Subject[];
+  namespaces: string[];
+  /** the message asks a question the data should answer */
+  question?: Question;
+}
+
+export type Question =
+  | { type: 'count'; what: string; status?: string; namespace?: string }
+  | { type: 'which'; what: string; status?: string; namespace?: string }
+  | { type: 'log_errors'; subject?: string; since?: number; pattern?: string }
+  | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
+  | { type: 'nodes' };
+
+const STOP = new Set(
+  'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
+    ' ',
+  ),
+);
+
+const K8S_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/** Subjects from the message, the context and alert labels. */
+export function scopeIncident(
+  message: string,
+  ctx: InvestigationContextRecord,
+  now: number,
+): Scope {
+  const subjects: Subject[] = [];
+  const namespaces: string[] = [];
+  const add = (s: Subject) => {
+    const name = s.name.replace(/^["'`]|["'`.,;:!?)]+$/g, '');
+    if (!name || name.length < 2 || !K8S_NAME.test(name.toLowerCase())) return;
+    if (!subjects.some((x) => x.name === name && (x.kind ?? '') === (s.kind ?? '')))
+      subjects.push({ ...s, name });
+  };
+  const addNs = (ns: string | undefined) => {
+    if (ns && K8S_NAME.test(ns) && !namespaces.includes(ns)) namespaces.push(ns);
+  };
+  addNs(ctx.namespace);
+  if (ctx.service) add({ name: ctx.service, namespace: ctx.namespace, from: 'context' });
+  const text = `${message}\n${ctx.hint ?? ''}\n${ctx.related_alert ?? ''}`;
+  // structured blocks {"type": "pod", "name": "x", "namespace": "y"}
+  for (const m of text.matchAll(/\{[^{}]{0,400}\}/g)) {
+    try {
+      const o = JSON.parse(m[0]) as Record<string, unknown>;
+      const name = typeof o['name'] === 'string' ? o['name'] : undefined;
+      const kind = kindOf(String(o['type'] ?? o['kind'] ?? ''));
+      const ns = typeof o['namespace'] === 'string' ? o['namespace'] : undefined;
+      addNs(ns);
+      if (name) add({ kind, name, namespace: ns, from: 'message' });
+    } catch {
+      /* not JSON */
+    }
+  }
+  // alert labels: namespace="x", pod="y", deployment="z", job_name, service, container
+  for (const m of text.matchAll(
+    /\b(namespace|pod|deployment|statefulset|daemonset|job_name|job|service|app|container|node|instance|persistentvolumeclaim|horizontalpodautoscaler|cronjob)\s*[=:]\s*"?([a-z0-9][a-z0-9.-]*)"?/gi,
+  )) {
+    const key = m[1]!.toLowerCase();
+    const val = m[2]!;
+    if (key === 'namespace') addNs(val);
+    else if (key !== 'instance' && key !== 'container')
+      add({
+        kind: kindOf(key === 'job_name' ? 'job' : key === 'app' ? '' : key),
+        name: val,
+        from: 'alert',
+      });
+  }
+  // kind/name
+  for (const m of text.matchAll(/\b([a-z]+(?:\.[a-z.]+)?)\/([a-z0-9][a-z0-9.-]*[a-z0-9])\b/gi)) {
+    const kind = kindOf(m[1]!);
+    if (kind) add({ kind, name: m[2]!, from: 'message' });
+  }
+  // "in namespace y", "namespace y", "-n y", "ns y"
+  for (const m of text.matchAll(
+    /(?:\bin (?:the )?namespace|\bnamespace|\bns|\s-n)\s+[`'"]?([a-z0-9][a-z0-9-]*)/gi,
+  ))
+    addNs(m[1]!.toLowerCase());
+  for (const m of text.matchAll(/\bin (?:the )?[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? namespace/gi))
+    addNs(m[1]!.toLowerCase());
+  // "deployment x", "the x deployment", "pod x", "node x", "job x", "pvc x"
+  for (const m of text.matchAll(
+    /\b(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|svc|hpa|ingress|configmap|secret)\s+[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])/gi,
+  )) {
+    const kind = kindOf(m[1]!);
+    const name = m[2]!.toLowerCase();
+    if (!STOP.has(name) && !/^(is|are|in|of|named|called)$/.test(name))
+      add({ kind, name, from: 'message' });
+  }
+  for (const m of text.matchAll(
+    /\b(?:the\s+)?[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])[`'"]?\s+(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|hpa)s?\b/gi,
+  )) {
+    const name = m[1]!.toLowerCase();
+    if (!STOP.has(name)) add({ kind: kindOf(m[2]!), name, from: 'message' });
+  }
+  // names shaped like Kubernetes objects: contain a hyphen or a digit, or quoted
+  for (const m of text.matchAll(/[`'"]([a-z0-9][a-z0-9.-]*[a-z0-9])[`'"]/g))
+    if (!STOP.has(m[1]!)) add({ name: m[1]!, from: 'message' });
+  for (const m of message.matchAll(/\b([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) {
+    const name = m[1]!;
+    if (
+      !namespaces.includes(name) &&
+      !/^(crash-?loop|back-?off|out-of-memory|read-only|non-zero|time-?out|on-call|x509|e-?mail|sign-in|log-?in|up-to-date|built-in|pre-?stop|post-?start|re-?start)/.test(
+        name,
+      )
+    )
+      add({ name, from: 'message' });
+  }
+  // a lone word that names a service ("What is wrong with checkout?")
+  if (!subjects.length)
+    for (const m of message.matchAll(
+      /\b(?:with|of|for|is|in|on)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,})\b/gi,
+    )) {
+      const name = m[1]!.toLowerCase();
+      if (!STOP.has(name) && !namespaces.includes(name)) add({ name, from: 'message-word' });
+    }
+  for (const s of subjects)
+    if (!s.namespace && namespaces.length === 1) s.namespace = namespaces[0];
+  return { subjects, namespaces, question: parseQuestion(message, namespaces, subjects, now) };
+}
+
+const STATUS_WORDS: [RegExp, string][] = [
+  [/\bpending\b/i, 'Pending'],
+  [/\bcrash\s*loop|crashloopbackoff|crashing\b/i, 'CrashLoopBackOff'],
+  [/\b(failing|failed|unhealthy|broken|not (running|ready)|in error)\b/i, 'failing'],
+  [/\brestart(ed|ing|s)?\b/i, 'restarted'],
+  [/\brunning\b/i, 'Running'],
+  [/\bevicted\b/i, 'Evicted'],
+  [/\bcompleted\b/i, 'Completed'],
+];
+
+const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** "since Thursday", "since 09:00", "in the last 2 hours", "today" -> epoch ms */
+export function resolveSince(text: string, now: number): number | undefined {
+  const t = text.toLowerCase();
+  let m =
+    /\b(?:in the |over the |during the )?(?:last|past)\s+(\d+)?\s*(minute|min|hour|hr|day|week)s?\b/.exec(
+      t,
+    );
+  if (m) {
+    const n = Number(m[1] ?? 1);
+    const unit = m[2]!.startsWith('min')
+      ? 60_000
+      : m[2]!.startsWith('h')
+        ? 3_600_000
+        : m[2] === 'day'
+          ? 86_400_000
+          : 7 * 86_400_000;
+    return now - n * unit;
+  }
+  m = /\bsince\s+(\d{1,2}):(\d{2})\b/.exec(t);
+  if (m) {
+    const d = new Date(now);
+    d.setUTCHours(Number(m[1]), Number(m[2]), 0, 0);
+    return d.getTime() > now ? d.getTime() - 86_400_000 : d.getTime();
+  }
+  m = /\bsince\s+(?:last\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/.exec(t);
+  if (m) {
+    const want = DAYS.indexOf(m[1]!);
+    const d = new Date(now);
+    d.setUTCHours(0, 0, 0, 0);
+    let back = (d.getUTCDay() - want + 7) % 7;
+    if (back === 0) back = 7;
+    return d.getTime() - back * 86_400_000;
+  }
+  m = /\bsince\s+(\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?z?)?)/.exec(t);
+  if (m) {
+    const v = Date.parse(
+      m[1]!.toUpperCase().replace(' ', 'T') + (m[1]!.length > 10 && !/z$/i.test(m[1]!) ? 'Z' : ''),
+    );
+    if (Number.isFinite(v)) return v;
+  }
+  if (/\btoday\b/.test(t)) {
+    const d = new Date(now);
+    d.setUTCHours(0, 0, 0, 0);
+    return d.getTime();
+  }
+  if (/\byesterday\b/.test(t)) {
+    const d = new Date(now);
+    d.setUTCHours(0, 0, 0, 0);
+    return d.getTime() - 86_400_000;
+  }
+  return undefined;
+}
+
+function parseQuestion(
+  message: string,
+  namespaces: string[],
+  subjects: Subject[],
+  now: number,
+): Question | undefined {
+  const t = message.toLowerCase();
+  const asks =
+    /\?|^\s*(how many|which|what|list|show|are there|is there|count|give me|find)\b/.test(t);
+  if (!asks) return undefined;
+  const ns = namespaces[0];
+  const status = STATUS_WORDS.find(([re]) => re.test(t))?.[1];
+  const what =
+    /\bnodes?\b/.test(t) && !/\bpods?\b/.test(t)
+      ? 'node'
+      : /\bjobs?\b/.test(t) && !/\bpods?\b/.test(t)
+        ? 'job'
+        : 'pod';
+  if (/\bhow many\b|\bcount\b|\bnumber of\b/.test(t))
+    return { type: 'count', what, status, namespace: ns };
+  if (
+    /\b(errors?|exceptions?|warnings?|failures?)\b[^?]*\blogs?\b|\blogs?\b[^?]*\b(errors?|exceptions?)\b/.test(
+      t,
+    )
+  )
+    return { type: 'log_errors', subject: subjects[0]?.name, since: resolveSince(t, now) };
+  if (
+    /\b(most|highest|top|biggest)\b[^?]*\b(memory|ram|cpu)\b|\b(memory|cpu)\b[^?]*\b(most|highest|top)\b/.test(
+      t,
+    )
+  )
+    return { type: 'top', resource: /\bcpu\b/.test(t) ? 'cpu' : 'memory', namespace: ns };
+  if (/\bwhich\b|\blist\b|\bwhat pods\b|\bshow\b/.test(t) && status)
+    return { type: 'which', what, status, namespace: ns };
+  if (
+    /\bnodes?\b/.test(t) &&
+    /\b(wrong|ok|healthy|ready|problem|issue)\b/.test(t) &&
+    !subjects.length
+  )
+    return { type: 'nodes' };
+  return undefined;
+}

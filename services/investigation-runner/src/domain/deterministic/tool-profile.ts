@@ -1,0 +1,296 @@
+import { classifyTool, nameWords } from '@inquest/write-guard';
+import type { ToolDescriptor } from '../ports';
+
+/**
+ * What a tool does, recognised from its name words, description and parameter schema (never
+ * from one vendor's list of names), so the engine can drive tool servers it has never seen.
+ */
+export type ToolVerb =
+  | 'list'
+  | 'get'
+  | 'describe'
+  | 'events'
+  | 'logs'
+  | 'find'
+  | 'top'
+  | 'history'
+  | 'namespaces'
+  | 'query'
+  | 'other';
+
+export type ParamRole =
+  | 'kind'
+  | 'name'
+  | 'namespace'
+  | 'pod'
+  | 'container'
+  | 'previous'
+  | 'keyword'
+  | 'labelSelector'
+  | 'apiVersion'
+  | 'tail'
+  | 'allNamespaces'
+  | 'node'
+  | 'workload'
+  | 'involved'
+  | 'query'
+  | 'service'
+  | 'context';
+
+export interface ToolProfile {
+  tool: ToolDescriptor;
+  readOnly: boolean;
+  safetyReason: string;
+  verb: ToolVerb;
+  /** kinds fixed by the tool's name ("pods_list" -> pod); empty: any kind (via a kind param) or none */
+  kinds: string[];
+  /** parameter name per role */
+  params: Partial<Record<ParamRole, string>>;
+  required: string[];
+  /** the tool reads logs of the previous container by itself (kubectl_previous_logs) */
+  previousLogs: boolean;
+  /** Kubernetes-flavoured (kinds, pods, namespaces...) */
+  kube: boolean;
+}
+
+/** singular lower-case kind per word (plural, short name, singular) */
+export const KIND_WORDS: Record<string, string> = {};
+const KINDS: [string, string[]][] = [
+  ['pod', ['pod', 'pods', 'po']],
+  ['deployment', ['deployment', 'deployments', 'deploy']],
+  ['replicaset', ['replicaset', 'replicasets', 'rs']],
+  ['statefulset', ['statefulset', 'statefulsets', 'sts']],
+  ['daemonset', ['daemonset', 'daemonsets', 'ds']],
+  ['job', ['job', 'jobs']],
+  ['cronjob', ['cronjob', 'cronjobs', 'cj']],
+  ['node', ['node', 'nodes']],
+  ['service', ['service', 'services', 'svc']],
+  ['endpoints', ['endpoints', 'endpoint', 'ep']],
+  ['ingress', ['ingress', 'ingresses', 'ing']],
+  ['configmap', ['configmap', 'configmaps', 'cm']],
+  ['secret', ['secret', 'secrets']],
+  ['persistentvolumeclaim', ['persistentvolumeclaim', 'persistentvolumeclaims', 'pvc', 'pvcs']],
+  ['persistentvolume', ['persistentvolume', 'persistentvolumes', 'pv', 'pvs']],
+  ['storageclass', ['storageclass', 'storageclasses', 'sc']],
+  ['horizontalpodautoscaler', ['horizontalpodautoscaler', 'horizontalpodautoscalers', 'hpa']],
+  ['namespace', ['namespace', 'namespaces', 'ns']],
+  ['event', ['event', 'events', 'ev']],
+  ['resourcequota', ['resourcequota', 'resourcequotas', 'quota']],
+  ['limitrange', ['limitrange', 'limitranges', 'limits']],
+  ['serviceaccount', ['serviceaccount', 'serviceaccounts', 'sa']],
+  ['certificate', ['certificate', 'certificates', 'cert', 'certs']],
+];
+for (const [kind, words] of KINDS) for (const w of words) KIND_WORDS[w] = kind;
+
+export function kindOf(word: string | undefined): string | undefined {
+  if (!word) return undefined;
+  const w = word
+    .toLowerCase()
+    .replace(/\.(apps|batch|v1|autoscaling|networking\.k8s\.io|storage\.k8s\.io).*$/, '');
+  return KIND_WORDS[w];
+}
+
+const API_VERSIONS: Record<string, string> = {
+  pod: 'v1',
+  node: 'v1',
+  service: 'v1',
+  endpoints: 'v1',
+  configmap: 'v1',
+  secret: 'v1',
+  persistentvolumeclaim: 'v1',
+  persistentvolume: 'v1',
+  namespace: 'v1',
+  event: 'v1',
+  resourcequota: 'v1',
+  limitrange: 'v1',
+  serviceaccount: 'v1',
+  deployment: 'apps/v1',
+  replicaset: 'apps/v1',
+  statefulset: 'apps/v1',
+  daemonset: 'apps/v1',
+  job: 'batch/v1',
+  cronjob: 'batch/v1',
+  ingress: 'networking.k8s.io/v1',
+  storageclass: 'storage.k8s.io/v1',
+  horizontalpodautoscaler: 'autoscaling/v2',
+  certificate: 'cert-manager.io/v1',
+};
+export const apiVersionOf = (kind: string) => API_VERSIONS[kind] ?? 'v1';
+const PROPER: Record<string, string> = {
+  pod: 'Pod',
+  deployment: 'Deployment',
+  replicaset: 'ReplicaSet',
+  statefulset: 'StatefulSet',
+  daemonset: 'DaemonSet',
+  job: 'Job',
+  cronjob: 'CronJob',
+  node: 'Node',
+  service: 'Service',
+  endpoints: 'Endpoints',
+  ingress: 'Ingress',
+  configmap: 'ConfigMap',
+  secret: 'Secret',
+  persistentvolumeclaim: 'PersistentVolumeClaim',
+  persistentvolume: 'PersistentVolume',
+  storageclass: 'StorageClass',
+  horizontalpodautoscaler: 'HorizontalPodAutoscaler',
+  namespace: 'Namespace',
+  event: 'Event',
+  resourcequota: 'ResourceQuota',
+  limitrange: 'LimitRange',
+  serviceaccount: 'ServiceAccount',
+  certificate: 'Certificate',
+};
+export const properKind = (kind: string) => PROPER[kind] ?? kind;
+
+const ROLE_BY_NAME: [RegExp, ParamRole][] = [
+  [/^(kind|resource_?type|resource_?kind|object_?kind|type_?of_?resource|resource)$/, 'kind'],
+  [/^(api_?version|apiversion|group_?version)$/, 'apiVersion'],
+  [/^(namespace|ns|namespace_?name|k8s_?namespace)$/, 'namespace'],
+  [/^(pod|pod_?name|podname|pod_?id)$/, 'pod'],
+  [/^(container|container_?name|containername)$/, 'container'],
+  [/^(previous|prev|previous_?container|use_?previous)$/, 'previous'],
+  [/^(node|node_?name|nodename|hostname)$/, 'node'],
+  [
+    /^(deployment|deployment_?name|workload|workload_?name|statefulset|daemonset|job|job_?name|app)$/,
+    'workload',
+  ],
+  [/^(involved_?object|object|resource_?ref|target|for)$/, 'involved'],
+  [/^(name|resource_?name|object_?name|resourcename|objectname)$/, 'name'],
+  [/^(keyword|search|term|name_?fragment|fragment|pattern|substring|name_?contains|q)$/, 'keyword'],
+  [/^(label_?selector|labelselector|selector|labels?)$/, 'labelSelector'],
+  [/^(tail|tail_?lines|lines|line_?count|limit|max_?lines|num_?lines|count)$/, 'tail'],
+  [/^(all_?namespaces|allnamespaces|all_?ns|cluster_?wide)$/, 'allNamespaces'],
+  [/^(query|promql|expr|expression)$/, 'query'],
+  [/^(service|service_?name|app_?name)$/, 'service'],
+  [
+    /^(environment|env|severity|related_?alert|alert|time_?window|hint|message|question|cluster)$/,
+    'context',
+  ],
+];
+
+function roleOf(
+  param: string,
+  schema: { type?: string; description?: string },
+): ParamRole | undefined {
+  const p = param.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  for (const [re, role] of ROLE_BY_NAME) if (re.test(p)) return role;
+  const d = (schema.description ?? '').toLowerCase();
+  if (/\bnamespace\b/.test(d) && !/\bname\b(?! *space)/.test(d.replace(/namespace/g, '')))
+    return 'namespace';
+  if (/\bkind\b|resource type/.test(d)) return 'kind';
+  if (/\bpod\b.*\bname\b|\bname of the pod\b/.test(d)) return 'pod';
+  return undefined;
+}
+
+const VERB_WORDS: [ToolVerb, RegExp][] = [
+  ['describe', /^(describe|description|details?|explain|inspect)$/],
+  ['logs', /^(logs?|log_?lines)$/],
+  ['events', /^(events?)$/],
+  ['top', /^(top|metrics|usage|utilization|utilisation)$/],
+  ['history', /^(history|revisions?|rollouts?)$/],
+  ['find', /^(find|search|lookup|locate|discover)$/],
+];
+
+/** Profile a tool: safety, verb, fixed kinds and parameter roles. */
+export function profileTool(tool: ToolDescriptor): ToolProfile {
+  const safety = classifyTool({
+    name: tool.name,
+    description: tool.description,
+    annotations: tool.annotations,
+  });
+  const words = nameWords(tool.name);
+  const props = tool.parameters.properties ?? {};
+  const params: Partial<Record<ParamRole, string>> = {};
+  for (const [p, schema] of Object.entries(props)) {
+    const role = roleOf(p, schema);
+    if (role && params[role] === undefined) params[role] = p;
+  }
+  const kinds = [...new Set(words.map((w) => KIND_WORDS[w]).filter((k): k is string => !!k))];
+  let verb: ToolVerb = 'other';
+  for (const [v, re] of VERB_WORDS)
+    if (words.some((w) => re.test(w))) {
+      verb = v;
+      break;
+    }
+  // "search_logs" is a log search, "find_resource" a discovery
+  if (verb === 'find' && words.some((w) => /^logs?$/.test(w))) verb = 'logs';
+  if (verb === 'other' || verb === 'history') {
+    if (kinds.includes('namespace') && kinds.length === 1 && !params.name) verb = 'namespaces';
+    else if (verb === 'other' && words.some((w) => /^(list|ls|all|by|in)$/.test(w))) verb = 'list';
+    else if (verb === 'other' && words.some((w) => /^(get|read|show|fetch|view)$/.test(w)))
+      verb = params.name || params.pod || params.node || params.workload ? 'get' : 'list';
+    else if (verb === 'other' && params.query && /prom|metric|query/.test(tool.name))
+      verb = 'query';
+    else if (
+      verb === 'other' &&
+      kinds.length > 0 &&
+      words.some((w) => /s$/.test(w) && KIND_WORDS[w])
+    )
+      verb = 'list';
+  }
+  if (kinds.includes('event') && verb !== 'logs') verb = 'events';
+  if (verb === 'top' && kinds.length === 0 && /node/.test(tool.name)) kinds.push('node');
+  const fixedKinds = kinds.filter(
+    (k) => k !== 'event' && !(verb === 'namespaces' && k === 'namespace'),
+  );
+  const kube =
+    fixedKinds.some((k) => KUBE_SPECIFIC.has(k)) ||
+    !!params.kind ||
+    !!params.pod ||
+    /kube|k8s|kubectl|pod|namespace/i.test(`${tool.server} ${tool.name} ${tool.description}`);
+  return {
+    tool,
+    readOnly: safety.readOnly,
+    safetyReason: safety.reason,
+    verb,
+    kinds: fixedKinds,
+    params,
+    required: tool.parameters.required ?? [],
+    previousLogs: words.includes('previous') || words.includes('prev'),
+    kube,
+  };
+}
+
+/** kinds whose name alone says "Kubernetes" ("service", "quota", "secret" do not) */
+const KUBE_SPECIFIC = new Set([
+  'pod',
+  'deployment',
+  'replicaset',
+  'statefulset',
+  'daemonset',
+  'cronjob',
+  'node',
+  'persistentvolumeclaim',
+  'persistentvolume',
+  'storageclass',
+  'horizontalpodautoscaler',
+  'configmap',
+  'endpoints',
+  'limitrange',
+  'namespace',
+]);
+
+/** The value a kind parameter wants: an enum member if the schema has one, else the singular name. */
+export function kindValue(profile: ToolProfile, kind: string): string | undefined {
+  const p = profile.params.kind;
+  if (!p) return undefined;
+  const schema = profile.tool.parameters.properties?.[p];
+  const en = schema?.enum;
+  if (Array.isArray(en)) {
+    const hit = en.find((v) => typeof v === 'string' && kindOf(v) === kind);
+    return typeof hit === 'string' ? hit : undefined;
+  }
+  const d = `${schema?.description ?? ''}`;
+  if (/e\.g\.?\s*[`'"]?[A-Z][a-z]+[A-Z]?/.test(d) && /\bPod\b|\bDeployment\b/.test(d))
+    return properKind(kind);
+  return kind;
+}
+
+/** Whether the tool is about `kind` (by its name, or generically through a kind parameter). */
+export function servesKind(profile: ToolProfile, kind: string): boolean {
+  if (profile.kinds.length) return profile.kinds.includes(kind);
+  if (profile.params.kind) return kindValue(profile, kind) !== undefined;
+  if (kind === 'pod') return !!profile.params.pod;
+  return false;
+}
