@@ -178,6 +178,9 @@ export interface HarnessOptions {
  * through it over gRPC.
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  // a run's many calls (engine, proxy, gRPC) all listen on signals derived from its own: without
+  // this node warns of a leak on every run (process-wide; the harness only runs in bench and test)
+  setMaxListeners(100);
   const Engine = loadDeterministicEngine();
   const configs = new Map<string, Record<string, unknown>>();
   const config = await startGrpcServer({
@@ -188,7 +191,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         name: 'inquest.config.v1.ConfigService',
         implementation: implement(configV1.ConfigServiceService, {
           async getEffectiveConfig(req: { team_id: string }) {
-            return { config: configs.get(req.team_id) ?? {}, version: 1 };
+            return {
+              config: JSON.parse(JSON.stringify(configs.get(req.team_id) ?? {})) as Record<
+                string,
+                unknown
+              >,
+              version: 1,
+              secret_scopes: {},
+            };
           },
           async getRawConfig(req: { team_id: string }) {
             return {
@@ -213,7 +223,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       logger: createLogger({
         name: 'bench',
         level: 'error',
-        destination: createWriteStream('/dev/null'),
+        destination: createWriteStream(process.env['BENCH_LOG'] ?? '/dev/null'),
       }),
     },
   );
