@@ -28,7 +28,7 @@ export { toDate, humanDuration, age } from './time';
 export { toYaml } from './format/yaml';
 export { describe, rfc1123z } from './format/describe';
 export type { DescribeContext } from './format/describe';
-export { getTable, topTable, podStatus } from './format/table';
+export { getTable, tableRows, topTable, podStatus } from './format/table';
 export type { TableOptions, TopOptions } from './format/table';
 export { parseQuantity, formatCpu, formatMemory } from './format/quantity';
 export { formatTabs } from './format/tabwriter';

@@ -586,6 +586,36 @@ const eventSortKey = (e: KubeObject) =>
     toDate(e.firstTimestamp)
   )?.getTime() ?? 0;
 
+/** The header and cells `kubectl get` would print, for structured answers next to the text. */
+export function tableRows(
+  kind: string | KindInfo,
+  objects: KubeObject[],
+  opts: TableOptions,
+): { headers: string[]; rows: string[][] } {
+  const info = typeof kind === 'string' ? resolveKind(kind) : kind;
+  if (!info)
+    throw invalidField('kind', `the server doesn't have a resource type "${String(kind)}"`);
+  const cols = COLUMNS[info.kind] ?? GENERIC;
+  const withNs = opts.allNamespaces && info.namespaced;
+  const headers = [
+    ...(withNs ? ['NAMESPACE'] : []),
+    ...cols.headers,
+    ...(opts.wide ? (cols.wide ?? []) : []),
+  ];
+  const items =
+    info.kind === 'Event'
+      ? [...objects].sort((a, b) => eventSortKey(a) - eventSortKey(b))
+      : objects;
+  const rows = items.map((o) =>
+    [
+      ...(withNs ? [o.metadata?.namespace ?? ''] : []),
+      ...cols.row(o, opts.now),
+      ...(opts.wide && cols.wideRow ? cols.wideRow(o, opts.now) : []),
+    ].map((c) => String(c).replace(/[\t\n]/g, ' ')),
+  );
+  return { headers, rows };
+}
+
 /**
  * Objects of one kind as `kubectl get` prints them (`-o wide` and `-A` too): the same columns,
  * STATUS/READY/RESTARTS computed as kubectl does, ages against `now`. Events are sorted oldest
@@ -604,25 +634,8 @@ export function getTable(
       ? `No resources found in ${opts.namespace} namespace.\n`
       : 'No resources found\n';
   }
-  const cols = COLUMNS[info.kind] ?? GENERIC;
-  const withNs = opts.allNamespaces && info.namespaced;
-  const headers = [
-    ...(withNs ? ['NAMESPACE'] : []),
-    ...cols.headers,
-    ...(opts.wide ? (cols.wide ?? []) : []),
-  ];
-  const items =
-    info.kind === 'Event'
-      ? [...objects].sort((a, b) => eventSortKey(a) - eventSortKey(b))
-      : objects;
-  const rows = items.map((o) => [
-    ...(withNs ? [o.metadata?.namespace ?? ''] : []),
-    ...cols.row(o, opts.now),
-    ...(opts.wide && cols.wideRow ? cols.wideRow(o, opts.now) : []),
-  ]);
-  const text = [headers, ...rows]
-    .map((r) => r.map((c) => String(c).replace(/[\t\n]/g, ' ')).join('\t'))
-    .join('\n');
+  const { headers, rows } = tableRows(info, objects, opts);
+  const text = [headers, ...rows].map((r) => r.join('\t')).join('\n');
   return formatTabs(text, { minWidth: 6, padding: 3 }) + '\n';
 }
 
