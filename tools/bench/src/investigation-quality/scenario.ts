@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KubeObject, ScenarioLog, ScenarioMetrics } from '@inquest/kube';
 
 /** What a scenario expects of the conclusion (see data/investigations/README.md). */
 export interface Expected {
@@ -11,23 +12,6 @@ export interface Expected {
   /** none of these may appear */
   forbidden?: string[];
   notes?: string;
-}
-
-export interface ScenarioLog {
-  namespace: string;
-  pod: string;
-  container: string;
-  previous?: boolean;
-  text: string;
-}
-
-export interface ScenarioMetrics {
-  pods?: {
-    namespace: string;
-    name: string;
-    containers: { name: string; cpu: string; memory: string }[];
-  }[];
-  nodes?: { name: string; cpu: string; memory: string }[];
 }
 
 export interface ScenarioRequest {
@@ -44,7 +28,7 @@ export interface Scenario {
   /** RFC 3339: every tool answers as if it were now */
   now: string;
   request: ScenarioRequest;
-  objects: Record<string, unknown>[];
+  objects: KubeObject[];
   logs: ScenarioLog[];
   metrics?: ScenarioMetrics;
   expected: Expected;

@@ -1,4 +1,27 @@
-import type { Vocabulary } from '../run';
+import { WorldIndex } from '@inquest/kube';
+import type { RunningVocabulary, Vocabulary } from '../run';
+import type { Scenario } from '../scenario';
+import { holmesTools } from './holmes';
+import { k8sMcpTools } from './k8s-mcp';
+import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
+
+/** The name the team's effective config registers every vocabulary's server under. */
+export const SERVER_NAME = 'k8s';
+
+function foreign(name: string, tools: (world: WorldIndex) => VocabularyTool[]): Vocabulary {
+  return {
+    name,
+    unavailable: () => undefined,
+    async start(scenario: Scenario): Promise<RunningVocabulary> {
+      const server = await startVocabularyServer(`${name}-bench`, tools(new WorldIndex(scenario)));
+      return {
+        servers: [{ name: SERVER_NAME, url: server.url, transport: 'mcp' }],
+        calls: () => server.calls,
+        stop: () => server.stop(),
+      };
+    },
+  };
+}
 
 /** The tool vocabularies a scenario is served in, in report order. */
 export const VOCABULARIES: Vocabulary[] = [
@@ -7,4 +30,6 @@ export const VOCABULARIES: Vocabulary[] = [
     unavailable: () => 'tool server not built yet',
     start: () => Promise.reject(new Error('inquest vocabulary: tool server not built yet')),
   },
+  foreign('holmes', holmesTools),
+  foreign('k8s-mcp', k8sMcpTools),
 ];

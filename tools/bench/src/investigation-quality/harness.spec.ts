@@ -1,0 +1,226 @@
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { grade, type GradedResult } from './grade';
+import { startHarness, type Harness } from './harness';
+import { DATA_DIR, loadDemoCases, runDemo, runScenario } from './run';
+import { loadScenarios, selectScenarios, type Scenario } from './scenario';
+import { VOCABULARIES } from './vocabularies';
+
+const result = (summary: string, description: string, confidence = 70): GradedResult => ({
+  summary,
+  root_cause: { description, confidence },
+});
+
+describe('grade', () => {
+  const expected = {
+    healthy: false,
+    subject: ['checkout'],
+    facts: [['OOMKilled', 'out of memory'], ['256Mi']],
+    forbidden: ['deploy'],
+  };
+
+  it('passes a conclusion that names the subject and every fact group', () => {
+    const g = grade(
+      expected,
+      result('checkout pods are oomkilled', 'The container hits its 256Mi limit.'),
+    );
+    expect(g).toEqual({ right: true, reasons: [] });
+  });
+
+  it('fails a conclusion that misses the subject or a fact', () => {
+    const g = grade(expected, result('cart pods are OOMKilled', 'The node is busy.'));
+    expect(g.right).toBe(false);
+    expect(g.reasons.join(' ')).toMatch(/subject not named/);
+    expect(g.reasons.join(' ')).toMatch(/fact missing \(any of: 256Mi\)/);
+  });
+
+  it('fails a right conclusion that contains a forbidden word', () => {
+    const g = grade(expected, result('checkout OOMKilled at 256Mi', 'Caused by a recent Deploy.'));
+    expect(g.right).toBe(false);
+    expect(g.reasons).toEqual(['forbidden "deploy" appears']);
+  });
+
+  it('fails "No problem found" when something is wrong', () => {
+    const g = grade(
+      expected,
+      result('checkout OOMKilled 256Mi', 'No problem found in checkout.', 20),
+    );
+    expect(g.right).toBe(false);
+  });
+
+  it('grades healthy: "No problem found" at confidence <= 30 only', () => {
+    const healthy = { healthy: true };
+    expect(grade(healthy, result('all good', 'No problem found: pods Running.', 30)).right).toBe(
+      true,
+    );
+    expect(grade(healthy, result('all good', 'No problem found.', 31)).right).toBe(false);
+    expect(grade(healthy, result('all good', 'Recent deploy of checkout.', 10)).right).toBe(false);
+    expect(grade(healthy, undefined, 'timeout').reasons).toEqual(['no result: timeout']);
+  });
+});
+
+/** A small world of our own (not one of the blind-written scenarios). */
+const WORLD: Scenario = {
+  id: 'harness-spec-world',
+  class: 'crashloop_config',
+  title: 'api crashes on a missing env var',
+  now: '2026-03-12T10:30:00Z',
+  request: {
+    message: 'api keeps restarting, what is wrong?',
+    context: { service: 'api', namespace: 'shop' },
+  },
+  objects: [
+    {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shop', uid: 'ns-1', creationTimestamp: '2026-01-01T00:00:00Z' },
+      status: { phase: 'Active' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'api-7d9f8b6c5-x2x4z',
+        namespace: 'shop',
+        uid: 'pod-1',
+        labels: { app: 'api' },
+        creationTimestamp: '2026-03-12T10:00:00Z',
+      },
+      spec: {
+        nodeName: 'node-a',
+        containers: [{ name: 'app', image: 'registry.example/api:1.2.0' }],
+      },
+      status: {
+        phase: 'Running',
+        podIP: '10.0.0.12',
+        containerStatuses: [
+          {
+            name: 'app',
+            ready: false,
+            restartCount: 6,
+            image: 'registry.example/api:1.2.0',
+            state: {
+              waiting: {
+                reason: 'CrashLoopBackOff',
+                message: 'back-off 5m0s restarting failed container=app',
+              },
+            },
+            lastState: {
+              terminated: {
+                reason: 'Error',
+                exitCode: 1,
+                startedAt: '2026-03-12T10:24:00Z',
+                finishedAt: '2026-03-12T10:24:01Z',
+              },
+            },
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'api-7d9f8b6c5-x2x4z.1', namespace: 'shop', uid: 'ev-1' },
+      involvedObject: { kind: 'Pod', name: 'api-7d9f8b6c5-x2x4z', namespace: 'shop', uid: 'pod-1' },
+      reason: 'BackOff',
+      message: 'Back-off restarting failed container app in pod api-7d9f8b6c5-x2x4z_shop(pod-1)',
+      type: 'Warning',
+      count: 25,
+      firstTimestamp: '2026-03-12T10:01:00Z',
+      lastTimestamp: '2026-03-12T10:29:00Z',
+      source: { component: 'kubelet', host: 'node-a' },
+    },
+  ],
+  logs: [
+    {
+      namespace: 'shop',
+      pod: 'api-7d9f8b6c5-x2x4z',
+      container: 'app',
+      previous: true,
+      text: '2026-03-12T10:24:01Z FATAL missing required environment variable DATABASE_URL\n',
+    },
+  ],
+  expected: { healthy: false, subject: ['api'], facts: [['DATABASE_URL']] },
+};
+
+const available = VOCABULARIES.filter((v) => !v.unavailable());
+
+describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_name, vocab) => {
+  it('serves the world over MCP: tools listed, a read answered, write tools refused and counted', async () => {
+    const running = await vocab.start(WORLD);
+    const client = new Client({ name: 'harness-spec', version: '0.0.0' });
+    try {
+      const server = running.servers[0]!;
+      expect(server.transport).toBe('mcp');
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(3);
+      const logsTool = tools.find((t) => /log/.test(t.name) && !/node/.test(t.name))!;
+      const args: Record<string, unknown> = {};
+      const props = Object.keys((logsTool.inputSchema.properties ?? {}) as object);
+      for (const p of props) {
+        if (/pod_name|^name$/.test(p)) args[p] = 'api-7d9f8b6c5-x2x4z';
+        if (p === 'namespace') args[p] = 'shop';
+        if (p === 'previous') args[p] = true;
+      }
+      const res = await client.callTool({ name: logsTool.name, arguments: args });
+      const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+      expect(text).toContain('DATABASE_URL');
+      const write = tools.find((t) => t.annotations?.destructiveHint === true);
+      if (write) {
+        const denied = await client.callTool({ name: write.name, arguments: { name: 'x' } });
+        expect(denied.isError).toBe(true);
+        expect(
+          running
+            .calls()
+            .filter((c) => c.destructive)
+            .map((c) => c.tool),
+        ).toEqual([write.name]);
+      }
+    } finally {
+      await client.close();
+      await running.stop();
+    }
+  });
+});
+
+describe('harness (engine through the real proxy)', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  }, 30_000);
+  afterAll(() => harness.close());
+
+  it('runs the demo scenarios and grades every one', async () => {
+    const cases = loadDemoCases().filter((c) => ['bad-config-5xx', 'healthy'].includes(c.id));
+    const results = await runDemo(harness, cases);
+    expect(results.map((r) => r.id)).toEqual(['bad-config-5xx', 'healthy']);
+    for (const r of results) {
+      expect(r.error).toBeUndefined();
+      expect(r.conclusion).toEqual(expect.any(String));
+      expect(r.calls.length).toBeGreaterThan(0);
+      expect(typeof r.right).toBe('boolean');
+    }
+  }, 60_000);
+
+  it.each(available.map((v) => [v.name, v] as const))(
+    'runs scenarios in the %s vocabulary: tools are called through the proxy and the server sees them',
+    async (_name, vocab) => {
+      const { scenarios } = loadScenarios(join(DATA_DIR, 'scenarios'));
+      const picked = [WORLD, ...selectScenarios(scenarios, {}).slice(0, 2)];
+      for (const s of picked) {
+        const r = await runScenario(harness, vocab, s);
+        expect(r.error).toBeUndefined();
+        expect(r.conclusion).toEqual(expect.any(String));
+        expect(r.calls.length).toBeGreaterThan(0);
+        // a server that records its calls saw exactly the calls the proxy passed on
+        if (r.serverCalls.length)
+          expect(r.calls.filter((c) => c.ok).length).toBe(
+            r.serverCalls.filter((c) => !c.error).length,
+          );
+      }
+    },
+    120_000,
+  );
+});
