@@ -307,3 +307,89 @@ describe('versions in the effective and raw views (point 3)', () => {
     });
   });
 });
+
+describe('audit: offset, levels, any node for admins (point 4)', () => {
+  let token: string;
+  beforeAll(async () => {
+    await createNode('audit-org', null, 'org');
+    await createNode('audit-group', 'audit-org', 'group');
+    await createNode('audit-team', 'audit-group', 'team');
+    await createNode('audit-other', 'audit-group', 'team');
+    token = await issue('audit-team', ['read', 'write'], 'aud@example.com');
+    const other = await issue('audit-other', ['read', 'write'], 'other@example.com');
+    // oldest first: org, team, group, team, and a sibling team (never in audit-team's view)
+    expect(
+      (await admin('PUT', '/admin/nodes/audit-org/config', { chat_channel: '#o' })).status,
+    ).toBe(200);
+    expect((await team(token, 'PUT', '/config/me', { chat_group_to_ping: '@a' })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/admin/nodes/audit-group/config', { a2a_agents: ['g'] })).status,
+    ).toBe(200);
+    expect((await team(token, 'PUT', '/config/me', { chat_group_to_ping: '@b' })).status).toBe(200);
+    expect((await team(other, 'PUT', '/config/me', { chat_channel: '#sib' })).status).toBe(200);
+  });
+
+  it('lists the team changes and those made above it, newest first, marked with node and level', async () => {
+    const res = await team(token, 'GET', '/config/me/audit?include_full=false');
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toEqual({ total: 4, limit: 50, offset: 0 });
+    expect(
+      res.body.history.map((h: { node_id: string; level: string; version: number }) => [
+        h.node_id,
+        h.level,
+        h.version,
+      ]),
+    ).toEqual([
+      ['audit-team', 'team', 2],
+      ['audit-group', 'group', 1],
+      ['audit-team', 'team', 1],
+      ['audit-org', 'org', 1],
+    ]);
+    expect(res.body.history[1]).toMatchObject({
+      changed_by: 'admin',
+      diff: { a2a_agents: { old: null, new: ['g'] } },
+    });
+  });
+
+  it('pages with limit and offset beyond the first 500', async () => {
+    const page = await team(token, 'GET', '/config/me/audit?limit=2&offset=1&include_full=false');
+    expect(page.status).toBe(200);
+    expect(page.body.pagination).toEqual({ total: 4, limit: 2, offset: 1 });
+    expect(page.body.history.map((h: { node_id: string }) => h.node_id)).toEqual([
+      'audit-group',
+      'audit-team',
+    ]);
+    const past = await team(token, 'GET', '/config/me/audit?offset=10');
+    expect(past.status).toBe(200);
+    expect(past.body.history).toEqual([]);
+    expect(past.body.pagination.total).toBe(4);
+  });
+
+  it.each(['offset=-1', 'offset=1.5', 'offset=abc', 'limit=0', 'limit=501'])(
+    '%s: 400 invalid_request',
+    async (q) => {
+      const res = await team(token, 'GET', `/config/me/audit?${q}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('invalid_request');
+    },
+  );
+
+  it('admins read any node audit: a group shows its own changes and the org ones', async () => {
+    const res = await admin('GET', '/admin/nodes/audit-group/audit?include_full=false');
+    expect(res.status).toBe(200);
+    expect(res.body.history.map((h: { node_id: string }) => h.node_id)).toEqual([
+      'audit-group',
+      'audit-org',
+    ]);
+    const teamView = await admin('GET', '/admin/nodes/audit-team/audit?limit=1');
+    expect(teamView.body.history[0]).toMatchObject({ node_id: 'audit-team', version: 2 });
+    expect(teamView.body.history[0].full_config).toBeDefined();
+    expect(teamView.body.pagination).toEqual({ total: 4, limit: 1, offset: 0 });
+  });
+
+  it('the admin audit route: 404 for an unknown node, 403 for team tokens', async () => {
+    expect((await admin('GET', '/admin/nodes/no-such-node/audit')).status).toBe(404);
+    const res = await team(token, 'GET', '/admin/nodes/audit-team/audit');
+    expect(res.status).toBe(403);
+  });
+});

@@ -357,8 +357,17 @@ class ConfigApi(_Resource):
     def raw(self, *, team: Optional[str] = None) -> RawConfig:
         return cast(RawConfig, self._c.request("GET", "/config/me/raw", team=team))
 
-    def audit(self, *, limit: Optional[int] = None, include_full: Optional[bool] = None, team: Optional[str] = None) -> AuditHistory:
-        query = _drop_none({"limit": limit, "include_full": include_full})
+    def audit(
+        self,
+        *,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        include_full: Optional[bool] = None,
+        team: Optional[str] = None,
+    ) -> AuditHistory:
+        """The team's changes and those made at the org and group levels above it (each entry has
+        ``node_id`` and ``level``), newest first; ``pagination`` has ``total``, ``limit``, ``offset``."""
+        query = _drop_none({"limit": limit, "offset": offset, "include_full": include_full})
         return cast(AuditHistory, self._c.request("GET", "/config/me/audit", query=query, team=team))
 
     def update(self, changes: ConfigDocument, *, team: Optional[str] = None) -> ConfigUpdateResult:
@@ -477,6 +486,18 @@ class AdminApi(_Resource):
 
     def list_nodes(self, *, parent_id: Optional[str] = None) -> NodeList:
         return cast(NodeList, self._c.request("GET", "/admin/nodes", query=_drop_none({"parent_id": parent_id})))
+
+    def node_audit(
+        self,
+        node_id: str,
+        *,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        include_full: Optional[bool] = None,
+    ) -> AuditHistory:
+        """Any node's audit, as ``config.audit`` shows a team's."""
+        query = _drop_none({"limit": limit, "offset": offset, "include_full": include_full})
+        return cast(AuditHistory, self._c.request("GET", f"/admin/nodes/{_seg(node_id)}/audit", query=query))
 
     def update_node_config(self, node_id: str, changes: ConfigDocument) -> ConfigUpdateResult:
         """JSON Merge Patch of the node's own config, as ``config.update`` (``None`` removes a key)."""

@@ -108,10 +108,15 @@ class AuditEntry(TypedDict, total=False):
     approved_by: str
     diff: Dict[str, Dict[str, Any]]
     full_config: ConfigDocument
+    #: the node whose own config changed (the team, or a group or org above it)
+    node_id: str
+    #: org | group | team
+    level: str
 
 
 class AuditHistory(TypedDict):
     history: List[AuditEntry]
+    pagination: Pagination
 
 
 class ConfigUpdateResult(TypedDict, total=False):

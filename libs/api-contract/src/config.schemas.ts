@@ -110,19 +110,39 @@ export const AuditEntry = z.object({
     .describe('Set when the change was applied by approving a change request'),
   diff: ConfigChanges,
   full_config: ConfigDocument.optional().describe(
-    'Effective config after the change; only with include_full',
+    'Effective config of the changed node after the change; only with include_full',
   ),
+  node_id: z
+    .string()
+    .describe('The node whose own config changed: the team, or a group or the org above it'),
+  level: z.enum(['org', 'group', 'team']).describe('Level of node_id'),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-/** GET /config/me/audit */
-export const AuditHistory = z.object({ history: z.array(AuditEntry).describe('Newest first') });
+/** GET /config/me/audit, GET /admin/nodes/{node_id}/audit */
+export const AuditHistory = z.object({
+  history: z
+    .array(AuditEntry)
+    .describe("Newest first: the node's changes and those made at every level above it"),
+  pagination: z.object({
+    total: z.number().int().describe('Entries in all'),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
+});
 export type AuditHistory = z.infer<typeof AuditHistory>;
 
 const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50).describe('Entries to return, 1..500'),
+  offset: z.coerce
+    .number({ message: 'offset must be an integer from 0 to 1000000' })
+    .int('offset must be an integer from 0 to 1000000')
+    .min(0, 'offset must be an integer from 0 to 1000000')
+    .max(1_000_000, 'offset must be an integer from 0 to 1000000')
+    .default(0)
+    .describe('Entries to skip, default 0'),
   include_full: QueryBool.default(true).describe('Include the full config snapshot per entry'),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;

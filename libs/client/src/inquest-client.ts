@@ -255,6 +255,14 @@ export class AdminApi extends Resource {
     return this.call({ method: 'GET', path: '/admin/nodes', query: { ...query } }, opts);
   }
 
+  /** Any node's audit: its changes and those made above it, newest first, paged. */
+  nodeAudit(nodeId: string, query: AuditQuery = {}, opts?: RequestOptions): Promise<AuditResponse> {
+    return this.call(
+      { method: 'GET', path: `/admin/nodes/${seg(nodeId)}/audit`, query: { ...query } },
+      opts,
+    );
+  }
+
   updateNodeConfig(
     nodeId: string,
     changes: ConfigPatch,

@@ -194,26 +194,42 @@ describe('team updates', () => {
       changed_by: 'b@example.com',
       patch: { agents: { investigation_agent: { timeout: 200 } } },
     });
-    const full = await client.listAudit({ team_id: 'checkout', limit: 0, include_full: true });
-    expect(full.history.map((h) => [h.version, h.changed_by])).toEqual([
-      [2, 'b@example.com'],
-      [1, 'a@example.com'],
+    const full = await client.listAudit({
+      team_id: 'checkout',
+      limit: 0,
+      offset: 0,
+      include_full: true,
+    });
+    // the team's own entries; the changes made above it (node_id acme, platform) are listed too
+    const own = full.history.filter((h) => h.node_id === 'checkout');
+    expect(own.map((h) => [h.version, h.changed_by, h.level])).toEqual([
+      [2, 'b@example.com', 'team'],
+      [1, 'a@example.com', 'team'],
     ]);
-    expect(full.history[0]?.diff).toEqual({
+    expect(full.total).toBe(full.history.length);
+    expect(full.history.filter((h) => h.node_id !== 'checkout').map((h) => h.level)).not.toContain(
+      'team',
+    );
+    expect(own[0]?.diff).toEqual({
       'agents.investigation_agent.timeout': { old: 100, new: 200 },
     });
-    expect(full.history[1]?.diff).toEqual({
+    expect(own[1]?.diff).toEqual({
       'agents.investigation_agent.timeout': { old: null, new: 100 },
     });
-    expect(full.history[0]?.full_config).toMatchObject({
+    expect(own[0]?.full_config).toMatchObject({
       agents: { investigation_agent: { timeout: 200 } },
       team_node_id: 'checkout',
     });
-    const lean = await client.listAudit({ team_id: 'checkout', limit: 1, include_full: false });
+    const lean = await client.listAudit({
+      team_id: 'checkout',
+      limit: 1,
+      offset: 0,
+      include_full: false,
+    });
     expect(lean.history.length).toBe(1);
     expect(lean.history[0]?.full_config).toBeUndefined();
     await expectCode(
-      client.listAudit({ team_id: 'checkout', limit: 501, include_full: true }),
+      client.listAudit({ team_id: 'checkout', limit: 501, offset: 0, include_full: true }),
       'invalid_request',
     );
   });
@@ -226,8 +242,9 @@ describe('team updates', () => {
     });
     expect(res.applied).toMatchObject({ version: 2, changed_fields: [] });
     expect(
-      (await client.listAudit({ team_id: 'checkout', limit: 50, include_full: false })).history
-        .length,
+      (
+        await client.listAudit({ team_id: 'checkout', limit: 50, offset: 0, include_full: false })
+      ).history.filter((h) => h.node_id === 'checkout').length,
     ).toBe(2);
   });
 
@@ -263,8 +280,9 @@ describe('team updates', () => {
     );
     expect((await client.getEffectiveConfig({ team_id: 'checkout' })).version).toBe(2);
     expect(
-      (await client.listAudit({ team_id: 'checkout', limit: 50, include_full: false })).history
-        .length,
+      (
+        await client.listAudit({ team_id: 'checkout', limit: 50, offset: 0, include_full: false })
+      ).history.filter((h) => h.node_id === 'checkout').length,
     ).toBe(2);
   });
 
@@ -306,11 +324,15 @@ describe('team updates', () => {
     const eff = await client.getEffectiveConfig({ team_id: 'race' });
     expect(eff.version).toBe(50);
     expect(Object.keys(eff.config?.['knowledge_source'] as object).length).toBe(50);
-    const audit = await client.listAudit({ team_id: 'race', limit: 500, include_full: false });
-    expect(audit.history.map((h) => h.version)).toEqual(
-      Array.from({ length: 50 }, (_, i) => 50 - i),
-    );
-    expect(new Set(audit.history.map((h) => h.changed_by)).size).toBe(50);
+    const audit = await client.listAudit({
+      team_id: 'race',
+      limit: 500,
+      offset: 0,
+      include_full: false,
+    });
+    const own = audit.history.filter((h) => h.node_id === 'race');
+    expect(own.map((h) => h.version)).toEqual(Array.from({ length: 50 }, (_, i) => 50 - i));
+    expect(new Set(own.map((h) => h.changed_by)).size).toBe(50);
     // the other replica's cache was invalidated by the announced changes
     await waitFor(
       async () => (await client2.getEffectiveConfig({ team_id: 'race' })).version === 50,
@@ -377,7 +399,12 @@ describe('approvals', () => {
     });
     const eff = await client.getEffectiveConfig({ team_id: 'guarded' });
     expect(eff).toMatchObject({ version: 2, config: { chat_channel: '#new' } });
-    const audit = await client.listAudit({ team_id: 'guarded', limit: 1, include_full: false });
+    const audit = await client.listAudit({
+      team_id: 'guarded',
+      limit: 1,
+      offset: 0,
+      include_full: false,
+    });
     expect(audit.history[0]).toMatchObject({
       version: 2,
       changed_by: 'dev@example.com',

@@ -374,16 +374,19 @@ describe('inquest config', () => {
               changed_at: '2026-01-02T00:00:00.000Z',
               changed_by: 'ana@acme.io',
               diff: { chat_channel: { old: '#a', new: '#b' } },
+              node_id: 'acme',
+              level: 'org',
             },
           ],
+          pagination: { total: 7, limit: 5, offset: 2 },
         },
       },
     });
-    const r = await run(['config', 'audit', '--limit', '5'], { env: creds(s) });
+    const r = await run(['config', 'audit', '--limit', '5', '--offset', '2'], { env: creds(s) });
     expect(r.stdout).toMatch(
-      /VERSION\s+CHANGED AT\s+CHANGED BY\s+FIELDS\n2\s+2026-01-02T00:00:00.000Z\s+ana@acme.io\s+chat_channel/,
+      /VERSION\s+CHANGED AT\s+CHANGED BY\s+LEVEL\s+FIELDS\n2\s+2026-01-02T00:00:00.000Z\s+ana@acme.io\s+org acme\s+chat_channel/,
     );
-    expect(s.requests[0]!.query.toString()).toBe('limit=5&include_full=false');
+    expect(s.requests[0]!.query.toString()).toBe('limit=5&offset=2&include_full=false');
   });
 });
 

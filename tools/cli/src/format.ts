@@ -122,11 +122,12 @@ export function investigationsTable(items: InvestigationListItem[], style: Style
 
 export function auditTable(entries: AuditEntry[], style: Style): string {
   return table(
-    ['VERSION', 'CHANGED AT', 'CHANGED BY', 'FIELDS'],
+    ['VERSION', 'CHANGED AT', 'CHANGED BY', 'LEVEL', 'FIELDS'],
     entries.map((e) => [
       String(e.version),
       e.changed_at,
       e.changed_by,
+      e.level ? `${e.level} ${e.node_id}` : '',
       Object.keys(e.diff ?? {}).join(', '),
     ]),
     style,

@@ -66,6 +66,17 @@ export interface TokenRecord {
   secret_hash: string;
 }
 
+export interface AuditPage {
+  limit: number;
+  offset: number;
+}
+
+export interface AuditList {
+  entries: AuditRecord[];
+  /** entries of these nodes in all, whatever the page */
+  total: number;
+}
+
 export interface ConfigWrite {
   node_id: string;
   /** the version the new config was computed from; the write fails when it moved on */
@@ -88,8 +99,11 @@ export interface NodeStore {
    * stored version is still expected_version. Resolves false (nothing written) otherwise.
    */
   writeConfig(write: ConfigWrite): Promise<boolean>;
-  /** newest first */
-  listAudit(nodeId: string, limit: number): Promise<AuditRecord[]>;
+  /**
+   * Audit entries of the given nodes (a lineage: changes made at any of its levels), newest first
+   * (by changed_at, then version), one page of them, with the number of entries in all.
+   */
+  listAudit(nodeIds: readonly string[], page: AuditPage): Promise<AuditList>;
 }
 
 export interface ChangeRequestStore {

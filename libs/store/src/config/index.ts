@@ -3,6 +3,8 @@ export type {
   NodeKind,
   NodeRecord,
   NodeConfigRecord,
+  AuditList,
+  AuditPage,
   AuditRecord,
   ChangeRequestStatus,
   ChangeRequestRecord,

@@ -1,6 +1,8 @@
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import { conflict } from '@inquest/errors';
 import type {
+  AuditList,
+  AuditPage,
   AuditRecord,
   ChangeRequestRecord,
   ChangeRequestStatus,
@@ -153,13 +155,19 @@ class MongoNodeStore implements NodeStore {
     return true;
   }
 
-  async listAudit(nodeId: string, limit: number): Promise<AuditRecord[]> {
-    const docs = await this.audit
-      .find({ node_id: nodeId })
-      .sort({ version: -1 })
-      .limit(limit)
-      .toArray();
-    return docs.map((d) => ({
+  async listAudit(nodeIds: readonly string[], page: AuditPage): Promise<AuditList> {
+    if (!nodeIds.length) return { entries: [], total: 0 };
+    const filter = { node_id: { $in: [...nodeIds] } };
+    const [docs, total] = await Promise.all([
+      this.audit
+        .find(filter)
+        .sort({ changed_at: -1, version: -1, node_id: 1 })
+        .skip(page.offset)
+        .limit(page.limit)
+        .toArray(),
+      this.audit.countDocuments(filter),
+    ]);
+    const entries = docs.map((d) => ({
       node_id: d.node_id,
       version: d.version,
       changed_at: d.changed_at,
@@ -168,6 +176,7 @@ class MongoNodeStore implements NodeStore {
       diff: JSON.parse(d.diff_json) as AuditRecord['diff'],
       full_config: JSON.parse(d.full_config_json) as AuditRecord['full_config'],
     }));
+    return { entries, total };
   }
 }
 

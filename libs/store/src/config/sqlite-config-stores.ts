@@ -1,6 +1,8 @@
 import { conflict } from '@inquest/errors';
 import { openSqlite, type Migration, type SqliteDb } from '../sqlite/open-sqlite';
 import type {
+  AuditList,
+  AuditPage,
   AuditRecord,
   ChangeRequestRecord,
   ChangeRequestStatus,
@@ -163,10 +165,17 @@ class SqliteNodeStore implements NodeStore {
     })();
   }
 
-  async listAudit(nodeId: string, limit: number): Promise<AuditRecord[]> {
+  async listAudit(nodeIds: readonly string[], page: AuditPage): Promise<AuditList> {
+    if (!nodeIds.length) return { entries: [], total: 0 };
+    const inList = nodeIds.map(() => '?').join(', ');
+    const { n: total } = this.db
+      .prepare(`SELECT COUNT(*) AS n FROM config_audit WHERE node_id IN (${inList})`)
+      .get(...nodeIds) as { n: number };
     const rows = this.db
-      .prepare('SELECT * FROM config_audit WHERE node_id = ? ORDER BY version DESC LIMIT ?')
-      .all(nodeId, limit) as {
+      .prepare(
+        `SELECT * FROM config_audit WHERE node_id IN (${inList}) ORDER BY changed_at DESC, version DESC, node_id LIMIT ? OFFSET ?`,
+      )
+      .all(...nodeIds, page.limit, page.offset) as {
       node_id: string;
       version: number;
       changed_at: string;
@@ -175,7 +184,7 @@ class SqliteNodeStore implements NodeStore {
       diff: string;
       full_config: string;
     }[];
-    return rows.map((r) => ({
+    const entries = rows.map((r) => ({
       node_id: r.node_id,
       version: r.version,
       changed_at: r.changed_at,
@@ -184,6 +193,7 @@ class SqliteNodeStore implements NodeStore {
       diff: JSON.parse(r.diff) as AuditRecord['diff'],
       full_config: JSON.parse(r.full_config) as AuditRecord['full_config'],
     }));
+    return { entries, total };
   }
 }
 

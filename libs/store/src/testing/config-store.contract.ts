@@ -117,7 +117,11 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
         audit: { ...audit('req@example.com'), approved_by: 'boss@example.com' },
       }),
     ).toBe(true);
-    const history = await s.nodes.listAudit('payments', 10);
+    const { entries: history, total } = await s.nodes.listAudit(['payments'], {
+      limit: 10,
+      offset: 0,
+    });
+    expect(total).toBe(2);
     expect(history.map((h) => h.version)).toEqual([2, 1]);
     expect(history[0]).toMatchObject({
       changed_by: 'req@example.com',
@@ -126,8 +130,47 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
     });
     expect(history[1]?.approved_by).toBeUndefined();
     expect(history[1]?.diff).toEqual({ chat_channel: { old: null, new: '#x' } });
-    expect((await s.nodes.listAudit('payments', 1)).length).toBe(1);
-    expect(await s.nodes.listAudit('checkout', 10)).toEqual([]);
+    const page = await s.nodes.listAudit(['payments'], { limit: 1, offset: 1 });
+    expect(page.entries.map((h) => h.version)).toEqual([1]);
+    expect(page.total).toBe(2);
+    expect(await s.nodes.listAudit(['checkout'], { limit: 10, offset: 0 })).toEqual({
+      entries: [],
+      total: 0,
+    });
+  });
+
+  it('lists the audit of several nodes together, newest first, one page at a time', async () => {
+    await lineage();
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
+    const write = (node_id: string, expected_version: number, ms: number) =>
+      s.nodes.writeConfig({
+        node_id,
+        expected_version,
+        config: { v: expected_version + 1 },
+        audit: { ...audit(), changed_at: at(ms) },
+      });
+    expect(await write('acme', 0, 1)).toBe(true);
+    expect(await write('payments', 0, 2)).toBe(true);
+    expect(await write('platform', 0, 3)).toBe(true);
+    expect(await write('payments', 1, 4)).toBe(true);
+    expect(await write('checkout', 0, 5)).toBe(true);
+    const all = await s.nodes.listAudit(['acme', 'platform', 'payments'], { limit: 10, offset: 0 });
+    expect(all.total).toBe(4);
+    expect(all.entries.map((e) => `${e.node_id}@${e.version}`)).toEqual([
+      'payments@2',
+      'platform@1',
+      'payments@1',
+      'acme@1',
+    ]);
+    const second = await s.nodes.listAudit(['acme', 'platform', 'payments'], {
+      limit: 2,
+      offset: 2,
+    });
+    expect(second.entries.map((e) => `${e.node_id}@${e.version}`)).toEqual([
+      'payments@1',
+      'acme@1',
+    ]);
+    expect(second.total).toBe(4);
   });
 
   it('lets exactly one of many racing writers win each version', async () => {
@@ -144,7 +187,7 @@ export function configStoresContract(factory: ConfigStoresFactory): void {
     );
     expect(results.filter(Boolean).length).toBe(1);
     expect((await s.nodes.getConfig('checkout'))?.version).toBe(1);
-    expect((await s.nodes.listAudit('checkout', 50)).length).toBe(1);
+    expect((await s.nodes.listAudit(['checkout'], { limit: 50, offset: 0 })).total).toBe(1);
   });
 
   it('reads several configs in the order asked', async () => {

@@ -58,9 +58,10 @@ export type TeamUpdateOutcome =
 
 export type TokenInfo = Omit<TokenRecord, 'secret_hash'>;
 
-/** An audit entry as listed; `full_config` only when asked for. */
+/** An audit entry as listed: the level of the node that changed; `full_config` only when asked for. */
 export type AuditView = Omit<AuditRecord, 'full_config'> & {
   full_config?: AuditRecord['full_config'];
+  level: NodeKind;
 };
 
 export interface ConfigHierarchyDeps {
@@ -202,13 +203,32 @@ export class ConfigHierarchy {
     return { lineage: lineage.map((n) => n.node_id), configs: out, versions };
   }
 
-  async listAudit(nodeId: string, limit: number, includeFull: boolean): Promise<AuditView[]> {
-    await this.requireNode(nodeId);
-    const n = limit === 0 ? 50 : limit;
-    if (!Number.isInteger(n) || n < 1 || n > 500)
+  /**
+   * The node's audit with the changes made at every level above it (each entry names its node
+   * and level), newest first, one page.
+   */
+  async listAudit(
+    nodeId: string,
+    page: { limit: number; offset: number },
+    includeFull: boolean,
+  ): Promise<{ history: AuditView[]; total: number; limit: number; offset: number }> {
+    const lineage = await this.lineage(nodeId);
+    const limit = page.limit === 0 ? 50 : page.limit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500)
       throw invalidRequest('limit must be an integer between 1 and 500');
-    const entries = await this.stores.nodes.listAudit(nodeId, n);
-    return includeFull ? entries : entries.map(({ full_config: _omit, ...rest }) => rest);
+    if (!Number.isInteger(page.offset) || page.offset < 0)
+      throw invalidRequest('offset must be a non-negative integer');
+    const kinds = new Map(lineage.map((n) => [n.node_id, n.kind]));
+    const { entries, total } = await this.stores.nodes.listAudit([...kinds.keys()], {
+      limit,
+      offset: page.offset,
+    });
+    const history = entries.map((e) => {
+      const view: AuditView = { ...e, level: kinds.get(e.node_id) ?? 'team' };
+      if (!includeFull) delete view.full_config;
+      return view;
+    });
+    return { history, total, limit, offset: page.offset };
   }
 
   // ---- updates -------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ const audit = (a: AuditView): configV1.AuditEntry => ({
   full_config: a.full_config,
   approved_by: a.approved_by,
   node_id: a.node_id,
+  level: a.level,
 });
 
 function patchOf(p: { [key: string]: unknown } | undefined): unknown {
@@ -109,9 +110,14 @@ export function configServiceHandlers(
         ? { applied: result(out.applied) }
         : { change_request: changeRequest(out.change_request) };
     },
-    listAudit: async (req) => ({
-      history: (await domain.listAudit(req.team_id, req.limit, req.include_full)).map(audit),
-    }),
+    listAudit: async (req) => {
+      const r = await domain.listAudit(
+        req.team_id,
+        { limit: req.limit, offset: req.offset },
+        req.include_full,
+      );
+      return { history: r.history.map(audit), total: r.total, limit: r.limit, offset: r.offset };
+    },
     listChangeRequests: async (req) => ({
       change_requests: (
         await domain.listChangeRequests({ status: req.status, team_id: req.team_id })

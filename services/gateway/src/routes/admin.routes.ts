@@ -1,4 +1,6 @@
 import {
+  AuditHistory,
+  AuditQuery,
   ChangeRequestIdParams,
   ChangeRequestList,
   ChangeRequestsQuery,
@@ -23,7 +25,7 @@ import {
 import { internal, invalidRequest, validationError } from '@inquest/errors';
 import type { configV1 } from '@inquest/proto';
 import { defineRoute, type RouteDef } from '../http/route';
-import { appliedBody, effectiveConfigCache } from './config.routes';
+import { appliedBody, auditBody, effectiveConfigCache } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
 
 const err = (description: string) => ({ description, schema: ErrorBody });
@@ -148,6 +150,34 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
           { ctx: req.ctx, signal: req.signal },
         );
         return { status: 200, body: { nodes: res.nodes.map(nodeBody) } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/nodes/:node_id/audit',
+      summary: "A node's change history",
+      description:
+        'Any node (org, group or team): its changes and those made at the levels above it, newest first, each with its node_id and level; same query and answer as GET /config/me/audit.',
+      tags: ['admin'],
+      auth: 'admin',
+      params: NodeIdParams,
+      query: AuditQuery,
+      responses: {
+        200: { description: 'Audit entries, newest first', schema: AuditHistory },
+        400: err('Bad limit or offset'),
+        404: err('Unknown node'),
+      },
+      handler: async (req) => {
+        const res = await config.listAudit(
+          {
+            team_id: req.params.node_id,
+            limit: req.query.limit,
+            offset: req.query.offset,
+            include_full: req.query.include_full,
+          },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return { status: 200, body: auditBody(res, req.query.include_full) };
       },
     }),
     defineRoute({

@@ -135,6 +135,21 @@ export function appliedBody(r: configV1.ConfigUpdateResult | undefined): ConfigU
   };
 }
 
+/** Body of an audit listing (GET /config/me/audit, GET /admin/nodes/{id}/audit). */
+export function auditBody(res: configV1.ListAuditResponse, includeFull: boolean): AuditHistory {
+  const history: AuditHistory['history'] = res.history.map((h) => ({
+    version: h.version,
+    changed_at: h.changed_at,
+    changed_by: h.changed_by,
+    ...(h.approved_by ? { approved_by: h.approved_by } : {}),
+    diff: (h.diff ?? {}) as AuditHistory['history'][number]['diff'],
+    ...(includeFull ? { full_config: (h.full_config ?? {}) as ConfigDocument } : {}),
+    node_id: h.node_id,
+    level: h.level as AuditHistory['history'][number]['level'],
+  }));
+  return { history, pagination: { total: res.total, limit: res.limit, offset: res.offset } };
+}
+
 /** Routes of /config/me/*: the authenticated team's configuration. */
 export function configRoutes(deps: GatewayDeps): RouteDef[] {
   const config = deps.clients.config;
@@ -197,26 +212,23 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       auth: 'team',
       permission: 'read',
       query: AuditQuery,
+      description:
+        'Newest first, paged with limit and offset: the changes of the team and those made at the org and group levels above it, each with its node_id and level.',
       responses: {
         200: { description: 'Audit entries, newest first', schema: AuditHistory },
-        400: err('Bad limit'),
+        400: err('Bad limit or offset'),
       },
       handler: async (req) => {
         const res = await config.listAudit(
-          { team_id: teamOf(req), limit: req.query.limit, include_full: req.query.include_full },
+          {
+            team_id: teamOf(req),
+            limit: req.query.limit,
+            offset: req.query.offset,
+            include_full: req.query.include_full,
+          },
           { ctx: req.ctx, signal: req.signal },
         );
-        const history: AuditHistory['history'] = res.history.map((h) => ({
-          version: h.version,
-          changed_at: h.changed_at,
-          changed_by: h.changed_by,
-          ...(h.approved_by ? { approved_by: h.approved_by } : {}),
-          diff: (h.diff ?? {}) as AuditHistory['history'][number]['diff'],
-          ...(req.query.include_full
-            ? { full_config: (h.full_config ?? {}) as ConfigDocument }
-            : {}),
-        }));
-        return { status: 200, body: { history } };
+        return { status: 200, body: auditBody(res, req.query.include_full) };
       },
     }),
     defineRoute({

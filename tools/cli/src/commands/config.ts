@@ -160,12 +160,15 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
     .command('audit')
     .description('configuration change history, newest first')
     .option('-l, --limit <n>', 'entries (1..500)', '20')
+    .option('--offset <n>', 'entries to skip', '0')
     .option('--diff', 'show each entry’s old/new values')
     .option('--json', 'print JSON (with full snapshots)')
-    .action(async (f: { limit: string; diff?: boolean; json?: boolean }) => {
-      const res = await ctx
-        .client()
-        .config.audit({ limit: Number(f.limit), include_full: Boolean(f.json) });
+    .action(async (f: { limit: string; offset: string; diff?: boolean; json?: boolean }) => {
+      const res = await ctx.client().config.audit({
+        limit: Number(f.limit),
+        offset: Number(f.offset),
+        include_full: Boolean(f.json),
+      });
       if (f.json) return ctx.print(json(res));
       if (!res.history.length) return ctx.print('No changes recorded.');
       if (!f.diff) return ctx.print(auditTable(res.history, ctx.out));
