@@ -144,6 +144,11 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('Content-Type', deps.metrics.contentType);
     res.send(await deps.metrics.metrics());
   });
+  // A browser pointed at the bare URL lands on the API reference (until a console exists).
+  if (deps.openapi !== false)
+    app.get('/', (_req, res) => {
+      res.redirect(302, `${API_PREFIX}/docs`);
+    });
 
   if (deps.openapi !== false) mountRedocAsset(app);
   deps.extend?.(app);
