@@ -1,0 +1,253 @@
+/**
+ * Test support for the deterministic engine's specs (not used by the service): an in-memory
+ * tool server in two vocabularies and helpers that read outputs into findings.
+ */
+import type { InvestigationContextRecord, InvestigationResultRecord } from '@inquest/store';
+import { DeterministicEngine } from '../deterministic-engine';
+import type { EngineRun } from '../engine';
+import type {
+  KnowledgeChunk,
+  KnowledgeSource,
+  LearnedPatternView,
+  ToolDescriptor,
+  ToolGateway,
+} from '../ports';
+import { CAUSE_CATALOG } from './cause-catalog.data';
+import { compile, findFindings, type Finding } from './diagnose';
+import { ClusterModel } from './model';
+import { observe, setObserveClock, type CallContext } from './observe';
+
+/** The time every scenario is replayed at. */
+export const NOW = Date.parse('2026-03-10T12:00:00Z');
+/** NOW minus `minutes`, as an ISO string. */
+export const ago = (minutes: number) => new Date(NOW - minutes * 60_000).toISOString();
+
+export interface FakeTool {
+  name: string;
+  description: string;
+  properties: Record<string, { type: string; description?: string; enum?: string[] }>;
+  required?: string[];
+  annotations?: Record<string, unknown>;
+  handler: (p: Record<string, unknown>) => unknown;
+}
+
+export interface Call {
+  tool: string;
+  params: Record<string, unknown>;
+}
+
+/** A ToolGateway over fake tools of one server; records every call. */
+export class FakeGateway implements ToolGateway {
+  readonly calls: Call[] = [];
+  constructor(
+    readonly tools: FakeTool[],
+    readonly server = 'k8s',
+  ) {}
+
+  listTools() {
+    return Promise.resolve({
+      tools: this.tools.map((t): ToolDescriptor => ({
+        fullName: `${this.server}:${t.name}`,
+        server: this.server,
+        name: t.name,
+        description: t.description,
+        parameters: { type: 'object', properties: t.properties, required: t.required ?? [] },
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      })),
+      servers: [{ name: this.server, enabled: true, healthy: true, breakerState: 'closed' }],
+    });
+  }
+
+  callTool(_team: string, _inv: string, tool: string, parameters: Record<string, unknown>) {
+    this.calls.push({ tool, params: parameters });
+    const t = this.tools.find((x) => `${this.server}:${x.name}` === tool);
+    if (!t) return Promise.reject(new Error(`no tool ${tool}`));
+    return Promise.resolve({ output: t.handler(parameters), truncated: false });
+  }
+}
+
+export class FakeKnowledge implements KnowledgeSource {
+  constructor(
+    public patterns: LearnedPatternView[] = [],
+    public chunks: KnowledgeChunk[] = [],
+  ) {}
+  retrieve() {
+    return Promise.resolve(this.chunks);
+  }
+  listPatterns() {
+    return Promise.resolve(this.patterns);
+  }
+}
+
+/**
+ * A world served as `kubectl` text: `get` answers tables, `describe` describe text, events an
+ * events table (or YAML), logs plain lines.
+ */
+export interface TextWorld {
+  /** kind -> `kubectl get <kind>` table */
+  tables: Record<string, string>;
+  /** `<kind>/<name>` -> `kubectl describe` text */
+  describe: Record<string, string>;
+  /** `kubectl get events` output for the namespace */
+  events?: string;
+  /** pod -> current logs */
+  logs?: Record<string, string>;
+  /** pod -> previous container's logs */
+  previous?: Record<string, string>;
+}
+
+const str = { type: 'string' } as const;
+
+/** Tools with a kubectl-like vocabulary: kind + name parameters, text outputs. */
+export function textTools(w: TextWorld): FakeTool[] {
+  return [
+    {
+      name: 'get_resources',
+      description: 'List Kubernetes resources of a kind in a namespace (kubectl get).',
+      properties: { kind: str, namespace: str },
+      required: ['kind'],
+      handler: (p) => w.tables[String(p['kind'])] ?? `No resources found.`,
+    },
+    {
+      name: 'describe_resource',
+      description: 'Describe one Kubernetes resource (kubectl describe).',
+      properties: { kind: str, name: str, namespace: str },
+      required: ['kind', 'name'],
+      handler: (p) =>
+        w.describe[`${String(p['kind'])}/${String(p['name'])}`] ??
+        `Error from server (NotFound): ${String(p['kind'])}s "${String(p['name'])}" not found`,
+    },
+    {
+      name: 'get_events',
+      description: 'Kubernetes events of a namespace (kubectl get events).',
+      properties: { namespace: str },
+      required: ['namespace'],
+      handler: () => w.events ?? 'No resources found.',
+    },
+    {
+      name: 'pod_logs',
+      description: 'Logs of a pod container.',
+      properties: { pod_name: str, namespace: str, previous: { type: 'boolean' } },
+      required: ['pod_name'],
+      handler: (p) => (p['previous'] ? w.previous : w.logs)?.[String(p['pod_name'])] ?? 'no logs',
+    },
+  ];
+}
+
+/** A world served as Kubernetes API JSON objects. */
+export interface JsonWorld {
+  objects: Record<string, unknown>[];
+  events?: Record<string, unknown>[];
+  logs?: Record<string, string>;
+  previous?: Record<string, string>;
+}
+
+const kindIs = (o: Record<string, unknown>, k: string) =>
+  String(o['kind']).toLowerCase() === k.toLowerCase();
+const nameOf = (o: Record<string, unknown>) =>
+  String((o['metadata'] as Record<string, unknown>)['name']);
+
+/** Tools in a kubernetes-mcp-server-like vocabulary: one tool per kind, JSON outputs. */
+export function jsonTools(w: JsonWorld): FakeTool[] {
+  const list = (kind: string) => ({
+    apiVersion: 'v1',
+    kind: `${kind}List`,
+    items: w.objects.filter((o) => kindIs(o, kind)),
+  });
+  const get = (kind: string, name: unknown) =>
+    w.objects.find((o) => kindIs(o, kind) && nameOf(o) === name) ?? {
+      error: `${kind} ${String(name)} not found`,
+    };
+  return [
+    {
+      name: 'pods_list',
+      description: 'List pods of a namespace',
+      properties: { namespace: str },
+      handler: () => list('Pod'),
+    },
+    {
+      name: 'pods_get',
+      description: 'Get a pod by name',
+      properties: { name: str, namespace: str },
+      required: ['name'],
+      handler: (p) => get('Pod', p['name']),
+    },
+    {
+      name: 'pods_log',
+      description: 'Logs of a pod',
+      properties: { name: str, namespace: str, previous: { type: 'boolean' } },
+      required: ['name'],
+      handler: (p) => (p['previous'] ? w.previous : w.logs)?.[String(p['name'])] ?? '',
+    },
+    {
+      name: 'events_list',
+      description: 'List Kubernetes events of a namespace',
+      properties: { namespace: str },
+      handler: () => ({ apiVersion: 'v1', kind: 'EventList', items: w.events ?? [] }),
+    },
+    {
+      name: 'resources_list',
+      description: 'List Kubernetes resources of a kind',
+      properties: { apiVersion: str, kind: str, namespace: str },
+      required: ['apiVersion', 'kind'],
+      handler: (p) => list(String(p['kind'])),
+    },
+    {
+      name: 'resources_get',
+      description: 'Get a Kubernetes resource by kind and name',
+      properties: { apiVersion: str, kind: str, name: str, namespace: str },
+      required: ['apiVersion', 'kind', 'name'],
+      handler: (p) => get(String(p['kind']), p['name']),
+    },
+  ];
+}
+
+export function engineRun(
+  message: string,
+  context: InvestigationContextRecord = {},
+  effective: Record<string, unknown> = {},
+): EngineRun {
+  return {
+    teamId: 'team-a',
+    investigationId: 'inv-1',
+    agent: 'investigation_agent',
+    message,
+    context,
+    effective,
+    signal: new AbortController().signal,
+    deadline: Date.now() + 20_000,
+    progress: () => undefined,
+  };
+}
+
+export async function investigate(
+  tools: FakeTool[],
+  message: string,
+  context: InvestigationContextRecord = {},
+  opts: { effective?: Record<string, unknown>; knowledge?: FakeKnowledge } = {},
+): Promise<{ result: InvestigationResultRecord; toolsUsed: string[]; gateway: FakeGateway }> {
+  const gateway = new FakeGateway(tools);
+  const engine = new DeterministicEngine(gateway, opts.knowledge ?? new FakeKnowledge(), {
+    clock: () => NOW,
+  });
+  const out = await engine.run(engineRun(message, context, opts.effective));
+  return { ...out, gateway };
+}
+
+/** The conclusion as one string: summary, root cause and recommendations. */
+export const conclusion = (r: InvestigationResultRecord) =>
+  [r.summary, r.root_cause.description, ...r.recommendations.map((x) => x.action)].join('\n');
+
+/** Reads outputs (as the tools would return them) into a model, and matches the catalog. */
+export function findingsOf(outputs: { output: unknown; ctx?: Partial<CallContext> }[]): {
+  model: ClusterModel;
+  findings: Finding[];
+} {
+  setObserveClock(() => NOW);
+  const model = new ClusterModel();
+  for (const o of outputs)
+    model.add(observe(o.output, { tool: 't', verb: 'get', ...o.ctx }), o.ctx?.tool ?? 't');
+  return { model, findings: findFindings(model, compile(CAUSE_CATALOG)) };
+}
+
+export const ids = (fs: Finding[]) => [...new Set(fs.map((f) => f.entry.id))];
