@@ -529,6 +529,14 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
       call('team-mcp', 'mcpk8s:describe_pod', { namespace: 'shop', pod: 'nope' }),
     );
     expect(notFoundPod.message).toContain('not found');
+    // a tool's error answer does not fail the calls in flight beside it on the same session
+    const listPods = () => call('team-mcp', 'mcpk8s:list_pods', { namespace: 'shop' });
+    const mixed = await Promise.allSettled([
+      ...Array.from({ length: 8 }, listPods),
+      call('team-mcp', 'mcpk8s:describe_pod', { namespace: 'shop', pod: 'nope' }),
+      ...Array.from({ length: 8 }, listPods),
+    ]);
+    expect(mixed.filter((r) => r.status === 'rejected')).toHaveLength(1);
     const health = await client.getServerHealth({ team_id: 'team-mcp' });
     expect(health.servers[0]?.healthy).toBe(true);
   });

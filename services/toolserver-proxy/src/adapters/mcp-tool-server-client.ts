@@ -118,34 +118,37 @@ export function mcpToolServerClient(
           ...(t.annotations ? { annotations: t.annotations } : {}),
         }));
       }),
-    callTool: (name, parameters, opts) =>
-      run(opts, async (c) => {
-        const res = await c.callTool({ name, arguments: parameters }, undefined, reqOpts(opts));
-        const content = Array.isArray(res.content)
-          ? (res.content as Array<{ type: string; text?: string }>)
-          : [];
-        const text = content
-          .filter((x) => x.type === 'text' && typeof x.text === 'string')
-          .map((x) => x.text ?? '')
-          .join('\n');
-        if (res.isError)
-          throw new ToolServerError(
-            'rejected',
-            `tool ${name} failed: ${text.slice(0, 300) || 'error'}`,
-            400,
-          );
-        let output: unknown;
-        if (res.structuredContent && typeof res.structuredContent === 'object')
-          output = res.structuredContent;
-        else {
-          try {
-            output = content.length === 1 && text ? JSON.parse(text) : { content };
-          } catch {
-            output = { text };
-          }
+    callTool: async (name, parameters, opts) => {
+      const res = await run(opts, (c) =>
+        c.callTool({ name, arguments: parameters }, undefined, reqOpts(opts)),
+      );
+      const content = Array.isArray(res.content)
+        ? (res.content as Array<{ type: string; text?: string }>)
+        : [];
+      const text = content
+        .filter((x) => x.type === 'text' && typeof x.text === 'string')
+        .map((x) => x.text ?? '')
+        .join('\n');
+      // a tool that answers an error leaves the session healthy: thrown inside run() it would
+      // close the session and fail every call in flight on it with "Connection closed"
+      if (res.isError)
+        throw new ToolServerError(
+          'rejected',
+          `tool ${name} failed: ${text.slice(0, 300) || 'error'}`,
+          400,
+        );
+      let output: unknown;
+      if (res.structuredContent && typeof res.structuredContent === 'object')
+        output = res.structuredContent;
+      else {
+        try {
+          output = content.length === 1 && text ? JSON.parse(text) : { content };
+        } catch {
+          output = { text };
         }
-        return { output, bytes: Buffer.byteLength(JSON.stringify(output)) };
-      }),
+      }
+      return { output, bytes: Buffer.byteLength(JSON.stringify(output)) };
+    },
     health: (opts) =>
       run(opts, async (c) => {
         await c.ping(reqOpts(opts));
