@@ -120,6 +120,13 @@ export function summaryLines(results: RunResult[], vocabularies: string[]): stri
             .join(', ')})`
         : ''),
   );
+  const calls = results.flatMap((r) => r.calls);
+  const failed = calls.filter((c) => !c.ok);
+  const toolErrors = failed.filter((c) => / failed: /.test(c.error ?? '')).length;
+  out.push(
+    `tool calls through the proxy: ${calls.length}; the tool answered an error: ${toolErrors}; ` +
+      `failed otherwise (validation, refusal, transport): ${failed.length - toolErrors}`,
+  );
   out.push('');
   out.push('targets:');
   for (const t of v.targets)
