@@ -363,6 +363,7 @@ class Gatherer {
           ),
       );
     }
+    this.refineScope();
     if (!scope.namespaces.length) {
       // the subject's namespace, once discovered
       const hit = this.model
@@ -385,6 +386,39 @@ class Gatherer {
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     await Promise.all(genericCalls);
+  }
+
+  /**
+   * Words of the message that name a namespace or a workload seen in the listings become part of
+   * the scope ("the content pipeline", "quote-service degraded in insurance").
+   */
+  private refineScope(): void {
+    const { scope, model } = this;
+    const namespaces = new Set(
+      model
+        .list()
+        .map((o) => (o.kind === 'namespace' ? o.name : o.namespace))
+        .filter((n): n is string => !!n),
+    );
+    for (const w of scope.candidates) {
+      if (namespaces.has(w)) {
+        if (!scope.namespaces.includes(w)) scope.namespaces.push(w);
+        continue;
+      }
+      const s: Subject = { name: w, from: 'message-word' };
+      const hit = model
+        .list()
+        .some((o) => o.kind !== 'namespace' && o.kind !== 'node' && model.matches(o, s));
+      if (hit && !scope.subjects.some((x) => x.name === w)) scope.subjects.push(s);
+    }
+    // subjects that matched nothing give way to those that did
+    const found = scope.subjects.filter(
+      (s) => s.kind === 'node' || model.list().some((o) => model.matches(o, s)),
+    );
+    if (found.length && found.length < scope.subjects.length)
+      scope.subjects.splice(0, scope.subjects.length, ...found);
+    if (scope.namespaces.length === 1)
+      for (const s of scope.subjects) s.namespace ??= scope.namespaces[0];
   }
 
   private targets(): ObjectView[] {
@@ -731,10 +765,7 @@ function conclude(
     .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus) }))
     .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length);
   const weight = (x: { f: Finding; r: number }) =>
-    x.f.entry.strength +
-    (x.f.entry.role === 'cause' ? 0.15 : 0) +
-    0.3 * x.r +
-    (x.f.where === 'log' ? 0 : 0.02);
+    x.f.entry.strength + (x.f.entry.role === 'cause' ? 0.15 : 0) + 0.3 * x.r;
   scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
   let top = scored[0];
   let symptom: typeof top | undefined;

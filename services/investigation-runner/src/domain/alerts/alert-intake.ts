@@ -54,6 +54,8 @@ export interface AlertIntakeOptions {
   config: ConfigSource;
   secrets: TeamSecrets;
   logger: Logger;
+  /** how long a team's effective config is reused (default 1000 ms; 0: every notification asks) */
+  configTtlMs?: number;
   /** how often groups whose investigation may not exist yet are looked at again (default 30 s) */
   recoverIntervalMs?: number;
 }
@@ -70,8 +72,31 @@ type StoredRun = Pick<RunRequest, 'agentName' | 'message' | 'context' | 'alert' 
  */
 export class AlertIntake {
   private timer?: NodeJS.Timeout;
+  private readonly configs = new Map<
+    string,
+    { until: number; value: Promise<Record<string, unknown>> }
+  >();
 
   constructor(private readonly o: AlertIntakeOptions) {}
+
+  /**
+   * The team's effective config, reused for `configTtlMs` (default 1 s; concurrent look-ups share
+   * one call): a storm of notifications costs one config call a second, and a change of
+   * `alerts.*` applies within a second.
+   */
+  private effectiveConfig(teamId: string): Promise<Record<string, unknown>> {
+    const now = Date.now();
+    const hit = this.configs.get(teamId);
+    if (hit && hit.until > now) return hit.value;
+    const value = this.o.config.getEffectiveConfig(teamId);
+    const entry = { until: now + (this.o.configTtlMs ?? 1000), value };
+    if (this.configs.size > 10_000) this.configs.clear();
+    this.configs.set(teamId, entry);
+    value.catch(() => {
+      if (this.configs.get(teamId) === entry) this.configs.delete(teamId);
+    });
+    return value;
+  }
 
   async start(): Promise<void> {
     await this.recover().catch((err: unknown) =>
@@ -89,7 +114,7 @@ export class AlertIntake {
 
   async ingest(req: IngestRequest): Promise<{ alertsReceived: number; groups: GroupOutcome[] }> {
     const alerts = validate(req);
-    const effective = await this.o.config.getEffectiveConfig(req.teamId);
+    const effective = await this.effectiveConfig(req.teamId);
     const settings = alertSettingsOf(effective);
     const byGroup = new Map<string, NewAlert[]>();
     for (const a of alerts) {
@@ -129,7 +154,7 @@ export class AlertIntake {
     if (req.intakeSecret === undefined && req.pagerdutySignature === undefined) return false;
     let settings: AlertSettings;
     try {
-      settings = alertSettingsOf(await this.o.config.getEffectiveConfig(req.teamId));
+      settings = alertSettingsOf(await this.effectiveConfig(req.teamId));
     } catch (err) {
       if (isDomainError(err) && err.kind === 'not_found') return false;
       throw err;
@@ -183,11 +208,21 @@ export class AlertIntake {
     effective: Record<string, unknown>,
   ): Promise<GroupOutcome> {
     const now = new Date().toISOString();
+    // the group's firing period, if any, is read first: repeats (most of a storm) are then
+    // recorded and linked to its investigation in one write each
+    const open = await this.o.store.firingGroup(req.teamId, groupKey);
     const records: AlertRecord[] = [];
-    for (const a of alerts) records.push(await this.o.store.record(a, now));
+    for (const a of alerts) {
+      const isDisabled = a.status === 'firing' && settings.disabled.has(a.alertname);
+      const link = isDisabled
+        ? { skipped_reason: 'disabled' }
+        : open
+          ? { investigation_id: open.investigation_id }
+          : undefined;
+      records.push(await this.o.store.record(a, now, link));
+    }
     const firing = records.filter((r) => r.status === 'firing');
     const enabled = firing.filter((r) => !settings.disabled.has(r.alertname));
-    const disabled = firing.filter((r) => settings.disabled.has(r.alertname));
     const resolved = records.filter((r) => r.status === 'resolved');
     const lead = enabled[0] ?? firing[0] ?? records[0]!;
     const base = {
@@ -197,17 +232,11 @@ export class AlertIntake {
       fingerprint: alerts.length === 1 ? lead.fingerprint : undefined,
     };
     const ids = (rs: AlertRecord[]) => rs.map((r) => r.alert_id);
-    if (disabled.length)
-      await this.o.store.link(req.teamId, ids(disabled), { skipped_reason: 'disabled' });
 
     if (!enabled.length) {
-      // resolutions are linked to the group's investigation; the period ends once nothing fires
-      const open = await this.o.store.firingGroup(req.teamId, groupKey);
+      // the period ends once nothing of the group fires any more
       if (open && resolved.length)
-        await this.o.store.link(req.teamId, ids(resolved), {
-          investigation_id: open.investigation_id,
-        });
-      if (open) await this.o.store.resolveGroupIfQuiet(req.teamId, groupKey, now);
+        await this.o.store.resolveGroupIfQuiet(req.teamId, groupKey, now);
       if (firing.length) return { ...base, outcome: 'skipped', reason: 'disabled' };
       const investigationId =
         open?.investigation_id ?? resolved.find((r) => r.investigation_id)?.investigation_id;
@@ -219,6 +248,10 @@ export class AlertIntake {
       return { ...base, outcome: 'skipped', reason: 'resolved_without_investigation' };
     }
 
+    if (open) {
+      if (open.start_state === 'starting') await this.startGroup(open, effective);
+      return { ...base, outcome: 'existing', investigation_id: open.investigation_id };
+    }
     if (!agentConfigOf(effective, settings.agent).enabled) {
       await this.o.store.link(req.teamId, ids(enabled), { skipped_reason: 'agent_disabled' });
       return { ...base, outcome: 'skipped', reason: 'agent_disabled' };
@@ -228,12 +261,6 @@ export class AlertIntake {
         investigation_id: investigationId,
       });
 
-    const existing = await this.o.store.firingGroup(req.teamId, groupKey);
-    if (existing) {
-      await linkAll(existing.investigation_id);
-      if (existing.start_state === 'starting') await this.startGroup(existing, effective);
-      return { ...base, outcome: 'existing', investigation_id: existing.investigation_id };
-    }
     const run = alertRunOf(
       req.source,
       alerts.filter((a) => a.status === 'firing' && !settings.disabled.has(a.alertname)),

@@ -228,7 +228,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.9,
     on: ['event', 'condition'],
-    text: 'DeadlineExceeded|Job was active longer than specified deadline',
+    text: '(?<!Progress)DeadlineExceeded|Job was active longer than specified deadline',
     cause:
       'the Job {subject} failed with DeadlineExceeded: it ran longer than its activeDeadlineSeconds{deadline} and was terminated',
     fix: 'Make {subject} finish sooner (less work per run, faster dependency) or raise spec.activeDeadlineSeconds.',
@@ -548,6 +548,17 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     text: 'Back-off restarting failed container|CrashLoopBackOff',
     cause: '{subject} is in CrashLoopBackOff: its container exits soon after starting{exit}',
     fix: 'Read the previous logs of {subject} (`kubectl logs --previous`) for the error that ends it.',
+  },
+  {
+    id: 'rollout_stuck',
+    class: 'recent_change',
+    title: 'rollout not progressing',
+    role: 'symptom',
+    strength: 0.5,
+    on: ['condition', 'event'],
+    text: 'ProgressDeadlineExceeded|has timed out progressing',
+    cause: 'the rollout of {subject} does not progress: its new pods do not become available',
+    fix: 'Find why the new pods of {subject} do not become ready (their events and logs), then fix or roll back.',
   },
   {
     id: 'replica_failure',

@@ -208,19 +208,34 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
         : undefined);
     // the last fatal lines matter most: scan from the end, error/warn lines and a few others
     const lines = l.lines.slice(-400);
-    for (const line of lines) {
-      if (
-        !line.level &&
-        !/refused|timeout|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing/i.test(
-          line.text,
-        )
-      )
-        continue;
-      run('log', undefined, line.text, view as ObjectView | undefined, w, line.at, l.source);
-    }
+    lines.forEach((line, i) => {
+      if (!line.level && !INTERESTING.test(line.text)) return;
+      // a crash line carries its first frames of application code (the stack trace below it)
+      const text = CRASH.test(line.text)
+        ? withFrames(
+            line.text,
+            lines.slice(i + 1, i + 14).map((x) => x.text),
+          )
+        : line.text;
+      run('log', undefined, text, view as ObjectView | undefined, w, line.at, l.source);
+    });
   }
   for (const t of model.texts) run('text', undefined, t.text, undefined, '', undefined, t.source);
   return out;
+}
+
+const INTERESTING =
+  /refused|timeout|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing|too many|exceeded|unable|cannot|could not|failed/i;
+const CRASH = /panic:|Traceback|Exception|Error:|fatal error/;
+const FRAME =
+  /\.(go|py|js|ts|java|rb|rs|kt|scala|cs|php):\d+|File "[^"]+", line \d+|\bat [\w.$<>]+\(/;
+const RUNTIME_FRAME =
+  /runtime\/|node_modules|node:internal|java\.base|site-packages|\/usr\/lib\/|goroutine \d+/;
+
+/** "panic: ..." plus the first two application frames under it */
+function withFrames(line: string, next: string[]): string {
+  const frames = next.filter((x) => FRAME.test(x) && !RUNTIME_FRAME.test(x)).slice(0, 2);
+  return frames.length ? `${line} | ${frames.map((f) => f.trim()).join(' | ')}` : line;
 }
 
 /** Is the finding about one of the subjects (or what they depend on)? */

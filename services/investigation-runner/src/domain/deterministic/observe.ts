@@ -783,7 +783,7 @@ function parseText(text0: string, ctx: CallContext, out: Observed): void {
     }
   }
   const firstLine = t.split('\n', 1)[0] ?? '';
-  if (/^(NAMESPACE\s+)?(NAME|LAST SEEN)\s{2,}\S/.test(firstLine)) return parseTables(t, ctx, out);
+  if (isTableHeader(firstLine)) return parseTables(t, ctx, out);
   if (ctx.verb === 'logs' || looksLikeLog(t) || t.split('\n').length > 1) {
     const lines = t
       .split('\n')
@@ -827,6 +827,16 @@ export function parseLogLine(raw: string): LogLine {
 
 // ---------------------------------------------------------------- kubectl get tables
 
+/** `NAME  READY  STATUS`, `NAMESPACE  APIVERSION  KIND  NAME ...`, `LAST SEEN  TYPE  REASON ...` */
+function isTableHeader(line: string): boolean {
+  const cols = line.trim().split(/\s{2,}/);
+  return (
+    cols.length >= 2 &&
+    cols.every((c) => /^[A-Z][A-Z0-9 ()%/_.-]*$/.test(c)) &&
+    cols.some((c) => c === 'NAME' || c === 'LAST SEEN' || c === 'POD')
+  );
+}
+
 function columns(header: string): { name: string; start: number }[] {
   const cols: { name: string; start: number }[] = [];
   const re = /\S+(?: \S+)*/g;
@@ -840,7 +850,7 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
   for (const block of blocks) {
     const lines = block.split('\n').filter((l) => l.trim());
     const header = lines[0];
-    if (!header || !/^(NAMESPACE\s+)?(NAME|LAST SEEN)\b/.test(header)) {
+    if (!header || !isTableHeader(header)) {
       if (block.trim())
         parseText(block, { ...ctx, verb: ctx.verb === 'logs' ? 'logs' : 'text' }, out);
       continue;
@@ -926,7 +936,7 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
       const raw = r['NAME'] ?? '';
       const [k, n] = raw.includes('/') ? raw.split('/', 2) : [undefined, raw];
       if (!n) continue;
-      const v = newObject(kindOf(k) ?? kind, n, ctx.tool);
+      const v = newObject(kindOf(k) ?? kindOf(r['KIND']) ?? kind, n, ctx.tool);
       v.namespace = r['NAMESPACE'] ?? ctx.namespace;
       v.status = r['STATUS'];
       v.node = r['NODE'] && r['NODE'] !== '<none>' ? r['NODE'] : undefined;

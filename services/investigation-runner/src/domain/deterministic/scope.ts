@@ -13,6 +13,8 @@ export interface Subject {
 export interface Scope {
   subjects: Subject[];
   namespaces: string[];
+  /** other words of the message that may name a workload or a namespace (checked once listed) */
+  candidates: string[];
   /** the message asks a question the data should answer */
   question?: Question;
 }
@@ -79,6 +81,18 @@ export function scopeIncident(
         from: 'alert',
       });
   }
+  // "deployment finance/ledger-export", "Pod messaging/notifier-x", "HPA search/search-api"
+  for (const m of text.matchAll(
+    /\b(pod|deployment|statefulset|daemonset|job|cronjob|hpa|pvc|service|ingress|replicaset)\s+([a-z0-9][a-z0-9-]*)\/([a-z0-9][a-z0-9.-]*[a-z0-9])/gi,
+  )) {
+    addNs(m[2]!.toLowerCase());
+    add({
+      kind: kindOf(m[1]!),
+      name: m[3]!.toLowerCase(),
+      namespace: m[2]!.toLowerCase(),
+      from: 'message',
+    });
+  }
   // kind/name
   for (const m of text.matchAll(/\b([a-z]+(?:\.[a-z.]+)?)\/([a-z0-9][a-z0-9.-]*[a-z0-9])\b/gi)) {
     const kind = kindOf(m[1]!);
@@ -129,7 +143,18 @@ export function scopeIncident(
     }
   for (const s of subjects)
     if (!s.namespace && namespaces.length === 1) s.namespace = namespaces[0];
-  return { subjects, namespaces, question: parseQuestion(message, namespaces, subjects, now) };
+  const candidates: string[] = [];
+  for (const m of message.toLowerCase().matchAll(/\b([a-z][a-z0-9-]{2,})\b/g)) {
+    const w = m[1]!;
+    if (STOP.has(w) || namespaces.includes(w) || subjects.some((x) => x.name === w)) continue;
+    if (!candidates.includes(w)) candidates.push(w);
+  }
+  return {
+    subjects,
+    namespaces,
+    candidates: candidates.slice(0, 12),
+    question: parseQuestion(message, namespaces, subjects, now),
+  };
 }
 
 const STATUS_WORDS: [RegExp, string][] = [

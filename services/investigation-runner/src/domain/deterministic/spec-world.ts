@@ -251,3 +251,245 @@ export function findingsOf(outputs: { output: unknown; ctx?: Partial<CallContext
 }
 
 export const ids = (fs: Finding[]) => [...new Set(fs.map((f) => f.entry.id))];
+
+// ---------------------------------------------------------------- kubectl-shaped text
+
+/** "Tue, 10 Mar 2026 11:40:02 +0000", as kubectl describe prints times */
+export const kubeTime = (minutesAgo: number) =>
+  new Date(NOW - minutesAgo * 60_000).toUTCString().replace('GMT', '+0000');
+
+const pad = (s: string, n: number) => (s.length >= n ? `${s}  ` : s.padEnd(n));
+
+/** rows aligned under their header, two spaces at least between columns */
+export function table(header: string[], rows: string[][], indent = ''): string {
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => (i < r.length - 1 ? (r[i] ?? '').length : 0))),
+  );
+  const line = (cells: string[]) =>
+    indent +
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]! + 2)))
+      .join('')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+export interface DescribePodSpec {
+  name: string;
+  namespace: string;
+  node?: string;
+  labels?: string[];
+  controlledBy?: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  container: {
+    name: string;
+    image: string;
+    port?: string;
+    /** lines under State/Last State, e.g. ['Waiting', 'Reason: CrashLoopBackOff'] */
+    state?: string[];
+    last?: string[];
+    ready?: boolean;
+    restarts?: number;
+    limits?: Record<string, string>;
+    requests?: Record<string, string>;
+    probes?: string[];
+    env?: string[];
+    args?: string[];
+  };
+  conditions?: [string, string][];
+  claims?: string[];
+  nodeSelectors?: string;
+  /** [type, reason, age, from, message] */
+  events?: string[][];
+}
+
+/** `kubectl describe pod` text */
+export function describePod(p: DescribePodSpec): string {
+  const c = p.container;
+  const out = [
+    `Name:             ${p.name}`,
+    `Namespace:        ${p.namespace}`,
+    'Priority:         0',
+    'Service Account:  default',
+    `Node:             ${p.node ? `${p.node}/10.0.0.11` : '<none>'}`,
+    ...(p.node ? [`Start Time:       ${kubeTime(60)}`] : []),
+    `Labels:           ${(p.labels ?? []).join('\n                  ') || '<none>'}`,
+    'Annotations:      <none>',
+    `Status:           ${p.status}`,
+    ...(p.reason ? [`Reason:           ${p.reason}`] : []),
+    ...(p.message ? [`Message:          ${p.message}`] : []),
+    `IP:               ${p.node ? '10.244.1.5' : ''}`.trimEnd(),
+    ...(p.controlledBy ? [`Controlled By:    ${p.controlledBy}`] : []),
+    'Containers:',
+    `  ${c.name}:`,
+    ...(p.node ? ['    Container ID:  containerd://3f2a9c1b7d'] : []),
+    `    Image:         ${c.image}`,
+    `    Port:          ${c.port ?? '<none>'}`,
+    `    Host Port:     ${c.port ? '0/TCP' : '<none>'}`,
+    ...(c.args ? ['    Args:', ...c.args.map((a) => `      ${a}`)] : []),
+    ...(c.state
+      ? [`    State:          ${c.state[0]}`, ...c.state.slice(1).map((l) => `      ${l}`)]
+      : []),
+    ...(c.last
+      ? [`    Last State:     ${c.last[0]}`, ...c.last.slice(1).map((l) => `      ${l}`)]
+      : []),
+    ...(c.state ? [`    Ready:          ${c.ready ? 'True' : 'False'}`] : []),
+    ...(c.state ? [`    Restart Count:  ${c.restarts ?? 0}`] : []),
+    ...(c.limits
+      ? ['    Limits:', ...Object.entries(c.limits).map(([k, v]) => `      ${k}:     ${v}`)]
+      : []),
+    ...(c.requests
+      ? ['    Requests:', ...Object.entries(c.requests).map(([k, v]) => `      ${k}:        ${v}`)]
+      : []),
+    ...(c.probes ?? []).map((l) => `    ${l}`),
+    ...(c.env?.length
+      ? ['    Environment:', ...c.env.map((l) => `      ${l}`)]
+      : ['    Environment:  <none>']),
+    '    Mounts:',
+    '      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-xk2lp (ro)',
+    'Conditions:',
+    table(['Type', 'Status'], p.conditions ?? [], '  '),
+    'Volumes:',
+    ...(p.claims ?? []).flatMap((cl) => [
+      '  data:',
+      '    Type:       PersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)',
+      `    ClaimName:  ${cl}`,
+      '    ReadOnly:   false',
+    ]),
+    '  kube-api-access-xk2lp:',
+    '    Type:                    Projected (a volume that contains injected data from multiple sources)',
+    'QoS Class:                   Burstable',
+    `Node-Selectors:              ${p.nodeSelectors ?? '<none>'}`,
+    'Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s',
+    '                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s',
+  ];
+  if (p.events?.length)
+    out.push(
+      'Events:',
+      table(
+        ['Type', 'Reason', 'Age', 'From', 'Message'],
+        [['----', '------', '----', '----', '-------'], ...p.events],
+        '  ',
+      ),
+    );
+  else out.push('Events:                      <none>');
+  return `${out.join('\n')}\n`;
+}
+
+/** `kubectl get pods -o wide` */
+export function podsTable(
+  rows: [
+    name: string,
+    ready: string,
+    status: string,
+    restarts: string,
+    age: string,
+    node?: string,
+  ][],
+): string {
+  return table(
+    [
+      'NAME',
+      'READY',
+      'STATUS',
+      'RESTARTS',
+      'AGE',
+      'IP',
+      'NODE',
+      'NOMINATED NODE',
+      'READINESS GATES',
+    ],
+    rows.map(([n, r, s, rs, a, node]) => [
+      n,
+      r,
+      s,
+      rs,
+      a,
+      node ? '10.244.1.5' : '<none>',
+      node ?? '<none>',
+      '<none>',
+      '<none>',
+    ]),
+  );
+}
+
+/** `kubectl get events`: [last seen, type, reason, object, message] */
+export function eventsTable(rows: string[][]): string {
+  return table(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'], rows);
+}
+
+/** The outputs of a text world as observe() inputs (what each tool would answer). */
+export function textOutputs(
+  w: TextWorld,
+  namespace: string,
+): { output: unknown; ctx: Partial<CallContext> }[] {
+  return [
+    ...Object.entries(w.tables).map(([kind, output]) => ({
+      output,
+      ctx: { kind, namespace, verb: 'list' },
+    })),
+    ...Object.entries(w.describe).map(([k, output]) => ({
+      output,
+      ctx: { kind: k.split('/')[0], namespace, verb: 'describe' },
+    })),
+    ...(w.events ? [{ output: w.events, ctx: { namespace, verb: 'events' } }] : []),
+    ...Object.entries(w.logs ?? {}).map(([pod, output]) => ({
+      output,
+      ctx: { pod, namespace, verb: 'logs' },
+    })),
+    ...Object.entries(w.previous ?? {}).map(([pod, output]) => ({
+      output,
+      ctx: { pod, namespace, verb: 'logs', previous: true },
+    })),
+  ];
+}
+
+/** The outputs of a JSON world as observe() inputs. */
+export function jsonOutputs(
+  w: JsonWorld,
+  namespace: string,
+): { output: unknown; ctx: Partial<CallContext> }[] {
+  return [
+    ...w.objects.map((output) => ({ output, ctx: { namespace } })),
+    {
+      output: { apiVersion: 'v1', kind: 'EventList', items: w.events ?? [] },
+      ctx: { namespace, verb: 'events' },
+    },
+    ...Object.entries(w.logs ?? {}).map(([pod, output]) => ({
+      output,
+      ctx: { pod, namespace, verb: 'logs' },
+    })),
+    ...Object.entries(w.previous ?? {}).map(([pod, output]) => ({
+      output,
+      ctx: { pod, namespace, verb: 'logs', previous: true },
+    })),
+  ];
+}
+
+/** A Kubernetes Event object */
+export function kubeEvent(
+  ns: string,
+  involved: { kind: string; name: string },
+  type: 'Normal' | 'Warning',
+  reason: string,
+  message: string,
+  firstMin: number,
+  lastMin = firstMin,
+  count = 1,
+): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${involved.name}.${reason.toLowerCase()}`, namespace: ns },
+    involvedObject: { apiVersion: 'v1', ...involved, namespace: ns },
+    type,
+    reason,
+    message,
+    count,
+    firstTimestamp: ago(firstMin),
+    lastTimestamp: ago(lastMin),
+    source: { component: 'kubelet', host: 'worker-1' },
+  };
+}
