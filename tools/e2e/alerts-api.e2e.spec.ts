@@ -112,6 +112,8 @@ beforeAll(async () => {
       INQUEST_KNOWLEDGE_ADDR: knowledge.address,
       INQUEST_DATA_DIR: dataDir,
       INQUEST_SECRETS_FILE: secretsFile,
+      // tests change the team config between notifications
+      INQUEST_ALERTS_CONFIG_TTL_MS: '0',
       INQUEST_LOG_LEVEL: 'silent',
     },
     { bus, logger: silentLogger() },

@@ -46,6 +46,13 @@ export const EnvSchema = z.object({
   /** tool-server calls per investigation (deterministic engine) */
   INQUEST_RUNNER_MAX_TOOL_CALLS: envPositiveInt(24),
   INQUEST_RUNNER_ID: z.string().min(1).optional(),
+  /** how long alert intake reuses a team's effective config (ms; 0: ask for every notification) */
+  INQUEST_ALERTS_CONFIG_TTL_MS: z.coerce
+    .number({ message: 'expected a whole number of milliseconds' })
+    .int('expected a whole number of milliseconds')
+    .min(0, 'expected a whole number of milliseconds')
+    .max(60_000, 'at most 60000')
+    .default(1000),
   /** take over running investigations found at start (all-in-one; default: when no NATS URL is set) */
   INQUEST_RUNNER_TAKEOVER_ON_START: z
     .enum(['0', '1', 'true', 'false'], { message: 'expected 1/0 or true/false' })

@@ -139,6 +139,7 @@ export async function start(
     store: alertStore,
     investigations: service,
     config: configSource,
+    configTtlMs: config.INQUEST_ALERTS_CONFIG_TTL_MS,
     secrets: {
       // the team's own references: resolved under inquest/<team>/ only
       resolve: (teamId, ref) => teamSecrets.resolve(ref, secretScopeOf(teamId)),

@@ -102,8 +102,13 @@ export interface AlertStore {
   /**
    * Records one alert: a firing alert with an open (firing) record of the same fingerprint
    * updates it (a repeat); a resolved one resolves that record; otherwise a new record.
+   * `link` is applied in the same write (as `link()` would).
    */
-  record(alert: NewAlert, now: string): Promise<AlertRecord>;
+  record(
+    alert: NewAlert,
+    now: string,
+    link?: { investigation_id?: string; skipped_reason?: string },
+  ): Promise<AlertRecord>;
   /** sets investigation_id and/or skipped_reason on the given alerts of the team */
   link(
     teamId: string,

@@ -43,7 +43,11 @@ export class MongoAlertStore implements AlertStore {
     return new MongoAlertStore(alerts, groups);
   }
 
-  async record(alert: NewAlert, now: string): Promise<AlertRecord> {
+  async record(
+    alert: NewAlert,
+    now: string,
+    link?: { investigation_id?: string; skipped_reason?: string },
+  ): Promise<AlertRecord> {
     const prev = fromMongo<AlertRecord>(
       await this.alerts.findOne(
         { team_id: alert.team_id, source: alert.source, fingerprint: alert.fingerprint },
@@ -53,10 +57,12 @@ export class MongoAlertStore implements AlertStore {
     );
     if (prev && (prev.status === 'firing' || alert.status === 'resolved')) {
       const rec = mergeRepeat(prev, alert, now);
+      if (link) applyLink(rec, link);
       await this.alerts.updateOne({ _id: rec.alert_id }, { $set: { ...rec } });
       return rec;
     }
     const rec = newRecord(alert, now);
+    if (link) applyLink(rec, link);
     await this.alerts.insertOne({
       ...rec,
       _id: rec.alert_id,

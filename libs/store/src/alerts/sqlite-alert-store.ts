@@ -64,7 +64,11 @@ export class SqliteAlertStore implements AlertStore {
     return new SqliteAlertStore(openSqlite(file, MIGRATIONS));
   }
 
-  async record(alert: NewAlert, now: string): Promise<AlertRecord> {
+  async record(
+    alert: NewAlert,
+    now: string,
+    link?: { investigation_id?: string; skipped_reason?: string },
+  ): Promise<AlertRecord> {
     return this.db
       .transaction((): AlertRecord => {
         const latest = this.stmt(
@@ -76,6 +80,7 @@ export class SqliteAlertStore implements AlertStore {
           prev && (prev.status === 'firing' || alert.status === 'resolved') ? prev : undefined;
         if (same) {
           const rec = mergeRepeat(same, alert, now);
+          if (link) applyLink(rec, link);
           this.stmt('UPDATE alerts SET status = ?, group_key = ?, doc = ? WHERE alert_id = ?').run(
             rec.status,
             rec.group_key,
@@ -85,6 +90,7 @@ export class SqliteAlertStore implements AlertStore {
           return rec;
         }
         const rec = newRecord(alert, now);
+        if (link) applyLink(rec, link);
         this.stmt(
           'INSERT INTO alerts (alert_id, team_id, source, fingerprint, group_key, alertname, status, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         ).run(

@@ -93,6 +93,17 @@ export function alertStoreContract(factory: AlertStoreFactory): void {
     expect(rec.skipped_reason).toBeUndefined();
   });
 
+  it('links while recording', async () => {
+    const now = new Date().toISOString();
+    const a = await store.record(aNewAlert(), now, { investigation_id: 'inv_1' });
+    expect(a.investigation_id).toBe('inv_1');
+    const b = await store.record(aNewAlert(), now, { skipped_reason: 'disabled' });
+    expect(b).toMatchObject({ alert_id: a.alert_id, investigation_id: 'inv_1', receive_count: 2 });
+    expect(b.skipped_reason).toBeUndefined();
+    const [listed] = (await store.list({ teamId: 'team-a', limit: 1, offset: 0 })).items;
+    expect(listed).toEqual(b);
+  });
+
   it('opens a group once while it fires, again after it resolves', async () => {
     const first = await store.openGroup(open());
     expect(first.kind).toBe('opened');
