@@ -15,6 +15,7 @@ import type { Logger } from '@inquest/observability';
 import { requestIdFrom } from '@inquest/observability';
 import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticator';
+import type { TeamDirectory } from './auth/team-directory';
 import { toHttpError } from './http/http-error';
 import { parseJsonBody, readJsonBody, readRawBody } from './http/json-body';
 import type { RateLimiter } from './http/rate-limiter';
@@ -35,6 +36,8 @@ export interface Readiness {
 export interface AppDeps {
   routes: RouteDef[];
   authenticator: Authenticator;
+  /** checks that the team the admin token names in X-Inquest-Team exists */
+  teams: TeamDirectory;
   logger: Logger;
   metrics: Registry;
   rateLimiter?: RateLimiter;
@@ -269,6 +272,10 @@ async function handle(
       });
     setRateHeaders(res, state);
     auth = authorize(route, auth, req);
+    // The admin token acts on the team it names: that team must exist (not a group, not a
+    // typo that would create orphan data a team created later with that id inherits).
+    if (auth.kind === 'admin' && route.auth === 'team' && auth.teamId)
+      await deps.teams.requireTeam(auth.teamId, requestId);
   }
   const body =
     rawRead || route.rawBody || route.senderAuth

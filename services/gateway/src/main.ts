@@ -15,6 +15,7 @@ import {
 import { parseEnv, runMain, type ServiceDeps } from '@inquest/runtime';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
+import { ConfigTeamDirectory } from './auth/team-directory';
 import { TokenAuthenticator } from './auth/token-authenticator';
 import { EnvSchema } from './config';
 import { FlexibleRateLimiter } from './http/flexible-rate-limiter';
@@ -124,6 +125,7 @@ export async function start(
   const app = createApp({
     routes: [...allRoutes({ clients, logger, bus }), ...(deps.extraRoutes ?? [])],
     authenticator,
+    teams: new ConfigTeamDirectory(clients.config),
     rateLimiter,
     logger,
     metrics,

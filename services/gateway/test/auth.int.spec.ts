@@ -82,6 +82,7 @@ describe('gateway authentication', () => {
   });
 
   it('lets the admin token act on a team named in X-Inquest-Team, 400 without it', async () => {
+    gw.config!.effective.set('team-b', {});
     const ok = await gw.request('GET', '/api/v1/test/items', {
       token: gw.adminToken,
       team: 'team-b',

@@ -12,6 +12,7 @@ import {
 } from '@inquest/proto';
 import { freePort } from '@inquest/testing';
 import { createApp } from '../src/app';
+import { ConfigTeamDirectory } from '../src/auth/team-directory';
 import { TokenAuthenticator } from '../src/auth/token-authenticator';
 import { toOpenApiPath } from '../src/openapi/openapi-document';
 import { allRoutes, type ServiceClients } from '../src/routes/index';
@@ -72,6 +73,7 @@ describe('OpenAPI document', () => {
     const app = createApp({
       routes: allRoutes({ clients, logger }),
       authenticator: new TokenAuthenticator({ config: clients.config }),
+      teams: new ConfigTeamDirectory(clients.config),
       logger,
       metrics: new Registry(),
     });

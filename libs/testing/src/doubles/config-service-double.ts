@@ -52,6 +52,11 @@ export interface ConfigServiceDouble extends DoubleSwitches {
    * default none, so consumers fall back to the team's own prefix.
    */
   secretScopes: Map<string, Record<string, configV1.SecretScope>>;
+  /**
+   * GetNode answers by node id. A team with an effective or raw config, or with an issued token,
+   * is a known team node without being listed here; any other id is not_found.
+   */
+  nodes: Map<string, configV1.Node>;
   /** every call in order (including calls refused while `down`) */
   calls: ConfigCall[];
   /** number of calls of one method */
@@ -87,6 +92,7 @@ export async function startConfigServiceDouble(
     effective: new Map(Object.entries(options.effective ?? {})),
     raw: new Map(),
     secretScopes: new Map(),
+    nodes: new Map(),
     calls: [],
     count: (method) => double.calls.filter((c) => c.method === method).length,
     issue(teamId, permissions, owner = `owner@${teamId}.example`, options = {}) {
@@ -124,6 +130,23 @@ export async function startConfigServiceDouble(
       getEffectiveConfig: async (req) => {
         const config = double.effective.get(req.team_id) ?? missing(req.team_id) ?? {};
         return { config, version: 1, secret_scopes: double.secretScopes.get(req.team_id) ?? {} };
+      },
+      getNode: async (req) => {
+        const known = [...tokens.values()].some((t) => t.team_id === req.node_id);
+        const node =
+          double.nodes.get(req.node_id) ??
+          (known || double.effective.has(req.node_id) || double.raw.has(req.node_id)
+            ? {
+                node_id: req.node_id,
+                parent_id: 'org',
+                kind: 'team',
+                name: req.node_id,
+                org_id: 'org',
+                created_at: new Date(0).toISOString(),
+              }
+            : undefined);
+        if (!node) throw notFound(`node ${req.node_id} not found`);
+        return { node, config: double.effective.get(req.node_id) ?? {}, version: 1 };
       },
       getRawConfig: async (req) => {
         const raw = double.raw.get(req.team_id);

@@ -23,6 +23,7 @@ import {
 } from '@inquest/testing';
 import { createApp } from '../../src/app';
 import type { OidcVerifier } from '../../src/auth/oidc-verifier';
+import { ConfigTeamDirectory } from '../../src/auth/team-directory';
 import { TokenAuthenticator } from '../../src/auth/token-authenticator';
 import { FlexibleRateLimiter } from '../../src/http/flexible-rate-limiter';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/http/rate-limits';
@@ -115,6 +116,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
   const app = createApp({
     routes,
     authenticator,
+    teams: new ConfigTeamDirectory(clients.config),
     rateLimiter,
     logger,
     metrics: new Registry(),

@@ -1,0 +1,46 @@
+import { invalidRequest, notFound } from '@inquest/errors';
+import type { PromiseClient } from '@inquest/grpc-kit';
+import type { configV1 } from '@inquest/proto';
+
+/** Which node ids are teams: what the admin token may name in X-Inquest-Team. */
+export interface TeamDirectory {
+  /** Resolves for an existing team; 404 `not_found` for an unknown node, 400 for a non-team. */
+  requireTeam(teamId: string, requestId: string): Promise<void>;
+}
+
+/**
+ * Teams from config-hierarchy (GetNode). Nodes never move, change kind or disappear, so a team
+ * once seen is remembered; an unknown id is asked again (the team may be created later).
+ */
+export class ConfigTeamDirectory implements TeamDirectory {
+  private readonly teams = new Set<string>();
+
+  constructor(
+    private readonly config: PromiseClient<configV1.ConfigServiceClient>,
+    private readonly options: { deadlineMs?: number; maxEntries?: number } = {},
+  ) {}
+
+  async requireTeam(teamId: string, requestId: string): Promise<void> {
+    if (this.teams.has(teamId)) return;
+    let node: configV1.Node | undefined;
+    try {
+      node = (
+        await this.config.getNode(
+          { node_id: teamId },
+          { ctx: { requestId }, deadlineMs: this.options.deadlineMs ?? 2000 },
+        )
+      ).node;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'not_found')
+        throw notFound(`team ${teamId} not found (X-Inquest-Team)`);
+      throw err;
+    }
+    if (!node) throw notFound(`team ${teamId} not found (X-Inquest-Team)`);
+    if (node.kind !== 'team')
+      throw invalidRequest(
+        `X-Inquest-Team names node ${teamId}, which is a ${node.kind}, not a team`,
+      );
+    if (this.teams.size >= (this.options.maxEntries ?? 100_000)) this.teams.clear();
+    this.teams.add(teamId);
+  }
+}
