@@ -12,5 +12,6 @@ export {
   DEFAULT_ADDRESSES,
 } from './env-schemas';
 export { runMain } from './run-main';
+export { StartupError, listenOrExplain } from './startup-error';
 export type { Stoppable } from './run-main';
 export type { ServiceDeps, RunningService } from './service';

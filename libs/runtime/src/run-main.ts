@@ -7,7 +7,8 @@ export interface Stoppable {
 
 /**
  * Runs a process entry point: starts it, stops it gracefully on SIGTERM/SIGINT (a second signal
- * forces exit), exits 1 with one line on an EnvError, or with the error on any other failure.
+ * forces exit), exits 1 with one line on an EnvError or a StartupError, or with the error on any
+ * other failure.
  */
 export function runMain(name: string, start: () => Promise<Stoppable>): void {
   let running: Stoppable | undefined;
@@ -35,6 +36,8 @@ export function runMain(name: string, start: () => Promise<Stoppable>): void {
     (err: unknown) => {
       if (err instanceof Error && err.name === 'EnvError') {
         process.stderr.write(`${name}: invalid configuration: ${err.message}\n`);
+      } else if (err instanceof Error && err.name === 'StartupError') {
+        process.stderr.write(`${name}: ${err.message}\n`);
       } else {
         process.stderr.write(
           `${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

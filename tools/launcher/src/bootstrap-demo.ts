@@ -85,3 +85,33 @@ export async function bootstrapDemo(
   );
   return { teamToken: issued.token };
 }
+
+/**
+ * Re-points the demo tool server entry of org `demo` at `url` when it moved (the demo tool server
+ * takes a free port when its remembered one is busy). Nothing happens without that entry (a
+ * hierarchy of the user's own, or one bootstrapped without the demo tool server).
+ */
+export async function repointDemoToolServer(
+  config: PromiseClient<configV1.ConfigServiceClient>,
+  url: string,
+  logger: Logger,
+): Promise<boolean> {
+  const node = await config.getNode({ node_id: 'demo' }, { ctx }).catch(() => undefined);
+  const own = (node?.config as { mcp_servers?: unknown } | undefined)?.mcp_servers;
+  if (!Array.isArray(own)) return false;
+  const isDemo = (s: unknown): s is { name: string; url?: unknown } =>
+    typeof s === 'object' && s !== null && (s as { name?: unknown }).name === 'demo';
+  const current = own.find(isDemo);
+  if (!current) return false;
+  if (current.url === url) return true;
+  await config.updateNodeConfig(
+    {
+      node_id: 'demo',
+      changed_by: 'admin',
+      patch: { mcp_servers: own.map((s: unknown) => (isDemo(s) ? { ...s, url } : s)) },
+    },
+    { ctx },
+  );
+  logger.info({ url }, 'demo tool server re-pointed');
+  return true;
+}

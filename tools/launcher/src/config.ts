@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBool, envLogLevel, envPort } from '@inquest/runtime';
+import { envBool, envLogLevel, envOptionalPort, envPort } from '@inquest/runtime';
 
 /** Environment of the all-in-one launcher (`npm start`). Every service's own variables pass through. */
 export const LauncherEnvSchema = z.object({
@@ -8,7 +8,8 @@ export const LauncherEnvSchema = z.object({
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
   INQUEST_LOG_LEVEL: envLogLevel.default('warn'),
   INQUEST_DEMO: envBool(true),
-  INQUEST_DEMO_TOOLSERVER_PORT: envPort(8090),
+  /** unset: the port it had last time in this data dir if free, else any free port */
+  INQUEST_DEMO_TOOLSERVER_PORT: envOptionalPort,
   INQUEST_ADMIN_TOKEN: z.string().optional(),
   INQUEST_ADMIN_TOKEN_SHA256: z.string().optional(),
   INQUEST_EGRESS_ALLOW: z.string().optional(),

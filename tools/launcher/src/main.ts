@@ -3,13 +3,13 @@
  * gRPC port (the same gRPC code path as production), sharing an in-process event bus, with
  * embedded storage in INQUEST_DATA_DIR. Prints the URL and a first step; Ctrl-C stops cleanly.
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { InProcessEventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { createLogger } from '@inquest/observability';
 import { configV1 } from '@inquest/proto';
-import { parseEnv, runMain, type Stoppable } from '@inquest/runtime';
+import { listenOrExplain, parseEnv, runMain, StartupError, type Stoppable } from '@inquest/runtime';
 import { start as startConfig } from '@inquest/config-hierarchy-service';
 import { start as startGateway } from '@inquest/gateway-service';
 import { start as startInvestigations } from '@inquest/investigation-runner-service';
@@ -17,11 +17,12 @@ import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
 import { start as startNotifier } from '@inquest/notifier-service';
 import { start as startTools } from '@inquest/toolserver-proxy-service';
 import { start as startPrometheusToolServer } from '@inquest/toolserver-prometheus-service';
-import { startDemoToolServer } from '@inquest/tool-demo-toolserver';
+import { startDemoToolServer, type RunningDemoToolServer } from '@inquest/tool-demo-toolserver';
 import { resolveAdminToken } from './admin-token';
-import { bootstrapDemo } from './bootstrap-demo';
+import { bootstrapDemo, repointDemoToolServer } from './bootstrap-demo';
 import { LauncherEnvSchema } from './config';
-import { freePorts } from './free-ports';
+import { lockDataDir } from './data-dir-lock';
+import { assertPortFree, freePorts } from './free-ports';
 import { registerToolServer } from './register-tool-server';
 
 export interface AllInOne extends Stoppable {
@@ -31,16 +32,78 @@ export interface AllInOne extends Stoppable {
   demoTeamToken?: string;
 }
 
+export interface StartOptions {
+  /** `--reset-admin-token`: a new admin token, printed once; the previous one stops working */
+  resetAdminToken?: boolean;
+}
+
+/** Remembers the demo tool server's port so its registered URL stays put across restarts. */
+const DEMO_PORT_FILE = 'demo-toolserver.port';
+
+/**
+ * The demo tool server on INQUEST_DEMO_TOOLSERVER_PORT when set (a conflict is one line naming
+ * it), else on the port it had last time in this data dir, else on any free port.
+ */
+async function startDemo(
+  dataDir: string,
+  port: number | undefined,
+): Promise<RunningDemoToolServer> {
+  const host = '127.0.0.1';
+  if (port !== undefined)
+    return listenOrExplain('INQUEST_DEMO_TOOLSERVER_PORT', port, () =>
+      startDemoToolServer({ host, port }),
+    );
+  const file = join(dataDir, DEMO_PORT_FILE);
+  let remembered: number | undefined;
+  try {
+    remembered = Number(readFileSync(file, 'utf8').trim()) || undefined;
+  } catch {
+    // first start
+  }
+  const demo = await startDemoToolServer({ host, port: remembered }).catch((err: unknown) => {
+    if (remembered === undefined || (err as { code?: unknown }).code !== 'EADDRINUSE') throw err;
+    return startDemoToolServer({ host, port: 0 });
+  });
+  writeFileSync(file, `${new URL(demo.url).port}\n`);
+  return demo;
+}
+
 /** Starts everything; `out` receives the human-readable banner. */
 export async function startAllInOne(
   env: Record<string, string | undefined>,
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  options: StartOptions = {},
 ): Promise<AllInOne> {
   const cfg = parseEnv(LauncherEnvSchema, env);
   const dataDir = resolve(cfg.INQUEST_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const logger = createLogger({ name: 'inquest', level: cfg.INQUEST_LOG_LEVEL });
-  const admin = resolveAdminToken(dataDir, cfg.INQUEST_ADMIN_TOKEN, cfg.INQUEST_ADMIN_TOKEN_SHA256);
+  // Ports named by the user are checked before anything starts: a conflict stops us at once.
+  await assertPortFree('PORT', cfg.INQUEST_HTTP_HOST, cfg.PORT);
+  if (cfg.INQUEST_DEMO && cfg.INQUEST_DEMO_TOOLSERVER_PORT)
+    await assertPortFree(
+      'INQUEST_DEMO_TOOLSERVER_PORT',
+      '127.0.0.1',
+      cfg.INQUEST_DEMO_TOOLSERVER_PORT,
+    );
+  if (cfg.INQUEST_PROMETHEUS_URL)
+    await assertPortFree(
+      'INQUEST_TOOLSERVER_PROMETHEUS_PORT',
+      '127.0.0.1',
+      cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT,
+    );
+  const lock = lockDataDir(dataDir);
+  let admin;
+  try {
+    admin = resolveAdminToken(dataDir, {
+      token: cfg.INQUEST_ADMIN_TOKEN,
+      sha256: cfg.INQUEST_ADMIN_TOKEN_SHA256,
+      reset: options.resetAdminToken,
+    });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const egressAllow = cfg.INQUEST_EGRESS_ALLOW ?? '127.0.0.0/8,::1';
   const [pConfig, pInv, pKb, pTools, pNotifier] = await freePorts(5);
   const addr = (p: number | undefined) => `127.0.0.1:${p}`;
@@ -64,6 +127,7 @@ export async function startAllInOne(
       await s.stop().catch((err: unknown) => logger.error({ err }, 'error while stopping'));
     }
     await bus.close();
+    lock.release();
   };
   try {
     started.push(await startConfig({ ...shared, INQUEST_GRPC_PORT: String(pConfig) }, deps));
@@ -74,35 +138,39 @@ export async function startAllInOne(
 
     let demoToolServerUrl: string | undefined;
     if (cfg.INQUEST_DEMO) {
-      const demo = await startDemoToolServer({
-        host: '127.0.0.1',
-        port: cfg.INQUEST_DEMO_TOOLSERVER_PORT,
-      });
+      const demo = await startDemo(dataDir, cfg.INQUEST_DEMO_TOOLSERVER_PORT);
       started.push(demo);
       demoToolServerUrl = demo.url;
     }
     let prometheusToolServerUrl: string | undefined;
     if (cfg.INQUEST_PROMETHEUS_URL) {
-      const prom = await startPrometheusToolServer(
-        {
-          ...shared,
-          INQUEST_TOOLSERVER_PROMETHEUS_HOST: '127.0.0.1',
-          INQUEST_TOOLSERVER_PROMETHEUS_PORT: String(cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT),
-        },
-        { logger },
+      const prom = await listenOrExplain(
+        'INQUEST_TOOLSERVER_PROMETHEUS_PORT',
+        cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT,
+        () =>
+          startPrometheusToolServer(
+            {
+              ...shared,
+              INQUEST_TOOLSERVER_PROMETHEUS_HOST: '127.0.0.1',
+              INQUEST_TOOLSERVER_PROMETHEUS_PORT: String(cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT),
+            },
+            { logger },
+          ),
       );
       started.push(prom);
       prometheusToolServerUrl = prom.url;
     }
-    const gateway = await startGateway(
-      {
-        ...shared,
-        PORT: String(cfg.PORT),
-        INQUEST_HTTP_HOST: cfg.INQUEST_HTTP_HOST,
-        INQUEST_ADMIN_TOKEN: undefined,
-        INQUEST_ADMIN_TOKEN_SHA256: admin.sha256,
-      },
-      deps,
+    const gateway = await listenOrExplain('PORT', cfg.PORT, () =>
+      startGateway(
+        {
+          ...shared,
+          PORT: String(cfg.PORT),
+          INQUEST_HTTP_HOST: cfg.INQUEST_HTTP_HOST,
+          INQUEST_ADMIN_TOKEN: undefined,
+          INQUEST_ADMIN_TOKEN_SHA256: admin.sha256,
+        },
+        deps,
+      ),
     );
     started.push(gateway);
 
@@ -113,6 +181,9 @@ export async function startAllInOne(
       try {
         if (cfg.INQUEST_DEMO)
           demoTeamToken = (await bootstrapDemo(config, { demoToolServerUrl, logger })).teamToken;
+        // a hierarchy bootstrapped earlier still points at the port the demo had then
+        if (cfg.INQUEST_DEMO && demoToolServerUrl && !demoTeamToken)
+          await repointDemoToolServer(config, demoToolServerUrl, logger);
         if (prometheusToolServerUrl)
           prometheusRegistered = await registerToolServer(
             config,
@@ -125,6 +196,9 @@ export async function startAllInOne(
       }
     }
 
+    // Only a start that got this far keeps a new admin token's hash: one that died earlier
+    // (a port in use) leaves nothing behind, so the next start shows a token again.
+    admin.persist();
     const url = `http://localhost:${gateway.port}`;
     out('');
     out(`Inquest is running on ${url}  (API ${url}/api/v1, reference ${url}/api/v1/docs)`);
@@ -141,7 +215,10 @@ export async function startAllInOne(
       );
     }
     if (admin.generated) {
-      out(`Admin token (shown once, only its hash is kept): ${admin.generated}`);
+      out(
+        `Admin token (shown once, only its hash is kept; \`npm start -- --reset-admin-token\` ` +
+          `prints a new one): ${admin.generated}`,
+      );
     }
     if (demoTeamToken) {
       out(`Demo team "demo-team" read-write token (shown once): ${demoTeamToken}`);
@@ -162,4 +239,31 @@ export async function startAllInOne(
   }
 }
 
-if (require.main === module) runMain('inquest', () => startAllInOne(process.env));
+const USAGE = `usage: npm start [-- --reset-admin-token]
+
+  --reset-admin-token  print a new admin token (the previous one stops working)
+
+Environment: PORT, INQUEST_HTTP_HOST, INQUEST_DATA_DIR, INQUEST_DEMO, INQUEST_DEMO_TOOLSERVER_PORT,
+INQUEST_ADMIN_TOKEN, INQUEST_LOG_LEVEL, ... (tools/launcher/README.md)`;
+
+/** The launcher's command line: `--reset-admin-token`, `--help`. */
+export function parseArgs(args: string[]): StartOptions & { help?: boolean } {
+  const opts: StartOptions & { help?: boolean } = {};
+  for (const a of args) {
+    if (a === '--reset-admin-token') opts.resetAdminToken = true;
+    else if (a === '--help' || a === '-h') opts.help = true;
+    else throw new StartupError(`unknown argument ${JSON.stringify(a)} (see --help)`);
+  }
+  return opts;
+}
+
+if (require.main === module) {
+  runMain('inquest', async () => {
+    const opts = parseArgs(process.argv.slice(2));
+    if (opts.help) {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    }
+    return startAllInOne(process.env, undefined, opts);
+  });
+}
