@@ -214,7 +214,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
       const text = CRASH.test(line.text)
         ? withFrames(
             line.text,
-            lines.slice(i + 1, i + 14).map((x) => x.text),
+            lines.slice(i + 1, i + 80).map((x) => x.text),
           )
         : line.text;
       run('log', undefined, text, view as ObjectView | undefined, w, line.at, l.source);
@@ -234,8 +234,16 @@ const RUNTIME_FRAME =
 
 /** "panic: ..." plus the first two application frames under it */
 function withFrames(line: string, next: string[]): string {
-  const frames = next.filter((x) => FRAME.test(x) && !RUNTIME_FRAME.test(x)).slice(0, 2);
-  return frames.length ? `${line} | ${frames.map((f) => f.trim()).join(' | ')}` : line;
+  const frames = next
+    .slice(0, 13)
+    .filter((x) => FRAME.test(x) && !RUNTIME_FRAME.test(x))
+    .slice(0, 2);
+  // a Python traceback names its error on the line that ends it ("ValueError: ...")
+  const error = /Traceback \(most recent call last\)/.test(line)
+    ? next.find((x) => /^[\w.]+(?:Error|Exception|Exit|Interrupt)\b/.test(x))
+    : undefined;
+  const head = error ? `${error.trim()} (${line.trim()})` : line;
+  return frames.length ? `${head} | ${frames.map((f) => f.trim()).join(' | ')}` : head;
 }
 
 /** Is the finding about one of the subjects (or what they depend on)? */
