@@ -49,6 +49,40 @@ describe('refusalReason', () => {
     expect(refusalReason(ip, none)).toBeNull();
   });
 
+  // issue 16 item 5: http://[::127.0.0.1]:port/ passed the guard (the URL is [::7f00:1])
+  it.each([
+    ['::127.0.0.1', /IPv4-compatible.*127\.0\.0\.1.*loopback/],
+    ['::7f00:1', /IPv4-compatible.*127\.0\.0\.1/],
+    ['[::7f00:1]', /IPv4-compatible/],
+    ['0:0:0:0:0:0:10.0.0.1', /IPv4-compatible.*private/],
+    ['::a9fe:a9fe', /IPv4-compatible.*169\.254\.169\.254/],
+    ['::8.8.8.8', /IPv4-compatible.*8\.8\.8\.8$/], // the whole ::/96 range, public too
+    ['::0.0.0.2', /IPv4-compatible/],
+    ['64:ff9b::127.0.0.1', /NAT64.*127\.0\.0\.1.*loopback/],
+    ['64:ff9b::a00:1', /NAT64.*10\.0\.0\.1.*private/],
+    ['64:ff9b::169.254.169.254', /NAT64.*cloud metadata/],
+    ['64:ff9b::c0a8:101', /NAT64.*192\.168\.1\.1.*private/],
+    ['64:ff9b:1::1', /rfc6052/], // the local-use NAT64 prefix (RFC 8215)
+    ['2002:7f00:1::', /6to4.*127\.0\.0\.1.*loopback/],
+    ['2002:a00:1::1', /6to4.*10\.0\.0\.1.*private/],
+    ['2002:a9fe:a9fe::', /6to4.*cloud metadata/],
+    ['2002:808:808::1', /6to4.*8\.8\.8\.8/], // deprecated, whatever it embeds
+  ])('refuses the IPv4 embedding %s', (ip, reason) => {
+    expect(refusalReason(ip, none)).toMatch(reason);
+  });
+
+  it('lets NAT64 reach a public IPv4 address (DNS64 in an IPv6-only network)', () => {
+    expect(refusalReason('64:ff9b::8.8.8.8', none)).toBeNull();
+    expect(refusalReason('64:ff9b::5db8:d822', none)).toBeNull();
+  });
+
+  it('an IPv4 allow-list entry does not open its IPv6 embeddings', () => {
+    const loopback = buildAddressPolicy(parseEgressAllow('127.0.0.0/8,::1'));
+    expect(refusalReason('::ffff:127.0.0.1', loopback)).toBeNull(); // IPv4-mapped is the same host
+    for (const ip of ['::127.0.0.1', '::7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::'])
+      expect(refusalReason(ip, loopback)).not.toBeNull();
+  });
+
   it('allow-list CIDRs exempt addresses, IPv4-mapped IPv6 included', () => {
     const policy = buildAddressPolicy(parseEgressAllow('127.0.0.0/8, ::1 ,10.0.0.5'));
     expect(refusalReason('127.0.0.1', policy)).toBeNull();

@@ -65,14 +65,60 @@ export function isHostAllowed(host: string, policy: AddressPolicy): boolean {
 export function refusalReason(ip: string, policy: AddressPolicy): string | null {
   const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!isIP(bare)) return 'not an IP address';
-  const addr = ipaddr.process(bare);
+  const addr = ipaddr.process(dottedTailToHex(bare));
   for (const [net, bits] of policy.cidrs) {
     if (net.kind() === addr.kind() && addr.match(net as never, bits)) return null;
   }
+  return ownReason(addr);
+}
+
+/** The refusal rules without an allow list. */
+function ownReason(addr: Addr): string | null {
   const text = addr.toNormalizedString();
   if (METADATA_ADDRESSES.some((m) => ipaddr.parse(m).toNormalizedString() === text)) {
     return 'cloud metadata address';
   }
   const range = addr.range();
+  if (addr.kind() === 'ipv6' && range !== 'unspecified' && range !== 'loopback') {
+    const embedding = embeddedIPv4(addr as ipaddr.IPv6);
+    if (embedding) {
+      const inner = ownReason(embedding.ipv4);
+      const what = `${embedding.kind} address embedding ${embedding.ipv4.toString()}`;
+      // IPv4-compatible addresses are deprecated (RFC 4291) and routed unpredictably: never.
+      if (embedding.kind === 'IPv4-compatible (::/96)') return inner ? `${what} (${inner})` : what;
+      if (inner) return `${what} (${inner})`;
+      // 6to4 is deprecated (RFC 7526) and goes through unknown relays, whatever it embeds.
+      if (embedding.kind === '6to4 (2002::/16)') return what;
+      // NAT64 of a public IPv4 address: how an IPv6-only network reaches it.
+      return null;
+    }
+  }
   return range === 'unicast' ? null : `${range} address`;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries in one of the embeddings a translator or tunnel
+ * would connect to: IPv4-compatible `::a.b.c.d` (::/96), NAT64 `64:ff9b::a.b.c.d` (RFC 6052
+ * well-known prefix) and 6to4 `2002:aabb:ccdd::` (2002::/16).
+ */
+function embeddedIPv4(v6: ipaddr.IPv6): { kind: string; ipv4: ipaddr.IPv4 } | undefined {
+  const p = v6.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  if (p.slice(0, 6).every((x) => x === 0))
+    return { kind: 'IPv4-compatible (::/96)', ipv4: v4(p[6]!, p[7]!) };
+  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0))
+    return { kind: 'NAT64 (64:ff9b::/96)', ipv4: v4(p[6]!, p[7]!) };
+  if (p[0] === 0x2002) return { kind: '6to4 (2002::/16)', ipv4: v4(p[1]!, p[2]!) };
+  return undefined;
+}
+
+/**
+ * `::127.0.0.1` as `::7f00:1`: ipaddr.js reads a dotted tail as IPv4-mapped (`::ffff:`),
+ * which would judge an IPv4-compatible address as the IPv4 address itself.
+ */
+function dottedTailToHex(ip: string): string {
+  const m = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (!m) return ip;
+  const [a, b, c, d] = [m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number];
+  return `${m[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }

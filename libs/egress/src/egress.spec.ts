@@ -130,6 +130,19 @@ describe('createEgress', () => {
       }
     });
 
+    it('refuses IPv4 embedded in IPv6 (::/96, NAT64, 6to4) even with loopback allowed', async () => {
+      const e = egress({ allow: ['127.0.0.0/8', '::1'], connectTimeoutMs: 500 });
+      for (const url of [
+        `http://[::127.0.0.1]:${port}/`,
+        `http://[::7f00:1]:${port}/`,
+        `http://[64:ff9b::127.0.0.1]:${port}/`,
+        `http://[2002:7f00:1::1]:${port}/`,
+        'http://[::a9fe:a9fe]/',
+      ]) {
+        await expect(codeOf(e.request(url))).resolves.toBe('egress_refused');
+      }
+    });
+
     it('refuses a host name any of whose answers is refused (rebinding answer mix)', async () => {
       const e = egress({ lookup: async () => ['93.184.216.34', '127.0.0.1'] });
       await expect(codeOf(e.request(`http://rebind.example:${port}/`))).resolves.toBe(
