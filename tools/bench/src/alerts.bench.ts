@@ -21,7 +21,7 @@
  *       --storm-seconds=<s> (10) --other-rps=<n> (20) --connections=<n> (32)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createClient } from '@inquest/grpc-kit';
@@ -189,6 +189,11 @@ export async function run(): Promise<void> {
     ).total;
   try {
     out(
+      `machine: ${availableParallelism()} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} at start (other work on the machine shows in the tails)`,
+    );
+    out(
       `config: alerts.max_investigations_per_minute=100000 (default 10), INQUEST_RATE_LIMITS alert=1000000 read=1000000; deterministic engine on the k8s tool double`,
     );
     // warm-up: connections, prepared statements, JIT
@@ -271,6 +276,7 @@ export async function run(): Promise<void> {
     out(
       `   other requests during the storm (GET /agents/investigations, ${otherRps}/s, ${storm.other.length} requests, non-200 ${otherBad}): p50 ${ms(pct(otherLat, 50))}  p99 ${ms(pct(otherLat, 99))}  (target p99 <= 100 ms: ${verdict(pct(otherLat, 99) <= 100 && otherBad === 0)})`,
     );
+    out(`   load average after the storm: ${loadavg()[0]!.toFixed(1)}`);
     const until = Date.now() + 120_000;
     while (Date.now() < until) {
       const open =
