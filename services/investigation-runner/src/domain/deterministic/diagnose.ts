@@ -220,8 +220,41 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
       run('log', undefined, text, view as ObjectView | undefined, w, line.at, l.source);
     });
   }
-  for (const t of model.texts) run('text', undefined, t.text, undefined, '', undefined, t.source);
+  for (const t of model.texts) {
+    // free text (an alert's description, a tool's summary) is about the object it names
+    const obj = namedIn(t.text, model);
+    run('text', undefined, t.text, obj, obj ? model.workloadOf(obj).name : '', undefined, t.source);
+  }
   return out;
+}
+
+const NAMED_KINDS = new Set([
+  'pod',
+  'deployment',
+  'statefulset',
+  'daemonset',
+  'job',
+  'cronjob',
+  'node',
+  'persistentvolumeclaim',
+  'horizontalpodautoscaler',
+  'certificate',
+]);
+
+/** The object whose name the text says (the longest such name), if any. */
+function namedIn(text: string, model: ClusterModel): ObjectView | undefined {
+  let best: ObjectView | undefined;
+  for (const o of model.objects.values()) {
+    if (!NAMED_KINDS.has(o.kind) || o.name.length < 4) continue;
+    if (best && best.name.length >= o.name.length) continue;
+    const i = text.indexOf(o.name);
+    if (i < 0) continue;
+    const before = text[i - 1] ?? ' ';
+    const after = text[i + o.name.length] ?? ' ';
+    if (/[\w-]/.test(before) || /[\w-]/.test(after)) continue;
+    best = o;
+  }
+  return best;
 }
 
 const INTERESTING =
