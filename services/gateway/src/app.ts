@@ -12,7 +12,7 @@ import {
   validationError,
 } from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
-import { requestIdFrom } from '@inquest/observability';
+import { newRequestId, requestIdFrom } from '@inquest/observability';
 import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticator';
 import type { TeamDirectory } from './auth/team-directory';
@@ -364,7 +364,13 @@ function parse<T>(route: RouteDef, schema: z.ZodType<T>, value: unknown, where: 
 }
 
 function sendError(res: Response<unknown, Locals>, err: unknown, logger: Logger): void {
-  const requestId = res.locals.requestId;
+  // every error carries a request id, even one raised before the request-id middleware ran
+  let requestId = res.locals.requestId;
+  if (!requestId) {
+    requestId = newRequestId();
+    res.locals.requestId = requestId;
+    if (!res.headersSent) res.setHeader('X-Request-Id', requestId);
+  }
   const http = toHttpError(err, requestId);
   if (http.status >= 500) {
     logger.error({ err, request_id: requestId }, 'request failed');

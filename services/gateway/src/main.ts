@@ -16,6 +16,7 @@ import { parseEnv, runMain, type ServiceDeps } from '@inquest/runtime';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
 import { ConfigTeamDirectory } from './auth/team-directory';
+import { installClientErrorHandler } from './http/client-error';
 import { TokenAuthenticator } from './auth/token-authenticator';
 import { EnvSchema } from './config';
 import { FlexibleRateLimiter } from './http/flexible-rate-limiter';
@@ -138,21 +139,7 @@ export async function start(
     s.once('error', reject);
   });
   // requests Node cannot even parse still get the spec's error body
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || err.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
-    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    const body = JSON.stringify({
-      error: timedOut
-        ? { code: 'unavailable', message: 'the request was not received in time' }
-        : { code: 'invalid_request', message: 'malformed HTTP request' },
-    });
-    socket.end(
-      `HTTP/1.1 ${timedOut ? '503 Service Unavailable' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  installClientErrorHandler(server, logger);
   server.keepAliveTimeout = 65_000;
   // slow clients cannot hold a socket: headers within 10 s, the whole request within the timeout
   server.headersTimeout = 10_000;

@@ -22,6 +22,7 @@ import {
   type GatewayResponse,
 } from '@inquest/testing';
 import { createApp } from '../../src/app';
+import { installClientErrorHandler } from '../../src/http/client-error';
 import type { OidcVerifier } from '../../src/auth/oidc-verifier';
 import { ConfigTeamDirectory } from '../../src/auth/team-directory';
 import { TokenAuthenticator } from '../../src/auth/token-authenticator';
@@ -126,6 +127,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  installClientErrorHandler(server, logger);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
