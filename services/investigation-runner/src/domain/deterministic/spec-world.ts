@@ -28,6 +28,8 @@ export interface FakeTool {
   properties: Record<string, { type: string; description?: string; enum?: string[] }>;
   required?: string[];
   annotations?: Record<string, unknown>;
+  /** another tool server than the gateway's default */
+  server?: string;
   handler: (p: Record<string, unknown>) => unknown;
 }
 
@@ -47,20 +49,22 @@ export class FakeGateway implements ToolGateway {
   listTools() {
     return Promise.resolve({
       tools: this.tools.map((t): ToolDescriptor => ({
-        fullName: `${this.server}:${t.name}`,
-        server: this.server,
+        fullName: `${t.server ?? this.server}:${t.name}`,
+        server: t.server ?? this.server,
         name: t.name,
         description: t.description,
         parameters: { type: 'object', properties: t.properties, required: t.required ?? [] },
         ...(t.annotations ? { annotations: t.annotations } : {}),
       })),
-      servers: [{ name: this.server, enabled: true, healthy: true, breakerState: 'closed' }],
+      servers: [...new Set([this.server, ...this.tools.map((t) => t.server ?? this.server)])].map(
+        (name) => ({ name, enabled: true, healthy: true, breakerState: 'closed' }),
+      ),
     });
   }
 
   callTool(_team: string, _inv: string, tool: string, parameters: Record<string, unknown>) {
     this.calls.push({ tool, params: parameters });
-    const t = this.tools.find((x) => `${this.server}:${x.name}` === tool);
+    const t = this.tools.find((x) => `${x.server ?? this.server}:${x.name}` === tool);
     if (!t) return Promise.reject(new Error(`no tool ${tool}`));
     return Promise.resolve({ output: t.handler(parameters), truncated: false });
   }

@@ -1,0 +1,1553 @@
+/**
+ * One test per failure class of issue 13 (item 5), on outputs shaped like real ones (the shapes
+ * of `kubectl describe`, `kubectl get`, Kubernetes API objects and application logs): the
+ * catalog finds the cause in what observe() read, and the whole engine, driving an in-memory tool
+ * server, concludes on the subject and quotes the decisive fact.
+ */
+import {
+  ago,
+  conclusion,
+  describePod,
+  eventsTable,
+  findingsOf,
+  ids,
+  investigate,
+  jsonOutputs,
+  jsonTools,
+  kubeEvent,
+  kubeTime,
+  podsTable,
+  textOutputs,
+  textTools,
+  type JsonWorld,
+  type TextWorld,
+} from './spec-world';
+
+// ------------------------------------------------------------------------------------------------
+// builders of API objects (the fields the API server returns)
+
+interface PodSpec {
+  name: string;
+  ns: string;
+  app: string;
+  image: string;
+  node?: string;
+  phase?: string;
+  reason?: string;
+  message?: string;
+  state?: Record<string, unknown>;
+  lastState?: Record<string, unknown>;
+  restarts?: number;
+  ready?: boolean;
+  limits?: Record<string, string>;
+  requests?: Record<string, string>;
+  owner?: { kind: string; name: string };
+  nodeSelector?: Record<string, string>;
+  claims?: string[];
+  conditions?: Record<string, unknown>[];
+  env?: Record<string, unknown>[];
+  args?: string[];
+  livenessProbe?: Record<string, unknown>;
+}
+
+function pod(p: PodSpec): Record<string, unknown> {
+  const hash = p.name.split('-').slice(-2, -1)[0] ?? '';
+  const owner = p.owner ?? { kind: 'ReplicaSet', name: `${p.app}-${hash}` };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: p.name,
+      namespace: p.ns,
+      labels: { app: p.app, 'pod-template-hash': hash },
+      creationTimestamp: ago(60),
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: owner.kind, name: owner.name, controller: true },
+      ],
+    },
+    spec: {
+      ...(p.node ? { nodeName: p.node } : {}),
+      ...(p.nodeSelector ? { nodeSelector: p.nodeSelector } : {}),
+      containers: [
+        {
+          name: p.app,
+          image: p.image,
+          ...(p.args ? { args: p.args } : {}),
+          ...(p.env ? { env: p.env } : {}),
+          ...(p.livenessProbe ? { livenessProbe: p.livenessProbe } : {}),
+          resources: {
+            ...(p.limits ? { limits: p.limits } : {}),
+            ...(p.requests ? { requests: p.requests } : {}),
+          },
+        },
+      ],
+      volumes: (p.claims ?? []).map((c) => ({
+        name: 'data',
+        persistentVolumeClaim: { claimName: c },
+      })),
+      serviceAccountName: 'default',
+    },
+    status: {
+      phase: p.phase ?? 'Running',
+      ...(p.reason ? { reason: p.reason } : {}),
+      ...(p.message ? { message: p.message } : {}),
+      conditions: p.conditions ?? [],
+      ...(p.state
+        ? {
+            containerStatuses: [
+              {
+                name: p.app,
+                image: p.image,
+                ready: p.ready ?? false,
+                restartCount: p.restarts ?? 0,
+                state: p.state,
+                lastState: p.lastState ?? {},
+              },
+            ],
+          }
+        : {}),
+    },
+  };
+}
+
+function deployment(
+  name: string,
+  ns: string,
+  image: string,
+  replicas: number,
+  available: number,
+): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name,
+      namespace: ns,
+      labels: { app: name },
+      creationTimestamp: ago(60 * 24 * 30),
+      annotations: { 'deployment.kubernetes.io/revision': '7' },
+    },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { spec: { containers: [{ name, image }] } },
+    },
+    status: {
+      replicas,
+      readyReplicas: available,
+      availableReplicas: available,
+      updatedReplicas: replicas,
+      ...(available < replicas ? { unavailableReplicas: replicas - available } : {}),
+      conditions: [
+        {
+          type: 'Available',
+          status: available < replicas ? 'False' : 'True',
+          reason: available < replicas ? 'MinimumReplicasUnavailable' : 'MinimumReplicasAvailable',
+          message:
+            available < replicas
+              ? 'Deployment does not have minimum availability.'
+              : 'Deployment has minimum availability.',
+        },
+      ],
+    },
+  };
+}
+
+const crashLoop = (exitCode: number, reason = 'Error', finishedMin = 1) => ({
+  state: {
+    waiting: {
+      reason: 'CrashLoopBackOff',
+      message: 'back-off 2m40s restarting failed container',
+    },
+  },
+  lastState: {
+    terminated: {
+      exitCode,
+      reason,
+      startedAt: ago(finishedMin + 0.1),
+      finishedAt: ago(finishedMin),
+    },
+  },
+  restarts: 6,
+});
+
+const notScheduled = (message: string) => [
+  {
+    type: 'PodScheduled',
+    status: 'False',
+    reason: 'Unschedulable',
+    message,
+    lastTransitionTime: ago(8),
+  },
+];
+
+/** Both ways: the catalog on the read outputs, and the whole engine over the tool server. */
+async function textCase(
+  world: TextWorld,
+  ns: string,
+  message: string,
+  expectIds: string[],
+  context: Record<string, string> = {},
+) {
+  const { findings } = findingsOf(textOutputs(world, ns));
+  expect(ids(findings)).toEqual(expect.arrayContaining(expectIds));
+  const out = await investigate(textTools(world), message, { namespace: ns, ...context });
+  return { ...out, text: conclusion(out.result), findings };
+}
+
+async function jsonCase(
+  world: JsonWorld,
+  ns: string,
+  message: string,
+  expectIds: string[],
+  context: Record<string, string> = {},
+) {
+  const { findings } = findingsOf(jsonOutputs(world, ns));
+  expect(ids(findings)).toEqual(expect.arrayContaining(expectIds));
+  const out = await investigate(jsonTools(world), message, { namespace: ns, ...context });
+  return { ...out, text: conclusion(out.result), findings };
+}
+
+// ------------------------------------------------------------------------------------------------
+
+describe('OOMKilled', () => {
+  it('kubectl text: Last State Terminated OOMKilled, exit 137, names the limit', async () => {
+    const name = 'checkout-7d9f8b6c5-x2x4z';
+    const world: TextWorld = {
+      tables: {
+        pod: podsTable([
+          [name, '0/1', 'CrashLoopBackOff', '6 (45s ago)', '62m', 'worker-1'],
+          ['cart-5c8d7b9f4-abcde', '1/1', 'Running', '0', '3d', 'worker-2'],
+        ]),
+      },
+      describe: {
+        [`pod/${name}`]: describePod({
+          name,
+          namespace: 'shop',
+          node: 'worker-1',
+          labels: ['app=checkout', 'pod-template-hash=7d9f8b6c5'],
+          controlledBy: 'ReplicaSet/checkout-7d9f8b6c5',
+          status: 'Running',
+          container: {
+            name: 'checkout',
+            image: 'registry.example.com/shop/checkout:2.4.0',
+            port: '8080/TCP',
+            state: ['Waiting', 'Reason:       CrashLoopBackOff'],
+            last: [
+              'Terminated',
+              'Reason:       OOMKilled',
+              'Exit Code:    137',
+              `Started:      ${kubeTime(2)}`,
+              `Finished:     ${kubeTime(1)}`,
+            ],
+            restarts: 6,
+            limits: { cpu: '500m', memory: '256Mi' },
+            requests: { cpu: '250m', memory: '256Mi' },
+          },
+          conditions: [
+            ['Initialized', 'True'],
+            ['Ready', 'False'],
+            ['ContainersReady', 'False'],
+            ['PodScheduled', 'True'],
+          ],
+          events: [
+            [
+              'Normal',
+              'Pulled',
+              '3m (x7 over 62m)',
+              'kubelet',
+              'Container image "registry.example.com/shop/checkout:2.4.0" already present on machine',
+            ],
+            [
+              'Warning',
+              'BackOff',
+              '45s (x25 over 55m)',
+              'kubelet',
+              `Back-off restarting failed container checkout in pod ${name}_shop(7e1c2d3a)`,
+            ],
+          ],
+        }),
+      },
+    };
+    const { text, result } = await textCase(world, 'shop', 'checkout pods keep restarting', [
+      'oom_killed',
+    ]);
+    expect(text).toMatch(/checkout/);
+    expect(text).toMatch(/OOMKilled/);
+    expect(text).toMatch(/256Mi/);
+    expect(result.root_cause.confidence).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe('CrashLoopBackOff explained by the last fatal log line', () => {
+  const world = (previousLog: string, args?: string[]): JsonWorld => ({
+    objects: [
+      deployment('payments', 'shop', 'registry.example.com/shop/payments:3.1.0', 2, 0),
+      pod({
+        name: 'payments-6b7f9c8d4-k2j9x',
+        ns: 'shop',
+        app: 'payments',
+        image: 'registry.example.com/shop/payments:3.1.0',
+        node: 'worker-2',
+        args,
+        ...crashLoop(1),
+      }),
+    ],
+    events: [
+      kubeEvent(
+        'shop',
+        { kind: 'Pod', name: 'payments-6b7f9c8d4-k2j9x' },
+        'Warning',
+        'BackOff',
+        'Back-off restarting failed container payments in pod payments-6b7f9c8d4-k2j9x_shop(0c1d2e3f)',
+        20,
+        1,
+        18,
+      ),
+    ],
+    logs: { 'payments-6b7f9c8d4-k2j9x': '' },
+    previous: { 'payments-6b7f9c8d4-k2j9x': previousLog },
+  });
+
+  it('missing environment variable', async () => {
+    const { text } = await jsonCase(
+      world(
+        [
+          `${ago(1.2)} INFO  payments starting version=3.1.0`,
+          `${ago(1.1)} INFO  loading configuration from environment`,
+          `${ago(1)} FATAL config: required environment variable PAYMENT_GATEWAY_URL is not set`,
+        ].join('\n'),
+      ),
+      'shop',
+      'payments is down',
+      ['missing_env', 'crash_loop'],
+    );
+    expect(text).toMatch(/payments/);
+    expect(text).toMatch(/PAYMENT_GATEWAY_URL/);
+  });
+
+  it('bad command-line flag (Go flag package usage output after the error)', async () => {
+    const { text } = await jsonCase(
+      world(
+        [
+          'flag provided but not defined: -listen-adress',
+          'Usage of /usr/local/bin/payments:',
+          '  -config string',
+          '    \tpath to the configuration file (default "/etc/payments/config.yaml")',
+          '  -listen-address string',
+          '    \taddress to listen on (default ":8080")',
+        ].join('\n'),
+        ['-listen-adress=:8080'],
+      ),
+      'shop',
+      'payments is down',
+      ['bad_flag'],
+    );
+    expect(text).toMatch(/payments/);
+    expect(text).toMatch(/-listen-adress/);
+  });
+
+  it('Go panic with a goroutine trace', async () => {
+    const { text } = await jsonCase(
+      world(
+        [
+          `${ago(1.1)} INFO  payments starting version=3.1.0`,
+          'panic: runtime error: invalid memory address or nil pointer dereference',
+          '[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x7c1f2a]',
+          '',
+          'goroutine 1 [running]:',
+          'main.(*Server).registerRoutes(0x0, 0xc0001a2000)',
+          '\t/src/cmd/payments/server.go:88 +0x4a',
+          'main.main()',
+          '\t/src/cmd/payments/main.go:41 +0x1f8',
+          'exit status 2',
+        ].join('\n'),
+      ),
+      'shop',
+      'payments is down',
+      ['panic'],
+    );
+    expect(text).toMatch(/payments/);
+    expect(text).toMatch(/panic: runtime error: invalid memory address or nil pointer dereference/);
+  });
+
+  it('failed connection to its database (pgx error names the host)', async () => {
+    const { text } = await jsonCase(
+      world(
+        [
+          `${ago(1.1)} INFO  payments starting version=3.1.0`,
+          `${ago(1)} ERROR failed to connect to \`host=payments-db.shop.svc.cluster.local user=payments database=payments\`: dial error (dial tcp 10.96.14.2:5432: connect: connection refused)`,
+          `${ago(1)} FATAL cannot start without a database`,
+        ].join('\n'),
+      ),
+      'shop',
+      'payments is down',
+      ['dependency_refused'],
+    );
+    expect(text).toMatch(/payments/);
+    expect(text).toMatch(/payments-db\.shop\.svc\.cluster\.local/);
+    expect(text).toMatch(/connection refused/);
+  });
+});
+
+describe('ImagePullBackOff', () => {
+  const world = (failed: string): JsonWorld => ({
+    objects: [
+      deployment('api', 'shop', 'x', 2, 1),
+      pod({
+        name: 'api-7c9d8b7f6-x2x4z',
+        ns: 'shop',
+        app: 'api',
+        image: /"([^"]+)"/.exec(failed)![1]!,
+        node: 'worker-1',
+        state: {
+          waiting: {
+            reason: 'ImagePullBackOff',
+            message: `Back-off pulling image "${/"([^"]+)"/.exec(failed)![1]!}"`,
+          },
+        },
+      }),
+    ],
+    events: [
+      kubeEvent(
+        'shop',
+        { kind: 'Pod', name: 'api-7c9d8b7f6-x2x4z' },
+        'Warning',
+        'Failed',
+        failed,
+        12,
+        2,
+        5,
+      ),
+      kubeEvent(
+        'shop',
+        { kind: 'Pod', name: 'api-7c9d8b7f6-x2x4z' },
+        'Warning',
+        'Failed',
+        'Error: ErrImagePull',
+        12,
+        2,
+        5,
+      ),
+      kubeEvent(
+        'shop',
+        { kind: 'Pod', name: 'api-7c9d8b7f6-x2x4z' },
+        'Normal',
+        'BackOff',
+        `Back-off pulling image "${/"([^"]+)"/.exec(failed)![1]!}"`,
+        12,
+        1,
+        40,
+      ),
+    ],
+  });
+
+  it('tag that does not exist', async () => {
+    const { text } = await jsonCase(
+      world(
+        'Failed to pull image "registry.example.com/shop/api:2.7.1": rpc error: code = NotFound desc = failed to pull and unpack image "registry.example.com/shop/api:2.7.1": failed to resolve reference "registry.example.com/shop/api:2.7.1": registry.example.com/shop/api:2.7.1: not found',
+      ),
+      'shop',
+      'api pods are not starting',
+      ['image_not_found'],
+    );
+    expect(text).toMatch(/\bapi\b/);
+    expect(text).toMatch(/registry\.example\.com\/shop\/api:2\.7\.1/);
+    expect(text).toMatch(/not found|does not exist/);
+  });
+
+  it('registry host that does not resolve', async () => {
+    const { text } = await jsonCase(
+      world(
+        'Failed to pull image "regsitry.example.com/shop/api:2.7.0": rpc error: code = Unknown desc = failed to pull and unpack image "regsitry.example.com/shop/api:2.7.0": failed to resolve reference "regsitry.example.com/shop/api:2.7.0": failed to do request: Head "https://regsitry.example.com/v2/shop/api/manifests/2.7.0": dial tcp: lookup regsitry.example.com on 10.96.0.10:53: no such host',
+      ),
+      'shop',
+      'api pods are not starting',
+      ['image_registry_unreachable'],
+    );
+    expect(text).toMatch(/\bapi\b/);
+    expect(text).toMatch(/regsitry\.example\.com/);
+    expect(text).toMatch(/registry/i);
+  });
+
+  it('registry refuses the pull (401 Unauthorized)', async () => {
+    const { text } = await jsonCase(
+      world(
+        'Failed to pull image "ghcr.io/acme/api:2.7.0": rpc error: code = Unknown desc = failed to pull and unpack image "ghcr.io/acme/api:2.7.0": failed to resolve reference "ghcr.io/acme/api:2.7.0": failed to authorize: failed to fetch anonymous token: unexpected status from GET request to https://ghcr.io/token?scope=repository%3Aacme%2Fapi%3Apull&service=ghcr.io: 401 Unauthorized',
+      ),
+      'shop',
+      'api pods are not starting',
+      ['image_pull_auth'],
+    );
+    expect(text).toMatch(/\bapi\b/);
+    expect(text).toMatch(/401 Unauthorized|unauthorized/i);
+    expect(text).toMatch(/imagePullSecret/);
+  });
+});
+
+describe('CreateContainerConfigError', () => {
+  const textWorld = (eventMessage: string, env: string[]): TextWorld => {
+    const name = 'orders-5f6d7c8b9-p4q5r';
+    return {
+      tables: {
+        pod: podsTable([[name, '0/1', 'CreateContainerConfigError', '0', '6m', 'worker-1']]),
+      },
+      describe: {
+        [`pod/${name}`]: describePod({
+          name,
+          namespace: 'shop',
+          node: 'worker-1',
+          labels: ['app=orders', 'pod-template-hash=5f6d7c8b9'],
+          controlledBy: 'ReplicaSet/orders-5f6d7c8b9',
+          status: 'Pending',
+          container: {
+            name: 'orders',
+            image: 'registry.example.com/shop/orders:1.9.2',
+            state: ['Waiting', 'Reason:       CreateContainerConfigError'],
+            env,
+          },
+          conditions: [
+            ['Initialized', 'True'],
+            ['Ready', 'False'],
+            ['ContainersReady', 'False'],
+            ['PodScheduled', 'True'],
+          ],
+          events: [
+            [
+              'Normal',
+              'Scheduled',
+              '6m',
+              'default-scheduler',
+              `Successfully assigned shop/${name} to worker-1`,
+            ],
+            ['Warning', 'Failed', '60s (x26 over 6m)', 'kubelet', eventMessage],
+          ],
+        }),
+      },
+    };
+  };
+
+  it('missing ConfigMap', async () => {
+    const { text } = await textCase(
+      textWorld('Error: configmap "orders-config" not found', [
+        "LOG_LEVEL:  <set to the key 'log_level' of config map 'orders-config'>  Optional: false",
+      ]),
+      'shop',
+      'orders deployment is not coming up',
+      ['missing_configmap'],
+    );
+    expect(text).toMatch(/orders/);
+    expect(text).toMatch(/ConfigMap "orders-config"/);
+  });
+
+  it('missing Secret', async () => {
+    const { text } = await textCase(
+      textWorld('Error: secret "orders-db" not found', [
+        "DB_PASSWORD:  <set to the key 'password' in secret 'orders-db'>  Optional: false",
+      ]),
+      'shop',
+      'orders deployment is not coming up',
+      ['missing_secret'],
+    );
+    expect(text).toMatch(/orders/);
+    expect(text).toMatch(/Secret "orders-db"/);
+  });
+
+  it('missing key in a Secret', async () => {
+    const { text } = await textCase(
+      textWorld("Error: couldn't find key db-url in Secret shop/orders-db", [
+        "DATABASE_URL:  <set to the key 'db-url' in secret 'orders-db'>  Optional: false",
+      ]),
+      'shop',
+      'orders deployment is not coming up',
+      ['missing_key'],
+    );
+    expect(text).toMatch(/orders/);
+    expect(text).toMatch(/db-url/);
+    expect(text).toMatch(/shop\/orders-db/);
+  });
+});
+
+describe('Pending pods', () => {
+  const textWorld = (
+    message: string,
+    extra: { nodeSelectors?: string; requests?: Record<string, string>; claims?: string[] } = {},
+  ): TextWorld => {
+    const name = 'search-8d7c6b5a4-z9y8x';
+    return {
+      tables: { pod: podsTable([[name, '0/1', 'Pending', '0', '8m']]) },
+      describe: {
+        [`pod/${name}`]: describePod({
+          name,
+          namespace: 'shop',
+          labels: ['app=search', 'pod-template-hash=8d7c6b5a4'],
+          controlledBy: 'ReplicaSet/search-8d7c6b5a4',
+          status: 'Pending',
+          container: {
+            name: 'search',
+            image: 'registry.example.com/shop/search:4.2.0',
+            requests: extra.requests,
+          },
+          conditions: [['PodScheduled', 'False']],
+          nodeSelectors: extra.nodeSelectors,
+          claims: extra.claims,
+          events: [
+            ['Warning', 'FailedScheduling', '2m (x4 over 8m)', 'default-scheduler', message],
+          ],
+        }),
+      },
+    };
+  };
+
+  it('node selector that matches no node', async () => {
+    const { text } = await textCase(
+      textWorld(
+        "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+        { nodeSelectors: 'disktype=nvme' },
+      ),
+      'shop',
+      'search pod stuck in Pending',
+      ['sched_selector'],
+    );
+    expect(text).toMatch(/search/);
+    expect(text).toMatch(/disktype=nvme/);
+    expect(text).toMatch(/didn't match Pod's node affinity\/selector/);
+  });
+
+  it('insufficient cpu', async () => {
+    const { text } = await textCase(
+      textWorld(
+        '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+        { requests: { cpu: '6', memory: '2Gi' } },
+      ),
+      'shop',
+      'search pod stuck in Pending',
+      ['sched_insufficient'],
+    );
+    expect(text).toMatch(/search/);
+    expect(text).toMatch(/Insufficient cpu/);
+    expect(text).toMatch(/cpu 6/);
+  });
+
+  it('untolerated taint', async () => {
+    const { text } = await textCase(
+      textWorld(
+        '0/3 nodes are available: 3 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      ),
+      'shop',
+      'search pod stuck in Pending',
+      ['sched_taint'],
+    );
+    expect(text).toMatch(/search/);
+    expect(text).toMatch(/dedicated: gpu/);
+    expect(text).toMatch(/toleration/);
+  });
+
+  it('unbound PersistentVolumeClaim: explained by the claim', async () => {
+    const world = textWorld(
+      '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      { claims: ['search-index'] },
+    );
+    world.describe['persistentvolumeclaim/search-index'] = `Name:          search-index
+Namespace:     shop
+StorageClass:  fast-ssd
+Status:        Pending
+Volume:
+Labels:        app=search
+Annotations:   <none>
+Finalizers:    [kubernetes.io/pvc-protection]
+Capacity:
+Access Modes:
+VolumeMode:    Filesystem
+Used By:       search-8d7c6b5a4-z9y8x
+Events:
+  Type     Reason              Age                From                         Message
+  ----     ------              ----               ----                         -------
+  Warning  ProvisioningFailed  2m (x26 over 8m)   persistentvolume-controller  storageclass.storage.k8s.io "fast-ssd" not found
+`;
+    const { text } = await textCase(world, 'shop', 'search pod stuck in Pending', [
+      'unbound_pvc',
+      'pvc_storageclass_missing',
+    ]);
+    expect(text).toMatch(/search/);
+    expect(text).toMatch(/fast-ssd/);
+  });
+});
+
+describe('PVC Pending', () => {
+  const pvc = (sc: string | undefined, reason: string, message: string) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data-postgres-0', namespace: 'db', labels: { app: 'postgres' } },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '20Gi' } },
+      ...(sc !== undefined ? { storageClassName: sc } : {}),
+      volumeMode: 'Filesystem',
+    },
+    status: { phase: 'Pending' },
+    _event: kubeEvent(
+      'db',
+      { kind: 'PersistentVolumeClaim', name: 'data-postgres-0' },
+      'Warning',
+      reason,
+      message,
+      30,
+      1,
+      120,
+    ),
+  });
+  const world = (p: ReturnType<typeof pvc>): JsonWorld => {
+    const { _event, ...claim } = p;
+    return {
+      objects: [
+        claim,
+        pod({
+          name: 'postgres-0',
+          ns: 'db',
+          app: 'postgres',
+          image: 'postgres:16.2',
+          phase: 'Pending',
+          owner: { kind: 'StatefulSet', name: 'postgres' },
+          claims: ['data-postgres-0'],
+          conditions: notScheduled(
+            '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+          ),
+        }),
+      ],
+      events: [_event],
+    };
+  };
+
+  it('StorageClass that does not exist', async () => {
+    const { text } = await jsonCase(
+      world(
+        pvc('fast-ssd', 'ProvisioningFailed', 'storageclass.storage.k8s.io "fast-ssd" not found'),
+      ),
+      'db',
+      'the PVC data-postgres-0 is stuck in Pending',
+      ['pvc_storageclass_missing'],
+    );
+    expect(text).toMatch(/data-postgres-0/);
+    expect(text).toMatch(/StorageClass "fast-ssd" does not exist/);
+  });
+
+  it('no PersistentVolume matches (no StorageClass set)', async () => {
+    const { text } = await jsonCase(
+      world(
+        pvc(
+          '',
+          'FailedBinding',
+          'no persistent volumes available for this claim and no storage class is set',
+        ),
+      ),
+      'db',
+      'the PVC data-postgres-0 is stuck in Pending',
+      ['pvc_no_volume'],
+    );
+    expect(text).toMatch(/data-postgres-0/);
+    expect(text).toMatch(/no persistent volumes available for this claim/);
+  });
+});
+
+describe('Job failed', () => {
+  const job = (reason: string, message: string, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: 'nightly-report-29012400',
+      namespace: 'batch',
+      labels: { 'job-name': 'nightly-report-29012400' },
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly-report' }],
+    },
+    spec: { backoffLimit: 3, completions: 1, parallelism: 1, ...extra },
+    status: {
+      failed: reason === 'BackoffLimitExceeded' ? 4 : 1,
+      startTime: ago(40),
+      conditions: [
+        {
+          type: 'Failed',
+          status: 'True',
+          reason,
+          message,
+          lastTransitionTime: ago(5),
+        },
+      ],
+    },
+  });
+
+  it('BackoffLimitExceeded, explained by the container error in the pod logs', async () => {
+    const podName = 'nightly-report-29012400-7xk2p';
+    const world: JsonWorld = {
+      objects: [
+        job('BackoffLimitExceeded', 'Job has reached the specified backoff limit'),
+        pod({
+          name: podName,
+          ns: 'batch',
+          app: 'report',
+          image: 'registry.example.com/data/report:5.0.3',
+          phase: 'Failed',
+          owner: { kind: 'Job', name: 'nightly-report-29012400' },
+          state: {
+            terminated: { exitCode: 1, reason: 'Error', finishedAt: ago(6), startedAt: ago(7) },
+          },
+        }),
+      ],
+      events: [
+        kubeEvent(
+          'batch',
+          { kind: 'Job', name: 'nightly-report-29012400' },
+          'Warning',
+          'BackoffLimitExceeded',
+          'Job has reached the specified backoff limit',
+          5,
+        ),
+      ],
+      logs: {
+        [podName]: [
+          `${ago(7)} INFO reading rows from s3://reports/2026-03-09/orders.csv`,
+          'Traceback (most recent call last):',
+          '  File "/app/report.py", line 88, in <module>',
+          '    main()',
+          '  File "/app/report.py", line 61, in main',
+          '    total += int(row["amount_cents"])',
+          "ValueError: invalid literal for int() with base 10: '12.50'",
+        ].join('\n'),
+      },
+    };
+    const { text } = await jsonCase(world, 'batch', 'job nightly-report-29012400 failed', [
+      'job_backoff',
+      'panic',
+    ]);
+    expect(text).toMatch(/nightly-report/);
+    expect(text).toMatch(/ValueError: invalid literal for int\(\) with base 10: '12\.50'/);
+  });
+
+  it('DeadlineExceeded', async () => {
+    const world: JsonWorld = {
+      objects: [
+        job('DeadlineExceeded', 'Job was active longer than specified deadline', {
+          activeDeadlineSeconds: 1800,
+        }),
+      ],
+      events: [
+        kubeEvent(
+          'batch',
+          { kind: 'Job', name: 'nightly-report-29012400' },
+          'Warning',
+          'DeadlineExceeded',
+          'Job was active longer than specified deadline',
+          5,
+        ),
+      ],
+    };
+    const { text } = await jsonCase(world, 'batch', 'job nightly-report-29012400 failed', [
+      'job_deadline',
+    ]);
+    expect(text).toMatch(/nightly-report/);
+    expect(text).toMatch(/DeadlineExceeded/);
+    expect(text).toMatch(/1800/);
+  });
+});
+
+describe('probe failures', () => {
+  const textWorld = (probe: string, eventRows: string[][]): TextWorld => {
+    const name = 'web-6d4cf56db6-2xk9p';
+    return {
+      tables: {
+        pod: podsTable([[name, '0/1', 'Running', '5 (30s ago)', '12m', 'worker-1']]),
+      },
+      describe: {
+        [`pod/${name}`]: describePod({
+          name,
+          namespace: 'shop',
+          node: 'worker-1',
+          labels: ['app=web', 'pod-template-hash=6d4cf56db6'],
+          controlledBy: 'ReplicaSet/web-6d4cf56db6',
+          status: 'Running',
+          container: {
+            name: 'web',
+            image: 'registry.example.com/shop/web:1.12.0',
+            port: '8080/TCP',
+            state: ['Running', `Started:      ${kubeTime(0.5)}`],
+            last: ['Terminated', 'Reason:       Error', 'Exit Code:    137'],
+            restarts: 5,
+            probes: [probe],
+          },
+          conditions: [
+            ['Initialized', 'True'],
+            ['Ready', 'False'],
+            ['ContainersReady', 'False'],
+            ['PodScheduled', 'True'],
+          ],
+          events: eventRows,
+        }),
+      },
+    };
+  };
+
+  it('wrong port: connection refused on the probed port', async () => {
+    const { text } = await textCase(
+      textWorld(
+        'Liveness:     http-get http://:8081/healthz delay=10s timeout=1s period=10s #success=1 #failure=3',
+        [
+          [
+            'Warning',
+            'Unhealthy',
+            '25s (x15 over 12m)',
+            'kubelet',
+            'Liveness probe failed: Get "http://10.244.1.5:8081/healthz": dial tcp 10.244.1.5:8081: connect: connection refused',
+          ],
+          [
+            'Normal',
+            'Killing',
+            '25s (x5 over 11m)',
+            'kubelet',
+            'Container web failed liveness probe, will be restarted',
+          ],
+        ],
+      ),
+      'shop',
+      'web keeps restarting',
+      ['probe_refused'],
+    );
+    expect(text).toMatch(/web/);
+    expect(text).toMatch(/8081/);
+    expect(text).toMatch(/connection refused/);
+  });
+
+  it('wrong path: HTTP 404', async () => {
+    const { text } = await textCase(
+      textWorld(
+        'Readiness:    http-get http://:8080/health delay=0s timeout=1s period=10s #success=1 #failure=3',
+        [
+          [
+            'Warning',
+            'Unhealthy',
+            '5s (x70 over 12m)',
+            'kubelet',
+            'Readiness probe failed: HTTP probe failed with statuscode: 404',
+          ],
+        ],
+      ),
+      'shop',
+      'web is not ready',
+      ['probe_status'],
+    );
+    expect(text).toMatch(/web/);
+    expect(text).toMatch(/404/);
+    expect(text).toMatch(/\/health\b/);
+  });
+
+  it('slow start: the liveness probe times out and the kubelet restarts it', async () => {
+    const { text } = await textCase(
+      textWorld(
+        'Liveness:     http-get http://:8080/healthz delay=5s timeout=1s period=5s #success=1 #failure=3',
+        [
+          [
+            'Warning',
+            'Unhealthy',
+            '30s (x15 over 12m)',
+            'kubelet',
+            'Liveness probe failed: Get "http://10.244.1.5:8080/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+          ],
+          [
+            'Normal',
+            'Killing',
+            '30s (x5 over 11m)',
+            'kubelet',
+            'Container web failed liveness probe, will be restarted',
+          ],
+        ],
+      ),
+      'shop',
+      'web keeps restarting',
+      ['probe_timeout'],
+    );
+    expect(text).toMatch(/web/);
+    expect(text).toMatch(/context deadline exceeded|times out/);
+    expect(text).toMatch(/startupProbe|initialDelaySeconds/);
+  });
+});
+
+describe('evictions and node pressure', () => {
+  it('pod Evicted for memory on a node under MemoryPressure', async () => {
+    const evictedMsg =
+      'The node was low on resource: memory. Threshold quantity: 100Mi, available: 91264Ki. Container worker was using 1843200Ki, request is 0, has larger consumption of memory.';
+    const world: JsonWorld = {
+      objects: [
+        pod({
+          name: 'worker-5c4b3a2d1-m8n7b',
+          ns: 'jobs',
+          app: 'worker',
+          image: 'registry.example.com/jobs/worker:0.9.1',
+          node: 'worker-4',
+          phase: 'Failed',
+          reason: 'Evicted',
+          message: evictedMsg,
+        }),
+        pod({
+          name: 'worker-5c4b3a2d1-q1w2e',
+          ns: 'jobs',
+          app: 'worker',
+          image: 'registry.example.com/jobs/worker:0.9.1',
+          node: 'worker-1',
+          state: { running: { startedAt: ago(10) } },
+          ready: true,
+        }),
+        {
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: { name: 'worker-4', labels: { 'kubernetes.io/hostname': 'worker-4' } },
+          spec: {
+            taints: [{ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }],
+          },
+          status: {
+            conditions: [
+              {
+                type: 'MemoryPressure',
+                status: 'True',
+                reason: 'KubeletHasInsufficientMemory',
+                message: 'kubelet has insufficient memory available',
+                lastTransitionTime: ago(15),
+              },
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'KubeletReady',
+                message: 'kubelet is posting ready status',
+              },
+            ],
+          },
+        },
+      ],
+      events: [
+        kubeEvent(
+          'jobs',
+          { kind: 'Pod', name: 'worker-5c4b3a2d1-m8n7b' },
+          'Warning',
+          'Evicted',
+          evictedMsg,
+          12,
+        ),
+      ],
+    };
+    const { text } = await jsonCase(world, 'jobs', 'worker pods are being evicted', [
+      'evicted',
+      'node_pressure',
+    ]);
+    expect(text).toMatch(/worker/);
+    expect(text).toMatch(/low on resource: memory/);
+  });
+});
+
+describe('RBAC denial', () => {
+  it('the ServiceAccount cannot list configmaps (client-go reflector error)', async () => {
+    const name = 'config-watcher-6f5e4d3c2-h7g6f';
+    const world: TextWorld = {
+      tables: { pod: podsTable([[name, '1/1', 'Running', '0', '2h', 'worker-2']]) },
+      describe: {},
+      logs: {
+        [name]: [
+          'I0310 11:20:01.000000       1 main.go:52] starting config-watcher version=1.3.0',
+          'W0310 11:58:02.123456       1 reflector.go:539] k8s.io/client-go/tools/cache/reflector.go:229: failed to list *v1.ConfigMap: configmaps is forbidden: User "system:serviceaccount:platform:config-watcher" cannot list resource "configmaps" in API group "" in the namespace "shop"',
+          'E0310 11:58:02.123502       1 reflector.go:147] k8s.io/client-go/tools/cache/reflector.go:229: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: configmaps is forbidden: User "system:serviceaccount:platform:config-watcher" cannot list resource "configmaps" in API group "" in the namespace "shop"',
+        ].join('\n'),
+      },
+    };
+    const { text } = await textCase(
+      world,
+      'platform',
+      'config-watcher does not pick up config changes',
+      ['rbac_forbidden'],
+    );
+    expect(text).toMatch(/config-watcher/);
+    expect(text).toMatch(/system:serviceaccount:platform:config-watcher/);
+    expect(text).toMatch(/configmaps/);
+  });
+});
+
+describe('DNS failure', () => {
+  it('lookup of a Service name fails (no such host)', async () => {
+    const name = 'checkout-7d9f8b6c5-x2x4z';
+    const world: TextWorld = {
+      tables: { pod: podsTable([[name, '1/1', 'Running', '0', '3h', 'worker-1']]) },
+      describe: {},
+      logs: {
+        [name]: [
+          `${ago(3)} INFO  POST /api/checkout 201 38ms`,
+          `${ago(2)} ERROR POST /api/checkout 502: calling inventory: Get "http://inventory.shop.svc.cluster.local:8080/v1/stock/sku-123": dial tcp: lookup inventory.shop.svc.cluster.local on 10.96.0.10:53: no such host`,
+          `${ago(1)} ERROR POST /api/checkout 502: calling inventory: Get "http://inventory.shop.svc.cluster.local:8080/v1/stock/sku-998": dial tcp: lookup inventory.shop.svc.cluster.local on 10.96.0.10:53: no such host`,
+        ].join('\n'),
+      },
+    };
+    const { text } = await textCase(world, 'shop', 'checkout returns 502 errors', ['dns_failure']);
+    expect(text).toMatch(/checkout/);
+    expect(text).toMatch(/inventory\.shop\.svc\.cluster\.local/);
+    expect(text).toMatch(/no such host/);
+  });
+});
+
+describe('dependency timeout / refusal', () => {
+  it('timeout connecting to a named dependency', async () => {
+    const world: JsonWorld = {
+      objects: [
+        deployment('orders', 'shop', 'registry.example.com/shop/orders:1.9.2', 3, 3),
+        pod({
+          name: 'orders-5f6d7c8b9-p4q5r',
+          ns: 'shop',
+          app: 'orders',
+          image: 'registry.example.com/shop/orders:1.9.2',
+          node: 'worker-1',
+          state: { running: { startedAt: ago(600) } },
+          ready: true,
+        }),
+      ],
+      logs: {
+        'orders-5f6d7c8b9-p4q5r': [
+          `{"level":"info","ts":"${ago(5)}","msg":"request served","path":"/orders","status":200}`,
+          `{"level":"error","ts":"${ago(3)}","msg":"query failed","error":"timeout after 2000ms connecting to warehouse-db.shop.svc:5432"}`,
+          `{"level":"error","ts":"${ago(1)}","msg":"query failed","error":"timeout after 2000ms connecting to warehouse-db.shop.svc:5432"}`,
+        ].join('\n'),
+      },
+    };
+    const { text } = await jsonCase(world, 'shop', 'orders is slow and erroring', [
+      'dependency_timeout',
+    ]);
+    expect(text).toMatch(/orders/);
+    expect(text).toMatch(/warehouse-db\.shop\.svc:5432/);
+    expect(text).toMatch(/time(?:s)? ?out/);
+  });
+});
+
+describe('TLS', () => {
+  it('expired certificate seen by a client', async () => {
+    const name = 'gateway-7b8c9d0e1-f2g3h';
+    const world: TextWorld = {
+      tables: { pod: podsTable([[name, '1/1', 'Running', '0', '9d', 'worker-3']]) },
+      describe: {},
+      logs: {
+        [name]: `${ago(2)} ERROR upstream request failed: Get "https://billing.example.com/v1/invoices": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2026-03-10T11:58:00Z is after 2026-03-09T23:59:59Z`,
+      },
+    };
+    const { text } = await textCase(world, 'edge', 'gateway fails calls to billing', [
+      'tls_expired',
+    ]);
+    expect(text).toMatch(/gateway/);
+    expect(text).toMatch(/x509: certificate has expired/);
+  });
+
+  it('renewal failure: the ACME challenge answered 403', async () => {
+    const world: JsonWorld = {
+      objects: [
+        {
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'Certificate',
+          metadata: { name: 'shop-tls', namespace: 'edge' },
+          spec: {
+            secretName: 'shop-tls',
+            dnsNames: ['shop.example.com'],
+            issuerRef: { name: 'letsencrypt-prod', kind: 'ClusterIssuer' },
+          },
+          status: {
+            notAfter: '2026-03-12T08:00:00Z',
+            renewalTime: '2026-02-10T08:00:00Z',
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'Failed',
+                message:
+                  'The certificate request has failed to complete and will be retried: Failed to wait for order resource "shop-tls-1-3091884447" to become ready: order is in "invalid" state: acme: authorization error for shop.example.com: 403 urn:ietf:params:acme:error:unauthorized: Invalid response from http://shop.example.com/.well-known/acme-challenge/x2Kf9: 403',
+                lastTransitionTime: ago(30),
+              },
+            ],
+          },
+        },
+      ],
+      events: [
+        kubeEvent(
+          'edge',
+          { kind: 'Certificate', name: 'shop-tls' },
+          'Warning',
+          'Failed',
+          'The certificate request has failed to complete and will be retried: Failed to wait for order resource "shop-tls-1-3091884447" to become ready: order is in "invalid" state: acme: authorization error for shop.example.com: 403 urn:ietf:params:acme:error:unauthorized: Invalid response from http://shop.example.com/.well-known/acme-challenge/x2Kf9: 403',
+          30,
+        ),
+      ],
+    };
+    const { text } = await jsonCase(world, 'edge', 'certificate shop-tls is not renewing', [
+      'tls_renewal_failed',
+    ]);
+    expect(text).toMatch(/shop-tls/);
+    expect(text).toMatch(/acme: authorization error for shop\.example\.com: 403/);
+  });
+});
+
+describe('ResourceQuota / LimitRange', () => {
+  const world = (message: string): TextWorld => ({
+    tables: {
+      deployment: `NAME      READY   UP-TO-DATE   AVAILABLE   AGE
+reports   0/2     0            0            9m`,
+      pod: '',
+    },
+    describe: {},
+    events: eventsTable([
+      ['10s', 'Warning', 'FailedCreate', 'replicaset/reports-6c5d4e3f2', message],
+      [
+        '9m',
+        'Normal',
+        'ScalingReplicaSet',
+        'deployment/reports',
+        'Scaled up replica set reports-6c5d4e3f2 to 2',
+      ],
+    ]),
+  });
+
+  it('quota exceeded', async () => {
+    const { text } = await textCase(
+      world(
+        'Error creating: pods "reports-6c5d4e3f2-7mqkz" is forbidden: exceeded quota: team-quota, requested: limits.memory=2Gi, used: limits.memory=15Gi, limited: limits.memory=16Gi',
+      ),
+      'analytics',
+      'reports deployment has no pods',
+      ['quota_exceeded'],
+    );
+    expect(text).toMatch(/reports/);
+    expect(text).toMatch(/team-quota/);
+    expect(text).toMatch(/limited: limits\.memory=16Gi/);
+  });
+
+  it('LimitRange maximum', async () => {
+    const { text } = await textCase(
+      world(
+        'Error creating: pods "reports-6c5d4e3f2-7mqkz" is forbidden: maximum memory usage per Container is 1Gi, but limit is 2Gi',
+      ),
+      'analytics',
+      'reports deployment has no pods',
+      ['limitrange_rejected'],
+    );
+    expect(text).toMatch(/reports/);
+    expect(text).toMatch(/maximum memory usage per Container is 1Gi, but limit is 2Gi/);
+  });
+});
+
+describe('HPA at max and CPU throttling', () => {
+  it('HPA at maxReplicas (ScalingLimited TooManyReplicas)', async () => {
+    const world: JsonWorld = {
+      objects: [
+        deployment('api', 'shop', 'registry.example.com/shop/api:2.7.0', 10, 10),
+        pod({
+          name: 'api-7c9d8b7f6-x2x4z',
+          ns: 'shop',
+          app: 'api',
+          image: 'registry.example.com/shop/api:2.7.0',
+          node: 'worker-1',
+          state: { running: { startedAt: ago(300) } },
+          ready: true,
+          limits: { cpu: '500m' },
+          requests: { cpu: '250m' },
+        }),
+        {
+          apiVersion: 'autoscaling/v2',
+          kind: 'HorizontalPodAutoscaler',
+          metadata: { name: 'api', namespace: 'shop' },
+          spec: {
+            scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' },
+            minReplicas: 2,
+            maxReplicas: 10,
+            metrics: [
+              {
+                type: 'Resource',
+                resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } },
+              },
+            ],
+          },
+          status: {
+            currentReplicas: 10,
+            desiredReplicas: 10,
+            currentMetrics: [
+              {
+                type: 'Resource',
+                resource: {
+                  name: 'cpu',
+                  current: { averageUtilization: 142, averageValue: '355m' },
+                },
+              },
+            ],
+            conditions: [
+              {
+                type: 'AbleToScale',
+                status: 'True',
+                reason: 'ReadyForNewScale',
+                message: 'recommended size matches current size',
+              },
+              {
+                type: 'ScalingActive',
+                status: 'True',
+                reason: 'ValidMetricFound',
+                message:
+                  'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+              },
+              {
+                type: 'ScalingLimited',
+                status: 'True',
+                reason: 'TooManyReplicas',
+                message: 'the desired replica count is more than the maximum replica count',
+                lastTransitionTime: ago(25),
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const { text } = await jsonCase(world, 'shop', 'api latency is high under load', ['hpa_maxed']);
+    expect(text).toMatch(/\bapi\b/);
+    expect(text).toMatch(/maximum \(10 replicas\)|maxReplicas/);
+    expect(text).toMatch(
+      /desired replica count is more than the maximum replica count|TooManyReplicas/,
+    );
+  });
+});
+
+describe('CPU throttling', () => {
+  it('a firing CPUThrottlingHigh alert (Prometheus alerts API) names the pod of the subject', async () => {
+    const alerts = {
+      status: 'success',
+      data: {
+        alerts: [
+          {
+            labels: {
+              alertname: 'CPUThrottlingHigh',
+              container: 'api',
+              namespace: 'shop',
+              pod: 'api-7c9d8b7f6-x2x4z',
+              severity: 'info',
+            },
+            annotations: {
+              description:
+                '65.3% throttling of CPU in namespace shop for container api in pod api-7c9d8b7f6-x2x4z.',
+              runbook_url:
+                'https://runbooks.prometheus-operator.dev/runbooks/kubernetes/cputhrottlinghigh',
+              summary: 'Processes experience elevated CPU throttling.',
+            },
+            state: 'firing',
+            activeAt: ago(20),
+            value: '6.53e-01',
+          },
+        ],
+      },
+    };
+    const world: JsonWorld = {
+      objects: [
+        deployment('api', 'shop', 'registry.example.com/shop/api:2.7.0', 2, 2),
+        pod({
+          name: 'api-7c9d8b7f6-x2x4z',
+          ns: 'shop',
+          app: 'api',
+          image: 'registry.example.com/shop/api:2.7.0',
+          node: 'worker-1',
+          state: { running: { startedAt: ago(300) } },
+          ready: true,
+          limits: { cpu: '500m', memory: '512Mi' },
+          requests: { cpu: '250m' },
+        }),
+      ],
+    };
+    const { findings } = findingsOf([...jsonOutputs(world, 'shop'), { output: alerts }]);
+    expect(ids(findings)).toContain('cpu_throttled');
+    const tools = [
+      ...jsonTools(world),
+      {
+        name: 'alerts_active',
+        server: 'prom',
+        description: 'Active Prometheus alerts',
+        properties: {},
+        handler: () => alerts,
+      },
+    ];
+    const { result } = await investigate(tools, 'api is slow', {
+      namespace: 'shop',
+      service: 'api',
+    });
+    const text = conclusion(result);
+    expect(text).toMatch(/\bapi\b.*CPU-throttled/);
+    expect(text).toMatch(/limit of 500m/);
+    expect(text).toMatch(/65\.3% throttling of CPU/);
+  });
+});
+
+describe('node NotReady', () => {
+  it('the node stopped posting status; its pods are on it', async () => {
+    const name = 'ledger-0';
+    const world: TextWorld = {
+      tables: {
+        pod: podsTable([[name, '1/1', 'Terminating', '0', '5d', 'worker-3']]),
+        node: `NAME       STATUS     ROLES           AGE   VERSION
+cp-1       Ready      control-plane   40d   v1.30.2
+worker-1   Ready      <none>          40d   v1.30.2
+worker-3   NotReady   <none>          40d   v1.30.2`,
+      },
+      describe: {
+        'node/worker-3': `Name:               worker-3
+Roles:              <none>
+Labels:             kubernetes.io/arch=amd64
+                    kubernetes.io/hostname=worker-3
+                    kubernetes.io/os=linux
+Annotations:        node.alpha.kubernetes.io/ttl: 0
+CreationTimestamp:  Mon, 02 Feb 2026 08:21:47 +0000
+Taints:             node.kubernetes.io/unreachable:NoExecute
+                    node.kubernetes.io/unreachable:NoSchedule
+Unschedulable:      false
+Conditions:
+  Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message
+  ----             ------    -----------------                 ------------------                ------              -------
+  MemoryPressure   Unknown   ${kubeTime(29)}   ${kubeTime(28)}   NodeStatusUnknown   Kubelet stopped posting node status.
+  DiskPressure     Unknown   ${kubeTime(29)}   ${kubeTime(28)}   NodeStatusUnknown   Kubelet stopped posting node status.
+  PIDPressure      Unknown   ${kubeTime(29)}   ${kubeTime(28)}   NodeStatusUnknown   Kubelet stopped posting node status.
+  Ready            Unknown   ${kubeTime(29)}   ${kubeTime(28)}   NodeStatusUnknown   Kubelet stopped posting node status.
+Events:
+  Type    Reason        Age   From             Message
+  ----    ------        ----  ----             -------
+  Normal  NodeNotReady  28m   node-controller  Node worker-3 status is now: NodeNotReady
+`,
+      },
+    };
+    const { text, result } = await textCase(world, 'ledger', 'what is wrong with node worker-3?', [
+      'node_not_ready',
+    ]);
+    expect(text).toMatch(/worker-3/);
+    expect(text).toMatch(/Kubelet stopped posting node status|NodeNotReady/);
+    expect(result.affected_systems).toContain('worker-3');
+  });
+});
+
+describe('a change to the subject shortly before the first error', () => {
+  const world = (rolloutMinutesAgo: number): JsonWorld => {
+    const rs = (hash: string, image: string, created: number, rev: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: `catalog-${hash}`,
+        namespace: 'shop',
+        creationTimestamp: ago(created),
+        labels: { app: 'catalog', 'pod-template-hash': hash },
+        annotations: { 'deployment.kubernetes.io/revision': rev },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'catalog' }],
+      },
+      spec: { replicas: 2, template: { spec: { containers: [{ name: 'catalog', image }] } } },
+      status: { replicas: 2, readyReplicas: 0 },
+    });
+    return {
+      objects: [
+        deployment('catalog', 'shop', 'registry.example.com/shop/catalog:5.2.0', 2, 0),
+        rs('5b6c7d8e9', 'registry.example.com/shop/catalog:5.1.4', 60 * 24 * 20, '11'),
+        rs('9f8e7d6c5', 'registry.example.com/shop/catalog:5.2.0', rolloutMinutesAgo, '12'),
+        pod({
+          name: 'catalog-9f8e7d6c5-a1b2c',
+          ns: 'shop',
+          app: 'catalog',
+          image: 'registry.example.com/shop/catalog:5.2.0',
+          node: 'worker-2',
+          ...crashLoop(3, 'Error', 2),
+        }),
+      ],
+      events: [
+        kubeEvent(
+          'shop',
+          { kind: 'Deployment', name: 'catalog' },
+          'Normal',
+          'ScalingReplicaSet',
+          'Scaled up replica set catalog-9f8e7d6c5 to 2',
+          rolloutMinutesAgo,
+        ),
+        kubeEvent(
+          'shop',
+          { kind: 'Pod', name: 'catalog-9f8e7d6c5-a1b2c' },
+          'Warning',
+          'BackOff',
+          'Back-off restarting failed container catalog in pod catalog-9f8e7d6c5-a1b2c_shop(9a8b7c6d)',
+          Math.max(1, rolloutMinutesAgo - 2),
+          1,
+          20,
+        ),
+      ],
+      previous: {
+        'catalog-9f8e7d6c5-a1b2c': `${ago(2.1)} INFO catalog 5.2.0 starting\n${ago(2)} INFO shutting down`,
+      },
+    };
+  };
+
+  it('a rollout minutes before the crashes is named as the likely cause', async () => {
+    const { text } = await jsonCase(world(12), 'shop', 'catalog is crashing', ['crash_loop']);
+    expect(text).toMatch(/catalog/);
+    expect(text).toMatch(/catalog:5\.2\.0/);
+    expect(text).toMatch(/roll(?:out| .* back)/);
+  });
+
+  it('a rollout days before the first error is not blamed', async () => {
+    const w = world(3 * 24 * 60);
+    const { text } = await jsonCase(w, 'shop', 'catalog is crashing', ['crash_loop']);
+    expect(text).toMatch(/catalog/);
+    expect(text).not.toMatch(/likely cause is the change|roll catalog back/);
+  });
+});
+
+describe('healthy', () => {
+  it('a healthy service: "No problem found" with low confidence', async () => {
+    const world: TextWorld = {
+      tables: {
+        pod: podsTable([
+          ['cart-5c8d7b9f4-abcde', '1/1', 'Running', '0', '3d', 'worker-1'],
+          ['cart-5c8d7b9f4-fghij', '1/1', 'Running', '0', '3d', 'worker-2'],
+        ]),
+        deployment: `NAME   READY   UP-TO-DATE   AVAILABLE   AGE
+cart   2/2     2            2           30d`,
+      },
+      describe: {
+        'pod/cart-5c8d7b9f4-abcde': describePod({
+          name: 'cart-5c8d7b9f4-abcde',
+          namespace: 'shop',
+          node: 'worker-1',
+          labels: ['app=cart', 'pod-template-hash=5c8d7b9f4'],
+          controlledBy: 'ReplicaSet/cart-5c8d7b9f4',
+          status: 'Running',
+          container: {
+            name: 'cart',
+            image: 'registry.example.com/shop/cart:3.0.1',
+            port: '8080/TCP',
+            state: ['Running', `Started:      ${kubeTime(3 * 24 * 60)}`],
+            ready: true,
+            limits: { memory: '512Mi' },
+          },
+          conditions: [
+            ['Initialized', 'True'],
+            ['Ready', 'True'],
+            ['ContainersReady', 'True'],
+            ['PodScheduled', 'True'],
+          ],
+        }),
+      },
+      events: eventsTable([
+        [
+          '3d',
+          'Normal',
+          'ScalingReplicaSet',
+          'deployment/cart',
+          'Scaled up replica set cart-5c8d7b9f4 to 2',
+        ],
+      ]),
+      logs: {
+        'cart-5c8d7b9f4-abcde': `${ago(2)} INFO GET /cart/42 200 4ms\n${ago(1)} INFO GET /cart/43 200 3ms`,
+      },
+    };
+    const { findings } = findingsOf(textOutputs(world, 'shop'));
+    expect(findings).toEqual([]);
+    const { result } = await investigate(textTools(world), 'Is anything wrong with cart?', {
+      namespace: 'shop',
+    });
+    expect(result.summary).toMatch(/No problem found/);
+    expect(result.root_cause.confidence).toBeLessThanOrEqual(30);
+    expect(result.summary).not.toMatch(/rollout|deploy/i);
+  });
+});
