@@ -208,7 +208,11 @@ export function createApp(deps: AppDeps): express.Express {
   });
   // errors thrown by express itself or by middleware (never a stack trace in the answer)
   app.use((err: unknown, _req: Request, res: Response<unknown, Locals>, _next: NextFunction) => {
-    sendError(res, err, deps.logger);
+    // the router decodes path parameters: `%` or `%zz` throws a URIError, the client's mistake
+    const mapped = isUriError(err)
+      ? invalidRequest('the URL path has malformed percent-encoding')
+      : err;
+    sendError(res, mapped, deps.logger);
   });
   return app;
 }
@@ -320,6 +324,10 @@ async function handle(
   if (out.body === undefined) res.status(out.status).end();
   else if (out.contentType) res.status(out.status).type(out.contentType).send(out.body);
   else res.status(out.status).json(out.body);
+}
+
+function isUriError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'URIError';
 }
 
 function isUnauthenticated(err: unknown): boolean {

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { ErrorBody } from '@inquest/api-contract';
+import { allRoutes } from '../src/routes/index';
 import { createTestGateway, type TestGateway } from './support/test-gateway';
 import { testRoutes } from './support/test-routes';
 
@@ -67,5 +68,38 @@ describe('requests Node cannot parse', () => {
     const b = await raw(gw.url, 'GET /api/v1/test/items HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
     expect(b.status).toBe(400);
     expectErrorBody(b, 'invalid_request');
+  });
+});
+
+// Issue 16 item 7: `%` or `%zz` as a path id answered 500 internal (the router's
+// decodeURIComponent throws a URIError). It is the client's mistake: 400 with the usual body.
+describe('malformed percent-encoding in a path parameter', () => {
+  let gw: TestGateway;
+  let token: string;
+  beforeAll(async () => {
+    gw = await createTestGateway({
+      routes: (deps) => [...allRoutes(deps), ...testRoutes(deps)],
+    });
+    token = gw.config!.issue('team-a', ['read', 'write']).token;
+  });
+  afterAll(() => gw.stop());
+
+  it.each([
+    ['GET', '/api/v1/agents/status/%zz'],
+    ['GET', '/api/v1/agents/status/%'],
+    ['GET', '/api/v1/agents/status/abc%E0%A4%A'],
+    ['POST', '/api/v1/agents/status/%zz/cancel'],
+    ['POST', '/api/v1/webhooks/deliveries/%/redeliver'],
+    ['PUT', '/api/v1/test/items/%zz'],
+    ['GET', '/api/v1/admin/nodes/%zz'],
+  ])('%s %s: 400 invalid_request with a request id', async (method, path) => {
+    const res = await gw.request(method, path, {
+      token: path.includes('/admin/') ? gw.adminToken : token,
+      ...(method === 'GET' ? {} : { body: {} }),
+    });
+    expect(res.status).toBe(400);
+    expect(ErrorBody.safeParse(res.body).success).toBe(true);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
   });
 });
