@@ -35,6 +35,19 @@ export const ConfigChanges = z
   .record(z.string(), FieldChange)
   .describe('Map from a dot-separated field path to its old and new value');
 
+/** Something an accepted update should know about; never a reason to refuse it. */
+export const ConfigWarning = z.object({
+  field: z.string().describe('Dot path of the field'),
+  message: z.string(),
+});
+export type ConfigWarning = z.infer<typeof ConfigWarning>;
+
+const Warnings = z
+  .array(ConfigWarning)
+  .describe(
+    'Accepted, but worth knowing: a `<server>:<tool>` name not checked because its server could not be asked now (checked again when an investigation runs), a reserved field that has no effect yet',
+  );
+
 /** 200 answer of an applied update. */
 export const ConfigUpdateApplied = z.object({
   message: z.string(),
@@ -44,6 +57,7 @@ export const ConfigUpdateApplied = z.object({
     .describe("The team's config version after the update (unchanged when nothing changed)"),
   changed_fields: z.array(z.string()).describe('Dot paths of the fields that changed'),
   effective_config: ConfigDocument,
+  warnings: Warnings,
 });
 export type ConfigUpdateApplied = z.infer<typeof ConfigUpdateApplied>;
 
@@ -54,6 +68,7 @@ export const ConfigChangeRequested = z.object({
   status: z.literal('pending_approval'),
   approvers: z.array(z.string()).describe('E-mails from the effective approval.approvers'),
   changes: ConfigChanges,
+  warnings: Warnings,
 });
 export type ConfigChangeRequested = z.infer<typeof ConfigChangeRequested>;
 

@@ -173,13 +173,20 @@ describe('InquestClient requests', () => {
   });
 
   it('tells applied config updates from pending approvals', () => {
-    const applied = { message: 'ok', version: 3, changed_fields: ['a'], effective_config: {} };
+    const applied = {
+      message: 'ok',
+      version: 3,
+      changed_fields: ['a'],
+      effective_config: {},
+      warnings: [],
+    };
     const pending = {
       message: 'p',
       change_request_id: 'cr_1',
       status: 'pending_approval' as const,
       approvers: [],
       changes: {},
+      warnings: [],
     };
     expect(isApplied(applied)).toBe(true);
     expect(isPendingApproval(applied)).toBe(false);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { envLogLevel, envPort, envOptionalPort, envMongoUrl, envNatsUrl } from '@inquest/runtime';
+import {
+  envAddress,
+  envLogLevel,
+  envPort,
+  envOptionalPort,
+  envMongoUrl,
+  envNatsUrl,
+} from '@inquest/runtime';
 
 /** Environment of the config-hierarchy service (validated at start). */
 export const EnvSchema = z.object({
@@ -13,6 +20,11 @@ export const EnvSchema = z.object({
   INQUEST_MONGODB_URL: envMongoUrl.optional(),
   /** events go to NATS JetStream when set (distributed mode), else stay in this process */
   INQUEST_NATS_URL: envNatsUrl.optional(),
+  /**
+   * toolserver-proxy: when set, the `<server>:<tool>` names an update sets are checked against the
+   * server's tool list (an unreachable server: accepted with a warning); empty: not checked
+   */
+  INQUEST_TOOLS_ADDR: envAddress(''),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

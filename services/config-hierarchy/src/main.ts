@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { createEventBus, Subjects } from '@inquest/events';
-import { implement, startGrpcServer } from '@inquest/grpc-kit';
+import { createClient, implement, startGrpcServer } from '@inquest/grpc-kit';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
-import { configV1 } from '@inquest/proto';
+import { configV1, toolsV1 } from '@inquest/proto';
 import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
 import { connectMongoConfigStores, openSqliteConfigStores } from '@inquest/store';
+import { GrpcToolCatalog } from './adapters/grpc-tool-catalog';
 import { EnvSchema } from './config';
 import { ConfigHierarchy } from './domain/config-hierarchy';
 import { configServiceHandlers } from './grpc/config-service.handlers';
@@ -26,7 +27,15 @@ export async function start(
   const bus =
     deps.bus ??
     (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'config-hierarchy' }));
-  const domain = new ConfigHierarchy({ stores, bus, logger });
+  const toolsClient = config.INQUEST_TOOLS_ADDR
+    ? createClient(toolsV1.ToolServiceClient, config.INQUEST_TOOLS_ADDR, { retries: 0 })
+    : undefined;
+  const domain = new ConfigHierarchy({
+    stores,
+    bus,
+    logger,
+    ...(toolsClient ? { tools: new GrpcToolCatalog(toolsClient) } : {}),
+  });
   // Other replicas announce their changes; drop what they made stale.
   const sub = await bus.subscribe(Subjects.configChanged, async (msg) => {
     const data = msg.data as { node_id?: string; team_id?: string };
@@ -61,6 +70,7 @@ export async function start(
     metricsAddress: grpc.metricsAddress,
     stop: async () => {
       await grpc.shutdown();
+      toolsClient?.close();
       await sub.unsubscribe();
       if (ownBus) await bus.close();
       await stores.close();

@@ -37,6 +37,7 @@ import type {
   TokenRecord,
 } from '@inquest/store';
 import { EffectiveCache } from './effective-cache';
+import { toolListingCheck, type ConfigWarning, type ToolCatalog } from './tool-catalog';
 import {
   hashSecret,
   newTokenId,
@@ -51,10 +52,13 @@ export interface ConfigUpdateResult {
   version: number;
   changed_fields: string[];
   effective_config: JsonObject;
+  /** accepted, but worth knowing (a tool not checked now, a reserved field) */
+  warnings: ConfigWarning[];
 }
 
 export type TeamUpdateOutcome =
-  { applied: ConfigUpdateResult } | { change_request: ChangeRequestRecord };
+  | { applied: ConfigUpdateResult }
+  | { change_request: ChangeRequestRecord; warnings: ConfigWarning[] };
 
 export type TokenInfo = Omit<TokenRecord, 'secret_hash'>;
 
@@ -70,6 +74,8 @@ export interface ConfigHierarchyDeps {
   logger: Logger;
   /** attempts of a version-checked write before giving up (default 200) */
   maxWriteAttempts?: number;
+  /** tool lists of the team's servers, to check the tool names an update sets (toolserver-proxy) */
+  tools?: ToolCatalog;
 }
 
 const PERMISSION_SETS = [['read'], ['read', 'write']];
@@ -90,12 +96,14 @@ export class ConfigHierarchy {
   private readonly bus: EventBus;
   private readonly logger: Logger;
   private readonly maxWriteAttempts: number;
+  private readonly tools: ToolCatalog | undefined;
 
   constructor(deps: ConfigHierarchyDeps) {
     this.stores = deps.stores;
     this.bus = deps.bus;
     this.logger = deps.logger;
     this.maxWriteAttempts = deps.maxWriteAttempts ?? 200;
+    this.tools = deps.tools;
   }
 
   /** Drops cached effective configs that depend on the node (another replica changed it). */
@@ -269,6 +277,7 @@ export class ConfigHierarchy {
           version: planned.current.version,
           changed_fields: [],
           effective_config: planned.effective,
+          warnings: planned.warnings,
         },
       };
     }
@@ -292,7 +301,7 @@ export class ConfigHierarchy {
       ...eventEnvelope(teamId),
       change_request: cr,
     });
-    return { change_request: cr };
+    return { change_request: cr, warnings: planned.warnings };
   }
 
   async listChangeRequests(filter: {
@@ -467,7 +476,19 @@ export class ConfigHierarchy {
     const diff = diffConfigs(current.config, next);
     const levels = [...configs.slice(0, -1).map((c) => c.config), next];
     const effective = this.effectiveOf(lineage, levels);
-    // Every problem at once: types of the patch, then references in the merged result.
+    const changed = Object.keys(diff).length > 0;
+    const merged = changed ? mergeLevels(levels) : {};
+    const self = lineage[lineage.length - 1]!;
+    const listed = changed
+      ? await toolListingCheck({
+          catalog: this.tools,
+          teamId: self.kind === 'team' ? self.node_id : undefined,
+          levels,
+          merged,
+          diff,
+        })
+      : { problems: [], warnings: [] };
+    // Every problem at once: types of the patch, references in the merged result, tool lists.
     const problems = [
       ...patchProblems(patch, current.config),
       ...secretScopeProblems(
@@ -476,13 +497,14 @@ export class ConfigHierarchy {
         orgSecretGrants(configs[0]?.config),
       ),
       ...aliased.problems,
-      ...(Object.keys(diff).length ? referenceProblems(levels, mergeLevels(levels)) : []),
+      ...(changed ? referenceProblems(levels, merged) : []),
+      ...listed.problems,
     ];
     if (problems.length) throw validationError(problems);
     if (Buffer.byteLength(JSON.stringify(next)) > CONFIG_LIMITS.maxBytes) {
       throw invalidRequest(`the node's config would exceed ${CONFIG_LIMITS.maxBytes} bytes`);
     }
-    return { lineage, current, next, diff, effective };
+    return { lineage, current, next, diff, effective, warnings: listed.warnings };
   }
 
   private apply(
@@ -519,6 +541,7 @@ export class ConfigHierarchy {
           version: p.current.version,
           changed_fields: [],
           effective_config: p.effective,
+          warnings: p.warnings,
         };
       }
       const ok = await this.stores.nodes.writeConfig({
@@ -546,6 +569,7 @@ export class ConfigHierarchy {
         version,
         changed_fields: changed,
         effective_config: p.effective,
+        warnings: p.warnings,
       };
     }
     throw conflict(`node ${nodeId} is being changed by too many writers; try again`);

@@ -23,6 +23,7 @@ const result = (r: ConfigUpdateResult): configV1.ConfigUpdateResult => ({
   version: r.version,
   changed_fields: r.changed_fields,
   effective_config: r.effective_config,
+  warnings: r.warnings,
 });
 
 const changeRequest = (cr: ChangeRequestRecord): configV1.ChangeRequest => ({
@@ -107,8 +108,8 @@ export function configServiceHandlers(
     updateTeamConfig: async (req) => {
       const out = await domain.updateTeamConfig(req.team_id, patchOf(req.patch), req.changed_by);
       return 'applied' in out
-        ? { applied: result(out.applied) }
-        : { change_request: changeRequest(out.change_request) };
+        ? { applied: result(out.applied), warnings: [] }
+        : { change_request: changeRequest(out.change_request), warnings: out.warnings };
     },
     listAudit: async (req) => {
       const r = await domain.listAudit(

@@ -132,6 +132,7 @@ export function appliedBody(r: configV1.ConfigUpdateResult | undefined): ConfigU
     version: r.version,
     changed_fields: r.changed_fields,
     effective_config: (r.effective_config ?? {}) as ConfigDocument,
+    warnings: r.warnings,
   };
 }
 
@@ -261,6 +262,7 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
             status: 'pending_approval',
             approvers: cr.approvers,
             changes: (cr.changes ?? {}) as ConfigChangeRequested['changes'],
+            warnings: res.warnings,
           };
           return { status: 202, body };
         }
