@@ -301,7 +301,9 @@ class Gatherer {
     if (/\bpvc|volume|storage|claim|disk/.test(text)) listKinds.push('persistentvolumeclaim');
     if (/scal|hpa|autoscal|load|latency|slow|throttl|cpu|saturat|capacity/.test(text))
       listKinds.push('horizontalpodautoscaler');
-    if (/statefulset|sts\b|database|db\b/.test(text)) listKinds.push('statefulset');
+    // what the workloads depend on: Services (endpoints by name or ClusterIP) and stateful sets
+    if (scope.namespaces.length) listKinds.push('statefulset', 'service');
+    else if (/statefulset|sts\b|database|db\b/.test(text)) listKinds.push('statefulset');
     const phase1: Promise<unknown>[] = [];
     if (!scope.namespaces.length) phase1.push(this.first(this.tools('namespaces'), {}, {}));
     phase1.push(
@@ -466,6 +468,13 @@ class Gatherer {
         )
         .slice(0, 4);
     }
+    // nothing named and nothing failing in the namespace: read the pods' logs ("throwing errors")
+    if (!picked.length && scope.namespaces.length && !scope.question)
+      picked = rank(
+        model.list('pod', scope.namespaces[0]).filter((p) => p.namespace === scope.namespaces[0]),
+      )
+        .sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))
+        .slice(0, 4);
     return picked.slice(0, 6);
   }
 
@@ -518,6 +527,24 @@ class Gatherer {
         .filter((p) => isUnhealthy(p) || o.kind === 'job')
         .slice(0, 2);
       await Promise.all(pods.map((p) => this.inspect(p)));
+      // the ReplicaSet a rollout creates carries the FailedCreate events (quota, LimitRange)
+      const rs = cur?.fields['newReplicaSet'];
+      if (rs && !pods.length)
+        await Promise.all([
+          this.first(
+            [
+              ...this.tools('describe', 'replicaset'),
+              ...this.tools('get', 'replicaset').filter((p) => p.params.name),
+            ],
+            { kind: 'replicaset', name: rs, namespace: ns },
+            { kind: 'replicaset', namespace: ns },
+          ),
+          this.first(
+            this.tools('events').filter((p) => p.params.name || p.params.involved),
+            { kind: 'replicaset', name: rs, namespace: ns },
+            { kind: 'replicaset', namespace: ns },
+          ),
+        ]);
       if (cur && o.kind === 'deployment') {
         const hist = this.tools('history');
         await this.first(
@@ -527,6 +554,23 @@ class Gatherer {
         );
       }
     }
+  }
+
+  /** coredns / kube-dns pods in kube-system: listed, and the failing ones inspected */
+  private async inspectClusterDns(): Promise<void> {
+    const ns = 'kube-system';
+    await this.first(
+      this.tools(['list', 'get'], 'pod').filter(
+        (p) => !p.params.name || !p.required.includes(p.params.name),
+      ),
+      { kind: 'pod', namespace: ns },
+      { kind: 'pod', namespace: ns },
+    );
+    const dns = this.model
+      .list('pod', ns)
+      .filter((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p))
+      .slice(0, 2);
+    await Promise.all(dns.map((p) => this.inspect(p)));
   }
 
   private async follow(targets: ObjectView[], text: string): Promise<void> {
@@ -641,7 +685,43 @@ class Gatherer {
         ),
       );
     }
+    // a dependency in another namespace ("pricing-api.pricing.svc"): list what backs it there
+    const known = new Set(this.scope.namespaces);
+    const depNs = new Set<string>();
+    for (const l of model.logs)
+      for (const line of l.lines.slice(-300))
+        for (const m of line.text.matchAll(/\b[a-z0-9-]+\.([a-z0-9-]+)\.svc\b/g))
+          if (!known.has(m[1]!)) depNs.add(m[1]!);
+    for (const ns of [...depNs].slice(0, 2))
+      for (const kind of ['service', 'deployment', 'statefulset'])
+        jobs.push(
+          this.first(
+            this.tools(['list', 'get'], kind).filter(
+              (p) => !p.params.name || !p.required.includes(p.params.name),
+            ),
+            { kind, namespace: ns },
+            { kind, namespace: ns },
+          ),
+        );
+    // DNS failures: is the cluster DNS itself healthy?
+    if (model.logs.some((l) => l.lines.some((x) => DNS_FAILURE.test(x.text))))
+      jobs.push(this.inspectClusterDns());
     const q = this.scope.question;
+    if (
+      q?.type === 'nodes' ||
+      (q === undefined && this.scope.subjects.some((s) => s.kind === 'node'))
+    )
+      for (const n of model.list('node').slice(0, 8))
+        jobs.push(
+          this.first(
+            [
+              ...this.tools('describe', 'node'),
+              ...this.tools('get', 'node').filter((p) => p.params.name || p.params.node),
+            ],
+            { kind: 'node', name: n.name },
+            { kind: 'node' },
+          ),
+        );
     if (q?.type === 'log_errors') {
       const pods = model
         .list('pod')
@@ -662,6 +742,9 @@ class Gatherer {
     await Promise.all(jobs);
   }
 }
+
+const DNS_FAILURE =
+  /no such host|NXDOMAIN|Temporary failure in name resolution|Name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|lookup \S+ on [\d.:]+: (read udp|i\/o timeout|server misbehaving)/i;
 
 function coerce(v: unknown, type: unknown): unknown {
   if (type === 'integer' || type === 'number') return typeof v === 'number' ? v : Number(v);
@@ -763,7 +846,8 @@ function conclude(
       focus.add(s.name);
   const scored = findings
     .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus) }))
-    .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length);
+    .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length)
+    .filter((x) => !resolved(x.f, model, now));
   const weight = (x: { f: Finding; r: number }) =>
     x.f.entry.strength + (x.f.entry.role === 'cause' ? 0.15 : 0) + 0.3 * x.r;
   scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
@@ -783,6 +867,18 @@ function conclude(
       symptom = top;
       top = explain;
     }
+  }
+  // a liveness probe refused on the port the app declares: the app is not up yet (slow start)
+  if (top?.f.entry.id === 'probe_refused') {
+    const o = top.f.object
+      ? model.get(top.f.object.kind, top.f.object.name, top.f.object.namespace)
+      : undefined;
+    const pods =
+      o?.kind === 'pod' ? [o] : model.podsOf('deployment', top.f.workload, top.f.object?.namespace);
+    const port = /:(\d+)/.exec(top.f.groups['url'] ?? '')?.[1];
+    const slow = catalog.find((c) => c.entry.id === 'probe_slow_start');
+    if (slow && port && pods.some((p) => p.containers.some((c) => c.ports.includes(port))))
+      top = { ...top, f: { ...top.f, entry: slow.entry } };
   }
   const firstError = Math.min(
     ...scored
@@ -809,7 +905,23 @@ function conclude(
     const change = recentChange(model, top.f.workload || subjectName, ns, firstError);
     description = fillTemplate(top.f.entry.cause, vars);
     description = `${capital(description, subjectName)}.`;
-    if (top.f.entry.role === 'symptom' && change)
+    const lastWords = top.f.entry.role === 'symptom' ? lastError(model, top.f) : undefined;
+    if (lastWords) description += ` The last error it logged: "${clip(lastWords, 300)}".`;
+    const dep = /dependency|dns/.test(top.f.entry.class)
+      ? dependencyDetail(model, vars)
+      : undefined;
+    if (dep) description += ` ${dep}`;
+    if (top.f.entry.class === 'dns_failure') {
+      const dns = findings.find(
+        (f) => /^(coredns|kube-dns)/.test(f.workload) && f.entry.id !== 'dns_failure',
+      );
+      const pod = model
+        .list('pod', 'kube-system')
+        .find((p) => /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p));
+      if (dns || pod)
+        description += ` Cluster DNS itself is failing: ${pod ? `coredns pod ${pod.name} is ${pod.status ?? 'not ready'}` : 'coredns'}${dns ? ` ("${clip(dns.fact, 200)}")` : ''}.`;
+    }
+    if (top.f.entry.role === 'symptom' && change && !lastWords)
       description += ` The likely cause is the change shortly before the first error: the rollout of ${change.what}.`;
     if (symptom && symptom.f.entry.id !== top.f.entry.id)
       description += ` Seen as: ${fillTemplate(symptom.f.entry.title, vars)} ("${clip(symptom.f.fact, 160)}").`;
@@ -1027,6 +1139,74 @@ function patternMatches(p: LearnedPatternView, f: Finding): boolean {
   return words.some((w) => text.includes(w));
 }
 
+/**
+ * A finding that no longer holds: on a pod that is running and ready now, from more than 30
+ * minutes ago (or a probe failure, which a ready pod no longer has).
+ */
+function resolved(f: Finding, model: ClusterModel, now: number): boolean {
+  const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
+  if (!o || o.kind !== 'pod' || isUnhealthy(o) || !o.status) return false;
+  if (f.entry.class === 'probe_failure') return true;
+  return f.at !== undefined && now - f.at > 30 * 60_000;
+}
+
+/** The last error line a crashing container wrote (its previous logs first). */
+function lastError(model: ClusterModel, f: Finding): string | undefined {
+  const pods = new Set(
+    model
+      .list('pod', f.object?.namespace)
+      .filter((p) => model.workloadOf(p).name === f.workload || p.name === f.object?.name)
+      .map((p) => p.name),
+  );
+  const logs = model.logs
+    .filter((l) => l.pod && pods.has(l.pod))
+    .sort((a, b) => Number(b.previous) - Number(a.previous));
+  for (const l of logs) {
+    const line = [...l.lines].reverse().find((x) => x.level === 'error');
+    if (line) return line.text;
+  }
+  return undefined;
+}
+
+/** "10.96.140.81:5432" / "pricing-api.pricing.svc.cluster.local" -> the Service and what backs it. */
+function dependencyDetail(model: ClusterModel, vars: Record<string, string>): string | undefined {
+  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6']
+    .map((k) => vars[k])
+    .find((h) => h);
+  if (!host) return undefined;
+  const bare = host.replace(/:\d+$/, '');
+  const ip = /^\d+\.\d+\.\d+\.\d+$/.test(bare) ? bare : undefined;
+  const [name, ns] = ip ? [undefined, undefined] : bare.split('.');
+  const svc = model
+    .list('service')
+    .find((s) =>
+      ip
+        ? s.fields['clusterIP'] === ip
+        : s.name === name && (!ns || ns === 'svc' || !s.namespace || s.namespace === ns),
+    );
+  if (!svc) return undefined;
+  const backing = [
+    ...model.list('deployment', svc.namespace),
+    ...model.list('statefulset', svc.namespace),
+  ].find((w) => w.name === svc.name || svc.name.startsWith(w.name) || w.name.startsWith(svc.name));
+  let detail = `${host} is the Service ${svc.name}${svc.namespace ? ` (namespace ${svc.namespace})` : ''}`;
+  if (backing) {
+    const want = Number(backing.fields['replicas'] ?? backing.fields['status.replicas'] ?? NaN);
+    const ready = Number(
+      backing.fields['status.availableReplicas'] ??
+        backing.fields['status.readyReplicas'] ??
+        (backing.fields['ready'] ?? '').split('/')[0] ??
+        NaN,
+    );
+    if (want === 0)
+      detail += `: ${backing.kind} ${backing.name} is scaled to 0 replicas, so it has no endpoints`;
+    else if (Number.isFinite(ready) && ready === 0)
+      detail += `: ${backing.kind} ${backing.name} has 0 ready replicas (no endpoints)`;
+    else detail += `, backed by ${backing.kind} ${backing.name}`;
+  }
+  return `${detail}.`;
+}
+
 /** A rollout of the workload shortly before the first error. */
 function recentChange(
   model: ClusterModel,
@@ -1064,6 +1244,18 @@ function recentChange(
       (e.last ?? e.first)
     ) {
       const m = /\(([^)]+)\)/.exec(e.message);
+      const rs = /replica set (\S+)/.exec(e.message)?.[1];
+      const img = rs
+        ? model.list('pod', ns).find((p) => p.name.startsWith(`${rs}-`))?.images[0]
+        : undefined;
+      if (img && !m) {
+        changes.push({
+          at: (e.first ?? e.last)!,
+          what: `${img} (ReplicaSet ${rs})`,
+          source: e.source,
+        });
+        continue;
+      }
       changes.push({
         at: (e.first ?? e.last)!,
         what: m?.[1] ?? e.message.replace(/^Scaled up replica set /, ''),

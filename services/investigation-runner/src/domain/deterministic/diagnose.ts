@@ -209,7 +209,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
     // the last fatal lines matter most: scan from the end, error/warn lines and a few others
     const lines = l.lines.slice(-400);
     lines.forEach((line, i) => {
-      if (!line.level && !INTERESTING.test(line.text)) return;
+      if (!line.level && !INTERESTING.test(line.text) && !l.previous && lines.length > 60) return;
       // a crash line carries its first frames of application code (the stack trace below it)
       const text = CRASH.test(line.text)
         ? withFrames(
@@ -258,7 +258,7 @@ function namedIn(text: string, model: ClusterModel): ObjectView | undefined {
 }
 
 const INTERESTING =
-  /refused|timeout|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing|too many|exceeded|unable|cannot|could not|failed/i;
+  /not defined|unknown flag|unrecognized|usage:|refused|timeout|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing|too many|exceeded|unable|cannot|could not|failed/i;
 const CRASH = /panic:|Traceback|Exception|Error:|fatal error/;
 const FRAME =
   /\.(go|py|js|ts|java|rb|rs|kt|scala|cs|php):\d+|File "[^"]+", line \d+|\bat [\w.$<>]+\(/;

@@ -25,6 +25,8 @@ export interface ContainerView {
   limits: Record<string, string>;
   requests: Record<string, string>;
   probes: string[];
+  /** declared container ports ("8080") */
+  ports: string[];
   /** `ENV_NAME <- configmap x key y`, `envFrom secret z` */
   envRefs: string[];
   env: Record<string, string>;
@@ -278,6 +280,10 @@ function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out: Obser
   if (claims.length) v.fields['claims'] = claims.join(',');
   if (cms.length) v.fields['configMaps'] = cms.join(',');
   if (secrets.length) v.fields['secrets'] = secrets.join(',');
+  const pullSecrets = arr(podSpec['imagePullSecrets'])
+    .map((x) => str(rec(x)['name']))
+    .filter(Boolean);
+  if (pullSecrets.length) v.fields['imagePullSecrets'] = pullSecrets.join(',');
   if (str(podSpec['serviceAccountName']))
     v.fields['serviceAccount'] = String(podSpec['serviceAccountName']);
   if (kind === 'pod') {
@@ -388,6 +394,7 @@ function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out: Obser
         .map(([k, x]) => `${k}=${x}`)
         .join(',');
       v.fields['ports'] = JSON.stringify(spec['ports'] ?? []).slice(0, 300);
+      if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
     }
     if (kind === 'endpoints') {
       const subsets = arr(o['subsets']).map(rec);
@@ -408,7 +415,7 @@ function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out: Obser
 }
 
 function emptyContainer(name: string): ContainerView {
-  return { name, limits: {}, requests: {}, probes: [], envRefs: [], env: {} };
+  return { name, limits: {}, requests: {}, probes: [], ports: [], envRefs: [], env: {} };
 }
 
 function stateOf(s: Record<string, unknown>): StateView | undefined {
@@ -467,6 +474,9 @@ function containerFromSpec(c: Record<string, unknown>): ContainerView {
     if (cm) cv.envRefs.push(`envFrom configmap ${cm}`);
     if (s) cv.envRefs.push(`envFrom secret ${s}`);
   }
+  cv.ports = arr(c['ports'])
+    .map((x) => str(rec(x)['containerPort']) ?? '')
+    .filter(Boolean);
   const args = [...arr(c['command']), ...arr(c['args'])].map(String);
   if (args.length) cv.env['__args'] = args.join(' ');
   return cv;
@@ -810,8 +820,8 @@ function looksLikeLog(t: string): boolean {
 }
 
 const LEVEL_RE =
-  /\b(ERROR|ERR|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT)\b|"level"\s*:\s*"(error|fatal|critical|panic)"|level=(error|fatal|crit|panic)|^\s*panic:|^\s*Traceback|Exception\b|^\s*[EF]\d{4} |\bfatal\b|\bfailed\b|\bcannot\b|\bunable to\b/i;
-const WARN_RE = /\b(WARN|WARNING)\b|"level"\s*:\s*"warn(ing)?"|level=warn|^\s*W\d{4} /i;
+  /\b(ERROR|ERR|FATAL|FTL|CRITICAL|CRIT|CRT|PANIC|PNC|SEVERE|EMERG|ALERT)\b|"level"\s*:\s*"(error|fatal|critical|panic)"|level=(error|fatal|crit|panic)|^\s*panic:|^\s*Traceback|Exception\b|^\s*[EF]\d{4} |\bfatal\b|\bfailed\b|\bcannot\b|\bunable to\b/i;
+const WARN_RE = /\b(WARN|WARNING|WRN)\b|"level"\s*:\s*"warn(ing)?"|level=warn|^\s*W\d{4} /i;
 
 export function parseLogLine(raw: string): LogLine {
   const text = raw.replace(/\s+$/, '').slice(0, 2000);
@@ -832,7 +842,7 @@ function isTableHeader(line: string): boolean {
   const cols = line.trim().split(/\s{2,}/);
   return (
     cols.length >= 2 &&
-    cols.every((c) => /^[A-Z][A-Z0-9 ()%/_.-]*$/.test(c)) &&
+    cols.every((c) => /^[A-Z][A-Z0-9 %/_.-]*(\([a-z%]+\))?[A-Z0-9 %/_.-]*$/.test(c)) &&
     cols.some((c) => c === 'NAME' || c === 'LAST SEEN' || c === 'POD')
   );
 }
@@ -953,6 +963,7 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
       if (r['REFERENCE']) v.fields['scaleTarget'] = r['REFERENCE'];
       if (r['IMAGES']) v.images.push(...r['IMAGES'].split(','));
       if (r['AVAILABLE']) v.fields['status.availableReplicas'] = r['AVAILABLE'];
+      if (r['CLUSTER-IP']) v.fields['clusterIP'] = r['CLUSTER-IP'];
       if (r['LABELS'])
         for (const kv of r['LABELS'].split(',')) {
           const [a, b] = kv.split('=');
@@ -1098,6 +1109,13 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     v.fields['status.failed'] = ps[3]!;
   }
   if (v.fields['Image']) v.images.push(v.fields['Image']);
+  const newRs = top('NewReplicaSet');
+  if (newRs && newRs !== '<none>') v.fields['newReplicaSet'] = newRs.split(/\s/)[0]!;
+  if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
+  if (kind === 'deployment') {
+    const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
+    if (rep) v.fields['replicas'] = rep[1]!;
+  }
   // containers
   const cStart = lines.findIndex(
     (l) => /^(Init )?Containers$/.test(l.key ?? '') && (l.indent === 0 || l.indent === 2),
@@ -1147,6 +1165,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
             break;
           case 'Environment':
             section = 'env';
+            break;
+          case 'Port':
+          case 'Ports':
+            for (const m of l.value.matchAll(/(\d+)\/(?:TCP|UDP|SCTP)/g)) cur.ports.push(m[1]!);
+            section = 'other';
             break;
           case 'Liveness':
           case 'Readiness':
