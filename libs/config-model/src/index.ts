@@ -45,4 +45,5 @@ export {
   effectiveSecretScopes,
 } from './secret-scopes';
 export type { FoundSecretRef } from './secret-scopes';
+export { urlCredentialProblems } from './url-credentials';
 export type { TeamIdentity } from './effective-config';

@@ -110,6 +110,38 @@ describe('secret references on save', () => {
   });
 });
 
+describe('credentials in URLs', () => {
+  it('refuses user:pass@ in any URL at save time, pointing at vault references', async () => {
+    const err = await client
+      .updateTeamConfig({
+        team_id: 'team-a',
+        patch: {
+          webhooks: { investigation_complete: 'https://hook:s3cret@hooks.example.com/x' },
+          mcp_servers: [{ name: 'g', url: 'http://admin:pw@grafana.example.com/mcp' }],
+        },
+        changed_by: 'a@example.com',
+      })
+      .catch((e: unknown) => e as { code: string; options?: { errors?: unknown[] } });
+    expect(err).toMatchObject({ code: 'validation_error' });
+    expect((err as { options?: { errors?: unknown[] } }).options?.errors).toEqual(
+      expect.arrayContaining([
+        {
+          field: 'webhooks.investigation_complete',
+          error: expect.stringContaining('vault://'),
+        },
+        { field: 'mcp_servers.0.url', error: expect.stringContaining('user:pass@') },
+      ]),
+    );
+    const audit = await client.listAudit({
+      team_id: 'team-a',
+      limit: 50,
+      offset: 0,
+      include_full: true,
+    });
+    expect(JSON.stringify(audit)).not.toContain('s3cret');
+  });
+});
+
 describe('secret scopes of the effective config', () => {
   it('names the node that set each reference; a reference stored before the rule stays its own', async () => {
     await client.updateNodeConfig({
