@@ -1,6 +1,6 @@
 /**
  * REST conformance of the tool points of issue 18: tool names checked against the server's
- * listing at save time (5). The real gateway, config-hierarchy and
+ * listing at save time (5) and GET /tools (6). The real gateway, config-hierarchy and
  * toolserver-proxy (gRPC), and the demo tool server, sharing one in-process event bus.
  */
 import { randomBytes } from 'node:crypto';
@@ -138,5 +138,62 @@ describe('tool names checked against the server listing (point 5)', () => {
     expect(
       (await team('GET', '/config/me/effective')).body.agents.cloud_agent.enable_extra_tools,
     ).toEqual(['gone:whatever']);
+  });
+});
+
+describe('GET /tools (point 6)', () => {
+  it('lists each enabled server with health, breaker state and tools with marks and agents', async () => {
+    const res = await team('GET', '/tools');
+    expect(res.status).toBe(200);
+    const demoServer = res.body.servers.find((s: { name: string }) => s.name === 'demo');
+    expect(demoServer).toMatchObject({
+      name: 'demo',
+      url: demo.url,
+      enabled: true,
+      breaker_state: 'closed',
+    });
+    const byName = new Map(demoServer.tools.map((t: { name: string }) => [t.name, t] as const));
+    const listPods = byName.get('demo:list_pods') as Record<string, unknown>;
+    expect(listPods).toMatchObject({
+      tool: 'list_pods',
+      read_only: true,
+      destructive: false,
+      parameters: { type: 'object' },
+    });
+    expect(typeof listPods['description']).toBe('string');
+    expect(listPods['agents']).toEqual(
+      expect.arrayContaining(['planner', 'investigation_agent', 'k8s_agent']),
+    );
+    expect(listPods['agents']).not.toContain('cloud_agent');
+    const restart = byName.get('demo:restart_deployment') as Record<string, unknown>;
+    expect(restart).toMatchObject({ read_only: false, destructive: true, agents: [] });
+    const gone = res.body.servers.find((s: { name: string }) => s.name === 'gone');
+    expect(gone).toMatchObject({ healthy: false, tools: [] });
+    expect(res.body.builtin_tools.map((t: { name: string }) => t.name)).toEqual([
+      'knowledge_search',
+      'similar_incidents',
+      'learned_patterns',
+    ]);
+  });
+
+  it('follows the agent config: a disabled agent gets nothing, extra tools are added', async () => {
+    await team('PUT', '/config/me', {
+      agents: {
+        planner: { enabled: false },
+        cloud_agent: { enable_extra_tools: ['demo:list_pods'] },
+      },
+    });
+    const res = await team('GET', '/tools');
+    const demoServer = res.body.servers.find((s: { name: string }) => s.name === 'demo');
+    const listPods = demoServer.tools.find((t: { name: string }) => t.name === 'demo:list_pods');
+    expect(listPods.agents).toContain('cloud_agent');
+    expect(listPods.agents).not.toContain('planner');
+  });
+
+  it('needs a credential (401) and rejects a bad refresh flag (400)', async () => {
+    expect((await request('GET', '/api/v1/tools')).status).toBe(401);
+    const bad = await team('GET', '/tools?refresh=maybe');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_request');
   });
 });

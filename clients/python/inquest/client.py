@@ -106,6 +106,7 @@ class Client:
         self.config = ConfigApi(self)
         self.kb = KnowledgeApi(self)
         self.webhooks = WebhooksApi(self)
+        self.tools = ToolsApi(self)
         self.admin = AdminApi(self)
 
     @property
@@ -452,6 +453,17 @@ class KnowledgeApi(_Resource):
         """Markdown upload (answers like teach)."""
         body = _drop_none({"content": content, "title": title, "type": type, "service": service, "tags": tags})
         return cast(TeachResult, self._c.request("POST", "/kb/documents", body=body, team=team))
+
+
+class ToolsApi(_Resource):
+    """``/tools``: the team's tool servers and tools."""
+
+    def list(self, *, refresh: Optional[bool] = None, team: Optional[str] = None) -> Dict[str, Any]:
+        """Each enabled tool server (``servers``: health, ``breaker_state``, ``tools`` with
+        ``description``, ``parameters``, ``read_only``, ``destructive`` and ``agents``) and the
+        ``builtin_tools``."""
+        query = _drop_none({"refresh": refresh})
+        return cast(Dict[str, Any], self._c.request("GET", "/tools", query=query, team=team))
 
 
 class WebhooksApi(_Resource):

@@ -5,4 +5,5 @@ export * from './config.schemas';
 export * from './admin.schemas';
 export * from './agents.schemas';
 export * from './kb.schemas';
+export * from './tools.schemas';
 export * from './alerts.schemas';

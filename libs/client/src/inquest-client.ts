@@ -38,6 +38,8 @@ import type {
   PatternsQuery,
   PatternsResponse,
   RawConfigResponse,
+  TeamToolsQuery,
+  TeamToolsResponse,
   EffectiveConfig,
   RetrieveRequest,
   RetrieveResponse,
@@ -241,6 +243,17 @@ export class WebhooksApi extends Resource {
   }
 }
 
+/** `/tools`: the team's tool servers and tools. */
+export class ToolsApi extends Resource {
+  /**
+   * Each enabled tool server of the team with health and breaker state, its tools with
+   * description, schema, read-only/destructive marks and the agents that get each.
+   */
+  list(query: TeamToolsQuery = {}, opts?: RequestOptions): Promise<TeamToolsResponse> {
+    return this.call({ method: 'GET', path: '/tools', query: { ...query } }, opts);
+  }
+}
+
 /** `/admin/*`: organization administration (admin token only). */
 export class AdminApi extends Resource {
   createNode(body: CreateNodeRequest, opts?: RequestOptions): Promise<Node> {
@@ -337,6 +350,7 @@ export class InquestClient {
   readonly config: ConfigApi;
   readonly kb: KnowledgeApi;
   readonly webhooks: WebhooksApi;
+  readonly tools: ToolsApi;
   readonly admin: AdminApi;
   private readonly transport: Transport;
 
@@ -346,6 +360,7 @@ export class InquestClient {
     this.config = new ConfigApi(this.transport);
     this.kb = new KnowledgeApi(this.transport);
     this.webhooks = new WebhooksApi(this.transport);
+    this.tools = new ToolsApi(this.transport);
     this.admin = new AdminApi(this.transport);
   }
 

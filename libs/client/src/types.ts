@@ -33,6 +33,9 @@ export type ConfigDocument = z.output<typeof C.ConfigDocument>;
 /** Body of PUT /config/me and PUT /admin/nodes/{id}/config: only the fields to change. */
 export type ConfigPatch = z.input<typeof C.ConfigPatch>;
 export type RawConfigResponse = z.output<typeof C.RawConfig>;
+/** GET /tools */
+export type TeamToolsResponse = z.output<typeof C.TeamTools>;
+export type TeamToolsQuery = QueryOf<typeof C.TeamToolsQuery>;
 /** GET /config/me/effective: the merged document plus the team's `version`. */
 export type EffectiveConfig = z.output<typeof C.EffectiveConfig>;
 export type AuditQuery = QueryOf<typeof C.AuditQuery>;

@@ -37,6 +37,8 @@ export {
 } from './config-validation';
 export type { ResolvedServers } from './config-validation';
 export { closestName, editDistance } from './did-you-mean';
+export { agentsByTool } from './agent-tools';
+export type { AgentToolCandidate } from './agent-tools';
 export { effectiveConfig } from './effective-config';
 export {
   vaultRefsIn,

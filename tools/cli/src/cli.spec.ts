@@ -390,6 +390,57 @@ describe('inquest config', () => {
   });
 });
 
+describe('inquest tools', () => {
+  it('prints each server with health and its tools with access and agents', async () => {
+    const s = await serve({
+      [`GET ${API}/tools`]: {
+        status: 200,
+        body: {
+          servers: [
+            {
+              name: 'demo',
+              url: 'http://demo:9000',
+              enabled: true,
+              healthy: true,
+              breaker_state: 'closed',
+              tools: [
+                {
+                  name: 'demo:list_pods',
+                  tool: 'list_pods',
+                  description: 'List pods',
+                  parameters: { type: 'object' },
+                  read_only: true,
+                  destructive: false,
+                  safety_reason: 'name',
+                  agents: ['k8s_agent', 'planner'],
+                },
+                {
+                  name: 'demo:restart_deployment',
+                  tool: 'restart_deployment',
+                  description: 'Restart',
+                  parameters: { type: 'object' },
+                  read_only: false,
+                  destructive: true,
+                  safety_reason: 'name says restart',
+                  agents: [],
+                },
+              ],
+            },
+          ],
+          builtin_tools: [{ name: 'knowledge_search', agents: ['planner'] }],
+        },
+      },
+    });
+    const r = await run(['tools', '--refresh'], { env: creds(s) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('demo · http://demo:9000 · healthy · breaker closed');
+    expect(r.stdout).toMatch(/demo:list_pods\s+read-only\s+k8s_agent, planner\s+List pods/);
+    expect(r.stdout).toMatch(/demo:restart_deployment\s+destructive\s+-\s+Restart/);
+    expect(r.stdout).toContain('built-in: knowledge_search (planner)');
+    expect(s.requests[0]!.query.toString()).toBe('refresh=true');
+  });
+});
+
 describe('inquest kb', () => {
   it('teaches from a file and from stdin, searches and asks', async () => {
     const s = await serve({

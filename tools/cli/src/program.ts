@@ -6,6 +6,7 @@ import { registerAdminCommands } from './commands/admin';
 import { registerConfigCommands } from './commands/config';
 import { registerInvestigationCommands } from './commands/investigations';
 import { registerKnowledgeCommands } from './commands/knowledge';
+import { registerToolCommands } from './commands/tools';
 import { registerWebhookCommands } from './commands/webhooks';
 import { readCredentialsFile, writeCredentialsFile } from './credentials';
 import { CliExit, describeError } from './errors-output';
@@ -68,6 +69,7 @@ export function buildProgram(io?: CliIo): { program: Command; ctx: CliContext } 
   registerConfigCommands(program, ctx);
   registerKnowledgeCommands(program, ctx);
   registerWebhookCommands(program, ctx);
+  registerToolCommands(program, ctx);
   registerAdminCommands(program, ctx);
   for (const cmd of program.commands) propagateExitOverride(cmd);
   return { program, ctx };

@@ -5,6 +5,7 @@ import { alertsRoutes } from './alerts.routes';
 import { configRoutes } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
 import { kbRoutes } from './kb.routes';
+import { toolsRoutes } from './tools.routes';
 import { webhooksRoutes } from './webhooks.routes';
 
 /** Every REST route of /api/v1. The OpenAPI document is generated from this same list. */
@@ -13,6 +14,7 @@ export function allRoutes(deps: GatewayDeps): RouteDef[] {
     ...agentsRoutes(deps),
     ...configRoutes(deps),
     ...kbRoutes(deps),
+    ...toolsRoutes(deps),
     ...webhooksRoutes(deps),
     ...alertsRoutes(deps),
     ...adminRoutes(deps),
