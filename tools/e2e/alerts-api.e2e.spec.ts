@@ -176,6 +176,13 @@ describe('POST /alerts/alertmanager', () => {
     });
     expect(status.body.context.time_window).toMatch(/^\d+m$/);
     expect(status.body.message).toContain('checkout 5xx above 5%');
+    expect(status.body.alert).toMatchObject({
+      source: 'alertmanager',
+      alertname: 'HighErrorRate',
+      group_key: key,
+      severity: 'high',
+      labels: expect.objectContaining({ namespace: 'shop', app: 'checkout' }),
+    });
 
     // the sender repeats the group, with one more alert: the same investigation
     const second = amAlert();

@@ -118,6 +118,21 @@ export const RunAgentAccepted = z.object({
 export type RunAgentAccepted = z.infer<typeof RunAgentAccepted>;
 
 /** GET /agents/status/{investigation_id}: the fields present depend on status. */
+/** The alert (group) that started an investigation. */
+export const InvestigationAlert = z
+  .object({
+    source: z.enum(['alertmanager', 'grafana', 'pagerduty', 'generic']),
+    alertname: z.string(),
+    group_key: z.string(),
+    labels: z.record(z.string(), z.string()),
+    severity: z.string().optional(),
+    starts_at: z.string().optional(),
+    generator_url: z.string().optional(),
+    external_id: z.string().optional(),
+  })
+  .describe('The alert that started it (only investigations started by an alert)');
+export type InvestigationAlert = z.infer<typeof InvestigationAlert>;
+
 export const InvestigationStatusResponse = z.object({
   investigation_id: z.string(),
   status: InvestigationStatus,
@@ -138,6 +153,7 @@ export const InvestigationStatusResponse = z.object({
   error: InvestigationError.optional().describe('failed'),
   failed_at: z.string().optional().describe('failed'),
   cancelled_at: z.string().optional().describe('cancelled'),
+  alert: InvestigationAlert.optional(),
 });
 export type InvestigationStatusResponse = z.infer<typeof InvestigationStatusResponse>;
 

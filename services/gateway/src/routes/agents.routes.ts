@@ -2,6 +2,7 @@ import {
   CancelInvestigationResponse,
   ErrorBody,
   InvestigationIdParams,
+  type InvestigationAlert,
   InvestigationList,
   InvestigationStatusResponse,
   ListInvestigationsQuery,
@@ -46,6 +47,20 @@ function resultOf(inv: investigationV1.Investigation): RunAgentResponse['result'
   };
 }
 
+function alertOf(a: investigationV1.AlertRef): InvestigationAlert {
+  const out: InvestigationAlert = {
+    source: a.source as InvestigationAlert['source'],
+    alertname: a.alertname,
+    group_key: a.group_key,
+    labels: { ...a.labels },
+  };
+  for (const k of ['severity', 'starts_at', 'generator_url', 'external_id'] as const) {
+    const v = a[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
 /** GET /agents/status body: the fields of its status (API-DECISIONS.md "Investigations"). */
 export function statusBody(
   inv: investigationV1.Investigation,
@@ -59,6 +74,7 @@ export function statusBody(
     context: inv.context as InvestigationStatusResponse['context'],
     created_at: inv.created_at,
   };
+  if (inv.alert) body.alert = alertOf(inv.alert);
   switch (inv.status) {
     case 'running':
       body.progress = inv.progress ?? {
