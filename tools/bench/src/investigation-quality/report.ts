@@ -122,7 +122,8 @@ export function summaryLines(results: RunResult[], vocabularies: string[]): stri
   );
   const calls = results.flatMap((r) => r.calls);
   const failed = calls.filter((c) => !c.ok);
-  const toolErrors = failed.filter((c) => / failed: /.test(c.error ?? '')).length;
+  // MCP tools answer `isError` ("tool x failed: ..."), contract servers a 4xx ("answered 404: ...")
+  const toolErrors = failed.filter((c) => / failed: | answered 4\d\d: /.test(c.error ?? '')).length;
   out.push(
     `tool calls through the proxy: ${calls.length}; the tool answered an error: ${toolErrors}; ` +
       `failed otherwise (validation, refusal, transport): ${failed.length - toolErrors}`,

@@ -2,6 +2,7 @@ import { WorldIndex } from '@inquest/kube';
 import type { RunningVocabulary, Vocabulary } from '../run';
 import type { Scenario } from '../scenario';
 import { holmesTools } from './holmes';
+import { inquestVocabulary } from './inquest';
 import { k8sMcpTools } from './k8s-mcp';
 import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
 
@@ -25,11 +26,7 @@ function foreign(name: string, tools: (world: WorldIndex) => VocabularyTool[]): 
 
 /** The tool vocabularies a scenario is served in, in report order. */
 export const VOCABULARIES: Vocabulary[] = [
-  {
-    name: 'inquest',
-    unavailable: () => 'tool server not built yet',
-    start: () => Promise.reject(new Error('inquest vocabulary: tool server not built yet')),
-  },
+  inquestVocabulary(SERVER_NAME),
   foreign('holmes', holmesTools),
   foreign('k8s-mcp', k8sMcpTools),
 ];
