@@ -951,13 +951,13 @@ function conclude(
       evidence.push(
         `${change.source}: rollout of ${change.what} at ${new Date(change.at).toISOString()}`,
       );
-    for (const x of scored.slice(0, 12))
-      if (x.r >= 0.9 || !scope.subjects.length)
-        evidence.push(`${x.f.source}: ${clip(x.f.fact, 300)}`);
     for (const p of patterns.slice(0, 1))
       evidence.push(
         `learned_patterns: matches a pattern seen ${p.occurrences}x (${clip(p.rootCause, 120)})`,
       );
+    for (const x of scored.slice(0, 12))
+      if (x.r >= 0.9 || !scope.subjects.length)
+        evidence.push(`${x.f.source}: ${clip(x.f.fact, 300)}`);
     recs.push({ priority: 'high', action: fillTemplate(top.f.entry.fix, vars) });
     if (change)
       recs.push({
@@ -1130,7 +1130,8 @@ function patternMatches(p: LearnedPatternView, f: Finding): boolean {
   const words = [
     f.entry.class.replace(/_/g, ' '),
     ...Object.values(f.groups),
-    ...(f.fact.match(/[A-Za-z][A-Za-z_]{5,}/g) ?? []).filter(
+    f.entry.class.replace(/_/g, ''),
+    ...(`${f.fact} ${f.entry.title}`.match(/[A-Za-z][A-Za-z_]{5,}/g) ?? []).filter(
       (w) => /[A-Z]/.test(w.slice(1)) || w.includes('_'),
     ),
   ]
