@@ -80,7 +80,11 @@ export default [
     // a service's integration tests may run the demo tool server as a real peer
     files: ['services/*/test/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': boundaries(['^@inquest/tool-demo-toolserver$']),
+      '@nx/enforce-module-boundaries': boundaries([
+        '^@inquest/tool-demo-toolserver$',
+        // a tool server's integration test shows the real proxy lists and calls it
+        '^@inquest/toolserver-proxy-service$',
+      ]),
     },
   },
   {
