@@ -393,3 +393,57 @@ describe('audit: offset, levels, any node for admins (point 4)', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('reserved fields answer with warnings (point 7)', () => {
+  it('stores them and says in warnings that they have no effect yet', async () => {
+    const res = await team(rw, 'PUT', '/config/me', {
+      tools: {
+        kubernetes: { api_key: 'vault://inquest/payments/k8s', domain: 'corp', enabled: true },
+      },
+      a2a_agents: ['triage-bot'],
+      feature_flags: { enable_auto_mitigation: true },
+      knowledge_base: {
+        sources: { wiki: { url: 'https://wiki.example.com', sync_interval: '1h' } },
+      },
+    });
+    expect(res.status).toBe(200);
+    const fields = res.body.warnings.map((w: { field: string }) => w.field).sort();
+    expect(fields).toEqual(
+      [
+        'a2a_agents',
+        'feature_flags.enable_auto_mitigation',
+        'knowledge_base.sources.wiki',
+        'knowledge_base.sources.wiki.sync_interval',
+        'tools.kubernetes.api_key',
+        'tools.kubernetes.domain',
+      ].sort(),
+    );
+    for (const w of res.body.warnings) expect(w.message).toMatch(/is reserved: .*no effect yet/);
+    expect(res.body.effective_config.a2a_agents).toEqual(['triage-bot']);
+  });
+
+  it('fields with an effect give no warning', async () => {
+    const res = await team(rw, 'PUT', '/config/me', { chat_channel: '#payments-oncall' });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings).toEqual([]);
+  });
+
+  it('the admin node config PUT warns too', async () => {
+    const res = await admin('PUT', '/admin/nodes/platform/config', { a2a_agents: ['x'] });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings.map((w: { field: string }) => w.field)).toEqual(['a2a_agents']);
+    await admin('PUT', '/admin/nodes/platform/config', { a2a_agents: null });
+  });
+
+  it('a change request (202) carries the warnings of the requested change', async () => {
+    await createNode('warn-team', 'platform', 'team');
+    const token = await issue('warn-team', ['read', 'write'], 'warn@example.com');
+    await admin('PUT', '/admin/nodes/warn-team/config', {
+      feature_flags: { require_approval: true },
+      approval: { approvers: ['boss@example.com'] },
+    });
+    const res = await team(token, 'PUT', '/config/me', { a2a_agents: ['y'] });
+    expect(res.status).toBe(202);
+    expect(res.body.warnings.map((w: { field: string }) => w.field)).toEqual(['a2a_agents']);
+  });
+});

@@ -38,6 +38,7 @@ export {
 export type { ResolvedServers } from './config-validation';
 export { closestName, editDistance } from './did-you-mean';
 export { agentsByTool } from './agent-tools';
+export { RESERVED_FIELDS, reservedFieldWarnings } from './reserved-fields';
 export type { AgentToolCandidate } from './agent-tools';
 export { effectiveConfig } from './effective-config';
 export {

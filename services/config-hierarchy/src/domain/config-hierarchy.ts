@@ -16,6 +16,7 @@ import {
   referenceProblems,
   patchProblems,
   resolveAgentAliases,
+  reservedFieldWarnings,
   type JsonObject,
 } from '@inquest/config-model';
 import {
@@ -506,7 +507,8 @@ export class ConfigHierarchy {
     if (Buffer.byteLength(JSON.stringify(next)) > CONFIG_LIMITS.maxBytes) {
       throw invalidRequest(`the node's config would exceed ${CONFIG_LIMITS.maxBytes} bytes`);
     }
-    return { lineage, current, next, diff, effective, warnings: listed.warnings };
+    const warnings = [...reservedFieldWarnings(patch), ...listed.warnings];
+    return { lineage, current, next, diff, effective, warnings };
   }
 
   private apply(
