@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createLogger, type Logger } from '@inquest/observability';
 import { EnvError, parseEnv, runMain } from '@inquest/runtime';
-import { createSecretResolver, isVaultRef } from '@inquest/secrets';
+import { createSecretResolver, isVaultRef, OPERATOR_SECRET_SCOPE } from '@inquest/secrets';
 import { undiciUpstreamApi, type UpstreamAuth } from './adapters/undici-upstream-api';
 import { EnvSchema, type Env } from './config';
 import { DEFAULT_LIMITS } from './domain/tools';
@@ -31,9 +31,6 @@ const SECRET_VARS = [
   'INQUEST_ALERTMANAGER_BEARER_TOKEN',
   'INQUEST_ALERTMANAGER_BASIC_PASSWORD',
 ] as const;
-
-/** References in the service env are the operator's: any path of the secret store. */
-const OPERATOR_SCOPE = { owner: '(operator)', prefixes: [''] };
 
 /**
  * Composition root of the Prometheus/Alertmanager tool server: reads the env, builds the
@@ -69,14 +66,8 @@ export async function start(
     cacheTtlMs: config.INQUEST_SECRETS_CACHE_MS,
     logger,
   });
-  // The resolver takes the scope of the node that set a reference (newer libs/secrets) or only
-  // the reference (older); operator references may name any path either way.
-  const resolve = (ref: string) =>
-    (secrets.resolve as (ref: string, scope: typeof OPERATOR_SCOPE) => Promise<string>).call(
-      secrets,
-      ref,
-      OPERATOR_SCOPE,
-    );
+  // References in the service env are the operator's own: any path of the secret store.
+  const resolve = (ref: string) => secrets.resolve(ref, OPERATOR_SECRET_SCOPE);
 
   const authOf = (up: 'PROMETHEUS' | 'ALERTMANAGER'): UpstreamAuth => {
     const bearer = config[`INQUEST_${up}_BEARER_TOKEN`];
