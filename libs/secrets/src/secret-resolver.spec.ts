@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -256,5 +256,36 @@ describe('secret scopes', () => {
     await expect(
       codeOf(r.resolve('vault://shared/team-a/x', secretScopeOf('team-b', ['shared/{node_id}/']))),
     ).resolves.toBe('forbidden');
+  });
+});
+
+describe('the secrets file mode', () => {
+  it('warns once when other users may read the secrets file', async () => {
+    const warnings: string[] = [];
+    const logger = {
+      debug: () => undefined,
+      warn: (_o: object, msg?: string) => void warnings.push(msg ?? ''),
+    };
+    const open = join(DIR, 'open-secrets.json');
+    writeFileSync(open, JSON.stringify({ 'inquest/a/x': 'v' }));
+    chmodSync(open, 0o644);
+    const r = createSecretResolver({ file: open, cacheTtlMs: 0, logger });
+    await r.resolve('vault://inquest/a/x', ANY);
+    await r.resolve('vault://inquest/a/x', ANY);
+    await new Promise((res) => setTimeout(res, 20));
+    expect(warnings.filter((w) => w.includes('chmod 600'))).toHaveLength(1);
+    const closed = join(DIR, 'closed-secrets.json');
+    writeFileSync(closed, JSON.stringify({ 'inquest/a/x': 'v' }), { mode: 0o600 });
+    chmodSync(closed, 0o600);
+    const quiet: string[] = [];
+    await createSecretResolver({
+      file: closed,
+      logger: {
+        debug: () => undefined,
+        warn: (_o: object, m?: string) => void quiet.push(m ?? ''),
+      },
+    }).resolve('vault://inquest/a/x', ANY);
+    await new Promise((res) => setTimeout(res, 20));
+    expect(quiet).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { invalidRequest, notFound, unavailable } from '@inquest/errors';
 import { request } from 'undici';
 import { parseVaultRef, type SecretRef } from './secret-ref';
@@ -141,6 +141,23 @@ export function createSecretResolver(options: SecretResolverOptions): SecretReso
       ? fileSource(options.file)
       : undefined;
   const ttl = options.cacheTtlMs ?? 30_000;
+  // The secrets file should be the operator's alone: say so once when others may read it.
+  let modeChecked = false;
+  const checkFileMode = () => {
+    if (modeChecked || options.vault || !options.file) return;
+    modeChecked = true;
+    const file = options.file;
+    stat(file).then(
+      (st) => {
+        if (st.mode & 0o077)
+          options.logger?.warn(
+            { file, mode: (st.mode & 0o777).toString(8) },
+            'the secrets file is readable by other users: chmod 600 it',
+          );
+      },
+      () => undefined,
+    );
+  };
   const cache = new Map<string, { expires: number; value: Promise<unknown> }>();
 
   return {
@@ -156,6 +173,7 @@ export function createSecretResolver(options: SecretResolverOptions): SecretReso
         throw err;
       }
       if (!source) throw unavailable('no secret store is configured');
+      checkFileMode();
       const now = Date.now();
       let entry = cache.get(ref.path);
       if (!entry || entry.expires <= now) {

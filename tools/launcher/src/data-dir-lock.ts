@@ -60,7 +60,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o644 });
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       return lock;
     } catch (err: unknown) {
       if ((err as { code?: unknown }).code !== 'EEXIST') throw err;

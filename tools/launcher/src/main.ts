@@ -3,12 +3,13 @@
  * gRPC port (the same gRPC code path as production), sharing an in-process event bus, with
  * embedded storage in INQUEST_DATA_DIR. Prints the URL and a first step; Ctrl-C stops cleanly.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InProcessEventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { createLogger } from '@inquest/observability';
 import { configV1 } from '@inquest/proto';
+import { ensurePrivateDir } from '@inquest/store';
 import { listenOrExplain, parseEnv, runMain, StartupError, type Stoppable } from '@inquest/runtime';
 import { start as startConfig } from '@inquest/config-hierarchy-service';
 import { start as startGateway } from '@inquest/gateway-service';
@@ -64,7 +65,7 @@ async function startDemo(
     if (remembered === undefined || (err as { code?: unknown }).code !== 'EADDRINUSE') throw err;
     return startDemoToolServer({ host, port: 0 });
   });
-  writeFileSync(file, `${new URL(demo.url).port}\n`);
+  writeFileSync(file, `${new URL(demo.url).port}\n`, { mode: 0o600 });
   return demo;
 }
 
@@ -76,7 +77,8 @@ export async function startAllInOne(
 ): Promise<AllInOne> {
   const cfg = parseEnv(LauncherEnvSchema, env);
   const dataDir = resolve(cfg.INQUEST_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  // owner-only: configs, audit, investigations, the admin token hash and secrets live here
+  ensurePrivateDir(dataDir, { tighten: true });
   const logger = createLogger({ name: 'inquest', level: cfg.INQUEST_LOG_LEVEL });
   // Ports named by the user are checked before anything starts: a conflict stops us at once.
   await assertPortFree('PORT', cfg.INQUEST_HTTP_HOST, cfg.PORT);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDb } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files';
 
 export type { SqliteDb };
 
@@ -13,12 +13,16 @@ export interface Migration {
 }
 
 /**
- * Opens (creating if needed) a SQLite file in WAL mode with a busy timeout, then applies the
+ * Opens (creating if needed, owner-only) a SQLite file in WAL mode with a busy timeout, then applies the
  * given migrations that have not run yet. Several stores may share one file: each migration id
  * is recorded once in `_migrations`.
  */
 export function openSqlite(file: string, migrations: Migration[] = []): SqliteDb {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // owner-only: the directory 0700 when created here, the database (and so its WAL) 0600
+    ensurePrivateDir(dirname(file));
+    ensurePrivateFile(file);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDb, Statement } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TextAnalyzer, fnv1a32 } from '../text/text-analyzer';
 import { Bm25Worker, bm25Sql, type Bm25Row } from './bm25-worker';
@@ -146,7 +146,16 @@ export class SqliteVectorIndex implements VectorIndex {
 
   /** Opens (creating if needed) the space's tables; loads sqlite-vec into the connection. */
   static open(options: SqliteVectorIndexOptions): SqliteVectorIndex {
-    if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+    if (options.file !== ':memory:') {
+      // owner-only, like every data file: the directory when created here, the file (and its WAL)
+      mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
+      closeSync(openSync(options.file, 'a', 0o600));
+      try {
+        chmodSync(options.file, 0o600);
+      } catch {
+        // not ours: left as it is
+      }
+    }
     const db = new Database(options.file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
