@@ -115,7 +115,16 @@ function aptInstall(packages) {
     if (ownPolicy) fs.writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
     for (const args of [
       ['update', '-qq'],
-      ['install', '-y', '-qq', '--no-install-recommends', ...packages],
+      // another apt run (unattended upgrades, a parallel job) holds the lock for a while
+      [
+        'install',
+        '-y',
+        '-qq',
+        '-o',
+        'DPkg::Lock::Timeout=120',
+        '--no-install-recommends',
+        ...packages,
+      ],
     ]) {
       const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
       if (r.status !== 0) {
