@@ -19,10 +19,13 @@
  *
  * Args: --latency=<notifications> (500) --storm-alerts=<n> (5000) --storm-groups=<n> (200)
  *       --storm-seconds=<s> (10) --other-rps=<n> (20) --connections=<n> (32)
+ *       --runner-process: the investigation-runner in its own process (distributed shape: the
+ *       gateway's event loop no longer runs investigations) instead of in-process (all-in-one)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { createClient } from '@inquest/grpc-kit';
 import { InProcessEventBus } from '@inquest/events';
@@ -124,6 +127,40 @@ async function storm() {
 (mode === 'latency' ? latency() : storm()).then((r) => parentPort.postMessage(r), (e) => parentPort.postMessage({ error: String(e && e.stack || e) }));
 `;
 
+/** The runner as its own process (distributed shape); in-process queue, its own SQLite. */
+function spawnRunner(
+  env: Record<string, string>,
+): Promise<{ address: string; stop(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [require.resolve('@inquest/investigation-runner-service')],
+      {
+        env: { PATH: process.env['PATH'] ?? '', INQUEST_LOG_LEVEL: 'info', ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let buf = '';
+    const onData = (b: Buffer) => {
+      buf += b.toString();
+      const m = /"address":"([^"]+)".*gRPC server listening/.exec(buf);
+      if (!m) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolve({
+        address: m[1]!,
+        stop: () =>
+          new Promise<void>((r) => {
+            child.once('exit', () => r());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`runner exited (${code}): ${buf.slice(-2000)}`)));
+  });
+}
+
 function runWorker<T>(data: Record<string, unknown>): Promise<T> {
   return new Promise((resolve, reject) => {
     const w = new Worker(LOADGEN, {
@@ -155,17 +192,17 @@ export async function run(): Promise<void> {
   const tools = await startToolServiceDouble({ tools: k8sTools() });
   const knowledge = await startKnowledgeServiceDouble();
   const bus = new InProcessEventBus();
-  const runner = await startRunner(
-    {
-      INQUEST_GRPC_PORT: '0',
-      INQUEST_CONFIG_ADDR: config.address,
-      INQUEST_TOOLS_ADDR: tools.address,
-      INQUEST_KNOWLEDGE_ADDR: knowledge.address,
-      INQUEST_DATA_DIR: dataDir,
-      INQUEST_LOG_LEVEL: 'error',
-    },
-    { bus, logger },
-  );
+  const runnerEnv = {
+    INQUEST_GRPC_PORT: '0',
+    INQUEST_CONFIG_ADDR: config.address,
+    INQUEST_TOOLS_ADDR: tools.address,
+    INQUEST_KNOWLEDGE_ADDR: knowledge.address,
+    INQUEST_DATA_DIR: dataDir,
+  };
+  const ownProcess = process.argv.includes('--runner-process');
+  const runner = ownProcess
+    ? await spawnRunner(runnerEnv)
+    : await startRunner({ ...runnerEnv, INQUEST_LOG_LEVEL: 'error' }, { bus, logger });
   const gw = await startGateway(
     {
       PORT: '0',
@@ -192,6 +229,9 @@ export async function run(): Promise<void> {
       `machine: ${availableParallelism()} CPUs, load average ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')} at start (other work on the machine shows in the tails)`,
+    );
+    out(
+      `shape: ${ownProcess ? 'investigation-runner in its own process (--runner-process)' : 'all-in-one: gateway and investigation-runner in one process'}`,
     );
     out(
       `config: alerts.max_investigations_per_minute=100000 (default 10), INQUEST_RATE_LIMITS alert=1000000 read=1000000; deterministic engine on the k8s tool double`,
