@@ -118,7 +118,7 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
       path: '/agents/run',
       summary: 'Trigger an investigation',
       description:
-        'Sync (default): answers 200 when the investigation ends (status completed, or failed with error, e.g. timeout past the agent timeout). Async: answers 202 at once with poll_url.',
+        'Sync (default): answers 200 when the investigation ends (status completed, or failed with error, e.g. timeout past the agent timeout). Async: answers 202 at once with poll_url. A read-only team token may start investigations: they only read (they never call a tool that can change anything); write permission is for what persists (config, knowledge base, webhook redeliveries).',
       tags: ['agents'],
       auth: 'team',
       permission: 'read',
@@ -236,6 +236,8 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
       method: 'post',
       path: '/agents/status/:investigation_id/cancel',
       summary: 'Cancel a pending or running investigation',
+      description:
+        "Needs read permission, like starting one: whoever may start the team's investigations may stop them; cancelling changes no configuration or knowledge.",
       tags: ['agents'],
       auth: 'team',
       permission: 'read',
