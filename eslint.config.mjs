@@ -88,16 +88,6 @@ export default [
     },
   },
   {
-    // a tool server's integration tests may call it through the real toolserver-proxy
-    files: ['services/toolserver-*/test/**/*.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': boundaries([
-        '^@inquest/tool-demo-toolserver$',
-        '^@inquest/toolserver-proxy-service$',
-      ]),
-    },
-  },
-  {
     files: ['services/**/*.ts'],
     rules: { 'no-console': 'error' },
   },
