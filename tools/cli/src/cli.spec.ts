@@ -185,19 +185,30 @@ describe('inquest investigate', () => {
     expect(nowait).toMatchObject({ code: 0, stdout: 'inv_7\n' });
   });
 
-  it('shows only the latest timeline events in the human report', async () => {
-    const timeline = Array.from({ length: 20 }, (_, i) => ({
-      timestamp: `2026-01-01T00:${String(i).padStart(2, '0')}:00.000Z`,
-      event: `event ${i}`,
-    }));
+  it('collapses repeated timeline events and keeps the deploy and the first error in the human report', async () => {
+    const ts = (min: number) => `2026-01-01T00:${String(min).padStart(2, '0')}:00.000Z`;
+    const timeline = [
+      { timestamp: ts(0), event: 'rollout: ReplicaSet checkout-7d9f created (shop/checkout:1.4)' },
+      ...Array.from({ length: 18 }, (_, i) => ({
+        timestamp: ts(2 + i),
+        event: `OOMKilled Pod/checkout-7d9f-x2k4p: container app OOMKilled (exit 137)`,
+      })),
+      { timestamp: ts(25), event: 'log checkout-7d9f-x2k4p: java.lang.OutOfMemoryError' },
+    ];
     const body = { ...(completed.body as Record<string, unknown>) };
     body.result = { ...(body.result as Record<string, unknown>), timeline };
     const s = await serve({ [`GET ${API}/agents/status/inv_7`]: { status: 200, body } });
     const r = await run(['status', 'inv_7'], { env: creds(s) });
-    expect(r.stdout).toContain('… 8 earlier event(s); --json shows all');
-    expect(r.stdout).not.toContain('event 7\n');
-    expect(r.stdout).toContain('event 8\n');
-    expect(r.stdout).toContain('event 19\n');
+    const shown = r.stdout.slice(r.stdout.indexOf('Timeline'));
+    expect(shown).toContain(
+      `${ts(0)}  rollout: ReplicaSet checkout-7d9f created (shop/checkout:1.4)\n`,
+    );
+    expect(shown).toContain(
+      `${ts(2)}  OOMKilled Pod/checkout-7d9f-x2k4p: container app OOMKilled (exit 137)  (×18, 00:02:00–00:19:00)\n`,
+    );
+    expect(shown).toContain(`${ts(25)}  log checkout-7d9f-x2k4p: java.lang.OutOfMemoryError\n`);
+    expect(shown.match(/OOMKilled Pod/g)).toHaveLength(1);
+    expect(shown).not.toContain('left out');
     const j = await run(['status', 'inv_7', '--json'], { env: creds(s) });
     expect(JSON.parse(j.stdout).result.timeline).toHaveLength(20);
   });

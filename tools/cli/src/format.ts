@@ -6,8 +6,9 @@ import type {
   RunInvestigationSyncResponse,
 } from '@inquest/client';
 import type { Style } from './style';
+import { condenseTimeline, repeatNote } from './timeline';
 
-const TIMELINE_LINES = 12;
+const TIMELINE_LINES = 15;
 
 /** Renders rows as aligned columns; the last column is not padded. */
 export function table(headers: string[], rows: string[][], style: Style): string {
@@ -76,15 +77,18 @@ export function investigationReport(
       for (const e of r.root_cause.evidence ?? []) out.push(`  ${style.dim('-')} ${e}`);
     }
     if (r.timeline?.length) {
-      // The latest events matter most in a terminal; --json has the whole timeline.
-      const shown = r.timeline.slice(-TIMELINE_LINES);
+      // Repeats collapse into one line; rollouts and the first error always show; --json has
+      // the whole timeline.
+      const { lines, hidden } = condenseTimeline(r.timeline, TIMELINE_LINES);
       out.push('', style.bold('Timeline'));
-      if (shown.length < r.timeline.length) {
+      if (hidden > 0)
+        out.push(style.dim(`  … ${hidden} earlier line(s) left out; --json shows all`));
+      for (const t of lines) {
+        const note = repeatNote(t);
         out.push(
-          style.dim(`  … ${r.timeline.length - shown.length} earlier event(s); --json shows all`),
+          `  ${style.dim(t.timestamp)}  ${t.event}${note ? `  ${style.dim(`(${note})`)}` : ''}`,
         );
       }
-      for (const t of shown) out.push(`  ${style.dim(t.timestamp)}  ${t.event}`);
     }
     if (r.affected_systems?.length)
       out.push('', `${style.bold('Affected systems:')} ${r.affected_systems.join(', ')}`);
