@@ -97,7 +97,10 @@ describeNats('notifier crash and NATS faults', () => {
       await new Promise((res) => child.once('exit', res));
       const before = await store.list('t-crash', { limit: 20 });
       expect(before.filter((d) => d.status === 'delivered')).toHaveLength(3);
-      expect(before.filter((d) => d.status === 'delivering')).toHaveLength(2);
+      const cutOff = before.filter((d) => d.status === 'delivering');
+      expect(cutOff).toHaveLength(2);
+      // recorded before sending: the attempts the crash cut off count
+      expect(cutOff.map((d) => d.attempts)).toEqual([1, 1]);
       expect(before.filter((d) => d.status === 'pending' && d.attempts === 0)).toHaveLength(4);
 
       hanging = false;
@@ -111,6 +114,11 @@ describeNats('notifier crash and NATS faults', () => {
       expect(new Set(accepted)).toEqual(new Set([...early, ...pending].map((e) => e.event_id)));
       const after = await store.list('t-crash', { limit: 20 });
       expect(after.every((d) => d.status === 'delivered')).toBe(true);
+      const ids = new Set(cutOff.map((d) => d.delivery_id));
+      expect(after.filter((d) => ids.has(d.delivery_id)).map((d) => d.attempts)).toEqual([2, 2]);
+      expect(after.filter((d) => !ids.has(d.delivery_id)).every((d) => d.attempts === 1)).toBe(
+        true,
+      );
     } finally {
       child.kill('SIGTERM');
       await new Promise((res) =>

@@ -115,7 +115,8 @@ export interface DeliveryStore {
   list(teamId: string, options: ListDeliveriesOptions): Promise<Delivery[]>;
   /**
    * Atomically claims due deliveries (pending with `next_attempt_at <= now`, or delivering with
-   * an expired lease), oldest due first, respecting lane capacity.
+   * an expired lease), oldest due first, respecting lane capacity. The claim counts the attempt
+   * (`attempts` + 1) before anything is sent, so an attempt cut off by a crash still counts.
    */
   claimDue(options: ClaimOptions): Promise<Delivery[]>;
   /** Records an attempt outcome if `claimId` still holds the claim; false otherwise. */

@@ -111,6 +111,7 @@ export class MongoDeliveryStore implements DeliveryStore {
             due_at: leaseUntil,
             updated_at: options.now,
           },
+          $inc: { attempts: 1 },
         },
         { returnDocument: 'after' },
       );

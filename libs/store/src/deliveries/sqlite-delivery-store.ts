@@ -178,7 +178,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
     );
     const claim = this.db.prepare(
       `UPDATE deliveries SET status = 'delivering', lease_owner = @owner, lease_until = @leaseUntil,
-         claim_id = @claimId, due_at = @leaseUntil, updated_at = @now
+         claim_id = @claimId, due_at = @leaseUntil, updated_at = @now, attempts = attempts + 1
        WHERE delivery_id = @id`,
     );
     // IMMEDIATE takes the write lock first, so two processes never select the same rows.
@@ -205,6 +205,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
             fromRow({
               ...r,
               status: 'delivering',
+              attempts: r.attempts + 1,
               lease_owner: options.owner,
               lease_until: leaseUntil,
               claim_id: claimId,

@@ -129,7 +129,9 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
       status: 'delivering',
       lease_owner: 'r1',
       lease_until: iso(now + 30_000),
+      attempts: 1, // counted as it is claimed, before anything is sent
     });
+    expect(await store.get(old.delivery_id)).toMatchObject({ attempts: 1 });
     expect(
       await store.claimDue({ owner: 'r2', now: iso(now), leaseMs: 30_000, limit: 10 }),
     ).toEqual([]);
@@ -192,7 +194,7 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
       leaseMs: 30_000,
       limit: 5,
     });
-    expect(again.map((x) => x.attempts)).toEqual([1]);
+    expect(again.map((x) => x.attempts)).toEqual([2]);
   });
 
   it('makes a delivery claimable again when its lease expires, fencing the old claim', async () => {
@@ -211,6 +213,8 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
       limit: 1,
     });
     expect(second?.lease_owner).toBe('r2');
+    // the attempt the dead replica started counts: an attempt cut off by a crash is not lost
+    expect([first?.attempts, second?.attempts]).toEqual([1, 2]);
     expect(second?.claim_id).not.toBe(first?.claim_id);
     expect(await store.renew(d.delivery_id, first!.claim_id!, iso(now + 9000))).toBe(false);
     expect(

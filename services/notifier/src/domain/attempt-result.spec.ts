@@ -68,11 +68,12 @@ describe('classifyHttpAnswer', () => {
   });
 });
 
+// The claimed delivery's `attempts` already counts the attempt that ended (counted on claim).
 describe('outcomeOf', () => {
   const now = Date.parse('2026-01-01T00:00:00.000Z');
   it('schedules a retry by the backoff, or by Retry-After (capped)', () => {
     const o = outcomeOf(
-      { attempts: 1 },
+      { attempts: 2 },
       { outcome: 'retry', statusCode: 500, error: 'HTTP 500' },
       policy,
       now,
@@ -85,7 +86,7 @@ describe('outcomeOf', () => {
       next_attempt_at: new Date(now + 20_000).toISOString(),
     });
     const r = outcomeOf(
-      { attempts: 0 },
+      { attempts: 1 },
       { outcome: 'retry', error: 'x', retryAfterMs: 99 * 3600_000 },
       policy,
       now,
@@ -95,13 +96,13 @@ describe('outcomeOf', () => {
 
   it('gives up after the last attempt and stops at once on a stop', () => {
     expect(
-      outcomeOf({ attempts: 9 }, { outcome: 'retry', error: 'HTTP 500' }, policy, now),
+      outcomeOf({ attempts: 10 }, { outcome: 'retry', error: 'HTTP 500' }, policy, now),
     ).toMatchObject({ status: 'failed', attempts: 10 });
     expect(
-      outcomeOf({ attempts: 0 }, { outcome: 'stop', statusCode: 410, error: 'gone' }, policy, now),
+      outcomeOf({ attempts: 1 }, { outcome: 'stop', statusCode: 410, error: 'gone' }, policy, now),
     ).toMatchObject({ status: 'stopped', attempts: 1 });
     expect(
-      outcomeOf({ attempts: 2 }, { outcome: 'delivered', statusCode: 200 }, policy, now),
+      outcomeOf({ attempts: 3 }, { outcome: 'delivered', statusCode: 200 }, policy, now),
     ).toMatchObject({
       status: 'delivered',
       attempts: 3,
@@ -109,8 +110,8 @@ describe('outcomeOf', () => {
     });
   });
 
-  it('does not count an attempt interrupted by shutdown', () => {
-    expect(outcomeOf({ attempts: 3 }, { outcome: 'aborted' }, policy, now)).toMatchObject({
+  it('uncounts an attempt interrupted by shutdown (it was counted when claimed)', () => {
+    expect(outcomeOf({ attempts: 4 }, { outcome: 'aborted' }, policy, now)).toMatchObject({
       status: 'pending',
       attempts: 3,
       next_attempt_at: new Date(now).toISOString(),

@@ -8,7 +8,7 @@ export type AttemptResult =
   | { outcome: 'retry'; statusCode?: number; error: string; retryAfterMs?: number }
   /** no later attempt can succeed (410 Gone, refused address, revoked token, ...) */
   | { outcome: 'stop'; statusCode?: number; error: string }
-  /** the attempt was interrupted by a shutdown before an answer: not counted, due again at once */
+  /** the attempt was interrupted by a shutdown before an answer: uncounted, due again at once */
   | { outcome: 'aborted' };
 
 /**
@@ -38,7 +38,10 @@ export function classifyHttpAnswer(
   return result;
 }
 
-/** The stored state after an attempt of `delivery` (as claimed) ended with `result`. */
+/**
+ * The stored state after an attempt of `delivery` (as claimed: its `attempts` already counts this
+ * attempt, recorded before sending so a crash cannot lose it) ended with `result`.
+ */
 export function outcomeOf(
   delivery: Pick<Delivery, 'attempts'>,
   result: AttemptResult,
@@ -50,12 +53,12 @@ export function outcomeOf(
   if (result.outcome === 'aborted') {
     return {
       status: 'pending',
-      attempts: delivery.attempts,
+      attempts: Math.max(0, delivery.attempts - 1),
       next_attempt_at: updated_at,
       updated_at,
     };
   }
-  const attempts = delivery.attempts + 1;
+  const attempts = delivery.attempts;
   const base = {
     attempts,
     updated_at,
