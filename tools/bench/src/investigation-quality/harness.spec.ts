@@ -176,12 +176,9 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
       if (write) {
         const denied = await client.callTool({ name: write.name, arguments: { name: 'x' } });
         expect(denied.isError).toBe(true);
-        expect(
-          running
-            .calls()
-            .filter((c) => c.destructive)
-            .map((c) => c.tool),
-        ).toEqual([write.name]);
+        expect((running.calls() ?? []).filter((c) => c.destructive).map((c) => c.tool)).toEqual([
+          write.name,
+        ]);
       }
     } finally {
       await client.close();

@@ -16,8 +16,8 @@ export const DATA_DIR = join(__dirname, '..', '..', 'data', 'investigations');
 /** A vocabulary's tool server(s) serving one scenario world. */
 export interface RunningVocabulary {
   servers: { name: string; url: string; transport: 'mcp' | 'http' }[];
-  /** calls the servers received (empty when the server does not record them) */
-  calls(): RecordedCall[];
+  /** calls the servers received; undefined when the server does not record them */
+  calls(): RecordedCall[] | undefined;
   stop(): Promise<void>;
 }
 
@@ -25,7 +25,19 @@ export interface Vocabulary {
   name: string;
   /** why it cannot run (not built yet...), or undefined */
   unavailable(): string | undefined;
+  /** for a server that does not record calls: the names of its tools that can change anything */
+  writeTools?(): Set<string>;
   start(scenario: Scenario): Promise<RunningVocabulary>;
+}
+
+/** The calls the proxy passed on, standing for a server's own record. */
+function passedOn(calls: GatewayCall[], writeTools: Set<string>): RecordedCall[] {
+  return calls
+    .filter((x) => x.ok)
+    .map((x) => {
+      const name = x.tool.split(':').pop() ?? x.tool;
+      return { tool: name, arguments: x.parameters, destructive: writeTools.has(name) };
+    });
 }
 
 /** One graded investigation. */
@@ -97,7 +109,8 @@ export async function runScenario(
       context: scenario.request.context,
       now: Date.parse(scenario.now),
     });
-    const serverCalls = running.calls();
+    const serverCalls =
+      running.calls() ?? passedOn(outcome.calls, vocabulary.writeTools?.() ?? new Set());
     return toResult(
       { kind: 'scenario', id: scenario.id, class: scenario.class, vocabulary: vocabulary.name },
       scenario.expected,
@@ -147,12 +160,7 @@ export async function runDemo(harness: Harness, cases: DemoCase[]): Promise<RunR
         message: c.request.message,
         context: c.request.context,
       });
-      const serverCalls: RecordedCall[] = outcome.calls
-        .filter((x) => x.ok)
-        .map((x) => {
-          const name = x.tool.split(':').pop() ?? x.tool;
-          return { tool: name, arguments: x.parameters, destructive: writeTools.has(name) };
-        });
+      const serverCalls = passedOn(outcome.calls, writeTools);
       out.push(
         toResult(
           { kind: 'demo', id: c.id, class: 'demo', vocabulary: 'demo' },
