@@ -532,7 +532,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.88,
     on: ['state', 'event', 'log'],
-    text: 'exec: "(?<cmd>[^"]+)": executable file not found|(?<cmd2>[\\w./-]+): (?:command )?not found|exit code:? ?127\\b|StartError[^\\n]*no such file',
+    // "sh: 1: foo: not found", "bash: foo: command not found", "entrypoint.sh: line 5: foo: command not found" (not "<image>: not found")
+    text: 'exec: "(?<cmd>[^"]+)": executable file not found|(?:^|(?:sh|bash)(?:: \\d+)?: |line \\d+: )(?<cmd2>[\\w./-]+): (?:command )?not found|exit code:? ?127\\b|StartError[^\\n]*no such file',
     cause: '{subject} cannot start its command {cmd}{cmd2}: it is not in the image ("{fact}")',
     fix: 'Fix the command/entrypoint of {subject} to a binary the image contains.',
   },

@@ -454,6 +454,8 @@ describe('ImagePullBackOff', () => {
     expect(text).toMatch(/\bapi\b/);
     expect(text).toMatch(/registry\.example\.com\/shop\/api:2\.7\.1/);
     expect(text).toMatch(/not found|does not exist/);
+    // "<image>: not found" is not a shell's "command not found"
+    expect(text).not.toMatch(/command not found/);
   });
 
   it('registry host that does not resolve', async () => {
