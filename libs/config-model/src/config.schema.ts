@@ -322,6 +322,14 @@ export const ConfigDocumentSchema = knownKeys(
       /** secret of senders that cannot send a bearer token (X-Inquest-Intake-Secret) */
       intake_secret: VaultRef.optional(),
       pagerduty: knownKeys({ signing_secret: VaultRef.optional() }).optional(),
+      /**
+       * label names that group alerts into one investigation while they fire, whatever the
+       * sender's own grouping (e.g. ["service"]: one investigation per firing service)
+       */
+      group_by: z
+        .array(z.string().min(1, 'must not be empty').max(128, 'at most 128 characters'))
+        .max(16, 'at most 16 labels')
+        .optional(),
     }).optional(),
     webhooks: knownKeys({
       investigation_complete: HttpUrl.optional(),

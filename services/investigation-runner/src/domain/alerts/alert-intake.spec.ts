@@ -111,6 +111,25 @@ describe('AlertIntake', () => {
     await store.close();
   });
 
+  it("alerts.group_by groups across the senders' own group keys", async () => {
+    const { store, investigations, intake } = setup({ alerts: { group_by: ['service'] } });
+    const a = await intake.ingest(notification('sender-group-1', 'f1'));
+    const b = await intake.ingest({
+      ...notification('sender-group-2', 'f2'),
+      source: 'generic',
+    });
+    expect(a.groups[0]).toMatchObject({
+      outcome: 'started',
+      group_key: 'group_by:{service="checkout"}',
+    });
+    expect(b.groups[0]).toMatchObject({
+      outcome: 'existing',
+      investigation_id: a.groups[0]!.investigation_id,
+    });
+    expect(investigations.created.size).toBe(1);
+    await store.close();
+  });
+
   it('refuses a bad notification before storing anything', async () => {
     const { store, intake } = setup();
     const bad = notification('g4');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { invalidRequest, isDomainError } from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
 import type { AlertGroupRecord, AlertRecord, AlertStore, NewAlert } from '@inquest/store';
@@ -118,6 +118,7 @@ export class AlertIntake {
     const settings = alertSettingsOf(effective);
     const byGroup = new Map<string, NewAlert[]>();
     for (const a of alerts) {
+      if (settings.groupBy.length) a.group_key = groupKeyBy(settings.groupBy, a.labels);
       const list = byGroup.get(a.group_key);
       if (list) list.push(a);
       else byGroup.set(a.group_key, [a]);
@@ -321,6 +322,14 @@ export class AlertIntake {
 }
 
 const str = (v: unknown): v is string => typeof v === 'string';
+
+/** The group key of `alerts.group_by`: the named labels' values (hashed past 512 characters). */
+export function groupKeyBy(names: string[], labels: Record<string, string>): string {
+  const key = `group_by:{${names.map((n) => `${n}=${JSON.stringify(labels[n] ?? '')}`).join(',')}}`;
+  return key.length <= MAX_KEY_CHARS
+    ? key
+    : `group_by:sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
 
 function checkMap(v: unknown, what: string): Record<string, string> {
   if (v === undefined || v === null) return {};

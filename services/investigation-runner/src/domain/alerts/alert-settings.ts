@@ -12,6 +12,8 @@ export interface AlertSettings {
   maxPerMinute: number;
   intakeSecretRef?: string;
   pagerdutySecretRef?: string;
+  /** label names that replace the senders' grouping (empty: the sender's group key) */
+  groupBy: string[];
 }
 
 const obj = (v: unknown): Record<string, unknown> =>
@@ -34,5 +36,8 @@ export function alertSettingsOf(effective: Record<string, unknown>): AlertSettin
         : DEFAULT_ALERT_INVESTIGATIONS_PER_MINUTE,
     intakeSecretRef: typeof a['intake_secret'] === 'string' ? a['intake_secret'] : undefined,
     pagerdutySecretRef: typeof pd['signing_secret'] === 'string' ? pd['signing_secret'] : undefined,
+    groupBy: Array.isArray(a['group_by'])
+      ? a['group_by'].filter((x): x is string => typeof x === 'string' && x !== '')
+      : [],
   };
 }
