@@ -552,8 +552,42 @@ class Gatherer {
           { kind: 'deployment', name: o.name, namespace: ns },
           { kind: 'deployment', namespace: ns },
         );
+        await this.inspectRollout(o.name, ns);
       }
     }
+  }
+
+  /** The two newest ReplicaSets of a Deployment, described: what the last rollout changed. */
+  private async inspectRollout(deployment: string, ns?: string): Promise<void> {
+    const owned = () =>
+      this.model
+        .list('replicaset', ns)
+        .filter((r) => r.owner?.name === deployment || r.name.startsWith(`${deployment}-`))
+        .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+    if (owned().length < 2)
+      await this.first(
+        this.tools(['list', 'get'], 'replicaset').filter(
+          (p) => !p.params.name || !p.required.includes(p.params.name),
+        ),
+        { kind: 'replicaset', namespace: ns },
+        { kind: 'replicaset', namespace: ns },
+      );
+    const rss = owned().slice(0, 2);
+    if (rss.length < 2) return;
+    await Promise.all(
+      rss
+        .filter((r) => !r.containers.some((c) => Object.keys(c.env).length || c.envRefs.length))
+        .map((r) =>
+          this.first(
+            [
+              ...this.tools('describe', 'replicaset'),
+              ...this.tools('get', 'replicaset').filter((p) => p.params.name),
+            ],
+            { kind: 'replicaset', name: r.name, namespace: ns },
+            { kind: 'replicaset', namespace: ns },
+          ),
+        ),
+    );
   }
 
   /** coredns / kube-dns pods in kube-system: listed, and the failing ones inspected */
@@ -1192,11 +1226,14 @@ function dependencyDetail(model: ClusterModel, vars: Record<string, string>): st
   ].find((w) => w.name === svc.name || svc.name.startsWith(w.name) || w.name.startsWith(svc.name));
   let detail = `${host} is the Service ${svc.name}${svc.namespace ? ` (namespace ${svc.namespace})` : ''}`;
   if (backing) {
-    const want = Number(backing.fields['replicas'] ?? backing.fields['status.replicas'] ?? NaN);
+    const [readyN, wantN] = (backing.fields['ready'] ?? '').split('/');
+    const want = Number(
+      backing.fields['replicas'] ?? backing.fields['status.replicas'] ?? wantN ?? NaN,
+    );
     const ready = Number(
       backing.fields['status.availableReplicas'] ??
         backing.fields['status.readyReplicas'] ??
-        (backing.fields['ready'] ?? '').split('/')[0] ??
+        readyN ??
         NaN,
     );
     if (want === 0)
@@ -1206,6 +1243,23 @@ function dependencyDetail(model: ClusterModel, vars: Record<string, string>): st
     else detail += `, backed by ${backing.kind} ${backing.name}`;
   }
   return `${detail}.`;
+}
+
+/** "image a:1 -> a:2, env DB_POOL_SIZE 20 -> 200" between two ReplicaSets' pod templates */
+function templateDiff(before: ObjectView, after: ObjectView): string | undefined {
+  const out: string[] = [];
+  const b = before.images[0];
+  const a = after.images[0];
+  if (a && b && a !== b) out.push(`image ${b} -> ${a}`);
+  const envOf = (o: ObjectView) =>
+    Object.assign({}, ...o.containers.map((c) => c.env)) as Record<string, string>;
+  const eb = envOf(before);
+  const ea = envOf(after);
+  for (const k of new Set([...Object.keys(eb), ...Object.keys(ea)])) {
+    if (k.startsWith('__') || eb[k] === ea[k]) continue;
+    out.push(`env ${k} ${eb[k] ?? '(unset)'} -> ${ea[k] ?? '(unset)'}`);
+  }
+  return out.length ? out.slice(0, 4).join(', ') : undefined;
 }
 
 /** A rollout of the workload shortly before the first error. */
@@ -1221,10 +1275,14 @@ function recentChange(
     .list('replicaset', ns)
     .filter((r) => model.workloadOf(r).name === workload && r.created);
   if (rss.length > 1) {
-    const newest = rss.sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0]!;
+    const [newest, previous] = rss.sort((a, b) => (b.created ?? 0) - (a.created ?? 0)) as [
+      ObjectView,
+      ObjectView,
+    ];
+    const diff = templateDiff(previous, newest);
     changes.push({
       at: newest.created!,
-      what: `${newest.images[0] ?? newest.name}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
+      what: `${newest.images[0] ?? newest.name}${diff ? ` (${diff})` : ''}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
       source: newest.source,
     });
   }

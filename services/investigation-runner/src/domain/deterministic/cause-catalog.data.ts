@@ -8,7 +8,7 @@
  * role `cause` explains an incident; `symptom` needs an explanation (the engine looks for a
  * cause on the same subject: a CrashLoopBackOff is explained by the last fatal log line).
  */
-export type FactSource = 'event' | 'state' | 'status' | 'condition' | 'log' | 'text';
+export type FactSource = 'event' | 'state' | 'status' | 'condition' | 'log' | 'text' | 'metric';
 
 export interface CauseEntry {
   id: string;
@@ -343,7 +343,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.92,
     on: ['log', 'event', 'text', 'state'],
-    text: 'forbidden: User "(?<user>[^"]+)" cannot (?<verb>\\w+) resource "(?<res>[^"]+)"(?: in API group "(?<group>[^"]*)")?(?: in the namespace "(?<ns>[^"]+)"| at the cluster scope)?',
+    // quotes may come escaped (a Status body printed inside a JSON log line)
+    text: 'forbidden: User \\\\?"(?<user>[^"\\\\]+)\\\\?" cannot (?<verb>\\w+) resource \\\\?"(?<res>[^"\\\\]+)\\\\?"(?: in API group \\\\?"(?<group>[^"\\\\]*)\\\\?")?(?: in the namespace \\\\?"(?<ns>[^"\\\\]+)\\\\?"| at the cluster scope)?',
     cause:
       '{subject} is denied by RBAC: {user} cannot {verb} {res} ("{fact}"): its ServiceAccount lacks a Role/RoleBinding for that',
     fix: 'Grant {user} the {verb} permission on {res} with a Role and RoleBinding (least privilege), or run {subject} with the ServiceAccount that has it.',
@@ -450,7 +451,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     title: 'CPU throttled at its limit',
     role: 'cause',
     strength: 0.75,
-    on: ['log', 'text', 'event'],
+    on: ['log', 'text', 'event', 'metric'],
     text: 'cpu[^\\n]{0,40}throttl\\w*|throttl\\w*[^\\n]{0,40}cpu|CPUThrottlingHigh',
     cause: '{subject} is CPU-throttled: it needs more CPU than its limit{cpu_limit} ("{fact}")',
     fix: 'Raise (or remove) the CPU limit of {subject}, or reduce its CPU use.',

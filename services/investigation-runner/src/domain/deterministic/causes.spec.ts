@@ -458,6 +458,56 @@ describe('ImagePullBackOff', () => {
     expect(text).not.toMatch(/command not found/);
   });
 
+  it('tag that does not exist, in kubectl describe text', async () => {
+    const name = 'web-6d4cf56db6-2xk9p';
+    const world: TextWorld = {
+      tables: { pod: podsTable([[name, '0/1', 'ImagePullBackOff', '0', '5m', 'worker-1']]) },
+      describe: {
+        [`pod/${name}`]: describePod({
+          name,
+          namespace: 'shop',
+          node: 'worker-1',
+          labels: ['app=web', 'pod-template-hash=6d4cf56db6'],
+          controlledBy: 'ReplicaSet/web-6d4cf56db6',
+          status: 'Pending',
+          container: {
+            name: 'web',
+            image: 'nginx:1.255',
+            state: ['Waiting', 'Reason:       ImagePullBackOff'],
+          },
+          conditions: [
+            ['Ready', 'False'],
+            ['PodScheduled', 'True'],
+          ],
+          events: [
+            ['Normal', 'Pulling', '3m (x4 over 5m)', 'kubelet', 'Pulling image "nginx:1.255"'],
+            [
+              'Warning',
+              'Failed',
+              '3m (x4 over 5m)',
+              'kubelet',
+              'Failed to pull image "nginx:1.255": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.255": failed to resolve reference "docker.io/library/nginx:1.255": docker.io/library/nginx:1.255: not found',
+            ],
+            ['Warning', 'Failed', '3m (x4 over 5m)', 'kubelet', 'Error: ErrImagePull'],
+            [
+              'Normal',
+              'BackOff',
+              '10s (x20 over 5m)',
+              'kubelet',
+              'Back-off pulling image "nginx:1.255"',
+            ],
+            ['Warning', 'Failed', '10s (x20 over 5m)', 'kubelet', 'Error: ImagePullBackOff'],
+          ],
+        }),
+      },
+    };
+    const { text } = await textCase(world, 'shop', 'web is down', ['image_not_found']);
+    expect(text).toMatch(/\bweb\b/);
+    expect(text).toMatch(/nginx:1\.255/);
+    expect(text).toMatch(/nginx:1\.255: not found/);
+    expect(text).not.toMatch(/command not found/);
+  });
+
   it('registry host that does not resolve', async () => {
     const { text } = await jsonCase(
       world(
@@ -825,6 +875,64 @@ describe('Job failed', () => {
     expect(text).toMatch(/ValueError: invalid literal for int\(\) with base 10: '12\.50'/);
   });
 
+  it('BackoffLimitExceeded in kubectl text (describe job, pods table): the last error of its pod', async () => {
+    const podName = 'nightly-report-29012400-7xk2p';
+    const world: TextWorld = {
+      tables: {
+        pod: podsTable([[podName, '0/1', 'Error', '0', '40m', 'worker-1']]),
+        job: `NAME                      STATUS   COMPLETIONS   DURATION   AGE
+nightly-report-29012400   Failed   0/1           35m        40m`,
+      },
+      describe: {
+        'job/nightly-report-29012400': `Name:             nightly-report-29012400
+Namespace:        batch
+Selector:         batch.kubernetes.io/controller-uid=5e0a4e2c-1b7d-4c55-9b0e-4f3e8f7a2d11
+Labels:           batch.kubernetes.io/job-name=nightly-report-29012400
+                  job-name=nightly-report-29012400
+Annotations:      <none>
+Controlled By:    CronJob/nightly-report
+Parallelism:      1
+Completions:      1
+Completion Mode:  NonIndexed
+Suspend:          false
+Backoff Limit:    3
+Start Time:       ${kubeTime(40)}
+Pods Statuses:    0 Active (0 Ready) / 0 Succeeded / 4 Failed
+Pod Template:
+  Labels:  job-name=nightly-report-29012400
+  Containers:
+   report:
+    Image:        registry.example.com/data/report:5.0.3
+    Port:         <none>
+    Host Port:    <none>
+    Environment:  <none>
+    Mounts:       <none>
+  Volumes:        <none>
+Events:
+  Type     Reason                Age   From            Message
+  ----     ------                ----  ----            -------
+  Normal   SuccessfulCreate      40m   job-controller  Created pod: ${podName}
+  Warning  BackoffLimitExceeded  5m    job-controller  Job has reached the specified backoff limit
+`,
+      },
+      logs: {
+        [podName]: [
+          `${ago(7)} INFO connecting to reports-db`,
+          'psycopg2.OperationalError: connection to server at "reports-db.batch.svc" (10.96.3.4), port 5432 failed: FATAL:  password authentication failed for user "reporter"',
+        ].join('\n'),
+      },
+    };
+    const { text } = await textCase(
+      world,
+      'batch',
+      'the nightly-report cronjob failed last night',
+      ['job_backoff'],
+    );
+    expect(text).toMatch(/nightly-report/);
+    expect(text).toMatch(/BackoffLimitExceeded/);
+    expect(text).toMatch(/password authentication failed for user "reporter"/);
+  });
+
   it('DeadlineExceeded', async () => {
     const world: JsonWorld = {
       objects: [
@@ -1087,6 +1195,34 @@ describe('DNS failure', () => {
     expect(text).toMatch(/checkout/);
     expect(text).toMatch(/inventory\.shop\.svc\.cluster\.local/);
     expect(text).toMatch(/no such host/);
+  });
+});
+
+describe('DNS failure in a Java stack trace', () => {
+  it('"Caused by: java.net.UnknownHostException" deep in a Spring Boot start failure', async () => {
+    const name = 'orders-5f6d7c8b9-p4q5r';
+    const world: TextWorld = {
+      tables: {
+        pod: podsTable([[name, '0/1', 'CrashLoopBackOff', '4 (20s ago)', '5m', 'worker-1']]),
+      },
+      describe: {},
+      previous: {
+        [name]: [
+          `${ago(1)}  INFO 1 --- [main] o.s.b.SpringApplication : Starting OrdersApplication v1.9.2`,
+          `${ago(1)}  WARN 1 --- [main] ConfigServletWebServerApplicationContext : Exception encountered during context initialization - cancelling refresh attempt: org.springframework.beans.factory.BeanCreationException: Error creating bean with name 'dataSource'`,
+          `${ago(1)} ERROR 1 --- [main] o.s.boot.SpringApplication : Application run failed`,
+          "org.springframework.beans.factory.BeanCreationException: Error creating bean with name 'dataSource': Failed to initialize pool",
+          '\tat org.springframework.beans.factory.support.AbstractAutowireCapableBeanFactory.initializeBean(AbstractAutowireCapableBeanFactory.java:1786)',
+          'Caused by: com.zaxxer.hikari.pool.HikariPool$PoolInitializationException: Failed to initialize pool: The connection attempt failed.',
+          '\tat com.zaxxer.hikari.pool.HikariPool.throwPoolInitializationException(HikariPool.java:596)',
+          'Caused by: java.net.UnknownHostException: orders-postgres',
+          '\tat java.base/sun.nio.ch.NioSocketImpl.connect(NioSocketImpl.java:567)',
+        ].join('\n'),
+      },
+    };
+    const { text } = await textCase(world, 'shop', 'orders keeps crashing', ['dns_failure']);
+    expect(text).toMatch(/orders/);
+    expect(text).toMatch(/UnknownHostException: orders-postgres/);
   });
 });
 

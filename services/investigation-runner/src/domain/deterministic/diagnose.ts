@@ -1,6 +1,7 @@
 import type { CauseEntry, FactSource } from './cause-catalog.data';
 import type { ClusterModel } from './model';
 import type { ObjectView } from './observe';
+import { quantity } from './questions';
 import type { Subject } from './scope';
 
 /** One fact that matched a catalog entry, on an object. */
@@ -219,6 +220,19 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
         : line.text;
       run('log', undefined, text, view as ObjectView | undefined, w, line.at, l.source);
     });
+  }
+  // usage at its CPU limit (from resource metrics): the kernel throttles the container
+  for (const m of model.metrics) {
+    if (m.kind !== 'pod' || !m.cpu) continue;
+    const pod = model.get('pod', m.name, m.namespace);
+    const limit = pod?.containers.map((c) => c.limits['cpu']).find(Boolean);
+    if (!pod || !limit || quantity(limit) <= 0) continue;
+    const share =
+      quantity(m.cpu) /
+      (quantity(limit) * Math.max(1, pod.containers.filter((c) => c.limits['cpu']).length));
+    if (share < 0.9) continue;
+    const text = `pod ${pod.name} uses ${m.cpu} CPU of its ${limit} CPU limit (${Math.round(share * 100)}%): CPU throttled at its limit`;
+    run('metric', undefined, text, pod, model.workloadOf(pod).name, undefined, m.source);
   }
   for (const t of model.texts) {
     // free text (an alert's description, a tool's summary) is about the object it names

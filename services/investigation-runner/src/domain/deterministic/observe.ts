@@ -842,7 +842,7 @@ function isTableHeader(line: string): boolean {
   const cols = line.trim().split(/\s{2,}/);
   return (
     cols.length >= 2 &&
-    cols.every((c) => /^[A-Z][A-Z0-9 %/_.-]*(\([a-z%]+\))?[A-Z0-9 %/_.-]*$/.test(c)) &&
+    cols.every((c) => /^[A-Z][A-Z0-9 %/_.-]*(\([A-Za-z%]+\))?[A-Z0-9 %/_.-]*$/.test(c)) &&
     cols.some((c) => c === 'NAME' || c === 'LAST SEEN' || c === 'POD')
   );
 }
@@ -948,6 +948,7 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
       if (!n) continue;
       const v = newObject(kindOf(k) ?? kindOf(r['KIND']) ?? kind, n, ctx.tool);
       v.namespace = r['NAMESPACE'] ?? ctx.namespace;
+      v.created = ageToTime(r['AGE']);
       v.status = r['STATUS'];
       v.node = r['NODE'] && r['NODE'] !== '<none>' ? r['NODE'] : undefined;
       const restarts = /^(\d+)/.exec(r['RESTARTS'] ?? '');
