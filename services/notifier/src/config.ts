@@ -43,8 +43,19 @@ export const EnvSchema = z
     INQUEST_WEBHOOK_TIMEOUT_MS: envPositiveInt(15_000),
     INQUEST_EGRESS_ALLOW: optionalString,
     INQUEST_SLACK_API_URL: httpUrl('https://slack.com/api'),
-    /** base of links in chat messages (the gateway as users reach it) */
-    INQUEST_PUBLIC_URL: httpUrl('http://localhost:8080'),
+    /**
+     * the web console as users reach it: chat messages link an investigation's page there
+     * (`{investigation_id}` in it is replaced, else `/investigations/<id>` is appended). Unset:
+     * no link (the API's status URL needs a token a browser does not send).
+     */
+    INQUEST_CONSOLE_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
+      .refine(
+        (v) => v === undefined || (/^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v)),
+        'expected an absolute http(s) URL',
+      ),
     INQUEST_VAULT_ADDR: optionalString,
     INQUEST_VAULT_TOKEN: optionalString,
     INQUEST_VAULT_MOUNT: optionalString,

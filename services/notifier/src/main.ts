@@ -112,7 +112,7 @@ export async function start(
   const intake = new EventIntake({
     store,
     settings,
-    publicUrl: config.INQUEST_PUBLIC_URL,
+    consoleUrl: config.INQUEST_CONSOLE_URL,
     logger,
     onRecorded: () => dispatcher.kick(),
   });

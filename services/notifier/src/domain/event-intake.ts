@@ -12,7 +12,8 @@ import type { TeamSettingsSource } from './team-settings';
 export interface EventIntakeOptions {
   store: DeliveryStore;
   settings: TeamSettingsSource;
-  publicUrl: string;
+  /** INQUEST_CONSOLE_URL: chat messages link there when set */
+  consoleUrl?: string;
   logger: Logger;
   /** called after new deliveries were recorded */
   onRecorded: () => void;
@@ -74,7 +75,7 @@ export class EventIntake {
       payload,
       {
         settings,
-        publicUrl: this.o.publicUrl,
+        consoleUrl: this.o.consoleUrl,
         now: new Date((this.o.now ?? Date.now)()).toISOString(),
       },
       channels,

@@ -1,4 +1,6 @@
 import {
+  investigationChatText,
+  consoleLink,
   investigationCompletePayload,
   planDeliveries,
   slackMention,
@@ -64,7 +66,7 @@ describe('notifications', () => {
       { event_id: 'evt_1', team_id: 'payments', occurred_at: '' },
       'investigation_complete',
       investigationCompletePayload(event),
-      { settings, publicUrl: 'https://inquest.example', now: '2026-01-01T00:00:06.000Z' },
+      { settings, now: '2026-01-01T00:00:06.000Z' },
       { webhook: true, chat: true },
     );
     expect(hook).toMatchObject({
@@ -86,7 +88,10 @@ describe('notifications', () => {
     expect(text).toContain('confidence 82%');
     expect(text).toContain('restart pods');
     expect(text).not.toContain('• [low] b'); // top 3 only
-    expect(text).toContain('https://inquest.example/api/v1/agents/status/inv_1');
+    // no link a browser gets 401 from: the CLI command instead, until a console is configured
+    expect(text).not.toContain('/api/v1/');
+    expect(text).not.toMatch(/<https?:/);
+    expect(text.split('\n').at(-1)).toBe('Details: `inquest status inv_1`');
   });
 
   it('plans nothing without a receiver, and no chat without a bot token', () => {
@@ -96,12 +101,22 @@ describe('notifications', () => {
       {},
       {
         settings: teamSettingsFrom({ chat_channel: '#x' }, 'payments'),
-        publicUrl: 'http://x',
         now: '',
       },
       { webhook: true, chat: true },
     );
     expect(plan).toEqual([]);
+  });
+
+  it('links the investigation in the console only when a console URL is configured', () => {
+    const payload = { investigation_id: 'inv_9', status: 'completed', agent: 'planner' };
+    expect(investigationChatText(payload, undefined)).toContain('Details: `inquest status inv_9`');
+    expect(investigationChatText(payload, undefined, 'https://inquest.example/console/')).toContain(
+      '<https://inquest.example/console/investigations/inv_9|Open in the Inquest console>',
+    );
+    expect(consoleLink('https://c.example/#/inv/{investigation_id}', 'inv/1')).toBe(
+      'https://c.example/#/inv/inv%2F1',
+    );
   });
 
   it('formats mentions and change request payloads', () => {

@@ -112,11 +112,26 @@ export function slackMention(group: string | undefined): string {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** Concise chat summary: root cause with confidence, top recommendations, link to the status. */
+/**
+ * The console page of an investigation: `{investigation_id}` in the console URL is replaced,
+ * else `/investigations/<id>` is appended.
+ */
+export function consoleLink(consoleUrl: string, investigationId: string): string {
+  const id = encodeURIComponent(investigationId);
+  return consoleUrl.includes('{investigation_id}')
+    ? consoleUrl.split('{investigation_id}').join(id)
+    : `${consoleUrl.replace(/\/+$/, '')}/investigations/${id}`;
+}
+
+/**
+ * Concise chat summary: root cause with confidence, top recommendations, and where to read the
+ * rest: the console page when a console URL is configured, else the CLI command (never the API's
+ * status URL: a browser opening it gets 401, it sends no token).
+ */
 export function investigationChatText(
   payload: Json,
   group: string | undefined,
-  publicUrl: string,
+  consoleUrl?: string,
 ): string {
   const rc = obj(payload['root_cause']);
   const recs = arr(payload['recommendations'])
@@ -144,7 +159,11 @@ export function investigationChatText(
     lines.push(`*Root cause*${conf}: ${clip(rcText, 300)}`);
   }
   if (recs.length) lines.push('*Top recommendations*', ...recs);
-  lines.push(`<${publicUrl}/api/v1/agents/status/${encodeURIComponent(id)}|Status>`);
+  lines.push(
+    consoleUrl
+      ? `<${consoleLink(consoleUrl, id)}|Open in the Inquest console>`
+      : `Details: \`inquest status ${id}\``,
+  );
   return lines.join('\n');
 }
 
@@ -166,7 +185,8 @@ export function changeRequestChatText(payload: Json, group: string | undefined):
 
 export interface PlanContext {
   settings: TeamSettings;
-  publicUrl: string;
+  /** INQUEST_CONSOLE_URL: chat messages link there when set */
+  consoleUrl?: string;
   now: string;
   newId?: () => string;
 }
@@ -214,7 +234,7 @@ export function planDeliveries(
   if (options.chat && s.chatChannel && s.slackTokenRef) {
     const text =
       event === NotificationEvents.investigationComplete
-        ? investigationChatText(payload, s.chatGroupToPing, ctx.publicUrl)
+        ? investigationChatText(payload, s.chatGroupToPing, ctx.consoleUrl)
         : changeRequestChatText(payload, s.chatGroupToPing);
     out.push({
       ...base,

@@ -45,7 +45,6 @@ export function notifierEnv(
     INQUEST_WEBHOOK_TIMEOUT_MS: '1000',
     INQUEST_NOTIFIER_LEASE_MS: '6000',
     INQUEST_NOTIFIER_POLL_MS: '100',
-    INQUEST_PUBLIC_URL: 'https://inquest.example',
     ...overrides,
   };
 }
