@@ -99,7 +99,26 @@ export async function runScenario(
   vocabulary: Vocabulary,
   scenario: Scenario,
 ): Promise<RunResult> {
-  const running = await vocabulary.start(scenario);
+  const base = {
+    kind: 'scenario' as const,
+    id: scenario.id,
+    class: scenario.class,
+    vocabulary: vocabulary.name,
+  };
+  let running: RunningVocabulary;
+  try {
+    running = await vocabulary.start(scenario);
+  } catch (err) {
+    // a world the server cannot serve is a miss of this scenario, not the end of the benchmark
+    const error = `the ${vocabulary.name} server did not start: ${(err as Error).message}`;
+    return toResult(
+      base,
+      scenario.expected,
+      { error, toolsUsed: [], calls: [], durationMs: 0 },
+      [],
+      0,
+    );
+  }
   try {
     const teamId = teamFor(vocabulary.name, scenario.id);
     harness.register(teamId, running.servers);
@@ -112,7 +131,7 @@ export async function runScenario(
     const serverCalls =
       running.calls() ?? passedOn(outcome.calls, vocabulary.writeTools?.() ?? new Set());
     return toResult(
-      { kind: 'scenario', id: scenario.id, class: scenario.class, vocabulary: vocabulary.name },
+      base,
       scenario.expected,
       outcome,
       serverCalls,
