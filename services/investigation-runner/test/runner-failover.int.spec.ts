@@ -74,7 +74,7 @@ function runnerEnv(dataDir: string, extra: Record<string, string> = {}): Record<
     INQUEST_NATS_URL: nats.url,
     // both runners share one store: a SQLite file here (MongoDB in production)
     INQUEST_DATA_DIR: dataDir,
-    INQUEST_RUNNER_LEASE_MS: '1500',
+    INQUEST_RUNNER_LEASE_MS: '3000',
     ...extra,
   };
 }
@@ -86,16 +86,18 @@ async function scenario(
   toolServer.tools = k8sTools();
   toolServer.calls.length = 0;
   let first = true;
-  const slow = toolServer.tools[0]!;
-  const answer = slow.handler;
-  // the first list_pods call hangs (runner A dies in it); later ones answer
-  slow.handler = (p, ctx) => {
-    if (first) {
-      first = false;
-      return untilAborted(ctx.signal);
-    }
-    return answer(p, ctx);
-  };
+  // the first tool call (whichever tool runner A calls first) hangs: A dies in it; runner B's
+  // calls all answer (the engine calls several tools at once, in no fixed order)
+  for (const tool of toolServer.tools) {
+    const answer = tool.handler;
+    tool.handler = (p, ctx) => {
+      if (first) {
+        first = false;
+        return untilAborted(ctx.signal);
+      }
+      return answer(p, ctx);
+    };
+  }
   const a = await startRunnerProcess(
     runnerEnv(dataDir, { INQUEST_RUNNER_MAX_ATTEMPTS: maxAttempts, INQUEST_RUNNER_ID: `a-${n}` }),
   );
