@@ -66,7 +66,7 @@ export async function startKubernetesToolServer(
     secrets: options.secrets ?? false,
     configMapValues: options.configMapValues ?? false,
   });
-  return startToolHttpServer({
+  const server = await startToolHttpServer({
     tools,
     logger,
     ...(options.port !== undefined ? { port: options.port } : {}),
@@ -80,6 +80,14 @@ export async function startKubernetesToolServer(
       }
     },
   });
+  return {
+    url: server.url,
+    stop: async () => {
+      await server.stop();
+      // a reader handed in belongs to the caller
+      if (!options.reader) reader.close?.();
+    },
+  };
 }
 
 /** Composition root: the server as `node services/toolserver-kubernetes/dist/main.js` runs it. */

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import {
   ApiException,
   ApisApi,
@@ -63,6 +66,53 @@ function translate(e: unknown, what: string): Error {
 
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
+/**
+ * client-node builds a new Agent for every request, so every call pays a TCP (and TLS)
+ * handshake. This swaps in one keep-alive agent per distinct TLS identity; proxy agents and
+ * other custom agents are left alone.
+ */
+function agentPool(): {
+  reuse(agent: http.Agent | undefined): http.Agent | undefined;
+  close(): void;
+} {
+  const agents = new Map<string, http.Agent>();
+  return {
+    reuse(agent) {
+      if (!agent || (agent.constructor !== http.Agent && agent.constructor !== https.Agent))
+        return undefined;
+      const tls = agent instanceof https.Agent;
+      const o = ((agent as { options?: Record<string, unknown> }).options ?? {}) as Record<
+        string,
+        unknown
+      >;
+      const key = createHash('sha256')
+        .update(
+          JSON.stringify([
+            tls,
+            o.rejectUnauthorized,
+            o.servername,
+            String(o.ca ?? ''),
+            String(o.cert ?? ''),
+            String(o.key ?? ''),
+            String(o.pfx ?? ''),
+          ]),
+        )
+        .digest('hex');
+      let shared = agents.get(key);
+      if (!shared) {
+        const options = { ...o, keepAlive: true, maxSockets: 32 };
+        shared = tls ? new https.Agent(options) : new http.Agent(options);
+        agents.set(key, shared);
+      }
+      return shared;
+    },
+    close() {
+      for (const a of agents.values()) a.destroy();
+      agents.clear();
+    },
+  };
+}
+
 export interface ClientNodeKubeReaderOptions {
   /** deadline of each API call */
   timeoutMs: number;
@@ -79,6 +129,7 @@ export function clientNodeKubeReader(
 ): KubeReader {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw invalidRequest('the kubeconfig has no current cluster');
+  const pool = agentPool();
   const configuration = createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
@@ -86,6 +137,8 @@ export function clientNodeKubeReader(
       {
         pre: async (ctx) => {
           ctx.setSignal(AbortSignal.timeout(opts.timeoutMs));
+          const shared = pool.reuse(ctx.getAgent());
+          if (shared) ctx.setAgent(shared);
           return ctx;
         },
         post: async (rsp) => rsp,
@@ -129,6 +182,8 @@ export function clientNodeKubeReader(
   };
 
   return {
+    close: () => pool.close(),
+
     async version(): Promise<string> {
       try {
         return (await versionApi.getCode()).gitVersion;

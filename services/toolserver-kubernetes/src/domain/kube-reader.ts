@@ -43,4 +43,6 @@ export interface KubeReader {
   logs(query: LogQuery): Promise<string>;
   podMetrics(namespace?: string, labelSelector?: string): Promise<PodMetrics[]>;
   nodeMetrics(): Promise<NodeMetrics[]>;
+  /** releases connections */
+  close?(): void;
 }

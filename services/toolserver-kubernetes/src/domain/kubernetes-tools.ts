@@ -428,15 +428,18 @@ export class KubernetesTools {
     }
   }
 
-  private async eventsAbout(obj: KubeObject): Promise<KubeObject[]> {
+  private async eventsAbout(who: {
+    kind: string;
+    name: string;
+    namespace?: string;
+  }): Promise<KubeObject[]> {
     const info = resolveKind('Event')!;
-    const io = [`involvedObject.name=${obj.metadata?.name}`, `involvedObject.kind=${obj.kind}`];
-    if (obj.metadata?.namespace) io.push(`involvedObject.namespace=${obj.metadata.namespace}`);
+    const io = [`involvedObject.name=${who.name}`, `involvedObject.kind=${who.kind}`];
+    if (who.namespace) io.push(`involvedObject.namespace=${who.namespace}`);
     try {
-      const ns = obj.metadata?.namespace;
       return (
         await this.collect(info, {
-          ...(ns ? { namespace: ns } : {}),
+          ...(who.namespace ? { namespace: who.namespace } : {}),
           fieldSelector: io.join(','),
           limit: 500,
         })
@@ -449,9 +452,28 @@ export class KubernetesTools {
 
   private async describeResource(p: Params): Promise<Output> {
     const info = this.kind(p.kind);
-    let obj = await this.locate(info, String(p.name), p.namespace);
+    const name = String(p.name);
+    // where the object lives is known up front: ask for its events at the same time
+    const located = !info.namespaced || typeof p.namespace === 'string';
+    const early = located
+      ? this.eventsAbout({
+          kind: info.kind,
+          name,
+          ...(info.namespaced ? { namespace: this.checkNamespace(String(p.namespace)) } : {}),
+        })
+      : undefined;
+    early?.catch(() => undefined);
+    let obj = await this.locate(info, name, p.namespace);
     if (obj.kind === 'ConfigMap' && !this.configMapValues) obj = this.sanitize(obj);
-    const [events, related] = await Promise.all([this.eventsAbout(obj), this.relatedTo(obj)]);
+    const who = {
+      kind: info.kind,
+      name: obj.metadata?.name ?? name,
+      ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
+    };
+    const [events, related] = await Promise.all([
+      early ?? this.eventsAbout(who),
+      this.relatedTo(obj),
+    ]);
     return {
       kind: info.kind,
       name: obj.metadata?.name,
