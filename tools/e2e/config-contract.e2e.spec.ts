@@ -4,9 +4,9 @@
  * of the real config-hierarchy service (gRPC, SQLite), one in-process event bus.
  */
 import { randomBytes } from 'node:crypto';
-import { InProcessEventBus } from '@inquest/events';
+import { InProcessEventBus, Subjects } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
-import { tempDir, gatewayRequest, type GatewayRequestOptions } from '@inquest/testing';
+import { tempDir, waitFor, gatewayRequest, type GatewayRequestOptions } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
 import { start as startGateway } from '@inquest/gateway-service';
 
@@ -445,5 +445,173 @@ describe('reserved fields answer with warnings (point 7)', () => {
     const res = await team(token, 'PUT', '/config/me', { a2a_agents: ['y'] });
     expect(res.status).toBe(202);
     expect(res.body.warnings.map((w: { field: string }) => w.field)).toEqual(['a2a_agents']);
+  });
+});
+
+describe('listed approvers approve and reject through /config/me/pending (point 8)', () => {
+  let dev: string;
+  let boss: string;
+  let bossReadOnly: string;
+  let lead: string;
+  let outsider: string;
+  let otherTeamCr: string;
+  const events: { subject: string; data: { change_request: Record<string, unknown> } }[] = [];
+
+  beforeAll(async () => {
+    for (const subject of [Subjects.configChangeApproved, Subjects.configChangeRejected])
+      await bus.subscribe(subject, async (msg) => {
+        events.push({ subject, data: msg.data as (typeof events)[number]['data'] });
+      });
+    await createNode('appr-group', 'acme', 'group');
+    await createNode('appr-team', 'appr-group', 'team');
+    await createNode('appr-other', 'appr-group', 'team');
+    expect(
+      (
+        await admin('PUT', '/admin/nodes/appr-group/config', {
+          feature_flags: { enable_write_actions: false, require_approval: true },
+          approval: { approvers: ['boss@example.com', 'lead@example.com'] },
+        })
+      ).status,
+    ).toBe(200);
+    dev = await issue('appr-team', ['read', 'write'], 'dev@example.com');
+    boss = await issue('appr-team', ['read', 'write'], 'boss@example.com');
+    bossReadOnly = await issue('appr-team', ['read'], 'boss@example.com');
+    lead = await issue('appr-team', ['read', 'write'], 'lead@example.com');
+    outsider = await issue('appr-team', ['read', 'write'], 'someone@example.com');
+    const other = await issue('appr-other', ['read', 'write'], 'dev@example.com');
+    const res = await team(other, 'PUT', '/config/me', { chat_channel: '#other' });
+    expect(res.status).toBe(202);
+    otherTeamCr = res.body.change_request_id as string;
+  });
+
+  const request202 = async (token: string, patch: unknown): Promise<string> => {
+    const res = await team(token, 'PUT', '/config/me', patch);
+    expect(res.status).toBe(202);
+    return res.body.change_request_id as string;
+  };
+
+  it('the change request shows the inherited value as old', async () => {
+    const res = await team(dev, 'PUT', '/config/me', {
+      feature_flags: { enable_write_actions: true },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.changes).toEqual({
+      'feature_flags.enable_write_actions': { old: false, new: true },
+    });
+    const pending = await team(boss, 'GET', '/config/me/pending');
+    const listed = pending.body.change_requests.find(
+      (c: { change_request_id: string }) => c.change_request_id === res.body.change_request_id,
+    );
+    expect(listed).toMatchObject({
+      requested_by: 'dev@example.com',
+      approvers: ['boss@example.com', 'lead@example.com'],
+      changes: { 'feature_flags.enable_write_actions': { old: false, new: true } },
+    });
+  });
+
+  it('a listed approver approves: applied as one version, audited with both names, requester told', async () => {
+    const id = await request202(dev, { chat_channel: '#appr' });
+    const before = await team(dev, 'GET', '/config/me/effective');
+    const res = await team(boss, 'POST', `/config/me/pending/${id}/approve`, { comment: 'ok' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      change_request_id: id,
+      team_id: 'appr-team',
+      status: 'approved',
+      requested_by: 'dev@example.com',
+      decided_by: 'boss@example.com',
+      comment: 'ok',
+      applied_version: before.body.version + 1,
+    });
+    const after = await team(dev, 'GET', '/config/me/effective');
+    expect(after.body).toMatchObject({ chat_channel: '#appr', version: before.body.version + 1 });
+    const audit = await team(dev, 'GET', '/config/me/audit?limit=1');
+    expect(audit.body.history[0]).toMatchObject({
+      changed_by: 'dev@example.com',
+      approved_by: 'boss@example.com',
+      node_id: 'appr-team',
+    });
+    const again = await team(lead, 'POST', `/config/me/pending/${id}/approve`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('conflict');
+    await waitFor(async () =>
+      events.some((e) => e.data.change_request['change_request_id'] === id),
+    );
+    const event = events.find((e) => e.data.change_request['change_request_id'] === id)!;
+    expect(event.subject).toBe(Subjects.configChangeApproved);
+    expect(event.data.change_request).toMatchObject({ requested_by: 'dev@example.com' });
+  });
+
+  it('a listed approver rejects: nothing applied', async () => {
+    const id = await request202(dev, { chat_group_to_ping: '@never' });
+    const res = await team(lead, 'POST', `/config/me/pending/${id}/reject`, { comment: 'no' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'rejected', decided_by: 'lead@example.com' });
+    expect(
+      (await team(dev, 'GET', '/config/me/effective')).body.chat_group_to_ping,
+    ).toBeUndefined();
+    await waitFor(async () =>
+      events.some(
+        (e) =>
+          e.subject === Subjects.configChangeRejected &&
+          e.data.change_request['change_request_id'] === id,
+      ),
+    );
+  });
+
+  it.each([
+    ['someone not listed', () => outsider],
+    ['the requester', () => dev],
+  ])('%s: 403 forbidden, nothing decided', async (_n, who) => {
+    const id = await request202(dev, { chat_channel: '#denied' });
+    for (const verb of ['approve', 'reject']) {
+      const res = await team(who(), 'POST', `/config/me/pending/${id}/${verb}`);
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('forbidden');
+    }
+    const pending = await team(dev, 'GET', '/config/me/pending');
+    expect(
+      pending.body.change_requests.some(
+        (c: { change_request_id: string }) => c.change_request_id === id,
+      ),
+    ).toBe(true);
+  });
+
+  it('an approver cannot approve their own request', async () => {
+    const id = await request202(lead, { chat_channel: '#lead' });
+    const res = await team(lead, 'POST', `/config/me/pending/${id}/approve`);
+    expect(res.status).toBe(403);
+    expect((await team(boss, 'POST', `/config/me/pending/${id}/approve`)).status).toBe(200);
+  });
+
+  it("an approver's read-only token: 403 forbidden", async () => {
+    const id = await request202(dev, { chat_channel: '#ro' });
+    const res = await team(bossReadOnly, 'POST', `/config/me/pending/${id}/approve`);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('forbidden');
+  });
+
+  it("another team's or an unknown change request: 404", async () => {
+    expect((await team(boss, 'POST', `/config/me/pending/${otherTeamCr}/approve`)).status).toBe(
+      404,
+    );
+    const unknown = await team(boss, 'POST', '/config/me/pending/cr_nope/reject');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+  });
+
+  it('a bad body: 400, nothing decided', async () => {
+    const id = await request202(dev, { chat_channel: '#body' });
+    const res = await team(boss, 'POST', `/config/me/pending/${id}/approve`, { comment: 5 });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    const array = await team(boss, 'POST', `/config/me/pending/${id}/approve`, [1]);
+    expect(array.status).toBe(400);
+    const pending = await team(dev, 'GET', '/config/me/pending');
+    expect(
+      pending.body.change_requests.some(
+        (c: { change_request_id: string }) => c.change_request_id === id,
+      ),
+    ).toBe(true);
   });
 });

@@ -381,6 +381,16 @@ class ConfigApi(_Resource):
     def pending(self, *, team: Optional[str] = None) -> ChangeRequestList:
         return cast(ChangeRequestList, self._c.request("GET", "/config/me/pending", team=team))
 
+    def approve(self, change_request_id: str, *, comment: Optional[str] = None, team: Optional[str] = None) -> ChangeRequest:
+        """As a listed approver (not the requester): applies the pending change as one new version."""
+        body = _drop_none({"comment": comment})
+        return cast(ChangeRequest, self._c.request("POST", f"/config/me/pending/{_seg(change_request_id)}/approve", body=body, team=team))
+
+    def reject(self, change_request_id: str, *, comment: Optional[str] = None, team: Optional[str] = None) -> ChangeRequest:
+        """As a listed approver (not the requester): rejects the pending change."""
+        body = _drop_none({"comment": comment})
+        return cast(ChangeRequest, self._c.request("POST", f"/config/me/pending/{_seg(change_request_id)}/reject", body=body, team=team))
+
 
 class KnowledgeApi(_Resource):
     """``/kb/*``: the knowledge base."""

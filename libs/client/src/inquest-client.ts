@@ -163,6 +163,24 @@ export class ConfigApi extends Resource {
   pending(opts?: RequestOptions): Promise<PendingChanges> {
     return this.call({ method: 'GET', path: '/config/me/pending' }, opts);
   }
+
+  /** As a listed approver (not the requester): applies the pending change as one new version. */
+  approve(
+    id: string,
+    body: DecideChangeRequest = {},
+    opts?: RequestOptions,
+  ): Promise<ChangeRequest> {
+    return this.call({ method: 'POST', path: `/config/me/pending/${seg(id)}/approve`, body }, opts);
+  }
+
+  /** As a listed approver (not the requester): rejects the pending change. */
+  reject(
+    id: string,
+    body: DecideChangeRequest = {},
+    opts?: RequestOptions,
+  ): Promise<ChangeRequest> {
+    return this.call({ method: 'POST', path: `/config/me/pending/${seg(id)}/reject`, body }, opts);
+  }
 }
 
 /** True when a config update was parked for approval (202) instead of applied. */

@@ -52,6 +52,24 @@ export function applyDiff(base: JsonObject, diff: ConfigDiff): JsonObject {
   return out;
 }
 
+/**
+ * The paths of a node's own diff with the values its effective config shows before and after:
+ * where the node sets nothing, the inherited value (so a change request shows what really changes).
+ */
+export function effectiveDiff(diff: ConfigDiff, before: JsonObject, after: JsonObject): ConfigDiff {
+  const at = (doc: JsonObject, path: string): unknown => {
+    let node: unknown = doc;
+    for (const p of path.split('.')) {
+      if (!isPlainObject(node) || !Object.prototype.hasOwnProperty.call(node, p)) return undefined;
+      node = node[p];
+    }
+    return node;
+  };
+  const out: ConfigDiff = {};
+  for (const path of Object.keys(diff)) out[path] = { old: at(before, path), new: at(after, path) };
+  return out;
+}
+
 /** JSON form of a diff (absent sides become null), as the API shows it. */
 export function diffToJson(diff: ConfigDiff): Record<string, { old: unknown; new: unknown }> {
   const out: Record<string, { old: unknown; new: unknown }> = {};

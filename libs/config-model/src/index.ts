@@ -1,7 +1,7 @@
 export { isPlainObject, jsonEqual, cloneJson, FORBIDDEN_KEYS } from './json-value';
 export type { JsonObject } from './json-value';
 export { deepMerge, mergeLevels, mergePatch } from './deep-merge';
-export { diffConfigs, applyDiff, diffToJson } from './config-diff';
+export { diffConfigs, applyDiff, diffToJson, effectiveDiff } from './config-diff';
 export type { ConfigDiff, FieldChange } from './config-diff';
 export {
   ConfigDocumentSchema,

@@ -387,6 +387,7 @@ describe('approvals', () => {
     expect(pending.change_requests.map((c) => c.change_request_id)).toEqual([cr.change_request_id]);
 
     const approved = await client.approveChangeRequest({
+      as_listed_approver: false,
       change_request_id: cr.change_request_id,
       approver: 'admin',
       comment: 'ok',
@@ -411,7 +412,11 @@ describe('approvals', () => {
       approved_by: 'admin',
     });
     await expectCode(
-      client.approveChangeRequest({ change_request_id: cr.change_request_id, approver: 'admin' }),
+      client.approveChangeRequest({
+        as_listed_approver: false,
+        change_request_id: cr.change_request_id,
+        approver: 'admin',
+      }),
       'conflict',
     );
     await waitFor(() =>
@@ -430,6 +435,7 @@ describe('approvals', () => {
     });
     const id = res.change_request!.change_request_id;
     const rejected = await client.rejectChangeRequest({
+      as_listed_approver: false,
       change_request_id: id,
       approver: 'admin',
       comment: 'no',
@@ -439,7 +445,11 @@ describe('approvals', () => {
       '#new',
     );
     await expectCode(
-      client.rejectChangeRequest({ change_request_id: 'cr_missing', approver: 'admin' }),
+      client.rejectChangeRequest({
+        as_listed_approver: false,
+        change_request_id: 'cr_missing',
+        approver: 'admin',
+      }),
       'not_found',
     );
     await waitFor(() => events.some((e) => e.subject === Subjects.configChangeRejected));

@@ -374,6 +374,35 @@ describe('inquest config', () => {
     });
   });
 
+  it('config approve/reject decide a pending change as a listed approver', async () => {
+    const s = await serve({
+      [`POST ${API}/config/me/pending/cr_1/approve`]: {
+        status: 200,
+        body: {
+          change_request_id: 'cr_1',
+          team_id: 'pay',
+          status: 'approved',
+          requested_by: 'dev@acme.io',
+          requested_at: '2026-01-01T00:00:00.000Z',
+          approvers: ['boss@acme.io'],
+          changes: {},
+          applied_version: 4,
+        },
+      },
+      [`POST ${API}/config/me/pending/cr_2/reject`]: {
+        status: 403,
+        body: { error: { code: 'forbidden', message: 'not an approver', request_id: 'r' } },
+      },
+    });
+    const ok = await run(['config', 'approve', 'cr_1', '--comment', 'fine'], { env: creds(s) });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('cr_1 approved (version 4)');
+    expect(s.requests[0]!.body).toEqual({ comment: 'fine' });
+    const denied = await run(['config', 'reject', 'cr_2'], { env: creds(s) });
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toContain('not an approver');
+  });
+
   it('config audit prints a table of versions', async () => {
     const s = await serve({
       [`GET ${API}/config/me/audit`]: {

@@ -7,6 +7,7 @@ import {
   mergePatch,
   diffConfigs,
   diffToJson,
+  effectiveDiff,
   effectiveConfig,
   effectiveSecretScopes,
   orgSecretGrants,
@@ -21,6 +22,7 @@ import {
 } from '@inquest/config-model';
 import {
   conflict,
+  forbidden,
   invalidRequest,
   notFound,
   validationError,
@@ -63,6 +65,14 @@ export type TeamUpdateOutcome =
   | { change_request: ChangeRequestRecord; warnings: ConfigWarning[] };
 
 export type TokenInfo = Omit<TokenRecord, 'secret_hash'>;
+
+/** Who may decide a change request: any (admin), or a listed approver of one team. */
+export interface DecisionScope {
+  /** only a change request of this team */
+  teamId?: string;
+  /** the decider must be in the request's approvers and not its requester */
+  asListedApprover?: boolean;
+}
 
 /** An audit entry as listed: the level of the node that changed; `full_config` only when asked for. */
 export type AuditView = Omit<AuditRecord, 'full_config'> & {
@@ -295,7 +305,8 @@ export class ConfigHierarchy {
       requested_by: changedBy,
       requested_at: new Date().toISOString(),
       approvers,
-      changes: diffToJson(planned.diff),
+      // as the team sees it: an inherited value is the `old` of a field the team did not set
+      changes: diffToJson(effectiveDiff(planned.diff, effective.config, planned.effective)),
       patch: checked,
     };
     await this.stores.changeRequests.create(cr);
@@ -324,8 +335,9 @@ export class ConfigHierarchy {
     id: string,
     approver: string,
     comment?: string,
+    as?: DecisionScope,
   ): Promise<ChangeRequestRecord> {
-    await this.requirePending(id);
+    await this.requirePending(id, approver, as);
     const decidedBy = approver || ADMIN_IDENTITY;
     const claimed = await this.stores.changeRequests.transition(id, 'pending_approval', {
       status: 'approved',
@@ -364,8 +376,9 @@ export class ConfigHierarchy {
     id: string,
     approver: string,
     comment?: string,
+    as?: DecisionScope,
   ): Promise<ChangeRequestRecord> {
-    await this.requirePending(id);
+    await this.requirePending(id, approver, as);
     const done = await this.stores.changeRequests.transition(id, 'pending_approval', {
       status: 'rejected',
       decided_by: approver || ADMIN_IDENTITY,
@@ -631,9 +644,25 @@ export class ConfigHierarchy {
     return node;
   }
 
-  private async requirePending(id: string): Promise<ChangeRequestRecord> {
+  /**
+   * The pending change request, decidable by `decider` within `as`: of that team (another team's is
+   * not found), and for a listed approver, one they are listed on and did not request.
+   */
+  private async requirePending(
+    id: string,
+    decider?: string,
+    as?: DecisionScope,
+  ): Promise<ChangeRequestRecord> {
     const cr = await this.stores.changeRequests.get(id);
-    if (!cr) throw notFound(`change request ${id} not found`);
+    if (!cr || (as?.teamId && cr.team_id !== as.teamId))
+      throw notFound(`change request ${id} not found`);
+    if (as?.asListedApprover) {
+      const who = (decider ?? '').toLowerCase();
+      if (who === cr.requested_by.toLowerCase())
+        throw forbidden('the requester of a change cannot approve or reject it');
+      if (!cr.approvers.some((a) => a.toLowerCase() === who))
+        throw forbidden(`${decider || 'this caller'} is not an approver of this change request`);
+    }
     if (cr.status !== 'pending_approval')
       throw conflict(`change request ${id} is already ${cr.status}`);
     return cr;

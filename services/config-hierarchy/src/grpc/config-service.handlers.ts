@@ -126,12 +126,18 @@ export function configServiceHandlers(
     }),
     approveChangeRequest: async (req) => ({
       change_request: changeRequest(
-        await domain.approveChangeRequest(req.change_request_id, req.approver, req.comment),
+        await domain.approveChangeRequest(req.change_request_id, req.approver, req.comment, {
+          teamId: req.team_id,
+          asListedApprover: req.as_listed_approver,
+        }),
       ),
     }),
     rejectChangeRequest: async (req) => ({
       change_request: changeRequest(
-        await domain.rejectChangeRequest(req.change_request_id, req.approver, req.comment),
+        await domain.rejectChangeRequest(req.change_request_id, req.approver, req.comment, {
+          teamId: req.team_id,
+          asListedApprover: req.as_listed_approver,
+        }),
       ),
     }),
     issueToken: async (req) => {

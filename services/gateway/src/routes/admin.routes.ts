@@ -7,7 +7,6 @@ import {
   ConfigPatch,
   ConfigUpdateApplied,
   CreateNodeBody,
-  DecisionBody,
   ErrorBody,
   IssueTokenBody,
   IssuedToken,
@@ -18,13 +17,13 @@ import {
   NodeWithConfig,
   TokenIdParams,
   TokenList,
-  type ChangeRequest,
   type ConfigDocument,
   type TokenInfo,
 } from '@inquest/api-contract';
-import { internal, invalidRequest, validationError } from '@inquest/errors';
+import { internal } from '@inquest/errors';
 import type { configV1 } from '@inquest/proto';
 import { defineRoute, type RouteDef } from '../http/route';
+import { changeRequestBody, decision } from './change-requests';
 import { appliedBody, auditBody, effectiveConfigCache } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
 
@@ -52,36 +51,6 @@ const tokenBody = (t: configV1.TokenInfo): TokenInfo => ({
   ...(t.expires_at ? { expires_at: t.expires_at } : {}),
   ...(t.revoked_at ? { revoked_at: t.revoked_at } : {}),
 });
-
-const changeRequestBody = (cr: configV1.ChangeRequest | undefined): ChangeRequest => {
-  if (!cr) throw internal('change request missing from answer');
-  return {
-    change_request_id: cr.change_request_id,
-    team_id: cr.team_id,
-    status: cr.status as ChangeRequest['status'],
-    requested_by: cr.requested_by,
-    requested_at: cr.requested_at,
-    approvers: cr.approvers,
-    changes: (cr.changes ?? {}) as ChangeRequest['changes'],
-    ...(cr.decided_by ? { decided_by: cr.decided_by } : {}),
-    ...(cr.decided_at ? { decided_at: cr.decided_at } : {}),
-    ...(cr.comment ? { comment: cr.comment } : {}),
-    ...(cr.applied_version !== undefined ? { applied_version: cr.applied_version } : {}),
-  };
-};
-
-/** The optional `{comment}` body of approve/reject: a request without a body is fine. */
-function decision(body: unknown): DecisionBody {
-  if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalidRequest('request body must be a JSON object');
-  const r = DecisionBody.safeParse(body);
-  if (!r.success)
-    throw validationError(
-      r.error.issues.map((i) => ({ field: i.path.join('.') || 'body', error: i.message })),
-    );
-  return r.data;
-}
 
 /** The admin API (admin token only): nodes, their configs, team tokens, change requests. */
 export function adminRoutes(deps: GatewayDeps): RouteDef[] {
@@ -320,6 +289,7 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
           {
             change_request_id: req.params.change_request_id,
             approver: req.auth.identity,
+            as_listed_approver: false,
             ...(comment ? { comment } : {}),
           },
           { ctx: req.ctx, signal: req.signal },
@@ -347,6 +317,7 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
           {
             change_request_id: req.params.change_request_id,
             approver: req.auth.identity,
+            as_listed_approver: false,
             ...(comment ? { comment } : {}),
           },
           { ctx: req.ctx, signal: req.signal },

@@ -1,6 +1,8 @@
 import {
   AuditHistory,
   AuditQuery,
+  ChangeRequest,
+  ChangeRequestIdParams,
   ConfigChangeRequested,
   type ConfigDocument,
   ConfigPatch,
@@ -14,6 +16,7 @@ import { internal } from '@inquest/errors';
 import { Subjects } from '@inquest/events';
 import type { configV1 } from '@inquest/proto';
 import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
+import { changeRequestBody, decision } from './change-requests';
 import type { GatewayDeps } from './gateway-deps';
 
 const err = (description: string) => ({ description, schema: ErrorBody });
@@ -297,5 +300,49 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
         return { status: 200, body };
       },
     }),
+    ...(['approve', 'reject'] as const).map((verb) =>
+      defineRoute({
+        method: 'post',
+        path: `/config/me/pending/:change_request_id/${verb}`,
+        summary:
+          verb === 'approve'
+            ? 'Approve a pending change request of the team (applies it as one new version)'
+            : 'Reject a pending change request of the team',
+        description:
+          "For the callers listed in the change request's approvers (the effective approval.approvers: an OIDC e-mail, or the owner of a team token with write permission); the requester of the change cannot decide it. Body `{comment?}` (optional). The requester is told the outcome (chat message and the webhooks.config_change webhook).",
+        tags: ['config'],
+        auth: 'team',
+        permission: 'write',
+        params: ChangeRequestIdParams,
+        responses: {
+          200: {
+            description: verb === 'approve' ? 'Approved and applied' : 'Rejected',
+            schema: ChangeRequest,
+          },
+          403: err('Not an approver of this change request, or its requester'),
+          404: err("Unknown change request, or another team's"),
+          409: err('Already decided'),
+        },
+        handler: async (req) => {
+          const { comment } = decision(req.body);
+          const team = teamOf(req);
+          const body = {
+            change_request_id: req.params.change_request_id,
+            approver: req.auth.identity,
+            team_id: team,
+            // an admin (X-Inquest-Team) decides as on the admin routes
+            as_listed_approver: req.auth.kind !== 'admin',
+            ...(comment ? { comment } : {}),
+          };
+          const opts = { ctx: req.ctx, signal: req.signal };
+          const res =
+            verb === 'approve'
+              ? await config.approveChangeRequest(body, opts)
+              : await config.rejectChangeRequest(body, opts);
+          if (verb === 'approve') cache.invalidate(team);
+          return { status: 200, body: changeRequestBody(res.change_request) };
+        },
+      }),
+    ),
   ];
 }

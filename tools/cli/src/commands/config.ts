@@ -193,4 +193,20 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
           : 'No pending changes.',
       );
     });
+
+  for (const verb of ['approve', 'reject'] as const) {
+    config
+      .command(verb)
+      .description(`${verb} a pending change of the team (as one of its listed approvers)`)
+      .argument('<change_request_id>')
+      .option('--comment <text>')
+      .action(async (id: string, f: { comment?: string }) => {
+        const c = ctx.client().config;
+        const body = f.comment ? { comment: f.comment } : {};
+        const res = verb === 'approve' ? await c.approve(id, body) : await c.reject(id, body);
+        ctx.print(
+          `${res.change_request_id} ${res.status}${res.applied_version !== undefined ? ` (version ${res.applied_version})` : ''}`,
+        );
+      });
+  }
 }
