@@ -391,7 +391,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.84,
     on: ['log', 'event', 'text'],
-    text: '(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)',
+    // a failing health probe is the kubelet's call, not a dependency of the app
+    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?))',
     cause:
       '{subject} cannot reach its dependency {host}{host2}{host3}{host4}: connections time out ("{fact}")',
     fix: 'Check {host}{host2}{host3}{host4}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
@@ -403,7 +404,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.84,
     on: ['log', 'event', 'text'],
-    text: 'dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<host4>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)',
+    // a failing health probe is the kubelet's call, not a dependency of the app
+    text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<host4>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?))',
     cause:
       '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}: connection refused ("{fact}")',
     fix: 'Check that {host}{host2}{host3}{host4}{host5}{host6} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',

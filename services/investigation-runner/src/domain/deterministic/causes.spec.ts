@@ -19,6 +19,7 @@ import {
   podsTable,
   textOutputs,
   textTools,
+  yamlTools,
   type JsonWorld,
   type TextWorld,
 } from './spec-world';
@@ -1687,5 +1688,178 @@ cart   2/2     2            2           30d`,
     expect(result.summary).toMatch(/No problem found/);
     expect(result.root_cause.confidence).toBeLessThanOrEqual(30);
     expect(result.summary).not.toMatch(/rollout|deploy/i);
+  });
+});
+
+describe('a third vocabulary: YAML objects, tables with KIND columns, YAML event lists', () => {
+  const yamlPod = (
+    name: string,
+    app: string,
+    status: Record<string, unknown>,
+    spec: Record<string, unknown> = {},
+  ) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'shop',
+      creationTimestamp: ago(30),
+      labels: { app, 'pod-template-hash': name.split('-').slice(-2, -1)[0] },
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: name.split('-').slice(0, -1).join('-') },
+      ],
+    },
+    spec: { containers: [{ name: app, image: `registry.example.com/shop/${app}:1.0.0` }], ...spec },
+    status,
+  });
+
+  it('CreateContainerConfigError: missing key, asked as "What is the issue with orders?"', async () => {
+    const msg = "couldn't find key db-url in Secret shop/orders-db";
+    const w: JsonWorld = {
+      objects: [
+        yamlPod(
+          'orders-5f6d7c8b9-p4q5r',
+          'orders',
+          {
+            phase: 'Pending',
+            containerStatuses: [
+              {
+                name: 'orders',
+                ready: false,
+                restartCount: 0,
+                state: { waiting: { reason: 'CreateContainerConfigError', message: msg } },
+              },
+            ],
+          },
+          { nodeName: 'worker-1' },
+        ),
+      ],
+      events: [
+        kubeEvent(
+          'shop',
+          { kind: 'Pod', name: 'orders-5f6d7c8b9-p4q5r' },
+          'Warning',
+          'Failed',
+          `Error: ${msg}`,
+          6,
+          1,
+          26,
+        ),
+      ],
+    };
+    const { result } = await investigate(yamlTools(w), 'What is the issue with orders?', {
+      namespace: 'shop',
+    });
+    const text = conclusion(result);
+    expect(text).toMatch(/orders/);
+    expect(text).toMatch(/key "db-url" is missing from Secret shop\/orders-db/);
+  });
+
+  it('Pending: untolerated taint, from the PodScheduled condition and the event list', async () => {
+    const msg =
+      '0/3 nodes are available: 3 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+    const w: JsonWorld = {
+      objects: [
+        yamlPod('search-8d7c6b5a4-z9y8x', 'search', {
+          phase: 'Pending',
+          conditions: [
+            {
+              type: 'PodScheduled',
+              status: 'False',
+              reason: 'Unschedulable',
+              message: msg,
+              lastTransitionTime: ago(8),
+            },
+          ],
+        }),
+      ],
+      events: [
+        kubeEvent(
+          'shop',
+          { kind: 'Pod', name: 'search-8d7c6b5a4-z9y8x' },
+          'Warning',
+          'FailedScheduling',
+          msg,
+          8,
+          2,
+          4,
+        ),
+      ],
+    };
+    const { result } = await investigate(yamlTools(w), 'Why is search not running?', {
+      namespace: 'shop',
+    });
+    const text = conclusion(result);
+    expect(text).toMatch(/search stays Pending/);
+    expect(text).toMatch(/dedicated: gpu/);
+  });
+
+  it('probe on the wrong port: not also blamed on a "dependency" refusing connections', async () => {
+    const w: JsonWorld = {
+      objects: [
+        yamlPod(
+          'web-6d4cf56db6-2xk9p',
+          'web',
+          {
+            phase: 'Running',
+            containerStatuses: [
+              {
+                name: 'web',
+                ready: false,
+                restartCount: 5,
+                state: { running: { startedAt: ago(0.5) } },
+                lastState: {
+                  terminated: { exitCode: 0, reason: 'Completed', finishedAt: ago(0.6) },
+                },
+              },
+            ],
+          },
+          {
+            nodeName: 'worker-1',
+            containers: [
+              {
+                name: 'web',
+                image: 'registry.example.com/shop/web:1.12.0',
+                ports: [{ containerPort: 8080, protocol: 'TCP' }],
+                livenessProbe: {
+                  httpGet: { path: '/healthz', port: 8081, scheme: 'HTTP' },
+                  initialDelaySeconds: 10,
+                  periodSeconds: 10,
+                },
+              },
+            ],
+          },
+        ),
+      ],
+      events: [
+        kubeEvent(
+          'shop',
+          { kind: 'Pod', name: 'web-6d4cf56db6-2xk9p' },
+          'Warning',
+          'Unhealthy',
+          'Liveness probe failed: Get "http://10.244.1.5:8081/healthz": dial tcp 10.244.1.5:8081: connect: connection refused',
+          12,
+          0.5,
+          15,
+        ),
+        kubeEvent(
+          'shop',
+          { kind: 'Pod', name: 'web-6d4cf56db6-2xk9p' },
+          'Normal',
+          'Killing',
+          'Container web failed liveness probe, will be restarted',
+          11,
+          0.5,
+          5,
+        ),
+      ],
+    };
+    const { result } = await investigate(yamlTools(w), 'web keeps restarting', {
+      namespace: 'shop',
+    });
+    const text = conclusion(result);
+    expect(text).toMatch(/web's Liveness probe fails with connection refused/);
+    expect(text).toMatch(/8081/);
+    expect(text).not.toMatch(/dependency refuses/);
   });
 });

@@ -16,6 +16,7 @@ import { CAUSE_CATALOG } from './cause-catalog.data';
 import { compile, findFindings, type Finding } from './diagnose';
 import { ClusterModel } from './model';
 import { observe, setObserveClock, type CallContext } from './observe';
+import { stringify as stringifyYaml } from 'yaml';
 
 /** The time every scenario is replayed at. */
 export const NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -496,4 +497,133 @@ export function kubeEvent(
     lastTimestamp: ago(lastMin),
     source: { component: 'kubelet', host: 'worker-1' },
   };
+}
+
+// ---------------------------------------------------------------- YAML / table vocabulary
+
+const ageOf = (iso: unknown) => {
+  const t = typeof iso === 'string' ? Date.parse(iso) : NaN;
+  if (!Number.isFinite(t)) return '<unknown>';
+  const m = Math.max(0, Math.round((NOW - t) / 60_000));
+  return m >= 1440 ? `${Math.floor(m / 1440)}d` : m >= 60 ? `${Math.floor(m / 60)}h` : `${m}m`;
+};
+
+/** the row `kubectl get pods -A -o wide --show-labels`-like listers print for a Pod object */
+function podRow(o: Record<string, unknown>): string[] {
+  const meta = o['metadata'] as Record<string, unknown>;
+  const spec = (o['spec'] ?? {}) as Record<string, unknown>;
+  const status = (o['status'] ?? {}) as Record<string, unknown>;
+  const cs = ((status['containerStatuses'] ?? []) as Record<string, unknown>[])[0] ?? {};
+  const state = (cs['state'] ?? {}) as Record<string, Record<string, unknown>>;
+  const shown =
+    (status['reason'] as string | undefined) ??
+    (state['waiting']?.['reason'] as string | undefined) ??
+    (state['terminated']?.['reason'] as string | undefined) ??
+    String(status['phase'] ?? 'Unknown');
+  const labels = Object.entries((meta['labels'] ?? {}) as Record<string, string>)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  return [
+    String(meta['namespace'] ?? ''),
+    'v1',
+    'Pod',
+    String(meta['name']),
+    `${cs['ready'] ? 1 : 0}/1`,
+    shown,
+    String(cs['restartCount'] ?? 0),
+    ageOf(meta['creationTimestamp']),
+    spec['nodeName'] ? '10.244.1.5' : '<none>',
+    String(spec['nodeName'] ?? '<none>'),
+    '<none>',
+    '<none>',
+    labels || '<none>',
+  ];
+}
+
+/**
+ * Tools answering as kubernetes-mcp-server does by default: lists as tables with
+ * NAMESPACE/APIVERSION/KIND columns, single objects as YAML, events as a YAML list after a
+ * sentence, logs as text.
+ */
+export function yamlTools(w: JsonWorld): FakeTool[] {
+  const get = (kind: string, name: unknown) =>
+    w.objects.find((o) => kindIs(o, kind) && nameOf(o) === name);
+  const events = () =>
+    (w.events ?? []).map((e) => {
+      const inv = e['involvedObject'] as Record<string, unknown>;
+      return {
+        InvolvedObject: {
+          Kind: inv['kind'],
+          Name: inv['name'],
+          apiVersion: inv['apiVersion'] ?? 'v1',
+        },
+        Message: e['message'],
+        Namespace: inv['namespace'],
+        Reason: e['reason'],
+        Timestamp: e['lastTimestamp'],
+        Type: e['type'],
+      };
+    });
+  return [
+    {
+      name: 'pods_list_in_namespace',
+      description: 'List all the Kubernetes pods in the specified namespace in the current cluster',
+      properties: { namespace: str, labelSelector: str },
+      required: ['namespace'],
+      handler: () =>
+        table(
+          [
+            'NAMESPACE',
+            'APIVERSION',
+            'KIND',
+            'NAME',
+            'READY',
+            'STATUS',
+            'RESTARTS',
+            'AGE',
+            'IP',
+            'NODE',
+            'NOMINATED NODE',
+            'READINESS GATES',
+            'LABELS',
+          ],
+          w.objects.filter((o) => kindIs(o, 'Pod')).map(podRow),
+        ),
+    },
+    {
+      name: 'pods_get',
+      description:
+        'Get a Kubernetes Pod in the current or provided namespace with the provided name',
+      properties: { name: str, namespace: str },
+      required: ['name'],
+      handler: (p) => {
+        const o = get('Pod', p['name']);
+        return o ? stringifyYaml(o) : `failed to get pod ${String(p['name'])}: not found`;
+      },
+    },
+    {
+      name: 'pods_log',
+      description: 'Get the logs of a Kubernetes Pod in the current or provided namespace',
+      properties: { name: str, namespace: str, container: str, previous: { type: 'boolean' } },
+      required: ['name'],
+      handler: (p) => (p['previous'] ? w.previous : w.logs)?.[String(p['name'])] ?? '',
+    },
+    {
+      name: 'events_list',
+      description: 'List all the Kubernetes events in the current cluster from all namespaces',
+      properties: { namespace: str },
+      handler: () => `The following events (YAML format) were found:\n${stringifyYaml(events())}`,
+    },
+    {
+      name: 'resources_get',
+      description:
+        'Get a Kubernetes resource in the current cluster by providing its apiVersion, kind, optionally the namespace, and its name',
+      properties: { apiVersion: str, kind: str, namespace: str, name: str },
+      required: ['apiVersion', 'kind', 'name'],
+      handler: (p) => {
+        const o = get(String(p['kind']), p['name']);
+        return o ? stringifyYaml(o) : `failed to get resource: not found`;
+      },
+    },
+  ];
 }
