@@ -482,6 +482,20 @@ describe('toolserver-kubernetes through @kubernetes/client-node against a loopba
     expect(s.api.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
   });
 
+  it('reuses connections to the API server across calls', async () => {
+    const before = s.api.connections;
+    const requests = s.api.requests.length;
+    for (let i = 0; i < 10; i++)
+      await ok(s.srv, 'describe_resource', {
+        kind: 'pod',
+        name: 'checkout-7d9f8b6c5-x2x4z',
+        namespace: 'shop',
+      });
+    expect(s.api.requests.length - requests).toBe(20);
+    // client-node alone opens one connection per request
+    expect(s.api.connections - before).toBeLessThanOrEqual(2);
+  });
+
   it('serves the same tools over MCP Streamable HTTP', async () => {
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${s.srv.url}/mcp`)));

@@ -29,6 +29,8 @@ export interface FakeKubeApiServer {
   url: string;
   /** `METHOD /path?query` of every request, in order */
   requests: string[];
+  /** TCP connections accepted so far (shows whether a client reuses connections) */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -524,7 +526,9 @@ export async function startFakeKubeApiServer(
       else send();
     });
   });
+  let connections = 0;
   server.on('connection', (s: Socket) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -533,6 +537,9 @@ export async function startFakeKubeApiServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
