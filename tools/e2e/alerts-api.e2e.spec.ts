@@ -408,6 +408,20 @@ describe('other receivers', () => {
   });
 });
 
+describe('OpenAPI document', () => {
+  it('documents every receiver and GET /alerts with their credentials', async () => {
+    const doc = (await request('GET', '/api/v1/openapi.json')).body;
+    for (const source of ['alertmanager', 'grafana', 'pagerduty', 'generic']) {
+      const op = doc.paths[`/alerts/${source}`].post;
+      expect(op.responses['202']).toBeDefined();
+      expect(op.security).toEqual(expect.arrayContaining([{ bearer: [] }, { intakeSecret: [] }]));
+      expect(op.requestBody.content['application/json'].schema).toBeDefined();
+    }
+    expect(doc.paths['/alerts/pagerduty'].post.security).toContainEqual({ pagerdutySignature: [] });
+    expect(doc.paths['/alerts'].get.responses['200']).toBeDefined();
+  });
+});
+
 describe('GET /alerts', () => {
   it('is paginated and scoped to the team', async () => {
     const a = await listAlerts(tokenA, '?limit=2');

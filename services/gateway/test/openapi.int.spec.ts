@@ -135,7 +135,12 @@ describe('OpenAPI document', () => {
 
     it('documents error bodies, auth schemes and rate-limit headers', () => {
       expect(doc.components.schemas['ErrorBody']).toBeDefined();
-      expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['admin', 'bearer']);
+      expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+        'admin',
+        'bearer',
+        'intakeSecret',
+        'pagerdutySignature',
+      ]);
       const get = doc.paths['/test/items']!['get'];
       expect(get.security).toEqual([{ bearer: [] }]);
       for (const status of ['400', '401', '403', '429', '500', '503']) {

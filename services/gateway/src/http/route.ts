@@ -84,6 +84,8 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
    * its credentials is present (then the usual 401), throws unauthenticated when one is wrong.
    */
   senderAuth?: (input: SenderAuthInput) => Promise<AuthContext | undefined>;
+  /** OpenAPI security schemes `senderAuth` accepts besides `bearer` (`intakeSecret`, `pagerdutySignature`) */
+  senderSchemes?: ('intakeSecret' | 'pagerdutySignature')[];
   /** read the body as received and hand it to the handler as `rawBody` */
   rawBody?: boolean;
   /** answer 503 unavailable when the handler has not answered by then (default: the gateway's request timeout) */

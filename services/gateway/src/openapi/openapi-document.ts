@@ -90,6 +90,20 @@ function registerCommon(registry: OpenAPIRegistry): void {
       'Team token `<token_id>.<secret>`, OIDC JWT (issuer and audience configured on the gateway), or the admin ' +
       'token `admin.<secret>` together with `X-Inquest-Team`.',
   });
+  registry.registerComponent('securitySchemes', 'intakeSecret', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Inquest-Intake-Secret',
+    description:
+      "Alert receivers only: the team's intake secret (`alerts.intake_secret`), with the team in `?team=`.",
+  });
+  registry.registerComponent('securitySchemes', 'pagerdutySignature', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-PagerDuty-Signature',
+    description:
+      'PagerDuty receiver only: `v1=<hex HMAC-SHA256 of the raw body>` (one or more, comma-separated) with `alerts.pagerduty.signing_secret`, the team in `?team=`.',
+  });
   registry.registerComponent('securitySchemes', 'admin', {
     type: 'http',
     scheme: 'bearer',
@@ -205,7 +219,11 @@ function routeConfig(route: RouteDef, withSchemas: boolean): RouteConfig {
     description,
     tags: route.tags,
     security:
-      route.auth === 'public' ? [] : route.auth === 'admin' ? [{ admin: [] }] : [{ bearer: [] }],
+      route.auth === 'public'
+        ? []
+        : route.auth === 'admin'
+          ? [{ admin: [] }]
+          : [{ bearer: [] }, ...(route.senderSchemes ?? []).map((s) => ({ [s]: [] }))],
     request: {
       ...(params ? { params } : {}),
       ...(query ? { query } : {}),

@@ -151,6 +151,8 @@ export function alertsRoutes({ clients }: GatewayDeps): RouteDef[] {
       body: o.schema,
       query: AlertIntakeQuery,
       senderAuth: senderAuth(o.source),
+      senderSchemes:
+        o.source === 'pagerduty' ? ['intakeSecret', 'pagerdutySignature'] : ['intakeSecret'],
       rawBody: o.rawBody,
       responses: ALERT_RESPONSES,
       handler: async (req) => {
