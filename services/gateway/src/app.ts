@@ -276,10 +276,15 @@ async function handle(
       });
     setRateHeaders(res, state);
     auth = authorize(route, auth, req);
-    // The admin token acts on the team it names: that team must exist (not a group, not a
-    // typo that would create orphan data a team created later with that id inherits).
-    if (auth.kind === 'admin' && route.auth === 'team' && auth.teamId)
-      await deps.teams.requireTeam(auth.teamId, requestId);
+    // The admin token acts on the team it names, an OIDC identity on the team of its claim: that
+    // team must exist (not a group, not a typo that would create orphan data a team created
+    // later with that id inherits). A team token is bound to an existing team when issued.
+    if (auth.kind !== 'team' && route.auth === 'team' && auth.teamId)
+      await deps.teams.requireTeam(
+        auth.teamId,
+        requestId,
+        auth.kind === 'admin' ? 'X-Inquest-Team' : 'the team claim',
+      );
   }
   const body =
     rawRead || route.rawBody || route.senderAuth

@@ -88,6 +88,7 @@ describe('OIDC JWT authentication', () => {
     idp.state.keys = [rsa.jwk, ec.jwk];
     const oidc = new OidcVerifier({ issuer: idp.issuer, audience: AUD, jwksCooldownMs: 0 });
     gw = await createTestGateway({ routes: testRoutes, oidc, rateLimits: { auth_fail: 1000 } });
+    gw.config!.effective.set('team-a', {});
   });
   afterAll(async () => {
     await gw.stop();
@@ -171,6 +172,19 @@ describe('OIDC JWT authentication', () => {
     expect((await get(noTeam)).status).toBe(403);
     const noPerms = await sign(ec, { inquest_permissions: [] });
     expect((await get(noPerms)).status).toBe(403);
+  });
+
+  it('refuses a team claim that names no existing team (issue 16): 404, nothing stored', async () => {
+    const ghost = await sign(ec, {
+      inquest_team: 'ghost-team',
+      inquest_permissions: ['read', 'write'],
+    });
+    const res = await gw.request('PUT', '/api/v1/test/items/g1', {
+      token: ghost,
+      body: { name: 'g' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toContain('ghost-team');
   });
 
   it('answers 503 when the identity provider cannot be reached for discovery', async () => {

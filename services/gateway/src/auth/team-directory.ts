@@ -4,8 +4,11 @@ import type { configV1 } from '@inquest/proto';
 
 /** Which node ids are teams: what the admin token may name in X-Inquest-Team. */
 export interface TeamDirectory {
-  /** Resolves for an existing team; 404 `not_found` for an unknown node, 400 for a non-team. */
-  requireTeam(teamId: string, requestId: string): Promise<void>;
+  /**
+   * Resolves for an existing team; 404 `not_found` for an unknown node, 400 for a non-team.
+   * `via` names where the id came from in the error message (default `X-Inquest-Team`).
+   */
+  requireTeam(teamId: string, requestId: string, via?: string): Promise<void>;
 }
 
 /**
@@ -20,7 +23,7 @@ export class ConfigTeamDirectory implements TeamDirectory {
     private readonly options: { deadlineMs?: number; maxEntries?: number } = {},
   ) {}
 
-  async requireTeam(teamId: string, requestId: string): Promise<void> {
+  async requireTeam(teamId: string, requestId: string, via = 'X-Inquest-Team'): Promise<void> {
     if (this.teams.has(teamId)) return;
     let node: configV1.Node | undefined;
     try {
@@ -32,14 +35,12 @@ export class ConfigTeamDirectory implements TeamDirectory {
       ).node;
     } catch (err) {
       if ((err as { code?: unknown }).code === 'not_found')
-        throw notFound(`team ${teamId} not found (X-Inquest-Team)`);
+        throw notFound(`team ${teamId} not found (${via})`);
       throw err;
     }
-    if (!node) throw notFound(`team ${teamId} not found (X-Inquest-Team)`);
+    if (!node) throw notFound(`team ${teamId} not found (${via})`);
     if (node.kind !== 'team')
-      throw invalidRequest(
-        `X-Inquest-Team names node ${teamId}, which is a ${node.kind}, not a team`,
-      );
+      throw invalidRequest(`${via} names node ${teamId}, which is a ${node.kind}, not a team`);
     if (this.teams.size >= (this.options.maxEntries ?? 100_000)) this.teams.clear();
     this.teams.add(teamId);
   }
