@@ -1257,6 +1257,54 @@ describe('dependency timeout / refusal', () => {
     expect(text).toMatch(/warehouse-db\.shop\.svc:5432/);
     expect(text).toMatch(/time(?:s)? ?out/);
   });
+
+  it("another service's rollout minutes before is not blamed", async () => {
+    const world: JsonWorld = {
+      objects: [
+        deployment('orders', 'shop', 'registry.example.com/shop/orders:1.9.2', 2, 2),
+        pod({
+          name: 'orders-5f6d7c8b9-p4q5r',
+          ns: 'shop',
+          app: 'orders',
+          image: 'registry.example.com/shop/orders:1.9.2',
+          node: 'worker-1',
+          state: { running: { startedAt: ago(600) } },
+          ready: true,
+        }),
+        deployment('catalog', 'shop', 'registry.example.com/shop/catalog:5.2.0', 2, 2),
+        pod({
+          name: 'catalog-9f8e7d6c5-a1b2c',
+          ns: 'shop',
+          app: 'catalog',
+          image: 'registry.example.com/shop/catalog:5.2.0',
+          node: 'worker-2',
+          state: { running: { startedAt: ago(20) } },
+          ready: true,
+        }),
+      ],
+      events: [
+        kubeEvent(
+          'shop',
+          { kind: 'Deployment', name: 'catalog' },
+          'Normal',
+          'ScalingReplicaSet',
+          'Scaled up replica set catalog-9f8e7d6c5 to 2',
+          20,
+        ),
+      ],
+      logs: {
+        'orders-5f6d7c8b9-p4q5r': [
+          `${ago(3)} ERROR GET /orders 504: query failed: timeout after 2000ms connecting to warehouse-db.shop.svc:5432`,
+          `${ago(1)} ERROR GET /orders 504: query failed: timeout after 2000ms connecting to warehouse-db.shop.svc:5432`,
+        ].join('\n'),
+      },
+    };
+    const { text } = await jsonCase(world, 'shop', 'orders returns 504s', ['dependency_timeout'], {
+      service: 'orders',
+    });
+    expect(text).toMatch(/orders cannot reach its dependency warehouse-db\.shop\.svc:5432/);
+    expect(text).not.toMatch(/catalog/);
+  });
 });
 
 describe('TLS', () => {
@@ -1633,6 +1681,42 @@ describe('a change to the subject shortly before the first error', () => {
 });
 
 describe('healthy', () => {
+  it('healthy half an hour after its own rollout: no "recent deploy" alarm', async () => {
+    const world: JsonWorld = {
+      objects: [
+        deployment('cart', 'shop', 'registry.example.com/shop/cart:3.0.2', 2, 2),
+        ...['abcde', 'fghij'].map((s) =>
+          pod({
+            name: `cart-5c8d7b9f4-${s}`,
+            ns: 'shop',
+            app: 'cart',
+            image: 'registry.example.com/shop/cart:3.0.2',
+            node: 'worker-1',
+            state: { running: { startedAt: ago(25) } },
+            ready: true,
+          }),
+        ),
+      ],
+      events: [
+        kubeEvent(
+          'shop',
+          { kind: 'Deployment', name: 'cart' },
+          'Normal',
+          'ScalingReplicaSet',
+          'Scaled up replica set cart-5c8d7b9f4 to 2',
+          26,
+        ),
+      ],
+      logs: { 'cart-5c8d7b9f4-abcde': `${ago(2)} INFO GET /cart/42 200 3ms` },
+    };
+    const { result } = await investigate(jsonTools(world), 'Is cart healthy?', {
+      namespace: 'shop',
+    });
+    expect(result.summary).toMatch(/No problem found/);
+    expect(result.root_cause.confidence).toBeLessThanOrEqual(30);
+    expect(conclusion(result)).not.toMatch(/roll(?:out|ed|back)|deploy/i);
+  });
+
   it('a healthy service: "No problem found" with low confidence', async () => {
     const world: TextWorld = {
       tables: {
