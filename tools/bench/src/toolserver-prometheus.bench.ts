@@ -10,7 +10,7 @@
  * Args: --calls=<sequential calls per path> (default 200) --series=<n> (default 100)
  */
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { createClient } from '@inquest/grpc-kit';
@@ -136,6 +136,7 @@ export async function run(): Promise<void> {
       if (res.statusCode !== 200) throw new Error(`tool server answered ${res.statusCode}`);
       await res.body.json();
     });
+    const cpu0 = process.cpuUsage();
     const viaProxy = await time(calls, async () => {
       await client.callTool({
         team_id: 'team-bench',
@@ -143,10 +144,16 @@ export async function run(): Promise<void> {
         parameters,
       });
     });
+    const cpu = process.cpuUsage(cpu0);
+    // Wall times swing with what else runs on the machine; the CPU this process spends per call
+    // (proxy + tool server, both in-process; Prometheus is another process) does not.
+    const cpuPerCall = (cpu.user + cpu.system) / 1000 / (calls + Math.min(20, calls));
+    const load = loadavg()[0]!.toFixed(1);
     process.stdout.write(
       `Prometheus query_range alone (raw matrix, ${Math.round(rawBytes / 1024)} KiB): ${fmt(raw)}\n` +
         `tool server direct (HTTP, query + summary): ${fmt(direct)}\n` +
         `through toolserver-proxy (gRPC -> proxy -> HTTP tool server -> Prometheus): ${fmt(viaProxy)}\n` +
+        `CPU of this process (proxy + tool server) per call through the proxy: ${cpuPerCall.toFixed(2)} ms; machine: ${cpus().length} CPUs, load average ${load}\n` +
         `target: p50 <= 50 ms through the proxy for 1 h x ${series} series -> ${pct(viaProxy, 50) <= 50 ? 'met' : 'NOT met'} (${calls} sequential calls per path)\n`,
     );
   } finally {
