@@ -299,6 +299,7 @@ class Gatherer {
     const listKinds = ['pod', 'deployment'];
     if (/\bjobs?\b|cron|batch|backoff|deadline/.test(text)) listKinds.push('job');
     if (/\bpvc|volume|storage|claim|disk/.test(text)) listKinds.push('persistentvolumeclaim');
+    if (/\bcert|\btls\b|\bssl\b|x509|acme/.test(text)) listKinds.push('certificate');
     if (/scal|hpa|autoscal|load|latency|slow|throttl|cpu|saturat|capacity/.test(text))
       listKinds.push('horizontalpodautoscaler');
     // what the workloads depend on: Services (endpoints by name or ClusterIP) and stateful sets

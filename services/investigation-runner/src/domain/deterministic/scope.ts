@@ -107,7 +107,7 @@ export function scopeIncident(
     addNs(m[1]!.toLowerCase());
   // "deployment x", "the x deployment", "pod x", "node x", "job x", "pvc x"
   for (const m of text.matchAll(
-    /\b(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|svc|hpa|ingress|configmap|secret)\s+[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])/gi,
+    /\b(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|svc|hpa|ingress|configmap|secret|certificate)\s+[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])/gi,
   )) {
     const kind = kindOf(m[1]!);
     const name = m[2]!.toLowerCase();
@@ -115,7 +115,7 @@ export function scopeIncident(
       add({ kind, name, from: 'message' });
   }
   for (const m of text.matchAll(
-    /\b(?:the\s+)?[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])[`'"]?\s+(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|hpa)s?\b/gi,
+    /\b(?:the\s+)?[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])[`'"]?\s+(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|hpa|certificate)s?\b/gi,
   )) {
     const name = m[1]!.toLowerCase();
     if (!STOP.has(name)) add({ kind: kindOf(m[2]!), name, from: 'message' });
