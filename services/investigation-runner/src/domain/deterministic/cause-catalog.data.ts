@@ -349,6 +349,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} is denied by RBAC: {user} cannot {verb} {res} ("{fact}"): its ServiceAccount lacks a Role/RoleBinding for that',
     fix: 'Grant {user} the {verb} permission on {res} with a Role and RoleBinding (least privilege), or run {subject} with the ServiceAccount that has it.',
   },
+  {
+    id: 'serviceaccount_missing',
+    class: 'rbac_denied',
+    title: 'ServiceAccount does not exist',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'condition', 'status', 'text'],
+    text: '(?:error looking up service account [\\w.-]+/[\\w.-]+: )?serviceaccounts? "(?<sa>[^"]+)" not found',
+    cause:
+      'the pods of {subject} cannot be created: the ServiceAccount "{sa}" they run as does not exist ("{fact}")',
+    fix: 'Create the ServiceAccount {sa} in the namespace (with the Role/RoleBindings it needs), or set serviceAccountName of {subject} to one that exists.',
+  },
   // ---------------------------------------------------------------- network
   {
     id: 'dns_failure',

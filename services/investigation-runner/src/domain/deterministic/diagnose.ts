@@ -163,7 +163,6 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
       ? ((e.object.kind ? model.get(e.object.kind, e.object.name, e.namespace) : undefined) ??
         [...model.objects.values()].find((o) => o.name === e.object!.name))
       : undefined;
-    const w = obj ? model.workloadOf(obj).name : (e.object?.name ?? '');
     const view =
       obj ??
       (e.object
@@ -179,6 +178,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
             source: e.source,
           }
         : undefined);
+    // an event about a ReplicaSet or pod not listed still belongs to its workload
+    const w = view ? model.workloadOf(view as ObjectView).name : '';
     run(
       'event',
       e.reason,
