@@ -109,11 +109,14 @@ export async function startPrometheusStack(): Promise<PrometheusStack> {
         (r) => r.name === 'test:broken',
       );
       const alerts = (await getJson(`${alertmanager.url}/api/v2/alerts`)) as unknown as Obj[];
-      const names = new Set(alerts.map((a) => a.labels.alertname));
+      const byName = new Map(alerts.map((a) => [a.labels.alertname as string, a.status as Obj]));
+      // the inhibitor and the silencer mark alerts a moment after they arrive
       return (
         up.data.result.length === 3 &&
         broken?.health === 'err' &&
-        ['AlwaysFiring', 'SilencedAlert', 'InhibitedAlert'].every((n) => names.has(n))
+        byName.get('AlwaysFiring')?.state === 'active' &&
+        byName.get('SilencedAlert')?.silencedBy.length === 1 &&
+        byName.get('InhibitedAlert')?.inhibitedBy.length === 1
       );
     }, 20_000);
   } catch (err) {
