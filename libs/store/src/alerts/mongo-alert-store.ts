@@ -58,7 +58,7 @@ export class MongoAlertStore implements AlertStore {
     if (prev && (prev.status === 'firing' || alert.status === 'resolved')) {
       const rec = mergeRepeat(prev, alert, now);
       if (link) applyLink(rec, link);
-      await this.alerts.updateOne({ _id: rec.alert_id }, { $set: { ...rec } });
+      await this.write(rec);
       return rec;
     }
     const rec = newRecord(alert, now);
@@ -78,15 +78,17 @@ export class MongoAlertStore implements AlertStore {
   ): Promise<void> {
     if (!alertIds.length) return;
     const docs = await this.alerts.find({ _id: { $in: alertIds }, team_id: teamId }).toArray();
-    for (const d of docs) {
-      const rec = applyLink(fromMongo<AlertRecord>(d, ['seq'])!, patch);
-      if (rec.skipped_reason === undefined)
-        await this.alerts.updateOne(
-          { _id: d._id },
-          { $set: { ...rec }, $unset: { skipped_reason: '' } },
-        );
-      else await this.alerts.updateOne({ _id: d._id }, { $set: { ...rec } });
-    }
+    for (const d of docs) await this.write(applyLink(fromMongo<AlertRecord>(d, ['seq'])!, patch));
+  }
+
+  /** Writes a record's fields; a field the record no longer has (skipped_reason) is removed. */
+  private async write(rec: AlertRecord): Promise<void> {
+    const set = Object.fromEntries(Object.entries(rec).filter(([, v]) => v !== undefined));
+    const update =
+      rec.skipped_reason === undefined
+        ? { $set: set, $unset: { skipped_reason: '' as const } }
+        : { $set: set };
+    await this.alerts.updateOne({ _id: rec.alert_id }, update);
   }
 
   async openGroup(req: OpenGroupRequest): Promise<OpenGroupOutcome> {
