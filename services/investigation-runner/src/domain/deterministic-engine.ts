@@ -12,6 +12,7 @@ import { compile, findFindings, relevance, type Finding } from './deterministic/
 import { ClusterModel } from './deterministic/model';
 import {
   observe,
+  observeNow,
   setObserveClock,
   type CallContext,
   type ObjectView,
@@ -805,7 +806,9 @@ export function isUnhealthy(o: ObjectView): boolean {
       const [a, b] = ready.split('/').map(Number);
       if (a !== b) return true;
     }
-    return (o.restarts ?? 0) > 3;
+    // many restarts count while they are recent (a crash loop long over is history)
+    const lastExit = Math.max(0, ...o.containers.map((c) => c.last?.at ?? 0));
+    return (o.restarts ?? 0) > 3 && (!lastExit || observeNow() - lastExit < 60 * 60_000);
   }
   if (o.kind === 'node') return !!o.status && !/^Ready$/.test(o.status);
   if (o.kind === 'persistentvolumeclaim') return !!o.status && o.status !== 'Bound';

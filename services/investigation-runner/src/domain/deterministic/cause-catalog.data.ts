@@ -25,6 +25,8 @@ export interface CauseEntry {
   text?: string;
   cause: string;
   fix: string;
+  /** match `text` case-sensitively (names like ENV_VARS must be upper case) */
+  caseSensitive?: boolean;
 }
 
 export const CAUSE_CATALOG: CauseEntry[] = [
@@ -404,10 +406,10 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.84,
     on: ['log', 'event', 'text'],
     // a failing health probe is the kubelet's call, not a dependency of the app
-    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?))',
+    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)|(?:connecting|connect) to (?<host5>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]{0,60}?(?:timed out|timeout))',
     cause:
-      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}: connections time out ("{fact}")',
-    fix: 'Check {host}{host2}{host3}{host4}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
+      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}{host5}: connections time out ("{fact}")',
+    fix: 'Check {host}{host2}{host3}{host4}{host5}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
   },
   {
     id: 'dependency_refused',
@@ -478,7 +480,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.88,
     on: ['log', 'state'],
-    text: '(?:environment variable|env(?:ironment)? var(?:iable)?|env)\\s+[\'"`]?(?<var>[A-Z][A-Z0-9_]{2,})[\'"`]?\\s+(?:is\\s+)?(?:not set|missing|required|undefined|empty|must be set)|(?:missing|required) (?:required )?(?:environment variable|env var(?:iable)?|setting|configuration|config)s?:?\\s+[\'"`]?(?<var2>[A-Za-z][A-Za-z0-9_.]{2,})|KeyError: [\'"](?<var3>[A-Z][A-Z0-9_]{2,})[\'"]|(?<var4>[A-Z][A-Z0-9_]{3,})\\s+(?:must be set|is required|is not set|not set|is missing|is empty)|required (?:key|variable|env(?:ironment)? var(?:iable)?|setting|config(?:uration)? key) [\'"`]?(?<var5>[A-Z][A-Z0-9_]{2,})[\'"`]? (?:missing|not set|is missing|not found|undefined|is empty)',
+    caseSensitive: true,
+    text: '(?:[Ee]nvironment variable|[Ee]nv(?:ironment)? var(?:iable)?|[Ee]nv|ENV)\\s+[\'"`]?(?<var>[A-Z][A-Z0-9_]{2,})[\'"`]?\\s+(?:is\\s+)?(?:not set|missing|required|undefined|empty|must be set)|(?:[Mm]issing|[Rr]equired|MISSING|REQUIRED) (?:required )?(?:environment variable|env var(?:iable)?|setting|configuration|config)s?:?\\s+[\'"`]?(?<var2>[A-Za-z][A-Za-z0-9_.]{2,})|KeyError: [\'"](?<var3>[A-Z][A-Z0-9_]{2,})[\'"]|\\b(?<var4>[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{4,})\\s+(?:must be set|is required|is not set|not set|is missing|is empty)|[Rr]equired (?:key|variable|env(?:ironment)? var(?:iable)?|setting|config(?:uration)? key) [\'"`]?(?<var5>[A-Z][A-Z0-9_]{2,})[\'"`]? (?:missing|not set|is missing|not found|undefined|is empty)',
     cause: '{subject} crashes at start because {var}{var2}{var3}{var4}{var5} is not set ("{fact}")',
     fix: 'Set {var}{var2}{var3}{var4}{var5} in the environment of {subject} (Deployment env / ConfigMap / Secret), then let it restart.',
   },
@@ -489,7 +492,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.86,
     on: ['log', 'text'],
-    text: 'invalid [^\\n]{0,60}? for (?<var>[A-Z][A-Z0-9_]{3,})|(?<var2>[A-Z][A-Z0-9_]{3,})[^\\n]{0,40}(?:is invalid|invalid value|malformed|cannot be parsed)|invalid (?:value|setting) [\'"]?(?<val>[^\'"\\s]+)[\'"]? for (?:config(?:uration)? )?(?:key |setting )?[\'"]?(?<key>[\\w.-]+)',
+    caseSensitive: true,
+    text: '[Ii]nvalid [^\\n]{0,60}? for (?<var>[A-Z][A-Z0-9_]{3,})|\\b(?<var2>[A-Z][A-Z0-9]*_[A-Z0-9_]+)[^\\n]{0,40}(?:is invalid|invalid value|malformed|cannot be parsed)|[Ii]nvalid (?:value|setting) [\'"]?(?<val>[^\'"\\s]+)[\'"]? for (?:config(?:uration)? )?(?:key |setting )?[\'"]?(?<key>[\\w.-]+)',
     cause:
       '{subject} fails because of a bad configuration value: {var}{var2}{key} is invalid ("{fact}")',
     fix: 'Correct {var}{var2}{key} in the configuration of {subject} (or roll back the config change that set it).',

@@ -28,7 +28,7 @@ export function compile(catalog: CauseEntry[]): Compiled[] {
   return catalog.map((entry) => ({
     entry,
     reason: entry.reason ? new RegExp(entry.reason, 'i') : undefined,
-    text: entry.text ? new RegExp(entry.text, 'im') : undefined,
+    text: entry.text ? new RegExp(entry.text, entry.caseSensitive ? 'm' : 'im') : undefined,
   }));
 }
 

@@ -980,6 +980,8 @@ let clockNow = () => Date.now();
 export function setObserveClock(now: () => number) {
   clockNow = now;
 }
+/** the run's current time (the engine's clock) */
+export const observeNow = () => clockNow();
 export function ageToTime(age: string | undefined): number | undefined {
   if (!age) return undefined;
   const m = /^((\d+)d)?((\d+)h)?((\d+)m)?((\d+)s)?$/.exec(age.trim().split(/\s/)[0] ?? '');
