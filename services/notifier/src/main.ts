@@ -122,15 +122,22 @@ export async function start(
     deps.bus ??
     (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'notifier' }));
   const subscriptions: Subscription[] = [
-    await bus.subscribe(
-      Subjects.investigationCompleted,
-      (m) => intake.investigationCompleted(m.data).then(() => undefined),
-      {
-        ...INTAKE_SUBSCRIPTION,
-        durable: 'notifier-investigation-completed',
-        concurrency: 8,
-      },
-    ),
+    // investigation_complete goes out for every terminal investigation, failed and cancelled too
+    ...(await Promise.all(
+      (
+        [
+          [Subjects.investigationCompleted, 'notifier-investigation-completed'],
+          [Subjects.investigationFailed, 'notifier-investigation-failed'],
+          [Subjects.investigationCancelled, 'notifier-investigation-cancelled'],
+        ] as const
+      ).map(([subject, durable]) =>
+        bus.subscribe(subject, (m) => intake.investigationCompleted(m.data).then(() => undefined), {
+          ...INTAKE_SUBSCRIPTION,
+          durable,
+          concurrency: 8,
+        }),
+      ),
+    )),
     ...(await Promise.all(
       (['requested', 'approved', 'rejected'] as const).map((kind) =>
         bus.subscribe(

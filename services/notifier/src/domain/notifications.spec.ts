@@ -47,6 +47,35 @@ describe('notifications', () => {
     });
   });
 
+  it('builds a failed investigation payload with status, error and the time it failed', () => {
+    const p = investigationCompletePayload({
+      event_id: 'evt_f',
+      team_id: 'payments',
+      investigation: {
+        investigation_id: 'inv_f',
+        status: 'failed',
+        agent: 'k8s_agent',
+        failed_at: '2026-01-01T00:01:00.000Z',
+        error: { code: 'data_source_unavailable', message: 'no tool server answered' },
+      },
+    });
+    expect(p).toEqual({
+      event: 'investigation_complete',
+      investigation_id: 'inv_f',
+      summary: '',
+      root_cause: {},
+      recommendations: [],
+      team_id: 'payments',
+      status: 'failed',
+      agent: 'k8s_agent',
+      completed_at: '2026-01-01T00:01:00.000Z',
+      error: { code: 'data_source_unavailable', message: 'no tool server answered' },
+    });
+    expect(investigationChatText(p, undefined)).toContain(
+      'Investigation inv_f failed (k8s_agent)\n*Error* data_source_unavailable: no tool server answered',
+    );
+  });
+
   it('plans a webhook and a chat message from the team settings', () => {
     const settings = teamSettingsFrom(
       {

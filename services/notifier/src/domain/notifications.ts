@@ -32,11 +32,16 @@ export function envelopeOf(data: unknown): EventEnvelope | undefined {
   return { event_id, team_id, occurred_at: str(d['occurred_at']) ?? new Date().toISOString() };
 }
 
-/** `investigation_complete` body: the spec's fields plus team_id, status, agent, completed_at. */
+/**
+ * `investigation_complete` body, for every terminal investigation: the spec's fields plus
+ * team_id, status (completed, failed or cancelled), agent, completed_at (when it ended), and
+ * `error` {code, message} for a failed one.
+ */
 export function investigationCompletePayload(event: unknown): Json {
   const e = obj(event);
   const inv = obj(e['investigation']);
   const result = obj(inv['result']);
+  const ended = str(inv['completed_at']) ?? str(inv['failed_at']) ?? str(inv['cancelled_at']);
   const payload: Json = {
     event: NotificationEvents.investigationComplete,
     investigation_id: str(inv['investigation_id']) ?? '',
@@ -46,8 +51,14 @@ export function investigationCompletePayload(event: unknown): Json {
     team_id: str(e['team_id']) ?? str(inv['team_id']) ?? '',
     status: str(inv['status']) ?? 'completed',
     agent: str(inv['agent']) ?? '',
-    completed_at: str(inv['completed_at']) ?? str(e['occurred_at']) ?? new Date().toISOString(),
+    completed_at: ended ?? str(e['occurred_at']) ?? new Date().toISOString(),
   };
+  const error = obj(inv['error']);
+  if (str(error['code']) || str(error['message']))
+    payload['error'] = {
+      code: str(error['code']) ?? 'internal',
+      message: str(error['message']) ?? '',
+    };
   const alert = alertOf(inv['alert']);
   if (alert) payload['alert'] = alert;
   return payload;
@@ -150,6 +161,9 @@ export function investigationChatText(
       `Alert *${clip(alertname, 200)}*${sev ? ` (${sev})` : ''} from ${str(alert['source']) ?? 'an alert sender'}`,
     );
   }
+  const error = obj(payload['error']);
+  if (str(error['code']))
+    lines.push(`*Error* ${String(error['code'])}: ${clip(str(error['message']) ?? '', 300)}`);
   const summary = str(payload['summary']);
   if (summary) lines.push(clip(summary, 300));
   const rcText = str(rc['description']);
