@@ -1152,6 +1152,84 @@ describe('evictions and node pressure', () => {
   });
 });
 
+describe('evictions: node DiskPressure (kubectl text)', () => {
+  it('a DaemonSet pod Evicted "The node had condition: [DiskPressure]"; the node is described', async () => {
+    const w: TextWorld = {
+      tables: {
+        pod: podsTable([
+          ['logs-agent-x7k2p', '0/1', 'Evicted', '0', '20m', 'worker-5'],
+          ['logs-agent-q9w8e', '1/1', 'Running', '0', '20m', 'worker-1'],
+        ]),
+      },
+      describe: {
+        'pod/logs-agent-x7k2p': `Name:           logs-agent-x7k2p
+Namespace:      logging
+Priority:       0
+Node:           worker-5/10.0.0.15
+Start Time:     ${kubeTime(20)}
+Labels:         app=logs-agent
+Annotations:    <none>
+Status:         Failed
+Reason:         Evicted
+Message:        The node had condition: [DiskPressure].
+IP:             10.244.5.3
+Controlled By:  DaemonSet/logs-agent
+Containers:
+  agent:
+    Image:          fluent/fluent-bit:3.0
+    Port:           <none>
+    Host Port:      <none>
+    State:          Terminated
+      Reason:       ContainerStatusUnknown
+      Exit Code:    137
+    Ready:          False
+    Restart Count:  0
+    Environment:    <none>
+    Mounts:         <none>
+Conditions:
+  Type              Status
+  DisruptionTarget  True
+  Ready             False
+QoS Class:       BestEffort
+Node-Selectors:  <none>
+Tolerations:     <none>
+Events:
+  Type     Reason   Age   From     Message
+  ----     ------   ----  ----     -------
+  Warning  Evicted  15m   kubelet  The node had condition: [DiskPressure].
+`,
+        'node/worker-5': `Name:               worker-5
+Roles:              <none>
+Labels:             kubernetes.io/hostname=worker-5
+Annotations:        node.alpha.kubernetes.io/ttl: 0
+CreationTimestamp:  Mon, 02 Feb 2026 08:21:47 +0000
+Taints:             node.kubernetes.io/disk-pressure:NoSchedule
+Unschedulable:      false
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  MemoryPressure   False   ${kubeTime(1)}   ${kubeTime(900)}   KubeletHasSufficientMemory   kubelet has sufficient memory available
+  DiskPressure     True    ${kubeTime(1)}   ${kubeTime(16)}    KubeletHasDiskPressure       kubelet has disk pressure
+  PIDPressure      False   ${kubeTime(1)}   ${kubeTime(900)}   KubeletHasSufficientPID      kubelet has sufficient PID available
+  Ready            True    ${kubeTime(1)}   ${kubeTime(900)}   KubeletReady                 kubelet is posting ready status
+Events:
+  Type     Reason                 Age   From     Message
+  ----     ------                 ----  ----     -------
+  Warning  EvictionThresholdMet   16m   kubelet  Attempting to reclaim ephemeral-storage
+  Normal   NodeHasDiskPressure    16m   kubelet  Node worker-5 status is now: NodeHasDiskPressure
+`,
+      },
+    };
+    const { text } = await textCase(w, 'logging', 'logs-agent pods keep getting evicted', [
+      'evicted',
+      'node_pressure',
+    ]);
+    expect(text).toMatch(/logs-agent/);
+    expect(text).toMatch(/worker-5/);
+    expect(text).toMatch(/DiskPressure/);
+  });
+});
+
 describe('RBAC denial', () => {
   it('the ServiceAccount cannot list configmaps (client-go reflector error)', async () => {
     const name = 'config-watcher-6f5e4d3c2-h7g6f';
@@ -1175,6 +1253,32 @@ describe('RBAC denial', () => {
     expect(text).toMatch(/config-watcher/);
     expect(text).toMatch(/system:serviceaccount:platform:config-watcher/);
     expect(text).toMatch(/configmaps/);
+  });
+});
+
+describe('ServiceAccount denial', () => {
+  it('the ReplicaSet cannot create pods: its ServiceAccount does not exist', async () => {
+    const world: TextWorld = {
+      tables: {
+        deployment: `NAME   READY   UP-TO-DATE   AVAILABLE   AGE
+api    0/2     0            0           12m`,
+        pod: '',
+      },
+      describe: {},
+      events: eventsTable([
+        [
+          '30s',
+          'Warning',
+          'FailedCreate',
+          'replicaset/api-7c9d8b7f6',
+          'Error creating: pods "api-7c9d8b7f6-" is forbidden: error looking up service account shop/api-runner: serviceaccount "api-runner" not found',
+        ],
+      ]),
+    };
+    const { text } = await textCase(world, 'shop', 'api has no pods', ['serviceaccount_missing']);
+    expect(text).toMatch(/pods of api cannot be created/);
+    expect(text).toMatch(/ServiceAccount "api-runner"/);
+    expect(text).not.toMatch(/api-7c9d8b7f6 \(namespace/);
   });
 });
 
@@ -1322,6 +1426,43 @@ describe('TLS', () => {
     ]);
     expect(text).toMatch(/gateway/);
     expect(text).toMatch(/x509: certificate has expired/);
+  });
+
+  it('a cert-manager Certificate whose Ready condition says Expired', async () => {
+    const world: JsonWorld = {
+      objects: [
+        {
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'Certificate',
+          metadata: { name: 'shop-tls', namespace: 'edge' },
+          spec: {
+            secretName: 'shop-tls',
+            dnsNames: ['shop.example.com'],
+            issuerRef: { name: 'letsencrypt-prod', kind: 'ClusterIssuer' },
+          },
+          status: {
+            notAfter: '2026-03-09T23:59:59Z',
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'Expired',
+                message: 'Certificate expired on Mon, 09 Mar 2026 23:59:59 UTC',
+                lastTransitionTime: ago(720),
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const { text } = await jsonCase(
+      world,
+      'edge',
+      'users get certificate errors on shop.example.com, certificate shop-tls',
+      ['tls_expired'],
+    );
+    expect(text).toMatch(/shop-tls/);
+    expect(text).toMatch(/Certificate expired on Mon, 09 Mar 2026 23:59:59 UTC/);
   });
 
   it('renewal failure: the ACME challenge answered 403', async () => {
