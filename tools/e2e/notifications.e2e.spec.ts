@@ -200,3 +200,52 @@ describe('a failed investigation notifies (point 9)', () => {
     ]);
   });
 });
+
+describe('change-request decisions go to webhooks.config_change (point 10)', () => {
+  beforeAll(async () => {
+    const res = await call(adminToken, 'PUT', '/admin/nodes/nteam/config', {
+      feature_flags: { require_approval: true },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['approve', null],
+    ['reject', '@approve'],
+  ] as const)(
+    '%s: the decision goes to the config_change URL only, and a chat message',
+    async (verb, old) => {
+      const put = await call(dev, 'PUT', '/config/me', { chat_group_to_ping: `@${verb}` });
+      expect(put.status).toBe(202);
+      const id = put.body.change_request_id as string;
+      const decided = await call(boss, 'POST', `/config/me/pending/${id}/${verb}`, {
+        comment: `${verb} it`,
+      });
+      expect(decided.status).toBe(200);
+      const event = verb === 'approve' ? 'config_change_approved' : 'config_change_rejected';
+      await waitFor(() => changeHook.bodies.some((b) => b['change_request_id'] === id), 10_000);
+      const hook = changeHook.bodies.find((b) => b['change_request_id'] === id)!;
+      expect(hook).toMatchObject({
+        event,
+        team_id: 'nteam',
+        change_request_id: id,
+        status: verb === 'approve' ? 'approved' : 'rejected',
+        requested_by: 'dev@example.com',
+        decided_by: 'boss@example.com',
+        comment: `${verb} it`,
+        changes: { chat_group_to_ping: { old, new: `@${verb}` } },
+      });
+      if (verb === 'approve') expect(typeof hook['applied_version']).toBe('number');
+      else expect(hook['applied_version']).toBeUndefined();
+      await waitFor(
+        () =>
+          slack.bodies.some(
+            (b) =>
+              String(b['text']).includes(id) && /was (approved|rejected)/.test(String(b['text'])),
+          ),
+        10_000,
+      );
+      expect(completeHook.bodies.some((b) => b['change_request_id'] === id)).toBe(false);
+    },
+  );
+});

@@ -333,6 +333,8 @@ export const ConfigDocumentSchema = knownKeys(
     }).optional(),
     webhooks: knownKeys({
       investigation_complete: HttpUrl.optional(),
+      /** receiver of config_change_approved / config_change_rejected (extension) */
+      config_change: HttpUrl.optional(),
       signing_secret: VaultRef.optional(),
     }).optional(),
     knowledge_base: KnowledgeBaseSchema.optional(),

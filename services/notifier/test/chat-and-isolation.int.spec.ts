@@ -123,10 +123,11 @@ describe('chat notifications', () => {
     expect(gone).toMatchObject({ attempts: 1, last_error: 'slack: channel_not_found' });
   });
 
-  it('notifies approvers of a change request, and the team of the decision (chat + webhook)', async () => {
+  it('notifies approvers of a change request, and the team of the decision (chat + the config_change webhook)', async () => {
     const r = await receiver();
+    const investigations = await receiver();
     config.effective.set('t-cr', {
-      webhooks: { investigation_complete: r.url },
+      webhooks: { investigation_complete: investigations.url, config_change: r.url },
       chat_channel: '#payments',
       tokens_vault_path: { slack_bot_token: ORG_SLACK_REF },
       approval: { approvers: ['lead@example.com', 'sre@example.com'] },
@@ -195,6 +196,8 @@ describe('chat notifications', () => {
       },
     });
     await waitFor(() => r.received.length === 2);
+    // investigation_complete's receiver is for that one event only
+    expect(investigations.received).toHaveLength(0);
     expect(JSON.parse(r.received[1]!.body)).toMatchObject({
       event: 'config_change_rejected',
       change_request_id: 'cr_2',

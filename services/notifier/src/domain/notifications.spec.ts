@@ -76,6 +76,38 @@ describe('notifications', () => {
     );
   });
 
+  it('sends each event to its own receiver: change decisions never to investigation_complete', () => {
+    const settings = teamSettingsFrom(
+      { webhooks: { investigation_complete: 'https://a.example.com/ic' } },
+      'payments',
+    );
+    const envelope = { event_id: 'e', team_id: 'payments', occurred_at: 'now' };
+    const ctx = { settings, now: '2026-01-01T00:00:00.000Z' };
+    const both = { webhook: true, chat: true };
+    expect(planDeliveries(envelope, 'config_change_approved', {}, ctx, both)).toEqual([]);
+    const withChange = teamSettingsFrom(
+      { webhooks: { config_change: 'https://a.example.com/cc' } },
+      'payments',
+    );
+    const planned = planDeliveries(
+      envelope,
+      'config_change_rejected',
+      {},
+      { ...ctx, settings: withChange },
+      both,
+    );
+    expect(planned.map((d) => d.target)).toEqual(['https://a.example.com/cc']);
+    expect(
+      planDeliveries(
+        envelope,
+        'investigation_complete',
+        {},
+        { ...ctx, settings: withChange },
+        both,
+      ),
+    ).toEqual([]);
+  });
+
   it('plans a webhook and a chat message from the team settings', () => {
     const settings = teamSettingsFrom(
       {

@@ -208,9 +208,10 @@ export interface PlanContext {
 const deliveryId = () => `dlv_${randomUUID().replace(/-/g, '')}`;
 
 /**
- * The deliveries one event asks for, given the team's settings: a webhook when a receiver is
- * set, a chat message when a channel and a bot token are. Keys make a redelivered event record
- * each delivery once.
+ * The deliveries one event asks for, given the team's settings: a webhook when the event's
+ * receiver is set (investigation_complete to webhooks.investigation_complete, the change-request
+ * decisions to webhooks.config_change, never the other one), a chat message when a channel and a
+ * bot token are. Keys make a redelivered event record each delivery once.
  */
 export function planDeliveries(
   envelope: EventEnvelope,
@@ -229,13 +230,15 @@ export function planDeliveries(
   };
   const out: NewDelivery[] = [];
   const s = ctx.settings;
-  if (options.webhook && s.webhookUrl) {
+  const webhookUrl =
+    event === NotificationEvents.investigationComplete ? s.webhookUrl : s.configChangeUrl;
+  if (options.webhook && webhookUrl) {
     out.push({
       ...base,
       delivery_id: newId(),
       dedupe_key: `${envelope.event_id}:${event}:webhook`,
       channel: 'webhook',
-      target: s.webhookUrl,
+      target: webhookUrl,
       payload,
       ...(s.signingSecretRef
         ? {

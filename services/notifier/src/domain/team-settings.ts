@@ -8,8 +8,10 @@ export interface WireSecretScope {
 
 /** The parts of a team's effective configuration the notifier acts on. */
 export interface TeamSettings {
-  /** webhooks.investigation_complete: the team's receiver URL */
+  /** webhooks.investigation_complete: the receiver of investigation_complete only */
   webhookUrl?: string;
+  /** webhooks.config_change (extension): the receiver of config_change_approved/rejected */
+  configChangeUrl?: string;
   /** webhooks.signing_secret (extension): vault reference of the Standard Webhooks secret */
   signingSecretRef?: string;
   /** where signingSecretRef may point (the node that set it) */
@@ -59,6 +61,8 @@ export function teamSettingsFrom(
   };
   const url = str(webhooks['investigation_complete']);
   if (url) s.webhookUrl = url;
+  const changeUrl = str(webhooks['config_change']);
+  if (changeUrl) s.configChangeUrl = changeUrl;
   const secret = str(webhooks['signing_secret']);
   if (secret) {
     s.signingSecretRef = secret;
