@@ -283,7 +283,13 @@ class Gatherer {
     const text =
       `${this.run.message} ${this.run.context.hint ?? ''} ${this.run.context.related_alert ?? ''}`.toLowerCase();
     // generic (non-Kubernetes) tools: called once with what the request fills
-    const generic = this.profiles.filter((p) => !p.kube);
+    // a PromQL query parameter takes PromQL, not the incident's words: those tools are left to
+    // the LLM engine (alerts, rules and targets tools need no query and are called)
+    const generic = this.profiles.filter(
+      (p) =>
+        !p.kube &&
+        !(p.params.query && /promql|prometheus/i.test(`${p.tool.name} ${p.tool.description}`)),
+    );
     const genericCalls = generic.map(async (p) => {
       const filled = fillFromRequest(
         p.tool,
