@@ -17,6 +17,14 @@ export const LauncherEnvSchema = z.object({
   INQUEST_PROMETHEUS_URL: z.string().optional(),
   INQUEST_ALERTMANAGER_URL: z.string().optional(),
   INQUEST_TOOLSERVER_PROMETHEUS_PORT: envPort(0),
+  /** when set (or KUBECONFIG is), the Kubernetes tool server runs in-process too (registered for demo-team) */
+  INQUEST_KUBECONFIG: z.string().optional(),
+  KUBECONFIG: z.string().optional(),
+  INQUEST_KUBE_CONTEXT: z.string().optional(),
+  INQUEST_KUBE_NAMESPACES: z.string().default(''),
+  INQUEST_KUBE_SECRETS: envBool(false),
+  INQUEST_KUBE_CONFIGMAP_VALUES: envBool(false),
+  INQUEST_K8S_TOOLSERVER_PORT: envPort(0),
 });
 
 export type LauncherEnv = z.infer<typeof LauncherEnvSchema>;

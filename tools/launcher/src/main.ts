@@ -18,6 +18,7 @@ import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
 import { start as startNotifier } from '@inquest/notifier-service';
 import { start as startTools } from '@inquest/toolserver-proxy-service';
 import { start as startPrometheusToolServer } from '@inquest/toolserver-prometheus-service';
+import { startKubernetesToolServer } from '@inquest/toolserver-kubernetes-service';
 import { startDemoToolServer, type RunningDemoToolServer } from '@inquest/tool-demo-toolserver';
 import { resolveAdminToken } from './admin-token';
 import { bootstrapDemo, repointDemoToolServer } from './bootstrap-demo';
@@ -94,6 +95,14 @@ export async function startAllInOne(
       '127.0.0.1',
       cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT,
     );
+  // INQUEST_KUBECONFIG asks for the Kubernetes tool server; a KUBECONFIG in the shell offers it
+  const kubeconfig = cfg.INQUEST_KUBECONFIG ?? cfg.KUBECONFIG?.split(':')[0];
+  if (kubeconfig)
+    await assertPortFree(
+      'INQUEST_K8S_TOOLSERVER_PORT',
+      '127.0.0.1',
+      cfg.INQUEST_K8S_TOOLSERVER_PORT,
+    );
   const lock = lockDataDir(dataDir);
   let admin;
   try {
@@ -162,6 +171,35 @@ export async function startAllInOne(
       started.push(prom);
       prometheusToolServerUrl = prom.url;
     }
+    let kubernetesToolServerUrl: string | undefined;
+    let kubernetesSkipped: string | undefined;
+    if (kubeconfig) {
+      try {
+        const k8s = await listenOrExplain(
+          'INQUEST_K8S_TOOLSERVER_PORT',
+          cfg.INQUEST_K8S_TOOLSERVER_PORT,
+          () =>
+            startKubernetesToolServer({
+              kubeconfig,
+              ...(cfg.INQUEST_KUBE_CONTEXT ? { context: cfg.INQUEST_KUBE_CONTEXT } : {}),
+              host: '127.0.0.1',
+              port: cfg.INQUEST_K8S_TOOLSERVER_PORT,
+              namespaces: cfg.INQUEST_KUBE_NAMESPACES.split(',')
+                .map((n) => n.trim())
+                .filter(Boolean),
+              secrets: cfg.INQUEST_KUBE_SECRETS,
+              configMapValues: cfg.INQUEST_KUBE_CONFIGMAP_VALUES,
+              logger,
+            }),
+        );
+        started.push(k8s);
+        kubernetesToolServerUrl = k8s.url;
+      } catch (err) {
+        // asked for explicitly: fail; merely present in the shell (KUBECONFIG): say why and go on
+        if (cfg.INQUEST_KUBECONFIG || err instanceof StartupError) throw err;
+        kubernetesSkipped = err instanceof Error ? err.message : String(err);
+      }
+    }
     const gateway = await listenOrExplain('PORT', cfg.PORT, () =>
       startGateway(
         {
@@ -178,7 +216,8 @@ export async function startAllInOne(
 
     let demoTeamToken: string | undefined;
     let prometheusRegistered = false;
-    if (cfg.INQUEST_DEMO || prometheusToolServerUrl) {
+    let kubernetesRegistered = false;
+    if (cfg.INQUEST_DEMO || prometheusToolServerUrl || kubernetesToolServerUrl) {
       const config = createClient(configV1.ConfigServiceClient, addr(pConfig));
       try {
         if (cfg.INQUEST_DEMO)
@@ -191,6 +230,13 @@ export async function startAllInOne(
             config,
             'demo-team',
             { name: 'prometheus', url: prometheusToolServerUrl },
+            logger,
+          );
+        if (kubernetesToolServerUrl)
+          kubernetesRegistered = await registerToolServer(
+            config,
+            'demo-team',
+            { name: 'kubernetes', url: kubernetesToolServerUrl },
             logger,
           );
       } finally {
@@ -215,6 +261,17 @@ export async function startAllInOne(
             ? ', registered for demo-team as "prometheus"'
             : ', not registered (no demo-team)'),
       );
+    }
+    if (kubernetesToolServerUrl) {
+      out(
+        `Kubernetes tool server: ${kubernetesToolServerUrl} (kubeconfig ${kubeconfig}` +
+          `${cfg.INQUEST_KUBE_CONTEXT ? `, context ${cfg.INQUEST_KUBE_CONTEXT}` : ''}; read-only)` +
+          (kubernetesRegistered
+            ? ', registered for demo-team as "kubernetes"'
+            : ', not registered (no demo-team)'),
+      );
+    } else if (kubernetesSkipped) {
+      out(`Kubernetes tool server not started (KUBECONFIG ${kubeconfig}): ${kubernetesSkipped}`);
     }
     if (admin.generated) {
       out(
