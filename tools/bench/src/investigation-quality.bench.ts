@@ -16,6 +16,8 @@
  *       --class=<class>[,...] --skip-demo --demo-only --json=<file> (every result)
  *       --write-actions=off (the proxy refuses write tools itself; default on, so only the
  *       engine keeps an investigation read-only) --quiet (no per-miss detail)
+ *       --holmes-logs=kubectl (the holmes vocabulary offers the older kubectl_logs family of log
+ *       tools instead of fetch_pod_logs)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +32,7 @@ import {
   type Vocabulary,
 } from './investigation-quality/run';
 import { loadScenarios, selectScenarios } from './investigation-quality/scenario';
-import { VOCABULARIES } from './investigation-quality/vocabularies';
+import { vocabularies as allVocabularies } from './investigation-quality/vocabularies';
 
 const argValue = (args: string[], name: string): string | undefined =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -42,6 +44,9 @@ const list = (v: string | undefined) =>
 const out = (s = '') => process.stdout.write(`${s}\n`);
 
 export async function run(args: string[]): Promise<void> {
+  const VOCABULARIES = allVocabularies({
+    holmesLogs: argValue(args, 'holmes-logs') === 'kubectl' ? 'kubectl' : 'fetch',
+  });
   const wanted = list(argValue(args, 'vocab')) ?? VOCABULARIES.map((v) => v.name);
   const unknown = wanted.filter((w) => !VOCABULARIES.some((v) => v.name === w));
   if (unknown.length) {

@@ -5,7 +5,7 @@ import { grade, type GradedResult } from './grade';
 import { startHarness, type Harness } from './harness';
 import { DATA_DIR, loadDemoCases, runDemo, runScenario } from './run';
 import { loadScenarios, selectScenarios, type Scenario } from './scenario';
-import { VOCABULARIES } from './vocabularies';
+import { vocabularies } from './vocabularies';
 
 const result = (summary: string, description: string, confidence = 70): GradedResult => ({
   summary,
@@ -144,7 +144,13 @@ const WORLD: Scenario = {
   expected: { healthy: false, subject: ['api'], facts: [['DATABASE_URL']] },
 };
 
-const available = VOCABULARIES.filter((v) => !v.unavailable());
+const available = [
+  ...vocabularies().filter((v) => !v.unavailable()),
+  {
+    ...vocabularies({ holmesLogs: 'kubectl' }).find((v) => v.name === 'holmes')!,
+    name: 'holmes (kubectl logs)',
+  },
+];
 
 describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_name, vocab) => {
   it('serves the world: tools listed, a read answered, write tools refused and counted', async () => {

@@ -29,6 +29,8 @@ export interface GatewayCall {
   error?: string;
   /** characters of the serialized output */
   outputChars?: number;
+  /** still running when the engine returned its result (the harness waited for it) */
+  late?: boolean;
 }
 
 export interface InvestigationOutcome {
@@ -107,6 +109,21 @@ const ctx = (teamId: string, investigationId?: string) => ({
 /** ToolGateway over the proxy's gRPC API that records what the engine asked for. */
 class RecordingToolGateway implements ToolGatewayLike {
   readonly calls = new Map<string, GatewayCall[]>();
+  readonly pending = new Map<string, Set<Promise<unknown>>>();
+
+  /** Waits (bounded) for the calls of an investigation still in flight; marks them late. */
+  async settle(investigationId: string, timeoutMs: number): Promise<void> {
+    const inFlight = [...(this.pending.get(investigationId) ?? [])];
+    if (!inFlight.length) return;
+    const done = new Set((this.calls.get(investigationId) ?? []).filter((c) => c.ok || c.error));
+    for (const c of this.calls.get(investigationId) ?? []) if (!done.has(c)) c.late = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(inFlight),
+      new Promise((r) => (timer = setTimeout(r, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  }
 
   constructor(private readonly client: PromiseClient<toolsV1.ToolServiceClient>) {}
 
@@ -143,17 +160,23 @@ class RecordingToolGateway implements ToolGatewayLike {
     this.calls.set(investigationId, list);
     const call: GatewayCall = { tool, parameters, ok: false };
     list.push(call);
+    const pending = this.pending.get(investigationId) ?? new Set();
+    this.pending.set(investigationId, pending);
+    const p = this.client.callTool(
+      { team_id: teamId, investigation_id: investigationId, tool, parameters },
+      { ctx: ctx(teamId, investigationId), signal, deadlineMs: 30_000 },
+    );
+    pending.add(p);
     try {
-      const res = await this.client.callTool(
-        { team_id: teamId, investigation_id: investigationId, tool, parameters },
-        { ctx: ctx(teamId, investigationId), signal, deadlineMs: 30_000 },
-      );
+      const res = await p;
       call.ok = true;
       call.outputChars = JSON.stringify(res.output ?? {}).length;
       return { output: res.output ?? {}, truncated: res.truncated };
     } catch (err) {
       call.error = err instanceof Error ? err.message : String(err);
       throw err;
+    } finally {
+      pending.delete(p);
     }
   }
 }
@@ -278,8 +301,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         clearTimeout(timer);
       }
       outcome.durationMs = performance.now() - t0;
+      // calls the engine left running would otherwise be cut when the server stops
+      await gateway.settle(investigationId, 5_000);
       outcome.calls = gateway.calls.get(investigationId) ?? [];
       gateway.calls.delete(investigationId);
+      gateway.pending.delete(investigationId);
       return outcome;
     },
     async close() {

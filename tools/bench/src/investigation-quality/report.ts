@@ -124,9 +124,11 @@ export function summaryLines(results: RunResult[], vocabularies: string[]): stri
   const failed = calls.filter((c) => !c.ok);
   // MCP tools answer `isError` ("tool x failed: ..."), contract servers a 4xx ("answered 404: ...")
   const toolErrors = failed.filter((c) => / failed: | answered 4\d\d: /.test(c.error ?? '')).length;
+  const late = calls.filter((c) => c.late).length;
   out.push(
     `tool calls through the proxy: ${calls.length}; the tool answered an error: ${toolErrors}; ` +
-      `failed otherwise (validation, refusal, transport): ${failed.length - toolErrors}`,
+      `failed otherwise (validation, refusal, transport): ${failed.length - toolErrors}; ` +
+      `still running when the engine answered: ${late}`,
   );
   out.push('');
   out.push('targets:');
@@ -156,7 +158,7 @@ export function missLines(results: RunResult[], maxConclusion = 600): string[] {
       out.push(`    tools called (${r.calls.length}):`);
       for (const c of r.calls) {
         out.push(
-          `      ${c.tool} ${JSON.stringify(c.parameters)} -> ${c.ok ? `ok, ${c.outputChars ?? 0} chars` : `error: ${clip(c.error ?? '', 160)}`}`,
+          `      ${c.tool} ${JSON.stringify(c.parameters)} -> ${c.ok ? `ok, ${c.outputChars ?? 0} chars` : `error: ${clip(c.error ?? '', 160)}`}${c.late ? ' (after the result)' : ''}`,
         );
       }
     }

@@ -142,12 +142,168 @@ function memoryRequests(world: WorldIndex, namespace?: string): string {
     .join('\n');
 }
 
+/** `1h`, `30m`, `10s`, `1h30m` as seconds (kubectl's --since). */
+function durationSeconds(v: string | undefined): number | undefined {
+  if (!v) return undefined;
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v.trim());
+  if (!m || !(m[1] || m[2] || m[3]))
+    throw new ToolFailure(
+      `error: invalid argument "${v}" for "--since" flag: time: invalid duration "${v}"`,
+    );
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
+/**
+ * The older kubernetes/logs toolset (one tool per `kubectl logs` variant): what `kubectl logs`
+ * prints, its errors as kubectl words them, `| grep` for the _grep tools.
+ */
+function kubectlLogTools(world: WorldIndex): VocabularyTool[] {
+  const logs = (
+    a: Record<string, unknown>,
+    opts: { previous: boolean; all?: boolean; container?: boolean; grep?: boolean },
+  ): string => {
+    const pod = required(a, 'pod_name');
+    const namespace = required(a, 'namespace');
+    const obj = world.get('Pod', pod, namespace);
+    if (!obj) throw new ToolFailure(`Error from server (NotFound): pods "${pod}" not found`);
+    const sinceSeconds = opts.previous ? undefined : durationSeconds(str(a, 'since'));
+    const names = opts.all
+      ? [
+          ...((obj.spec?.initContainers ?? []) as { name: string }[]),
+          ...((obj.spec?.containers ?? []) as { name: string }[]),
+        ].map((c) => c.name)
+      : [opts.container ? required(a, 'container_name') : undefined];
+    let out = '';
+    for (const container of names) {
+      try {
+        out += world.logs({
+          namespace,
+          pod,
+          ...(container ? { container } : {}),
+          previous: opts.previous,
+          ...(sinceSeconds !== undefined ? { sinceSeconds } : {}),
+        });
+      } catch (err) {
+        if (!opts.all)
+          throw new ToolFailure(`Error from server (BadRequest): ${(err as Error).message}`);
+      }
+    }
+    if (opts.grep) {
+      const term = required(a, 'search_term');
+      out = out
+        .split('\n')
+        .filter((l) => l && l.includes(term))
+        .join('\n');
+    }
+    return out;
+  };
+  const params = (extra: Record<string, unknown>, req: string[]) => ({
+    type: 'object' as const,
+    properties: { pod_name: text('pod name'), namespace: text('namespace'), ...extra },
+    required: ['pod_name', 'namespace', ...req],
+  });
+  const since = {
+    since: text(
+      'optional relative duration (1h, 30m, 10s): only logs newer than this (kubectl logs --since)',
+    ),
+  };
+  const container = { container_name: text('container name') };
+  const search = { search_term: text('text to look for') };
+  return [
+    {
+      name: 'kubectl_previous_logs',
+      description:
+        "Runs `kubectl logs --previous` on one pod: the logs of the container before its last crash. Give a pod's name, never a deployment's.",
+      inputSchema: params({}, []),
+      run: (a) => logs(a, { previous: true }),
+    },
+    {
+      name: 'kubectl_previous_logs_all_containers',
+      description:
+        'Runs `kubectl logs --previous --all-containers` on one pod: every container before its last crash',
+      inputSchema: params({}, []),
+      run: (a) => logs(a, { previous: true, all: true }),
+    },
+    {
+      name: 'kubectl_container_previous_logs',
+      description: 'Runs `kubectl logs --previous -c <container>` on one container of a pod',
+      inputSchema: params(container, ['container_name']),
+      run: (a) => logs(a, { previous: true, container: true }),
+    },
+    {
+      name: 'kubectl_logs',
+      description:
+        "Runs `kubectl logs` on one pod (a pod's name, never a deployment's); `since` (1h, 30m) bounds it to recent logs",
+      inputSchema: params(since, []),
+      run: (a) => logs(a, { previous: false }),
+    },
+    {
+      name: 'kubectl_logs_all_containers',
+      description:
+        'Runs `kubectl logs --all-containers` on one pod; `since` bounds it to recent logs',
+      inputSchema: params(since, []),
+      run: (a) => logs(a, { previous: false, all: true }),
+    },
+    {
+      name: 'kubectl_container_logs',
+      description:
+        'Runs `kubectl logs -c <container>` on one container of a pod; `since` bounds it to recent logs',
+      inputSchema: params({ ...container, ...since }, ['container_name']),
+      run: (a) => logs(a, { previous: false, container: true }),
+    },
+    {
+      name: 'kubectl_logs_grep',
+      description: 'Searches the logs of one pod for a term (`kubectl logs <pod> | grep <term>`)',
+      inputSchema: params({ ...search, ...since }, ['search_term']),
+      run: (a) => logs(a, { previous: false, grep: true }),
+    },
+    {
+      name: 'kubectl_logs_all_containers_grep',
+      description: 'Searches the logs of every container of one pod for a term',
+      inputSchema: params({ ...search, ...since }, ['search_term']),
+      run: (a) => logs(a, { previous: false, all: true, grep: true }),
+    },
+  ];
+}
+
+function fetchPodLogsTool(world: WorldIndex): VocabularyTool {
+  return {
+    name: 'fetch_pod_logs',
+    description:
+      'Logs of a Kubernetes pod (previous and current containers), optionally filtered and limited in time or lines',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        pod_name: text('the exact pod name'),
+        namespace: text('Kubernetes namespace'),
+        start_time: text(
+          'start of the logs: an RFC 3339 timestamp, or a negative number of seconds before end_time (e.g. -3600)',
+        ),
+        end_time: text('end of the logs, RFC 3339; the current time when absent'),
+        filter: text('keep only lines matching this (regex, case-insensitive)'),
+        exclude_filter: text('drop lines matching this (regex, case-insensitive)'),
+        limit: {
+          type: 'integer',
+          description: 'at most this many lines, the most recent (default 2000)',
+        },
+      },
+      required: ['pod_name', 'namespace'],
+    },
+    run: (a) => fetchPodLogs(world, a),
+  };
+}
+
+export interface HolmesOptions {
+  /** `fetch` (default): the current logs toolset's fetch_pod_logs; `kubectl`: the older kubectl_logs family */
+  logs?: 'fetch' | 'kubectl';
+}
+
 /**
  * HolmesGPT's Kubernetes toolsets (kubernetes/core, kubernetes/logs, kubernetes/live-metrics):
  * the tool names and parameters it documents, answering what the kubectl command behind each
  * tool would print for this world.
  */
-export function holmesTools(world: WorldIndex): VocabularyTool[] {
+export function holmesTools(world: WorldIndex, options: HolmesOptions = {}): VocabularyTool[] {
   const k = kubectl(world);
   return [
     {
@@ -308,30 +464,7 @@ export function holmesTools(world: WorldIndex): VocabularyTool[] {
       },
       run: (a) => memoryRequests(world, required(a, 'namespace')),
     },
-    {
-      name: 'fetch_pod_logs',
-      description:
-        'Logs of a Kubernetes pod (previous and current containers), optionally filtered and limited in time or lines',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          pod_name: text('the exact pod name'),
-          namespace: text('Kubernetes namespace'),
-          start_time: text(
-            'start of the logs: an RFC 3339 timestamp, or a negative number of seconds before end_time (e.g. -3600)',
-          ),
-          end_time: text('end of the logs, RFC 3339; the current time when absent'),
-          filter: text('keep only lines matching this (regex, case-insensitive)'),
-          exclude_filter: text('drop lines matching this (regex, case-insensitive)'),
-          limit: {
-            type: 'integer',
-            description: 'at most this many lines, the most recent (default 2000)',
-          },
-        },
-        required: ['pod_name', 'namespace'],
-      },
-      run: (a) => fetchPodLogs(world, a),
-    },
+    ...(options.logs === 'kubectl' ? kubectlLogTools(world) : [fetchPodLogsTool(world)]),
     {
       name: 'kubectl_top_pods',
       description:

@@ -24,9 +24,16 @@ function foreign(name: string, tools: (world: WorldIndex) => VocabularyTool[]): 
   };
 }
 
+export interface VocabularyOptions {
+  /** which logs toolset the holmes vocabulary offers (HolmesGPT has had both) */
+  holmesLogs?: 'fetch' | 'kubectl';
+}
+
 /** The tool vocabularies a scenario is served in, in report order. */
-export const VOCABULARIES: Vocabulary[] = [
-  inquestVocabulary(SERVER_NAME),
-  foreign('holmes', holmesTools),
-  foreign('k8s-mcp', k8sMcpTools),
-];
+export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
+  return [
+    inquestVocabulary(SERVER_NAME),
+    foreign('holmes', (world) => holmesTools(world, { logs: options.holmesLogs ?? 'fetch' })),
+    foreign('k8s-mcp', k8sMcpTools),
+  ];
+}
