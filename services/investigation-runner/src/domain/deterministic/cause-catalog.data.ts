@@ -182,10 +182,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.9,
     on: ['event', 'condition'],
-    text: "didn'?t match (?:Pod's )?node (?:affinity/)?selector|node\\(s\\) didn'?t match node selector|MatchNodeSelector|didn'?t satisfy (?:existing pods )?(?:anti-)?affinity|didn't match pod affinity",
+    text: "didn'?t match (?:Pod's )?node (?:affinity/)?selector|node\\(s\\) didn'?t match node selector|MatchNodeSelector|didn'?t satisfy (?:existing pods )?(?:anti-)?affinity|didn'?t match pod (?:anti-)?affinity",
     cause:
       '{subject} stays Pending: no node matches its node selector / affinity{selector} ("{fact}")',
     fix: 'Fix the nodeSelector/affinity of {subject} to labels that nodes have (`kubectl get nodes --show-labels`), or label a node accordingly.',
+  },
+  {
+    id: 'sched_volume_affinity',
+    class: 'pending_scheduling',
+    title: 'its volume is pinned to nodes the pod cannot use',
+    role: 'cause',
+    strength: 0.88,
+    on: ['event', 'condition'],
+    text: 'node\\(s\\) had volume node affinity conflict|volume node affinity conflict',
+    cause:
+      '{subject} stays Pending: its PersistentVolume can only be attached in a zone/node where it cannot be scheduled ("{fact}")',
+    fix: "Run {subject} where its volume is (nodes in the PersistentVolume's zone, matching selectors/taints), or use a StorageClass with volumeBindingMode WaitForFirstConsumer and recreate the claim.",
   },
   {
     id: 'sched_insufficient',
@@ -321,7 +333,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['condition', 'event'],
     reason:
       '^(MemoryPressure|DiskPressure|PIDPressure|EvictionThresholdMet|NodeHasDiskPressure|NodeHasInsufficientMemory)$',
-    text: 'has (?<res>memory|disk|PID) pressure|NodeHas(?<res2>Disk|Memory|PID)Pressure|insufficient (?<res3>memory|disk)|Attempting to reclaim (?<res4>[\\w-]+)|EvictionThresholdMet',
+    text: 'has (?<res>memory|disk|PID) pressure|NodeHas(?<res2>Disk|Memory|PID)Pressure|has insufficient (?<res3>memory|disk)|Attempting to reclaim (?<res4>[\\w-]+)|EvictionThresholdMet',
     cause:
       'node {node} is under {res}{res2}{res3}{res4} pressure and the kubelet evicts pods ("{fact}")',
     fix: 'Free {res}{res2}{res3}{res4} on node {node} (find the largest consumers), set requests/limits that reflect real use, or add capacity.',

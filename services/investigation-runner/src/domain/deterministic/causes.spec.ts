@@ -727,6 +727,88 @@ Events:
   });
 });
 
+describe('Pending: more scheduler messages', () => {
+  const cases: [string, string[], string[]][] = [
+    [
+      '0/3 nodes are available: 3 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      ['sched_volume_affinity'],
+      [],
+    ],
+    [
+      "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+      ['sched_selector'],
+      [],
+    ],
+    [
+      '0/4 nodes are available: 1 node(s) were unschedulable, 3 Insufficient memory. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.',
+      ['sched_insufficient'],
+      // "Insufficient memory" is about the pod's requests, not a node under pressure
+      ['node_pressure'],
+    ],
+  ];
+  for (const [message, want, not] of cases)
+    it(`FailedScheduling "${message.slice(0, 60)}…"`, () => {
+      const { findings } = findingsOf([
+        {
+          output: {
+            apiVersion: 'v1',
+            kind: 'EventList',
+            items: [
+              kubeEvent(
+                'shop',
+                { kind: 'Pod', name: 'search-8d7c6b5a4-z9y8x' },
+                'Warning',
+                'FailedScheduling',
+                message,
+                8,
+                1,
+                6,
+              ),
+            ],
+          },
+        },
+      ]);
+      expect(ids(findings)).toEqual(expect.arrayContaining(want));
+      for (const n of not) expect(ids(findings)).not.toContain(n);
+    });
+
+  it('volume node affinity conflict: the engine concludes on the volume', async () => {
+    const message =
+      '0/3 nodes are available: 3 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+    const world: JsonWorld = {
+      objects: [
+        pod({
+          name: 'postgres-0',
+          ns: 'db',
+          app: 'postgres',
+          image: 'postgres:16.2',
+          phase: 'Pending',
+          owner: { kind: 'StatefulSet', name: 'postgres' },
+          claims: ['data-postgres-0'],
+          conditions: notScheduled(message),
+        }),
+      ],
+      events: [
+        kubeEvent(
+          'db',
+          { kind: 'Pod', name: 'postgres-0' },
+          'Warning',
+          'FailedScheduling',
+          message,
+          8,
+          1,
+          6,
+        ),
+      ],
+    };
+    const { text } = await jsonCase(world, 'db', 'postgres-0 is stuck in Pending', [
+      'sched_volume_affinity',
+    ]);
+    expect(text).toMatch(/postgres/);
+    expect(text).toMatch(/volume node affinity conflict/);
+  });
+});
+
 describe('PVC Pending', () => {
   const pvc = (sc: string | undefined, reason: string, message: string) => ({
     apiVersion: 'v1',
