@@ -319,7 +319,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.85,
     on: ['condition', 'event'],
-    text: 'Kubelet stopped posting node status|NodeNotReady|status is now: NodeNotReady|node is not ready|container runtime is down|PLEG is not healthy|network plugin is not ready',
+    text: 'container runtime network not ready[^\\n]*|NetworkPluginNotReady[^\\n]*|cni plugin not initialized|Kubelet stopped posting node status|NodeNotReady|status is now: NodeNotReady|node is not ready|container runtime is down|PLEG is not healthy|network plugin is not ready',
     cause:
       'node {node} is NotReady ("{fact}"): its kubelet stopped reporting, so the pods on it are unreachable and get evicted',
     fix: 'Check node {node}: kubelet and container runtime status (`systemctl status kubelet`, its logs), network and the machine itself; cordon and drain it if it does not recover.',
@@ -383,9 +383,10 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.86,
     on: ['log', 'event', 'text', 'state'],
-    text: '(?:lookup (?<host>[\\w.-]+)(?: on [\\d.:]+)?: (?:no such host|server misbehaving|i/o timeout|read udp[^\\n]*i/o timeout))|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host2>[\\w.-]+)|(?:Name or service not known|Temporary failure in name resolution|NXDOMAIN|could not resolve host:? ?(?<host3>[\\w.-]+)?|UnknownHostException:? ?(?<host4>[\\w.-]+)?)',
-    cause: '{subject} cannot resolve {host}{host2}{host3}{host4}: DNS lookups fail ("{fact}")',
-    fix: 'Check the name {host}{host2}{host3}{host4} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
+    text: '(?:lookup (?<host>[\\w.-]+)(?: on [\\d.:]+)?: (?:no such host|server misbehaving|i/o timeout|read udp[^\\n]*i/o timeout))|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host2>[\\w.-]+)|(?:Name or service not known|Temporary failure in name resolution|NXDOMAIN|could not resolve host:? ?(?<host3>[\\w.-]+)?|UnknownHostException:? ?(?<host4>[\\w.-]+)?|host not found in upstream "(?<host5>[\\w.-]+))',
+    cause:
+      '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}: DNS lookups fail ("{fact}")',
+    fix: 'Check the name {host}{host2}{host3}{host4}{host5} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
   },
   {
     id: 'tls_expired',
@@ -411,6 +412,30 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Fix what the ACME challenge needs (the http-01 path must be reachable through the ingress without auth/redirect, or the DNS-01 credentials), then check the Certificate is Ready again.',
   },
   {
+    id: 'dependency_auth_failed',
+    class: 'dependency_failure',
+    title: 'a dependency refuses its credentials',
+    role: 'cause',
+    strength: 0.87,
+    on: ['log', 'event', 'text'],
+    text: 'password authentication failed for user "(?<user>[^"]+)"|Access denied for user \'(?<user2>[^\']+)\'|Mongo\\w*Error: Authentication failed|SASL authentication failed|NOAUTH Authentication required|WRONGPASS invalid username-password pair',
+    cause:
+      '{subject} is refused by its dependency: its credentials are rejected ("{fact}"): wrong, missing or rotated credentials',
+    fix: 'Check the credentials {subject} uses (its Secret and env) against the dependency, and whether they were rotated; restart {subject} once the Secret is right.',
+  },
+  {
+    id: 'missing_module',
+    class: 'crashloop_config',
+    title: 'the image lacks a module or class the app needs',
+    role: 'cause',
+    strength: 0.87,
+    on: ['log', 'state'],
+    text: "Cannot find module '(?<module>[^']+)'|ModuleNotFoundError: No module named '(?<module2>[^']+)'|ImportError: No module named '?(?<module3>[\\w.]+)|Could not find or load main class (?<module4>[\\w.$]+)|error while loading shared libraries: (?<module5>[\\w.+-]+)",
+    cause:
+      '{subject} crashes at start: {module}{module2}{module3}{module4}{module5} is not in its image ("{fact}")',
+    fix: 'Rebuild the image of {subject} with {module}{module2}{module3}{module4}{module5} (dependencies, lockfile, build stage copy), or roll back to the last image that started.',
+  },
+  {
     id: 'dependency_timeout',
     class: 'dependency_failure',
     title: 'a dependency times out',
@@ -418,10 +443,10 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.84,
     on: ['log', 'event', 'text'],
     // a failing health probe is the kubelet's call, not a dependency of the app
-    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)|(?:connecting|connect) to (?<host5>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]{0,60}?(?:timed out|timeout))',
+    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)|(?:connecting|connect) to (?<host5>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]{0,60}?(?:timed out|timeout)|connection to server at "(?<host6>[\\w.-]+)"[^\\n]*?failed: (?:Connection timed out|timeout expired))',
     cause:
-      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}{host5}: connections time out ("{fact}")',
-    fix: 'Check {host}{host2}{host3}{host4}{host5}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
+      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}{host5}{host6}: connections time out ("{fact}")',
+    fix: 'Check {host}{host2}{host3}{host4}{host5}{host6}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
   },
   {
     id: 'dependency_refused',

@@ -391,6 +391,74 @@ describe('CrashLoopBackOff explained by the last fatal log line', () => {
   });
 });
 
+describe('CrashLoopBackOff: more last fatal lines', () => {
+  const cases: [string, string][] = [
+    ["Error: Cannot find module 'express'", 'missing_module'],
+    ["ModuleNotFoundError: No module named 'flask'", 'missing_module'],
+    ['Error: Could not find or load main class com.acme.orders.Main', 'missing_module'],
+    [
+      'nginx: [emerg] host not found in upstream "backend:8080" in /etc/nginx/conf.d/default.conf:12',
+      'dns_failure',
+    ],
+    [
+      'psql: error: connection to server at "orders-db" (10.96.3.4), port 5432 failed: FATAL:  password authentication failed for user "app"',
+      'dependency_auth_failed',
+    ],
+    ["Access denied for user 'app'@'10.244.1.5' (using password: YES)", 'dependency_auth_failed'],
+    [
+      'sqlalchemy.exc.OperationalError: (psycopg2.OperationalError) connection to server at "orders-db" (10.96.3.4), port 5432 failed: Connection timed out',
+      'dependency_timeout',
+    ],
+    [
+      'redis.exceptions.ConnectionError: Error 111 connecting to redis-master:6379. Connection refused.',
+      'dependency_refused',
+    ],
+    ['MongoServerSelectionError: connect ECONNREFUSED 10.96.7.7:27017', 'dependency_refused'],
+  ];
+  for (const [line, id] of cases)
+    it(`${id}: "${line.slice(0, 60)}…"`, () => {
+      const { findings } = findingsOf([
+        {
+          output: `${ago(1.2)} INFO starting\n${ago(1)} ${line}\n`,
+          ctx: { verb: 'logs', pod: 'orders-5f6d7c8b9-p4q5r', namespace: 'shop', previous: true },
+        },
+      ]);
+      expect(ids(findings)).toContain(id);
+    });
+
+  it('the engine names the missing module', async () => {
+    const name = 'web-6d4cf56db6-2xk9p';
+    const world: TextWorld = {
+      tables: {
+        pod: podsTable([[name, '0/1', 'CrashLoopBackOff', '5 (30s ago)', '4m', 'worker-1']]),
+      },
+      describe: {},
+      previous: {
+        [name]: [
+          'node:internal/modules/cjs/loader:1228',
+          '  throw err;',
+          '  ^',
+          '',
+          "Error: Cannot find module 'express'",
+          'Require stack:',
+          '- /app/server.js',
+          '    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)',
+          '    at Module._load (node:internal/modules/cjs/loader:1051:27)',
+          '    at Object.<anonymous> (/app/server.js:1:17) {',
+          "  code: 'MODULE_NOT_FOUND',",
+          "  requireStack: [ '/app/server.js' ]",
+          '}',
+          '',
+          'Node.js v20.11.1',
+        ].join('\n'),
+      },
+    };
+    const { text } = await textCase(world, 'shop', 'web keeps crashing', ['missing_module']);
+    expect(text).toMatch(/web crashes at start: express is not in its image/);
+    expect(text).toMatch(/Cannot find module 'express'/);
+  });
+});
+
 describe('ImagePullBackOff', () => {
   const world = (failed: string): JsonWorld => ({
     objects: [
@@ -1011,8 +1079,10 @@ Events:
       'the nightly-report cronjob failed last night',
       ['job_backoff'],
     );
-    expect(text).toMatch(/nightly-report/);
-    expect(text).toMatch(/BackoffLimitExceeded/);
+    // the container's error is the cause: the database refuses the Job's credentials
+    expect(text).toMatch(
+      /nightly-report is refused by its dependency: its credentials are rejected/,
+    );
     expect(text).toMatch(/password authentication failed for user "reporter"/);
   });
 
