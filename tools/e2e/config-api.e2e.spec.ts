@@ -342,6 +342,7 @@ describe('/config/me', () => {
       'effective_config',
       'message',
       'version',
+      'warnings',
     ]);
     expect(res.body.version).toBe(1);
     expect(res.body.changed_fields.sort()).toEqual(
@@ -380,7 +381,8 @@ describe('/config/me', () => {
     await team(rw, 'PUT', '/config/me', { chat_group_to_ping: '@payments' });
     const res = await team(rw, 'GET', '/config/me/audit');
     expect(res.status).toBe(200);
-    const h = res.body.history;
+    // the team's own entries (changes made at the org level above it are listed too)
+    const h = res.body.history.filter((e: { node_id: string }) => e.node_id === 'payments');
     expect(h.map((e: { version: number }) => e.version)).toEqual([2, 1]);
     expect(h[0]).toMatchObject({
       changed_by: 'dev@example.com',
@@ -699,11 +701,13 @@ describe('approvals through REST', () => {
       'changes',
       'message',
       'status',
+      'warnings',
     ]);
     expect(res.body).toMatchObject({
       status: 'pending_approval',
       approvers: ['lead@example.com', 'sre@example.com'],
-      changes: { chat_channel: { old: null, new: '#guarded' } },
+      // the inherited value is the old one (the team sets none)
+      changes: { chat_channel: { old: '#acme', new: '#guarded' } },
     });
     const id = res.body.change_request_id as string;
     expect((await team(token, 'GET', '/config/me/effective')).body.chat_channel).toBe('#acme');
@@ -803,7 +807,10 @@ describe('concurrency through REST', () => {
     const eff = await team(tokens[0]!, 'GET', '/config/me/effective');
     expect(Object.keys(eff.body.knowledge_source)).toHaveLength(50);
     const audit = await team(tokens[0]!, 'GET', '/config/me/audit?limit=500&include_full=false');
-    expect(audit.body.history.map((h: { version: number }) => h.version)).toEqual(
+    const own = audit.body.history.filter(
+      (h: { node_id: string; level: string }) => h.level === 'team',
+    );
+    expect(own.map((h: { version: number }) => h.version)).toEqual(
       Array.from({ length: 50 }, (_, i) => 50 - i),
     );
   });
