@@ -434,10 +434,11 @@ class Gatherer {
   private targets(): ObjectView[] {
     const { scope, model } = this;
     const unhealthy = (o: ObjectView) => isUnhealthy(o);
-    const rank = (os: ObjectView[]) => [
-      ...os.filter(unhealthy),
-      ...os.filter((o) => !unhealthy(o)),
-    ];
+    // failing first, then the newest (the last run of a CronJob, the pods of the last rollout)
+    const rank = (os: ObjectView[]) => {
+      const byAge = [...os].sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+      return [...byAge.filter(unhealthy), ...byAge.filter((o) => !unhealthy(o))];
+    };
     let picked: ObjectView[] = [];
     if (scope.subjects.length) {
       const matching = model
@@ -821,7 +822,8 @@ export function isUnhealthy(o: ObjectView): boolean {
   if (o.kind === 'job')
     return (
       o.conditions.some((c) => c.type === 'Failed' && c.status === 'True') ||
-      Number(o.fields['status.failed'] ?? 0) > 0
+      Number(o.fields['status.failed'] ?? 0) > 0 ||
+      /fail/i.test(o.status ?? '')
     );
   if (o.kind === 'deployment' || o.kind === 'statefulset') {
     const want = Number(o.fields['replicas'] ?? o.fields['status.replicas'] ?? NaN);

@@ -154,11 +154,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
     }
   }
   for (const e of model.events) {
-    if (
-      e.type === 'Normal' &&
-      !/NodeNotReady|Evicted|TooManyReplicas|FailedCreate/.test(`${e.reason} ${e.message}`)
-    )
-      continue;
+    // routine Normal events say nothing is wrong; others (FailedBinding, NodeNotReady...) may
+    if (e.type === 'Normal' && BENIGN_EVENT.test(e.reason ?? '')) continue;
     const obj = e.object
       ? ((e.object.kind ? model.get(e.object.kind, e.object.name, e.namespace) : undefined) ??
         [...model.objects.values()].find((o) => o.name === e.object!.name))
@@ -272,6 +269,8 @@ function namedIn(text: string, model: ClusterModel): ObjectView | undefined {
   return best;
 }
 
+const BENIGN_EVENT =
+  /^(Scheduled|Pulling|Pulled|Created|Started|SuccessfulCreate|SuccessfulDelete|ScalingReplicaSet|SuccessfulRescale|Sync|Synced|LeaderElection|RegisteredNode|NodeReady|NodeSchedulable|Starting|NodeHasSufficient\w*|NodeHasNo\w*|NodeAllocatableEnforced|Completed|SawCompletedJob|SuccessfulJobCreate|Provisioning|ProvisioningSucceeded|ExternalProvisioning|Issuing|Requested|Generated|Reused|Issued|CertificateIssued|UPDATE|CREATE|RELOAD|AddedInterface|WaitForFirstConsumer|WaitForPodScheduled|Scaled|Injected|Updated|Killing|Cleaning|SandboxChanged|TaintManagerEviction)?$/;
 const INTERESTING =
   /not defined|unknown flag|unrecognized|usage:|refused|timeout|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing|too many|exceeded|unable|cannot|could not|failed/i;
 const CRASH = /panic:|Traceback|Exception|Error:|fatal error/;

@@ -193,7 +193,9 @@ function visit(
     }
     return;
   }
-  if (typeof o['kind'] === 'string' && (o['metadata'] || o['items'])) {
+  const kubeList =
+    Array.isArray(o['items']) && (o['items'] as unknown[]).some((i) => !!rec(i)['metadata']);
+  if (typeof o['kind'] === 'string' && (o['metadata'] || kubeList)) {
     if (Array.isArray(o['items'])) {
       for (const it of o['items'] as unknown[]) visit(it, ctx, out, budget, depth + 1);
       return;
@@ -1086,6 +1088,8 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (v.fields['Max replicas']) v.fields['maxReplicas'] = v.fields['Max replicas'];
   if (v.fields['Reference']) v.fields['scaleTarget'] = v.fields['Reference'];
   if (v.fields['Backoff Limit']) v.fields['backoffLimit'] = v.fields['Backoff Limit'];
+  const deadline = /^(\d+)/.exec(v.fields['Active Deadline Seconds'] ?? '');
+  if (deadline) v.fields['activeDeadlineSeconds'] = deadline[1]!;
   const hpaPods = lines.find(
     (l) => /^Deployment pods:|^\w+ pods:/.test(l.raw.trim()) && l.indent === 0,
   );
