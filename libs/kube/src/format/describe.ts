@@ -999,7 +999,13 @@ function describeIngress(w: Out, ing: KubeObject, ctx: DescribeContext): void {
   w.line(L1, '----', '----', '--------');
   for (const r of (spec.rules ?? []) as Json[]) {
     w.line(L1, r.host ?? '*', '');
-    for (const p of r.http?.paths ?? []) w.line(L1, '', p.path ?? '/', backend(p.backend));
+    for (const p of r.http?.paths ?? []) {
+      // kubectl: "\t%s \t%s (%s)" with the backend service's endpoints when it knows them
+      const svc = p.backend?.service?.name;
+      const ep = svc ? related(ctx, 'Endpoints').find((e) => e.metadata?.name === svc) : undefined;
+      const eps = ep ? ` (${endpointsFor(ep) || '<none>'})` : '';
+      w.line(L1, '', `${p.path ?? '/'} `, `${backend(p.backend)}${eps}`);
+    }
   }
   annotations(w, '', ing);
   events(w, ctx.events, ctx.now);

@@ -414,6 +414,8 @@ export class KubernetesTools {
         return quiet('Job', { namespace: ns });
       case 'Node':
         return quiet('Pod', { fieldSelector: `spec.nodeName=${name}` });
+      case 'Ingress':
+        return quiet('Endpoints', { namespace: ns });
       case 'Service':
         return quiet('Endpoints', { namespace: ns, fieldSelector: `metadata.name=${name}` });
       case 'PersistentVolumeClaim':
