@@ -235,4 +235,52 @@ describe('calibrated confidence', () => {
     );
     expect(again.result.root_cause.confidence).toBe(withMatching.result.root_cause.confidence);
   });
+
+  it('generated summaries and past incidents are never cited as runbooks, nor raise confidence', async () => {
+    const run = (chunks: ConstructorParameters<typeof FakeKnowledge>[1]) =>
+      investigate(
+        jsonTools(world),
+        'checkout pods keep restarting',
+        { namespace: 'shop' },
+        { knowledge: new FakeKnowledge([], chunks) },
+      );
+    const base = await run([]);
+    const generated = await run([
+      {
+        id: 'c1',
+        documentId: 'd1',
+        content: 'checkout OOMKilled after the 2.4.0 rollout; memory limit raised',
+        score: 0.92,
+        level: 'L2',
+        type: 'summary',
+        title: 'Summary of 3 chunks',
+      },
+      {
+        id: 'c2',
+        documentId: 'inv-0',
+        content: 'Root cause: a recent deploy of cart (48%)',
+        score: 0.9,
+        level: 'L3',
+        type: 'incident',
+        title: 'Investigation inv-0',
+      },
+    ]);
+    const recs = (r: typeof base) => r.result.recommendations.map((x) => x.action).join('\n');
+    expect(recs(generated)).not.toMatch(/runbook/i);
+    expect(generated.result.root_cause.confidence).toBe(base.result.root_cause.confidence);
+    const authored = await run([
+      {
+        id: 'c3',
+        documentId: 'rb-1',
+        content:
+          'When checkout is OOMKilled: check the heap settings, then raise the memory limit.',
+        score: 0.8,
+        level: 'L0',
+        type: 'runbook',
+        title: 'Checkout memory runbook',
+      },
+    ]);
+    expect(recs(authored)).toMatch(/Follow the runbook "Checkout memory runbook"/);
+    expect(authored.result.root_cause.confidence).toBe(base.result.root_cause.confidence);
+  });
 });
