@@ -17,11 +17,13 @@
  *       --write-actions=off (the proxy refuses write tools itself; default on, so only the
  *       engine keeps an investigation read-only) --quiet (no per-miss detail)
  *       --holmes-logs=kubectl (the holmes vocabulary offers the older kubectl_logs family of log
- *       tools instead of fetch_pod_logs)
+ *       tools instead of fetch_pod_logs) --runbooks (the engine's knowledge source is knowledge-raptor
+ *       with data/kb's runbooks taught; default: no knowledge at all)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHarness } from './investigation-quality/harness';
+import { loadKbCorpus } from './kb-bench-support';
 import { missLines, summaryLines, verdictOf } from './investigation-quality/report';
 import {
   DATA_DIR,
@@ -75,7 +77,9 @@ export async function run(args: string[]): Promise<void> {
       `write tools passed on by the proxy: ${writeActions ? 'yes (only the engine keeps runs read-only)' : 'no'}`,
   );
 
-  const harness = await startHarness({ writeActions });
+  const runbooks = args.includes('--runbooks') ? loadKbCorpus().runbooks : undefined;
+  if (runbooks) out(`knowledge: ${runbooks.length} runbooks of data/kb taught to knowledge-raptor`);
+  const harness = await startHarness({ writeActions, ...(runbooks ? { runbooks } : {}) });
   const results: RunResult[] = [];
   const t0 = performance.now();
   try {

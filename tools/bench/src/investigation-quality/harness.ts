@@ -10,7 +10,8 @@ import {
   type PromiseClient,
 } from '@inquest/grpc-kit';
 import { createLogger } from '@inquest/observability';
-import { configV1, toolsV1 } from '@inquest/proto';
+import { configV1, knowledgeV1, toolsV1 } from '@inquest/proto';
+import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
 import type { InvestigationResultRecord } from '@inquest/store';
 import { start as startProxy } from '@inquest/toolserver-proxy-service';
 
@@ -99,6 +100,89 @@ const EMPTY_KNOWLEDGE = {
   retrieve: async () => [],
   listPatterns: async () => [],
 };
+
+/** A runbook to teach the knowledge base (tools/bench/data/kb/runbooks.json). */
+export interface RunbookDoc {
+  type: string;
+  service?: string;
+  title: string;
+  content: string;
+}
+
+const KB_TEAM = 'team-iq-runbooks';
+
+/**
+ * knowledge-raptor started in-process with the runbooks taught to one team; every run's team
+ * reads that team's knowledge base. No learned patterns (nothing was learned).
+ */
+async function runbookKnowledge(runbooks: RunbookDoc[], dir: string, configAddress: string) {
+  const svc = await startKnowledge(
+    {
+      INQUEST_GRPC_PORT: '0',
+      INQUEST_DATA_DIR: join(dir, 'kb'),
+      INQUEST_CONFIG_ADDR: configAddress,
+      INQUEST_KB_REBUILD_DEBOUNCE_MS: '600000',
+      INQUEST_LOG_LEVEL: 'silent',
+    },
+    {
+      logger: createLogger({
+        name: 'bench',
+        level: 'error',
+        destination: createWriteStream('/dev/null'),
+      }),
+    },
+  );
+  const kb = createClient(knowledgeV1.KnowledgeServiceClient, svc.address, { deadlineMs: 60_000 });
+  for (const r of runbooks) {
+    await kb.teach({
+      team_id: KB_TEAM,
+      content: r.content,
+      type: r.type,
+      service: r.service,
+      title: r.title,
+      tags: [],
+      format: 'text',
+    });
+  }
+  await svc.rebuildTree(KB_TEAM);
+  const source = {
+    async retrieve(
+      _teamId: string,
+      query: string,
+      options: { service?: string; topK?: number; levels?: string[] },
+      signal?: AbortSignal,
+    ) {
+      const res = await kb.retrieve(
+        {
+          team_id: KB_TEAM,
+          query,
+          service: options.service,
+          top_k: options.topK,
+          levels: options.levels ?? [],
+        },
+        { ctx: ctx(KB_TEAM), signal },
+      );
+      return res.results.map((c) => ({
+        id: c.id,
+        documentId: c.document_id,
+        content: c.content,
+        score: c.score,
+        level: c.level,
+        type: c.type,
+        service: c.service,
+        title: c.title,
+      }));
+    },
+    listPatterns: async () => [],
+  };
+  return {
+    source,
+    async close() {
+      kb.close();
+      await svc.stop();
+    },
+  };
+}
 
 const ctx = (teamId: string, investigationId?: string) => ({
   requestId: investigationId ?? 'bench-investigation-quality',
@@ -193,6 +277,8 @@ export interface HarnessOptions {
   writeActions?: boolean;
   /** per-run budget, ms (default 60 000) */
   deadlineMs?: number;
+  /** teach these to a knowledge-raptor started in-process; default: an empty knowledge source */
+  runbooks?: RunbookDoc[];
 }
 
 /**
@@ -250,6 +336,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }),
     },
   );
+  const knowledge = options.runbooks?.length
+    ? await runbookKnowledge(options.runbooks, dir, config.address)
+    : undefined;
   const client = createClient(toolsV1.ToolServiceClient, proxy.address, { deadlineMs: 10_000 });
   const gateway = new RecordingToolGateway(client);
   const writeActions = options.writeActions ?? true;
@@ -268,7 +357,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async investigate(req) {
       const investigationId = `inv_iq_${process.pid}_${++seq}`;
       const effective = configs.get(req.teamId) ?? {};
-      const engine = new Engine(gateway, EMPTY_KNOWLEDGE, {
+      const engine = new Engine(gateway, knowledge?.source ?? EMPTY_KNOWLEDGE, {
         ...(req.now !== undefined ? { clock: () => req.now! } : {}),
       });
       const abort = new AbortController();
@@ -310,6 +399,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       client.close();
+      await knowledge?.close();
       await proxy.stop();
       await config.shutdown(100);
       rmSync(dir, { recursive: true, force: true });
