@@ -269,6 +269,7 @@ export async function run(): Promise<void> {
     )
       await sleep(500);
 
+    const cpu0 = process.cpuUsage();
     const storm = await runWorker<{
       lat: number[];
       statuses: Record<string, number>;
@@ -289,6 +290,7 @@ export async function run(): Promise<void> {
       otherRps,
       connections,
     });
+    const cpu = process.cpuUsage(cpu0);
     const created = await countOf('team-storm');
     const listRes = await fetch(`${gw.url}/api/v1/alerts?limit=1`, {
       headers: { authorization: `Bearer ${config.issue('team-storm', ['read']).token}` },
@@ -315,6 +317,9 @@ export async function run(): Promise<void> {
     );
     out(
       `   other requests during the storm (GET /agents/investigations, ${otherRps}/s, ${storm.other.length} requests, non-200 ${otherBad}): p50 ${ms(pct(otherLat, 50))}  p99 ${ms(pct(otherLat, 99))}  (target p99 <= 100 ms: ${verdict(pct(otherLat, 99) <= 100 && otherBad === 0)})`,
+    );
+    out(
+      `   CPU of this process during the storm (gateway${ownProcess ? '' : ', runner and its investigations'}, doubles, load generator): ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, ${((cpu.user + cpu.system) / 1000 / stormAlerts).toFixed(2)} ms per notification`,
     );
     out(`   load average after the storm: ${loadavg()[0]!.toFixed(1)}`);
     const until = Date.now() + 120_000;
