@@ -444,11 +444,23 @@ class KnowledgeApi(_Resource):
     def status(self, document_id: str, *, team: Optional[str] = None) -> DocumentStatus:
         return cast(DocumentStatus, self._c.request("GET", "/kb/status", query={"document_id": document_id}, team=team))
 
-    def patterns(self, *, team: Optional[str] = None) -> Dict[str, Any]:
-        return cast(Dict[str, Any], self._c.request("GET", "/kb/patterns", team=team))
+    def patterns(
+        self,
+        *,
+        query: Optional[str] = None,
+        service: Optional[str] = None,
+        limit: Optional[int] = None,
+        team: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Learned patterns; ``query`` ranks them by match with the text, ``service`` keeps one
+        service's, ``limit`` is 1..100 (default 20)."""
+        params = _drop_none({"query": query, "service": service, "limit": limit})
+        return cast(Dict[str, Any], self._c.request("GET", "/kb/patterns", query=params, team=team))
 
-    def graph(self, entity: str, *, team: Optional[str] = None) -> Dict[str, Any]:
-        return cast(Dict[str, Any], self._c.request("GET", "/kb/graph", query={"entity": entity}, team=team))
+    def graph(self, entity: str, *, depth: Optional[int] = None, team: Optional[str] = None) -> Dict[str, Any]:
+        """The knowledge-graph neighbourhood of ``entity``, ``depth`` 1..3 hops (default 1)."""
+        params = _drop_none({"entity": entity, "depth": depth})
+        return cast(Dict[str, Any], self._c.request("GET", "/kb/graph", query=params, team=team))
 
     def upload_document(
         self,

@@ -142,6 +142,10 @@ class RequestTests(ClientTestCase):
         c.config.audit(limit=3, include_full=False)
         c.config.update({"chat_channel": "#x"})
         c.config.pending()
+        c.config.audit(limit=3, offset=6)
+        c.config.approve("cr_9", comment="ok")
+        c.config.reject("cr_8")
+        c.tools.list(refresh=True)
         c.kb.teach("content", "runbook", tags=["a"])
         c.kb.retrieve("q", top_k=2)
         c.kb.answer("q", include_sources=True)
@@ -150,11 +154,14 @@ class RequestTests(ClientTestCase):
         c.kb.status("doc_1")
         c.kb.patterns()
         c.kb.graph("api")
+        c.kb.patterns(query="pool exhausted", service="checkout", limit=5)
+        c.kb.graph("api", depth=2)
         c.kb.upload_document("# x")
         c.admin.create_node("acme", "org", "Acme")
         c.admin.get_node("acme")
         c.admin.list_nodes(parent_id="acme")
         c.admin.update_node_config("acme", {"chat_channel": "#a"})
+        c.admin.node_audit("acme", limit=2, offset=4)
         c.admin.create_token("pay", "a@b.c", ["read", "write"])
         c.admin.list_tokens("pay")
         self.assertIsNone(c.admin.revoke_token("tok_1"))
@@ -175,6 +182,10 @@ class RequestTests(ClientTestCase):
                 "GET /api/v1/config/me/audit?include_full=false&limit=3",
                 "PUT /api/v1/config/me",
                 "GET /api/v1/config/me/pending",
+                "GET /api/v1/config/me/audit?limit=3&offset=6",
+                "POST /api/v1/config/me/pending/cr_9/approve",
+                "POST /api/v1/config/me/pending/cr_8/reject",
+                "GET /api/v1/tools?refresh=true",
                 "POST /api/v1/kb/teach",
                 "POST /api/v1/kb/retrieve",
                 "POST /api/v1/kb/answer",
@@ -183,11 +194,14 @@ class RequestTests(ClientTestCase):
                 "GET /api/v1/kb/status?document_id=doc_1",
                 "GET /api/v1/kb/patterns",
                 "GET /api/v1/kb/graph?entity=api",
+                "GET /api/v1/kb/patterns?limit=5&query=pool exhausted&service=checkout",
+                "GET /api/v1/kb/graph?depth=2&entity=api",
                 "POST /api/v1/kb/documents",
                 "POST /api/v1/admin/nodes",
                 "GET /api/v1/admin/nodes/acme",
                 "GET /api/v1/admin/nodes?parent_id=acme",
                 "PUT /api/v1/admin/nodes/acme/config",
+                "GET /api/v1/admin/nodes/acme/audit?limit=2&offset=4",
                 "POST /api/v1/admin/nodes/pay/tokens",
                 "GET /api/v1/admin/nodes/pay/tokens",
                 "DELETE /api/v1/admin/tokens/tok_1",
@@ -200,8 +214,8 @@ class RequestTests(ClientTestCase):
                 "GET /api/v1/openapi.json",
             ],
         )
-        self.assertEqual(s.requests[7]["body"], {"content": "content", "type": "runbook", "tags": ["a"]})
-        self.assertEqual(s.requests[20]["body"], {"permissions": ["read", "write"], "owner": "a@b.c"})
+        self.assertEqual(s.requests[11]["body"], {"content": "content", "type": "runbook", "tags": ["a"]})
+        self.assertEqual(s.requests[27]["body"], {"permissions": ["read", "write"], "owner": "a@b.c"})
         self.assertNotIn("authorization", s.requests[-1]["headers"])
 
     def test_context_manager_closes(self) -> None:
