@@ -29,13 +29,17 @@ export function saysNoProblem(result: GradedResult): boolean {
 }
 
 const has = (text: string, s: string) => text.includes(s.toLowerCase());
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** a forbidden term starts a word: "deploy" forbids "deployed", "OOM" does not forbid "TooMany" */
+const hasWord = (text: string, s: string) =>
+  new RegExp(`(^|[^a-z0-9])${escape(s.toLowerCase())}`).test(text);
 
 /**
  * Grades a conclusion against a scenario's expectations (README of data/investigations):
  * a healthy scenario is right when the root cause starts with "No problem found" at confidence
  * <= 30; any other is right when it does not say "No problem found", names one of the subjects,
  * matches every facts group (any of its strings) and contains no forbidden string. Matching is
- * case-insensitive substring. A run that failed (no result) is wrong.
+ * case-insensitive substring; a forbidden string must start a word. A run that failed (no result) is wrong.
  */
 export function grade(expected: Expected, result: GradedResult | undefined, error?: string): Grade {
   if (!result) return { right: false, reasons: [`no result: ${error ?? 'the run failed'}`] };
@@ -58,7 +62,7 @@ export function grade(expected: Expected, result: GradedResult | undefined, erro
     }
   }
   for (const f of expected.forbidden ?? []) {
-    if (f && has(text, f)) reasons.push(`forbidden "${f}" appears`);
+    if (f && hasWord(text, f)) reasons.push(`forbidden "${f}" appears`);
   }
   return { right: reasons.length === 0, reasons };
 }

@@ -41,6 +41,23 @@ describe('grade', () => {
     expect(g.reasons).toEqual(['forbidden "deploy" appears']);
   });
 
+  it('matches a forbidden term only where a word starts', () => {
+    const g = grade(
+      { ...expected, forbidden: ['OOM', 'deploy'] },
+      result(
+        'checkout OOMKilled at 256Mi',
+        'ScalingLimited TooManyReplicas; redeployment pending.',
+      ),
+    );
+    expect(g.reasons).toEqual(['forbidden "OOM" appears']);
+    expect(
+      grade(
+        { ...expected, forbidden: ['OOM'] },
+        result('checkout out of memory at 256Mi', 'TooManyReplicas'),
+      ).right,
+    ).toBe(true);
+  });
+
   it('fails "No problem found" when something is wrong', () => {
     const g = grade(
       expected,
