@@ -24,6 +24,7 @@ import type { KubeReader } from './kube-reader';
 import {
   DEFAULT_LIMIT,
   DEFAULT_TAIL_LINES,
+  MAX_LIMIT,
   MAX_TAIL_LINES,
   TOOL_DEFINITIONS,
   type ToolDefinition,
@@ -294,9 +295,10 @@ export class KubernetesTools {
     const info = resolveKind('Namespace')!;
     const now = this.now();
     let items: KubeObject[];
+    let truncated = false;
     let note: string | undefined;
     try {
-      items = (await this.collect(info, { limit: 1000 })).items;
+      ({ items, truncated } = await this.collect(info, { limit: MAX_LIMIT }));
     } catch (e) {
       if (!(isDomainError(e) && e.kind === 'forbidden' && this.allowed)) throw e;
       // a namespaced Role cannot list namespaces; the allow-list still says which exist for us
@@ -315,6 +317,7 @@ export class KubernetesTools {
         age: age(n.metadata?.creationTimestamp, now),
       })),
       count: items.length,
+      truncated,
       ...(this.allowed ? { allow_list: this.allowed } : {}),
       ...(note ? { note } : {}),
       text: getTable(info, items, { now }),
