@@ -212,6 +212,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes (cluster autoscaler).',
   },
   {
+    id: 'sched_too_many_pods',
+    class: 'pending_scheduling',
+    title: 'every node is at its maximum number of pods',
+    role: 'cause',
+    strength: 0.86,
+    on: ['event', 'condition'],
+    text: '\\d+ Too many pods',
+    cause:
+      '{subject} stays Pending: the nodes already run as many pods as they may (kubelet maxPods) ("{fact}")',
+    fix: 'Add nodes (cluster autoscaler) or free pod slots; raise maxPods only if the nodes and the CNI have room for more pod IPs.',
+  },
+  {
     id: 'sched_taint',
     class: 'pending_scheduling',
     title: 'nodes have taints the pod does not tolerate',
@@ -422,6 +434,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} is refused by its dependency: its credentials are rejected ("{fact}"): wrong, missing or rotated credentials',
     fix: 'Check the credentials {subject} uses (its Secret and env) against the dependency, and whether they were rotated; restart {subject} once the Secret is right.',
+  },
+  {
+    id: 'port_bind_failed',
+    class: 'crashloop_config',
+    title: 'the app cannot listen on its port',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log', 'state'],
+    text: 'listen tcp (?<addr>[\\w.\\[\\]:]*:\\d+): bind: (?:permission denied|address already in use)|listen (?:EACCES|EADDRINUSE)(?:: [\\w ]+)? (?<addr2>[\\w.:\\[\\]]*:\\d+)|(?:bind|listen)\\(\\) to (?<addr3>[\\d.:\\[\\]]+:\\d+) failed \\((?:13: Permission denied|98: Address already in use)\\)|Address already in use[^\\n]*?(?:port|:)\\s*(?<addr4>\\d+)',
+    cause:
+      '{subject} exits at start: it cannot listen on {addr}{addr2}{addr3}{addr4} ("{fact}"): a port below 1024 as a non-root user, or a port another process in the pod already uses',
+    fix: 'Make {subject} listen on an unprivileged port that nothing else in the pod uses (and point its Service targetPort and probes at it), or grant NET_BIND_SERVICE.',
   },
   {
     id: 'missing_module',

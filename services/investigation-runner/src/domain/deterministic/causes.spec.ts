@@ -414,6 +414,9 @@ describe('CrashLoopBackOff: more last fatal lines', () => {
       'dependency_refused',
     ],
     ['MongoServerSelectionError: connect ECONNREFUSED 10.96.7.7:27017', 'dependency_refused'],
+    ['listen tcp :80: bind: permission denied', 'port_bind_failed'],
+    ['Error: listen EADDRINUSE: address already in use :::3000', 'port_bind_failed'],
+    ['nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)', 'port_bind_failed'],
   ];
   for (const [line, id] of cases)
     it(`${id}: "${line.slice(0, 60)}…"`, () => {
@@ -812,6 +815,11 @@ describe('Pending: more scheduler messages', () => {
       ['sched_insufficient'],
       // "Insufficient memory" is about the pod's requests, not a node under pressure
       ['node_pressure'],
+    ],
+    [
+      '0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+      ['sched_too_many_pods'],
+      [],
     ],
   ];
   for (const [message, want, not] of cases)
