@@ -1,4 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { eventEnvelope, InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
@@ -539,6 +544,59 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     expect(mixed.filter((r) => r.status === 'rejected')).toHaveLength(1);
     const health = await client.getServerHealth({ team_id: 'team-mcp' });
     expect(health.servers[0]?.healthy).toBe(true);
+  });
+
+  it('keeps an MCP session when a caller cancels its call: the other calls in flight finish', async () => {
+    // an MCP server whose one tool answers after 300 ms
+    const http = createServer((req, res) => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const server = new McpServer(
+          { name: 'slow', version: '0.0.0' },
+          { capabilities: { tools: {} } },
+        );
+        server.setRequestHandler(ListToolsRequestSchema, async () => ({
+          tools: [
+            { name: 'slow', description: 'answers after 300 ms', inputSchema: { type: 'object' } },
+          ],
+        }));
+        server.setRequestHandler(CallToolRequestSchema, async () => {
+          await new Promise((r) => setTimeout(r, 300));
+          return { content: [{ type: 'text', text: '{"ok":true}' }] };
+        });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
+        res.on('close', () => void transport.close().then(() => server.close()));
+        void server
+          .connect(transport)
+          .then(() =>
+            transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString())),
+          );
+      });
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      setTeam('team-mcp-cancel', { mcp_servers: [{ name: 'slow', url, transport: 'mcp' }] });
+      await list('team-mcp-cancel');
+      const other = call('team-mcp-cancel', 'slow:slow');
+      const ac = new AbortController();
+      const cancelled = client.callTool(
+        { team_id: 'team-mcp-cancel', tool: 'slow:slow', parameters: {} },
+        { signal: ac.signal },
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      ac.abort();
+      await expect(cancelled).rejects.toBeDefined();
+      await expect(other).resolves.toMatchObject({ output: { ok: true } });
+    } finally {
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    }
   });
 
   it('reports health of each server (GET /health polled)', async () => {

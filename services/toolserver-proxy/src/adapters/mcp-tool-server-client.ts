@@ -67,9 +67,9 @@ export function mcpToolServerClient(
   let currentTimeout = 30_000;
   const fetchImpl = egressFetch(egress, maxBodyBytes, () => currentTimeout);
 
-  function connect(opts: CallOptions): Promise<Client> {
+  function connect(opts: CallOptions): { key: string; client: Promise<Client> } {
     const key = JSON.stringify(opts.headers);
-    if (session && session.key === key) return session.client;
+    if (session && session.key === key) return session;
     const old = session;
     const client = new Client({ name: 'inquest-toolserver-proxy', version: '0.1.0' });
     const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -85,18 +85,23 @@ export function mcpToolServerClient(
       if (session === mine) session = undefined;
     });
     if (old) void old.client.then((c) => c.close()).catch(() => undefined);
-    return connecting;
+    return mine;
   }
 
   async function run<T>(opts: CallOptions, fn: (c: Client) => Promise<T>): Promise<T> {
     currentTimeout = opts.timeoutMs;
+    const used = connect(opts);
     try {
-      const client = await connect(opts);
-      return await fn(client);
+      return await fn(await used.client);
     } catch (err) {
-      const failed = session;
-      session = undefined;
-      if (failed) void failed.client.then((c) => c.close()).catch(() => undefined);
+      // Only a failure of the session itself ends it. A call its caller cancelled leaves the
+      // session (shared by every team and investigation using the server) usable: closing it
+      // would fail every other call in flight on it with "Connection closed". A session already
+      // replaced by another call is not this call's to close.
+      if (!opts.signal?.aborted && session === used) {
+        session = undefined;
+        void used.client.then((c) => c.close()).catch(() => undefined);
+      }
       throw toFailure(err);
     }
   }
