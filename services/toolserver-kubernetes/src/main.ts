@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createLogger, silentLogger, type Logger } from '@inquest/observability';
-import { parseEnv, runMain } from '@inquest/runtime';
+import { isDomainError } from '@inquest/errors';
+import { EnvError, listenOrExplain, parseEnv, runMain } from '@inquest/runtime';
 import { clientNodeKubeReader } from './adapters/client-node-kube-reader';
 import { loadKubeConfig } from './adapters/load-kube-config';
 import { EnvSchema } from './config';
@@ -100,17 +101,32 @@ export async function start(
   const namespaces = config.INQUEST_KUBE_NAMESPACES.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const running = await startKubernetesToolServer({
-    ...(kubeconfig ? { kubeconfig } : { inCluster: Boolean(config.KUBERNETES_SERVICE_HOST) }),
-    ...(config.INQUEST_KUBE_CONTEXT ? { context: config.INQUEST_KUBE_CONTEXT } : {}),
-    port: config.INQUEST_K8S_TOOLSERVER_PORT,
-    host: config.INQUEST_K8S_TOOLSERVER_HOST,
-    ...(config.INQUEST_K8S_TOOLSERVER_TOKEN ? { token: config.INQUEST_K8S_TOOLSERVER_TOKEN } : {}),
-    namespaces,
-    secrets: config.INQUEST_KUBE_SECRETS,
-    configMapValues: config.INQUEST_KUBE_CONFIGMAP_VALUES,
-    timeoutMs: config.INQUEST_KUBE_TIMEOUT_MS,
-    logger,
+  // a kubeconfig or context that cannot be used is a configuration error: one line, no stack
+  const running = await listenOrExplain(
+    'INQUEST_K8S_TOOLSERVER_PORT',
+    config.INQUEST_K8S_TOOLSERVER_PORT,
+    () =>
+      startKubernetesToolServer({
+        ...(kubeconfig ? { kubeconfig } : { inCluster: Boolean(config.KUBERNETES_SERVICE_HOST) }),
+        ...(config.INQUEST_KUBE_CONTEXT ? { context: config.INQUEST_KUBE_CONTEXT } : {}),
+        port: config.INQUEST_K8S_TOOLSERVER_PORT,
+        host: config.INQUEST_K8S_TOOLSERVER_HOST,
+        ...(config.INQUEST_K8S_TOOLSERVER_TOKEN
+          ? { token: config.INQUEST_K8S_TOOLSERVER_TOKEN }
+          : {}),
+        namespaces,
+        secrets: config.INQUEST_KUBE_SECRETS,
+        configMapValues: config.INQUEST_KUBE_CONFIGMAP_VALUES,
+        timeoutMs: config.INQUEST_KUBE_TIMEOUT_MS,
+        logger,
+      }),
+  ).catch((e: unknown) => {
+    if (isDomainError(e) && e.kind === 'invalid_input') {
+      const variable =
+        e.options.field === 'context' ? 'INQUEST_KUBE_CONTEXT' : 'INQUEST_KUBECONFIG';
+      throw new EnvError(`${variable}: ${e.message}`);
+    }
+    throw e;
   });
   logger.info(
     {

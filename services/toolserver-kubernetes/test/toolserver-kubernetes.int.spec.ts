@@ -9,7 +9,9 @@ import {
   type FakeKubeApiServerOptions,
 } from '@inquest/kube/testing';
 import { classifyTool } from '@inquest/write-guard';
+import { createServer } from 'node:net';
 import {
+  start,
   startKubernetesToolServer,
   type KubernetesToolServerOptions,
   type RunningKubernetesToolServer,
@@ -641,6 +643,66 @@ describe('toolserver-kubernetes policies and cluster answers', () => {
       expect(((await tool.json()) as Obj).error).toMatch(/^cannot reach the Kubernetes API/);
     } finally {
       await s.srv.stop();
+    }
+  });
+});
+
+describe('toolserver-kubernetes as its process starts it (start(env))', () => {
+  it('serves with a kubeconfig and a namespace allow-list from the environment', async () => {
+    const index = new WorldIndex(world());
+    const api = await startFakeKubeApiServer(index);
+    const srv = await start({
+      INQUEST_KUBECONFIG: writeKubeconfig(api.url, { context: 'staging' }),
+      INQUEST_KUBE_CONTEXT: 'staging',
+      INQUEST_K8S_TOOLSERVER_PORT: '0',
+      INQUEST_KUBE_NAMESPACES: 'shop',
+      INQUEST_LOG_LEVEL: 'silent',
+    });
+    try {
+      expect((await fetch(`${srv.url}/health`)).status).toBe(200);
+      expect(
+        (await call(srv, 'list_resources', { kind: 'pods', namespace: 'kube-system' })).status,
+      ).toBe(403);
+    } finally {
+      await srv.stop();
+      await api.close();
+    }
+  });
+
+  it('says in one line what is wrong with the environment', async () => {
+    const quiet = { INQUEST_LOG_LEVEL: 'silent', INQUEST_K8S_TOOLSERVER_PORT: '0' };
+    await expect(
+      start({ ...quiet, INQUEST_KUBECONFIG: '/nonexistent/config' }),
+    ).rejects.toMatchObject({
+      name: 'EnvError',
+      message: 'INQUEST_KUBECONFIG: kubeconfig /nonexistent/config does not exist',
+    });
+    const kubeconfig = writeKubeconfig('http://127.0.0.1:1');
+    await expect(
+      start({ ...quiet, INQUEST_KUBECONFIG: kubeconfig, INQUEST_KUBE_CONTEXT: 'prod' }),
+    ).rejects.toMatchObject({
+      name: 'EnvError',
+      message: 'INQUEST_KUBE_CONTEXT: context "prod" is not in the kubeconfig (contexts: fake)',
+    });
+    await expect(
+      start({ ...quiet, INQUEST_KUBECONFIG: kubeconfig, INQUEST_KUBE_SECRETS: 'maybe' }),
+    ).rejects.toMatchObject({ name: 'EnvError' });
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      await expect(
+        start({
+          ...quiet,
+          INQUEST_KUBECONFIG: kubeconfig,
+          INQUEST_K8S_TOOLSERVER_PORT: String(port),
+        }),
+      ).rejects.toMatchObject({
+        name: 'StartupError',
+        message: `port ${port} is in use (another Inquest or another program): set INQUEST_K8S_TOOLSERVER_PORT to a free port`,
+      });
+    } finally {
+      busy.close();
     }
   });
 });

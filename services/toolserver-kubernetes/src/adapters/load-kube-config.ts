@@ -22,7 +22,14 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
   if (source.kubeconfig) {
     if (!existsSync(source.kubeconfig))
       throw invalidField('kubeconfig', `kubeconfig ${source.kubeconfig} does not exist`);
-    kc.loadFromFile(source.kubeconfig);
+    try {
+      kc.loadFromFile(source.kubeconfig);
+    } catch (e) {
+      throw invalidField(
+        'kubeconfig',
+        `cannot read kubeconfig ${source.kubeconfig}: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
   } else if (source.inCluster) {
     kc.loadFromCluster();
   } else {
