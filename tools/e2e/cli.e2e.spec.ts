@@ -141,7 +141,7 @@ describe('inquest CLI against the running service', () => {
     };
     expect(raw.lineage).toEqual(['cli-org', 'cli-team']);
     const audit = await asTeam(['config', 'audit']);
-    expect(audit.stdout).toMatch(/cli@clients\.test\s+chat_channel/);
+    expect(audit.stdout).toMatch(/cli@clients\.test\s+team cli-team\s+chat_channel/);
 
     const editor = join(work, 'editor.js');
     writeFileSync(
