@@ -957,6 +957,14 @@ function conclude(
       ? dependencyDetail(model, vars)
       : undefined;
     if (dep) description += ` ${dep}`;
+    // a node-level cause: say which of the subjects' pods it hits
+    if (top.f.object?.kind === 'node') {
+      const hit = focusObjects
+        .filter((o) => o.kind === 'pod' && o.node === top!.f.object!.name)
+        .map((o) => o.name);
+      if (hit.length)
+        description += ` Affected: ${[...new Set(focusObjects.filter((o) => hit.includes(o.name)).map((o) => model.workloadOf(o).name))].join(', ')} (pods ${hit.slice(0, 4).join(', ')} run on ${top.f.object.name}).`;
+    }
     if (top.f.entry.class === 'dns_failure') {
       const dns = findings.find(
         (f) => /^(coredns|kube-dns)/.test(f.workload) && f.entry.id !== 'dns_failure',
@@ -1152,6 +1160,26 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
     .map((x) => x.last ?? x.terminated)
     .find((x) => x?.exitCode !== undefined);
   if (last) vars['exit'] = ` (exit code ${last.exitCode}${last.reason ? `, ${last.reason}` : ''})`;
+  if (obj?.kind === 'persistentvolumeclaim') {
+    const size = obj.fields['capacity'] ?? obj.fields['Capacity'];
+    const modes = obj.fields['accessModes'] ?? obj.fields['Access Modes'];
+    if (size || modes)
+      vars['claim_request'] = ` (it requests ${[size, modes].filter(Boolean).join(' ')})`;
+  }
+  if (vars['pv']) {
+    const pv = model.get('persistentvolume', vars['pv']);
+    if (pv?.fields['claim']) vars['claim'] = ` (${pv.fields['claim']})`;
+  }
+  if (obj?.kind === 'persistentvolumeclaim') {
+    const size = obj.fields['capacity'] ?? obj.fields['Capacity'];
+    const modes = obj.fields['accessModes'] ?? obj.fields['Access Modes'];
+    if (size || modes)
+      vars['claim_request'] = ` (it requests ${[size, modes].filter(Boolean).join(' ')})`;
+  }
+  if (vars['pv']) {
+    const pv = model.get('persistentvolume', vars['pv']);
+    if (pv?.fields['claim']) vars['claim'] = ` (${pv.fields['claim']})`;
+  }
   if (obj?.fields['backoffLimit']) vars['backoff'] = obj.fields['backoffLimit'];
   if (obj?.fields['activeDeadlineSeconds'])
     vars['deadline'] = ` (${obj.fields['activeDeadlineSeconds']} s)`;
@@ -1161,9 +1189,9 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (probeLine)
     vars['probe_target'] = ` (${probeLine.replace(/^\w+:\s*/, '').split(' delay')[0]})`;
   if (vars['port']) vars['probe_port'] = ` ${vars['port'].replace(':', '')}`;
-  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6'])
+  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7'])
     if (vars[k]) {
-      for (const j of ['host', 'host2', 'host3', 'host4', 'host5', 'host6'])
+      for (const j of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7'])
         if (j !== k) vars[j] = '';
       break;
     }
@@ -1217,7 +1245,7 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
 
 /** "10.96.140.81:5432" / "pricing-api.pricing.svc.cluster.local" -> the Service and what backs it. */
 function dependencyDetail(model: ClusterModel, vars: Record<string, string>): string | undefined {
-  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6']
+  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7']
     .map((k) => vars[k])
     .find((h) => h);
   if (!host) return undefined;
@@ -1310,7 +1338,9 @@ function recentChange(
   for (const e of model.events)
     if (
       e.reason === 'ScalingReplicaSet' &&
+      // a new ReplicaSet scaled up from nothing is a rollout; "to 6 from 4" is only a scale
       /Scaled up/.test(e.message) &&
+      !/ from [1-9]\d*\b/.test(e.message) &&
       e.message.includes(workload) &&
       (e.last ?? e.first)
     ) {

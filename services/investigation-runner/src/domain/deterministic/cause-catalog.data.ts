@@ -293,7 +293,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.86,
     on: ['event'],
     reason: '^Unhealthy$',
-    text: '(?<probe>Liveness|Readiness|Startup) probe failed: HTTP probe failed with statuscode: (?<code>\\d{3})',
+    text: '(?<probe>Liveness|Readiness|Startup) probe failed: HTTP probe failed with statuscode: (?<code>[1-4]\\d\\d)',
     cause:
       "{subject}'s {probe} probe gets HTTP {code} from {probe_target}: the probe path is wrong or the endpoint fails",
     fix: 'Point the {probe} probe of {subject} at a health endpoint that exists (check the path) and answers 200.',
@@ -467,10 +467,10 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.84,
     on: ['log', 'event', 'text'],
     // a failing health probe is the kubelet's call, not a dependency of the app
-    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)|(?:connecting|connect) to (?<host5>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]{0,60}?(?:timed out|timeout)|connection to server at "(?<host6>[\\w.-]+)"[^\\n]*?failed: (?:Connection timed out|timeout expired))',
+    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)|(?:connecting|connect) to (?<host5>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]{0,60}?(?:timed out|timeout)|connection to server at "(?<host6>[\\w.-]+)"[^\\n]*?failed: (?:Connection timed out|timeout expired)|host=(?<host7>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*?(?:timed out|timeout|TimeoutException))',
     cause:
-      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}{host5}{host6}: connections time out ("{fact}")',
-    fix: 'Check {host}{host2}{host3}{host4}{host5}{host6}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
+      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}{host5}{host6}{host7}: connections time out ("{fact}")',
+    fix: 'Check {host}{host2}{host3}{host4}{host5}{host6}{host7}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
   },
   {
     id: 'dependency_refused',
@@ -664,6 +664,30 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} is restarted by its {probe} probe before it has finished starting: the probe hits {url} (the port the app declares) before the app listens there, and the kubelet kills it (slow start)',
     fix: 'Give {subject} a startupProbe (or a larger initialDelaySeconds / failureThreshold on its {probe} probe) that covers its real start time.',
+  },
+  {
+    id: 'probe_unhealthy_5xx',
+    class: 'probe_failure',
+    title: 'health endpoint reports the app unhealthy (5xx)',
+    role: 'symptom',
+    strength: 0.6,
+    on: ['event'],
+    reason: '^Unhealthy$',
+    text: '(?<probe>Liveness|Readiness|Startup) probe failed: HTTP probe failed with statuscode: (?<code>5\\d\\d)',
+    cause: "{subject}'s {probe} probe gets HTTP {code}: the app reports itself unhealthy",
+    fix: 'Find why the health endpoint of {subject} fails (its logs name the dependency or check that fails).',
+  },
+  {
+    id: 'pvc_volume_taken',
+    class: 'pending_pvc',
+    title: 'the PersistentVolume the claim asks for is bound to another claim',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'condition'],
+    text: 'volume "(?<pv>[^"]+)" already bound to a different claim',
+    cause:
+      'the PersistentVolumeClaim {subject} stays Pending: the PersistentVolume "{pv}" it asks for is already bound to a different claim{claim}',
+    fix: 'Release {pv} from the other claim (delete that claim and clear the PV claimRef, reclaim policy permitting) or point {subject} at a free volume.',
   },
   {
     id: 'rollout_stuck',

@@ -357,6 +357,8 @@ function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out: Obser
         str(rec(spec['capacity'])['storage']) ??
         str(rec(rec(spec['resources'])['requests'])['storage']);
       if (cap) v.fields['capacity'] = cap;
+      const modes = arr(spec['accessModes']).map(String);
+      if (modes.length) v.fields['accessModes'] = modes.join(',');
       const claim = rec(spec['claimRef']);
       if (claim['name'])
         v.fields['claim'] = `${str(claim['namespace']) ?? ''}/${str(claim['name'])}`;
@@ -913,7 +915,7 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
       for (const r of rows)
         out.metrics.push({
           kind: ctx.kind === 'node' || has('CPU%') ? 'node' : 'pod',
-          name: r['NAME'] ?? r['POD'] ?? '',
+          name: r['POD'] ?? r['NAME'] ?? '',
           namespace: r['NAMESPACE'] ?? ctx.namespace,
           cpu: r[cpuCol],
           memory: r[memCol],

@@ -282,8 +282,8 @@ export function kindValue(profile: ToolProfile, kind: string): string | undefine
     return typeof hit === 'string' ? hit : undefined;
   }
   const d = `${schema?.description ?? ''}`;
-  if (/e\.g\.?\s*[`'"]?[A-Z][a-z]+[A-Z]?/.test(d) && /\bPod\b|\bDeployment\b/.test(d))
-    return properKind(kind);
+  // "examples of valid kind are: Pod, Service", "e.g. Deployment": the API's own kind names
+  if (/\b(Pod|Deployment|Service|StatefulSet|Node)\b/.test(d)) return properKind(kind);
   return kind;
 }
 
