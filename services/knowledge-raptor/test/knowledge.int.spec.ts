@@ -463,6 +463,30 @@ describe('knowledge-raptor over gRPC', () => {
     );
   });
 
+  it('learns nothing from undetermined, healthy or low-confidence results', async () => {
+    const withCause = (id: string, description: string, confidence: number) => {
+      const e = completedEvent('team-u', id, `inv_${id}`);
+      e.investigation.result.root_cause = { description, confidence, evidence: [] };
+      return e;
+    };
+    const outcomes = await Promise.all([
+      svc.knowledge.learnFromInvestigation(withCause('u1', 'No problem found: 3/3 pods ready', 20)),
+      svc.knowledge.learnFromInvestigation(
+        withCause(
+          'u2',
+          'No known failure signature was found; the root cause is undetermined.',
+          60,
+        ),
+      ),
+      svc.knowledge.learnFromInvestigation(withCause('u3', 'checkout is OOMKilled', 35)),
+    ]);
+    expect(outcomes).toEqual(['ignored', 'ignored', 'ignored']);
+    expect((await kb.listPatterns({ team_id: 'team-u', limit: 10 })).patterns).toEqual([]);
+    expect(
+      await svc.knowledge.learnFromInvestigation(withCause('u4', 'checkout is OOMKilled', 80)),
+    ).toBe('learned');
+  });
+
   it('counts every repetition when events of one pattern are learned at the same time', async () => {
     await svc.knowledge.learnFromInvestigation(completedEvent('team-i', 'evt_i0', 'inv_i0'));
     const outcomes = await Promise.all(

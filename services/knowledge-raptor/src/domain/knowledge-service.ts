@@ -25,6 +25,9 @@ import { rank } from './ranking';
 import type { ExternalReranker, Spaces } from './spaces';
 import type { TreeBuilder } from './tree-builder';
 
+/** root_cause.confidence (0..100) below which an investigation is not learned from */
+export const LEARN_MIN_CONFIDENCE = 50;
+
 export const MAX_CONTENT_BYTES = 1024 * 1024;
 export const MAX_TOP_K = 100;
 /** BM25 relevance is squashed into [0,1) as s / (s + SPARSE_HALF): a BM25 of SPARSE_HALF gives 0.5. */
@@ -368,6 +371,7 @@ export class KnowledgeService {
           hits.map((h) => h.payload.content),
           hits.length,
           input.signal,
+          settings.retrieval.reranker_auth,
         );
         const squash = scored.some((s) => s.score < 0 || s.score > 1);
         const next = hits.map(() => 0);
@@ -692,6 +696,14 @@ export class KnowledgeService {
     if (await this.deps.store.isEventProcessed(event.event_id)) return 'duplicate';
     const result = inv.result ?? {};
     const rc = result.root_cause ?? {};
+    // undetermined, "no problem found" and low-confidence results teach nothing (issue 13)
+    if ((rc.confidence ?? 0) < LEARN_MIN_CONFIDENCE) return 'ignored';
+    if (
+      /^(no problem found|no known failure|the root cause is undetermined)/i.test(
+        rc.description ?? '',
+      )
+    )
+      return 'ignored';
     const service = inv.context?.service || undefined;
     const recs = [...(result.recommendations ?? [])].sort(
       (a, b) => prio(a.priority) - prio(b.priority),
