@@ -223,6 +223,16 @@ const UnitNumber = z
   .min(0, 'must be a number in [0,1]')
   .max(1, 'must be a number in [0,1]');
 
+/** Rerankers knowledge retrieval knows by name; any other reranker is the URL of a `/rerank` API. */
+export const RERANKERS = ['none', 'mmr'] as const;
+
+const Reranker = z
+  .string({ error: 'must be a string' })
+  .refine(
+    (v) => (RERANKERS as readonly string[]).includes(v) || isHttpUrl(v),
+    'unsupported reranker: use none, mmr, or the http(s) URL of a /rerank endpoint (Cohere, Jina, Hugging Face TEI)',
+  );
+
 export const KnowledgeBaseSchema = knownKeys({
   sources: z
     .record(
@@ -244,7 +254,11 @@ export const KnowledgeBaseSchema = knownKeys({
     strategy: z
       .enum(['dense', 'sparse', 'hybrid'], { error: 'must be one of dense, sparse, hybrid' })
       .optional(),
-    reranker: z.string().optional(),
+    reranker: Reranker.optional(),
+    /** `model` of a hosted reranker's request (Cohere and Jina need one) */
+    reranker_model: z.string().min(1, 'must not be empty').max(200).optional(),
+    /** sent as `Authorization: Bearer <key>` to a hosted reranker */
+    reranker_api_key: VaultRef.optional(),
     top_k: PositiveInt().optional(),
     min_relevance: UnitNumber.optional(),
     ranking: knownKeys({

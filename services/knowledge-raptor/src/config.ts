@@ -44,6 +44,12 @@ export const EnvSchema = z.object({
   INQUEST_KB_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   /** comma-separated CIDRs/hosts the external reranker may reach besides public addresses */
   INQUEST_EGRESS_ALLOW: z.string().optional(),
+  /** secrets (a hosted reranker's API key): Vault KV v2 when set, else INQUEST_SECRETS_FILE */
+  INQUEST_VAULT_ADDR: z.string().optional(),
+  INQUEST_VAULT_TOKEN: z.string().optional(),
+  INQUEST_VAULT_MOUNT: z.string().optional(),
+  /** JSON file of vault path -> value (default <data dir>/secrets.json) */
+  INQUEST_SECRETS_FILE: z.string().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

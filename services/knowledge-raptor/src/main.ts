@@ -12,6 +12,7 @@ import {
 } from '@inquest/llm';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
+import { createSecretResolver } from '@inquest/secrets';
 import {
   parseEnv,
   runMain,
@@ -97,7 +98,22 @@ export async function start(
     spaces,
     analyzer,
     answerer: llmSummarizer ?? extractive,
-    reranker: new HttpReranker(egress),
+    reranker: new HttpReranker(
+      egress,
+      createSecretResolver({
+        ...(config.INQUEST_VAULT_ADDR
+          ? {
+              vault: {
+                addr: config.INQUEST_VAULT_ADDR,
+                token: config.INQUEST_VAULT_TOKEN ?? '',
+                mount: config.INQUEST_VAULT_MOUNT,
+              },
+            }
+          : {}),
+        file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
+        logger,
+      }),
+    ),
     logger,
     onTaught: async (doc) => {
       await bus.publish(Subjects.kbTaught, {

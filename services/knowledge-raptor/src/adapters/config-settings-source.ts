@@ -1,6 +1,7 @@
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
 import { configV1 } from '@inquest/proto';
+import { secretScopeOf } from '@inquest/secrets';
 import {
   DEFAULT_SETTINGS,
   settingsFromConfig,
@@ -45,7 +46,13 @@ export class ConfigSettingsSource implements SettingsSource {
         { team_id: teamId },
         { ctx: { requestId: 'kb-settings', teamId } },
       );
-      const value = settingsFromConfig(res.config ?? {});
+      // a secret reference resolves under the node that set it, else the team's own prefix
+      const value = settingsFromConfig(res.config ?? {}, (field) => {
+        const wire = res.secret_scopes[field];
+        return wire
+          ? { owner: wire.owner_node_id, prefixes: [...wire.prefixes] }
+          : secretScopeOf(teamId);
+      });
       this.cache.set(teamId, { at: Date.now(), value });
       return value;
     } catch (err) {

@@ -1,15 +1,20 @@
 import type { Egress } from '@inquest/egress';
 import { unavailable } from '@inquest/errors';
+import type { SecretResolver } from '@inquest/secrets';
+import type { RerankerAuth } from '../domain/knowledge-settings';
 import type { ExternalReranker } from '../domain/spaces';
 
 /**
  * The common `/rerank` API (Cohere, Jina, TEI, vLLM): POST {query, documents, top_n} answering
- * {results: [{index, relevance_score}]} (TEI answers a bare array of {index, score}). Goes
- * through the egress guard like every call to a user-supplied URL.
+ * {results: [{index, relevance_score}]} (TEI answers a bare array of {index, score}). A hosted
+ * reranker gets `model` in the body and `Authorization: Bearer <key>`, the key resolved from its
+ * vault reference in the scope of the node that set it. Goes through the egress guard like every
+ * call to a user-supplied URL.
  */
 export class HttpReranker implements ExternalReranker {
   constructor(
     private readonly egress: Egress,
+    private readonly secrets?: SecretResolver,
     private readonly timeoutMs = 5000,
   ) {}
 
@@ -19,11 +24,24 @@ export class HttpReranker implements ExternalReranker {
     documents: string[],
     topN: number,
     signal?: AbortSignal,
+    auth?: RerankerAuth,
   ) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (auth?.api_key_ref) {
+      if (!this.secrets || !auth.scope) throw unavailable('no secret store for the reranker key');
+      headers['authorization'] =
+        `Bearer ${await this.secrets.resolve(auth.api_key_ref, auth.scope)}`;
+    }
     const res = await this.egress.request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, documents, top_n: topN, return_documents: false }),
+      headers,
+      body: JSON.stringify({
+        ...(auth?.model ? { model: auth.model } : {}),
+        query,
+        documents,
+        top_n: topN,
+        return_documents: false,
+      }),
       signal,
       timeoutMs: this.timeoutMs,
     });

@@ -1,3 +1,5 @@
+import type { SecretScope } from '@inquest/secrets';
+
 /** The team's knowledge_base settings (effective config), with defaults for anything unset. */
 export interface KbSettings {
   raptor: {
@@ -12,10 +14,20 @@ export interface KbSettings {
     strategy: 'dense' | 'sparse' | 'hybrid';
     /** none | mmr | URL of an external `/rerank` endpoint */
     reranker: string;
+    /** how to call a hosted reranker: its model, and the vault reference of its API key */
+    reranker_auth?: RerankerAuth;
     top_k: number;
     min_relevance: number;
     ranking: RankingSettings;
   };
+}
+
+/** A hosted reranker's `model` and API key (a vault reference, resolved in `scope`). */
+export interface RerankerAuth {
+  model?: string;
+  api_key_ref?: string;
+  /** where api_key_ref may point: the node that set it (config-hierarchy's secret_scopes) */
+  scope?: SecretScope;
 }
 
 /** Weights of the ranking formula (see ranking.ts); extension `knowledge_base.retrieval.ranking`. */
@@ -70,8 +82,14 @@ const num = (v: unknown, ok: (n: number) => boolean, def: number) =>
 const obj = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
-/** Reads knowledge_base from an effective config; invalid or missing values take the default. */
-export function settingsFromConfig(config: unknown): KbSettings {
+/**
+ * Reads knowledge_base from an effective config; invalid or missing values take the default.
+ * `scopeOf` names the scope a secret reference of the config resolves in.
+ */
+export function settingsFromConfig(
+  config: unknown,
+  scopeOf?: (field: string) => SecretScope | undefined,
+): KbSettings {
   const kb = obj(obj(config)['knowledge_base']);
   const r = obj(kb['raptor']);
   const q = obj(kb['retrieval']);
@@ -82,6 +100,14 @@ export function settingsFromConfig(config: unknown): KbSettings {
   for (const k of Object.keys(weights) as SignalName[])
     weights[k] = num(w[k], (n) => n >= 0 && n <= 100, weights[k]);
   const strategy = q['strategy'];
+  const model = typeof q['reranker_model'] === 'string' ? q['reranker_model'].trim() : '';
+  const keyRef = typeof q['reranker_api_key'] === 'string' ? q['reranker_api_key'].trim() : '';
+  const scope = keyRef ? scopeOf?.('knowledge_base.retrieval.reranker_api_key') : undefined;
+  const auth: RerankerAuth = {
+    ...(model ? { model } : {}),
+    ...(keyRef ? { api_key_ref: keyRef } : {}),
+    ...(scope ? { scope } : {}),
+  };
   return {
     raptor: {
       chunk_size: Math.round(
@@ -109,6 +135,7 @@ export function settingsFromConfig(config: unknown): KbSettings {
         typeof q['reranker'] === 'string' && q['reranker'].trim()
           ? q['reranker'].trim()
           : d.retrieval.reranker,
+      ...(model || keyRef ? { reranker_auth: auth } : {}),
       top_k: Math.round(num(q['top_k'], (n) => n >= 1 && n <= 100, d.retrieval.top_k)),
       min_relevance: num(q['min_relevance'], (n) => n >= 0 && n <= 1, d.retrieval.min_relevance),
       ranking: {

@@ -1,5 +1,6 @@
 import type { Embedder } from '@inquest/llm';
 import type { VectorIndex } from '@inquest/vector';
+import type { RerankerAuth } from './knowledge-settings';
 
 /** An embedding model and the index of its space (one per model and dimension). */
 export interface EmbeddingSpace {
@@ -21,5 +22,7 @@ export interface ExternalReranker {
     documents: string[],
     topN: number,
     signal?: AbortSignal,
+    /** a hosted reranker's model and API key */
+    auth?: RerankerAuth,
   ): Promise<{ index: number; score: number }[]>;
 }
