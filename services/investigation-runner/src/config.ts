@@ -44,7 +44,7 @@ export const EnvSchema = z.object({
   /** async investigations one runner works on at once */
   INQUEST_RUNNER_CONCURRENCY: envPositiveInt(8),
   /** tool-server calls per investigation (deterministic engine) */
-  INQUEST_RUNNER_MAX_TOOL_CALLS: envPositiveInt(24),
+  INQUEST_RUNNER_MAX_TOOL_CALLS: envPositiveInt(40),
   INQUEST_RUNNER_ID: z.string().min(1).optional(),
   /** how long alert intake reuses a team's effective config (ms; 0: ask for every notification) */
   INQUEST_ALERTS_CONFIG_TTL_MS: z.coerce
