@@ -8,9 +8,9 @@ import { InProcessEventBus, Subjects } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { tempDir, waitFor, gatewayRequest, type GatewayRequestOptions } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
-import { start as startGateway } from '@inquest/gateway-service';
+import { hierarchyAdmin, startTestGateway, type RunningGateway } from './support/hierarchy';
 
-let gw: Awaited<ReturnType<typeof startGateway>>;
+let gw: RunningGateway;
 let svc: Awaited<ReturnType<typeof startConfigService>>;
 let bus: InProcessEventBus;
 const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
@@ -24,16 +24,10 @@ const admin = (method: string, path: string, body?: unknown) =>
 const team = (token: string, method: string, path: string, body?: unknown) =>
   request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
 
-async function createNode(node_id: string, parent_id: string | null, kind: string) {
-  const res = await admin('POST', '/admin/nodes', { node_id, parent_id, kind, name: node_id });
-  expect(res.status).toBe(201);
-}
-
-async function issue(teamId: string, permissions: string[], owner: string): Promise<string> {
-  const res = await admin('POST', `/admin/nodes/${teamId}/tokens`, { permissions, owner });
-  expect(res.status).toBe(201);
-  return res.body.token as string;
-}
+const createNode = (node_id: string, parent_id: string | null, kind: string) =>
+  hierarchyAdmin(gw.url, adminToken).createNodes([[node_id, parent_id, kind]]);
+const issue = (teamId: string, permissions: string[], owner: string) =>
+  hierarchyAdmin(gw.url, adminToken).issueToken(teamId, owner, permissions);
 
 /** What must not move when an update is refused. */
 async function stored(token: string) {
@@ -48,15 +42,9 @@ beforeAll(async () => {
     { INQUEST_GRPC_PORT: '0', INQUEST_DATA_DIR: dataDir, INQUEST_LOG_LEVEL: 'silent' },
     { bus, logger: silentLogger() },
   );
-  gw = await startGateway(
-    {
-      PORT: '0',
-      INQUEST_HTTP_HOST: '127.0.0.1',
-      INQUEST_LOG_LEVEL: 'silent',
-      INQUEST_ADMIN_TOKEN: adminToken,
-      INQUEST_CONFIG_ADDR: svc.address,
-      INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=100000',
-    },
+  gw = await startTestGateway(
+    adminToken,
+    { INQUEST_CONFIG_ADDR: svc.address },
     { bus, logger: silentLogger() },
   );
   await createNode('acme', null, 'org');

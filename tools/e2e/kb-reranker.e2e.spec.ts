@@ -13,8 +13,8 @@ import { InProcessEventBus } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { tempDir, gatewayRequest } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
-import { start as startGateway } from '@inquest/gateway-service';
 import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
+import { hierarchyAdmin, startTestGateway, type RunningGateway } from './support/hierarchy';
 
 interface RerankCall {
   authorization?: string;
@@ -27,7 +27,7 @@ const bus = new InProcessEventBus();
 const calls: RerankCall[] = [];
 let rerankServer: Server;
 let rerankUrl: string;
-let gw: Awaited<ReturnType<typeof startGateway>>;
+let gw: RunningGateway;
 const stops: (() => Promise<unknown>)[] = [];
 let token: string;
 
@@ -72,37 +72,18 @@ beforeAll(async () => {
     deps,
   );
   stops.push(() => kb.stop());
-  gw = await startGateway(
-    {
-      PORT: '0',
-      INQUEST_HTTP_HOST: '127.0.0.1',
-      INQUEST_LOG_LEVEL: 'silent',
-      INQUEST_ADMIN_TOKEN: adminToken,
-      INQUEST_CONFIG_ADDR: config.address,
-      INQUEST_KNOWLEDGE_ADDR: kb.address,
-      INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=100000',
-    },
+  gw = await startTestGateway(
+    adminToken,
+    { INQUEST_CONFIG_ADDR: config.address, INQUEST_KNOWLEDGE_ADDR: kb.address },
     deps,
   );
   stops.unshift(() => gw.stop());
-  for (const [node_id, parent_id, kind] of [
+  const hierarchy = hierarchyAdmin(gw.url, adminToken);
+  await hierarchy.createNodes([
     ['korg', null, 'org'],
     ['kteam', 'korg', 'team'],
-  ] as const) {
-    const res = await call(adminToken, 'POST', '/admin/nodes', {
-      node_id,
-      parent_id,
-      kind,
-      name: node_id,
-    });
-    expect(res.status).toBe(201);
-  }
-  token = (
-    await call(adminToken, 'POST', '/admin/nodes/kteam/tokens', {
-      permissions: ['read', 'write'],
-      owner: 'kb@example.com',
-    })
-  ).body.token as string;
+  ]);
+  token = await hierarchy.issueToken('kteam', 'kb@example.com');
 });
 
 afterAll(async () => {

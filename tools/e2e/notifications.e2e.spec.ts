@@ -24,9 +24,9 @@ import {
   type ToolServiceDouble,
 } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
-import { start as startGateway } from '@inquest/gateway-service';
 import { start as startRunner } from '@inquest/investigation-runner-service';
 import { start as startNotifier } from '@inquest/notifier-service';
+import { hierarchyAdmin, startTestGateway, type RunningGateway } from './support/hierarchy';
 
 interface Captured {
   url: string;
@@ -54,7 +54,7 @@ const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
 const dir = tempDir();
 const stops: (() => Promise<unknown>)[] = [];
 let bus: InProcessEventBus;
-let gw: Awaited<ReturnType<typeof startGateway>>;
+let gw: RunningGateway;
 let tools: ToolServiceDouble;
 let completeHook: Captured;
 let changeHook: Captured;
@@ -109,32 +109,21 @@ beforeAll(async () => {
     deps,
   );
   stops.push(() => notifier.stop());
-  gw = await startGateway(
+  gw = await startTestGateway(
+    adminToken,
     {
-      PORT: '0',
-      INQUEST_HTTP_HOST: '127.0.0.1',
-      INQUEST_LOG_LEVEL: 'silent',
-      INQUEST_ADMIN_TOKEN: adminToken,
       INQUEST_CONFIG_ADDR: config.address,
       INQUEST_INVESTIGATION_ADDR: runner.address,
       INQUEST_NOTIFIER_ADDR: notifier.address,
-      INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=100000',
     },
     deps,
   );
   stops.unshift(() => gw.stop());
-  for (const [node_id, parent_id, kind] of [
+  const hierarchy = hierarchyAdmin(gw.url, adminToken);
+  await hierarchy.createNodes([
     ['norg', null, 'org'],
     ['nteam', 'norg', 'team'],
-  ] as const) {
-    const res = await call(adminToken, 'POST', '/admin/nodes', {
-      node_id,
-      parent_id,
-      kind,
-      name: node_id,
-    });
-    expect(res.status).toBe(201);
-  }
+  ]);
   const put = await call(adminToken, 'PUT', '/admin/nodes/nteam/config', {
     webhooks: { investigation_complete: completeHook.url, config_change: changeHook.url },
     chat_channel: '#incidents',
@@ -143,15 +132,8 @@ beforeAll(async () => {
     approval: { approvers: ['boss@example.com'] },
   });
   expect(put.status).toBe(200);
-  const token = async (owner: string) =>
-    (
-      await call(adminToken, 'POST', '/admin/nodes/nteam/tokens', {
-        permissions: ['read', 'write'],
-        owner,
-      })
-    ).body.token as string;
-  dev = await token('dev@example.com');
-  boss = await token('boss@example.com');
+  dev = await hierarchy.issueToken('nteam', 'dev@example.com');
+  boss = await hierarchy.issueToken('nteam', 'boss@example.com');
 });
 
 afterAll(async () => {

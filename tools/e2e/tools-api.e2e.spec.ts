@@ -8,12 +8,12 @@ import { InProcessEventBus } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { freePort, tempDir, gatewayRequest, type GatewayRequestOptions } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
-import { start as startGateway } from '@inquest/gateway-service';
 import { start as startToolProxy } from '@inquest/toolserver-proxy-service';
 import { startDemoToolServer } from '@inquest/tool-demo-toolserver';
+import { hierarchyAdmin, startTestGateway, type RunningGateway } from './support/hierarchy';
 
 type Running = { stop(): Promise<void> };
-let gw: Awaited<ReturnType<typeof startGateway>>;
+let gw: RunningGateway;
 const running: Running[] = [];
 let bus: InProcessEventBus;
 let demo: Awaited<ReturnType<typeof startDemoToolServer>>;
@@ -48,34 +48,21 @@ beforeAll(async () => {
     { bus, logger: silentLogger() },
   );
   running.push(proxy);
-  gw = await startGateway(
-    {
-      PORT: '0',
-      INQUEST_HTTP_HOST: '127.0.0.1',
-      INQUEST_LOG_LEVEL: 'silent',
-      INQUEST_ADMIN_TOKEN: adminToken,
-      INQUEST_CONFIG_ADDR: config.address,
-      INQUEST_TOOLS_ADDR: proxy.address,
-      INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=100000',
-    },
+  gw = await startTestGateway(
+    adminToken,
+    { INQUEST_CONFIG_ADDR: config.address, INQUEST_TOOLS_ADDR: proxy.address },
     { bus, logger: silentLogger() },
   );
-  for (const [node_id, parent_id, kind] of [
+  const hierarchy = hierarchyAdmin(gw.url, adminToken);
+  await hierarchy.createNodes([
     ['tacme', null, 'org'],
     ['tteam', 'tacme', 'team'],
-  ] as const) {
-    const res = await admin('POST', '/admin/nodes', { node_id, parent_id, kind, name: node_id });
-    expect(res.status).toBe(201);
-  }
+  ]);
   const put = await admin('PUT', '/admin/nodes/tacme/config', {
     mcp_servers: [{ name: 'demo', url: demo.url, timeout: 5 }],
   });
   expect(put.status).toBe(200);
-  const issued = await admin('POST', '/admin/nodes/tteam/tokens', {
-    permissions: ['read', 'write'],
-    owner: 'tools@example.com',
-  });
-  token = issued.body.token as string;
+  token = await hierarchy.issueToken('tteam', 'tools@example.com');
   expect((await team('PUT', '/config/me', { mcp_servers: ['demo'] })).status).toBe(200);
 });
 
