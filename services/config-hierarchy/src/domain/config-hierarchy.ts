@@ -506,11 +506,7 @@ export class ConfigHierarchy {
     // Every problem at once: types of the patch, references in the merged result, tool lists.
     const problems = [
       ...patchProblems(patch, current.config),
-      ...secretScopeProblems(
-        patch,
-        lineage[lineage.length - 1]!,
-        orgSecretGrants(configs[0]?.config),
-      ),
+      ...secretScopeProblems(patch, self, orgSecretGrants(configs[0]?.config)),
       ...urlCredentialProblems(patch),
       ...aliased.problems,
       ...(changed ? referenceProblems(levels, merged) : []),

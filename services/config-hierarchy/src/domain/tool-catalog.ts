@@ -74,13 +74,13 @@ export async function toolListingCheck(input: {
   }
   if (!refs.length) return { problems, warnings };
 
-  const later = 'it is checked again when an investigation runs';
+  const notChecked = (r: (typeof refs)[number], why: string) =>
+    warnings.push({
+      field: r.field,
+      message: `tool "${r.server}:${r.tool}" was not checked against the tool list of MCP server "${r.server}" (${why}); it is checked again when an investigation runs`,
+    });
   const warnAll = (why: string) => {
-    for (const r of refs)
-      warnings.push({
-        field: r.field,
-        message: `tool "${r.server}:${r.tool}" was not checked against the tool list of MCP server "${r.server}" (${why}); ${later}`,
-      });
+    for (const r of refs) notChecked(r, why);
     return { problems, warnings };
   };
   if (!input.catalog) return warnAll('no tool service is configured');
@@ -103,10 +103,7 @@ export async function toolListingCheck(input: {
           ? `the server did not answer${status.error ? `: ${status.error}` : ''}`
           : undefined;
     if (why) {
-      warnings.push({
-        field: r.field,
-        message: `tool "${r.server}:${r.tool}" was not checked against the tool list of MCP server "${r.server}" (${why}); ${later}`,
-      });
+      notChecked(r, why);
       continue;
     }
     const offered = listing.tools.filter((t) => t.server === r.server).map((t) => t.name);
