@@ -123,10 +123,17 @@ describe('@inquest/client packed and installed in another project', () => {
     expect(manifest.exports).toMatchObject({
       '.': { types: './types/index.d.ts', import: './esm/index.mjs', default: './dist/index.js' },
     });
-    // nothing shipped loads a private package or zod (types included)
+    // no shipped code or declaration loads a private package or zod
     const leaked = spawnSync(
       'grep',
-      ['-rlE', `(require\\(|from |import\\()\\s*['"](@inquest/[a-z-]+|zod)['"]`, '.'],
+      [
+        '-rlE',
+        '--include=*.js',
+        '--include=*.mjs',
+        '--include=*.ts',
+        `(require\\(|from |import\\()\\s*['"](@inquest/[a-z-]+|zod)['"]`,
+        '.',
+      ],
       { cwd: join(consumer, 'node_modules/@inquest/client'), encoding: 'utf8' },
     );
     expect(leaked.stdout).toBe('');
