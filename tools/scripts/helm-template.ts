@@ -546,7 +546,9 @@ export function renderChart(
     },
     hasKey: (d, k) =>
       !!d && typeof d === 'object' && Object.prototype.hasOwnProperty.call(d, str(k)),
-    keys: (d) => (d && typeof d === 'object' ? sortedKeys(d) : []),
+    // Go's map order is random: a chart sorts what it prints (sortAlpha)
+    keys: (d) => (d && typeof d === 'object' ? Object.keys(d).reverse() : []),
+    sortAlpha: (l) => (Array.isArray(l) ? l.map(str).sort() : []),
     merge: (dst, ...srcs) => mergeValues(...srcs.reverse().map((s) => s as Dict), dst as Dict),
     index: (v, ...ks) =>
       ks.reduce((cur: Value, k) => (cur == null ? undefined : (cur as Dict)[str(k)]), v),
