@@ -28,13 +28,24 @@ export interface Runbook {
 export interface LabelledQuestion {
   q: string;
   relevant: string[];
+  /** questions-hard.json: symptom | chat | alert */
+  kind?: string;
 }
 
-export function loadKbCorpus(): { runbooks: Runbook[]; questions: LabelledQuestion[] } {
+export function loadKbCorpus(): {
+  runbooks: Runbook[];
+  questions: LabelledQuestion[];
+  /** questions-hard.json (written from the runbooks' titles only), when present */
+  hardQuestions: LabelledQuestion[];
+} {
   const dir = join(repoRoot(), 'tools/bench/data/kb');
+  const hard = join(dir, 'questions-hard.json');
   return {
     runbooks: JSON.parse(readFileSync(join(dir, 'runbooks.json'), 'utf8')) as Runbook[],
     questions: JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) as LabelledQuestion[],
+    hardQuestions: existsSync(hard)
+      ? (JSON.parse(readFileSync(hard, 'utf8')) as LabelledQuestion[])
+      : [],
   };
 }
 

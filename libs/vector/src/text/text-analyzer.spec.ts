@@ -22,3 +22,21 @@ describe('TextAnalyzer', () => {
     expect(stem('running')).toBe('run');
   });
 });
+
+describe('TextAnalyzer compound names', () => {
+  const a = new TextAnalyzer();
+  it('splits alert-style names at case changes and keeps the whole name', () => {
+    const t = a.terms('KubePodCrashLooping');
+    expect(t).toEqual(
+      expect.arrayContaining(['kube', 'pod', 'crash', 'loop', 'kubepodcrashlooping']),
+    );
+    expect(t).toContain('c_crashloop');
+    expect(a.terms('OOMKilled')).toEqual(expect.arrayContaining(['oom', 'kill', 'c_oom']));
+    expect(a.terms('5xx x509 k8s')).toEqual(expect.arrayContaining(['5xx', 'x509', 'k8s']));
+  });
+  it('matches vocabulary phrases on stemmed words', () => {
+    expect(a.terms('the pod is crash looping')).toContain('c_crashloop');
+    expect(a.terms('we are running out of disk')).toContain('c_disk_full');
+    expect(a.terms('container died with exit 137')).toContain('c_oom');
+  });
+});

@@ -37,23 +37,27 @@ export const CONCEPT_PREFIX = 'c_';
  * The one tokenizer of the knowledge base: every backend (FTS5, Qdrant sparse vectors) and the
  * hashing embedder see the same terms, so BM25 ranks alike wherever it runs.
  *
- * Steps: NFKC + lower case; split on anything that is not a letter or digit (unicode aware);
- * drop stopwords; light English stemming; then add `c_<concept>` for every vocabulary term or
- * phrase found in the unstemmed token stream.
+ * Steps: NFKC; split on anything that is not a letter or digit (unicode aware); split
+ * alert-style compound names at case changes (`KubePodCrashLooping` -> kube pod crash looping,
+ * the whole name kept as one more term so an exact name still matches); lower case; drop
+ * stopwords; light English stemming; then add `c_<concept>` for every vocabulary term or phrase
+ * found in the token stream (compared stemmed, so "crash looping" finds "crash loop").
  */
 export class TextAnalyzer {
   readonly version: string;
-  /** first token -> phrases starting with it, longest first */
+  /** first stemmed token -> phrases (stemmed) starting with it, longest first */
   private readonly phrases = new Map<string, { concept: string; toks: string[] }[]>();
 
   constructor(vocabulary: Vocabulary = loadOpsVocabulary()) {
-    this.version = `analyzer-1+${vocabulary.version}`;
+    this.version = `analyzer-2+${vocabulary.version}`;
     for (const c of vocabulary.concepts) {
       for (const term of c.terms) {
-        const toks = rawTokens(term);
+        const toks = rawTokens(term).map(stem);
         const head = toks[0];
         if (!head) continue;
         const list = this.phrases.get(head) ?? [];
+        if (list.some((p) => p.concept === CONCEPT_PREFIX + c.concept && same(p.toks, toks)))
+          continue;
         list.push({ concept: CONCEPT_PREFIX + c.concept, toks });
         list.sort((a, b) => b.toks.length - a.toks.length);
         this.phrases.set(head, list);
@@ -61,20 +65,25 @@ export class TextAnalyzer {
     }
   }
 
-  /** Index/query terms: stemmed words (stopwords removed) followed by concept tokens. */
+  /**
+   * Index/query terms: stemmed words (stopwords removed), each split compound name once more
+   * as a whole, then concept tokens.
+   */
   terms(text: string): string[] {
-    const raw = rawTokens(text);
+    const { parts, compounds } = splitWords(text);
     const out: string[] = [];
-    for (const t of raw) {
+    for (const t of parts) {
       if (STOPWORDS.has(t) || t.length > 40) continue;
       out.push(stem(t));
     }
-    return out.concat(this.concepts(raw));
+    for (const c of compounds) if (c.length <= 40) out.push(c);
+    return out.concat(this.concepts(parts, compounds));
   }
 
   /** Concept tokens found in the text (each once per occurrence). */
   conceptsOf(text: string): string[] {
-    return this.concepts(rawTokens(text));
+    const { parts, compounds } = splitWords(text);
+    return this.concepts(parts, compounds);
   }
 
   /** Term -> count. */
@@ -84,17 +93,18 @@ export class TextAnalyzer {
     return tf;
   }
 
-  private concepts(raw: string[]): string[] {
+  private concepts(raw: string[], compounds: string[] = []): string[] {
+    const stems = raw.map(stem);
     const out: string[] = [];
-    for (let i = 0; i < raw.length; i++) {
-      const cands = this.phrases.get(raw[i]!);
+    for (let i = 0; i < stems.length; i++) {
+      const cands = this.phrases.get(stems[i]!);
       if (!cands) continue;
       const seen = new Set<string>();
       for (const c of cands) {
         if (seen.has(c.concept)) continue;
         let ok = true;
         for (let j = 1; j < c.toks.length; j++) {
-          if (raw[i + j] !== c.toks[j]) {
+          if (stems[i + j] !== c.toks[j]) {
             ok = false;
             break;
           }
@@ -105,8 +115,36 @@ export class TextAnalyzer {
         }
       }
     }
+    // a compound name that is itself a vocabulary word (CrashLoopBackOff, OOMKilled) counts too,
+    // unless its parts already found that concept
+    for (const w of compounds) {
+      for (const c of this.phrases.get(stem(w)) ?? [])
+        if (c.toks.length === 1 && !out.includes(c.concept)) out.push(c.concept);
+    }
     return out;
   }
+}
+
+function same(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** lower→Upper, or an upper-case run before a capitalised word (OOMKilled -> OOM Killed) */
+const CASE_BREAK = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+
+/**
+ * Lower-cased word parts (compound names split at case changes) and the lower-cased compounds
+ * that were split.
+ */
+export function splitWords(text: string): { parts: string[]; compounds: string[] } {
+  const parts: string[] = [];
+  const compounds: string[] = [];
+  for (const w of text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const pieces = w.length > 3 ? w.split(CASE_BREAK) : [w];
+    if (pieces.length > 1) compounds.push(w.toLowerCase());
+    for (const p of pieces) parts.push(p.toLowerCase());
+  }
+  return { parts, compounds };
 }
 
 /** Lower-cased letter/digit runs; hyphenated words are split (on-call -> on, call). */
