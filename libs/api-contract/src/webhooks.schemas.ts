@@ -69,3 +69,53 @@ export const RedeliverResponse = z.object({
   ),
 });
 export type RedeliverResponse = z.infer<typeof RedeliverResponse>;
+
+/** Body of the `investigation_complete` webhook (to `webhooks.investigation_complete`). */
+export const InvestigationCompleteEvent = z
+  .object({
+    event: z.literal('investigation_complete'),
+    investigation_id: z.string(),
+    summary: z.string().describe('Empty when the investigation did not complete'),
+    root_cause: z
+      .record(z.string(), z.unknown())
+      .describe('{description, confidence 0..100, evidence}; {} when it did not complete'),
+    recommendations: z.array(z.record(z.string(), z.unknown())).describe('[{priority, action}]'),
+    team_id: z.string(),
+    status: z.enum(['completed', 'failed', 'cancelled']),
+    agent: z.string(),
+    completed_at: z
+      .string()
+      .describe('When it ended (completed, failed or cancelled), ISO 8601 UTC'),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .optional()
+      .describe('Present when status is failed'),
+    alert: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The alert that started the investigation, when one did'),
+  })
+  .describe('Sent for every terminal investigation, failed and cancelled ones too');
+
+/** Body of the `config_change_approved` / `config_change_rejected` webhooks (to `webhooks.config_change`). */
+export const ConfigChangeDecidedEvent = z
+  .object({
+    event: z.enum(['config_change_approved', 'config_change_rejected']),
+    team_id: z.string(),
+    change_request_id: z.string(),
+    status: z.enum(['approved', 'rejected']),
+    requested_by: z.string(),
+    requested_at: z.string(),
+    approvers: z.array(z.string()),
+    changes: z
+      .record(z.string(), z.object({ old: z.unknown(), new: z.unknown() }))
+      .describe(
+        'Field path to its old (as the team saw it, inherited where it set none) and new value',
+      ),
+    occurred_at: z.string(),
+    decided_by: z.string().optional(),
+    decided_at: z.string().optional(),
+    comment: z.string().optional(),
+    applied_version: z.number().int().optional().describe('Only on approval'),
+  })
+  .describe('Tells the requester team the outcome of a change request');

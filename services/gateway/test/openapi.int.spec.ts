@@ -92,6 +92,14 @@ describe('OpenAPI document', () => {
       expect(served).toContain('GET /openapi.json');
       expect(served).toContain('GET /docs');
       expect(documentRoutes(doc)).toEqual(served);
+      // the webhooks Inquest sends, with their payloads
+      const webhooks = (doc as { webhooks?: Record<string, { post?: unknown }> }).webhooks ?? {};
+      expect(Object.keys(webhooks).sort()).toEqual([
+        'config_change_decided',
+        'investigation_complete',
+      ]);
+      expect(JSON.stringify(webhooks['investigation_complete'])).toContain('"error"');
+      expect(JSON.stringify(webhooks['config_change_decided'])).toContain('applied_version');
     } finally {
       server.close();
       for (const c of Object.values(clients)) c.close();

@@ -4,7 +4,11 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody } from '@inquest/api-contract';
+import {
+  ConfigChangeDecidedEvent,
+  ErrorBody,
+  InvestigationCompleteEvent,
+} from '@inquest/api-contract';
 import type { Logger } from '@inquest/observability';
 import { rateClassOf, type RouteDef } from '../http/route';
 
@@ -54,6 +58,7 @@ export function buildOpenApiDocument(
 ): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registerCommon(registry);
+  registerWebhooks(registry);
   for (const route of routes) {
     const config = routeConfig(route, true);
     if (generates(config)) {
@@ -80,6 +85,37 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: options.serverUrl ?? '/api/v1' }],
   });
+}
+
+/**
+ * The webhooks Inquest sends (OpenAPI 3.1 `webhooks`): what a receiver gets, signed per Standard
+ * Webhooks when `webhooks.signing_secret` is set; any 2xx acknowledges, 410 stops the delivery.
+ */
+function registerWebhooks(registry: OpenAPIRegistry): void {
+  const events = [
+    [
+      'investigation_complete',
+      'To `webhooks.investigation_complete` when an investigation ends (completed, failed or cancelled)',
+      InvestigationCompleteEvent,
+    ],
+    [
+      'config_change_decided',
+      'To `webhooks.config_change` when a change request is approved or rejected (never to investigation_complete)',
+      ConfigChangeDecidedEvent,
+    ],
+  ] as const;
+  for (const [name, summary, schema] of events) {
+    registry.registerWebhook({
+      method: 'post',
+      path: name,
+      summary,
+      request: { body: { content: { 'application/json': { schema } } } },
+      responses: {
+        200: { description: 'Any 2xx acknowledges the delivery' },
+        410: { description: 'Stops this delivery' },
+      },
+    });
+  }
 }
 
 function registerCommon(registry: OpenAPIRegistry): void {
