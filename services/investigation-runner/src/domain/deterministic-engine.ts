@@ -301,6 +301,11 @@ class Gatherer {
         await this.call(p, filled.params, { namespace: this.run.context.namespace });
     });
 
+    // observed at once: if a later phase throws (cancel, timeout), a generic call rejecting
+    // afterwards must not become an unhandled rejection (it would end the process)
+    const genericDone = Promise.all(genericCalls);
+    genericDone.catch(() => undefined);
+
     // 1. discovery
     const nsList = scope.namespaces.length ? scope.namespaces : [undefined];
     const listKinds = ['pod', 'deployment'];
@@ -395,7 +400,7 @@ class Gatherer {
     await Promise.all(targets.map((o) => this.inspect(o)));
     // 3. follow what the evidence points at
     await this.follow(targets, text);
-    await Promise.all(genericCalls);
+    await genericDone;
   }
 
   /**
