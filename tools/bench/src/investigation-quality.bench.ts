@@ -19,6 +19,7 @@
  *       --holmes-logs=kubectl (the holmes vocabulary offers the older kubectl_logs family of log
  *       tools instead of fetch_pod_logs) --runbooks (the engine's knowledge source is knowledge-raptor
  *       with data/kb's runbooks taught; default: no knowledge at all)
+ *       --set=holdout (data/investigations/holdout: written blind after the engine was tuned)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,7 +64,9 @@ export async function run(args: string[]): Promise<void> {
     if (why) out(`${v.name} vocabulary: ${why}`);
     else vocabularies.push(v);
   }
-  const { scenarios: all, problems } = loadScenarios(join(DATA_DIR, 'scenarios'));
+  // --set=holdout: the scenarios written blind after the engine was tuned (never tuned against)
+  const set = argValue(args, 'set') ?? 'scenarios';
+  const { scenarios: all, problems } = loadScenarios(join(DATA_DIR, set));
   for (const p of problems) out(`skipped scenario file ${p.file}: ${p.error}`);
   const scenarios = args.includes('--demo-only')
     ? []
