@@ -150,6 +150,18 @@ export const RetrievedChunk = z.object({
   tags: z.array(z.string()),
   tree_layer: z.number().int().describe('0 for taught chunks, 1.. for RAPTOR summary layers'),
   title: z.string().optional(),
+  provenance: z
+    .enum(['authored', 'generated'])
+    .optional()
+    .describe(
+      'authored: taught by people; generated: learned from investigations or a RAPTOR summary',
+    ),
+  occurrences: z
+    .number()
+    .int()
+    .optional()
+    .describe('Generated incidents: investigations that found this failure'),
+  last_seen_at: z.string().optional().describe('Generated incidents: when it was last found'),
 });
 
 export const RetrieveResponse = z.object({
@@ -181,6 +193,11 @@ export const AnswerResponse = z.object({
         title: z.string(),
         snippet: z.string(),
         score: z.number(),
+        type: z
+          .string()
+          .optional()
+          .describe('Knowledge type of the passage, `summary` for a tree node'),
+        provenance: z.enum(['authored', 'generated']).optional(),
       }),
     )
     .optional(),

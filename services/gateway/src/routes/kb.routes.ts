@@ -200,7 +200,15 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
           answer: r.answer,
           confidence: r.confidence,
         };
-        if (include) body.sources = r.sources;
+        if (include)
+          body.sources = r.sources.map((x) => ({
+            ...x,
+            type: x.type || undefined,
+            provenance:
+              x.provenance === 'authored' || x.provenance === 'generated'
+                ? x.provenance
+                : undefined,
+          }));
         return { status: 200, body };
       },
     }),

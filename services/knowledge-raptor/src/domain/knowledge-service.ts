@@ -45,6 +45,11 @@ export interface TeachInput {
   format?: 'text' | 'markdown';
   source?: string;
   confidence?: number;
+  /**
+   * Identity of the document instead of its content: teaching again with the same key returns
+   * the document already there (a repeated incident is one record, its pattern counts repeats).
+   */
+  dedupeKey?: string;
 }
 
 export interface TeachResult {
@@ -77,7 +82,32 @@ export interface RetrievedItem {
   tags: string[];
   tree_layer: number;
   title?: string;
+  /** authored: taught by people; generated: learned from an investigation, or a tree summary */
+  provenance: Provenance;
+  /** generated incidents: investigations that found the failure, and the last time */
+  occurrences?: number;
+  last_seen_at?: string;
 }
+
+export type Provenance = 'authored' | 'generated';
+
+/** Documents written by Inquest itself (investigation-learned incidents) rather than people. */
+export const GENERATED_SOURCES = new Set(['investigation']);
+/**
+ * Scales the score of a generated incident nobody confirmed: an authored runbook of similar
+ * relevance comes first (issue 20: learned incidents crowded out what people wrote). An incident
+ * with more helpful than unhelpful feedback is confirmed and ranks on its relevance alone.
+ */
+export const UNCONFIRMED_GENERATED_FACTOR = 0.8;
+/**
+ * Scales the score of a RAPTOR summary node: a summary is a second route to the passages it
+ * covers, returned after the leaves of similar relevance (as type `summary`), never in their
+ * place. Measured on tools/bench/data/kb hard set: summaries at full weight took first place
+ * for 19 of 189 questions and cost 0.03 MRR@10.
+ */
+export const SUMMARY_FACTOR = 0.5;
+/** Tag linking a generated incident document to the learned pattern that counts its repeats. */
+export const PATTERN_TAG_PREFIX = 'pattern:';
 
 export interface KnowledgeServiceDeps {
   store: KnowledgeStore;
@@ -152,12 +182,16 @@ export class KnowledgeService {
     const service = input.service?.trim() || undefined;
     const hash = createHash('sha256')
       .update(
-        JSON.stringify([
-          input.type,
-          service ?? '',
-          input.title ?? '',
-          input.content.replace(/\s+/g, ' ').trim(),
-        ]),
+        JSON.stringify(
+          input.dedupeKey
+            ? [input.type, service ?? '', 'key', input.dedupeKey]
+            : [
+                input.type,
+                service ?? '',
+                input.title ?? '',
+                input.content.replace(/\s+/g, ' ').trim(),
+              ],
+        ),
       )
       .digest('hex');
     const existing = await this.deps.store.findDocumentByHash(input.teamId, hash);
@@ -396,6 +430,11 @@ export class KnowledgeService {
       : new Set<string>();
     const queryConcepts = new Set(this.deps.analyzer.conceptsOf(input.query));
     const expertise = new Map<string, Promise<Map<string, number>>>();
+    let patterns: Promise<Map<string, PatternRecord>> | undefined;
+    const patternsOf = () =>
+      (patterns ??= this.deps.store
+        .listPatterns(input.teamId)
+        .then((ps) => new Map(ps.map((p) => [p.pattern_id, p] as const))));
     const now = this.now().getTime();
     const ranked: (RetrievedItem & { _s: number })[] = [];
     for (let i = 0; i < hits.length; i++) {
@@ -429,19 +468,36 @@ export class KnowledgeService {
         },
         settings.retrieval.ranking,
       );
-      if (score < minRelevance) continue;
+      const generated = h.payload.tree_layer > 0 || GENERATED_SOURCES.has(doc?.source ?? '');
+      const confirmed = (doc?.helpful ?? 0) > (doc?.unhelpful ?? 0);
+      const adjusted =
+        score *
+        (h.payload.tree_layer > 0
+          ? SUMMARY_FACTOR
+          : generated && !confirmed
+            ? UNCONFIRMED_GENERATED_FACTOR
+            : 1);
+      if (adjusted < minRelevance) continue;
+      const patternId = h.payload.tree_layer
+        ? undefined
+        : doc?.tags.find((t) => t.startsWith(PATTERN_TAG_PREFIX))?.slice(PATTERN_TAG_PREFIX.length);
+      const pattern = patternId ? (await patternsOf()).get(patternId) : undefined;
       ranked.push({
         id: h.id,
         document_id: h.payload.document_id,
         content: h.payload.content,
-        score: Math.round(score * 1e6) / 1e6,
+        score: Math.round(adjusted * 1e6) / 1e6,
         level: h.payload.level,
         type: h.payload.type,
         service: h.payload.service,
         tags: h.payload.tags,
         tree_layer: h.payload.tree_layer,
         title: h.payload.title ?? doc?.title,
-        _s: score,
+        provenance: generated ? 'generated' : 'authored',
+        ...(pattern
+          ? { occurrences: pattern.occurrences, last_seen_at: pattern.last_seen_at }
+          : {}),
+        _s: adjusted,
       });
     }
     ranked.sort((a, b) => b._s - a._s || (a.id < b.id ? -1 : 1));
@@ -543,31 +599,39 @@ export class KnowledgeService {
         sources: input.includeSources ? [] : undefined,
       };
     }
-    const top = r.results.slice(0, 5);
+    const cited = answerPassages(r.results);
     let answer: string;
-    try {
-      answer = await this.deps.answerer.summarize(
-        top.map((t) => t.content),
-        { focus: input.question, maxWords: 120, signal: input.signal },
-      );
-    } catch (err) {
-      this.deps.logger.warn({ err }, 'answer model failed; answering extractively');
-      answer = top[0]!.content.split(/\s+/).slice(0, 120).join(' ');
+    if (this.deps.answerer.id.startsWith('extractive')) {
+      answer = cited
+        .map((t, i) =>
+          cited.length > 1 ? `[${i + 1}] ${passageText(t.content)}` : passageText(t.content),
+        )
+        .join('\n\n');
+    } else {
+      try {
+        answer = await this.deps.answerer.summarize(
+          cited.map((t) => t.content),
+          { focus: input.question, maxWords: 120, signal: input.signal },
+        );
+      } catch (err) {
+        this.deps.logger.warn({ err }, 'answer model failed; answering with the best passage');
+        answer = passageText(cited[0]!.content);
+      }
     }
-    const bestByDoc = new Map<string, RetrievedItem>();
-    for (const t of r.results) if (!bestByDoc.has(t.document_id)) bestByDoc.set(t.document_id, t);
-    const scores = top.map((t) => t.score);
+    const scores = cited.map((t) => t.score);
     const confidence = Math.round(((scores[0]! * 2 + (scores[1] ?? scores[0]!)) / 3) * 1000) / 1000;
     return {
       query_id: r.query_id,
       answer,
       confidence,
       sources: input.includeSources
-        ? [...bestByDoc.values()].map((t) => ({
+        ? cited.map((t) => ({
             document_id: t.document_id,
             title: t.title ?? firstLine(t.content),
             snippet: t.content.length > 280 ? `${t.content.slice(0, 277)}...` : t.content,
             score: t.score,
+            type: t.type,
+            provenance: t.provenance,
           }))
         : undefined,
     };
@@ -729,21 +793,34 @@ export class KnowledgeService {
         ? `Affected systems: ${result.affected_systems.join(', ')}`
         : '',
     ].filter(Boolean);
+    const symptoms = this.symptomsOf(
+      `${inv.message ?? ''} ${inv.context?.hint ?? ''}`,
+      inv.context?.related_alert,
+    );
+    // the same failure seen again (the pattern it matches) stays one incident document: the
+    // pattern counts occurrences and last seen, retrieval reports them with the incident
+    // from the event id: a redelivery after a crash links the same document and pattern
+    const newPatternId = `pat_${createHash('sha256').update(event.event_id).digest('hex').slice(0, 20)}`;
+    const linked =
+      findMatchingPattern(
+        await this.deps.store.listPatterns(event.team_id),
+        symptoms,
+        rc.description ?? '',
+        service,
+        (x, y) => this.termOverlap(x, y),
+      )?.pattern_id ?? newPatternId;
     await this.teach({
       teamId: event.team_id,
       content: lines.join('\n').replace(new RegExp(BINARY.source, 'g'), ' ').slice(0, 200_000),
       type: 'incident',
       service,
-      tags: ['investigation', ...(inv.agent ? [inv.agent] : [])],
+      tags: ['investigation', ...(inv.agent ? [inv.agent] : []), `${PATTERN_TAG_PREFIX}${linked}`],
       title: `Incident: ${(result.summary || inv.message || '').slice(0, 150)}`,
       author: 'inquest',
       source: 'investigation',
       confidence: Math.max(0.3, Math.min(1, (rc.confidence ?? 50) / 100)),
+      dedupeKey: `incident|${linked}`,
     });
-    const symptoms = this.symptomsOf(
-      `${inv.message ?? ''} ${inv.context?.hint ?? ''}`,
-      inv.context?.related_alert,
-    );
     const edges = extractFromInvestigation(service, result.affected_systems ?? []);
     // optimistic concurrency: another event may update the matched pattern between our read and
     // write (two replicas, or concurrent deliveries); then read again and recompute
@@ -768,7 +845,7 @@ export class KnowledgeService {
       } else {
         const base = baseConfidence(rc.confidence);
         pattern = {
-          pattern_id: id('pat'),
+          pattern_id: newPatternId,
           team_id: event.team_id,
           service,
           symptoms,
@@ -953,6 +1030,49 @@ export function weightedText(
     piece,
   ];
   return parts.filter(Boolean).join('\n');
+}
+
+/** A second passage is cited when it comes from another document and scores this close to the best. */
+export const SECOND_PASSAGE_RATIO = 0.85;
+/** Words of a cited passage (cut at a line or sentence end). */
+export const PASSAGE_WORDS = 160;
+
+/**
+ * The passages an answer cites: the best taught passage (a leaf; a tree summary only when no
+ * leaf was found) and a second one from another document when it scores almost as well.
+ */
+export function answerPassages(results: RetrievedItem[]): RetrievedItem[] {
+  const leaves = results.filter((r) => r.tree_layer === 0);
+  const pool = leaves.length ? leaves : results;
+  const best = pool[0]!;
+  const second = pool.find(
+    (r) => r.document_id !== best.document_id && r.score >= best.score * SECOND_PASSAGE_RATIO,
+  );
+  return second ? [best, second] : [best];
+}
+
+/**
+ * A passage as it is quoted in an answer: at most PASSAGE_WORDS words, cut after a whole line
+ * or sentence, without a dangling heading or label ("Resolution:") at the end.
+ */
+export function passageText(content: string): string {
+  let text = content.trim();
+  const words = [...text.matchAll(/\S+/g)];
+  const over = words[PASSAGE_WORDS];
+  if (over?.index !== undefined) {
+    const head = text.slice(0, over.index);
+    // the last line or sentence end in the second half of the kept words, else the word limit
+    let cut = Math.max(
+      head.lastIndexOf('\n'),
+      ...[...head.matchAll(/[.!?](?=\s)/g)].map((m) => m.index + 1),
+    );
+    if (cut < head.length / 2) cut = head.length;
+    text = `${head.slice(0, cut).trimEnd()} …`;
+  }
+  const lines = text.split('\n');
+  while (lines.length > 1 && /^\s*(#+\s.*|[^.!?]{0,60}:)\s*$/.test(lines[lines.length - 1]!))
+    lines.pop();
+  return lines.join('\n').trim();
 }
 
 function firstLine(s: string): string {

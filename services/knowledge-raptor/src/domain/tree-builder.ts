@@ -122,6 +122,9 @@ export class TreeBuilder {
     let depth = 0;
     const leafDoc = new Map(leaves.map((l) => [l.id, l.payload.document_id] as const));
     const docsUnder = new Map<string, string[]>(leaves.map((l) => [l.id, [l.payload.document_id]]));
+    const docTitle = new Map(
+      leaves.map((l) => [l.payload.document_id, l.payload.title ?? firstLine(l.payload.content)]),
+    );
     for (let level = 1; level <= settings.raptor.max_tree_depth && layer.length >= 2; level++) {
       const clusters = await this.deps.cluster(
         layer.map((n) => n.vector!),
@@ -148,7 +151,7 @@ export class TreeBuilder {
             .pop()!,
           tree_layer: level,
           tree_version: version,
-          title: `Summary of ${nodes.length} ${level === 1 ? 'chunks' : 'summaries'}`,
+          title: summaryTitle(docIds.map((d) => docTitle.get(d) ?? '')),
           content: summary,
           children: childIds,
         };
@@ -185,6 +188,30 @@ export class TreeBuilder {
       'RAPTOR tree rebuilt',
     );
   }
+}
+
+/** titles a summary's title names before "and N more" */
+const TITLE_NAMES = 3;
+
+/**
+ * The title of a summary node: "Overview: " and the titles of the documents it covers, most
+ * covered first (a summary is never mistaken for one of its documents, and says what it is about).
+ */
+export function summaryTitle(documentTitles: string[]): string {
+  const counts = new Map<string, number>();
+  for (const t of documentTitles.map((x) => x.trim()).filter(Boolean))
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+  const titles = [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([t]) => t);
+  if (!titles.length) return 'Overview';
+  const named = titles.slice(0, TITLE_NAMES).join('; ');
+  const more = titles.length - TITLE_NAMES;
+  return `Overview: ${named}${more > 0 ? ` and ${more} more` : ''}`.slice(0, 300);
+}
+
+function firstLine(s: string): string {
+  return (s.split('\n').find((l) => l.trim()) ?? '').replace(/^#+\s*/, '').slice(0, 120);
 }
 
 function mostCommon(xs: string[]): string | undefined {
