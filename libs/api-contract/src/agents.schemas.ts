@@ -72,6 +72,15 @@ export const TimelineEvent = z.object({
 export const Recommendation = z.object({
   priority: z.enum(['high', 'medium', 'low']),
   action: z.string(),
+  proposed_action: z
+    .object({
+      tool: z.string().describe('`<server>:<tool>` of a tool that changes systems'),
+      parameters: z.record(z.string(), z.unknown()),
+    })
+    .optional()
+    .describe(
+      'Extension: with feature_flags.enable_write_actions and enable_auto_mitigation both on, a write tool call proposed for a person to run. The investigation never runs it.',
+    ),
 });
 
 export const InvestigationResult = z.object({

@@ -28,7 +28,12 @@ export interface InvestigationResultRecord {
   root_cause: { description: string; confidence: number; evidence: string[] };
   timeline: { timestamp: string; event: string }[];
   affected_systems: string[];
-  recommendations: { priority: string; action: string }[];
+  recommendations: {
+    priority: string;
+    action: string;
+    /** a write tool call proposed for a person to run (never run by the investigation) */
+    proposed_action?: { tool: string; parameters: Record<string, unknown> };
+  }[];
 }
 
 /** The alert (group) that started an investigation. */

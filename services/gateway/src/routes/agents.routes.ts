@@ -43,6 +43,14 @@ function resultOf(inv: investigationV1.Investigation): RunAgentResponse['result'
     recommendations: r.recommendations.map((x) => ({
       priority: x.priority as 'high' | 'medium' | 'low',
       action: x.action,
+      ...(x.proposed_action?.tool
+        ? {
+            proposed_action: {
+              tool: x.proposed_action.tool,
+              parameters: (x.proposed_action.parameters ?? {}) as Record<string, unknown>,
+            },
+          }
+        : {}),
     })),
   };
 }

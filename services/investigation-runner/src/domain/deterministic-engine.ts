@@ -44,7 +44,11 @@ interface Knowledge {
   patterns: LearnedPatternView[];
 }
 
-type Rec = { priority: 'high' | 'medium' | 'low'; action: string };
+type Rec = {
+  priority: 'high' | 'medium' | 'low';
+  action: string;
+  proposed_action?: { tool: string; parameters: Record<string, unknown> };
+};
 const PRIORITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
 const CHANGE_WINDOW_MS = 2 * 3600_000;
 const CHANGE_WORDS =
@@ -87,13 +91,13 @@ export class DeterministicEngine implements InvestigationEngine {
     const gatherUntil = Date.now() + Math.max(0, run.deadline - Date.now()) * this.gatherShare;
     // one tool set for the run: every sub-agent's tools, read-only ones only
     const seen = new Map<string, ToolProfile>();
-    const refused: string[] = [];
+    const refused: ToolProfile[] = [];
     for (const sub of plan.subAgents)
       for (const t of sub.tools) {
         if (seen.has(t.fullName) || isBuiltin(t.fullName)) continue;
         const p = profileTool(t);
         if (!p.readOnly) {
-          if (!refused.includes(t.fullName)) refused.push(t.fullName);
+          if (!refused.some((r) => r.tool.fullName === t.fullName)) refused.push(p);
           continue;
         }
         seen.set(t.fullName, p);
@@ -873,8 +877,9 @@ function conclude(
   knowledge: Knowledge,
   now: number,
   toolCalls: number,
-  refused: string[],
+  refusedTools: ToolProfile[],
 ): InvestigationResultRecord {
+  const refused = refusedTools.map((p) => p.tool.fullName);
   const findings = findFindings(model, catalog);
   // the subjects' workloads, plus what they depend on (their nodes, claims)
   const focus = new Set<string>();
@@ -1022,6 +1027,7 @@ function conclude(
       recs.push({
         priority: 'high',
         action: `If the fix cannot be made at once, roll ${subjectName} back to the version before ${change.what}.`,
+        ...proposedRollback(run, refusedTools, subjectName, ns),
       });
     if (symptom) recs.push({ priority: 'medium', action: fillTemplate(symptom.f.entry.fix, vars) });
     for (const x of scored.slice(1, 4))
@@ -1201,6 +1207,36 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       break;
     }
   return vars;
+}
+
+/**
+ * With feature_flags.enable_write_actions and enable_auto_mitigation both on, a rollback
+ * recommendation carries the team's rollback tool call, filled in, for a person to run. The
+ * investigation never runs it (API-DECISIONS: investigations are read-only).
+ */
+function proposedRollback(
+  run: EngineRun,
+  writeTools: ToolProfile[],
+  workload: string,
+  namespace: string | undefined,
+): { proposed_action?: { tool: string; parameters: Record<string, unknown> } } {
+  const flags = (run.effective['feature_flags'] ?? {}) as Record<string, unknown>;
+  if (flags['enable_write_actions'] !== true || flags['enable_auto_mitigation'] !== true) return {};
+  for (const p of writeTools) {
+    if (!/rollback|roll_back|undo/.test(p.tool.name.toLowerCase())) continue;
+    const params: Record<string, unknown> = {};
+    const set = (role: keyof ToolProfile['params'], v: unknown) => {
+      const name = p.params[role];
+      if (name && v !== undefined) params[name] = v;
+    };
+    if (p.params.kind) set('kind', kindValue(p, 'deployment') ?? 'deployment');
+    set('name', workload);
+    set('workload', workload);
+    set('namespace', namespace);
+    if (p.required.every((r) => params[r] !== undefined))
+      return { proposed_action: { tool: p.tool.fullName, parameters: params } };
+  }
+  return {};
 }
 
 /** A learned pattern counts only when this run's decisive fact matches it. */
