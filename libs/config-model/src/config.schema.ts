@@ -351,6 +351,16 @@ export const ConfigDocumentSchema = knownKeys(
       config_change: HttpUrl.optional(),
       signing_secret: VaultRef.optional(),
     }).optional(),
+    /** the Slack app (chat front end, extension): set on the node named by the app's request URLs */
+    slack: knownKeys({
+      /** the app's signing secret: verifies every request Slack sends */
+      signing_secret: VaultRef.optional(),
+      /** Slack workspace id (T...): its direct messages go to this team */
+      workspace_id: z
+        .string()
+        .regex(/^[A-Z0-9]{2,32}$/, 'must be a Slack workspace id like T0123ABCD')
+        .optional(),
+    }).optional(),
     knowledge_base: KnowledgeBaseSchema.optional(),
     secrets: SecretsSchema.optional(),
     approval: knownKeys({
