@@ -9,7 +9,7 @@ import { RunProgress } from './run-progress';
 import { isBuiltin, type ToolRunner } from './tool-runner';
 import { CAUSE_CATALOG, type CauseEntry } from './deterministic/cause-catalog.data';
 import { compile, findFindings, relevance, type Finding } from './deterministic/diagnose';
-import { ClusterModel } from './deterministic/model';
+import { ClusterModel, workloadName } from './deterministic/model';
 import {
   observe,
   observeNow,
@@ -1086,9 +1086,12 @@ function conclude(
 
   const summaryParts = [] as string[];
   if (question) summaryParts.push(question);
-  summaryParts.push(
-    `${headline}${top ? `: ${description.split(' Fix:')[0]}` : `. ${description}`}`,
-  );
+  // the summary is the headline and the cause's first sentence; the details stay in root_cause
+  const firstSentence = (t: string) => {
+    const m = /^(.*?[.!?])(\s|$)(?=[A-Z(]|$)/.exec(t);
+    return clip(m?.[1] ?? t, 400);
+  };
+  summaryParts.push(`${headline}${top ? `: ${firstSentence(description)}` : `. ${description}`}`);
   const summary = clip(summaryParts.join(' '), 1500);
   if (question) description = `${question} ${description}`;
   const recommendations = dedupe(recs, (r) => r.action.toLowerCase())
@@ -1115,7 +1118,7 @@ function conclude(
     root_cause: {
       description: clip(description, 2000),
       confidence,
-      evidence: dedupe(evidence, (e) => e).slice(0, 10),
+      evidence: dedupe(evidence, sameFact).slice(0, 10),
     },
     timeline: timeline(
       model,
@@ -1131,6 +1134,16 @@ function conclude(
 }
 
 /** Upper-cases the first letter, unless the sentence starts with a resource name. */
+/** two evidence lines say the same when they differ only in timestamps, pod hashes and counts */
+function sameFact(e: string): string {
+  return e
+    .replace(/\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?/g, '')
+    .replace(/-[a-z0-9]{6,10}-[a-z0-9]{5}\b/g, '-*')
+    .replace(/\b\d+\b/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function capital(s: string, name?: string) {
   if (name && s.startsWith(name)) return s;
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
@@ -1440,7 +1453,9 @@ function timeline(
     if (e.type === 'Normal' && !/ScalingReplicaSet|NodeNotReady|Killing|Evict/.test(e.reason ?? ''))
       continue;
     if (!relevant(e.object?.name)) continue;
-    const key = `${e.reason}|${e.object?.name ?? ''}|${e.message.replace(/\d+/g, '#')}`;
+    // the same event on each pod of a workload is one line with a count
+    const who = e.object ? workloadName(e.object.name) : '';
+    const key = `${e.reason}|${who}|${sameFact(e.message.split(e.object?.name ?? '\u0000').join(who))}`;
     const g = grouped.get(key);
     const n = e.count ?? 1;
     if (g) {
@@ -1460,9 +1475,24 @@ function timeline(
       event:
         g.count > 1 ? `${g.event} (x${g.count}, until ${new Date(g.last).toISOString()})` : g.event,
     });
-  for (const f of findings)
-    if (f.where === 'log' && f.at !== undefined && f.at >= from && relevant(f.workload))
-      entries.push({ at: f.at, event: `log ${f.object?.name ?? ''}: ${clip(f.fact, 200)}` });
+  // one line per distinct log error of a workload (its first occurrence, with a count)
+  const logs = new Map<string, { at: number; count: number; event: string }>();
+  for (const f of findings) {
+    if (f.where !== 'log' || f.at === undefined || f.at < from || !relevant(f.workload)) continue;
+    const key = `${f.workload}|${sameFact(f.fact.split(' | ')[0]!)}`;
+    const g = logs.get(key);
+    if (g) {
+      g.count++;
+      if (f.at < g.at) g.at = f.at;
+    } else
+      logs.set(key, {
+        at: f.at,
+        count: 1,
+        event: `log ${f.workload || f.object?.name || ''}: ${clip(f.fact.split(' | ')[0]!, 200)}`,
+      });
+  }
+  for (const g of logs.values())
+    entries.push({ at: g.at, event: g.count > 1 ? `${g.event} (x${g.count})` : g.event });
   for (const r of model.list('replicaset'))
     if (r.created && r.created >= from && relevant(model.workloadOf(r).name))
       entries.push({

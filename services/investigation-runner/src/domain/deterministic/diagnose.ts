@@ -276,15 +276,22 @@ const INTERESTING =
 const CRASH = /panic:|Traceback|Exception|Error:|fatal error/;
 const FRAME =
   /\.(go|py|js|ts|java|rb|rs|kt|scala|cs|php):\d+|File "[^"]+", line \d+|\bat [\w.$<>]+\(/;
+/** a line that starts a log record of its own (a timestamp, a level, a JSON object) */
+const LOG_RECORD =
+  /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|[IWEF]\d{4} \d{2}:\d{2}|\{"|time=|level=|\[?(INFO|WARN|ERROR|DEBUG|FATAL)\b)/;
 const RUNTIME_FRAME =
   /runtime\/|node_modules|node:internal|java\.base|site-packages|\/usr\/lib\/|goroutine \d+/;
 
 /** "panic: ..." plus the first two application frames under it */
 function withFrames(line: string, next: string[]): string {
-  const frames = next
-    .slice(0, 13)
-    .filter((x) => FRAME.test(x) && !RUNTIME_FRAME.test(x))
-    .slice(0, 2);
+  // frames are the trace's own lines (indented, no timestamp of their own), up to the next
+  // log record: another record's text is not a frame of this one
+  const trace: string[] = [];
+  for (const x of next.slice(0, 13)) {
+    if (LOG_RECORD.test(x)) break;
+    trace.push(x);
+  }
+  const frames = trace.filter((x) => FRAME.test(x) && !RUNTIME_FRAME.test(x)).slice(0, 2);
   // a Python traceback names its error on the line that ends it ("ValueError: ...")
   const error = /Traceback \(most recent call last\)/.test(line)
     ? next.find((x) => /^[\w.]+(?:Error|Exception|Exit|Interrupt)\b/.test(x))
