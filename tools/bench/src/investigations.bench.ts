@@ -149,10 +149,24 @@ async function doubles(toolUrl: string) {
         name: 'inquest.config.v1.ConfigService',
         implementation: implement(configV1.ConfigServiceService, {
           async getEffectiveConfig() {
-            return { config: effective, version: 1 };
+            return { config: effective, version: 1, secret_scopes: {} };
           },
           async getRawConfig() {
-            return { lineage: [TEAM], configs: { [TEAM]: effective } };
+            return { lineage: [TEAM], configs: { [TEAM]: effective }, versions: { [TEAM]: 1 } };
+          },
+          // the gateway checks that X-Inquest-Team names a team
+          async getNode(req: { node_id: string }) {
+            return {
+              node: {
+                node_id: req.node_id,
+                kind: 'team',
+                name: req.node_id,
+                org_id: 'org',
+                created_at: '',
+              },
+              config: effective,
+              version: 1,
+            };
           },
         } as unknown as AsyncHandlers<typeof configV1.ConfigServiceService>),
       },
