@@ -66,7 +66,11 @@ export async function run(): Promise<void> {
             return { config: effective, version: 1, secret_scopes: [] };
           },
           async getRawConfig() {
-            return { lineage: ['team-bench'], configs: { 'team-bench': effective } };
+            return {
+              lineage: ['team-bench'],
+              configs: { 'team-bench': effective },
+              versions: { 'team-bench': 1 },
+            };
           },
         } as unknown as AsyncHandlers<typeof configV1.ConfigServiceService>),
         name: 'inquest.config.v1.ConfigService',

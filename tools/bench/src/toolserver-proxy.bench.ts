@@ -81,10 +81,14 @@ export async function run(): Promise<void> {
         implementation: implement(configV1.ConfigServiceService, {
           async getEffectiveConfig(req: configV1.GetEffectiveConfigRequest) {
             if (req.team_id !== 'team-bench') throw notFound('no team');
-            return { config: effective, version: 1 };
+            return { config: effective, version: 1, secret_scopes: {} };
           },
           async getRawConfig() {
-            return { lineage: ['team-bench'], configs: { 'team-bench': effective } };
+            return {
+              lineage: ['team-bench'],
+              configs: { 'team-bench': effective },
+              versions: { 'team-bench': 1 },
+            };
           },
         } as unknown as AsyncHandlers<typeof configV1.ConfigServiceService>),
         name: 'inquest.config.v1.ConfigService',
