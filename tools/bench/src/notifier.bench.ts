@@ -100,7 +100,7 @@ export async function run(_args: string[]): Promise<void> {
           getEffectiveConfig: async (req: configV1.GetEffectiveConfigRequest) => {
             const c = teams[req.team_id];
             if (!c) throw notFound('no such team');
-            return { config: c, version: 1 };
+            return { config: c, version: 1, secret_scopes: {} };
           },
         } as never),
         name: 'inquest.config.v1.ConfigService',
