@@ -236,7 +236,7 @@ async function handle(
   let rawRead = false;
   const readRaw = async (): Promise<Buffer | undefined> => {
     if (!rawRead) {
-      rawBody = await readRawBody(req);
+      rawBody = await readRawBody(req, undefined, route.formBody);
       rawRead = true;
     }
     return rawBody;
@@ -286,8 +286,9 @@ async function handle(
         auth.kind === 'admin' ? 'X-Inquest-Team' : 'the team claim',
       );
   }
-  const body =
-    rawRead || route.rawBody || route.senderAuth
+  const body = route.formBody
+    ? void (await readRaw())
+    : rawRead || route.rawBody || route.senderAuth
       ? parseJsonBody(await readRaw())
       : await readJsonBody(req);
   if (

@@ -73,6 +73,17 @@ export const EnvSchema = z
     INQUEST_REQUEST_TIMEOUT_MS: envPositiveInt(30_000),
     /** how long a verified team token is trusted without asking config-hierarchy again */
     INQUEST_TOKEN_CACHE_TTL_MS: envPositiveInt(30_000),
+    /** Slack chat front end: the Web API it answers through, and where its secrets resolve */
+    INQUEST_SLACK_API_URL: z
+      .string()
+      .default('https://slack.com/api')
+      .refine((v) => /^https?:\/\/[^\s]+$/.test(v), 'expected an http(s) URL')
+      .transform((v) => v.replace(/\/+$/, '')),
+    INQUEST_DATA_DIR: z.string().default('./.inquest'),
+    INQUEST_SECRETS_FILE: z.string().min(1).optional(),
+    INQUEST_VAULT_ADDR: z.string().min(1).optional(),
+    INQUEST_VAULT_TOKEN: z.string().min(1).optional(),
+    INQUEST_VAULT_MOUNT: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.INQUEST_OIDC_ISSUER && !env.INQUEST_OIDC_AUDIENCE) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { createEventBus } from '@inquest/events';
 import { checkHealth, createClient } from '@inquest/grpc-kit';
@@ -13,6 +14,7 @@ import {
   toolsV1,
 } from '@inquest/proto';
 import { parseEnv, runMain, type ServiceDeps } from '@inquest/runtime';
+import { createSecretResolver } from '@inquest/secrets';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
 import { ConfigTeamDirectory } from './auth/team-directory';
@@ -22,6 +24,9 @@ import { EnvSchema } from './config';
 import { FlexibleRateLimiter } from './http/flexible-rate-limiter';
 import type { RouteDef } from './http/route';
 import { allRoutes, type ServiceClients } from './routes/index';
+import { SlackBot } from './slack/slack-bot';
+import { SlackDirectory } from './slack/slack-directory';
+import { HttpSlackApi } from './slack/slack-web-api';
 
 export interface Deps extends ServiceDeps {
   /** routes served besides the product's own (benchmarks, tests) */
@@ -123,8 +128,32 @@ export async function start(
   });
   await authenticator.ready;
 
+  // The Slack chat front end: its signing secrets and bot tokens resolve here, within their scope.
+  const secrets = createSecretResolver({
+    ...(config.INQUEST_VAULT_ADDR
+      ? {
+          vault: {
+            addr: config.INQUEST_VAULT_ADDR,
+            token: config.INQUEST_VAULT_TOKEN ?? '',
+            mount: config.INQUEST_VAULT_MOUNT,
+          },
+        }
+      : {}),
+    file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
+    logger,
+  });
+  const slackDirectory = new SlackDirectory({ config: clients.config, secrets });
+  const slackBot = new SlackBot({
+    clients,
+    slack: new HttpSlackApi({ apiUrl: config.INQUEST_SLACK_API_URL }),
+    directory: slackDirectory,
+    rateLimiter,
+    logger,
+  });
+  const slack = { directory: slackDirectory, bot: slackBot };
+
   const app = createApp({
-    routes: [...allRoutes({ clients, logger, bus }), ...(deps.extraRoutes ?? [])],
+    routes: [...allRoutes({ clients, logger, bus, slack }), ...(deps.extraRoutes ?? [])],
     authenticator,
     teams: new ConfigTeamDirectory(clients.config),
     rateLimiter,
@@ -162,6 +191,7 @@ export async function start(
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
+      await slackBot.stop();
       for (const c of Object.values(clients)) c.close();
       await authenticator.close();
       await ownBus?.close();

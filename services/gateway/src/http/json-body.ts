@@ -5,6 +5,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+const isFormType = (ct: string) => /^application\/x-www-form-urlencoded\s*(;.*)?$/i.test(ct.trim());
 const isJsonType = (ct: string) => /^application\/([a-z0-9.+-]*\+)?json\s*(;.*)?$/i.test(ct.trim());
 
 /**
@@ -23,13 +24,14 @@ export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promis
 export async function readRawBody(
   req: Request,
   limit = MAX_BODY_BYTES,
+  acceptForm = false,
 ): Promise<Buffer | undefined> {
   const declared = req.headers['content-length'];
   const hasBody =
     (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
   if (!hasBody) return undefined;
   const ct = req.headers['content-type'];
-  if (!ct || !isJsonType(ct)) {
+  if (!ct || !(isJsonType(ct) || (acceptForm && isFormType(ct)))) {
     throw new DomainError(
       'invalid_input',
       'unsupported_media_type',

@@ -88,6 +88,11 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   senderSchemes?: ('intakeSecret' | 'pagerdutySignature')[];
   /** read the body as received and hand it to the handler as `rawBody` */
   rawBody?: boolean;
+  /**
+   * also accept `application/x-www-form-urlencoded` (Slack's commands and interactions): the body
+   * is not parsed, the handler reads `rawBody`
+   */
+  formBody?: boolean;
   /** answer 503 unavailable when the handler has not answered by then (default: the gateway's request timeout) */
   timeoutMs?: number;
   handler: (req: ApiRequest<B, Q, P>) => Promise<ApiResponse>;

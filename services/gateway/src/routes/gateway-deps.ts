@@ -1,6 +1,7 @@
 import type { EventBus } from '@inquest/events';
 import type { PromiseClient } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
+import type { SlackRouteDeps } from './slack.routes';
 import type {
   alertsV1,
   configV1,
@@ -26,4 +27,6 @@ export interface GatewayDeps {
   clients: ServiceClients;
   logger: Logger;
   bus?: EventBus;
+  /** the Slack chat front end (its request URLs are served when set) */
+  slack?: SlackRouteDeps;
 }

@@ -5,6 +5,7 @@ import { alertsRoutes } from './alerts.routes';
 import { configRoutes } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
 import { kbRoutes } from './kb.routes';
+import { slackRoutes } from './slack.routes';
 import { toolsRoutes } from './tools.routes';
 import { webhooksRoutes } from './webhooks.routes';
 
@@ -18,6 +19,7 @@ export function allRoutes(deps: GatewayDeps): RouteDef[] {
     ...webhooksRoutes(deps),
     ...alertsRoutes(deps),
     ...adminRoutes(deps),
+    ...(deps.slack ? slackRoutes(deps.slack) : []),
   ];
 }
 

@@ -1,0 +1,466 @@
+import { randomUUID } from 'node:crypto';
+import { isDomainError } from '@inquest/errors';
+import type { CallContext } from '@inquest/grpc-kit';
+import type { Logger } from '@inquest/observability';
+import type { investigationV1 } from '@inquest/proto';
+import { secretScopeOf } from '@inquest/secrets';
+import type { RateLimiter } from '../http/rate-limiter';
+import type { RateClass } from '../http/route';
+import type { ServiceClients } from '../routes/gateway-deps';
+import {
+  answerBlocks,
+  endedText,
+  escapeMrkdwn,
+  progressBlocks,
+  reportBlocks,
+  type Block,
+} from './slack-blocks';
+import { HELP_TEXT, parseCommand, type ChatCommand } from './slack-commands';
+import type { SlackApp, SlackDirectory, SlackTeam } from './slack-directory';
+import type { SlackApi } from './slack-web-api';
+
+/** Where a chat message came from and where the answer goes. */
+export interface ChatMessage {
+  app: SlackApp;
+  /** Slack workspace id (T…) */
+  workspaceId?: string;
+  channel: string;
+  /** known for slash commands; looked up for events when a team names its channel by name */
+  channelName?: string;
+  /** `im` for a direct message */
+  channelType?: string;
+  user: string;
+  text: string;
+  /** the message to answer in a thread of (an event's ts or thread_ts); absent for a slash command */
+  threadTs?: string;
+  source: 'mention' | 'dm' | 'command';
+  requestId: string;
+  /** scheme://host of the gateway, for console links */
+  baseUrl: string;
+}
+
+/** A button press (interactivity) on one of the bot's messages. */
+export interface ChatAction {
+  app: SlackApp;
+  workspaceId?: string;
+  channel: string;
+  user: string;
+  actionId: string;
+  value: string;
+  /** the message carrying the button and its thread */
+  messageTs?: string;
+  threadTs?: string;
+  responseUrl?: string;
+  requestId: string;
+  baseUrl: string;
+}
+
+export interface SlackBotOptions {
+  clients: ServiceClients;
+  slack: SlackApi;
+  directory: SlackDirectory;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+  /** how often a running investigation's progress is read (default 1 s) */
+  pollMs?: number;
+  /** how long progress is followed before the thread is left to `status` (default 15 min) */
+  followMs?: number;
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+/**
+ * Carries out what Slack users ask, after the request was acknowledged: maps the channel to a
+ * team and makes the same gRPC calls the REST API makes, as the team's bot credential
+ * (principal `slack:<team>`, rate-limited like a token) with the Slack user as the audited actor.
+ */
+export class SlackBot {
+  private readonly emails = new Map<string, { at: number; email: string | undefined }>();
+  private readonly channelNames = new Map<string, string | undefined>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  constructor(private readonly o: SlackBotOptions) {}
+
+  /** Runs `work` in the background; failures are logged, never thrown. */
+  spawn(what: string, work: () => Promise<void>): void {
+    if (this.stopped) return;
+    const p = work().catch((err: unknown) =>
+      this.o.logger.warn({ err, what }, 'slack: handling a request failed'),
+    );
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+
+  /** Resolves when the background work started so far has ended (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Stops following investigations and waits (at most 5 s) for the work in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.race([this.idle(), sleep(5000)]);
+  }
+
+  /** The team a channel (or, for a direct message, the workspace) belongs to. */
+  async teamOf(
+    app: SlackApp,
+    m: Pick<ChatMessage, 'channel' | 'channelName' | 'channelType' | 'workspaceId'>,
+    token?: string,
+  ): Promise<SlackTeam | undefined> {
+    const byId = app.teams.find((t) => t.channel === m.channel);
+    if (byId) return byId;
+    const named = app.teams.filter((t) => t.channel && !/^[CGD][A-Z0-9]{6,}$/.test(t.channel));
+    if (named.length) {
+      const name = m.channelName ?? (token ? await this.channelName(m.channel, token) : undefined);
+      const hit = name ? named.find((t) => t.channel === name) : undefined;
+      if (hit) return hit;
+    }
+    const direct = m.channelType === 'im' || m.channel.startsWith('D');
+    if (direct) {
+      const ws = app.teams.filter((t) => t.workspaceId && t.workspaceId === m.workspaceId);
+      if (ws.length === 1) return ws[0];
+      if (app.teams.length === 1) return app.teams[0];
+    }
+    return undefined;
+  }
+
+  /** The bot token to answer with: the team's, else the app node's, else any team's. */
+  async tokenFor(app: SlackApp, team?: SlackTeam): Promise<string | undefined> {
+    const tries: [string, Parameters<SlackDirectory['botToken']>[1]][] = [];
+    if (team?.botTokenRef) tries.push([team.botTokenRef, team.botTokenScope]);
+    if (app.botTokenRef) tries.push([app.botTokenRef, secretScopeOf(app.nodeId)]);
+    for (const t of app.teams) if (t.botTokenRef) tries.push([t.botTokenRef, t.botTokenScope]);
+    for (const [ref, scope] of tries) {
+      try {
+        return await this.o.directory.botToken(ref, scope);
+      } catch (err) {
+        this.o.logger.warn({ err, ref }, 'slack: bot token not resolvable');
+      }
+    }
+    return undefined;
+  }
+
+  /** Handles one message: a mention, a direct message or `/inquest <text>`. */
+  async handleMessage(m: ChatMessage): Promise<void> {
+    const log = this.o.logger.child({ requestId: m.requestId, channel: m.channel });
+    const anyToken = await this.tokenFor(m.app);
+    const team = await this.teamOf(m.app, m, anyToken);
+    const token = team ? await this.tokenFor(m.app, team) : anyToken;
+    if (!token) {
+      log.warn('slack: no bot token configured (tokens_vault_path.slack_bot_token)');
+      return;
+    }
+    const say = async (text: string, blocks?: Block[], thread = m.threadTs) =>
+      this.post(token, { channel: m.channel, thread_ts: thread, text, blocks });
+    if (!team) {
+      await say(
+        'This channel is not connected to an Inquest team, so I did nothing. An Inquest admin can connect it by setting the team’s `chat_channel` to this channel.',
+      );
+      return;
+    }
+    const cmd = parseCommand(m.text);
+    if (cmd.kind === 'help') {
+      await say(cmd.problem ? `${cmd.problem}\n\n${HELP_TEXT}` : HELP_TEXT);
+      return;
+    }
+    // a slash command has no message to answer under: its own root message opens the thread
+    let thread = m.threadTs;
+    if (!thread) {
+      const root = await this.post(token, {
+        channel: m.channel,
+        text: `<@${m.user}> ran \`/inquest ${escapeMrkdwn(m.text.trim())}\``,
+      });
+      thread = typeof root['ts'] === 'string' ? root['ts'] : undefined;
+    }
+    const reply = (text: string, blocks?: Block[]) => say(text, blocks, thread);
+    const actor = await this.actorOf(m.user, token);
+    try {
+      await this.run(cmd, { m, team, token, thread, actor, reply });
+    } catch (err) {
+      await reply(this.explain(err, team.teamId));
+    }
+  }
+
+  private async run(
+    cmd: Exclude<ChatCommand, { kind: 'help' }>,
+    c: {
+      m: ChatMessage;
+      team: SlackTeam;
+      token: string;
+      thread: string | undefined;
+      actor: string;
+      reply: (text: string, blocks?: Block[]) => Promise<Record<string, unknown>>;
+    },
+  ): Promise<void> {
+    const teamId = c.team.teamId;
+    const ctx = await this.ctxFor(teamId, c.m.requestId, rateClassOf(cmd));
+    switch (cmd.kind) {
+      case 'investigate': {
+        const res = await this.o.clients.investigation.runInvestigation(
+          {
+            team_id: teamId,
+            agent_name: 'planner',
+            message: cmd.message,
+            context: {
+              ...(cmd.service ? { service: cmd.service } : {}),
+              ...(cmd.namespace ? { namespace: cmd.namespace } : {}),
+            },
+            async: true,
+            requested_by: c.actor,
+          },
+          { ctx, deadlineMs: 10_000 },
+        );
+        const inv = res.investigation;
+        if (!inv) throw new Error('runInvestigation answered without an investigation');
+        const progress = await c.reply(
+          `Investigating ${inv.investigation_id}`,
+          progressBlocks(inv),
+        );
+        const ts = typeof progress['ts'] === 'string' ? progress['ts'] : undefined;
+        await this.follow(inv, { ...c, ctx, progressTs: ts });
+        return;
+      }
+      case 'learn': {
+        const r = await this.o.clients.knowledge.teach(
+          {
+            team_id: teamId,
+            content: cmd.content,
+            type: cmd.type,
+            service: cmd.service,
+            tags: ['slack'],
+            author: c.actor,
+            format: 'text',
+          },
+          { ctx },
+        );
+        await c.reply(
+          `:books: Learned a ${cmd.type}${cmd.service ? ` about *${escapeMrkdwn(cmd.service)}*` : ''}: “${escapeMrkdwn(
+            cmd.content.length > 300 ? `${cmd.content.slice(0, 299)}…` : cmd.content,
+          )}” (document \`${r.document_id}\`, level ${r.level}, ${r.status})`,
+        );
+        return;
+      }
+      case 'ask': {
+        const a = await this.o.clients.knowledge.answer(
+          { team_id: teamId, question: cmd.question, include_sources: true, service: cmd.service },
+          { ctx },
+        );
+        await c.reply(a.answer || 'No answer found.', answerBlocks(cmd.question, a));
+        return;
+      }
+      case 'status': {
+        const r = await this.o.clients.investigation.getInvestigation(
+          { team_id: teamId, investigation_id: cmd.investigationId },
+          { ctx },
+        );
+        const inv = r.investigation;
+        if (!inv) throw new Error('getInvestigation answered without an investigation');
+        if (TERMINAL.has(inv.status)) await c.reply(endedText(inv), reportBlocks(inv, c.m.baseUrl));
+        else
+          await c.reply(
+            `Investigation ${inv.investigation_id} is ${inv.status}`,
+            progressBlocks(inv),
+          );
+        return;
+      }
+      case 'list': {
+        const r = await this.o.clients.investigation.listInvestigations(
+          { team_id: teamId, limit: 10, offset: 0 },
+          { ctx },
+        );
+        const lines = r.investigations.map(
+          (i) =>
+            `• \`${i.investigation_id}\` ${i.status} · ${i.created_at} · ${escapeMrkdwn(
+              i.message.length > 80 ? `${i.message.slice(0, 79)}…` : i.message,
+            )}`,
+        );
+        await c.reply(
+          lines.length
+            ? `Latest investigations of *${teamId}* (${r.total} in all):\n${lines.join('\n')}`
+            : `No investigations yet in *${teamId}*.`,
+        );
+        return;
+      }
+    }
+  }
+
+  /** Edits the progress message as steps finish, then posts the report in the thread. */
+  private async follow(
+    first: investigationV1.Investigation,
+    c: {
+      m: ChatMessage;
+      team: SlackTeam;
+      token: string;
+      thread: string | undefined;
+      ctx: CallContext;
+      progressTs: string | undefined;
+      reply: (text: string, blocks?: Block[]) => Promise<Record<string, unknown>>;
+    },
+  ): Promise<void> {
+    const until = Date.now() + (this.o.followMs ?? 15 * 60_000);
+    let inv = first;
+    let shown = JSON.stringify([inv.status, inv.progress]);
+    while (!TERMINAL.has(inv.status) && Date.now() < until && !this.stopped) {
+      await sleep(this.o.pollMs ?? 1000);
+      const r = await this.o.clients.investigation.getInvestigation(
+        { team_id: c.team.teamId, investigation_id: inv.investigation_id },
+        { ctx: c.ctx },
+      );
+      if (!r.investigation) break;
+      inv = r.investigation;
+      const now = JSON.stringify([inv.status, inv.progress]);
+      if (now !== shown && !TERMINAL.has(inv.status) && c.progressTs) {
+        shown = now;
+        await this.call('chat.update', c.token, {
+          channel: c.m.channel,
+          ts: c.progressTs,
+          text: `Investigating ${inv.investigation_id}`,
+          blocks: progressBlocks(inv),
+        });
+      }
+    }
+    if (!TERMINAL.has(inv.status)) return;
+    if (c.progressTs)
+      await this.call('chat.update', c.token, {
+        channel: c.m.channel,
+        ts: c.progressTs,
+        text: endedText(inv),
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: endedText(inv) } }],
+      });
+    if (inv.status !== 'cancelled') await c.reply(endedText(inv), reportBlocks(inv, c.m.baseUrl));
+  }
+
+  /** Handles a button: Cancel of a running investigation. */
+  async handleAction(a: ChatAction): Promise<void> {
+    const anyToken = await this.tokenFor(a.app);
+    const team = await this.teamOf(
+      a.app,
+      { channel: a.channel, workspaceId: a.workspaceId },
+      anyToken,
+    );
+    const token = team ? await this.tokenFor(a.app, team) : anyToken;
+    if (!token) return;
+    const thread = a.threadTs ?? a.messageTs;
+    const say = (text: string) => this.post(token, { channel: a.channel, thread_ts: thread, text });
+    if (!team) {
+      await say('This channel is not connected to an Inquest team, so I did nothing.');
+      return;
+    }
+    try {
+      if (a.actionId === 'inquest_cancel') {
+        const ctx = await this.ctxFor(team.teamId, a.requestId, 'write');
+        await this.o.clients.investigation.cancelInvestigation(
+          { team_id: team.teamId, investigation_id: a.value },
+          { ctx },
+        );
+        await say(`Investigation \`${a.value}\` cancelled by <@${a.user}>.`);
+        return;
+      }
+      await this.ephemeral(token, a, 'That button is not supported.');
+    } catch (err) {
+      await say(this.explain(err, team.teamId));
+    }
+  }
+
+  private async ephemeral(token: string, a: ChatAction, text: string): Promise<void> {
+    await this.call('chat.postEphemeral', token, { channel: a.channel, user: a.user, text });
+  }
+
+  /** The call context of the team's bot credential, counted by the REST API's rate limiter. */
+  private async ctxFor(
+    teamId: string,
+    requestId: string,
+    rateClass: RateClass,
+  ): Promise<CallContext> {
+    const principal = `slack:${teamId}`;
+    await this.o.rateLimiter.consume(`team:${principal}`, rateClass);
+    return {
+      requestId: requestId || randomUUID(),
+      teamId,
+      principal,
+      permissions: ['read', 'write'],
+    };
+  }
+
+  /** The Slack user's e-mail (users.info, scope users:read.email), else `slack:<user id>`. */
+  async actorOf(user: string, token: string): Promise<string> {
+    const hit = this.emails.get(user);
+    if (hit && Date.now() - hit.at < 10 * 60_000) return hit.email ?? `slack:${user}`;
+    let email: string | undefined;
+    try {
+      const r = await this.o.slack.call('users.info', token, { user });
+      const profile = (r['user'] as { profile?: { email?: unknown } } | undefined)?.profile;
+      if (r.ok && typeof profile?.email === 'string') email = profile.email.toLowerCase();
+    } catch (err) {
+      this.o.logger.debug({ err }, 'slack: users.info failed');
+    }
+    this.emails.set(user, { at: Date.now(), email });
+    return email ?? `slack:${user}`;
+  }
+
+  private async channelName(channel: string, token: string): Promise<string | undefined> {
+    if (this.channelNames.has(channel)) return this.channelNames.get(channel);
+    let name: string | undefined;
+    try {
+      const r = await this.o.slack.call('conversations.info', token, { channel });
+      const n = (r['channel'] as { name?: unknown } | undefined)?.name;
+      if (r.ok && typeof n === 'string') name = n;
+    } catch (err) {
+      this.o.logger.debug({ err }, 'slack: conversations.info failed');
+      return undefined;
+    }
+    this.channelNames.set(channel, name);
+    return name;
+  }
+
+  private post(
+    token: string,
+    args: { channel: string; thread_ts?: string; text: string; blocks?: Block[] },
+  ): Promise<Record<string, unknown>> {
+    return this.call('chat.postMessage', token, args);
+  }
+
+  private async call(
+    method: string,
+    token: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const r = await this.o.slack.call(method, token, args);
+    if (!r.ok) this.o.logger.warn({ method, error: r.error }, 'slack: Web API call refused');
+    return r;
+  }
+
+  /** What the user reads when a call fails (never a stack trace). */
+  private explain(err: unknown, teamId: string): string {
+    if (isDomainError(err) || typeof (err as { code?: unknown }).code === 'string') {
+      const e = err as { code: string; message: string; options?: { retryAfter?: number } };
+      switch (e.code) {
+        case 'rate_limited':
+          return `Too many requests for team *${teamId}* right now; try again in ${e.options?.retryAfter ?? 60} s.`;
+        case 'not_found':
+          return `Not found in team *${teamId}*: ${e.message}`;
+        case 'forbidden':
+          return `Not allowed: ${e.message}`;
+        case 'validation_error':
+        case 'invalid_request':
+        case 'invalid_field':
+          return `That did not work: ${e.message}`;
+        case 'unavailable':
+          return 'Inquest is unavailable right now; try again in a moment.';
+        default:
+          break;
+      }
+    }
+    this.o.logger.warn({ err }, 'slack: command failed');
+    return 'Something went wrong on the Inquest side; nothing was changed. Try again later.';
+  }
+}
+
+function rateClassOf(cmd: Exclude<ChatCommand, { kind: 'help' }>): RateClass {
+  if (cmd.kind === 'investigate') return 'trigger';
+  if (cmd.kind === 'learn') return 'write';
+  return 'read';
+}
