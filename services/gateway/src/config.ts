@@ -79,6 +79,8 @@ export const EnvSchema = z
       .default('https://slack.com/api')
       .refine((v) => /^https?:\/\/[^\s]+$/.test(v), 'expected an http(s) URL')
       .transform((v) => v.replace(/\/+$/, '')),
+    /** how often a Slack-started investigation's progress message is refreshed */
+    INQUEST_SLACK_PROGRESS_POLL_MS: envPositiveInt(1000),
     INQUEST_DATA_DIR: z.string().default('./.inquest'),
     INQUEST_SECRETS_FILE: z.string().min(1).optional(),
     INQUEST_VAULT_ADDR: z.string().min(1).optional(),

@@ -149,6 +149,7 @@ export async function start(
     directory: slackDirectory,
     rateLimiter,
     logger,
+    pollMs: config.INQUEST_SLACK_PROGRESS_POLL_MS,
   });
   const slack = { directory: slackDirectory, bot: slackBot };
 

@@ -440,6 +440,8 @@ export class SlackBot {
       switch (e.code) {
         case 'rate_limited':
           return `Too many requests for team *${teamId}* right now; try again in ${e.options?.retryAfter ?? 60} s.`;
+        case 'conflict':
+          return `Too late: ${e.message}`;
         case 'not_found':
           return `Not found in team *${teamId}*: ${e.message}`;
         case 'forbidden':
