@@ -52,6 +52,11 @@ async function scriptedSlack() {
           args['user'] === 'UALICE'
             ? { ok: true, user: { id: 'UALICE', profile: { email: 'Alice@example.com' } } }
             : { ok: false, error: 'user_not_found' };
+      if (method === 'users.lookupByEmail')
+        answer =
+          args['email'] === 'dev@example.com'
+            ? { ok: true, user: { id: 'UDEV' } }
+            : { ok: false, error: 'users_not_found' };
       if (method === 'conversations.info')
         answer =
           args['channel'] === 'C0CHK'
@@ -473,4 +478,59 @@ describe('/inquest slash command', () => {
       text: expect.stringContaining('I understand'),
     });
   });
+});
+
+describe('Approve / Reject buttons', () => {
+  const press = (user: string, actionId: string, value: string, actionTs: string) => {
+    const payload = JSON.stringify({
+      type: 'block_actions',
+      team: { id: 'T0ACME' },
+      user: { id: user },
+      channel: { id: 'C0PAY' },
+      message: { ts: '1700000500.000100' },
+      actions: [{ action_id: actionId, value, action_ts: actionTs }],
+    });
+    const form = new URLSearchParams({ payload }).toString();
+    return post('interactions', form, 'application/x-www-form-urlencoded', signedHeaders(form));
+  };
+
+  it('only an approver decides; others get an ephemeral answer and nothing changes', async () => {
+    const admin = await gatewayRequest(gw.url, 'PUT', '/api/v1/admin/nodes/payments/config', {
+      token: adminToken,
+      body: {
+        feature_flags: { require_approval: true },
+        approval: { approvers: ['alice@example.com'] },
+      },
+    });
+    expect(admin.status).toBe(200);
+    const change = await api('PUT', '/config/me', { chat_group_to_ping: 'here' });
+    expect(change.status).toBe(202);
+    const id = (change.body as { change_request_id: string }).change_request_id;
+
+    const n = slack.calls.length;
+    expect((await press('UBOB', 'inquest_approve', `payments:${id}`, '1.1')).status).toBe(200);
+    await waitFor(() => slack.calls.slice(n).some((c) => c.method === 'chat.postEphemeral'));
+    const denied = slack.calls.slice(n).find((c) => c.method === 'chat.postEphemeral');
+    expect(denied?.args).toMatchObject({ user: 'UBOB', channel: 'C0PAY' });
+    expect(String(denied?.args['text'])).toMatch(/not an approver/);
+    const pending = await api('GET', '/config/me/pending');
+    expect(JSON.stringify(pending.body)).toContain(id);
+
+    const m = slack.calls.length;
+    expect((await press('UALICE', 'inquest_approve', `payments:${id}`, '1.2')).status).toBe(200);
+    await waitFor(() => slack.calls.slice(m).some((c) => c.args['channel'] === 'UDEV'));
+    const after = slack.calls.slice(m);
+    expect(after.find((c) => c.method === 'chat.update')?.args).toMatchObject({
+      channel: 'C0PAY',
+      ts: '1700000500.000100',
+    });
+    expect(
+      String(after.find((c) => c.args['thread_ts'] === '1700000500.000100')?.args['text']),
+    ).toMatch(/approved by <@UALICE>/);
+    expect(String(after.find((c) => c.args['channel'] === 'UDEV')?.args['text'])).toMatch(
+      /approved/,
+    );
+    const eff = await api('GET', '/config/me/effective');
+    expect(eff.body).toMatchObject({ chat_group_to_ping: 'here' });
+  }, 20_000);
 });

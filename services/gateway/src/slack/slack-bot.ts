@@ -8,6 +8,9 @@ import type { RateLimiter } from '../http/rate-limiter';
 import type { RateClass } from '../http/route';
 import type { ServiceClients } from '../routes/gateway-deps';
 import {
+  ACTION_APPROVE,
+  ACTION_CANCEL,
+  ACTION_REJECT,
   answerBlocks,
   endedText,
   escapeMrkdwn,
@@ -350,7 +353,7 @@ export class SlackBot {
       return;
     }
     try {
-      if (a.actionId === 'inquest_cancel') {
+      if (a.actionId === ACTION_CANCEL) {
         const ctx = await this.ctxFor(team.teamId, a.requestId, 'write');
         await this.o.clients.investigation.cancelInvestigation(
           { team_id: team.teamId, investigation_id: a.value },
@@ -359,9 +362,86 @@ export class SlackBot {
         await say(`Investigation \`${a.value}\` cancelled by <@${a.user}>.`);
         return;
       }
+      if (a.actionId === ACTION_APPROVE || a.actionId === ACTION_REJECT) {
+        await this.decide(a, team, token, say);
+        return;
+      }
       await this.ephemeral(token, a, 'That button is not supported.');
     } catch (err) {
+      if ((err as { code?: unknown }).code === 'forbidden') {
+        await this.ephemeral(token, a, this.explain(err, team.teamId));
+        return;
+      }
       await say(this.explain(err, team.teamId));
+    }
+  }
+
+  /**
+   * Approve / Reject of a pending change request: only a listed approver (the Slack user's
+   * e-mail in approval.approvers, not the requester) may; others are told so privately. The
+   * buttons are removed from the message and the requester is told.
+   */
+  private async decide(
+    a: ChatAction,
+    team: SlackTeam,
+    token: string,
+    say: (text: string) => Promise<Record<string, unknown>>,
+  ): Promise<void> {
+    const sep = a.value.indexOf(':');
+    const teamId = sep > 0 ? a.value.slice(0, sep) : '';
+    const changeRequestId = sep > 0 ? a.value.slice(sep + 1) : '';
+    if (teamId !== team.teamId || !changeRequestId) {
+      await this.ephemeral(token, a, 'That change request does not belong to this channel’s team.');
+      return;
+    }
+    const email = await this.actorOf(a.user, token);
+    const approvers = await this.o.directory.approvers(team.teamId, a.requestId);
+    if (!approvers.map((x) => x.toLowerCase()).includes(email)) {
+      await this.ephemeral(
+        token,
+        a,
+        `You are not an approver of team *${team.teamId}* (approval.approvers), so nothing was decided.`,
+      );
+      return;
+    }
+    const ctx = await this.ctxFor(team.teamId, a.requestId, 'write');
+    const approve = a.actionId === ACTION_APPROVE;
+    const req = {
+      change_request_id: changeRequestId,
+      approver: email,
+      team_id: team.teamId,
+      as_listed_approver: true,
+      comment: 'decided in Slack',
+    };
+    const cr = approve
+      ? (await this.o.clients.config.approveChangeRequest(req, { ctx })).change_request
+      : (await this.o.clients.config.rejectChangeRequest(req, { ctx })).change_request;
+    const verdict = approve ? 'approved' : 'rejected';
+    const applied =
+      approve && cr?.applied_version !== undefined
+        ? ` (applied as version ${cr.applied_version})`
+        : '';
+    const text = `Change request \`${changeRequestId}\` ${verdict} by <@${a.user}>${applied}.`;
+    if (a.messageTs)
+      await this.call('chat.update', token, {
+        channel: a.channel,
+        ts: a.messageTs,
+        text,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+      });
+    await say(text);
+    // the requester is told directly when Slack knows their e-mail
+    const requester = cr?.requested_by;
+    if (requester && requester.includes('@')) {
+      const found = await this.o.slack
+        .call('users.lookupByEmail', token, { email: requester })
+        .catch(() => undefined);
+      const id = (found?.['user'] as { id?: unknown } | undefined)?.id;
+      if (found?.ok && typeof id === 'string')
+        await this.post(token, {
+          channel: id,
+          text: `Your configuration change \`${changeRequestId}\` for team *${team.teamId}* was ${verdict} by <@${a.user}>${applied}.`,
+        });
     }
   }
 

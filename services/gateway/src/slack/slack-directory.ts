@@ -73,6 +73,16 @@ export class SlackDirectory {
     return token;
   }
 
+  /** The team's current approval.approvers (read fresh: a decision must not use a stale list). */
+  async approvers(teamId: string, requestId: string): Promise<string[]> {
+    const eff = await this.o.config.getEffectiveConfig(
+      { team_id: teamId },
+      { ctx: { requestId, principal: 'slack', teamId }, deadlineMs: 2000 },
+    );
+    const list = obj(obj(eff.config)['approval'])['approvers'];
+    return Array.isArray(list) ? list.filter((a): a is string => typeof a === 'string') : [];
+  }
+
   private async load(nodeId: string, requestId: string): Promise<SlackApp | undefined> {
     const ctx = { requestId, principal: 'slack' };
     let node;

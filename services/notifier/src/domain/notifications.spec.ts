@@ -108,6 +108,36 @@ describe('notifications', () => {
     ).toEqual([]);
   });
 
+  it('puts Approve / Reject buttons on the pending-approval chat message only', () => {
+    const settings = teamSettingsFrom(
+      {
+        chat_channel: '#inc',
+        tokens_vault_path: { slack_bot_token: 'vault://inquest/payments/slack' },
+      },
+      'payments',
+    );
+    const envelope = { event_id: 'e', team_id: 'payments', occurred_at: 'now' };
+    const ctx = { settings, now: '2026-01-01T00:00:00.000Z' };
+    const only = { webhook: false, chat: true };
+    const cr = { event: 'config_change_requested', change_request_id: 'cr_1', team_id: 'payments' };
+    const [requested] = planDeliveries(envelope, 'config_change_requested', cr, ctx, only);
+    const actions = (requested?.payload['blocks'] as { type: string; elements?: unknown[] }[]).find(
+      (b) => b.type === 'actions',
+    );
+    expect(actions?.elements).toEqual([
+      expect.objectContaining({ action_id: 'inquest_approve', value: 'payments:cr_1' }),
+      expect.objectContaining({ action_id: 'inquest_reject', value: 'payments:cr_1' }),
+    ]);
+    const [approved] = planDeliveries(
+      envelope,
+      'config_change_approved',
+      { ...cr, event: 'config_change_approved' },
+      ctx,
+      only,
+    );
+    expect(approved?.payload['blocks']).toBeUndefined();
+  });
+
   it('plans a webhook and a chat message from the team settings', () => {
     const settings = teamSettingsFrom(
       {

@@ -197,6 +197,36 @@ export function changeRequestChatText(payload: Json, group: string | undefined):
   }
 }
 
+/**
+ * The pending-approval message with Approve / Reject buttons, answered by the gateway's Slack
+ * interactivity URL (`value` is `<team_id>:<change_request_id>`; only approvers may use them).
+ */
+export function changeRequestBlocks(payload: Json, text: string): Json[] {
+  const value = `${String(payload['team_id'])}:${String(payload['change_request_id'])}`;
+  return [
+    { type: 'section', text: { type: 'mrkdwn', text: clip(text, 2900) } },
+    {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: 'inquest_approve',
+          style: 'primary',
+          text: { type: 'plain_text', text: 'Approve' },
+          value,
+        },
+        {
+          type: 'button',
+          action_id: 'inquest_reject',
+          style: 'danger',
+          text: { type: 'plain_text', text: 'Reject' },
+          value,
+        },
+      ],
+    },
+  ];
+}
+
 export interface PlanContext {
   settings: TeamSettings;
   /** INQUEST_CONSOLE_URL: chat messages link there when set */
@@ -259,7 +289,15 @@ export function planDeliveries(
       dedupe_key: `${envelope.event_id}:${event}:chat`,
       channel: 'chat',
       target: s.chatChannel,
-      payload: { channel: s.chatChannel, text, unfurl_links: false, unfurl_media: false },
+      payload: {
+        channel: s.chatChannel,
+        text,
+        unfurl_links: false,
+        unfurl_media: false,
+        ...(event === NotificationEvents.changeRequested
+          ? { blocks: changeRequestBlocks(payload, text) }
+          : {}),
+      },
       secret_ref: s.slackTokenRef,
       secret_scope: scopeFor(s.slackTokenScope, envelope.team_id),
     });
