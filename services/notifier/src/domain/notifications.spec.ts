@@ -121,9 +121,12 @@ describe('notifications', () => {
     const only = { webhook: false, chat: true };
     const cr = { event: 'config_change_requested', change_request_id: 'cr_1', team_id: 'payments' };
     const [requested] = planDeliveries(envelope, 'config_change_requested', cr, ctx, only);
-    const actions = (requested?.payload['blocks'] as { type: string; elements?: unknown[] }[]).find(
-      (b) => b.type === 'actions',
-    );
+    const actions = (
+      (requested?.payload as Record<string, unknown>)['blocks'] as {
+        type: string;
+        elements?: unknown[];
+      }[]
+    ).find((b) => b.type === 'actions');
     expect(actions?.elements).toEqual([
       expect.objectContaining({ action_id: 'inquest_approve', value: 'payments:cr_1' }),
       expect.objectContaining({ action_id: 'inquest_reject', value: 'payments:cr_1' }),
@@ -135,7 +138,7 @@ describe('notifications', () => {
       ctx,
       only,
     );
-    expect(approved?.payload['blocks']).toBeUndefined();
+    expect((approved?.payload as Record<string, unknown>)['blocks']).toBeUndefined();
   });
 
   it('plans a webhook and a chat message from the team settings', () => {
