@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envPort, parseEnv, runMain } from '@inquest/runtime';
 import { startDemoToolServer } from './demo-tool-server';
 
-export { startDemoToolServer, runDemoTool } from './demo-tool-server';
+export { startDemoToolServer } from './demo-tool-server';
 export type { DemoToolServerOptions, RunningDemoToolServer } from './demo-tool-server';
 export { SCENARIOS, DEFAULT_SCENARIO, buildEnvironment } from './environment';
 export type { Scenario } from './environment';

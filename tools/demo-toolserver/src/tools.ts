@@ -1,26 +1,8 @@
+import { ToolError, type ToolDefinition } from '@inquest/toolserver-kit';
 import type { Environment, Pod } from './environment';
 
 /** A tool definition as the tool-server contract returns it (plus MCP-style annotations). */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  parameters: {
-    type: 'object';
-    properties: Record<string, Record<string, unknown>>;
-    required?: string[];
-    additionalProperties?: boolean;
-  };
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
-}
-
-export class ToolError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export type { ToolDefinition };
 
 type Params = Record<string, unknown>;
 type Handler = (env: Environment, p: Params, now: number) => Record<string, unknown>;
