@@ -68,6 +68,8 @@ export interface SlackBotOptions {
   pollMs?: number;
   /** how long progress is followed before the thread is left to `status` (default 15 min) */
   followMs?: number;
+  /** requests carried out at once (default 8); following a running investigation is not one */
+  workers?: number;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -83,27 +85,51 @@ export class SlackBot {
   private readonly channelNames = new Map<string, string | undefined>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private stopped = false;
+  private readonly queue: (() => Promise<void>)[] = [];
+  private running = 0;
 
   constructor(private readonly o: SlackBotOptions) {}
 
-  /** Runs `work` in the background; failures are logged, never thrown. */
+  /**
+   * Queues `work` to run after the acknowledgement was sent, at most `workers` at a time, so a
+   * burst of events does not crowd the event loop that answers Slack; failures are logged.
+   */
   spawn(what: string, work: () => Promise<void>): void {
     if (this.stopped) return;
-    const p = work().catch((err: unknown) =>
-      this.o.logger.warn({ err, what }, 'slack: handling a request failed'),
+    this.queue.push(() =>
+      work().catch((err: unknown) =>
+        this.o.logger.warn({ err, what }, 'slack: handling a request failed'),
+      ),
     );
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running < (this.o.workers ?? 8) && this.queue.length) {
+      const job = this.queue.shift() as () => Promise<void>;
+      this.running += 1;
+      const p = new Promise<void>((r) => setImmediate(r)).then(job).finally(() => {
+        this.running -= 1;
+        this.pump();
+      });
+      this.track(p);
+    }
+  }
+
+  private track(p: Promise<unknown>): void {
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
   }
 
   /** Resolves when the background work started so far has ended (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+    while (this.inFlight.size || this.queue.length) await Promise.allSettled([...this.inFlight]);
   }
 
   /** Stops following investigations and waits (at most 5 s) for the work in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.queue.length = 0;
     await Promise.race([this.idle(), sleep(5000)]);
   }
 
@@ -223,7 +249,12 @@ export class SlackBot {
           progressBlocks(inv),
         );
         const ts = typeof progress['ts'] === 'string' ? progress['ts'] : undefined;
-        await this.follow(inv, { ...c, ctx, progressTs: ts });
+        // following progress lasts as long as the investigation: it does not hold a worker
+        this.track(
+          this.follow(inv, { ...c, ctx, progressTs: ts }).catch((err: unknown) =>
+            this.o.logger.warn({ err }, 'slack: following an investigation failed'),
+          ),
+        );
         return;
       }
       case 'learn': {
