@@ -35,5 +35,7 @@ describe('fuseHybrid', () => {
   it('keeps the backend order when it does not report both scores', () => {
     const hits = [hit('a', undefined, 1), hit('b', undefined, 9)];
     expect(fuseHybrid(hits)).toBe(hits);
+    const noBm25 = [hit('a', 0.2, 1), hit('b', 0.9, 9)].map((h) => ({ ...h, bm25: undefined }));
+    expect(fuseHybrid(noBm25)).toBe(noBm25);
   });
 });

@@ -23,7 +23,9 @@ export const DEFAULT_FUSION: FusionWeights = { dense: 1, sparse: 1.2, k: RRF_K }
  * backend reports without the two scores keep their order.
  */
 export function fuseHybrid(hits: SearchHit[], w: FusionWeights = DEFAULT_FUSION): SearchHit[] {
-  if (!hits.length || hits.some((h) => h.similarity === undefined)) return hits;
+  // Qdrant fuses server-side and reports no BM25 per hit: its RRF order stands
+  if (!hits.length || hits.some((h) => h.similarity === undefined || h.bm25 === undefined))
+    return hits;
   const byDense = [...hits].sort((a, b) => b.similarity! - a.similarity!);
   const byBm25 = hits.filter((h) => (h.bm25 ?? 0) > 0).sort((a, b) => b.bm25! - a.bm25!);
   const dRank = new Map(byDense.map((h, i) => [h.id, i + 1] as const));
