@@ -26,7 +26,7 @@ import type { RouteDef } from './http/route';
 import { allRoutes, type ServiceClients } from './routes/index';
 import { SlackBot } from './slack/slack-bot';
 import { SlackDirectory } from './slack/slack-directory';
-import { HttpSlackApi } from './slack/slack-web-api';
+import { WebClientSlackApi } from './slack/slack-web-api';
 
 export interface Deps extends ServiceDeps {
   /** routes served besides the product's own (benchmarks, tests) */
@@ -145,7 +145,7 @@ export async function start(
   const slackDirectory = new SlackDirectory({ config: clients.config, secrets });
   const slackBot = new SlackBot({
     clients,
-    slack: new HttpSlackApi({ apiUrl: config.INQUEST_SLACK_API_URL }),
+    slack: new WebClientSlackApi({ apiUrl: config.INQUEST_SLACK_API_URL, logger }),
     directory: slackDirectory,
     rateLimiter,
     logger,

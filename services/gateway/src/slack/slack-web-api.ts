@@ -1,3 +1,6 @@
+import { LogLevel, WebClient, type Logger as SlackLogger } from '@slack/web-api';
+import type { Logger } from '@inquest/observability';
+
 /** One Slack Web API answer (`ok` plus the method's fields). */
 export type SlackAnswer = { ok: boolean; error?: string } & Record<string, unknown>;
 
@@ -6,36 +9,62 @@ export interface SlackApi {
   call(method: string, token: string, args: Record<string, unknown>): Promise<SlackAnswer>;
 }
 
+/** Slack's SDK logs through this instead of the console. */
+function sdkLogger(logger: Logger): SlackLogger {
+  const text = (msg: unknown[]) => msg.map(String).join(' ');
+  let level = LogLevel.WARN;
+  return {
+    debug: (...msg: unknown[]) => logger.debug({ sdk: 'slack' }, text(msg)),
+    info: (...msg: unknown[]) => logger.debug({ sdk: 'slack' }, text(msg)),
+    warn: (...msg: unknown[]) => logger.warn({ sdk: 'slack' }, text(msg)),
+    error: (...msg: unknown[]) => logger.error({ sdk: 'slack' }, text(msg)),
+    setLevel: (l: LogLevel) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}
+
 /**
- * The Slack Web API over HTTPS (`INQUEST_SLACK_API_URL`, default https://slack.com/api): form
- * encoded as Slack's own SDK sends it (nested values as JSON), bearer bot token, a deadline per
- * call. A Slack `ok: false` answer is returned, not thrown; transport failures throw.
+ * The Slack Web API through Slack's official SDK (`@slack/web-api`) at `apiUrl`
+ * (INQUEST_SLACK_API_URL, default https://slack.com/api): one WebClient per bot token, a deadline
+ * per call, and few retries (a rate-limited call waits for Slack's Retry-After). A Slack
+ * `ok: false` answer is returned, not thrown; transport failures throw.
  */
-export class HttpSlackApi implements SlackApi {
-  constructor(private readonly o: { apiUrl: string; timeoutMs?: number }) {}
+export class WebClientSlackApi implements SlackApi {
+  private readonly clients = new Map<string, WebClient>();
+
+  constructor(
+    private readonly o: { apiUrl: string; logger: Logger; timeoutMs?: number; retries?: number },
+  ) {}
+
+  private client(token: string): WebClient {
+    let c = this.clients.get(token);
+    if (!c) {
+      c = new WebClient(token, {
+        slackApiUrl: `${this.o.apiUrl.replace(/\/+$/, '')}/`,
+        logger: sdkLogger(this.o.logger),
+        timeout: this.o.timeoutMs ?? 10_000,
+        retryConfig: { retries: this.o.retries ?? 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+        // a method name is never a URL of its own
+        allowAbsoluteUrls: false,
+      });
+      if (this.clients.size > 1000) this.clients.clear();
+      this.clients.set(token, c);
+    }
+    return c;
+  }
 
   async call(method: string, token: string, args: Record<string, unknown>): Promise<SlackAnswer> {
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(args)) {
-      if (v === undefined) continue;
-      form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-    }
-    const res = await fetch(`${this.o.apiUrl}/${method}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        'user-agent': 'Inquest-Gateway/1.0',
-      },
-      body: form.toString(),
-      signal: AbortSignal.timeout(this.o.timeoutMs ?? 10_000),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`slack ${method}: HTTP ${res.status}`);
     try {
-      return JSON.parse(text) as SlackAnswer;
-    } catch {
-      throw new Error(`slack ${method}: answer is not JSON`);
+      return (await this.client(token).apiCall(method, args)) as SlackAnswer;
+    } catch (err) {
+      // Slack answered ok: false; the SDK throws it with the answer as `data`
+      const e = err as { code?: unknown; data?: unknown };
+      if (e.code === 'slack_webapi_platform_error' && typeof e.data === 'object' && e.data)
+        return e.data as SlackAnswer;
+      throw err;
     }
   }
 }
