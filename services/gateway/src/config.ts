@@ -8,6 +8,12 @@ import {
 } from '@inquest/runtime';
 import { parseRateLimits } from './http/rate-limits';
 
+/** Unset and empty (as compose passes `${X:-}`) are the same. */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
 /** Environment of the gateway (validated at start). */
 export const EnvSchema = z
   .object({
@@ -82,10 +88,10 @@ export const EnvSchema = z
     /** how often a Slack-started investigation's progress message is refreshed */
     INQUEST_SLACK_PROGRESS_POLL_MS: envPositiveInt(1000),
     INQUEST_DATA_DIR: z.string().default('./.inquest'),
-    INQUEST_SECRETS_FILE: z.string().min(1).optional(),
-    INQUEST_VAULT_ADDR: z.string().min(1).optional(),
-    INQUEST_VAULT_TOKEN: z.string().min(1).optional(),
-    INQUEST_VAULT_MOUNT: z.string().min(1).optional(),
+    INQUEST_SECRETS_FILE: optionalString,
+    INQUEST_VAULT_ADDR: optionalString,
+    INQUEST_VAULT_TOKEN: optionalString,
+    INQUEST_VAULT_MOUNT: optionalString,
   })
   .superRefine((env, ctx) => {
     if (env.INQUEST_OIDC_ISSUER && !env.INQUEST_OIDC_AUDIENCE) {
