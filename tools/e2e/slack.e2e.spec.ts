@@ -381,6 +381,71 @@ describe('investigate from a mention', () => {
   }, 20_000);
 });
 
+describe('Cancel button', () => {
+  it('cancels a running investigation: told in the thread, the progress message ends, no report', async () => {
+    tools.delayMs = 1500;
+    try {
+      const ev = mention('investigate checkout is slow service=checkout');
+      await sendEvent(ev);
+      const thread = ev.event.ts;
+      const progress = await waitFor(() =>
+        posts(thread).find((c) => /Investigating/.test(String(c.args['text']))),
+      );
+      const blocks = progress.args['blocks'] as {
+        type: string;
+        elements?: { action_id: string; value: string }[];
+      }[];
+      const id = blocks.find((b) => b.type === 'actions')?.elements?.[0]?.value ?? '';
+      const payload = JSON.stringify({
+        type: 'block_actions',
+        team: { id: 'T0ACME' },
+        user: { id: 'UALICE' },
+        channel: { id: 'C0PAY' },
+        message: { ts: progress.answer['ts'], thread_ts: thread },
+        actions: [{ action_id: 'inquest_cancel', value: id, action_ts: '1700008888.1' }],
+      });
+      const form = new URLSearchParams({ payload }).toString();
+      const res = await post(
+        'interactions',
+        form,
+        'application/x-www-form-urlencoded',
+        signedHeaders(form),
+      );
+      expect(res.status).toBe(200);
+      await waitFor(() =>
+        posts(thread).some((c) => /cancelled by <@UALICE>/.test(String(c.args['text']))),
+      );
+      await waitFor(() =>
+        slack.calls.some(
+          (c) =>
+            c.method === 'chat.update' &&
+            c.args['ts'] === progress.answer['ts'] &&
+            /was cancelled/.test(String(c.args['text'])),
+        ),
+      );
+      expect((await api('GET', `/agents/status/${id}`)).body).toMatchObject({
+        status: 'cancelled',
+      });
+      expect(posts(thread).some((c) => /Investigation report/.test(textOf(c)))).toBe(false);
+    } finally {
+      tools.delayMs = 0;
+    }
+  }, 30_000);
+
+  it('the served OpenAPI document lists the Slack request URLs', async () => {
+    const doc = (await gatewayRequest(gw.url, 'GET', '/api/v1/openapi.json')).body as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/chat/slack/events',
+        '/chat/slack/commands',
+        '/chat/slack/interactions',
+      ]),
+    );
+  });
+});
+
 describe('learn and ask', () => {
   it('teaches the knowledge base and answers from it with sources', async () => {
     const before = await documentCount();
