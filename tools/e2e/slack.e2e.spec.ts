@@ -89,6 +89,7 @@ let gw: RunningGateway;
 let tools: ToolServiceDouble;
 let slack: Awaited<ReturnType<typeof scriptedSlack>>;
 let payToken: string;
+let peers: Record<string, string>;
 let eventSeq = 0;
 
 type Headers = Record<string, string>;
@@ -210,6 +211,16 @@ beforeAll(async () => {
     deps,
   );
   stops.push(() => runner.stop());
+  peers = {
+    INQUEST_CONFIG_ADDR: config.address,
+    INQUEST_INVESTIGATION_ADDR: runner.address,
+    INQUEST_KNOWLEDGE_ADDR: knowledge.address,
+    INQUEST_TOOLS_ADDR: tools.address,
+    INQUEST_SLACK_API_URL: slack.url,
+    INQUEST_SECRETS_FILE: join(dir, 'secrets.json'),
+    INQUEST_DATA_DIR: dir,
+    INQUEST_SLACK_PROGRESS_POLL_MS: '50',
+  };
   gw = await startTestGateway(
     adminToken,
     {
@@ -444,6 +455,45 @@ describe('Cancel button', () => {
       ]),
     );
   });
+});
+
+describe('rate limits', () => {
+  it('counts chat commands against the team like a token: past the limit the user is told, nothing starts', async () => {
+    const limited = await startTestGateway(
+      adminToken,
+      { ...peers, INQUEST_RATE_LIMITS: 'read=1000,write=1000,trigger=2' },
+      { bus, logger: silentLogger() },
+    );
+    try {
+      const before = await investigationCount();
+      const threads: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const ev = mention(`investigate burst ${i}`);
+        threads.push(ev.event.ts);
+        const body = JSON.stringify(ev);
+        const res = await fetch(`${limited.url}/api/v1/chat/slack/events?node=acme`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...signedHeaders(body) },
+          body,
+        });
+        expect(res.status).toBe(200);
+      }
+      await waitFor(() => threads.every((t) => posts(t).length > 0), 20_000);
+      const texts = threads.map((t) => String(posts(t)[0]?.args['text']));
+      expect(texts.filter((t) => /Too many requests for team \*payments\*/.test(t))).toHaveLength(
+        1,
+      );
+      await waitFor(
+        () =>
+          threads.filter((t) => posts(t).some((c) => /Investigation report/.test(textOf(c))))
+            .length === 2,
+        20_000,
+      );
+      expect(await investigationCount()).toBe(before + 2);
+    } finally {
+      await limited.stop();
+    }
+  }, 40_000);
 });
 
 describe('learn and ask', () => {
