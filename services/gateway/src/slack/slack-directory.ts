@@ -11,8 +11,6 @@ export interface SlackTeam {
   /** tokens_vault_path.slack_bot_token and the scope it resolves in */
   botTokenRef?: string;
   botTokenScope: SecretScope;
-  /** approval.approvers */
-  approvers: string[];
 }
 
 /** The Slack app as configured on the node its request URLs name (`?node=`). */
@@ -56,6 +54,8 @@ export class SlackDirectory {
     const hit = this.cache.get(nodeId);
     if (hit && this.now() - hit.at < (this.o.ttlMs ?? 30_000)) return hit.app;
     const app = this.load(nodeId, requestId);
+    // unauthenticated callers choose `?node=`: the memory of answers stays bounded
+    if (this.cache.size >= 1000) this.cache.clear();
     this.cache.set(nodeId, { at: this.now(), app });
     // a failure (service down) is not remembered
     app.catch(() => this.cache.delete(nodeId));
@@ -68,6 +68,7 @@ export class SlackDirectory {
     const hit = this.tokens.get(key);
     if (hit && this.now() - hit.at < (this.o.ttlMs ?? 30_000)) return hit.token;
     const token = this.o.secrets.resolve(ref, scope);
+    if (this.tokens.size >= 1000) this.tokens.clear();
     this.tokens.set(key, { at: this.now(), token });
     token.catch(() => this.tokens.delete(key));
     return token;
@@ -118,15 +119,11 @@ export class SlackDirectory {
         );
         const c = obj(eff.config);
         const wire = eff.secret_scopes['tokens_vault_path.slack_bot_token'];
-        const approvers = obj(c['approval'])['approvers'];
         const team: SlackTeam = {
           teamId,
           botTokenScope: wire
             ? { owner: wire.owner_node_id, prefixes: wire.prefixes }
             : secretScopeOf(teamId),
-          approvers: Array.isArray(approvers)
-            ? approvers.filter((a): a is string => typeof a === 'string')
-            : [],
         };
         const channel = str(c['chat_channel'])?.replace(/^#/, '');
         if (channel) team.channel = channel;
