@@ -1,0 +1,704 @@
+import type { InvestigationResultRecord } from '@inquest/store';
+import type { EngineRun } from '../engine';
+import type { KnowledgeChunk, LearnedPatternView } from '../ports';
+import { findFindings, relevance, type Finding, type compile } from './diagnose';
+import { isUnhealthy } from './health';
+import { workloadName, type ClusterModel } from './model';
+import type { ObjectView } from './observe';
+import { answerQuestion } from './questions';
+import type { Scope } from './scope';
+import { kindValue, type ToolProfile } from './tool-profile';
+
+export interface Knowledge {
+  runbooks: KnowledgeChunk[];
+  incidents: KnowledgeChunk[];
+  patterns: LearnedPatternView[];
+}
+
+type Rec = {
+  priority: 'high' | 'medium' | 'low';
+  action: string;
+  proposed_action?: { tool: string; parameters: Record<string, unknown> };
+};
+const PRIORITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
+const CHANGE_WINDOW_MS = 2 * 3600_000;
+const CHANGE_WORDS =
+  /\b(rolled out|roll(?:ing)? ?out|deployed|deploy(?:ment)? of|released|upgraded|updated (?:image|config)|config(?:uration)? change|new (?:version|image)|set image)\b/i;
+
+/**
+ * The default engine: no LLM, read-only. Scopes the incident (subjects from the message, the
+ * context and alert labels), discovers them with the team's tools whatever their vocabulary,
+ * gathers like an engineer (status, events, current and previous logs, controller, node,
+ * volumes), reads the outputs (JSON, YAML, `kubectl describe` text, tables, logs), diagnoses
+ * the cause from a catalog kept as data, answers questions, and builds a report whose
+ * confidence comes from this run's evidence only.
+ */
+export function absorbKnowledge(tool: string, output: unknown, k: Knowledge): void {
+  const o = (output ?? {}) as { results?: KnowledgeChunk[]; patterns?: LearnedPatternView[] };
+  if (tool === 'learned_patterns') k.patterns.push(...(o.patterns ?? []));
+  else if (tool === 'similar_incidents') k.incidents.push(...(o.results ?? []));
+  else k.runbooks.push(...(o.results ?? []));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Conclusion
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+function fillTemplate(t: string, vars: Record<string, string>): string {
+  return t
+    .replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '')
+    .replace(/\s+([,.)])/g, '$1')
+    .replace(/\(\s*\)/g, '')
+    .replace(/\s{2,}/g, ' ');
+}
+
+export function conclude(
+  run: EngineRun,
+  scope: Scope,
+  model: ClusterModel,
+  catalog: ReturnType<typeof compile>,
+  knowledge: Knowledge,
+  now: number,
+  toolCalls: number,
+  refusedTools: ToolProfile[],
+): InvestigationResultRecord {
+  const refused = refusedTools.map((p) => p.tool.fullName);
+  const findings = findFindings(model, catalog);
+  // the subjects' workloads, plus what they depend on (their nodes, claims)
+  const focus = new Set<string>();
+  const focusObjects = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
+  for (const o of focusObjects) {
+    focus.add(model.workloadOf(o).name);
+    focus.add(o.name);
+    if (o.kind === 'pod') {
+      if (
+        o.node &&
+        (findings.some((f) => f.object?.name === o.node) ||
+          isUnhealthy(model.get('node', o.node) ?? o))
+      )
+        focus.add(o.node);
+      for (const c of (o.fields['claims'] ?? '').split(',').filter(Boolean)) focus.add(c);
+    }
+  }
+  for (const s of scope.subjects)
+    if (s.kind === 'node' || s.kind === 'persistentvolumeclaim' || s.kind === 'job')
+      focus.add(s.name);
+  const scored = findings
+    .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus) }))
+    .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length)
+    .filter((x) => !resolved(x.f, model, now));
+  const weight = (x: { f: Finding; r: number }) =>
+    x.f.entry.strength + (x.f.entry.role === 'cause' ? 0.15 : 0) + 0.3 * x.r;
+  scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
+  let top = scored[0];
+  let symptom: typeof top | undefined;
+  if (top && top.f.entry.role === 'symptom') {
+    // explain it: a cause on the same object or workload, or on what it depends on
+    const explain = scored.find(
+      (x) =>
+        x.f.entry.role === 'cause' &&
+        (x.f.workload === top!.f.workload ||
+          x.f.object?.name === top!.f.object?.name ||
+          focus.has(x.f.object?.name ?? '') ||
+          focus.has(x.f.workload)),
+    );
+    if (explain) {
+      symptom = top;
+      top = explain;
+    }
+  }
+  // a liveness probe refused on the port the app declares: the app is not up yet (slow start)
+  if (top?.f.entry.id === 'probe_refused') {
+    const o = top.f.object
+      ? model.get(top.f.object.kind, top.f.object.name, top.f.object.namespace)
+      : undefined;
+    const pods =
+      o?.kind === 'pod' ? [o] : model.podsOf('deployment', top.f.workload, top.f.object?.namespace);
+    const port = /:(\d+)/.exec(top.f.groups['url'] ?? '')?.[1];
+    const slow = catalog.find((c) => c.entry.id === 'probe_slow_start');
+    if (slow && port && pods.some((p) => p.containers.some((c) => c.ports.includes(port))))
+      top = { ...top, f: { ...top.f, entry: slow.entry } };
+  }
+  const firstError = Math.min(
+    ...scored
+      .filter((x) => x.r >= 0.9 || !scope.subjects.length || !focusObjects.length)
+      .map((x) => x.f.at ?? Infinity),
+  );
+  const subjectName =
+    top?.f.workload ||
+    top?.f.object?.name ||
+    scope.subjects[0]?.name ||
+    run.context.service ||
+    'the affected service';
+  const ns = top?.f.object?.namespace ?? scope.namespaces[0];
+  const label = `${subjectName}${ns ? ` (namespace ${ns})` : ''}`;
+
+  const question = scope.question ? answerQuestion(scope.question, model, scope, now) : undefined;
+  let description: string;
+  let confidence: number;
+  const evidence: string[] = [];
+  const recs: Rec[] = [];
+  let headline: string;
+  if (top) {
+    const vars = varsFor(top.f, model, subjectName);
+    const change = recentChange(model, top.f.workload || subjectName, ns, firstError);
+    description = fillTemplate(top.f.entry.cause, vars);
+    description = `${capital(description, subjectName)}.`;
+    const lastWords = top.f.entry.role === 'symptom' ? lastError(model, top.f) : undefined;
+    if (lastWords) description += ` The last error it logged: "${clip(lastWords, 300)}".`;
+    const dep = /dependency|dns/.test(top.f.entry.class)
+      ? dependencyDetail(model, vars)
+      : undefined;
+    if (dep) description += ` ${dep}`;
+    // a node-level cause: say which of the subjects' pods it hits
+    if (top.f.object?.kind === 'node') {
+      const hit = focusObjects
+        .filter((o) => o.kind === 'pod' && o.node === top!.f.object!.name)
+        .map((o) => o.name);
+      if (hit.length)
+        description += ` Affected: ${[...new Set(focusObjects.filter((o) => hit.includes(o.name)).map((o) => model.workloadOf(o).name))].join(', ')} (pods ${hit.slice(0, 4).join(', ')} run on ${top.f.object.name}).`;
+    }
+    if (top.f.entry.class === 'dns_failure') {
+      const dns = findings.find(
+        (f) => /^(coredns|kube-dns)/.test(f.workload) && f.entry.id !== 'dns_failure',
+      );
+      const pod = model
+        .list('pod', 'kube-system')
+        .find((p) => /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p));
+      if (dns || pod)
+        description += ` Cluster DNS itself is failing: ${pod ? `coredns pod ${pod.name} is ${pod.status ?? 'not ready'}` : 'coredns'}${dns ? ` ("${clip(dns.fact, 200)}")` : ''}.`;
+    }
+    if (top.f.entry.role === 'symptom' && change && !lastWords)
+      description += ` The likely cause is the change shortly before the first error: the rollout of ${change.what}.`;
+    if (symptom && symptom.f.entry.id !== top.f.entry.id)
+      description += ` Seen as: ${fillTemplate(symptom.f.entry.title, vars)} ("${clip(symptom.f.fact, 160)}").`;
+    if (change)
+      description += ` It started after the rollout of ${change.what} at ${new Date(change.at).toISOString()} (${Math.max(0, Math.round((firstError - change.at) / 60_000))} min before the first error).`;
+    if (!description.includes(top.f.fact.slice(0, 40)))
+      description += ` Decisive evidence: "${clip(top.f.fact, 240)}".`;
+    description += ` Fix: ${fillTemplate(top.f.entry.fix, vars)}`;
+    const corroboration = new Set(
+      scored.filter((x) => x.f.entry.id === top!.f.entry.id).map((x) => x.f.source),
+    ).size;
+    const patterns = knowledge.patterns.filter((p) => patternMatches(p, top!.f));
+    confidence =
+      top.f.entry.role === 'cause'
+        ? 50 + 40 * top.f.entry.strength * Math.max(0.5, top.r)
+        : 30 + 20 * top.f.entry.strength;
+    confidence +=
+      Math.min(6, 3 * (corroboration - 1)) +
+      (change ? 4 : 0) +
+      (symptom ? 3 : 0) +
+      (patterns.length ? 4 : 0);
+    confidence = Math.round(Math.max(5, Math.min(95, confidence)));
+    headline = `${capital(top.f.entry.title)} on ${label}`;
+    evidence.push(`${top.f.source}: ${clip(top.f.fact, 300)}`);
+    if (symptom) evidence.push(`${symptom.f.source}: ${clip(symptom.f.fact, 300)}`);
+    if (change)
+      evidence.push(
+        `${change.source}: rollout of ${change.what} at ${new Date(change.at).toISOString()}`,
+      );
+    for (const p of patterns.slice(0, 1))
+      evidence.push(
+        `learned_patterns: matches a pattern seen ${p.occurrences}x (${clip(p.rootCause, 120)})`,
+      );
+    for (const x of scored.slice(0, 12))
+      if (x.r >= 0.9 || !scope.subjects.length)
+        evidence.push(`${x.f.source}: ${clip(x.f.fact, 300)}`);
+    recs.push({ priority: 'high', action: fillTemplate(top.f.entry.fix, vars) });
+    if (change)
+      recs.push({
+        priority: 'high',
+        action: `If the fix cannot be made at once, roll ${subjectName} back to the version before ${change.what}.`,
+        ...proposedRollback(run, refusedTools, subjectName, ns),
+      });
+    if (symptom) recs.push({ priority: 'medium', action: fillTemplate(symptom.f.entry.fix, vars) });
+    for (const x of scored.slice(1, 4))
+      if (
+        x.f.entry.id !== top.f.entry.id &&
+        x.f.entry.id !== symptom?.f.entry.id &&
+        x.f.entry.role === 'cause' &&
+        (x.r >= 0.9 || !scope.subjects.length)
+      )
+        recs.push({
+          priority: 'low',
+          action: `Also seen: ${fillTemplate(x.f.entry.title, {})} on ${x.f.workload || x.f.object?.name || 'another object'} ("${clip(x.f.fact, 120)}").`,
+        });
+    for (const p of patterns.slice(0, 1))
+      recs.push({
+        priority: 'medium',
+        action: `Known fix from past incidents: ${clip(p.solution, 240)}`,
+      });
+  } else {
+    const pods = focusObjects.filter((o) => o.kind === 'pod');
+    const seenWhat = focusObjects.length
+      ? `${pods.length ? `${pods.filter((p) => !isUnhealthy(p)).length}/${pods.length} pods of ${label} are running and ready` : `${focusObjects.length} object(s) of ${label} look healthy`}`
+      : scope.subjects.length
+        ? `no object named ${scope.subjects.map((s) => s.name).join(', ')} was found with the tools available`
+        : `${model.objects.size} object(s) checked`;
+    description = `No problem found: ${seenWhat}; no failing containers, warning events or error logs point at a fault in the data gathered.`;
+    confidence = focusObjects.length || (!scope.subjects.length && model.objects.size) ? 20 : 10;
+    if (question) confidence = 70;
+    headline = 'No problem found';
+    evidence.push(`${toolCalls} tool call(s): ${seenWhat}`);
+    recs.push({
+      priority: 'low',
+      action: focusObjects.length
+        ? `If users still see a problem, widen the time window or check the dependencies of ${label} and its metrics.`
+        : 'Check the name and namespace of the service, or add a tool server that can see it.',
+    });
+  }
+  if (refused.length)
+    evidence.push(
+      `read-only: ${refused.length} tool(s) that can change systems were not called (${refused.slice(0, 5).join(', ')})`,
+    );
+  // authored runbooks only (never generated incidents or tree summaries)
+  for (const c of knowledge.runbooks
+    .filter((c) => c.type === 'runbook' || c.type === 'procedure' || c.type === 'remediation')
+    .filter((c) => !/^summary of/i.test(c.title ?? ''))
+    .slice(0, 1))
+    if (
+      top &&
+      (c.content.toLowerCase().includes(top.f.entry.class.split('_')[0]!) ||
+        (c.title ?? '').toLowerCase().includes(subjectName))
+    )
+      recs.push({
+        priority: 'medium',
+        action: `Follow the runbook "${clip(c.title ?? c.content, 80)}".`,
+      });
+
+  const summaryParts = [] as string[];
+  if (question) summaryParts.push(question);
+  // the summary is the headline and the cause's first sentence; the details stay in root_cause
+  const firstSentence = (t: string) => {
+    const m = /^(.*?[.!?])(\s|$)(?=[A-Z(]|$)/.exec(t);
+    return clip(m?.[1] ?? t, 400);
+  };
+  summaryParts.push(`${headline}${top ? `: ${firstSentence(description)}` : `. ${description}`}`);
+  const summary = clip(summaryParts.join(' '), 1500);
+  if (question) description = `${question} ${description}`;
+  const recommendations = dedupe(recs, (r) => r.action.toLowerCase())
+    .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority])
+    .slice(0, 6);
+  const affected = dedupe(
+    [
+      ...(top
+        ? [
+            top.f.entry.class === 'node_not_ready' || top.f.entry.id === 'node_pressure'
+              ? (top.f.object?.name ?? subjectName)
+              : subjectName,
+          ]
+        : []),
+      ...focusObjects
+        .filter((o) => isUnhealthy(o) && o.kind !== 'node')
+        .map((o) => model.workloadOf(o).name),
+      ...(run.context.service && top ? [run.context.service] : []),
+    ].filter(Boolean),
+    (x) => x,
+  ).slice(0, 6);
+  return {
+    summary,
+    root_cause: {
+      description: clip(description, 2000),
+      confidence,
+      evidence: dedupe(evidence, sameFact).slice(0, 10),
+    },
+    timeline: timeline(
+      model,
+      scored.map((x) => x.f),
+      focus,
+      firstError,
+      now,
+      scope,
+    ),
+    affected_systems: affected,
+    recommendations,
+  };
+}
+
+/** Upper-cases the first letter, unless the sentence starts with a resource name. */
+/** two evidence lines say the same when they differ only in timestamps, pod hashes and counts */
+function sameFact(e: string): string {
+  return e
+    .replace(/\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?/g, '')
+    .replace(/-[a-z0-9]{6,10}-[a-z0-9]{5}\b/g, '-*')
+    .replace(/\b\d+\b/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function capital(s: string, name?: string) {
+  if (name && s.startsWith(name)) return s;
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}
+
+function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const k = key(x);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function varsFor(f: Finding, model: ClusterModel, subject: string): Record<string, string> {
+  const vars: Record<string, string> = { ...f.groups, subject, fact: clip(f.fact, 240) };
+  const obj = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
+  const pods =
+    obj?.kind === 'pod' ? [obj] : model.podsOf('deployment', f.workload, f.object?.namespace);
+  const pod = pods[0] ?? obj;
+  const c = pod?.containers[0];
+  if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  if (c?.limits['cpu']) vars['cpu_limit'] = ` of ${c.limits['cpu']}`;
+  if (c?.requests && Object.keys(c.requests).length)
+    vars['requests'] = ` (${Object.entries(c.requests)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`;
+  const img = pod?.images[0] ?? c?.image;
+  vars['image'] = vars['image'] ?? vars['image2'] ?? img ?? '';
+  if (f.object?.kind === 'node') vars['node'] = f.object.name;
+  else if (pod?.node) vars['node'] = pod.node;
+  const sel = pod?.fields['nodeSelector'];
+  if (sel) vars['selector'] = ` (nodeSelector ${sel})`;
+  else if (pod?.fields['affinity'])
+    vars['selector'] = ` (affinity ${clip(pod.fields['affinity'], 160)})`;
+  const last = pod?.containers
+    .map((x) => x.last ?? x.terminated)
+    .find((x) => x?.exitCode !== undefined);
+  if (last) vars['exit'] = ` (exit code ${last.exitCode}${last.reason ? `, ${last.reason}` : ''})`;
+  if (obj?.kind === 'persistentvolumeclaim') {
+    const size = obj.fields['capacity'] ?? obj.fields['Capacity'];
+    const modes = obj.fields['accessModes'] ?? obj.fields['Access Modes'];
+    if (size || modes)
+      vars['claim_request'] = ` (it requests ${[size, modes].filter(Boolean).join(' ')})`;
+  }
+  if (vars['pv']) {
+    const pv = model.get('persistentvolume', vars['pv']);
+    if (pv?.fields['claim']) vars['claim'] = ` (${pv.fields['claim']})`;
+  }
+  if (obj?.kind === 'persistentvolumeclaim') {
+    const size = obj.fields['capacity'] ?? obj.fields['Capacity'];
+    const modes = obj.fields['accessModes'] ?? obj.fields['Access Modes'];
+    if (size || modes)
+      vars['claim_request'] = ` (it requests ${[size, modes].filter(Boolean).join(' ')})`;
+  }
+  if (vars['pv']) {
+    const pv = model.get('persistentvolume', vars['pv']);
+    if (pv?.fields['claim']) vars['claim'] = ` (${pv.fields['claim']})`;
+  }
+  if (obj?.fields['backoffLimit']) vars['backoff'] = obj.fields['backoffLimit'];
+  if (obj?.fields['activeDeadlineSeconds'])
+    vars['deadline'] = ` (${obj.fields['activeDeadlineSeconds']} s)`;
+  if (obj?.fields['maxReplicas']) vars['max'] = obj.fields['maxReplicas'];
+  if (obj?.fields['targets']) vars['targets'] = ` (${obj.fields['targets']})`;
+  const probeLine = c?.probes.find((p) => vars['probe'] && p.startsWith(vars['probe']));
+  if (probeLine)
+    vars['probe_target'] = ` (${probeLine.replace(/^\w+:\s*/, '').split(' delay')[0]})`;
+  if (vars['port']) vars['probe_port'] = ` ${vars['port'].replace(':', '')}`;
+  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7'])
+    if (vars[k]) {
+      for (const j of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7'])
+        if (j !== k) vars[j] = '';
+      break;
+    }
+  return vars;
+}
+
+/**
+ * With feature_flags.enable_write_actions and enable_auto_mitigation both on, a rollback
+ * recommendation carries the team's rollback tool call, filled in, for a person to run. The
+ * investigation never runs it (API-DECISIONS: investigations are read-only).
+ */
+function proposedRollback(
+  run: EngineRun,
+  writeTools: ToolProfile[],
+  workload: string,
+  namespace: string | undefined,
+): { proposed_action?: { tool: string; parameters: Record<string, unknown> } } {
+  const flags = (run.effective['feature_flags'] ?? {}) as Record<string, unknown>;
+  if (flags['enable_write_actions'] !== true || flags['enable_auto_mitigation'] !== true) return {};
+  for (const p of writeTools) {
+    if (!/rollback|roll_back|undo/.test(p.tool.name.toLowerCase())) continue;
+    const params: Record<string, unknown> = {};
+    const set = (role: keyof ToolProfile['params'], v: unknown) => {
+      const name = p.params[role];
+      if (name && v !== undefined) params[name] = v;
+    };
+    if (p.params.kind) set('kind', kindValue(p, 'deployment') ?? 'deployment');
+    set('name', workload);
+    set('workload', workload);
+    set('namespace', namespace);
+    if (p.required.every((r) => params[r] !== undefined))
+      return { proposed_action: { tool: p.tool.fullName, parameters: params } };
+  }
+  return {};
+}
+
+/** A learned pattern counts only when this run's decisive fact matches it. */
+function patternMatches(p: LearnedPatternView, f: Finding): boolean {
+  const text = `${p.symptoms.join(' ')} ${p.rootCause}`.toLowerCase();
+  const words = [
+    f.entry.class.replace(/_/g, ' '),
+    ...Object.values(f.groups),
+    f.entry.class.replace(/_/g, ''),
+    ...(`${f.fact} ${f.entry.title}`.match(/[A-Za-z][A-Za-z_]{5,}/g) ?? []).filter(
+      (w) => /[A-Z]/.test(w.slice(1)) || w.includes('_'),
+    ),
+  ]
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 3);
+  return words.some((w) => text.includes(w));
+}
+
+/**
+ * A finding that no longer holds: on a pod that is running and ready now, from more than 30
+ * minutes ago (or a probe failure, which a ready pod no longer has).
+ */
+function resolved(f: Finding, model: ClusterModel, now: number): boolean {
+  const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
+  if (!o || o.kind !== 'pod' || isUnhealthy(o) || !o.status) return false;
+  if (f.entry.class === 'probe_failure') return true;
+  return f.at !== undefined && now - f.at > 30 * 60_000;
+}
+
+/** The last error line a crashing container wrote (its previous logs first). */
+function lastError(model: ClusterModel, f: Finding): string | undefined {
+  const pods = new Set(
+    model
+      .list('pod', f.object?.namespace)
+      .filter((p) => model.workloadOf(p).name === f.workload || p.name === f.object?.name)
+      .map((p) => p.name),
+  );
+  const logs = model.logs
+    .filter((l) => l.pod && pods.has(l.pod))
+    .sort((a, b) => Number(b.previous) - Number(a.previous));
+  for (const l of logs) {
+    const line = [...l.lines].reverse().find((x) => x.level === 'error');
+    if (line) return line.text;
+  }
+  return undefined;
+}
+
+/** "10.96.140.81:5432" / "pricing-api.pricing.svc.cluster.local" -> the Service and what backs it. */
+function dependencyDetail(model: ClusterModel, vars: Record<string, string>): string | undefined {
+  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7']
+    .map((k) => vars[k])
+    .find((h) => h);
+  if (!host) return undefined;
+  const bare = host.replace(/:\d+$/, '');
+  const ip = /^\d+\.\d+\.\d+\.\d+$/.test(bare) ? bare : undefined;
+  const [name, ns] = ip ? [undefined, undefined] : bare.split('.');
+  const svc = model
+    .list('service')
+    .find((s) =>
+      ip
+        ? s.fields['clusterIP'] === ip
+        : s.name === name && (!ns || ns === 'svc' || !s.namespace || s.namespace === ns),
+    );
+  if (!svc) return undefined;
+  const backing = [
+    ...model.list('deployment', svc.namespace),
+    ...model.list('statefulset', svc.namespace),
+  ].find((w) => w.name === svc.name || svc.name.startsWith(w.name) || w.name.startsWith(svc.name));
+  let detail = `${host} is the Service ${svc.name}${svc.namespace ? ` (namespace ${svc.namespace})` : ''}`;
+  if (backing) {
+    const [readyN, wantN] = (backing.fields['ready'] ?? '').split('/');
+    const want = Number(
+      backing.fields['replicas'] ?? backing.fields['status.replicas'] ?? wantN ?? NaN,
+    );
+    const ready = Number(
+      backing.fields['status.availableReplicas'] ??
+        backing.fields['status.readyReplicas'] ??
+        readyN ??
+        NaN,
+    );
+    if (want === 0)
+      detail += `: ${backing.kind} ${backing.name} is scaled to 0 replicas, so it has no endpoints`;
+    else if (Number.isFinite(ready) && ready === 0)
+      detail += `: ${backing.kind} ${backing.name} has 0 ready replicas (no endpoints)`;
+    else detail += `, backed by ${backing.kind} ${backing.name}`;
+  }
+  return `${detail}.`;
+}
+
+/** "image a:1 -> a:2, env DB_POOL_SIZE 20 -> 200" between two ReplicaSets' pod templates */
+function templateDiff(before: ObjectView, after: ObjectView): string | undefined {
+  const out: string[] = [];
+  const b = before.images[0];
+  const a = after.images[0];
+  if (a && b && a !== b) out.push(`image ${b} -> ${a}`);
+  const envOf = (o: ObjectView) =>
+    Object.assign({}, ...o.containers.map((c) => c.env)) as Record<string, string>;
+  const eb = envOf(before);
+  const ea = envOf(after);
+  for (const k of new Set([...Object.keys(eb), ...Object.keys(ea)])) {
+    if (k.startsWith('__') || eb[k] === ea[k]) continue;
+    out.push(`env ${k} ${eb[k] ?? '(unset)'} -> ${ea[k] ?? '(unset)'}`);
+  }
+  return out.length ? out.slice(0, 4).join(', ') : undefined;
+}
+
+/** A rollout of the workload shortly before the first error. */
+function recentChange(
+  model: ClusterModel,
+  workload: string,
+  ns: string | undefined,
+  firstError: number,
+): { at: number; what: string; source: string } | undefined {
+  if (!Number.isFinite(firstError) || !workload) return undefined;
+  const changes: { at: number; what: string; source: string }[] = [];
+  const rss = model
+    .list('replicaset', ns)
+    .filter((r) => model.workloadOf(r).name === workload && r.created);
+  if (rss.length > 1) {
+    const [newest, previous] = rss.sort((a, b) => (b.created ?? 0) - (a.created ?? 0)) as [
+      ObjectView,
+      ObjectView,
+    ];
+    const diff = templateDiff(previous, newest);
+    changes.push({
+      at: newest.created!,
+      what: `${newest.images[0] ?? newest.name}${diff ? ` (${diff})` : ''}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
+      source: newest.source,
+    });
+  }
+  const revs = model.list('revision', ns).filter((r) => r.owner?.name === workload && r.created);
+  if (revs.length > 1) {
+    const newest = revs.sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0]!;
+    changes.push({
+      at: newest.created!,
+      what: `${newest.images[0] ?? `revision ${newest.fields['revision']}`}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
+      source: newest.source,
+    });
+  }
+  for (const e of model.events)
+    if (
+      e.reason === 'ScalingReplicaSet' &&
+      // a new ReplicaSet scaled up from nothing is a rollout; "to 6 from 4" is only a scale
+      /Scaled up/.test(e.message) &&
+      !/ from [1-9]\d*\b/.test(e.message) &&
+      e.message.includes(workload) &&
+      (e.last ?? e.first)
+    ) {
+      const m = /\(([^)]+)\)/.exec(e.message);
+      const rs = /replica set (\S+)/.exec(e.message)?.[1];
+      const img = rs
+        ? model.list('pod', ns).find((p) => p.name.startsWith(`${rs}-`))?.images[0]
+        : undefined;
+      if (img && !m) {
+        changes.push({
+          at: (e.first ?? e.last)!,
+          what: `${img} (ReplicaSet ${rs})`,
+          source: e.source,
+        });
+        continue;
+      }
+      changes.push({
+        at: (e.first ?? e.last)!,
+        what: m?.[1] ?? e.message.replace(/^Scaled up replica set /, ''),
+        source: e.source,
+      });
+    }
+  // generic change events ("deployment checkout rolled out image checkout:2.5.0")
+  for (const e of model.events) {
+    const at = e.first ?? e.last;
+    if (e.reason === 'ScalingReplicaSet' || at === undefined) continue;
+    if (!CHANGE_WORDS.test(`${e.reason ?? ''} ${e.message}`)) continue;
+    if (!e.message.includes(workload) && e.object?.name !== workload) continue;
+    const img = /\bimage\s+([\w./:@-]+)|\b([\w./-]+:[\w.-]+)\b/.exec(e.message);
+    changes.push({ at, what: img?.[1] ?? img?.[2] ?? clip(e.message, 120), source: e.source });
+  }
+  return changes
+    .filter((c) => c.at <= firstError + 60_000 && c.at >= firstError - CHANGE_WINDOW_MS)
+    .sort((a, b) => b.at - a.at)[0];
+}
+
+function timeline(
+  model: ClusterModel,
+  findings: Finding[],
+  focus: Set<string>,
+  firstError: number,
+  now: number,
+  scope: Scope,
+): InvestigationResultRecord['timeline'] {
+  const from = Number.isFinite(firstError) ? firstError - CHANGE_WINDOW_MS : now - 6 * 3600_000;
+  const entries: { at: number; event: string }[] = [];
+  const relevant = (name?: string) =>
+    !scope.subjects.length ||
+    !name ||
+    focus.has(name) ||
+    [...focus].some((f) => name.startsWith(`${f}-`));
+  const grouped = new Map<string, { at: number; last: number; count: number; event: string }>();
+  for (const e of model.events) {
+    const at = e.first ?? e.last;
+    if (at === undefined || at < from || at > now + 60_000) continue;
+    if (e.type === 'Normal' && !/ScalingReplicaSet|NodeNotReady|Killing|Evict/.test(e.reason ?? ''))
+      continue;
+    if (!relevant(e.object?.name)) continue;
+    // the same event on each pod of a workload is one line with a count
+    const who = e.object ? workloadName(e.object.name) : '';
+    const key = `${e.reason}|${who}|${sameFact(e.message.split(e.object?.name ?? '\u0000').join(who))}`;
+    const g = grouped.get(key);
+    const n = e.count ?? 1;
+    if (g) {
+      g.count += n;
+      g.last = Math.max(g.last, e.last ?? at);
+    } else
+      grouped.set(key, {
+        at,
+        last: e.last ?? at,
+        count: n,
+        event: `${e.reason ?? 'event'} ${e.object ? `${e.object.kind ?? ''}/${e.object.name}`.replace(/^\//, '') : ''}: ${clip(e.message, 200)}`,
+      });
+  }
+  for (const g of grouped.values())
+    entries.push({
+      at: g.at,
+      event:
+        g.count > 1 ? `${g.event} (x${g.count}, until ${new Date(g.last).toISOString()})` : g.event,
+    });
+  // one line per distinct log error of a workload (its first occurrence, with a count)
+  const logs = new Map<string, { at: number; count: number; event: string }>();
+  for (const f of findings) {
+    if (f.where !== 'log' || f.at === undefined || f.at < from || !relevant(f.workload)) continue;
+    const key = `${f.workload}|${sameFact(f.fact.split(' | ')[0]!)}`;
+    const g = logs.get(key);
+    if (g) {
+      g.count++;
+      if (f.at < g.at) g.at = f.at;
+    } else
+      logs.set(key, {
+        at: f.at,
+        count: 1,
+        event: `log ${f.workload || f.object?.name || ''}: ${clip(f.fact.split(' | ')[0]!, 200)}`,
+      });
+  }
+  for (const g of logs.values())
+    entries.push({ at: g.at, event: g.count > 1 ? `${g.event} (x${g.count})` : g.event });
+  for (const r of model.list('replicaset'))
+    if (r.created && r.created >= from && relevant(model.workloadOf(r).name))
+      entries.push({
+        at: r.created,
+        event: `rollout: ReplicaSet ${r.name} created${r.images[0] ? ` (${r.images[0]})` : ''}`,
+      });
+  for (const r of model.list('revision'))
+    if (r.created && r.created >= from && relevant(r.owner?.name))
+      entries.push({
+        at: r.created,
+        event: `rollout: ${r.owner?.name} revision ${r.fields['revision']}${r.images[0] ? ` (${r.images[0]})` : ''}`,
+      });
+  const sorted = dedupe(
+    entries.sort((a, b) => a.at - b.at),
+    (e) => e.event.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, ''),
+  );
+  const keep =
+    sorted.length > 20
+      ? [
+          ...sorted.filter((e) => /rollout|ScalingReplicaSet/.test(e.event)).slice(-3),
+          ...sorted.filter((e) => !/rollout|ScalingReplicaSet/.test(e.event)).slice(0, 17),
+        ].sort((a, b) => a.at - b.at)
+      : sorted;
+  return keep.map((e) => ({ timestamp: new Date(e.at).toISOString(), event: e.event }));
+}

@@ -1,0 +1,663 @@
+import type { EngineRun } from '../engine';
+import { toolSettingsOf } from '../agents';
+import { fillFromRequest, type Params } from '../param-filler';
+import type { ToolRunner } from '../tool-runner';
+import { isUnhealthy } from './health';
+import type { ClusterModel } from './model';
+import { observe, type CallContext, type ObjectView } from './observe';
+import type { Scope, Subject } from './scope';
+import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
+
+// ------------------------------------------------------------------------------------------------
+// Gathering
+
+export class Gatherer {
+  private budget: number;
+  private readonly done = new Set<string>();
+
+  constructor(
+    private readonly run: EngineRun,
+    private readonly runner: ToolRunner,
+    private readonly model: ClusterModel,
+    private readonly profiles: ToolProfile[],
+    private readonly scope: Scope,
+    maxCalls: number,
+    private readonly until: number,
+    private readonly onDone: (label: string) => void,
+  ) {
+    this.budget = maxCalls;
+  }
+
+  private kube = () => this.profiles.filter((p) => p.kube);
+
+  /** Calls one tool (once per parameter set), reads its output into the model. */
+  private async call(
+    p: ToolProfile,
+    params: Params,
+    ctx: Omit<CallContext, 'tool' | 'verb'>,
+  ): Promise<boolean> {
+    const key = `${p.tool.fullName}|${JSON.stringify(params)}`;
+    if (
+      this.done.has(key) ||
+      this.budget <= 0 ||
+      Date.now() > this.until ||
+      this.run.signal.aborted
+    )
+      return false;
+    this.done.add(key);
+    this.budget--;
+    const out = await this.runner.call(p.tool, params);
+    this.onDone(p.tool.fullName);
+    if (!out.ok) return false;
+    this.model.add(
+      observe(out.output, { ...ctx, tool: p.tool.fullName, verb: p.verb }),
+      p.tool.fullName,
+    );
+    return true;
+  }
+
+  /** Parameters for a tool about `target`; undefined when a required one cannot be filled. */
+  private params(
+    p: ToolProfile,
+    t: {
+      kind?: string;
+      name?: string;
+      namespace?: string;
+      container?: string;
+      previous?: boolean;
+      keyword?: string;
+      all?: boolean;
+      tail?: number;
+    },
+  ): Params | undefined {
+    const out: Params = {};
+    const props = p.tool.parameters.properties ?? {};
+    const set = (role: keyof ToolProfile['params'], v: unknown) => {
+      const name = p.params[role];
+      if (name && v !== undefined && v !== '') out[name] = coerce(v, props[name]?.type);
+    };
+    if (t.kind) {
+      if (p.params.kind) {
+        const kv = kindValue(p, t.kind);
+        if (!kv) return undefined;
+        set('kind', kv);
+      }
+      if (p.params.apiVersion) set('apiVersion', apiVersionOf(t.kind));
+    }
+    set('namespace', t.namespace ?? (t.all ? undefined : this.defaultNamespace(p)));
+    if (t.name) {
+      if (t.kind === 'pod' && p.params.pod) set('pod', t.name);
+      else if (t.kind === 'node' && p.params.node) set('node', t.name);
+      else if (p.params.name) set('name', t.name);
+      else if (p.params.workload && t.kind !== 'pod') set('workload', t.name);
+      else if (p.params.involved) set('involved', `${t.kind ?? 'pod'}/${t.name}`);
+      else if (p.params.pod) set('pod', t.name);
+      else return undefined;
+    }
+    if (t.container) set('container', t.container);
+    if (t.previous && p.params.previous) set('previous', true);
+    if (t.keyword) set('keyword', t.keyword);
+    if (t.all) set('allNamespaces', true);
+    if (p.verb === 'logs' && p.params.tail) set('tail', t.tail ?? 200);
+    if (p.params.service && this.run.context.service && !out[p.params.service])
+      set('service', this.run.context.service);
+    for (const r of p.required) if (out[r] === undefined) return undefined;
+    return out;
+  }
+
+  private defaultNamespace(p: ToolProfile): string | undefined {
+    return (
+      toolSettingsOf(this.run.effective, p.tool.fullName).defaultNamespace ??
+      this.scope.namespaces[0]
+    );
+  }
+
+  private tools(verb: ToolProfile['verb'] | ToolProfile['verb'][], kind?: string): ToolProfile[] {
+    const verbs = Array.isArray(verb) ? verb : [verb];
+    const ps = this.kube().filter(
+      (p) =>
+        verbs.includes(p.verb) &&
+        (!kind || servesKind(p, kind) || (p.verb === 'events' || p.verb === 'logs' ? true : false)),
+    );
+    // a tool for exactly this kind before a generic one
+    return ps.sort(
+      (a, b) => (kind && a.kinds.includes(kind) ? 0 : 1) - (kind && b.kinds.includes(kind) ? 0 : 1),
+    );
+  }
+
+  /** The first tool that can take these parameters. */
+  private async first(
+    ps: ToolProfile[],
+    t: Parameters<Gatherer['params']>[1],
+    ctx: Omit<CallContext, 'tool' | 'verb'>,
+  ): Promise<boolean> {
+    for (const p of ps) {
+      const params = this.params(p, t);
+      if (!params) continue;
+      if (await this.call(p, params, ctx)) return true;
+    }
+    return false;
+  }
+
+  async gather(): Promise<void> {
+    const { scope } = this;
+    const text =
+      `${this.run.message} ${this.run.context.hint ?? ''} ${this.run.context.related_alert ?? ''}`.toLowerCase();
+    // generic (non-Kubernetes) tools: called once with what the request fills
+    // a PromQL query parameter takes PromQL, not the incident's words: those tools are left to
+    // the LLM engine (alerts, rules and targets tools need no query and are called)
+    const generic = this.profiles.filter(
+      (p) =>
+        !p.kube &&
+        !(p.params.query && /promql|prometheus/i.test(`${p.tool.name} ${p.tool.description}`)),
+    );
+    const genericCalls = generic.map(async (p) => {
+      const filled = fillFromRequest(
+        p.tool,
+        this.run.message,
+        this.run.context,
+        this.defaultNamespace(p),
+      );
+      if (filled.missing.length === 0)
+        await this.call(p, filled.params, { namespace: this.run.context.namespace });
+    });
+
+    // observed at once: if a later phase throws (cancel, timeout), a generic call rejecting
+    // afterwards must not become an unhandled rejection (it would end the process)
+    const genericDone = Promise.all(genericCalls);
+    genericDone.catch(() => undefined);
+
+    // 1. discovery
+    const nsList = scope.namespaces.length ? scope.namespaces : [undefined];
+    const listKinds = ['pod', 'deployment'];
+    if (/\bjobs?\b|cron|batch|backoff|deadline/.test(text)) listKinds.push('job');
+    if (/\bpvc|volume|storage|claim|disk/.test(text)) listKinds.push('persistentvolumeclaim');
+    if (/\bcert|\btls\b|\bssl\b|x509|acme/.test(text)) listKinds.push('certificate');
+    if (/scal|hpa|autoscal|load|latency|slow|throttl|cpu|saturat|capacity/.test(text))
+      listKinds.push('horizontalpodautoscaler');
+    // what the workloads depend on: Services (endpoints by name or ClusterIP) and stateful sets
+    if (scope.namespaces.length) listKinds.push('statefulset', 'service');
+    else if (/statefulset|sts\b|database|db\b/.test(text)) listKinds.push('statefulset');
+    const phase1: Promise<unknown>[] = [];
+    if (!scope.namespaces.length) phase1.push(this.first(this.tools('namespaces'), {}, {}));
+    phase1.push(
+      this.first(
+        this.tools(['list', 'get'], 'node').filter(
+          (p) => !p.required.some((r) => r !== p.params.kind),
+        ),
+        { kind: 'node' },
+        { kind: 'node' },
+      ),
+    );
+    for (const ns of nsList.slice(0, 3)) {
+      for (const kind of listKinds)
+        phase1.push(
+          this.first(
+            this.tools(['list', 'get'], kind).filter(
+              (p) => !p.params.name || !p.required.includes(p.params.name),
+            ),
+            { kind, namespace: ns, all: !ns },
+            { kind, namespace: ns },
+          ),
+        );
+      if (ns)
+        phase1.push(
+          this.first(
+            this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
+            { namespace: ns },
+            { namespace: ns },
+          ),
+        );
+    }
+    for (const s of scope.subjects.slice(0, 2))
+      phase1.push(
+        this.first(
+          this.tools('find'),
+          { kind: s.kind ?? 'pod', keyword: s.name },
+          { kind: s.kind },
+        ),
+      );
+    await Promise.all(phase1);
+    // namespaces found but pods not listed yet (a pods tool that requires a namespace)
+    if (!scope.namespaces.length && this.model.list('pod').length === 0) {
+      const nss = this.model
+        .list('namespace')
+        .map((n) => n.name)
+        .filter((n) => !/^kube-|^default$/.test(n));
+      const liked = nss.filter((n) =>
+        scope.subjects.some((s) => n.includes(s.name) || s.name.includes(n)),
+      );
+      await Promise.all(
+        [...liked, ...nss.filter((n) => !liked.includes(n))]
+          .slice(0, 5)
+          .map((ns) =>
+            this.first(
+              this.tools(['list', 'get'], 'pod'),
+              { kind: 'pod', namespace: ns },
+              { kind: 'pod', namespace: ns },
+            ),
+          ),
+      );
+    }
+    this.refineScope();
+    if (!scope.namespaces.length) {
+      // the subject's namespace, once discovered
+      const hit = this.model
+        .list()
+        .find((o) => o.namespace && scope.subjects.some((s) => this.model.matches(o, s)));
+      if (hit?.namespace) {
+        scope.namespaces.push(hit.namespace);
+        for (const s of scope.subjects) s.namespace ??= hit.namespace;
+        await this.first(
+          this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
+          { namespace: hit.namespace },
+          { namespace: hit.namespace },
+        );
+      }
+    }
+
+    // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
+    const targets = this.targets();
+    await Promise.all(targets.map((o) => this.inspect(o)));
+    // 3. follow what the evidence points at
+    await this.follow(targets, text);
+    await genericDone;
+  }
+
+  /**
+   * Words of the message that name a namespace or a workload seen in the listings become part of
+   * the scope ("the content pipeline", "quote-service degraded in insurance").
+   */
+  private refineScope(): void {
+    const { scope, model } = this;
+    const namespaces = new Set(
+      model
+        .list()
+        .map((o) => (o.kind === 'namespace' ? o.name : o.namespace))
+        .filter((n): n is string => !!n),
+    );
+    for (const w of scope.candidates) {
+      if (namespaces.has(w)) {
+        if (!scope.namespaces.includes(w)) scope.namespaces.push(w);
+        continue;
+      }
+      const s: Subject = { name: w, from: 'message-word' };
+      const hit = model
+        .list()
+        .some((o) => o.kind !== 'namespace' && o.kind !== 'node' && model.matches(o, s));
+      if (hit && !scope.subjects.some((x) => x.name === w)) scope.subjects.push(s);
+    }
+    // subjects that matched nothing give way to those that did
+    const found = scope.subjects.filter(
+      (s) => s.kind === 'node' || model.list().some((o) => model.matches(o, s)),
+    );
+    if (found.length && found.length < scope.subjects.length)
+      scope.subjects.splice(0, scope.subjects.length, ...found);
+    if (scope.namespaces.length === 1)
+      for (const s of scope.subjects) s.namespace ??= scope.namespaces[0];
+  }
+
+  private targets(): ObjectView[] {
+    const { scope, model } = this;
+    const unhealthy = (o: ObjectView) => isUnhealthy(o);
+    // failing first, then the newest (the last run of a CronJob, the pods of the last rollout)
+    const rank = (os: ObjectView[]) => {
+      const byAge = [...os].sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+      return [...byAge.filter(unhealthy), ...byAge.filter((o) => !unhealthy(o))];
+    };
+    let picked: ObjectView[] = [];
+    if (scope.subjects.length) {
+      const matching = model
+        .list()
+        .filter(
+          (o) =>
+            o.kind !== 'namespace' &&
+            o.kind !== 'event' &&
+            scope.subjects.some((s) => model.matches(o, s)),
+        );
+      const pods = rank(matching.filter((o) => o.kind === 'pod'));
+      const others = rank(matching.filter((o) => o.kind !== 'pod' && o.kind !== 'replicaset'));
+      picked = [...pods.slice(0, 3), ...others.slice(0, 3)];
+      // named but not listed (a node, a job, a PVC): look it up directly
+      for (const s of scope.subjects)
+        if (s.kind && !matching.some((o) => o.kind === s.kind && o.name === s.name))
+          picked.push({
+            kind: s.kind,
+            name: s.name,
+            namespace: s.namespace,
+            labels: {},
+            containers: [],
+            conditions: [],
+            images: [],
+            fields: {},
+            source: 'scope',
+          });
+    }
+    if (!picked.length) {
+      picked = model
+        .list()
+        .filter(
+          (o) =>
+            ['pod', 'node', 'job', 'persistentvolumeclaim', 'deployment'].includes(o.kind) &&
+            unhealthy(o),
+        )
+        .slice(0, 4);
+    }
+    // nothing named and nothing failing in the namespace: read the pods' logs ("throwing errors")
+    if (!picked.length && scope.namespaces.length && !scope.question)
+      picked = rank(
+        model.list('pod', scope.namespaces[0]).filter((p) => p.namespace === scope.namespaces[0]),
+      )
+        .sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))
+        .slice(0, 4);
+    return picked.slice(0, 6);
+  }
+
+  private async inspect(o: ObjectView): Promise<void> {
+    const ns = o.namespace;
+    const ctx = { kind: o.kind, namespace: ns, pod: o.kind === 'pod' ? o.name : undefined };
+    const describeTools = [
+      ...this.tools('describe', o.kind),
+      ...this.tools('get', o.kind).filter((p) => p.params.name || p.params.pod || p.params.node),
+    ];
+    const jobs: Promise<unknown>[] = [
+      this.first(describeTools, { kind: o.kind, name: o.name, namespace: ns }, ctx),
+    ];
+    jobs.push(
+      this.first(
+        this.tools('events').filter((p) => p.params.name || p.params.involved || p.params.pod),
+        { kind: o.kind, name: o.name, namespace: ns },
+        ctx,
+      ),
+    );
+    if (o.kind === 'pod') {
+      const logs = this.tools('logs').filter((p) => p.params.pod || p.params.name);
+      jobs.push(
+        this.first(
+          logs.filter((p) => !p.previousLogs),
+          { kind: 'pod', name: o.name, namespace: ns },
+          { ...ctx, previous: false },
+        ),
+      );
+      const prev = logs.filter((p) => p.previousLogs || p.params.previous);
+      if (
+        !o.status ||
+        /BackOff|Error|OOM|Crash|Completed|Failed|Terminat/i.test(o.status) ||
+        (o.restarts ?? 0) > 0
+      )
+        jobs.push(
+          this.first(
+            prev,
+            { kind: 'pod', name: o.name, namespace: ns, previous: true },
+            { ...ctx, previous: true },
+          ),
+        );
+    }
+    await Promise.all(jobs);
+    // pods of a workload that had none listed yet
+    if (o.kind === 'job' || o.kind === 'deployment' || o.kind === 'statefulset') {
+      const cur = this.model.get(o.kind, o.name, ns);
+      const pods = this.model
+        .podsOf(o.kind, o.name, ns)
+        .filter((p) => isUnhealthy(p) || o.kind === 'job')
+        .slice(0, 2);
+      await Promise.all(pods.map((p) => this.inspect(p)));
+      // the ReplicaSet a rollout creates carries the FailedCreate events (quota, LimitRange)
+      const rs = cur?.fields['newReplicaSet'];
+      if (rs && !pods.length)
+        await Promise.all([
+          this.first(
+            [
+              ...this.tools('describe', 'replicaset'),
+              ...this.tools('get', 'replicaset').filter((p) => p.params.name),
+            ],
+            { kind: 'replicaset', name: rs, namespace: ns },
+            { kind: 'replicaset', namespace: ns },
+          ),
+          this.first(
+            this.tools('events').filter((p) => p.params.name || p.params.involved),
+            { kind: 'replicaset', name: rs, namespace: ns },
+            { kind: 'replicaset', namespace: ns },
+          ),
+        ]);
+      if (cur && o.kind === 'deployment') {
+        const hist = this.tools('history');
+        await this.first(
+          hist,
+          { kind: 'deployment', name: o.name, namespace: ns },
+          { kind: 'deployment', namespace: ns },
+        );
+        await this.inspectRollout(o.name, ns);
+      }
+    }
+  }
+
+  /** The two newest ReplicaSets of a Deployment, described: what the last rollout changed. */
+  private async inspectRollout(deployment: string, ns?: string): Promise<void> {
+    const owned = () =>
+      this.model
+        .list('replicaset', ns)
+        .filter((r) => r.owner?.name === deployment || r.name.startsWith(`${deployment}-`))
+        .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+    if (owned().length < 2)
+      await this.first(
+        this.tools(['list', 'get'], 'replicaset').filter(
+          (p) => !p.params.name || !p.required.includes(p.params.name),
+        ),
+        { kind: 'replicaset', namespace: ns },
+        { kind: 'replicaset', namespace: ns },
+      );
+    const rss = owned().slice(0, 2);
+    if (rss.length < 2) return;
+    await Promise.all(
+      rss
+        .filter((r) => !r.containers.some((c) => Object.keys(c.env).length || c.envRefs.length))
+        .map((r) =>
+          this.first(
+            [
+              ...this.tools('describe', 'replicaset'),
+              ...this.tools('get', 'replicaset').filter((p) => p.params.name),
+            ],
+            { kind: 'replicaset', name: r.name, namespace: ns },
+            { kind: 'replicaset', namespace: ns },
+          ),
+        ),
+    );
+  }
+
+  /** coredns / kube-dns pods in kube-system: listed, and the failing ones inspected */
+  private async inspectClusterDns(): Promise<void> {
+    const ns = 'kube-system';
+    await this.first(
+      this.tools(['list', 'get'], 'pod').filter(
+        (p) => !p.params.name || !p.required.includes(p.params.name),
+      ),
+      { kind: 'pod', namespace: ns },
+      { kind: 'pod', namespace: ns },
+    );
+    const dns = this.model
+      .list('pod', ns)
+      .filter((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p))
+      .slice(0, 2);
+    await Promise.all(dns.map((p) => this.inspect(p)));
+  }
+
+  private async follow(targets: ObjectView[], text: string): Promise<void> {
+    const { model } = this;
+    const jobs: Promise<unknown>[] = [];
+    const nodes = new Set<string>();
+    const claims = new Set<string>();
+    const workloads = new Map<string, ObjectView>();
+    for (const t of targets) {
+      const o = model.get(t.kind, t.name, t.namespace) ?? t;
+      if (o.kind === 'pod') {
+        if (o.node) nodes.add(o.node);
+        for (const c of (o.fields['claims'] ?? '').split(',').filter(Boolean))
+          claims.add(`${o.namespace ?? ''}/${c}`);
+        const w = model.workloadOf(o);
+        if (w.kind !== 'pod' && !targets.some((x) => x.name === w.name))
+          workloads.set(`${w.kind}/${w.name}`, { ...o, kind: w.kind, name: w.name });
+      }
+    }
+    for (const n of nodes) {
+      const node = model.get('node', n);
+      if (!node || isUnhealthy(node) || !node.conditions.length)
+        jobs.push(
+          this.first(
+            [
+              ...this.tools('describe', 'node'),
+              ...this.tools('get', 'node').filter((p) => p.params.name || p.params.node),
+            ],
+            { kind: 'node', name: n },
+            { kind: 'node' },
+          ),
+        );
+    }
+    for (const c of claims) {
+      const [ns, name] = c.split('/');
+      jobs.push(
+        this.first(
+          [
+            ...this.tools('describe', 'persistentvolumeclaim'),
+            ...this.tools('get', 'persistentvolumeclaim').filter((p) => p.params.name),
+          ],
+          { kind: 'persistentvolumeclaim', name, namespace: ns || undefined },
+          { kind: 'persistentvolumeclaim', namespace: ns },
+        ),
+      );
+      jobs.push(
+        this.first(
+          this.tools('events').filter((p) => p.params.name || p.params.involved),
+          { kind: 'persistentvolumeclaim', name, namespace: ns || undefined },
+          { kind: 'persistentvolumeclaim', namespace: ns },
+        ),
+      );
+      jobs.push(
+        this.first(
+          this.tools(['list', 'get'], 'storageclass').filter(
+            (p) => !p.required.some((r) => r !== p.params.kind),
+          ),
+          { kind: 'storageclass' },
+          { kind: 'storageclass' },
+        ),
+      );
+    }
+    for (const w of [...workloads.values()].slice(0, 2)) {
+      jobs.push(
+        this.first(
+          [
+            ...this.tools('describe', w.kind),
+            ...this.tools('get', w.kind).filter((p) => p.params.name),
+          ],
+          { kind: w.kind, name: w.name, namespace: w.namespace },
+          { kind: w.kind, namespace: w.namespace },
+        ),
+      );
+      if (w.kind === 'deployment')
+        jobs.push(
+          this.first(
+            this.tools('history'),
+            { kind: 'deployment', name: w.name, namespace: w.namespace },
+            { kind: 'deployment', namespace: w.namespace },
+          ),
+        );
+    }
+    // HPAs of the subjects
+    for (const h of model.list('horizontalpodautoscaler')) {
+      const target = (h.fields['scaleTarget'] ?? '').split('/').pop() ?? '';
+      if (
+        this.scope.subjects.some(
+          (s) => target === s.name || target.startsWith(`${s.name}-`) || h.name.startsWith(s.name),
+        )
+      )
+        jobs.push(
+          this.first(
+            [
+              ...this.tools('describe', 'horizontalpodautoscaler'),
+              ...this.tools('get', 'horizontalpodautoscaler').filter((p) => p.params.name),
+            ],
+            { kind: 'horizontalpodautoscaler', name: h.name, namespace: h.namespace },
+            { kind: 'horizontalpodautoscaler', namespace: h.namespace },
+          ),
+        );
+    }
+    if (
+      /cpu|memory|throttl|slow|latency|most|top|usage|load|saturat/.test(text) ||
+      this.scope.question?.type === 'top'
+    ) {
+      const ns = this.scope.namespaces[0];
+      jobs.push(
+        this.first(
+          this.tools('top', 'pod').filter((p) => !p.kinds.includes('node')),
+          { kind: 'pod', namespace: ns, all: !ns },
+          { kind: 'pod', namespace: ns },
+        ),
+      );
+    }
+    // a dependency in another namespace ("pricing-api.pricing.svc"): list what backs it there
+    const known = new Set(this.scope.namespaces);
+    const depNs = new Set<string>();
+    for (const l of model.logs)
+      for (const line of l.lines.slice(-300))
+        for (const m of line.text.matchAll(/\b[a-z0-9-]+\.([a-z0-9-]+)\.svc\b/g))
+          if (!known.has(m[1]!)) depNs.add(m[1]!);
+    for (const ns of [...depNs].slice(0, 2))
+      for (const kind of ['service', 'deployment', 'statefulset'])
+        jobs.push(
+          this.first(
+            this.tools(['list', 'get'], kind).filter(
+              (p) => !p.params.name || !p.required.includes(p.params.name),
+            ),
+            { kind, namespace: ns },
+            { kind, namespace: ns },
+          ),
+        );
+    // DNS failures: is the cluster DNS itself healthy?
+    if (model.logs.some((l) => l.lines.some((x) => DNS_FAILURE.test(x.text))))
+      jobs.push(this.inspectClusterDns());
+    const q = this.scope.question;
+    if (
+      q?.type === 'nodes' ||
+      (q === undefined && this.scope.subjects.some((s) => s.kind === 'node'))
+    )
+      for (const n of model.list('node').slice(0, 8))
+        jobs.push(
+          this.first(
+            [
+              ...this.tools('describe', 'node'),
+              ...this.tools('get', 'node').filter((p) => p.params.name || p.params.node),
+            ],
+            { kind: 'node', name: n.name },
+            { kind: 'node' },
+          ),
+        );
+    if (q?.type === 'log_errors') {
+      const pods = model
+        .list('pod')
+        .filter((p) => this.scope.subjects.some((s) => model.matches(p, s)))
+        .slice(0, 3);
+      const logs = this.tools('logs').filter(
+        (p) => (p.params.pod || p.params.name) && !p.previousLogs,
+      );
+      for (const p of pods)
+        jobs.push(
+          this.first(
+            logs,
+            { kind: 'pod', name: p.name, namespace: p.namespace, tail: 2000 },
+            { kind: 'pod', namespace: p.namespace, pod: p.name },
+          ),
+        );
+    }
+    await Promise.all(jobs);
+  }
+}
+
+const DNS_FAILURE =
+  /no such host|NXDOMAIN|Temporary failure in name resolution|Name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|lookup \S+ on [\d.:]+: (read udp|i\/o timeout|server misbehaving)/i;
+
+function coerce(v: unknown, type: unknown): unknown {
+  if (type === 'integer' || type === 'number') return typeof v === 'number' ? v : Number(v);
+  if (type === 'boolean') return v === true || v === 'true';
+  if (type === 'array') return Array.isArray(v) ? v : [v];
+  return typeof v === 'string' ? v : String(v);
+}
