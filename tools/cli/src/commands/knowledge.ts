@@ -119,10 +119,14 @@ export function registerKnowledgeCommands(program: Command, ctx: CliContext): vo
       ctx.print(ctx.out.dim(`confidence ${res.confidence} · query ${res.query_id}`));
       if (res.sources?.length) {
         ctx.print(ctx.out.bold('\nSources'));
-        for (const s of res.sources)
+        // numbered as the answer cites them ([1], [2]); generated knowledge says so
+        res.sources.forEach((s, i) =>
           ctx.print(
-            `  ${s.title || s.document_id} ${ctx.out.dim(`(${s.document_id}, ${s.score.toFixed(3)})`)}`,
-          );
+            `  [${i + 1}] ${s.title || s.document_id} ${ctx.out.dim(
+              `(${[s.type, s.provenance === 'generated' ? 'generated' : '', s.document_id, s.score.toFixed(3)].filter(Boolean).join(', ')})`,
+            )}`,
+          ),
+        );
       }
     });
 
