@@ -221,6 +221,8 @@ describe('answer, feedback, status, stats, patterns, graph, documents', () => {
       title: expect.any(String),
       snippet: expect.any(String),
       score: expect.any(Number),
+      type: 'runbook',
+      provenance: 'authored',
     });
     const noSrc = await call(ro, 'POST', '/kb/answer', { question: 'payments pods OOMKilled' });
     expect(noSrc.body.sources).toBeUndefined();
