@@ -293,6 +293,9 @@ export class Gatherer {
     );
     if (found.length && found.length < scope.subjects.length)
       scope.subjects.splice(0, scope.subjects.length, ...found);
+    // a lone word of the message ("is throwing") that names nothing is no subject at all
+    else if (!found.length && scope.subjects.every((s) => s.from === 'message-word'))
+      scope.subjects.splice(0, scope.subjects.length);
     if (scope.namespaces.length === 1)
       for (const s of scope.subjects) s.namespace ??= scope.namespaces[0];
   }
@@ -560,6 +563,7 @@ export class Gatherer {
             { kind: 'deployment', name: w.name, namespace: w.namespace },
             { kind: 'deployment', namespace: w.namespace },
           ),
+          this.inspectRollout(w.name, w.namespace),
         );
     }
     // HPAs of the subjects
