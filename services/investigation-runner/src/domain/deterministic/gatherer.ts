@@ -183,7 +183,7 @@ export class Gatherer {
     phase1.push(
       this.first(
         this.tools(['list', 'get'], 'node').filter(
-          (p) => !p.required.some((r) => r !== p.params.kind),
+          (p) => !p.required.some((r) => r !== p.params.kind && r !== p.params.apiVersion),
         ),
         { kind: 'node' },
         { kind: 'node' },
@@ -366,6 +366,15 @@ export class Gatherer {
     const jobs: Promise<unknown>[] = [
       this.first(describeTools, { kind: o.kind, name: o.name, namespace: ns }, ctx),
     ];
+    // a Pending claim's describe omits what it requests: read the object itself too
+    if (o.kind === 'persistentvolumeclaim')
+      jobs.push(
+        this.first(
+          this.tools('get', o.kind).filter((p) => p.params.name),
+          { kind: o.kind, name: o.name, namespace: ns },
+          ctx,
+        ),
+      );
     jobs.push(
       this.first(
         this.tools('events').filter((p) => p.params.name || p.params.involved || p.params.pod),
@@ -538,7 +547,7 @@ export class Gatherer {
       jobs.push(
         this.first(
           this.tools(['list', 'get'], 'storageclass').filter(
-            (p) => !p.required.some((r) => r !== p.params.kind),
+            (p) => !p.required.some((r) => r !== p.params.kind && r !== p.params.apiVersion),
           ),
           { kind: 'storageclass' },
           { kind: 'storageclass' },
