@@ -10,7 +10,6 @@ import { absorbKnowledge, conclude, type Knowledge } from './deterministic/concl
 import { compile } from './deterministic/diagnose';
 import { Gatherer } from './deterministic/gatherer';
 import { ClusterModel } from './deterministic/model';
-import { setObserveClock } from './deterministic/observe';
 import { scopeIncident } from './deterministic/scope';
 import { profileTool, type ToolProfile } from './deterministic/tool-profile';
 
@@ -47,7 +46,6 @@ export class DeterministicEngine implements InvestigationEngine {
     progress.step('planning');
     const plan = await planRun(run, this.tools);
     const now = this.clock();
-    setObserveClock(this.clock);
     const scope = scopeIncident(run.message, run.context, now);
     progress.complete('scoping');
     const gatherUntil = Date.now() + Math.max(0, run.deadline - Date.now()) * this.gatherShare;
@@ -81,6 +79,7 @@ export class DeterministicEngine implements InvestigationEngine {
       this.maxCalls,
       gatherUntil,
       (l) => progress.complete(l),
+      now,
     );
     const knowledgeDone = Promise.all(
       builtins.map(async (t) => {

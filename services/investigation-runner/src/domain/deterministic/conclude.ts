@@ -75,7 +75,7 @@ export function conclude(
       if (
         o.node &&
         (findings.some((f) => f.object?.name === o.node) ||
-          isUnhealthy(model.get('node', o.node) ?? o))
+          isUnhealthy(model.get('node', o.node) ?? o, now))
       )
         focus.add(o.node);
       for (const c of (o.fields['claims'] ?? '').split(',').filter(Boolean)) focus.add(c);
@@ -165,7 +165,7 @@ export function conclude(
       );
       const pod = model
         .list('pod', 'kube-system')
-        .find((p) => /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p));
+        .find((p) => /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p, now));
       if (dns || pod)
         description += ` Cluster DNS itself is failing: ${pod ? `coredns pod ${pod.name} is ${pod.status ?? 'not ready'}` : 'coredns'}${dns ? ` ("${clip(dns.fact, 200)}")` : ''}.`;
     }
@@ -233,7 +233,7 @@ export function conclude(
   } else {
     const pods = focusObjects.filter((o) => o.kind === 'pod');
     const seenWhat = focusObjects.length
-      ? `${pods.length ? `${pods.filter((p) => !isUnhealthy(p)).length}/${pods.length} pods of ${label} are running and ready` : `${focusObjects.length} object(s) of ${label} look healthy`}`
+      ? `${pods.length ? `${pods.filter((p) => !isUnhealthy(p, now)).length}/${pods.length} pods of ${label} are running and ready` : `${focusObjects.length} object(s) of ${label} look healthy`}`
       : scope.subjects.length
         ? `no object named ${scope.subjects.map((s) => s.name).join(', ')} was found with the tools available`
         : `${model.objects.size} object(s) checked`;
@@ -291,7 +291,7 @@ export function conclude(
           ]
         : []),
       ...focusObjects
-        .filter((o) => isUnhealthy(o) && o.kind !== 'node')
+        .filter((o) => isUnhealthy(o, now) && o.kind !== 'node')
         .map((o) => model.workloadOf(o).name),
       ...(run.context.service && top ? [run.context.service] : []),
     ].filter(Boolean),
@@ -458,7 +458,7 @@ function patternMatches(p: LearnedPatternView, f: Finding): boolean {
  */
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
-  if (!o || o.kind !== 'pod' || isUnhealthy(o) || !o.status) return false;
+  if (!o || o.kind !== 'pod' || isUnhealthy(o, now) || !o.status) return false;
   if (f.entry.class === 'probe_failure') return true;
   return f.at !== undefined && now - f.at > 30 * 60_000;
 }

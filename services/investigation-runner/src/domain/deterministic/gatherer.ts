@@ -24,6 +24,8 @@ export class Gatherer {
     maxCalls: number,
     private readonly until: number,
     private readonly onDone: (label: string) => void,
+    /** the run's current time (epoch ms) */
+    private readonly now: number,
   ) {
     this.budget = maxCalls;
   }
@@ -50,7 +52,7 @@ export class Gatherer {
     this.onDone(p.tool.fullName);
     if (!out.ok) return false;
     this.model.add(
-      observe(out.output, { ...ctx, tool: p.tool.fullName, verb: p.verb }),
+      observe(out.output, { ...ctx, tool: p.tool.fullName, verb: p.verb, now: this.now }),
       p.tool.fullName,
     );
     return true;
@@ -302,7 +304,7 @@ export class Gatherer {
 
   private targets(): ObjectView[] {
     const { scope, model } = this;
-    const unhealthy = (o: ObjectView) => isUnhealthy(o);
+    const unhealthy = (o: ObjectView) => isUnhealthy(o, this.now);
     // failing first, then the newest (the last run of a CronJob, the pods of the last rollout)
     const rank = (os: ObjectView[]) => {
       const byAge = [...os].sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
@@ -411,7 +413,7 @@ export class Gatherer {
       const cur = this.model.get(o.kind, o.name, ns);
       const pods = this.model
         .podsOf(o.kind, o.name, ns)
-        .filter((p) => isUnhealthy(p) || o.kind === 'job')
+        .filter((p) => isUnhealthy(p, this.now) || o.kind === 'job')
         .slice(0, 2);
       await Promise.all(pods.map((p) => this.inspect(p)));
       // the ReplicaSet a rollout creates carries the FailedCreate events (quota, LimitRange)
@@ -489,7 +491,9 @@ export class Gatherer {
     );
     const dns = this.model
       .list('pod', ns)
-      .filter((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p))
+      .filter(
+        (p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p, this.now),
+      )
       .slice(0, 2);
     await Promise.all(dns.map((p) => this.inspect(p)));
   }
@@ -513,7 +517,7 @@ export class Gatherer {
     }
     for (const n of nodes) {
       const node = model.get('node', n);
-      if (!node || isUnhealthy(node) || !node.conditions.length)
+      if (!node || isUnhealthy(node, this.now) || !node.conditions.length)
         jobs.push(
           this.first(
             [

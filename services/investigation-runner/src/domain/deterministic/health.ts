@@ -1,8 +1,7 @@
 import type { ObjectView } from './observe';
-import { observeNow } from './observe';
 
 /** Whether an object is failing now (a pod not running and ready, a node not Ready, ...). */
-export function isUnhealthy(o: ObjectView): boolean {
+export function isUnhealthy(o: ObjectView, now: number = Date.now()): boolean {
   if (o.kind === 'pod') {
     if (o.status && !/^(Running|Succeeded|Completed)$/.test(o.status)) return true;
     if (
@@ -21,7 +20,7 @@ export function isUnhealthy(o: ObjectView): boolean {
     }
     // many restarts count while they are recent (a crash loop long over is history)
     const lastExit = Math.max(0, ...o.containers.map((c) => c.last?.at ?? 0));
-    return (o.restarts ?? 0) > 3 && (!lastExit || observeNow() - lastExit < 60 * 60_000);
+    return (o.restarts ?? 0) > 3 && (!lastExit || now - lastExit < 60 * 60_000);
   }
   if (o.kind === 'node') return !!o.status && !/^Ready$/.test(o.status);
   if (o.kind === 'persistentvolumeclaim') return !!o.status && o.status !== 'Bound';

@@ -1,10 +1,8 @@
 import { ClusterModel } from './model';
-import { observe, parseLogLine, setObserveClock } from './observe';
+import { observe, parseLogLine } from './observe';
 import { NOW } from './spec-world';
 
-beforeAll(() => setObserveClock(() => NOW));
-
-const ctx = { tool: 'k8s:describe', verb: 'describe' };
+const ctx = { tool: 'k8s:describe', verb: 'describe', now: NOW };
 
 // The shape of `kubectl describe pod` after an OOM kill (Kubernetes docs, "Assign Memory
 // Resources to Containers and Pods", memory-demo-2).
@@ -197,7 +195,7 @@ describe('observe: kubectl get tables', () => {
 web-6d4cf56db6-2xk9p        0/1     CrashLoopBackOff   6 (2m1s ago)   9m    10.244.1.5    worker-1   <none>           <none>
 web-6d4cf56db6-lm4wt        1/1     Running            0              22h   10.244.2.9    worker-2   <none>           <none>
 batch-28514400-q7w2x        0/1     Completed          0              3h    <none>        worker-1   <none>           <none>`;
-    const o = observe(t, { tool: 'k8s:get', verb: 'list', namespace: 'shop' });
+    const o = observe(t, { now: NOW, tool: 'k8s:get', verb: 'list', namespace: 'shop' });
     expect(o.objects.map((x) => [x.kind, x.name, x.status, x.restarts, x.node])).toEqual([
       ['pod', 'web-6d4cf56db6-2xk9p', 'CrashLoopBackOff', 6, 'worker-1'],
       ['pod', 'web-6d4cf56db6-lm4wt', 'Running', 0, 'worker-2'],
@@ -212,7 +210,7 @@ batch-28514400-q7w2x        0/1     Completed          0              3h    <non
 2m          Warning   FailedScheduling   pod/api-7c9d8b7f6-x2x4z         0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.
 45s         Normal    Pulling            pod/web-6d4cf56db6-2xk9p        Pulling image "nginx:1.25"
 10m         Warning   FailedCreate       replicaset/api-7c9d8b7f6        Error creating: pods "api-7c9d8b7f6-abcde" is forbidden: exceeded quota: compute-quota, requested: limits.cpu=2, used: limits.cpu=7, limited: limits.cpu=8`;
-    const o = observe(t, { tool: 'k8s:events', verb: 'events', namespace: 'shop' });
+    const o = observe(t, { now: NOW, tool: 'k8s:events', verb: 'events', namespace: 'shop' });
     expect(o.events).toHaveLength(3);
     expect(o.events[0]).toMatchObject({
       type: 'Warning',
@@ -239,13 +237,13 @@ worker-3   NotReady,SchedulingDisabled   <none>          40d   v1.30.2`;
     const pvcs = `NAME              STATUS    VOLUME                                     CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE
 data-postgres-0   Pending                                                                        fast-ssd       <unset>                 8m
 data-redis-0      Bound     pvc-3f1c2a9e-1b7d-4c55-9b0e-4f3e8f7a2d11   1Gi        RWO            standard       <unset>                 12d`;
-    const n = observe(nodes, { tool: 't', verb: 'list' }).objects;
+    const n = observe(nodes, { now: NOW, tool: 't', verb: 'list' }).objects;
     expect(n.map((x) => [x.kind, x.name, x.status])).toEqual([
       ['node', 'cp-1', 'Ready'],
       ['node', 'worker-1', 'Ready'],
       ['node', 'worker-3', 'NotReady,SchedulingDisabled'],
     ]);
-    const p = observe(pvcs, { tool: 't', verb: 'list', namespace: 'db' }).objects;
+    const p = observe(pvcs, { now: NOW, tool: 't', verb: 'list', namespace: 'db' }).objects;
     expect(p.map((x) => [x.kind, x.name, x.status, x.fields['storageClassName']])).toEqual([
       ['persistentvolumeclaim', 'data-postgres-0', 'Pending', 'fast-ssd'],
       ['persistentvolumeclaim', 'data-redis-0', 'Bound', 'standard'],
@@ -292,7 +290,7 @@ describe('observe: YAML and JSON', () => {
   reason: BackOff
   type: Normal
 `;
-    const o = observe(t, { tool: 'k8s:events', verb: 'events' });
+    const o = observe(t, { now: NOW, tool: 'k8s:events', verb: 'events' });
     expect(o.events).toHaveLength(2);
     expect(o.events[0]).toMatchObject({
       type: 'Warning',
@@ -349,7 +347,7 @@ describe('observe: YAML and JSON', () => {
       },
     };
     const m = new ClusterModel();
-    m.add(observe(pod, { tool: 't', verb: 'get' }), 't');
+    m.add(observe(pod, { now: NOW, tool: 't', verb: 'get' }), 't');
     const p = m.get('pod', 'api-7c9d8b7f6-x2x4z', 'shop')!;
     expect(p.status).toBe('CrashLoopBackOff');
     expect(p.fields['claims']).toBe('api-data');

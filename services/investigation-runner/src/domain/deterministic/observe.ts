@@ -107,6 +107,8 @@ export interface Observed {
 
 export interface CallContext {
   tool: string;
+  /** the run's current time (epoch ms): ages in tables and describe text count back from it */
+  now?: number;
   verb: string;
   kind?: string;
   namespace?: string;
@@ -900,8 +902,8 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
           object: n ? { kind: kindOf(k) ?? k, name: n } : undefined,
           namespace: r['NAMESPACE'] ?? ctx.namespace,
           count: num(r['COUNT']),
-          last: ageToTime(r['LAST SEEN']),
-          first: ageToTime(r['FIRST SEEN']),
+          last: ageToTime(r['LAST SEEN'], ctx.now ?? Date.now()),
+          first: ageToTime(r['FIRST SEEN'], ctx.now ?? Date.now()),
           source: ctx.tool,
         });
       }
@@ -952,7 +954,7 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
       if (!n) continue;
       const v = newObject(kindOf(k) ?? kindOf(r['KIND']) ?? kind, n, ctx.tool);
       v.namespace = r['NAMESPACE'] ?? ctx.namespace;
-      v.created = ageToTime(r['AGE']);
+      v.created = ageToTime(r['AGE'], ctx.now ?? Date.now());
       v.status = r['STATUS'];
       v.node = r['NODE'] && r['NODE'] !== '<none>' ? r['NODE'] : undefined;
       const restarts = /^(\d+)/.exec(r['RESTARTS'] ?? '');
@@ -980,13 +982,7 @@ function parseTables(t: string, ctx: CallContext, out: Observed) {
 }
 
 /** "5m", "3h12m", "2d", "45s", "<unknown>" -> epoch ms relative to `now` (set later). */
-let clockNow = () => Date.now();
-export function setObserveClock(now: () => number) {
-  clockNow = now;
-}
-/** the run's current time (the engine's clock) */
-export const observeNow = () => clockNow();
-export function ageToTime(age: string | undefined): number | undefined {
+export function ageToTime(age: string | undefined, now: number): number | undefined {
   if (!age) return undefined;
   const m = /^((\d+)d)?((\d+)h)?((\d+)m)?((\d+)s)?$/.exec(age.trim().split(/\s/)[0] ?? '');
   if (!m || !m[0]) return undefined;
@@ -996,7 +992,7 @@ export function ageToTime(age: string | undefined): number | undefined {
       Number(m[6] ?? 0) * 60 +
       Number(m[8] ?? 0)) *
     1000;
-  return clockNow() - ms;
+  return now - ms;
 }
 
 // ---------------------------------------------------------------- kubectl describe
@@ -1294,8 +1290,8 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
         object: { kind, name },
         namespace: v.namespace,
         count: count ? Number(count[1]) : undefined,
-        last: ageToTime(age.split(' ')[0]),
-        first: count ? ageToTime(count[2]) : undefined,
+        last: ageToTime(age.split(' ')[0], ctx.now ?? Date.now()),
+        first: count ? ageToTime(count[2], ctx.now ?? Date.now()) : undefined,
         source: ctx.tool,
       });
     }

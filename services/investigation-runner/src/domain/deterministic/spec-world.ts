@@ -15,7 +15,7 @@ import type {
 import { CAUSE_CATALOG } from './cause-catalog.data';
 import { compile, findFindings, type Finding } from './diagnose';
 import { ClusterModel } from './model';
-import { observe, setObserveClock, type CallContext } from './observe';
+import { observe, type CallContext } from './observe';
 import { stringify as stringifyYaml } from 'yaml';
 
 /** The time every scenario is replayed at. */
@@ -248,10 +248,12 @@ export function findingsOf(outputs: { output: unknown; ctx?: Partial<CallContext
   model: ClusterModel;
   findings: Finding[];
 } {
-  setObserveClock(() => NOW);
   const model = new ClusterModel();
   for (const o of outputs)
-    model.add(observe(o.output, { tool: 't', verb: 'get', ...o.ctx }), o.ctx?.tool ?? 't');
+    model.add(
+      observe(o.output, { tool: 't', verb: 'get', now: NOW, ...o.ctx }),
+      o.ctx?.tool ?? 't',
+    );
   return { model, findings: findFindings(model, compile(CAUSE_CATALOG)) };
 }
 
