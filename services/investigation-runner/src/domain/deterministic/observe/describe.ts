@@ -1,0 +1,373 @@
+import { kindOf } from '../tool-profile';
+import { podStatusText } from './kube-objects';
+import { ageToTime, columns } from './tables';
+import {
+  emptyContainer,
+  newObject,
+  num,
+  parseTime,
+  type CallContext,
+  type ContainerView,
+  type Observed,
+  type StateView,
+} from './views';
+
+// ---------------------------------------------------------------- kubectl describe
+
+interface Line {
+  indent: number;
+  key?: string;
+  value: string;
+  raw: string;
+}
+
+export function parseDescribeAll(t: string, ctx: CallContext, out: Observed) {
+  const parts = t.split(/\n(?=Name:\s)/);
+  for (const p of parts) parseDescribe(p, ctx, out);
+}
+
+function splitLine(raw: string): Line {
+  const indent = raw.length - raw.trimStart().length;
+  const m = /^\s*([A-Za-z][A-Za-z0-9 ./()_-]{0,40}?):(?:\s+(.*))?$/.exec(raw);
+  if (m && !/^\s*(http|https|tcp)$/i.test(m[1] ?? ''))
+    return { indent, key: m[1], value: (m[2] ?? '').trim(), raw };
+  return { indent, value: raw.trim(), raw };
+}
+
+function parseDescribe(t: string, ctx: CallContext, out: Observed) {
+  const lines = t.split('\n').map(splitLine);
+  const top = (k: string) => lines.find((l) => l.indent === 0 && l.key === k)?.value;
+  const name = top('Name');
+  if (!name) return;
+  const kind = describeKind(lines, ctx);
+  const v = newObject(kind, name, ctx.tool);
+  v.namespace = top('Namespace') || ctx.namespace;
+  v.status = top('Status');
+  v.reason = top('Reason');
+  v.message = top('Message');
+  const node = top('Node');
+  if (node && node !== '<none>') v.node = node.split('/')[0];
+  const controlled = top('Controlled By');
+  if (controlled?.includes('/')) {
+    const [k, n] = controlled.split('/', 2);
+    v.owner = { kind: kindOf(k) ?? (k ?? '').toLowerCase(), name: n ?? '' };
+  }
+  const ts = top('CreationTimestamp') ?? top('Start Time');
+  if (ts) v.created = parseTime(ts) ?? Date.parse(ts);
+  // labels (multi-line: "Labels: app=x\n        pod-template-hash=y")
+  collectMulti(lines, 'Labels').forEach((kv) => {
+    const [a, b] = kv.split('=');
+    if (a && b !== undefined) v.labels[a] = b;
+  });
+  const taints = collectMulti(lines, 'Taints').filter((x) => x !== '<none>');
+  if (taints.length) v.fields['taints'] = taints.join(',');
+  const ns = collectMulti(lines, 'Node-Selectors').filter((x) => x !== '<none>');
+  if (ns.length) v.fields['nodeSelector'] = ns.join(',');
+  for (const k of [
+    'StorageClass',
+    'Volume',
+    'Selector',
+    'Replicas',
+    'Pods Statuses',
+    'Backoff Limit',
+    'Min replicas',
+    'Max replicas',
+    'Reference',
+    'Unschedulable',
+    'Type',
+    'IP',
+    'Port',
+    'TargetPort',
+    'Endpoints',
+    'Image',
+    'Provisioner',
+    'Capacity',
+    'Access Modes',
+    'Service Account',
+    'Used By',
+    'Claim',
+    'Schedule',
+    'Active Deadline Seconds',
+    'Completions',
+    'Start Time',
+    'Secret Name',
+    'Issuer Ref',
+  ]) {
+    const x = top(k);
+    if (x) v.fields[k] = x;
+  }
+  if (v.fields['StorageClass'] !== undefined)
+    v.fields['storageClassName'] = v.fields['StorageClass'];
+  if (v.fields['Volume']) v.fields['volumeName'] = v.fields['Volume'];
+  if (v.fields['Min replicas']) v.fields['minReplicas'] = v.fields['Min replicas'];
+  if (v.fields['Max replicas']) v.fields['maxReplicas'] = v.fields['Max replicas'];
+  if (v.fields['Reference']) v.fields['scaleTarget'] = v.fields['Reference'];
+  if (v.fields['Backoff Limit']) v.fields['backoffLimit'] = v.fields['Backoff Limit'];
+  const deadline = /^(\d+)/.exec(v.fields['Active Deadline Seconds'] ?? '');
+  if (deadline) v.fields['activeDeadlineSeconds'] = deadline[1]!;
+  const hpaPods = lines.find(
+    (l) => /^Deployment pods:|^\w+ pods:/.test(l.raw.trim()) && l.indent === 0,
+  );
+  if (hpaPods) {
+    const m = /(\d+) current \/ (\d+) desired/.exec(hpaPods.raw);
+    if (m) {
+      v.fields['status.currentReplicas'] = m[1]!;
+      v.fields['status.desiredReplicas'] = m[2]!;
+    }
+  }
+  const rep =
+    /(\d+) desired \| (\d+) updated \| (\d+) total \| (\d+) available \| (\d+) unavailable/.exec(
+      v.fields['Replicas'] ?? '',
+    );
+  if (rep) {
+    v.fields['replicas'] = rep[1]!;
+    v.fields['status.availableReplicas'] = rep[4]!;
+    v.fields['status.unavailableReplicas'] = rep[5]!;
+  }
+  const ps = /(\d+) Active.*?(\d+) Succeeded.*?(\d+) Failed/.exec(v.fields['Pods Statuses'] ?? '');
+  if (ps) {
+    v.fields['status.active'] = ps[1]!;
+    v.fields['status.succeeded'] = ps[2]!;
+    v.fields['status.failed'] = ps[3]!;
+  }
+  if (v.fields['Image']) v.images.push(v.fields['Image']);
+  const newRs = top('NewReplicaSet');
+  if (newRs && newRs !== '<none>') v.fields['newReplicaSet'] = newRs.split(/\s/)[0]!;
+  if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
+  if (kind === 'deployment') {
+    const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
+    if (rep) v.fields['replicas'] = rep[1]!;
+  }
+  // containers
+  const cStart = lines.findIndex(
+    (l) => /^(Init )?Containers$/.test(l.key ?? '') && (l.indent === 0 || l.indent === 2),
+  );
+  if (cStart >= 0) {
+    const base = lines[cStart]!.indent;
+    let cur: ContainerView | undefined;
+    let section: 'state' | 'last' | 'limits' | 'requests' | 'env' | 'other' = 'other';
+    for (let i = cStart + 1; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (l.indent <= base && l.raw.trim()) break;
+      if (l.indent === base + 2 && l.key && !l.value) {
+        cur = emptyContainer(l.key);
+        v.containers.push(cur);
+        section = 'other';
+        continue;
+      }
+      if (!cur || !l.key) continue;
+      if (l.indent === base + 4) {
+        switch (l.key) {
+          case 'Image':
+            cur.image = l.value;
+            v.images.push(l.value);
+            section = 'other';
+            break;
+          case 'State':
+            section = 'state';
+            setState(cur, 'state', l.value);
+            break;
+          case 'Last State':
+            section = 'last';
+            setState(cur, 'last', l.value);
+            break;
+          case 'Ready':
+            cur.ready = l.value === 'True';
+            section = 'other';
+            break;
+          case 'Restart Count':
+            cur.restarts = num(l.value);
+            section = 'other';
+            break;
+          case 'Limits':
+            section = 'limits';
+            break;
+          case 'Requests':
+            section = 'requests';
+            break;
+          case 'Environment':
+            section = 'env';
+            break;
+          case 'Port':
+          case 'Ports':
+            for (const m of l.value.matchAll(/(\d+)\/(?:TCP|UDP|SCTP)/g)) cur.ports.push(m[1]!);
+            section = 'other';
+            break;
+          case 'Liveness':
+          case 'Readiness':
+          case 'Startup':
+            cur.probes.push(`${l.key}: ${l.value}`);
+            section = 'other';
+            break;
+          case 'Args':
+          case 'Command':
+            section = 'other';
+            cur.env['__args'] = [
+              cur.env['__args'] ?? '',
+              l.value,
+              ...collectUntilKey(lines, i + 1, base + 4),
+            ]
+              .join(' ')
+              .trim();
+            break;
+          default:
+            section = 'other';
+        }
+        continue;
+      }
+      if (l.indent > base + 4) {
+        const st =
+          section === 'state'
+            ? stateRef(cur, 'state')
+            : section === 'last'
+              ? (cur.last ??= {})
+              : undefined;
+        if (st) {
+          if (l.key === 'Reason') st.reason = l.value;
+          else if (l.key === 'Message') st.message = l.value;
+          else if (l.key === 'Exit Code') st.exitCode = num(l.value);
+          else if (l.key === 'Finished' || l.key === 'Started')
+            st.at = Date.parse(l.value) || st.at;
+        } else if (section === 'limits') cur.limits[l.key] = l.value;
+        else if (section === 'requests') cur.requests[l.key] = l.value;
+        else if (section === 'env') {
+          const ref = /<set to the key '([^']+)' (?:of config map|in secret) '([^']+)'>/.exec(
+            l.value,
+          );
+          if (ref)
+            cur.envRefs.push(
+              `${l.key} <- ${/secret/.test(l.value) ? 'secret' : 'configmap'} ${ref[2]} key ${ref[1]}`,
+            );
+          else cur.env[l.key] = l.value;
+        }
+      }
+    }
+  }
+  // volumes: ClaimName
+  const claims = lines.filter((l) => l.key === 'ClaimName').map((l) => l.value);
+  if (claims.length) v.fields['claims'] = claims.join(',');
+  // conditions table
+  const condIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Conditions');
+  if (condIdx >= 0) {
+    const header = lines[condIdx + 1]?.raw ?? '';
+    const cols = columns(header);
+    for (let i = condIdx + 2; i < lines.length; i++) {
+      const raw = lines[i]!.raw;
+      if (!raw.startsWith(' ') || !raw.trim()) break;
+      if (/^\s*-+(\s+-+)*\s*$/.test(raw)) continue;
+      const parts = raw.trim().split(/\s{2,}/);
+      const get = (n: string) => {
+        const idx = cols.findIndex((c) => c.name === n);
+        return idx >= 0
+          ? idx === cols.length - 1
+            ? parts.slice(idx).join('  ')
+            : parts[idx]
+          : undefined;
+      };
+      const type = get('Type') ?? parts[0] ?? '';
+      if (!type) continue;
+      v.conditions.push({
+        type,
+        status: get('Status') ?? parts[1] ?? '',
+        reason: get('Reason'),
+        message: get('Message'),
+      });
+    }
+  }
+  if (kind === 'node') {
+    const ready = v.conditions.find((c) => c.type === 'Ready');
+    if (ready) v.status = ready.status === 'True' ? 'Ready' : 'NotReady';
+  }
+  if (kind === 'pod') {
+    v.restarts = v.containers.reduce((a, c) => a + (c.restarts ?? 0), 0);
+    v.status = podStatusText({ ...v, status: v.status }) ?? v.status;
+  }
+  out.objects.push(v);
+  // events table
+  const evIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Events');
+  if (evIdx >= 0 && !/^<none>/.test(lines[evIdx]!.value)) {
+    const header = lines[evIdx + 1]?.raw ?? '';
+    const cols = columns(header);
+    for (let i = evIdx + 2; i < lines.length; i++) {
+      const raw = lines[i]!.raw;
+      if (!raw.trim()) break;
+      if (/^\s*-+(\s+-+)*\s*$/.test(raw)) continue;
+      const parts = raw.trim().split(/\s{2,}/);
+      const idx = (n: string) => cols.findIndex((c) => c.name === n);
+      const at = (n: string) => (idx(n) >= 0 ? parts[idx(n)] : undefined);
+      const msgIdx = idx('Message');
+      const message =
+        msgIdx >= 0 ? parts.slice(msgIdx).join('  ') : (parts[parts.length - 1] ?? '');
+      const age = at('Age') ?? '';
+      const count = /\(x(\d+) over ([^)]+)\)/.exec(age);
+      out.events.push({
+        type: at('Type'),
+        reason: at('Reason'),
+        message,
+        object: { kind, name },
+        namespace: v.namespace,
+        count: count ? Number(count[1]) : undefined,
+        last: ageToTime(age.split(' ')[0], ctx.now ?? Date.now()),
+        first: count ? ageToTime(count[2], ctx.now ?? Date.now()) : undefined,
+        source: ctx.tool,
+      });
+    }
+  }
+}
+
+function describeKind(lines: Line[], ctx: CallContext): string {
+  const has = (k: string) => lines.some((l) => l.indent === 0 && l.key === k);
+  if (has('Containers') && (has('Node') || has('IP') || has('QoS Class'))) return 'pod';
+  if (has('Taints') && (has('Roles') || has('Unschedulable'))) return 'node';
+  if (has('StrategyType') || has('NewReplicaSet')) return 'deployment';
+  if (has('Backoff Limit') || (has('Completions') && has('Pods Statuses'))) return 'job';
+  if (has('Schedule') && has('Concurrency Policy')) return 'cronjob';
+  if (has('Min replicas') || (has('Reference') && has('Max replicas')))
+    return 'horizontalpodautoscaler';
+  if (has('StorageClass') && has('Access Modes') && has('Used By')) return 'persistentvolumeclaim';
+  if (has('Reclaim Policy') && has('Claim')) return 'persistentvolume';
+  if (has('Provisioner')) return 'storageclass';
+  if (has('Selector') && has('Pods Status') && has('Update Strategy')) return 'statefulset';
+  if (has('Node-Selector') && has('Desired Number of Nodes Scheduled')) return 'daemonset';
+  if (has('Controlled By') && has('Replicas') && has('Pod Template')) return 'replicaset';
+  if (has('TargetPort') || (has('Endpoints') && has('Type'))) return 'service';
+  if (ctx.kind) return ctx.kind;
+  return 'resource';
+}
+
+function collectMulti(lines: Line[], key: string): string[] {
+  const i = lines.findIndex((l) => l.indent === 0 && l.key === key);
+  if (i < 0) return [];
+  const out = [lines[i]!.value];
+  for (let j = i + 1; j < lines.length; j++) {
+    const l = lines[j]!;
+    if (l.indent === 0 || !l.raw.trim()) break;
+    if (l.key && l.indent === 0) break;
+    out.push(l.raw.trim());
+  }
+  return out.filter(Boolean);
+}
+
+function collectUntilKey(lines: Line[], from: number, indent: number): string[] {
+  const out: string[] = [];
+  for (let j = from; j < lines.length; j++) {
+    const l = lines[j]!;
+    if (l.indent <= indent) break;
+    out.push(l.raw.trim());
+  }
+  return out;
+}
+
+function stateRef(c: ContainerView, _which: 'state'): StateView | undefined {
+  return c.waiting ?? c.terminated;
+}
+
+function setState(c: ContainerView, which: 'state' | 'last', value: string) {
+  const word = value.split(/\s/)[0] ?? '';
+  if (which === 'last') {
+    if (/^Terminated/i.test(word)) c.last = {};
+    return;
+  }
+  if (/^Waiting/i.test(word)) c.waiting = {};
+  else if (/^Terminated/i.test(word)) c.terminated = {};
+}

@@ -1,0 +1,333 @@
+import { kindOf } from '../tool-profile';
+import {
+  arr,
+  emptyContainer,
+  newObject,
+  num,
+  parseTime,
+  rec,
+  str,
+  strMap,
+  type CallContext,
+  type ContainerView,
+  type ObjectView,
+  type Observed,
+  type StateView,
+} from './views';
+
+// ---------------------------------------------------------------- Kubernetes API objects
+
+export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out: Observed): void {
+  const kind = kindOf(String(o['kind'])) ?? String(o['kind']).toLowerCase();
+  const meta = rec(o['metadata']);
+  const spec = rec(o['spec']);
+  const status = rec(o['status']);
+  if (kind === 'event' || o['involvedObject'] || o['regarding']) return fromKubeEvent(o, ctx, out);
+  const name = str(meta['name']) ?? '';
+  if (!name) return;
+  const v = newObject(kind, name, ctx.tool);
+  v.namespace = str(meta['namespace']);
+  v.labels = strMap(meta['labels']);
+  v.created = parseTime(meta['creationTimestamp']);
+  const owner = rec(arr(meta['ownerReferences'])[0]);
+  if (owner['kind'] && owner['name'])
+    v.owner = {
+      kind: kindOf(String(owner['kind'])) ?? String(owner['kind']),
+      name: String(owner['name']),
+    };
+  if (meta['deletionTimestamp']) v.fields['terminating'] = 'true';
+  const ann = strMap(meta['annotations']);
+  if (ann['deployment.kubernetes.io/revision'])
+    v.fields['revision'] = ann['deployment.kubernetes.io/revision'];
+  if (ann['kubernetes.io/change-cause'])
+    v.fields['changeCause'] = ann['kubernetes.io/change-cause'];
+  v.conditions = arr(status['conditions']).map((c) => {
+    const r = rec(c);
+    return {
+      type: str(r['type']) ?? '',
+      status: str(r['status']) ?? '',
+      reason: str(r['reason']),
+      message: str(r['message']),
+      at: parseTime(r['lastTransitionTime']) ?? parseTime(r['lastHeartbeatTime']),
+    };
+  });
+  v.status = str(status['phase']);
+  v.reason = str(status['reason']);
+  v.message = str(status['message']);
+  const podSpec =
+    kind === 'pod'
+      ? spec
+      : rec(rec(rec(spec['jobTemplate'])['spec'])['template'])['spec']
+        ? rec(rec(rec(rec(spec['jobTemplate'])['spec'])['template'])['spec'])
+        : rec(rec(spec['template'])['spec']);
+  const specContainers = arr(podSpec['containers']).map(rec);
+  for (const c of specContainers) {
+    const cv = containerFromSpec(c);
+    v.containers.push(cv);
+    if (cv.image) v.images.push(cv.image);
+  }
+  if (Object.keys(rec(podSpec['nodeSelector'])).length)
+    v.fields['nodeSelector'] = Object.entries(strMap(podSpec['nodeSelector']))
+      .map(([k, x]) => `${k}=${x}`)
+      .join(',');
+  if (podSpec['affinity']) v.fields['affinity'] = JSON.stringify(podSpec['affinity']).slice(0, 600);
+  const tol = arr(podSpec['tolerations'])
+    .map(rec)
+    .map(
+      (t) =>
+        `${str(t['key']) ?? ''}${t['value'] ? `=${str(t['value'])}` : ''}:${str(t['effect']) ?? ''}`,
+    );
+  if (tol.length) v.fields['tolerations'] = tol.join(',');
+  const claims: string[] = [];
+  const cms: string[] = [];
+  const secrets: string[] = [];
+  for (const vol of arr(podSpec['volumes']).map(rec)) {
+    const c = str(rec(vol['persistentVolumeClaim'])['claimName']);
+    if (c) claims.push(c);
+    const cm = str(rec(vol['configMap'])['name']);
+    if (cm) cms.push(cm);
+    const s = str(rec(vol['secret'])['secretName']);
+    if (s) secrets.push(s);
+  }
+  if (claims.length) v.fields['claims'] = claims.join(',');
+  if (cms.length) v.fields['configMaps'] = cms.join(',');
+  if (secrets.length) v.fields['secrets'] = secrets.join(',');
+  const pullSecrets = arr(podSpec['imagePullSecrets'])
+    .map((x) => str(rec(x)['name']))
+    .filter(Boolean);
+  if (pullSecrets.length) v.fields['imagePullSecrets'] = pullSecrets.join(',');
+  if (str(podSpec['serviceAccountName']))
+    v.fields['serviceAccount'] = String(podSpec['serviceAccountName']);
+  if (kind === 'pod') {
+    v.node = str(spec['nodeName']);
+    const statuses = [
+      ...arr(status['initContainerStatuses']),
+      ...arr(status['containerStatuses']),
+    ].map(rec);
+    for (const s of statuses) {
+      const cname = str(s['name']) ?? '';
+      let cv = v.containers.find((c) => c.name === cname);
+      if (!cv) {
+        cv = emptyContainer(cname);
+        v.containers.push(cv);
+      }
+      cv.image = str(s['image']) ?? cv.image;
+      cv.restarts = num(s['restartCount']);
+      cv.ready = s['ready'] === true;
+      const st = rec(s['state']);
+      const ls = rec(s['lastState']);
+      cv.waiting = stateOf(rec(st['waiting']));
+      cv.terminated = stateOf(rec(st['terminated']));
+      cv.last = stateOf(rec(ls['terminated']));
+      if (!st['waiting'] && !st['terminated'] && st['running']) cv.ready = cv.ready ?? true;
+    }
+    v.restarts = v.containers.reduce((a, c) => a + (c.restarts ?? 0), 0);
+    v.status = podStatusText(v) ?? v.status;
+  } else {
+    for (const k of [
+      'replicas',
+      'readyReplicas',
+      'availableReplicas',
+      'updatedReplicas',
+      'unavailableReplicas',
+      'currentReplicas',
+      'desiredReplicas',
+      'failed',
+      'succeeded',
+      'active',
+      'numberReady',
+      'desiredNumberScheduled',
+      'numberUnavailable',
+    ]) {
+      const n = num(status[k]);
+      if (n !== undefined) v.fields[`status.${k}`] = String(n);
+    }
+    for (const k of [
+      'replicas',
+      'minReplicas',
+      'maxReplicas',
+      'backoffLimit',
+      'activeDeadlineSeconds',
+      'storageClassName',
+      'volumeName',
+      'schedule',
+      'suspend',
+      'unschedulable',
+      'provisioner',
+      'secretName',
+      'dnsNames',
+      'issuerRef',
+    ]) {
+      const x = spec[k];
+      if (x !== undefined) v.fields[k] = typeof x === 'object' ? JSON.stringify(x) : String(x);
+    }
+    if (kind === 'persistentvolumeclaim' || kind === 'persistentvolume') {
+      if (str(status['phase'])) v.status = String(status['phase']);
+      const cap =
+        str(rec(spec['capacity'])['storage']) ??
+        str(rec(rec(spec['resources'])['requests'])['storage']);
+      if (cap) v.fields['capacity'] = cap;
+      const modes = arr(spec['accessModes']).map(String);
+      if (modes.length) v.fields['accessModes'] = modes.join(',');
+      const claim = rec(spec['claimRef']);
+      if (claim['name'])
+        v.fields['claim'] = `${str(claim['namespace']) ?? ''}/${str(claim['name'])}`;
+    }
+    if (kind === 'node') {
+      const taints = arr(spec['taints'])
+        .map(rec)
+        .map(
+          (t) => `${str(t['key'])}${t['value'] ? `=${str(t['value'])}` : ''}:${str(t['effect'])}`,
+        );
+      if (taints.length) v.fields['taints'] = taints.join(',');
+      v.fields['allocatable'] = JSON.stringify(rec(status['allocatable']));
+      const ready = v.conditions.find((c) => c.type === 'Ready');
+      v.status = ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : v.status;
+      if (spec['unschedulable'] === true) v.status = `${v.status ?? 'Ready'},SchedulingDisabled`;
+    }
+    if (kind === 'horizontalpodautoscaler') {
+      v.fields['scaleTarget'] =
+        `${str(rec(spec['scaleTargetRef'])['kind']) ?? ''}/${str(rec(spec['scaleTargetRef'])['name']) ?? ''}`;
+      const cm = arr(status['currentMetrics'])
+        .map((m) => JSON.stringify(m))
+        .join(' ');
+      if (cm) v.fields['currentMetrics'] = cm.slice(0, 600);
+      const metrics = arr(spec['metrics'])
+        .map((m) => JSON.stringify(m))
+        .join(' ');
+      if (metrics) v.fields['metrics'] = metrics.slice(0, 600);
+    }
+    if (kind === 'resourcequota') {
+      v.fields['hard'] = JSON.stringify(rec(status['hard']));
+      v.fields['used'] = JSON.stringify(rec(status['used']));
+    }
+    if (kind === 'limitrange')
+      v.fields['limits'] = JSON.stringify(spec['limits'] ?? []).slice(0, 800);
+    if (kind === 'service') {
+      v.fields['selector'] = Object.entries(strMap(spec['selector']))
+        .map(([k, x]) => `${k}=${x}`)
+        .join(',');
+      v.fields['ports'] = JSON.stringify(spec['ports'] ?? []).slice(0, 300);
+      if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
+    }
+    if (kind === 'endpoints') {
+      const subsets = arr(o['subsets']).map(rec);
+      v.fields['ready'] = String(subsets.reduce((a, s) => a + arr(s['addresses']).length, 0));
+      v.fields['notReady'] = String(
+        subsets.reduce((a, s) => a + arr(s['notReadyAddresses']).length, 0),
+      );
+    }
+    if (kind === 'configmap' || kind === 'secret')
+      v.fields['keys'] = Object.keys({
+        ...rec(o['data']),
+        ...rec(o['stringData']),
+        ...rec(o['binaryData']),
+      }).join(',');
+    if (kind === 'job') v.fields['startTime'] = str(status['startTime']) ?? '';
+  }
+  out.objects.push(v);
+}
+
+export function stateOf(s: Record<string, unknown>): StateView | undefined {
+  if (!Object.keys(s).length) return undefined;
+  return {
+    reason: str(s['reason']),
+    message: str(s['message']),
+    exitCode: num(s['exitCode']),
+    at: parseTime(s['finishedAt']) ?? parseTime(s['startedAt']),
+  };
+}
+
+function probeText(p: Record<string, unknown>): string | undefined {
+  if (!Object.keys(p).length) return undefined;
+  const http = rec(p['httpGet']);
+  const tcp = rec(p['tcpSocket']);
+  const exec = rec(p['exec']);
+  const target = Object.keys(http).length
+    ? `http-get ${str(http['scheme'])?.toLowerCase() ?? 'http'}://:${str(http['port']) ?? ''}${str(http['path']) ?? '/'}`
+    : Object.keys(tcp).length
+      ? `tcp-socket :${str(tcp['port']) ?? ''}`
+      : Object.keys(exec).length
+        ? `exec ${JSON.stringify(exec['command'])}`
+        : 'probe';
+  return `${target} delay=${num(p['initialDelaySeconds']) ?? 0}s timeout=${num(p['timeoutSeconds']) ?? 1}s period=${num(p['periodSeconds']) ?? 10}s #failure=${num(p['failureThreshold']) ?? 3}`;
+}
+
+function containerFromSpec(c: Record<string, unknown>): ContainerView {
+  const cv = emptyContainer(str(c['name']) ?? '');
+  cv.image = str(c['image']);
+  const res = rec(c['resources']);
+  cv.limits = strMap(res['limits']);
+  cv.requests = strMap(res['requests']);
+  for (const [k, label] of [
+    ['livenessProbe', 'Liveness'],
+    ['readinessProbe', 'Readiness'],
+    ['startupProbe', 'Startup'],
+  ] as const) {
+    const t = probeText(rec(c[k]));
+    if (t) cv.probes.push(`${label}: ${t}`);
+  }
+  for (const e of arr(c['env']).map(rec)) {
+    const name = str(e['name']) ?? '';
+    const from = rec(e['valueFrom']);
+    const cm = rec(from['configMapKeyRef']);
+    const sk = rec(from['secretKeyRef']);
+    if (cm['name'])
+      cv.envRefs.push(`${name} <- configmap ${str(cm['name'])} key ${str(cm['key'])}`);
+    else if (sk['name'])
+      cv.envRefs.push(`${name} <- secret ${str(sk['name'])} key ${str(sk['key'])}`);
+    else if (str(e['value']) !== undefined) cv.env[name] = String(e['value']);
+  }
+  for (const e of arr(c['envFrom']).map(rec)) {
+    const cm = str(rec(e['configMapRef'])['name']);
+    const s = str(rec(e['secretRef'])['name']);
+    if (cm) cv.envRefs.push(`envFrom configmap ${cm}`);
+    if (s) cv.envRefs.push(`envFrom secret ${s}`);
+  }
+  cv.ports = arr(c['ports'])
+    .map((x) => str(rec(x)['containerPort']) ?? '')
+    .filter(Boolean);
+  const args = [...arr(c['command']), ...arr(c['args'])].map(String);
+  if (args.length) cv.env['__args'] = args.join(' ');
+  return cv;
+}
+
+/** The STATUS kubectl prints for a pod. */
+export function podStatusText(v: ObjectView): string | undefined {
+  if (v.fields['terminating']) return 'Terminating';
+  if (v.reason && v.status === 'Failed') return v.reason;
+  for (const c of v.containers) {
+    if (c.waiting?.reason && c.waiting.reason !== 'ContainerCreating') return c.waiting.reason;
+    if (c.terminated?.reason && v.status !== 'Succeeded') return c.terminated.reason;
+  }
+  return v.status;
+}
+
+export function fromKubeEvent(o: Record<string, unknown>, ctx: CallContext, out: Observed) {
+  const meta = rec(o['metadata']);
+  const inv = rec(o['involvedObject'] ?? o['regarding'] ?? o['InvolvedObject']);
+  const message = str(o['message'] ?? o['note'] ?? o['Message']) ?? '';
+  out.events.push({
+    type: str(o['type'] ?? o['Type']),
+    reason: str(o['reason'] ?? o['Reason']),
+    message,
+    object:
+      inv['name'] || inv['Name']
+        ? {
+            kind: kindOf(str(inv['kind'] ?? inv['Kind'])) ?? str(inv['kind'] ?? inv['Kind']),
+            name: String(inv['name'] ?? inv['Name']),
+          }
+        : undefined,
+    namespace: str(inv['namespace'] ?? inv['Namespace']) ?? str(meta['namespace']) ?? ctx.namespace,
+    count: num(o['count'] ?? o['Count'] ?? rec(o['series'])['count']),
+    first: parseTime(o['firstTimestamp'] ?? o['FirstTimestamp'] ?? o['eventTime']),
+    last: parseTime(
+      o['lastTimestamp'] ??
+        o['LastTimestamp'] ??
+        rec(o['series'])['lastObservedTime'] ??
+        o['eventTime'] ??
+        o['Timestamp'],
+    ),
+    source: ctx.tool,
+  });
+}

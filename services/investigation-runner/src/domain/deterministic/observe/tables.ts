@@ -1,0 +1,161 @@
+import { kindOf } from '../tool-profile';
+import { newObject, num, type CallContext, type Observed } from './views';
+
+// ---------------------------------------------------------------- kubectl get tables
+
+/** `NAME  READY  STATUS`, `NAMESPACE  APIVERSION  KIND  NAME ...`, `LAST SEEN  TYPE  REASON ...` */
+export function isTableHeader(line: string): boolean {
+  const cols = line.trim().split(/\s{2,}/);
+  return (
+    cols.length >= 2 &&
+    cols.every((c) => /^[A-Z][A-Z0-9 %/_.-]*(\([A-Za-z%]+\))?[A-Z0-9 %/_.-]*$/.test(c)) &&
+    cols.some((c) => c === 'NAME' || c === 'LAST SEEN' || c === 'POD')
+  );
+}
+
+export function columns(header: string): { name: string; start: number }[] {
+  const cols: { name: string; start: number }[] = [];
+  const re = /\S+(?: \S+)*/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(header))) cols.push({ name: m[0], start: m.index });
+  return cols;
+}
+
+export function parseTables(
+  t: string,
+  ctx: CallContext,
+  out: Observed,
+  parseText: (t: string, ctx: CallContext, out: Observed) => void,
+) {
+  const blocks = t.split(/\n\s*\n/);
+  for (const block of blocks) {
+    const lines = block.split('\n').filter((l) => l.trim());
+    const header = lines[0];
+    if (!header || !isTableHeader(header)) {
+      if (block.trim())
+        parseText(block, { ...ctx, verb: ctx.verb === 'logs' ? 'logs' : 'text' }, out);
+      continue;
+    }
+    const cols = columns(header);
+    const names = cols.map((c) => c.name);
+    const rows = lines.slice(1, 3000).map((line) => {
+      const r: Record<string, string> = {};
+      cols.forEach((c, i) => {
+        const next = cols[i + 1];
+        // cells are aligned on the header; the last one takes the rest of the line
+        r[c.name] = (next ? line.slice(c.start, next.start) : line.slice(c.start)).trim();
+      });
+      // misaligned rows (proportional output): fall back to splitting on 2+ spaces
+      if (cols.length > 1 && line.slice(0, cols[1]!.start).trim().includes('  ')) {
+        const parts = line.trim().split(/\s{2,}/);
+        cols.forEach(
+          (c, i) =>
+            (r[c.name] = i === cols.length - 1 ? parts.slice(i).join('  ') : (parts[i] ?? '')),
+        );
+      }
+      return r;
+    });
+    const has = (n: string) => names.includes(n);
+    if (has('REASON') && (has('OBJECT') || has('MESSAGE'))) {
+      for (const r of rows) {
+        const obj = r['OBJECT'] ?? r['INVOLVED OBJECT'] ?? '';
+        const [k, n] = obj.includes('/') ? obj.split('/', 2) : [undefined, obj];
+        out.events.push({
+          type: r['TYPE'],
+          reason: r['REASON'],
+          message: r['MESSAGE'] ?? '',
+          object: n ? { kind: kindOf(k) ?? k, name: n } : undefined,
+          namespace: r['NAMESPACE'] ?? ctx.namespace,
+          count: num(r['COUNT']),
+          last: ageToTime(r['LAST SEEN'], ctx.now ?? Date.now()),
+          first: ageToTime(r['FIRST SEEN'], ctx.now ?? Date.now()),
+          source: ctx.tool,
+        });
+      }
+      continue;
+    }
+    if (names.some((n) => /^CPU/.test(n)) && names.some((n) => /^MEMORY/.test(n))) {
+      const cpuCol =
+        names.find((n) => /^CPU(\(cores\))?$/.test(n)) ?? names.find((n) => /^CPU/.test(n))!;
+      const memCol =
+        names.find((n) => /^MEMORY(\(bytes\))?$/.test(n)) ?? names.find((n) => /^MEMORY/.test(n))!;
+      for (const r of rows)
+        out.metrics.push({
+          kind: ctx.kind === 'node' || has('CPU%') ? 'node' : 'pod',
+          name: r['POD'] ?? r['NAME'] ?? '',
+          namespace: r['NAMESPACE'] ?? ctx.namespace,
+          cpu: r[cpuCol],
+          memory: r[memCol],
+          source: ctx.tool,
+        });
+      continue;
+    }
+    const kind = has('RESTARTS')
+      ? 'pod'
+      : has('ROLES') || (has('VERSION') && has('STATUS'))
+        ? 'node'
+        : has('STORAGECLASS') && has('VOLUME')
+          ? 'persistentvolumeclaim'
+          : has('RECLAIM POLICY')
+            ? 'persistentvolume'
+            : has('COMPLETIONS')
+              ? 'job'
+              : has('MINPODS')
+                ? 'horizontalpodautoscaler'
+                : has('UP-TO-DATE')
+                  ? 'deployment'
+                  : has('PROVISIONER')
+                    ? 'storageclass'
+                    : has('SCHEDULE')
+                      ? 'cronjob'
+                      : has('DATA')
+                        ? 'configmap'
+                        : has('CLUSTER-IP')
+                          ? 'service'
+                          : (ctx.kind ?? 'resource');
+    for (const r of rows) {
+      const raw = r['NAME'] ?? '';
+      const [k, n] = raw.includes('/') ? raw.split('/', 2) : [undefined, raw];
+      if (!n) continue;
+      const v = newObject(kindOf(k) ?? kindOf(r['KIND']) ?? kind, n, ctx.tool);
+      v.namespace = r['NAMESPACE'] ?? ctx.namespace;
+      v.created = ageToTime(r['AGE'], ctx.now ?? Date.now());
+      v.status = r['STATUS'];
+      v.node = r['NODE'] && r['NODE'] !== '<none>' ? r['NODE'] : undefined;
+      const restarts = /^(\d+)/.exec(r['RESTARTS'] ?? '');
+      if (restarts?.[1]) v.restarts = Number(restarts[1]);
+      if (r['READY']) v.fields['ready'] = r['READY'];
+      if (r['STORAGECLASS']) v.fields['storageClassName'] = r['STORAGECLASS'];
+      if (r['VOLUME']) v.fields['volumeName'] = r['VOLUME'];
+      if (r['COMPLETIONS']) v.fields['completions'] = r['COMPLETIONS'];
+      if (r['MINPODS']) v.fields['minReplicas'] = r['MINPODS'];
+      if (r['MAXPODS']) v.fields['maxReplicas'] = r['MAXPODS'];
+      if (r['REPLICAS']) v.fields['status.currentReplicas'] = r['REPLICAS'];
+      if (r['TARGETS']) v.fields['targets'] = r['TARGETS'];
+      if (r['REFERENCE']) v.fields['scaleTarget'] = r['REFERENCE'];
+      if (r['IMAGES']) v.images.push(...r['IMAGES'].split(','));
+      if (r['AVAILABLE']) v.fields['status.availableReplicas'] = r['AVAILABLE'];
+      if (r['CLUSTER-IP']) v.fields['clusterIP'] = r['CLUSTER-IP'];
+      if (r['LABELS'])
+        for (const kv of r['LABELS'].split(',')) {
+          const [a, b] = kv.split('=');
+          if (a && b) v.labels[a] = b;
+        }
+      out.objects.push(v);
+    }
+  }
+}
+
+/** "5m", "3h12m", "2d", "45s", "<unknown>" -> epoch ms relative to `now` (set later). */
+export function ageToTime(age: string | undefined, now: number): number | undefined {
+  if (!age) return undefined;
+  const m = /^((\d+)d)?((\d+)h)?((\d+)m)?((\d+)s)?$/.exec(age.trim().split(/\s/)[0] ?? '');
+  if (!m || !m[0]) return undefined;
+  const ms =
+    (Number(m[2] ?? 0) * 86400 +
+      Number(m[4] ?? 0) * 3600 +
+      Number(m[6] ?? 0) * 60 +
+      Number(m[8] ?? 0)) *
+    1000;
+  return now - ms;
+}
