@@ -314,3 +314,87 @@ describe('answer, feedback, status, stats, patterns, graph, documents', () => {
     expect((await call(ro, 'GET', '/kb/patterns?limit=0')).status).toBe(400);
   });
 });
+
+describe('DELETE /kb/documents/{document_id}', () => {
+  const teachUnique = async (token: string, words: string) => {
+    const res = await call(token, 'POST', '/kb/teach', {
+      content: `When ${words} happens, page the storage on-call and fail over the replica.`,
+      type: 'runbook',
+      service: 'payments',
+    });
+    expect(res.status).toBe(201);
+    return res.body.document_id as string;
+  };
+  const retrievedDocs = async (token: string, query: string) => {
+    const ids = new Set<string>();
+    for (const strategy of ['dense', 'sparse', 'hybrid']) {
+      const r = await call(token, 'POST', '/kb/retrieve', {
+        query,
+        strategy,
+        top_k: 50,
+        min_relevance: 0,
+      });
+      expect(r.status).toBe(200);
+      for (const x of r.body.results as { document_id: string }[]) ids.add(x.document_id);
+    }
+    return ids;
+  };
+
+  it('answers 204, and the chunks are no longer retrieved nor answered from', async () => {
+    const id = await teachUnique(rw, 'zanzibar quokka volume corruption');
+    const kept = await teachUnique(rw, 'zanzibar quokka snapshot drift');
+    expect(await retrievedDocs(ro, 'zanzibar quokka volume corruption')).toContain(id);
+
+    const del = await call(rw, 'DELETE', `/kb/documents/${id}`);
+    expect(del.status).toBe(204);
+    expect(del.text).toBe('');
+
+    const after = await retrievedDocs(ro, 'zanzibar quokka volume corruption');
+    expect(after).not.toContain(id);
+    expect(after).toContain(kept);
+    const answer = await call(ro, 'POST', '/kb/answer', {
+      question: 'zanzibar quokka volume corruption?',
+      include_sources: true,
+    });
+    expect(
+      (answer.body.sources as { document_id: string }[]).map((s) => s.document_id),
+    ).not.toContain(id);
+    expect((await call(ro, 'GET', `/kb/status?document_id=${id}`)).status).toBe(404);
+    // deleting twice: the second time it is unknown
+    expect((await call(rw, 'DELETE', `/kb/documents/${id}`)).status).toBe(404);
+  });
+
+  it('refuses an unknown id, another team, a read-only token and a malformed id; nothing deleted', async () => {
+    const id = await teachUnique(rw, 'marzipan heron lease expiry');
+    const unknown = await call(rw, 'DELETE', '/kb/documents/doc_00000000000000000000');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+    const foreign = await call(other, 'DELETE', `/kb/documents/${id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('not_found');
+    const readOnly = await call(ro, 'DELETE', `/kb/documents/${id}`);
+    expect(readOnly.status).toBe(403);
+    for (const bad of ['nope', 'doc_XYZ', `${id}x`, '%20']) {
+      const res = await call(rw, 'DELETE', `/kb/documents/${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'validation_error',
+        details: { field: 'document_id' },
+      });
+    }
+    expect((await call(ro, 'GET', `/kb/status?document_id=${id}`)).status).toBe(200);
+    expect(await retrievedDocs(ro, 'marzipan heron lease expiry')).toContain(id);
+  });
+
+  it('is documented in the OpenAPI document', async () => {
+    const doc = await gatewayRequest(gw.url, 'GET', '/api/v1/openapi.json');
+    const op =
+      doc.body.paths['/api/v1/kb/documents/{document_id}']?.delete ??
+      doc.body.paths['/kb/documents/{document_id}']?.delete;
+    expect(op).toBeDefined();
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '400', '403', '404']));
+    expect(op.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'document_id', in: 'path' })]),
+    );
+  });
+});

@@ -444,6 +444,10 @@ class KnowledgeApi(_Resource):
     def status(self, document_id: str, *, team: Optional[str] = None) -> DocumentStatus:
         return cast(DocumentStatus, self._c.request("GET", "/kb/status", query={"document_id": document_id}, team=team))
 
+    def delete_document(self, document_id: str, *, team: Optional[str] = None) -> None:
+        """Deletes a document of the team and its chunks; NotFoundError when the team has none."""
+        self._c.request("DELETE", f"/kb/documents/{_seg(document_id)}", team=team)
+
     def patterns(
         self,
         *,

@@ -157,6 +157,7 @@ class RequestTests(ClientTestCase):
         c.kb.patterns(query="pool exhausted", service="checkout", limit=5)
         c.kb.graph("api", depth=2)
         c.kb.upload_document("# x")
+        self.assertIsNone(c.kb.delete_document("doc_1"))
         c.admin.create_node("acme", "org", "Acme")
         c.admin.get_node("acme")
         c.admin.list_nodes(parent_id="acme")
@@ -197,6 +198,7 @@ class RequestTests(ClientTestCase):
                 "GET /api/v1/kb/patterns?limit=5&query=pool exhausted&service=checkout",
                 "GET /api/v1/kb/graph?depth=2&entity=api",
                 "POST /api/v1/kb/documents",
+                "DELETE /api/v1/kb/documents/doc_1",
                 "POST /api/v1/admin/nodes",
                 "GET /api/v1/admin/nodes/acme",
                 "GET /api/v1/admin/nodes?parent_id=acme",
@@ -215,7 +217,7 @@ class RequestTests(ClientTestCase):
             ],
         )
         self.assertEqual(s.requests[11]["body"], {"content": "content", "type": "runbook", "tags": ["a"]})
-        self.assertEqual(s.requests[27]["body"], {"permissions": ["read", "write"], "owner": "a@b.c"})
+        self.assertEqual(s.requests[28]["body"], {"permissions": ["read", "write"], "owner": "a@b.c"})
         self.assertNotIn("authorization", s.requests[-1]["headers"])
 
     def test_context_manager_closes(self) -> None:

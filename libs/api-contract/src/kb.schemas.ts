@@ -103,6 +103,14 @@ export const DocumentStatusQuery = z.object({
 });
 export type DocumentStatusQuery = z.infer<typeof DocumentStatusQuery>;
 
+export const DocumentIdParams = z.object({
+  document_id: z
+    .string()
+    .regex(/^doc_[0-9a-f]{20}$/, 'document_id must look like doc_ followed by 20 hex digits')
+    .describe('Document id as returned by POST /kb/teach or /kb/documents'),
+});
+export type DocumentIdParams = z.infer<typeof DocumentIdParams>;
+
 export const DocumentStatus = z.object({
   document_id: z.string(),
   status: z.enum(['pending', 'indexed', 'failed']),

@@ -222,6 +222,11 @@ export class KnowledgeApi extends Resource {
     );
   }
 
+  /** Deletes a document of the team (and its chunks); a NotFound error when the team has none. */
+  async deleteDocument(documentId: string, opts?: RequestOptions): Promise<void> {
+    await this.call({ method: 'DELETE', path: `/kb/documents/${seg(documentId)}` }, opts);
+  }
+
   /** Learned patterns (extension), optionally ranked by match with `query`. */
   patterns(query: PatternsQuery = {}, opts?: RequestOptions): Promise<PatternsResponse> {
     return this.call({ method: 'GET', path: '/kb/patterns', query: { ...query } }, opts);

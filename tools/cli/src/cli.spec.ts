@@ -551,6 +551,26 @@ describe('inquest kb', () => {
   });
 });
 
+describe('inquest kb delete', () => {
+  it('deletes a document; an unknown one exits non-zero with the error', async () => {
+    const s = await serve({
+      [`DELETE ${API}/kb/documents/doc_0123456789abcdef0123`]: { status: 204 },
+      [`DELETE ${API}/kb/documents/doc_ffffffffffffffffffff`]: {
+        status: 404,
+        body: {
+          error: { code: 'not_found', message: 'document doc_ffffffffffffffffffff not found' },
+        },
+      },
+    });
+    const ok = await run(['kb', 'delete', 'doc_0123456789abcdef0123'], { env: creds(s) });
+    expect(ok).toMatchObject({ code: 0, stdout: 'Deleted doc_0123456789abcdef0123\n' });
+    expect(s.requests[0]!.method).toBe('DELETE');
+    const missing = await run(['kb', 'delete', 'doc_ffffffffffffffffffff'], { env: creds(s) });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('not found');
+  });
+});
+
 describe('inquest admin', () => {
   it('creates a node and a token, lists tokens, revokes one, with X-Inquest-Team unset', async () => {
     const s = await serve({

@@ -100,6 +100,11 @@ export interface KnowledgeStore {
   ): Promise<void>;
   getDocument(teamId: string, id: string): Promise<DocumentRecord | undefined>;
   getDocuments(teamId: string, ids: string[]): Promise<DocumentRecord[]>;
+  /**
+   * Removes a team's document (its feedback goes with it); true when it existed. Another team's
+   * id is treated as unknown. The chunks in the vector index are the caller's to remove.
+   */
+  deleteDocument(teamId: string, id: string): Promise<boolean>;
   listDocumentsByStatus(status: string): Promise<DocumentRecord[]>;
   listTeamDocuments(teamId: string): Promise<DocumentRecord[]>;
   countDocuments(teamId: string): Promise<number>;

@@ -130,6 +130,13 @@ export class MongoKnowledgeStore implements KnowledgeStore {
     return docs.map((d) => fromMongo<DocumentRecord>(d)!);
   }
 
+  async deleteDocument(teamId: string, id: string) {
+    const r = await this.documents.deleteOne({ _id: id, team_id: teamId });
+    // the document goes first: leftover feedback of a deleted document is harmless
+    if (r.deletedCount) await this.feedback.deleteMany({ team_id: teamId, document_id: id });
+    return r.deletedCount > 0;
+  }
+
   async listDocumentsByStatus(status: string) {
     const docs = await this.documents.find({ status }).toArray();
     return docs.map((d) => fromMongo<DocumentRecord>(d)!);

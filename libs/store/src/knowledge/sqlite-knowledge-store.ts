@@ -157,6 +157,20 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     return out;
   }
 
+  async deleteDocument(teamId: string, id: string) {
+    return this.db.transaction(() => {
+      const gone = this.db
+        .prepare('DELETE FROM kb_documents WHERE +team_id = ? AND document_id = ?')
+        .run(teamId, id).changes;
+      if (gone) {
+        this.db
+          .prepare('DELETE FROM kb_feedback WHERE team_id = ? AND document_id = ?')
+          .run(teamId, id);
+      }
+      return gone > 0;
+    })();
+  }
+
   async listDocumentsByStatus(status: string) {
     return (
       this.db.prepare('SELECT * FROM kb_documents WHERE status = ?').all(status) as Row[]

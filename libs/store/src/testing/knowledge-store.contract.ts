@@ -183,6 +183,25 @@ export function knowledgeStoreContract(factory: KnowledgeStoreFactory): void {
       expect(await store.countDocuments('team-c')).toBe(0);
     });
 
+    it('deletes a document of the team only; the content can be taught again afterwards', async () => {
+      const doc = aDocumentRecord();
+      const kept = aDocumentRecord();
+      await store.insertDocument(doc);
+      await store.insertDocument(kept);
+      expect(await store.deleteDocument('team-b', doc.document_id)).toBe(false);
+      expect(await store.deleteDocument('team-a', 'doc_missing')).toBe(false);
+      expect(await store.getDocument('team-a', doc.document_id)).toEqual(doc);
+
+      expect(await store.deleteDocument('team-a', doc.document_id)).toBe(true);
+      expect(await store.getDocument('team-a', doc.document_id)).toBeUndefined();
+      expect(await store.findDocumentByHash('team-a', doc.content_hash)).toBeUndefined();
+      expect(await store.countDocuments('team-a')).toBe(1);
+      expect(await (await peer()).getDocument('team-a', doc.document_id)).toBeUndefined();
+      expect(await store.deleteDocument('team-a', doc.document_id)).toBe(false);
+      await store.insertDocument(aDocumentRecord({ content_hash: doc.content_hash }));
+      expect(await store.countDocuments('team-a')).toBe(2);
+    });
+
     it('records usage once per document per call and feedback per document', async () => {
       const a = aDocumentRecord();
       const b = aDocumentRecord();

@@ -196,6 +196,8 @@ export class QdrantVectorIndex implements VectorIndex {
   }
 
   async delete(teamId: string, filter: DeleteFilter): Promise<void> {
+    // an empty id list matches no document (filterOf would drop it and match the whole team)
+    if (filter.documentIds && !filter.documentIds.length) return;
     await this.ensure();
     const f: { must: Record<string, unknown>[]; must_not?: Record<string, unknown>[] } =
       this.filterOf(teamId, {

@@ -184,6 +184,42 @@ export function vectorIndexContract(make: () => Promise<VectorIndex>): void {
     expect((await index.get('team-a', ['a1']))[0]?.payload.content).toBe('Disk full on the node');
   });
 
+  it('no longer retrieves the chunks of a deleted document, in any mode, in its team only', async () => {
+    await seed();
+    const doomed = { document_id: 'doc-gone' } as ChunkPayload;
+    const text = 'Flush the varnish cache after a purge storm';
+    await index.upsert([
+      aChunk({ id: 'g1', teamId: 'team-a', text, payload: doomed }, 16, [9]),
+      aChunk({ id: 'g2', teamId: 'team-a', text: `${text} again`, payload: doomed }, 16, [9]),
+      aChunk({ id: 'g3', teamId: 'team-b', text, payload: doomed }, 16, [9]),
+    ]);
+    const ids = async (teamId: string) =>
+      Promise.all(
+        (['dense', 'sparse', 'hybrid'] as const).map(async (mode) =>
+          (
+            await index.search({
+              teamId,
+              mode,
+              text: 'varnish cache purge',
+              vector: testVector(16, [9]),
+              limit: 10,
+            })
+          ).map((h) => h.id),
+        ),
+      );
+    for (const found of await ids('team-a')) expect(found).toEqual(expect.arrayContaining(['g1']));
+    await index.delete('team-a', { documentIds: [] });
+    expect(await index.count('team-a', 0)).toBe(5);
+    await index.delete('team-a', { documentIds: ['doc-gone'] });
+    for (const found of await ids('team-a')) {
+      expect(found).not.toContain('g1');
+      expect(found).not.toContain('g2');
+    }
+    expect(await index.get('team-a', ['g1', 'g2'])).toEqual([]);
+    expect(await index.count('team-a', 0)).toBe(3);
+    for (const found of await ids('team-b')) expect(found).toContain('g3');
+  });
+
   it('ranks BM25 the same way for the same analyzer', async () => {
     const analyzer = new TextAnalyzer();
     expect(analyzer.terms('Pods keep restarting')).toContain('c_crashloop');

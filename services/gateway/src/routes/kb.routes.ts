@@ -1,6 +1,7 @@
 import {
   AnswerRequest,
   AnswerResponse,
+  DocumentIdParams,
   DocumentStatus,
   DocumentStatusQuery,
   DocumentUploadRequest,
@@ -124,6 +125,31 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
         };
         if (r.indexed_at) body.indexed_at = r.indexed_at;
         return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/kb/documents/:document_id',
+      summary: 'Delete a knowledge document',
+      description:
+        "Removes a document of the caller's team and its chunks: retrieval and answers no longer use it. Another team's document is not found.",
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'write',
+      rateClass: 'write',
+      params: DocumentIdParams,
+      invalidCode: 'validation_error',
+      responses: {
+        204: { description: 'Deleted' },
+        400: err('Malformed document_id'),
+        404: err('Unknown document'),
+      },
+      handler: async (req) => {
+        await kb.deleteDocument(
+          { team_id: teamOf(req), document_id: req.params.document_id },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        return { status: 204 };
       },
     }),
     defineRoute({

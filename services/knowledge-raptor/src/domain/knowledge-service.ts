@@ -322,6 +322,23 @@ export class KnowledgeService {
     };
   }
 
+  /**
+   * Deletes a team's document: its chunks in the team's current embedding space (the one
+   * retrieval searches), then its record. The tree is rebuilt so summaries stop covering it.
+   * Another team's id is not found.
+   */
+  async deleteDocument(teamId: string, documentId: string): Promise<void> {
+    const d = await this.deps.store.getDocument(teamId, documentId);
+    if (!d) throw notFound(`document ${documentId} not found`);
+    const settings = await this.deps.settings.get(teamId);
+    const { index } = this.deps.spaces.get(settings.raptor.embedding_model);
+    // chunks first: a failure leaves the record, so the delete can be repeated
+    await index.delete(teamId, { documentIds: [documentId] });
+    if (!(await this.deps.store.deleteDocument(teamId, documentId)))
+      throw notFound(`document ${documentId} not found`);
+    this.tree?.schedule(teamId);
+  }
+
   // ------------------------------------------------------------- retrieve
 
   async retrieve(

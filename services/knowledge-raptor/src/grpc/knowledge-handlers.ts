@@ -103,6 +103,11 @@ export function knowledgeHandlers(kb: KnowledgeService, logger: Logger) {
           })),
         };
       },
+      deleteDocument: async (req, ctx) => {
+        if (!req.document_id) throw invalidRequest('document_id is required');
+        await kb.deleteDocument(team(req.team_id, ctx), req.document_id);
+        return {};
+      },
       getGraph: async (req, ctx) => kb.graph(team(req.team_id, ctx), req.entity, req.depth),
     },
     logger,

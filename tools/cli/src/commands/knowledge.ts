@@ -139,6 +139,15 @@ export function registerKnowledgeCommands(program: Command, ctx: CliContext): vo
       ctx.print(f.json ? json(res) : `${res.document_id} ${res.status} (${res.chunks} chunks)`);
     });
 
+  kb.command('delete')
+    .description('delete a taught document: it is no longer retrieved')
+    .argument('<document_id>')
+    .option('--json', 'print JSON')
+    .action(async (id: string, f: { json?: boolean }) => {
+      await ctx.client().kb.deleteDocument(id);
+      ctx.print(f.json ? json({ document_id: id, deleted: true }) : `Deleted ${id}`);
+    });
+
   kb.command('stats')
     .description('knowledge tree statistics')
     .action(async () => ctx.print(json(await ctx.client().kb.treeStats())));
