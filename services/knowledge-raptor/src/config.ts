@@ -42,6 +42,10 @@ export const EnvSchema = z.object({
   INQUEST_KB_REBUILD_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2000),
   /** how long a team's knowledge_base settings are cached */
   INQUEST_KB_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  /** how often the source sync loop looks for sources whose sync_interval passed */
+  INQUEST_KB_SOURCE_TICK_MS: z.coerce.number().int().min(100).default(30_000),
+  /** deadline of each git command of a Git source sync */
+  INQUEST_KB_GIT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   /** comma-separated CIDRs/hosts the external reranker may reach besides public addresses */
   INQUEST_EGRESS_ALLOW: z.string().optional(),
   /** secrets (a hosted reranker's API key): Vault KV v2 when set, else INQUEST_SECRETS_FILE */

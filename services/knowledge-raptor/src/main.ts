@@ -24,10 +24,14 @@ import { TextAnalyzer } from '@inquest/vector';
 import { ConfigSettingsSource } from './adapters/config-settings-source';
 import { HttpReranker } from './adapters/http-reranker';
 import { ModelSpaces } from './adapters/model-spaces';
+import { FileSyncStateStore } from './adapters/sources/file-sync-state-store';
+import { egressHostCheck, GitSourceConnector } from './adapters/sources/git-source';
 import { EnvSchema } from './config';
 import { KnowledgeService, type InvestigationCompletedEvent } from './domain/knowledge-service';
 import { runClusterJob } from './domain/raptor/run-cluster-job';
 import { TreeBuilder } from './domain/tree-builder';
+import { SourceSync } from './domain/sources/source-sync';
+import { SourceSyncLoop } from './domain/sources/source-sync-loop';
 import { knowledgeHandlers } from './grpc/knowledge-handlers';
 
 export interface RunningService extends BaseRunningService {
@@ -35,6 +39,8 @@ export interface RunningService extends BaseRunningService {
   knowledge: KnowledgeService;
   /** rebuilds a team's RAPTOR tree now (benchmarks, tests) */
   rebuildTree(teamId: string): Promise<void>;
+  /** the knowledge source sync loop (status, sync now) */
+  sources: SourceSyncLoop;
 }
 
 export type { ServiceDeps };
@@ -86,11 +92,23 @@ export async function start(
       }),
     );
   }
-  const egress = createEgress({
-    allow: config.INQUEST_EGRESS_ALLOW?.split(',')
+  const egressAllow =
+    config.INQUEST_EGRESS_ALLOW?.split(',')
       .map((s) => s.trim())
-      .filter(Boolean),
-    timeoutMs: 5000,
+      .filter(Boolean) ?? [];
+  const egress = createEgress({ allow: egressAllow, timeoutMs: 5000 });
+  const secrets = createSecretResolver({
+    ...(config.INQUEST_VAULT_ADDR
+      ? {
+          vault: {
+            addr: config.INQUEST_VAULT_ADDR,
+            token: config.INQUEST_VAULT_TOKEN ?? '',
+            mount: config.INQUEST_VAULT_MOUNT,
+          },
+        }
+      : {}),
+    file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
+    logger,
   });
   const knowledge = new KnowledgeService({
     store,
@@ -98,22 +116,7 @@ export async function start(
     spaces,
     analyzer,
     answerer: llmSummarizer ?? extractive,
-    reranker: new HttpReranker(
-      egress,
-      createSecretResolver({
-        ...(config.INQUEST_VAULT_ADDR
-          ? {
-              vault: {
-                addr: config.INQUEST_VAULT_ADDR,
-                token: config.INQUEST_VAULT_TOKEN ?? '',
-                mount: config.INQUEST_VAULT_MOUNT,
-              },
-            }
-          : {}),
-        file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
-        logger,
-      }),
-    ),
+    reranker: new HttpReranker(egress, secrets),
     logger,
     onTaught: async (doc) => {
       await bus.publish(Subjects.kbTaught, {
@@ -136,6 +139,43 @@ export async function start(
     reindex: (teamId, ids) => knowledge.reindex(teamId, ids),
   });
   knowledge.attachTree(tree);
+
+  const sourceSync = new SourceSync({
+    connectors: {
+      git: new GitSourceConnector({
+        secrets,
+        checkHost: egressHostCheck(egressAllow),
+        timeoutMs: config.INQUEST_KB_GIT_TIMEOUT_MS,
+      }),
+    },
+    sink: {
+      teach: (input) => knowledge.teach(input),
+      // TODO(issue 20): switch to the knowledge service's document delete once it lands; until
+      // then a removed source document leaves retrieval (its chunks go) but keeps its record
+      remove: async (teamId, documentIds) => {
+        const s = await settings.get(teamId);
+        await spaces.get(s.raptor.embedding_model).index.delete(teamId, { documentIds });
+        tree.schedule(teamId);
+      },
+    },
+    state: new FileSyncStateStore(join(config.INQUEST_DATA_DIR, 'source-sync')),
+    logger,
+    onSynced: async (teamId, at) => {
+      const meta = await store.getTreeMeta(teamId);
+      await store.setTreeMeta(teamId, {
+        depth: meta?.depth ?? 0,
+        nodes_by_level: meta?.nodes_by_level ?? {},
+        last_sync_at: at,
+      });
+    },
+  });
+  const sources = new SourceSyncLoop({
+    sync: sourceSync,
+    settings,
+    logger,
+    tickMs: config.INQUEST_KB_SOURCE_TICK_MS,
+  });
+  sources.start();
 
   const subs = [
     await bus.subscribe(
@@ -199,8 +239,10 @@ export async function start(
     metricsAddress: grpc.metricsAddress,
     knowledge,
     rebuildTree: (teamId) => tree.buildNow(teamId),
+    sources,
     stop: async () => {
       await grpc.shutdown();
+      await sources.stop();
       for (const s of subs) await s.unsubscribe();
       await tree.stop();
       if (!deps.bus) await bus.close();

@@ -1,4 +1,5 @@
 import type { SecretScope } from '@inquest/secrets';
+import type { SourceSettings } from './sources/source-sync';
 
 /** The team's knowledge_base settings (effective config), with defaults for anything unset. */
 export interface KbSettings {
@@ -20,6 +21,8 @@ export interface KbSettings {
     min_relevance: number;
     ranking: RankingSettings;
   };
+  /** knowledge_base.sources: what the sync loop reads into the knowledge base */
+  sources: SourceSettings[];
 }
 
 /** A hosted reranker's `model` and API key (a vault reference, resolved in `scope`). */
@@ -75,6 +78,7 @@ export const DEFAULT_SETTINGS: KbSettings = {
     min_relevance: 0.05,
     ranking: { signal_influence: 0.3, weights: DEFAULT_WEIGHTS },
   },
+  sources: [],
 };
 
 const num = (v: unknown, ok: (n: number) => boolean, def: number) =>
@@ -109,6 +113,7 @@ export function settingsFromConfig(
     ...(scope ? { scope } : {}),
   };
   return {
+    sources: sourcesFromConfig(obj(kb['sources']), scopeOf),
     raptor: {
       chunk_size: Math.round(
         num(r['chunk_size'], (n) => n >= 16 && n <= 8192, d.raptor.chunk_size),
@@ -148,6 +153,58 @@ export function settingsFromConfig(
       },
     },
   };
+}
+
+const SOURCE_KINDS = ['git', 'web', 'confluence'] as const;
+const DURATION_UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+const strs = (v: unknown) =>
+  Array.isArray(v) ? v.map(str).filter((x): x is string => x !== undefined) : undefined;
+
+/** `30m`, `1h`, `1d` in milliseconds; undefined when absent or malformed. */
+export function durationMs(v: unknown): number | undefined {
+  const m = typeof v === 'string' ? /^(\d+)\s*([smhd])$/.exec(v.trim()) : null;
+  return m ? Number(m[1]) * DURATION_UNIT_MS[m[2]!]! : undefined;
+}
+
+/**
+ * knowledge_base.sources: `<name>: {kind, url, ...}`; without `kind` the name says it (`git`,
+ * `web`, `confluence`). A source without a URL or of an unknown kind is left out.
+ */
+function sourcesFromConfig(
+  sources: Record<string, unknown>,
+  scopeOf?: (field: string) => SecretScope | undefined,
+): SourceSettings[] {
+  const out: SourceSettings[] = [];
+  for (const [name, raw] of Object.entries(sources)) {
+    const s = obj(raw);
+    const kind = str(s['kind']) ?? name;
+    const url = str(s['url']);
+    if (!(SOURCE_KINDS as readonly string[]).includes(kind) || !url) continue;
+    const tokenRef = str(s['token']);
+    const scope = tokenRef ? scopeOf?.(`knowledge_base.sources.${name}.token`) : undefined;
+    const interval = durationMs(s['sync_interval']);
+    out.push({
+      name,
+      kind: kind as SourceSettings['kind'],
+      url,
+      ...(str(s['branch']) ? { branch: str(s['branch']) } : {}),
+      ...(strs(s['paths'])?.length ? { paths: strs(s['paths']) } : {}),
+      ...(strs(s['urls'])?.length ? { urls: strs(s['urls']) } : {}),
+      ...(strs(s['space_keys'])?.length ? { space_keys: strs(s['space_keys']) } : {}),
+      ...(str(s['username']) ? { username: str(s['username']) } : {}),
+      ...(tokenRef ? { token_ref: tokenRef } : {}),
+      ...(scope ? { scope } : {}),
+      ...(str(s['type']) ? { type: str(s['type'])!.toLowerCase() } : {}),
+      ...(interval ? { sync_interval_ms: interval } : {}),
+    });
+  }
+  return out;
 }
 
 /** Where the service gets a team's settings (config-hierarchy over gRPC, cached). */

@@ -172,10 +172,12 @@ export class TreeBuilder {
       if (next.length === 1) break;
     }
     await index.delete(teamId, { minTreeLayer: 1, exceptTreeVersion: version });
+    // last_sync_at is the last source sync's (set by the sync), not the tree build's
+    const meta = await this.deps.store.getTreeMeta(teamId);
     await this.deps.store.setTreeMeta(teamId, {
       depth,
       nodes_by_level: nodesByLevel,
-      last_sync_at: new Date().toISOString(),
+      ...(meta?.last_sync_at ? { last_sync_at: meta.last_sync_at } : {}),
     });
     this.deps.logger.info(
       {

@@ -1,0 +1,203 @@
+import { execFile } from 'node:child_process';
+import { lookup } from 'node:dns/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildAddressPolicy, isHostAllowed, refusalReason } from '@inquest/egress';
+import type { SecretResolver } from '@inquest/secrets';
+import type {
+  SourceConnector,
+  SourceDocument,
+  SourceSettings,
+} from '../../domain/sources/source-sync';
+
+/** Checks the host of an http(s) source before git connects to it (the egress rules). */
+export type HostCheck = (url: URL) => Promise<void>;
+
+export interface GitSourceOptions {
+  /** resolves `token_ref` in the scope of the node that set it */
+  secrets?: SecretResolver;
+  checkHost?: HostCheck;
+  /** deadline of each git command */
+  timeoutMs?: number;
+  /** the git binary */
+  git?: string;
+  /** largest Markdown file read; larger ones are skipped */
+  maxFileBytes?: number;
+}
+
+const MARKDOWN = ['**/*.md', '**/*.markdown'];
+
+/** `**` any directories, `*` any characters but `/`, `?` one of them; matched on the whole path. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      i++;
+      if (glob[i + 1] === '/') {
+        i++;
+        re += '(?:.*/)?';
+      } else re += '.*';
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * A Git repository of Markdown, read with the real `git` binary: a shallow clone of the branch
+ * into a temporary directory, the files matching the source's globs, each versioned by its blob
+ * id (unchanged files keep theirs across commits). file:// and http(s) URLs only; a token is
+ * sent as an HTTP Basic `extraHeader`, never written into the URL or a file.
+ */
+export class GitSourceConnector implements SourceConnector {
+  constructor(private readonly opts: GitSourceOptions = {}) {}
+
+  async fetch(source: SourceSettings, signal?: AbortSignal): Promise<SourceDocument[]> {
+    const url = parseGitUrl(source.url);
+    const config: Record<string, string> = {
+      'protocol.allow': 'never',
+      [`protocol.${url.protocol.slice(0, -1)}.allow`]: 'always',
+      'core.hooksPath': '/dev/null',
+      'credential.helper': '',
+    };
+    if (source.token_ref) {
+      // a reference that cannot be resolved is an error even where no token is needed
+      if (!this.opts.secrets || !source.scope)
+        throw new Error('no secret store to resolve the source token');
+      const token = await this.opts.secrets.resolve(source.token_ref, source.scope);
+      const basic = Buffer.from(`${source.username ?? 'git'}:${token}`).toString('base64');
+      // through the environment: a command-line argument would show in the process list
+      if (url.protocol !== 'file:') config['http.extraHeader'] = `Authorization: Basic ${basic}`;
+    }
+    if (url.protocol !== 'file:') await this.opts.checkHost?.(url);
+    const dir = await mkdtemp(join(tmpdir(), 'inquest-git-source-'));
+    try {
+      await this.git(
+        [
+          'clone',
+          '--quiet',
+          '--depth',
+          '1',
+          '--single-branch',
+          '--no-tags',
+          ...(source.branch ? ['--branch', source.branch] : []),
+          '--',
+          url.href,
+          dir,
+        ],
+        undefined,
+        signal,
+        config,
+      );
+      const listing = await this.git(['ls-files', '-s', '-z'], dir, signal, config);
+      const globs = (source.paths?.length ? source.paths : MARKDOWN).map(globToRegExp);
+      const max = this.opts.maxFileBytes ?? 1024 * 1024;
+      const docs: SourceDocument[] = [];
+      for (const entry of listing.split('\0')) {
+        // <mode> <blob> <stage>\t<path>
+        const m = /^(\d+) ([0-9a-f]+) \d+\t(.+)$/s.exec(entry);
+        if (!m || m[1] === '120000' || m[1] === '160000') continue; // symlinks, submodules
+        const path = m[3]!;
+        if (!globs.some((g) => g.test(path))) continue;
+        const content = await readFile(join(dir, path));
+        if (content.length > max) continue;
+        docs.push({
+          path,
+          version: m[2]!,
+          content: content.toString('utf8'),
+          format: /\.(md|markdown)$/i.test(path) ? 'markdown' : 'text',
+        });
+      }
+      return docs;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private git(
+    args: string[],
+    cwd: string | undefined,
+    signal: AbortSignal | undefined,
+    config: Record<string, string>,
+  ): Promise<string> {
+    const entries = Object.entries(config);
+    const configEnv: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+    entries.forEach(([k, v], i) => {
+      configEnv[`GIT_CONFIG_KEY_${i}`] = k;
+      configEnv[`GIT_CONFIG_VALUE_${i}`] = v;
+    });
+    return new Promise((resolve, reject) => {
+      execFile(
+        this.opts.git ?? 'git',
+        args,
+        {
+          cwd,
+          timeout: this.opts.timeoutMs ?? 60_000,
+          maxBuffer: 64 * 1024 * 1024,
+          signal,
+          env: {
+            PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+            HOME: tmpdir(),
+            GIT_TERMINAL_PROMPT: '0',
+            GIT_CONFIG_NOSYSTEM: '1',
+            GIT_CONFIG_GLOBAL: '/dev/null',
+            GIT_ASKPASS: '/bin/false',
+            LANG: 'C',
+            ...configEnv,
+          },
+        },
+        (err, stdout, stderr) => {
+          if (!err) return resolve(stdout);
+          const killed = (err as { killed?: boolean }).killed;
+          const why = killed
+            ? `timed out after ${this.opts.timeoutMs ?? 60_000} ms`
+            : stderr.trim().split('\n').slice(-2).join(' ') || err.message;
+          // stderr may echo the URL; never the extraHeader, which git does not print
+          reject(
+            new Error(`git ${args.find((a) => !a.startsWith('-') && !a.includes('='))}: ${why}`),
+          );
+        },
+      );
+    });
+  }
+}
+
+function parseGitUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`not a URL: ${raw}`);
+  }
+  if (!['file:', 'http:', 'https:'].includes(url.protocol))
+    throw new Error(
+      `unsupported git URL scheme ${url.protocol} (use file://, http:// or https://)`,
+    );
+  if (url.username || url.password)
+    throw new Error('credentials do not belong in the URL: use token (a vault reference)');
+  return url;
+}
+
+/**
+ * The egress guard's address rules for git's own connections: every address the host resolves
+ * to must be allowed (public, or in INQUEST_EGRESS_ALLOW). git resolves the name again itself,
+ * so unlike libs/egress this does not pin the checked address (DNS rebinding stays possible).
+ */
+export function egressHostCheck(allow: string[]): HostCheck {
+  const policy = buildAddressPolicy(allow);
+  return async (url) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isHostAllowed(host, policy)) return;
+    const addresses = isIP(host)
+      ? [host]
+      : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    for (const a of addresses) {
+      const why = refusalReason(a, policy);
+      if (why) throw new Error(`egress refused: ${url.host} resolves to a ${why}`);
+    }
+  };
+}
