@@ -150,12 +150,12 @@ export async function start(
     },
     sink: {
       teach: (input) => knowledge.teach(input),
-      // TODO(issue 20): switch to the knowledge service's document delete once it lands; until
-      // then a removed source document leaves retrieval (its chunks go) but keeps its record
       remove: async (teamId, documentIds) => {
-        const s = await settings.get(teamId);
-        await spaces.get(s.raptor.embedding_model).index.delete(teamId, { documentIds });
-        tree.schedule(teamId);
+        for (const id of documentIds)
+          await knowledge.deleteDocument(teamId, id).catch((err: unknown) => {
+            // already gone (deleted by hand): the sync's goal is reached
+            if (!isDomainError(err) || err.kind !== 'not_found') throw err;
+          });
       },
     },
     state: new FileSyncStateStore(join(config.INQUEST_DATA_DIR, 'source-sync')),

@@ -109,6 +109,7 @@ describe('knowledge source sync (real git)', () => {
       (await top('coredns lookups time out')).some((r) => r.title === 'CoreDNS timeouts'),
     ).toBe(false);
     expect((await top('prune images crictl'))[0]?.title).toBe('Disk pressure');
+    expect((await svc.knowledge.treeStats(TEAM)).total_documents).toBe(2);
 
     // nothing changed: nothing taught again
     [status] = await svc.sources.syncNow(TEAM);
