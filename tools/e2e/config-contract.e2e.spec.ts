@@ -400,8 +400,6 @@ describe('reserved fields answer with warnings (point 7)', () => {
       [
         'a2a_agents',
         'feature_flags.enable_auto_mitigation',
-        'knowledge_base.sources.wiki',
-        'knowledge_base.sources.wiki.sync_interval',
         'tools.kubernetes.api_key',
         'tools.kubernetes.domain',
       ].sort(),

@@ -233,13 +233,30 @@ const Reranker = z
     'unsupported reranker: use none, mmr, or the http(s) URL of a /rerank endpoint (Cohere, Jina, Hugging Face TEI)',
   );
 
+/** Kinds of knowledge source knowledge-raptor syncs (`knowledge_base.sources.<name>.kind`). */
+export const SOURCE_KINDS = ['git', 'web', 'confluence'] as const;
+
 export const KnowledgeBaseSchema = knownKeys({
   sources: z
     .record(
       z.string(),
       knownKeys({
+        /** git, web or confluence; without it the source's name says which */
+        kind: z.enum(SOURCE_KINDS, { error: 'must be one of git, web, confluence' }).optional(),
         url: z.string().optional(),
+        /** git: the branch read (default the remote's default branch) */
+        branch: z.string().min(1, 'must not be empty').max(250).optional(),
+        /** git: globs of the files read (default every Markdown file) */
+        paths: z.array(z.string().min(1, 'must not be empty')).max(100).optional(),
+        /** web: pages read besides `url` (a page or a sitemap.xml) */
+        urls: z.array(HttpUrl).max(1000).optional(),
         space_keys: z.array(z.string()).optional(),
+        /** confluence (and git over https): the user of the token */
+        username: z.string().min(1, 'must not be empty').max(250).optional(),
+        /** confluence API token, or git password or access token */
+        token: VaultRef.optional(),
+        /** the type the source's documents are taught as (default runbook) */
+        type: z.string().min(1, 'must not be empty').max(50).optional(),
         sync_interval: Duration.optional(),
       }),
     )

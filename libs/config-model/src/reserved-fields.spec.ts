@@ -15,8 +15,6 @@ describe('reservedFieldWarnings', () => {
         'tools.kubernetes.domain',
         'a2a_agents',
         'feature_flags.enable_auto_mitigation',
-        'knowledge_base.sources.wiki',
-        'knowledge_base.sources.wiki.sync_interval',
       ].sort(),
     );
   });
@@ -27,6 +25,7 @@ describe('reservedFieldWarnings', () => {
         tools: { kubernetes: { enabled: false, api_key: null } },
         a2a_agents: null,
         feature_flags: { enable_write_actions: true },
+        knowledge_base: { sources: { git: { url: 'https://git.example.com/r.git' } } },
       }),
     ).toEqual([]);
   });

@@ -13,14 +13,6 @@ export const RESERVED_FIELDS: readonly { path: string; why: string }[] = [
     path: 'feature_flags.enable_auto_mitigation',
     why: 'investigations are read-only and propose no actions yet',
   },
-  {
-    path: 'knowledge_base.sources.*',
-    why: 'knowledge sources are not synchronised yet; teach or upload documents instead',
-  },
-  {
-    path: 'knowledge_base.sources.*.sync_interval',
-    why: 'knowledge sources are not synchronised yet',
-  },
 ];
 
 /** One warning per reserved field a patch sets (a `null` removal sets nothing). */
