@@ -534,6 +534,113 @@ describe('learn and ask', () => {
   });
 });
 
+describe('Undo button of learn', () => {
+  const press = (o: {
+    channel: string;
+    value: string;
+    messageTs: string;
+    threadTs: string;
+    actionTs: string;
+    user?: string;
+  }) => {
+    const payload = JSON.stringify({
+      type: 'block_actions',
+      team: { id: 'T0ACME' },
+      user: { id: o.user ?? 'UALICE' },
+      channel: { id: o.channel },
+      message: { ts: o.messageTs, thread_ts: o.threadTs },
+      actions: [{ action_id: 'inquest_undo_learn', value: o.value, action_ts: o.actionTs }],
+    });
+    const form = new URLSearchParams({ payload }).toString();
+    return post('interactions', form, 'application/x-www-form-urlencoded', signedHeaders(form));
+  };
+  const retrieved = async (query: string) =>
+    (
+      (await api('POST', '/kb/retrieve', { query, top_k: 50, min_relevance: 0 })).body as {
+        results: { document_id: string }[];
+      }
+    ).results.map((r) => r.document_id);
+
+  it('deletes the taught document for the same team only and edits the reply', async () => {
+    const l = mention('learn payments: the ledger replica lag alarm fires above 90 seconds');
+    await sendEvent(l);
+    await waitFor(() => posts(l.event.ts).length > 0);
+    const reply = posts(l.event.ts)[0] as SlackCall;
+    const replyTs = String(reply.answer['ts']);
+    const button = (
+      reply.args['blocks'] as { type: string; elements?: { action_id: string; value: string }[] }[]
+    ).find((b) => b.type === 'actions')?.elements?.[0];
+    expect(button?.action_id).toBe('inquest_undo_learn');
+    const value = button?.value ?? '';
+    const documentId = value.replace(/^payments:/, '');
+    expect(value).toBe(`payments:${documentId}`);
+    expect(documentId).toMatch(/^doc_/);
+    expect(await retrieved('ledger replica lag alarm')).toContain(documentId);
+    const before = await documentCount();
+
+    // pressed in another team's channel, or with another team's value: refused, nothing deleted
+    const n = slack.calls.length;
+    const foreign = { messageTs: replyTs, threadTs: l.event.ts };
+    expect((await press({ ...foreign, channel: 'C0CHK', value, actionTs: '2.1' })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await press({
+          ...foreign,
+          channel: 'C0PAY',
+          value: `checkout:${documentId}`,
+          actionTs: '2.2',
+        })
+      ).status,
+    ).toBe(200);
+    await waitFor(
+      () => slack.calls.slice(n).filter((c) => c.method === 'chat.postEphemeral').length === 2,
+    );
+    for (const c of slack.calls.slice(n).filter((x) => x.method === 'chat.postEphemeral'))
+      expect(String(c.args['text'])).toMatch(/does not belong to this channel/);
+    expect(slack.calls.slice(n).some((c) => c.method === 'chat.update')).toBe(false);
+    expect(await documentCount()).toBe(before);
+    expect((await api('GET', `/kb/status?document_id=${documentId}`)).status).toBe(200);
+
+    const m = slack.calls.length;
+    expect((await press({ ...foreign, channel: 'C0PAY', value, actionTs: '2.3' })).status).toBe(
+      200,
+    );
+    await waitFor(() => slack.calls.slice(m).some((c) => c.method === 'chat.update'));
+    const update = slack.calls.slice(m).find((c) => c.method === 'chat.update') as SlackCall;
+    expect(update.args).toMatchObject({ channel: 'C0PAY', ts: replyTs });
+    expect(String(update.args['text'])).toMatch(/Undone by <@UALICE>/);
+    expect(JSON.stringify(update.args['blocks'])).not.toContain('inquest_undo_learn');
+    expect(await documentCount()).toBe(before - 1);
+    expect((await api('GET', `/kb/status?document_id=${documentId}`)).status).toBe(404);
+    expect(await retrieved('ledger replica lag alarm')).not.toContain(documentId);
+
+    // a second press of the same button finds nothing left to undo
+    const k = slack.calls.length;
+    expect((await press({ ...foreign, channel: 'C0PAY', value, actionTs: '2.4' })).status).toBe(
+      200,
+    );
+    await waitFor(() => slack.calls.slice(k).some((c) => c.method === 'chat.postMessage'));
+    expect(
+      String(slack.calls.slice(k).find((c) => c.method === 'chat.postMessage')?.args['text']),
+    ).toMatch(/Not found/);
+    expect(await documentCount()).toBe(before - 1);
+  }, 30_000);
+
+  it('offers no Undo when the content was already known', async () => {
+    const first = mention('learn payments: settlement batches close at 23:00 UTC');
+    await sendEvent(first);
+    await waitFor(() => posts(first.event.ts).length > 0);
+    const again = mention('learn payments: settlement batches close at 23:00 UTC');
+    await sendEvent(again);
+    await waitFor(() => posts(again.event.ts).length > 0);
+    const reply = posts(again.event.ts)[0] as SlackCall;
+    expect(String(reply.args['text'])).toMatch(/Already knew/);
+    expect(JSON.stringify(reply.args['blocks'] ?? [])).not.toContain('inquest_undo_learn');
+  });
+});
+
 describe('mapping and help', () => {
   it('an unmapped channel gets a polite explanation and nothing runs', async () => {
     const before = await investigationCount();

@@ -214,7 +214,7 @@ export function slackRoutes(deps: SlackRouteDeps): RouteDef[] {
       path: '/chat/slack/interactions',
       summary: 'Slack interactivity request URL (buttons)',
       description:
-        'Button presses on Inquest messages (`block_actions`): Cancel of a running investigation; Approve / Reject of a pending change request (only for a Slack user whose e-mail is in `approval.approvers` and who did not request it; others get an ephemeral answer). Acknowledged at once; a press delivered twice runs once.',
+        'Button presses on Inquest messages (`block_actions`): Cancel of a running investigation; Undo of a `learn` (deletes the document it taught, only in a channel of the same team); Approve / Reject of a pending change request (only for a Slack user whose e-mail is in `approval.approvers` and who did not request it; others get an ephemeral answer). Acknowledged at once; a press delivered twice runs once.',
       responses: { 200: { description: 'Acknowledged' }, ...RESPONSES_401 },
       handler: async (req) => {
         const app = await verified(req);

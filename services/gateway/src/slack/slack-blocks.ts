@@ -6,6 +6,7 @@ export type Block = Record<string, unknown>;
 export const ACTION_CANCEL = 'inquest_cancel';
 export const ACTION_APPROVE = 'inquest_approve';
 export const ACTION_REJECT = 'inquest_reject';
+export const ACTION_UNDO_LEARN = 'inquest_undo_learn';
 
 /** Slack's limit for the text of one section. */
 const MAX_SECTION = 2900;
@@ -43,6 +44,31 @@ export function progressBlocks(inv: investigationV1.Investigation): Block[] {
           text: { type: 'plain_text', text: 'Cancel' },
           style: 'danger',
           value: inv.investigation_id,
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * The reply to `learn`: what was stored and, when this teaching created the document, an Undo
+ * button whose value names the team and the document (`<team>:<document_id>`).
+ */
+export function learnedBlocks(
+  text: string,
+  undo?: { teamId: string; documentId: string },
+): Block[] {
+  if (!undo) return [section(text)];
+  return [
+    section(text),
+    {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: ACTION_UNDO_LEARN,
+          text: { type: 'plain_text', text: 'Undo' },
+          value: `${undo.teamId}:${undo.documentId}`,
         },
       ],
     },

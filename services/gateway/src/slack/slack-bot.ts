@@ -11,9 +11,11 @@ import {
   ACTION_APPROVE,
   ACTION_CANCEL,
   ACTION_REJECT,
+  ACTION_UNDO_LEARN,
   answerBlocks,
   endedText,
   escapeMrkdwn,
+  learnedBlocks,
   progressBlocks,
   reportBlocks,
   type Block,
@@ -270,10 +272,13 @@ export class SlackBot {
           },
           { ctx },
         );
+        const text = `:books: ${r.created ? 'Learned' : 'Already knew'} a ${cmd.type}${cmd.service ? ` about *${escapeMrkdwn(cmd.service)}*` : ''}: “${escapeMrkdwn(
+          cmd.content.length > 300 ? `${cmd.content.slice(0, 299)}…` : cmd.content,
+        )}” (document \`${r.document_id}\`, level ${r.level}, ${r.status})`;
+        // Undo only what this message taught: identical content taught before is not ours to delete
         await c.reply(
-          `:books: Learned a ${cmd.type}${cmd.service ? ` about *${escapeMrkdwn(cmd.service)}*` : ''}: “${escapeMrkdwn(
-            cmd.content.length > 300 ? `${cmd.content.slice(0, 299)}…` : cmd.content,
-          )}” (document \`${r.document_id}\`, level ${r.level}, ${r.status})`,
+          text,
+          learnedBlocks(text, r.created ? { teamId, documentId: r.document_id } : undefined),
         );
         return;
       }
@@ -367,7 +372,7 @@ export class SlackBot {
     if (inv.status !== 'cancelled') await c.reply(endedText(inv), reportBlocks(inv, c.m.baseUrl));
   }
 
-  /** Handles a button: Cancel of a running investigation. */
+  /** Handles a button: Cancel of an investigation, Undo of a learn, Approve / Reject of a change. */
   async handleAction(a: ChatAction): Promise<void> {
     const anyToken = await this.tokenFor(a.app);
     const team = await this.teamOf(
@@ -391,6 +396,10 @@ export class SlackBot {
           { ctx },
         );
         await say(`Investigation \`${a.value}\` cancelled by <@${a.user}>.`);
+        return;
+      }
+      if (a.actionId === ACTION_UNDO_LEARN) {
+        await this.undoLearn(a, team, token, say);
         return;
       }
       if (a.actionId === ACTION_APPROVE || a.actionId === ACTION_REJECT) {
@@ -474,6 +483,44 @@ export class SlackBot {
           text: `Your configuration change \`${changeRequestId}\` for team *${team.teamId}* was ${verdict} by <@${a.user}>${applied}.`,
         });
     }
+  }
+
+  /**
+   * Undo of a `learn`: deletes the document it taught, only when the button's team is the
+   * channel's team (the value is `<team>:<document_id>`), and edits the reply to say so.
+   */
+  private async undoLearn(
+    a: ChatAction,
+    team: SlackTeam,
+    token: string,
+    say: (text: string) => Promise<Record<string, unknown>>,
+  ): Promise<void> {
+    const sep = a.value.indexOf(':');
+    const teamId = sep > 0 ? a.value.slice(0, sep) : '';
+    const documentId = sep > 0 ? a.value.slice(sep + 1) : '';
+    if (teamId !== team.teamId || !documentId) {
+      await this.ephemeral(token, a, 'That document does not belong to this channel’s team.');
+      return;
+    }
+    const ctx = await this.ctxFor(team.teamId, a.requestId, 'write');
+    const actor = await this.actorOf(a.user, token);
+    await this.o.clients.knowledge.deleteDocument(
+      { team_id: team.teamId, document_id: documentId },
+      { ctx },
+    );
+    this.o.logger.info(
+      { audit: 'kb.document.deleted', team: team.teamId, document_id: documentId, actor },
+      'slack: learn undone',
+    );
+    const text = `:leftwards_arrow_with_hook: Undone by <@${a.user}>: document \`${documentId}\` was removed from the knowledge base of *${team.teamId}*.`;
+    if (a.messageTs)
+      await this.call('chat.update', token, {
+        channel: a.channel,
+        ts: a.messageTs,
+        text,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+      });
+    else await say(text);
   }
 
   private async ephemeral(token: string, a: ChatAction, text: string): Promise<void> {

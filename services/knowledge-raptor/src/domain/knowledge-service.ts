@@ -58,6 +58,8 @@ export interface TeachResult {
   level: string;
   chunks: number;
   document_ids: string[];
+  /** false when identical content was already stored and the earlier document is answered */
+  created?: boolean;
 }
 
 export interface RetrieveInput {
@@ -195,7 +197,7 @@ export class KnowledgeService {
       )
       .digest('hex');
     const existing = await this.deps.store.findDocumentByHash(input.teamId, hash);
-    if (existing) return toTeachResult(existing);
+    if (existing) return { ...toTeachResult(existing), created: false };
     const doc: DocumentRecord = {
       document_id: id('doc'),
       team_id: input.teamId,
@@ -221,7 +223,7 @@ export class KnowledgeService {
     } catch (err) {
       // the same content taught concurrently: answer with the winner
       const again = await this.deps.store.findDocumentByHash(input.teamId, hash);
-      if (again) return toTeachResult(again);
+      if (again) return { ...toTeachResult(again), created: false };
       throw err;
     }
     await this.deps.store.addEdges(input.teamId, extractFromDocument(doc));
@@ -246,7 +248,7 @@ export class KnowledgeService {
       await this.deps
         .onTaught(doc)
         .catch((err: unknown) => this.deps.logger.warn({ err }, 'kb.taught not published'));
-    return toTeachResult(doc);
+    return { ...toTeachResult(doc), created: true };
   }
 
   private retryLater(doc: DocumentRecord, attempt: number): void {

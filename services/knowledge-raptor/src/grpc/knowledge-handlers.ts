@@ -32,6 +32,7 @@ export function knowledgeHandlers(kb: KnowledgeService, logger: Logger) {
           level: r.level,
           chunks: r.chunks,
           document_ids: r.document_ids,
+          created: r.created ?? false,
         };
       },
       getDocumentStatus: async (req, ctx) => {
