@@ -26,6 +26,7 @@ import { HttpReranker } from './adapters/http-reranker';
 import { ModelSpaces } from './adapters/model-spaces';
 import { FileSyncStateStore } from './adapters/sources/file-sync-state-store';
 import { egressHostCheck, GitSourceConnector } from './adapters/sources/git-source';
+import { WebSourceConnector } from './adapters/sources/web-source';
 import { EnvSchema } from './config';
 import { KnowledgeService, type InvestigationCompletedEvent } from './domain/knowledge-service';
 import { runClusterJob } from './domain/raptor/run-cluster-job';
@@ -147,6 +148,7 @@ export async function start(
         checkHost: egressHostCheck(egressAllow),
         timeoutMs: config.INQUEST_KB_GIT_TIMEOUT_MS,
       }),
+      web: new WebSourceConnector(egress),
     },
     sink: {
       teach: (input) => knowledge.teach(input),

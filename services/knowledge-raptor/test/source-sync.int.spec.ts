@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { InProcessEventBus } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
@@ -41,6 +43,38 @@ function gitRepo() {
   };
 }
 
+/** A loopback HTTP server answering from a mutable path -> [content type, body] map. */
+async function pageServer() {
+  const pages = new Map<string, [string, string]>();
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    const page = pages.get(req.url ?? '');
+    if (!page) return res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': page[0] }).end(page[1]);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    pages,
+    requests,
+    html: (path: string, body: string) => pages.set(path, ['text/html; charset=utf-8', body]),
+    xml: (path: string, body: string) => pages.set(path, ['application/xml', body]),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const sitemapOf = (urls: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls
+    .map((u) => `<url><loc>${u}</loc></url>`)
+    .join('')}</urlset>`;
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title><script>var tracking = 1;</script></head>
+<body><nav><a href="/">Home</a> | <a href="/about">About navigation menu</a></nav>
+<main><h1>${title}</h1>${body}</main><footer>Copyright footer text</footer></body></html>`;
+
 describe('knowledge source sync (real git)', () => {
   let config: ConfigServiceDouble;
   let svc: RunningService;
@@ -62,6 +96,8 @@ describe('knowledge source sync (real git)', () => {
         INQUEST_KB_REBUILD_DEBOUNCE_MS: '60000',
         INQUEST_KB_SETTINGS_CACHE_MS: '0',
         INQUEST_LOG_LEVEL: 'silent',
+        // the test's web and Confluence servers listen on loopback
+        INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
       },
       { bus: new InProcessEventBus(), logger: silentLogger() },
     );
@@ -122,8 +158,8 @@ describe('knowledge source sync (real git)', () => {
       git: { url: repo.url, branch: 'main', paths: ['runbooks/**/*.md'] },
       broken: { kind: 'git', url: 'file:///nonexistent/repo.git' },
       badref: { kind: 'git', url: repo.url, token: 'vault://elsewhere/secret#token' },
-      // loopback is not in INQUEST_EGRESS_ALLOW: git is never started
-      private: { kind: 'git', url: 'http://127.0.0.1:9/repo.git' },
+      // a private address is not in INQUEST_EGRESS_ALLOW: git never connects
+      private: { kind: 'git', url: 'http://10.255.255.1/repo.git' },
     });
     const statuses = await svc.sources.syncNow(TEAM);
     expect(statuses.map((s) => [s.name, s.state])).toEqual([
@@ -137,5 +173,98 @@ describe('knowledge source sync (real git)', () => {
     expect(statuses[2]?.error).toBeTruthy();
     expect((await top('prune images crictl'))[0]?.title).toBe('Disk pressure');
     expect(await svc.sources.status(TEAM)).toEqual(statuses);
+  });
+});
+
+describe('knowledge source sync (web pages through the egress guard)', () => {
+  let config: ConfigServiceDouble;
+  let svc: RunningService;
+  let web: Awaited<ReturnType<typeof pageServer>>;
+  const TEAM_WEB = 'team-web';
+  const top = async (query: string) =>
+    (await svc.knowledge.retrieve({ teamId: TEAM_WEB, query, topK: 5, minRelevance: 0 })).results;
+
+  beforeAll(async () => {
+    web = await pageServer();
+    config = await startConfigServiceDouble({ unknownTeam: 'empty' });
+    svc = await start(
+      {
+        INQUEST_GRPC_PORT: '0',
+        INQUEST_DATA_DIR: tempDir(),
+        INQUEST_CONFIG_ADDR: config.address,
+        INQUEST_KB_REBUILD_DEBOUNCE_MS: '60000',
+        INQUEST_KB_SETTINGS_CACHE_MS: '0',
+        INQUEST_LOG_LEVEL: 'silent',
+        INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
+      },
+      { bus: new InProcessEventBus(), logger: silentLogger() },
+    );
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await config?.stop();
+    await web?.close();
+  });
+
+  it('reads the pages of a sitemap as Markdown, follows changes and removals', async () => {
+    web.html(
+      '/kafka.html',
+      page(
+        'Kafka consumer lag',
+        '<p>When consumer lag grows, scale the consumer group &amp; check rebalances.</p><ul><li>kafka-consumer-groups --describe</li></ul>',
+      ),
+    );
+    web.html('/tls.html', page('TLS expiry', '<p>Renew certificates with cert-manager.</p>'));
+    web.xml('/sitemap.xml', sitemapOf([`${web.base}/kafka.html`, `${web.base}/tls.html`]));
+    config.effective.set(TEAM_WEB, {
+      knowledge_base: { sources: { web: { url: `${web.base}/sitemap.xml` } } },
+    } as never);
+
+    let [status] = await svc.sources.syncNow(TEAM_WEB);
+    expect(status).toMatchObject({ state: 'ok', added: 2, documents: 2 });
+    const kafka = (await top('consumer lag rebalances'))[0];
+    expect(kafka?.title).toBe('Kafka consumer lag');
+    expect(kafka?.content).toContain('scale the consumer group & check rebalances');
+    expect(kafka?.content).toContain('- kafka-consumer-groups --describe');
+    expect(kafka?.content).not.toMatch(/tracking|navigation menu|Copyright footer/);
+
+    // one page changes its words, the other leaves the sitemap
+    web.html(
+      '/kafka.html',
+      page('Kafka consumer lag', '<p>When consumer lag grows, add partitions first.</p>'),
+    );
+    web.xml('/sitemap.xml', sitemapOf([`${web.base}/kafka.html`]));
+    [status] = await svc.sources.syncNow(TEAM_WEB);
+    expect(status).toMatchObject({ state: 'ok', updated: 1, removed: 1, documents: 1 });
+    expect((await top('consumer lag partitions'))[0]?.content).toContain('add partitions');
+    expect(
+      (await top('renew certificates cert-manager')).some((r) => r.title === 'TLS expiry'),
+    ).toBe(false);
+    expect((await svc.knowledge.treeStats(TEAM_WEB)).total_documents).toBe(1);
+  });
+
+  it('a malformed sitemap, a missing page or a refused address is an error of that source only', async () => {
+    web.xml('/bad-sitemap.xml', '<urlset><url><loc>http://x/a</url></urlset>');
+    config.effective.set(TEAM_WEB, {
+      knowledge_base: {
+        sources: {
+          web: { url: `${web.base}/sitemap.xml` },
+          bad: { kind: 'web', url: `${web.base}/bad-sitemap.xml` },
+          missing: { kind: 'web', url: `${web.base}/gone.html` },
+          private: { kind: 'web', url: 'http://10.255.255.1/runbook.html' },
+        },
+      },
+    } as never);
+    const statuses = await svc.sources.syncNow(TEAM_WEB);
+    expect(statuses.map((s) => [s.name, s.state])).toEqual([
+      ['web', 'ok'],
+      ['bad', 'error'],
+      ['missing', 'error'],
+      ['private', 'error'],
+    ]);
+    expect(statuses[1]?.error).toMatch(/malformed sitemap/);
+    expect(statuses[2]?.error).toMatch(/404/);
+    expect(statuses[3]?.error).toBeTruthy();
+    expect((await top('consumer lag partitions'))[0]?.title).toBe('Kafka consumer lag');
   });
 });
