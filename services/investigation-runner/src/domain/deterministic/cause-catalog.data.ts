@@ -161,7 +161,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['event', 'condition'],
     text: 'no persistent volumes available for this claim|no volume plugin matched|waiting for a volume to be created|(?:cannot|could not) find (?:a )?(?:matching )?persistent ?volume',
     cause:
-      'the PersistentVolumeClaim {subject} stays Pending: no PersistentVolume matches it (no persistent volumes available for this claim and no dynamic provisioning)',
+      'the PersistentVolumeClaim {subject} stays Pending: no PersistentVolume matches it{claim_request} (no persistent volumes available for this claim and no dynamic provisioning)',
     fix: 'Create a PersistentVolume that matches the claim (size, access mode, storageClassName, selector) or give the claim a StorageClass with a provisioner.',
   },
   {

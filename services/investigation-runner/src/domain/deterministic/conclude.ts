@@ -378,16 +378,6 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
     const pv = model.get('persistentvolume', vars['pv']);
     if (pv?.fields['claim']) vars['claim'] = ` (${pv.fields['claim']})`;
   }
-  if (obj?.kind === 'persistentvolumeclaim') {
-    const size = obj.fields['capacity'] ?? obj.fields['Capacity'];
-    const modes = obj.fields['accessModes'] ?? obj.fields['Access Modes'];
-    if (size || modes)
-      vars['claim_request'] = ` (it requests ${[size, modes].filter(Boolean).join(' ')})`;
-  }
-  if (vars['pv']) {
-    const pv = model.get('persistentvolume', vars['pv']);
-    if (pv?.fields['claim']) vars['claim'] = ` (${pv.fields['claim']})`;
-  }
   if (obj?.fields['backoffLimit']) vars['backoff'] = obj.fields['backoffLimit'];
   if (obj?.fields['activeDeadlineSeconds'])
     vars['deadline'] = ` (${obj.fields['activeDeadlineSeconds']} s)`;

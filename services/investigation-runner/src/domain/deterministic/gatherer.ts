@@ -241,6 +241,7 @@ export class Gatherer {
           ),
       );
     }
+    const listed = new Set(scope.namespaces);
     this.refineScope();
     if (!scope.namespaces.length) {
       // the subject's namespace, once discovered
@@ -250,13 +251,21 @@ export class Gatherer {
       if (hit?.namespace) {
         scope.namespaces.push(hit.namespace);
         for (const s of scope.subjects) s.namespace ??= hit.namespace;
-        await this.first(
-          this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
-          { namespace: hit.namespace },
-          { namespace: hit.namespace },
-        );
       }
     }
+    // the events of namespaces the scope gained since discovery ("... in training")
+    await Promise.all(
+      scope.namespaces
+        .filter((ns) => !listed.has(ns))
+        .slice(0, 2)
+        .map((ns) =>
+          this.first(
+            this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
+            { namespace: ns },
+            { namespace: ns },
+          ),
+        ),
+    );
 
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
