@@ -25,6 +25,7 @@ import { ConfigSettingsSource } from './adapters/config-settings-source';
 import { HttpReranker } from './adapters/http-reranker';
 import { ModelSpaces } from './adapters/model-spaces';
 import { FileSyncStateStore } from './adapters/sources/file-sync-state-store';
+import { ConfluenceSourceConnector } from './adapters/sources/confluence-source';
 import { egressHostCheck, GitSourceConnector } from './adapters/sources/git-source';
 import { WebSourceConnector } from './adapters/sources/web-source';
 import { EnvSchema } from './config';
@@ -149,6 +150,7 @@ export async function start(
         timeoutMs: config.INQUEST_KB_GIT_TIMEOUT_MS,
       }),
       web: new WebSourceConnector(egress),
+      confluence: new ConfluenceSourceConnector(egress, { secrets }),
     },
     sink: {
       teach: (input) => knowledge.teach(input),

@@ -268,3 +268,177 @@ describe('knowledge source sync (web pages through the egress guard)', () => {
     expect((await top('consumer lag partitions'))[0]?.title).toBe('Kafka consumer lag');
   });
 });
+
+/**
+ * A scripted Confluence on loopback, built from its documented REST API: `GET
+ * /wiki/rest/api/content?spaceKey=&type=page&expand=body.storage,version&start=&limit=` answering
+ * `{results, start, limit, size, _links: {next?, base, context}}`, HTTP Basic (email:API token)
+ * or 401. It pages two results at a time whatever `limit` asks, like a server with a lower cap.
+ */
+async function confluenceServer(user: string, token: string) {
+  const spaces = new Map<
+    string,
+    { id: string; title: string; version: number; storage: string }[]
+  >();
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    requests.push(url.pathname + url.search);
+    const expected = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+    if (req.headers['authorization'] !== expected)
+      return res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"no"}');
+    if (url.pathname !== '/wiki/rest/api/content') return res.writeHead(404).end();
+    const all = spaces.get(url.searchParams.get('spaceKey') ?? '') ?? [];
+    const start = Number(url.searchParams.get('start') ?? 0);
+    const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), 2);
+    const slice = all.slice(start, start + limit);
+    const more = start + limit < all.length;
+    const next = new URLSearchParams(url.searchParams);
+    next.set('start', String(start + limit));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        results: slice.map((p) => ({
+          id: p.id,
+          type: 'page',
+          status: 'current',
+          title: p.title,
+          version: { number: p.version },
+          body: { storage: { value: p.storage, representation: 'storage' } },
+          _links: { webui: `/spaces/X/pages/${p.id}` },
+        })),
+        start,
+        limit,
+        size: slice.length,
+        _links: {
+          base: 'http://example.atlassian.net/wiki',
+          context: '/wiki',
+          ...(more ? { next: `/rest/api/content?${next}` } : {}),
+        },
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spaces,
+    requests,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('knowledge source sync (Confluence REST API, scripted server)', () => {
+  let config: ConfigServiceDouble;
+  let svc: RunningService;
+  let wiki: Awaited<ReturnType<typeof confluenceServer>>;
+  const TEAM_WIKI = 'team-wiki';
+  const dataDir = tempDir();
+  const top = async (query: string) =>
+    (await svc.knowledge.retrieve({ teamId: TEAM_WIKI, query, topK: 5, minRelevance: 0 })).results;
+  const page = (id: string, title: string, text: string, version = 1) => ({
+    id,
+    title,
+    version,
+    storage: `<p>${text}</p>`,
+  });
+
+  beforeAll(async () => {
+    wiki = await confluenceServer('oncall@example.com', 'api-token-123');
+    writeFileSync(
+      join(dataDir, 'secrets.json'),
+      JSON.stringify({
+        'inquest/team-wiki/confluence': { token: 'api-token-123' },
+        'inquest/team-wiki/wrong': { token: 'not-the-token' },
+      }),
+      { mode: 0o600 },
+    );
+    config = await startConfigServiceDouble({ unknownTeam: 'empty' });
+    svc = await start(
+      {
+        INQUEST_GRPC_PORT: '0',
+        INQUEST_DATA_DIR: dataDir,
+        INQUEST_CONFIG_ADDR: config.address,
+        INQUEST_KB_REBUILD_DEBOUNCE_MS: '60000',
+        INQUEST_KB_SETTINGS_CACHE_MS: '0',
+        INQUEST_LOG_LEVEL: 'silent',
+        INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
+      },
+      { bus: new InProcessEventBus(), logger: silentLogger() },
+    );
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await config?.stop();
+    await wiki?.close();
+  });
+
+  it('reads every page of a space across result pages; a new version is taught again', async () => {
+    wiki.spaces.set('OPS', [
+      page('101', 'Elasticsearch yellow cluster', 'Unassigned replica shards: add a data node.'),
+      page('102', 'Vault sealed', 'Unseal vault with three key holders.'),
+      page('103', 'Cron job missed', 'Check startingDeadlineSeconds of the CronJob.'),
+    ]);
+    config.effective.set(TEAM_WIKI, {
+      knowledge_base: {
+        sources: {
+          confluence: {
+            url: `${wiki.base}/wiki`,
+            space_keys: ['OPS'],
+            username: 'oncall@example.com',
+            token: 'vault://inquest/team-wiki/confluence#token',
+          },
+        },
+      },
+    } as never);
+    let [status] = await svc.sources.syncNow(TEAM_WIKI);
+    expect(status).toMatchObject({ state: 'ok', added: 3, documents: 3 });
+    expect(wiki.requests.filter((r) => r.startsWith('/wiki/rest/api/content?'))).toHaveLength(2);
+    expect(wiki.requests[0]).toContain('expand=body.storage%2Cversion');
+    expect((await top('unseal vault key holders'))[0]?.title).toBe('Vault sealed');
+
+    wiki.spaces.set('OPS', [
+      page('101', 'Elasticsearch yellow cluster', 'Lower the replica count to zero.', 2),
+      page('102', 'Vault sealed', 'Unseal vault with three key holders.'),
+    ]);
+    [status] = await svc.sources.syncNow(TEAM_WIKI);
+    expect(status).toMatchObject({ updated: 1, removed: 1, unchanged: 1, documents: 2 });
+    expect((await top('elasticsearch replica count'))[0]?.content).toContain('zero');
+  });
+
+  it('a wrong token or a reference outside the team is an error of that source only', async () => {
+    config.effective.set(TEAM_WIKI, {
+      knowledge_base: {
+        sources: {
+          confluence: {
+            url: wiki.base,
+            space_keys: ['OPS'],
+            username: 'oncall@example.com',
+            token: 'vault://inquest/team-wiki/confluence#token',
+          },
+          wrong: {
+            kind: 'confluence',
+            url: wiki.base,
+            space_keys: ['OPS'],
+            username: 'oncall@example.com',
+            token: 'vault://inquest/team-wiki/wrong#token',
+          },
+          outside: {
+            kind: 'confluence',
+            url: wiki.base,
+            space_keys: ['OPS'],
+            username: 'oncall@example.com',
+            token: 'vault://inquest/other-team/confluence#token',
+          },
+        },
+      },
+    } as never);
+    const statuses = await svc.sources.syncNow(TEAM_WIKI);
+    expect(statuses.map((s) => [s.name, s.state])).toEqual([
+      ['confluence', 'ok'],
+      ['wrong', 'error'],
+      ['outside', 'error'],
+    ]);
+    expect(statuses[1]?.error).toMatch(/401/);
+    expect(statuses[2]?.error).toBeTruthy();
+    expect(statuses[2]?.error).not.toContain('api-token-123');
+  });
+});
