@@ -641,6 +641,52 @@ describe('Undo button of learn', () => {
   });
 });
 
+describe('retries across gateway replicas', () => {
+  it('two gateways sharing the store run an event retried to the other replica once', async () => {
+    // replicas are not all-in-one: no shared bus; they share MongoDB when the test has one,
+    // else the data directory's SQLite store
+    const mongoUrl = process.env['INQUEST_TEST_MONGODB_URL'];
+    const env = {
+      ...peers,
+      ...(mongoUrl
+        ? { INQUEST_MONGODB_URL: `${mongoUrl.replace(/\/$/, '')}/inquest_e2e_seen_${process.pid}` }
+        : {}),
+    };
+    const replicas = [
+      await startTestGateway(adminToken, env, { logger: silentLogger() }),
+      await startTestGateway(adminToken, env, { logger: silentLogger() }),
+    ];
+    try {
+      const sendTo = async (url: string, payload: object, extra: Headers = {}) => {
+        const body = JSON.stringify(payload);
+        const res = await fetch(`${url}/api/v1/chat/slack/events?node=acme`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...signedHeaders(body), ...extra },
+          body,
+        });
+        return res.status;
+      };
+      const ev = mention('list');
+      const [a, b] = replicas as [RunningGateway, RunningGateway];
+      expect(await sendTo(a.url, ev)).toBe(200);
+      expect(await sendTo(b.url, ev, { 'x-slack-retry-num': '1' })).toBe(200);
+      expect(await sendTo(b.url, ev, { 'x-slack-retry-num': '2' })).toBe(200);
+      await waitFor(() => posts(ev.event.ts).length > 0);
+      // give a duplicate every chance to show up
+      await new Promise((r) => setTimeout(r, 500));
+      expect(posts(ev.event.ts)).toHaveLength(1);
+      expect(String(posts(ev.event.ts)[0]?.args['text'])).toMatch(/investigations/);
+
+      // a different event still runs on either replica
+      const other = mention('list');
+      expect(await sendTo(b.url, other)).toBe(200);
+      await waitFor(() => posts(other.event.ts).length === 1);
+    } finally {
+      for (const r of replicas) await r.stop();
+    }
+  }, 30_000);
+});
+
 describe('mapping and help', () => {
   it('an unmapped channel gets a polite explanation and nothing runs', async () => {
     const before = await investigationCount();

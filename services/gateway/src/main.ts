@@ -25,6 +25,9 @@ import { FlexibleRateLimiter } from './http/flexible-rate-limiter';
 import type { RouteDef } from './http/route';
 import { allRoutes, type ServiceClients } from './routes/index';
 import { SlackBot } from './slack/slack-bot';
+import { MongoSeenEvents } from './slack/mongo-seen-events';
+import { InMemorySeenEvents } from './slack/seen-events';
+import { SqliteSeenEvents } from './slack/sqlite-seen-events';
 import { SlackDirectory } from './slack/slack-directory';
 import { WebClientSlackApi } from './slack/slack-web-api';
 
@@ -151,7 +154,14 @@ export async function start(
     logger,
     pollMs: config.INQUEST_SLACK_PROGRESS_POLL_MS,
   });
-  const slack = { directory: slackDirectory, bot: slackBot };
+  // Slack retries may reach any replica: seen deliveries live where the rate limits do (MongoDB),
+  // else in the data directory replicas share; all-in-one has one gateway, so memory will do.
+  const seenEvents = mongo
+    ? await MongoSeenEvents.open(mongo.db())
+    : deps.bus
+      ? new InMemorySeenEvents()
+      : new SqliteSeenEvents(join(config.INQUEST_DATA_DIR, 'gateway.db'));
+  const slack = { directory: slackDirectory, bot: slackBot, seen: seenEvents, logger };
 
   const app = createApp({
     routes: [...allRoutes({ clients, logger, bus, slack }), ...(deps.extraRoutes ?? [])],
@@ -193,6 +203,7 @@ export async function start(
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
       await slackBot.stop();
+      await seenEvents.close();
       for (const c of Object.values(clients)) c.close();
       await authenticator.close();
       await ownBus?.close();

@@ -1,5 +1,6 @@
 import { ErrorBody } from '@inquest/api-contract';
 import { invalidRequest, unauthenticated, unavailable } from '@inquest/errors';
+import type { Logger } from '@inquest/observability';
 import { z } from 'zod';
 import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
 import type { SlackBot } from '../slack/slack-bot';
@@ -10,11 +11,15 @@ import {
   verifySlackSignature,
 } from '../slack/slack-signature';
 import { HELP_TEXT } from '../slack/slack-commands';
+import { InMemorySeenEvents, type SeenEvents } from '../slack/seen-events';
 
 /** What the Slack routes need besides the gRPC clients. */
 export interface SlackRouteDeps {
   directory: SlackDirectory;
   bot: SlackBot;
+  /** deliveries already handled, shared by the gateway replicas (memory when absent) */
+  seen?: SeenEvents;
+  logger?: Logger;
   now?: () => number;
 }
 
@@ -38,31 +43,6 @@ const header = (req: ApiRequest<unknown, unknown, unknown>, name: string): strin
   return Array.isArray(v) ? v[0] : v;
 };
 
-/**
- * Remembers what Slack already delivered (event ids, button presses) for an hour: Slack retries
- * an event it thinks went unanswered (`X-Slack-Retry-Num`), and the work must run once.
- */
-class SeenIds {
-  private readonly seen = new Map<string, number>();
-  constructor(
-    private readonly ttlMs = 3_600_000,
-    private readonly max = 50_000,
-  ) {}
-  /** true the first time `id` is seen within the window */
-  first(id: string, now: number): boolean {
-    const at = this.seen.get(id);
-    if (at !== undefined && now - at < this.ttlMs) return false;
-    this.seen.set(id, now);
-    if (this.seen.size > this.max) {
-      for (const [k, t] of this.seen) {
-        if (now - t < this.ttlMs && this.seen.size <= this.max * 0.9) break;
-        this.seen.delete(k);
-      }
-    }
-    return true;
-  }
-}
-
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
@@ -74,7 +54,20 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
  */
 export function slackRoutes(deps: SlackRouteDeps): RouteDef[] {
   const now = deps.now ?? Date.now;
-  const seen = new SeenIds();
+  const memory = new InMemorySeenEvents();
+  /**
+   * True the first time a delivery is seen. When the shared store fails, this replica's memory
+   * decides (a retry reaching another replica may then run twice) rather than failing the ack.
+   */
+  const firstTime = async (key: string): Promise<boolean> => {
+    if (!deps.seen) return memory.first(key, now());
+    try {
+      return await deps.seen.first(key, now());
+    } catch (err) {
+      deps.logger?.warn({ err }, 'slack: the shared store of seen events failed; using memory');
+      return memory.first(key, now());
+    }
+  };
 
   /** Verifies the signature; answers the app, or throws 401/503. */
   const verified = async (req: ApiRequest<unknown, NodeQuery, unknown>): Promise<SlackApp> => {
@@ -128,7 +121,7 @@ export function slackRoutes(deps: SlackRouteDeps): RouteDef[] {
           return { status: 200, body: { challenge: str(body['challenge']) ?? '' } };
         if (body['type'] !== 'event_callback') return { status: 200 };
         const eventId = str(body['event_id']);
-        if (eventId && !seen.first(`event:${app.nodeId}:${eventId}`, now())) return { status: 200 };
+        if (eventId && !(await firstTime(`event:${app.nodeId}:${eventId}`))) return { status: 200 };
         const ev = obj(body['event']);
         const type = str(ev['type']);
         const direct = type === 'message' && ev['channel_type'] === 'im';
@@ -232,7 +225,7 @@ export function slackRoutes(deps: SlackRouteDeps): RouteDef[] {
         const user = str(obj(payload['user'])['id']);
         if (!actionId || !channel || !user) return { status: 200 };
         const key = `action:${app.nodeId}:${user}:${str(action['action_ts']) ?? ''}:${actionId}`;
-        if (!seen.first(key, now())) return { status: 200 };
+        if (!(await firstTime(key))) return { status: 200 };
         const message = obj(payload['message']);
         const workspaceId = str(obj(payload['team'])['id']);
         const messageTs = str(message['ts']);
