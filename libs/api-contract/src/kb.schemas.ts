@@ -235,9 +235,38 @@ export const TreeStats = z.object({
   last_sync_at: z
     .string()
     .nullable()
-    .describe('When the RAPTOR tree was last rebuilt (null before the first build)'),
+    .describe(
+      'When a knowledge source of the team (knowledge_base.sources) was last synced (null before the first sync)',
+    ),
 });
 export type TreeStats = z.infer<typeof TreeStats>;
+
+export const KnowledgeSourceStatus = z.object({
+  name: z.string().describe('Its name in knowledge_base.sources'),
+  kind: z.enum(['git', 'web', 'confluence']),
+  url: z.string(),
+  state: z
+    .enum(['never', 'ok', 'error'])
+    .describe('never: not synced yet; ok: the last sync succeeded; error: it failed'),
+  last_sync_at: z.string().nullable().describe('When the last sync ended'),
+  last_success_at: z.string().nullable().describe('When the last successful sync ended'),
+  error: z
+    .string()
+    .nullable()
+    .describe("Why the last sync failed; the source's documents are kept"),
+  documents: z
+    .number()
+    .int()
+    .describe('Source documents (files, pages) held in the knowledge base'),
+  added: z.number().int().describe('Taught by the last sync'),
+  updated: z.number().int().describe('Taught again by the last sync (a new version)'),
+  removed: z.number().int().describe('Gone from the source: their documents were deleted'),
+  unchanged: z.number().int().describe('Same version: skipped'),
+});
+export type KnowledgeSourceStatus = z.infer<typeof KnowledgeSourceStatus>;
+
+export const KnowledgeSourceList = z.object({ sources: z.array(KnowledgeSourceStatus) });
+export type KnowledgeSourceList = z.infer<typeof KnowledgeSourceList>;
 
 export const PatternsQuery = z.object({
   query: z.string().max(8192).optional().describe('Rank patterns by match with this text'),

@@ -229,7 +229,7 @@ export async function start(
     services: [
       {
         definition: knowledgeV1.KnowledgeServiceService,
-        implementation: knowledgeHandlers(knowledge, logger),
+        implementation: knowledgeHandlers(knowledge, sources, logger),
         name: 'inquest.knowledge.v1.KnowledgeService',
       },
     ],

@@ -4,7 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { InProcessEventBus } from '@inquest/events';
+import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
+import { knowledgeV1 } from '@inquest/proto';
 import { startConfigServiceDouble, tempDir, type ConfigServiceDouble } from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
 
@@ -170,9 +172,23 @@ describe('knowledge source sync (real git)', () => {
     ]);
     expect(statuses[3]?.error).toMatch(/egress refused/);
     expect(statuses[1]?.error).toMatch(/git clone/);
+    expect(await svc.sources.status(TEAM)).toEqual(statuses);
+    // the same over gRPC (what the gateway's GET /kb/sources and POST /kb/sources/sync call)
+    const kb = createClient(knowledgeV1.KnowledgeServiceClient, svc.address, {
+      deadlineMs: 30_000,
+    });
+    try {
+      const listed = await kb.listSources({ team_id: TEAM });
+      expect(listed.sources.map((s) => [s.name, s.state, s.error ?? ''])).toEqual(
+        statuses.map((s) => [s.name, s.state, s.error ?? '']),
+      );
+      const synced = await kb.syncSources({ team_id: TEAM });
+      expect(synced.sources[0]).toMatchObject({ name: 'git', state: 'ok', unchanged: 2 });
+    } finally {
+      kb.close();
+    }
     expect(statuses[2]?.error).toBeTruthy();
     expect((await top('prune images crictl'))[0]?.title).toBe('Disk pressure');
-    expect(await svc.sources.status(TEAM)).toEqual(statuses);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   FeedbackRequest,
   GraphQuery,
   KnowledgeGraph,
+  KnowledgeSourceList,
   PatternList,
   PatternsQuery,
   RetrieveRequest,
@@ -28,6 +29,24 @@ const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
   return req.auth.teamId;
 };
 
+const sourceBody = (s: knowledgeV1.SourceStatus): KnowledgeSourceList['sources'][number] => ({
+  name: s.name,
+  kind: s.kind as KnowledgeSourceList['sources'][number]['kind'],
+  url: s.url,
+  state: s.state as KnowledgeSourceList['sources'][number]['state'],
+  last_sync_at: s.last_sync_at ?? null,
+  last_success_at: s.last_success_at ?? null,
+  error: s.error ?? null,
+  documents: s.documents,
+  added: s.added,
+  updated: s.updated,
+  removed: s.removed,
+  unchanged: s.unchanged,
+});
+
+/** A sync reads whole repositories and spaces: longer than the knowledge client's deadline. */
+const SYNC_DEADLINE_MS = 600_000;
+
 type TeachFields = Pick<TeachRequest, 'content' | 'type' | 'service' | 'tags' | 'title'>;
 
 function teachBody(r: knowledgeV1.TeachResponse, withIds: boolean): TeachResponse {
@@ -41,7 +60,7 @@ function teachBody(r: knowledgeV1.TeachResponse, withIds: boolean): TeachRespons
   return body;
 }
 
-/** Routes of /kb/*: teach, retrieve, answer, feedback, status, tree stats, patterns, graph, uploads. */
+/** Routes of /kb/*: teach, retrieve, answer, feedback, status, tree stats, sources, patterns, graph, uploads. */
 export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
   const kb = clients.knowledge;
   /** POST /kb/teach and /kb/documents differ only in how the content is split. */
@@ -294,6 +313,45 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
           nodes_by_level: r.nodes_by_level,
           last_sync_at: r.last_sync_at ?? null,
         };
+        return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kb/sources',
+      summary: 'Knowledge sources and their sync status',
+      description:
+        "Extension: each source of the team's knowledge_base.sources (Git, web pages, Confluence) with its last sync: when, what it did, and the error when it failed.",
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'read',
+      responses: { 200: { description: 'Sources by name', schema: KnowledgeSourceList } },
+      handler: async (req) => {
+        const r = await kb.listSources(
+          { team_id: teamOf(req) },
+          { ctx: req.ctx, signal: req.signal },
+        );
+        const body: KnowledgeSourceList = { sources: r.sources.map(sourceBody) };
+        return { status: 200, body };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/kb/sources/sync',
+      summary: 'Sync the knowledge sources now',
+      description:
+        "Extension: syncs every source of the team now, whatever its sync_interval, and answers once done with each source's status (a failed source is an `error` state, not a failed request).",
+      tags: ['kb'],
+      auth: 'team',
+      permission: 'write',
+      rateClass: 'write',
+      responses: { 200: { description: 'Sources after the sync', schema: KnowledgeSourceList } },
+      handler: async (req) => {
+        const r = await kb.syncSources(
+          { team_id: teamOf(req) },
+          { ctx: req.ctx, signal: req.signal, deadlineMs: SYNC_DEADLINE_MS },
+        );
+        const body: KnowledgeSourceList = { sources: r.sources.map(sourceBody) };
         return { status: 200, body };
       },
     }),

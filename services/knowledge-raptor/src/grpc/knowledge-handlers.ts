@@ -3,6 +3,8 @@ import { implement, type HandlerContext } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
 import type { KnowledgeService } from '../domain/knowledge-service';
+import type { SourceStatus } from '../domain/sources/source-sync';
+import type { SourceSyncLoop } from '../domain/sources/source-sync-loop';
 
 const team = (reqTeam: string, ctx: HandlerContext) => {
   const t = reqTeam || ctx.teamId;
@@ -10,8 +12,23 @@ const team = (reqTeam: string, ctx: HandlerContext) => {
   return t;
 };
 
+const sourceStatus = (s: SourceStatus): knowledgeV1.SourceStatus => ({
+  name: s.name,
+  kind: s.kind,
+  url: s.url,
+  state: s.state,
+  last_sync_at: s.last_sync_at,
+  last_success_at: s.last_success_at,
+  error: s.error,
+  documents: s.documents,
+  added: s.added,
+  updated: s.updated,
+  removed: s.removed,
+  unchanged: s.unchanged,
+});
+
 /** gRPC KnowledgeService: decode, call the domain, encode. */
-export function knowledgeHandlers(kb: KnowledgeService, logger: Logger) {
+export function knowledgeHandlers(kb: KnowledgeService, sources: SourceSyncLoop, logger: Logger) {
   return implement(
     knowledgeV1.KnowledgeServiceService,
     {
@@ -110,6 +127,12 @@ export function knowledgeHandlers(kb: KnowledgeService, logger: Logger) {
         return {};
       },
       getGraph: async (req, ctx) => kb.graph(team(req.team_id, ctx), req.entity, req.depth),
+      listSources: async (req, ctx) => ({
+        sources: (await sources.status(team(req.team_id, ctx))).map(sourceStatus),
+      }),
+      syncSources: async (req, ctx) => ({
+        sources: (await sources.syncNow(team(req.team_id, ctx))).map(sourceStatus),
+      }),
     },
     logger,
   );
