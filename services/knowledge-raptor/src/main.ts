@@ -112,9 +112,16 @@ export async function start(
     file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
     logger,
   });
+  // every team the service serves becomes one whose due sources the sync loop reads
+  const syncTeams = new Set<string>();
   const knowledge = new KnowledgeService({
     store,
-    settings,
+    settings: {
+      get: (teamId) => {
+        syncTeams.add(teamId);
+        return settings.get(teamId);
+      },
+    },
     spaces,
     analyzer,
     answerer: llmSummarizer ?? extractive,
@@ -142,6 +149,8 @@ export async function start(
   });
   knowledge.attachTree(tree);
 
+  const syncState = new FileSyncStateStore(join(config.INQUEST_DATA_DIR, 'source-sync'));
+  for (const t of await syncState.teams()) syncTeams.add(t);
   const sourceSync = new SourceSync({
     connectors: {
       git: new GitSourceConnector({
@@ -162,7 +171,7 @@ export async function start(
           });
       },
     },
-    state: new FileSyncStateStore(join(config.INQUEST_DATA_DIR, 'source-sync')),
+    state: syncState,
     logger,
     onSynced: async (teamId, at) => {
       const meta = await store.getTreeMeta(teamId);
@@ -178,6 +187,7 @@ export async function start(
     settings,
     logger,
     tickMs: config.INQUEST_KB_SOURCE_TICK_MS,
+    teams: syncTeams,
   });
   sources.start();
 

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SyncStateStore, TeamSyncState } from '../../domain/sources/source-sync';
 
@@ -18,6 +18,18 @@ export class FileSyncStateStore implements SyncStateStore {
       return JSON.parse(await readFile(this.file(teamId), 'utf8')) as TeamSyncState;
     } catch (err) {
       if ((err as { code?: string }).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  /** Teams with sync state (synced before a restart). */
+  async teams(): Promise<string[]> {
+    try {
+      return (await readdir(this.dir))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => decodeURIComponent(f.slice(0, -'.json'.length)));
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT') return [];
       throw err;
     }
   }

@@ -8,7 +8,7 @@ import type { SourceStatus, SourceSync } from './source-sync';
  * A team becomes known when the service serves it or it has sync state from an earlier run.
  */
 export class SourceSyncLoop {
-  private readonly teams = new Set<string>();
+  private readonly teams: Set<string>;
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private readonly abort = new AbortController();
@@ -20,8 +20,12 @@ export class SourceSyncLoop {
       logger: Logger;
       /** how often due sources are looked for */
       tickMs: number;
+      /** teams known already (shared with whoever else learns of teams) */
+      teams?: Set<string>;
     },
-  ) {}
+  ) {
+    this.teams = deps.teams ?? new Set();
+  }
 
   watch(teamId: string): void {
     this.teams.add(teamId);
