@@ -63,6 +63,8 @@ export class GitSourceConnector implements SourceConnector {
       [`protocol.${url.protocol.slice(0, -1)}.allow`]: 'always',
       'core.hooksPath': '/dev/null',
       'credential.helper': '',
+      // a redirect would reach a host the egress check never saw
+      'http.followRedirects': 'false',
     };
     if (source.token_ref) {
       // a reference that cannot be resolved is an error even where no token is needed
