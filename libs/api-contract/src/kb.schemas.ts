@@ -253,7 +253,9 @@ export const KnowledgeSourceStatus = z.object({
   error: z
     .string()
     .nullable()
-    .describe("Why the last sync failed; the source's documents are kept"),
+    .describe(
+      "Why the last sync failed (state error: the source's documents are kept), or which documents it skipped (state ok)",
+    ),
   documents: z
     .number()
     .int()

@@ -26,6 +26,8 @@ function harness() {
     },
     sink: {
       teach: async (input) => {
+        if (input.content.includes('\u0000'))
+          throw Object.assign(new Error('content: is not text'), { kind: 'invalid_input' });
         taught.push(input);
         const id = `doc_${++n}`;
         return { document_id: id, status: 'indexed', level: 'L1', chunks: 1, document_ids: [id] };
@@ -106,6 +108,14 @@ describe('SourceSync', () => {
     expect(ok).toMatchObject({ state: 'ok', unchanged: 1 });
     expect(ok?.error).toBeUndefined();
     expect(await h.sync.lastSyncAt('t')).toBe(ok?.last_sync_at);
+  });
+
+  it('skips a document the knowledge base refuses, says so, and syncs the others', async () => {
+    const h = harness();
+    h.setDocs([md('bin.md', 'v1', '# Bin\n\u0000'), md('ok.md', 'v1', '# Ok\nfine')]);
+    const [s] = await h.sync.sync('t', [GIT]);
+    expect(s).toMatchObject({ state: 'ok', added: 1, documents: 1 });
+    expect(s?.error).toBe('1 document(s) skipped: bin.md: content: is not text');
   });
 
   it('runs one sync of a team at a time', async () => {

@@ -201,6 +201,7 @@ export class SourceSync {
       if (!connector) throw new Error(`no connector for sources of kind ${source.kind}`);
       const docs = await connector.fetch(source, signal);
       const seen = new Set<string>();
+      const skipped: string[] = [];
       for (const d of docs) {
         if (seen.has(d.path)) continue;
         seen.add(d.path);
@@ -209,7 +210,16 @@ export class SourceSync {
           base.unchanged++;
           continue;
         }
-        const ids = await this.teach(teamId, source, d);
+        let ids: string[];
+        try {
+          ids = await this.teach(teamId, source, d);
+        } catch (err) {
+          // a document the knowledge base refuses (binary, too large) must not stop the others;
+          // it is tried again at the next sync, and the status says which
+          if ((err as { kind?: string }).kind !== 'invalid_input') throw err;
+          skipped.push(`${d.path}: ${errorText(err)}`);
+          continue;
+        }
         if (had) {
           const stale = had.document_ids.filter((id) => !ids.includes(id));
           if (stale.length) await this.deps.sink.remove(teamId, stale);
@@ -229,7 +239,9 @@ export class SourceSync {
         state: 'ok',
         last_sync_at: at,
         last_success_at: at,
-        error: undefined,
+        error: skipped.length
+          ? `${skipped.length} document(s) skipped: ${skipped.slice(0, 3).join('; ')}`.slice(0, 500)
+          : undefined,
         documents: Object.keys(entry.documents).length,
       };
     } catch (err) {
