@@ -1,3 +1,4 @@
+import { resolveKind } from '@inquest/kube';
 import { classifyTool, nameWords } from '@inquest/write-guard';
 import type { ToolDescriptor } from '../ports';
 
@@ -53,95 +54,36 @@ export interface ToolProfile {
   kube: boolean;
 }
 
-/** singular lower-case kind per word (plural, short name, singular) */
-export const KIND_WORDS: Record<string, string> = {};
-const KINDS: [string, string[]][] = [
-  ['pod', ['pod', 'pods', 'po']],
-  ['deployment', ['deployment', 'deployments', 'deploy']],
-  ['replicaset', ['replicaset', 'replicasets', 'rs']],
-  ['statefulset', ['statefulset', 'statefulsets', 'sts']],
-  ['daemonset', ['daemonset', 'daemonsets', 'ds']],
-  ['job', ['job', 'jobs']],
-  ['cronjob', ['cronjob', 'cronjobs', 'cj']],
-  ['node', ['node', 'nodes']],
-  ['service', ['service', 'services', 'svc']],
-  ['endpoints', ['endpoints', 'endpoint', 'ep']],
-  ['ingress', ['ingress', 'ingresses', 'ing']],
-  ['configmap', ['configmap', 'configmaps', 'cm']],
-  ['secret', ['secret', 'secrets']],
-  ['persistentvolumeclaim', ['persistentvolumeclaim', 'persistentvolumeclaims', 'pvc', 'pvcs']],
-  ['persistentvolume', ['persistentvolume', 'persistentvolumes', 'pv', 'pvs']],
-  ['storageclass', ['storageclass', 'storageclasses', 'sc']],
-  ['horizontalpodautoscaler', ['horizontalpodautoscaler', 'horizontalpodautoscalers', 'hpa']],
-  ['namespace', ['namespace', 'namespaces', 'ns']],
-  ['event', ['event', 'events', 'ev']],
-  ['resourcequota', ['resourcequota', 'resourcequotas', 'quota']],
-  ['limitrange', ['limitrange', 'limitranges', 'limits']],
-  ['serviceaccount', ['serviceaccount', 'serviceaccounts', 'sa']],
-  ['certificate', ['certificate', 'certificates', 'cert', 'certs']],
-];
-for (const [kind, words] of KINDS) for (const w of words) KIND_WORDS[w] = kind;
+/**
+ * Kinds beyond the core API that investigations meet, and plural short names people type
+ * (`pvcs`); everything else is `@inquest/kube`'s `resolveKind`, kubectl's way of reading a kind.
+ */
+const EXTRA_KINDS: Record<string, { kind: string; proper: string; apiVersion: string }> = {
+  certificate: { kind: 'certificate', proper: 'Certificate', apiVersion: 'cert-manager.io/v1' },
+};
+const EXTRA_WORDS: Record<string, string> = {
+  certificates: 'certificate',
+  certificate: 'certificate',
+  cert: 'certificate',
+  certs: 'certificate',
+  pvcs: 'persistentvolumeclaim',
+  pvs: 'persistentvolume',
+  endpoint: 'endpoints',
+};
 
+/** singular lower-case kind of a word ("pods", "po", "Pod", "deployment.apps" -> pod, deployment) */
 export function kindOf(word: string | undefined): string | undefined {
   if (!word) return undefined;
-  const w = word
-    .toLowerCase()
-    .replace(/\.(apps|batch|v1|autoscaling|networking\.k8s\.io|storage\.k8s\.io).*$/, '');
-  return KIND_WORDS[w];
+  const w = word.toLowerCase();
+  // "no" is kubectl's short name of Node, and a common word in tool names ("no_color")
+  if (w === 'no') return undefined;
+  return EXTRA_WORDS[w] ?? resolveKind(w)?.kind.toLowerCase();
 }
 
-const API_VERSIONS: Record<string, string> = {
-  pod: 'v1',
-  node: 'v1',
-  service: 'v1',
-  endpoints: 'v1',
-  configmap: 'v1',
-  secret: 'v1',
-  persistentvolumeclaim: 'v1',
-  persistentvolume: 'v1',
-  namespace: 'v1',
-  event: 'v1',
-  resourcequota: 'v1',
-  limitrange: 'v1',
-  serviceaccount: 'v1',
-  deployment: 'apps/v1',
-  replicaset: 'apps/v1',
-  statefulset: 'apps/v1',
-  daemonset: 'apps/v1',
-  job: 'batch/v1',
-  cronjob: 'batch/v1',
-  ingress: 'networking.k8s.io/v1',
-  storageclass: 'storage.k8s.io/v1',
-  horizontalpodautoscaler: 'autoscaling/v2',
-  certificate: 'cert-manager.io/v1',
-};
-export const apiVersionOf = (kind: string) => API_VERSIONS[kind] ?? 'v1';
-const PROPER: Record<string, string> = {
-  pod: 'Pod',
-  deployment: 'Deployment',
-  replicaset: 'ReplicaSet',
-  statefulset: 'StatefulSet',
-  daemonset: 'DaemonSet',
-  job: 'Job',
-  cronjob: 'CronJob',
-  node: 'Node',
-  service: 'Service',
-  endpoints: 'Endpoints',
-  ingress: 'Ingress',
-  configmap: 'ConfigMap',
-  secret: 'Secret',
-  persistentvolumeclaim: 'PersistentVolumeClaim',
-  persistentvolume: 'PersistentVolume',
-  storageclass: 'StorageClass',
-  horizontalpodautoscaler: 'HorizontalPodAutoscaler',
-  namespace: 'Namespace',
-  event: 'Event',
-  resourcequota: 'ResourceQuota',
-  limitrange: 'LimitRange',
-  serviceaccount: 'ServiceAccount',
-  certificate: 'Certificate',
-};
-export const properKind = (kind: string) => PROPER[kind] ?? kind;
+export const apiVersionOf = (kind: string) =>
+  EXTRA_KINDS[kind]?.apiVersion ?? resolveKind(kind)?.apiVersion ?? 'v1';
+export const properKind = (kind: string) =>
+  EXTRA_KINDS[kind]?.proper ?? resolveKind(kind)?.kind ?? kind;
 
 const ROLE_BY_NAME: [RegExp, ParamRole][] = [
   [/^(kind|resource_?type|resource_?kind|object_?kind|type_?of_?resource|resource)$/, 'kind'],
@@ -206,7 +148,7 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
     const role = roleOf(p, schema);
     if (role && params[role] === undefined) params[role] = p;
   }
-  const kinds = [...new Set(words.map((w) => KIND_WORDS[w]).filter((k): k is string => !!k))];
+  const kinds = [...new Set(words.map((w) => kindOf(w)).filter((k): k is string => !!k))];
   let verb: ToolVerb = 'other';
   for (const [v, re] of VERB_WORDS)
     if (words.some((w) => re.test(w))) {
@@ -222,11 +164,7 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
       verb = params.name || params.pod || params.node || params.workload ? 'get' : 'list';
     else if (verb === 'other' && params.query && /prom|metric|query/.test(tool.name))
       verb = 'query';
-    else if (
-      verb === 'other' &&
-      kinds.length > 0 &&
-      words.some((w) => /s$/.test(w) && KIND_WORDS[w])
-    )
+    else if (verb === 'other' && kinds.length > 0 && words.some((w) => /s$/.test(w) && kindOf(w)))
       verb = 'list';
   }
   if (kinds.includes('event') && verb !== 'logs') verb = 'events';
