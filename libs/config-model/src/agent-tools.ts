@@ -11,9 +11,9 @@ export interface AgentToolCandidate {
 
 type Area = 'k8s' | 'cloud' | 'code';
 
-// The runner's rule (services/investigation-runner/src/domain/agents.ts): an agent with an area
-// gets by default the tools whose server, name or description belong to it.
-const AREA_WORDS: Record<Area, RegExp> = {
+// One rule for the runner (which tools an agent gets) and GET /tools (which agents get a tool):
+// an agent with an area gets by default the tools whose server, name or description belong to it.
+export const AREA_WORDS: Record<Area, RegExp> = {
   k8s: /\b(k8s|kube\w*|kubectl|pods?|deployments?|namespaces?|nodes?|statefulsets?|daemonsets?|helm|containers?|replicasets?|ingress(es)?|cluster)\b/i,
   cloud:
     /\b(aws|gcp|azure|cloud\w*|ec2|s3|rds|lambda|iam|vpc|elb|alb|quota|billing|region|instances?|load.?balancers?|cloudwatch|stackdriver|bucket)\b/i,
@@ -29,6 +29,11 @@ const AGENT_AREA: Partial<Record<(typeof AGENT_NAMES)[number], Area>> = {
 const obj = (v: unknown): JsonObject => (isPlainObject(v) ? v : {});
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+/** Whether a tool fits an agent's area by default (an agent without an area takes every tool). */
+export function toolFitsAgent(agent: string, tool: AgentToolCandidate): boolean {
+  return fitsArea(tool, AGENT_AREA[agent as (typeof AGENT_NAMES)[number]]);
+}
 
 function fitsArea(tool: AgentToolCandidate, area: Area | undefined): boolean {
   if (!area) return true;

@@ -38,7 +38,7 @@ export {
 } from './config-validation';
 export type { ResolvedServers } from './config-validation';
 export { closestName, editDistance } from './did-you-mean';
-export { agentsByTool } from './agent-tools';
+export { agentsByTool, AREA_WORDS, toolFitsAgent } from './agent-tools';
 export { RESERVED_FIELDS, reservedFieldWarnings } from './reserved-fields';
 export type { AgentToolCandidate } from './agent-tools';
 export { effectiveConfig } from './effective-config';

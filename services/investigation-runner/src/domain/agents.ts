@@ -1,3 +1,4 @@
+import { AREA_WORDS, toolFitsAgent } from '@inquest/config-model';
 import type { InvestigationContextRecord } from '@inquest/store';
 import type { ToolDescriptor } from './ports';
 
@@ -80,30 +81,6 @@ export function toolSettingsOf(effective: Record<string, unknown>, tool: string)
   };
 }
 
-type Area = 'k8s' | 'cloud' | 'code';
-
-const AREA_WORDS: Record<Area, RegExp> = {
-  k8s: /\b(k8s|kube\w*|kubectl|pods?|deployments?|namespaces?|nodes?|statefulsets?|daemonsets?|helm|containers?|replicasets?|ingress(es)?|cluster)\b/i,
-  cloud:
-    /\b(aws|gcp|azure|cloud\w*|ec2|s3|rds|lambda|iam|vpc|elb|alb|quota|billing|region|instances?|load.?balancers?|cloudwatch|stackdriver|bucket)\b/i,
-  code: /\b(git|github|gitlab|commits?|repo(sitory)?|code|source|pull.?requests?|prs?|diff|blame|merge|release|changelog|builds?|ci)\b/i,
-};
-
-/** Which area(s) a tool belongs to, from its server name, tool name and description. */
-export function toolAreas(tool: ToolDescriptor): Set<Area> {
-  const text = `${tool.server} ${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`;
-  const out = new Set<Area>();
-  for (const area of Object.keys(AREA_WORDS) as Area[])
-    if (AREA_WORDS[area].test(text)) out.add(area);
-  return out;
-}
-
-const AGENT_AREA: Partial<Record<AgentName, Area>> = {
-  k8s_agent: 'k8s',
-  cloud_agent: 'cloud',
-  coding_agent: 'code',
-};
-
 /**
  * The agent's tools: its defaults (the built-ins plus the team's tool-server tools that fit the
  * agent), minus disable_default_tools, plus enable_extra_tools; tools disabled in `tools.<name>`
@@ -116,11 +93,7 @@ export function selectTools(
   available: ToolDescriptor[],
   builtins: ToolDescriptor[],
 ): ToolDescriptor[] {
-  const area = AGENT_AREA[agent];
-  const defaults = [
-    ...builtins,
-    ...available.filter((t) => (area === undefined ? true : toolAreas(t).has(area))),
-  ];
+  const defaults = [...builtins, ...available.filter((t) => toolFitsAgent(agent, t))];
   const disabled = new Set(config.disableDefaultTools);
   const picked = new Map<string, ToolDescriptor>();
   for (const t of defaults) if (!disabled.has(t.fullName)) picked.set(t.fullName, t);
