@@ -71,6 +71,8 @@ export type {
   InvestigationProgress,
   InvestigationResult,
   InvestigationStatusValue,
+  KnowledgeSourceList,
+  KnowledgeSourceStatus,
   KnowledgeType,
   ListWebhookDeliveriesQuery,
   ListWebhookDeliveriesResponse,

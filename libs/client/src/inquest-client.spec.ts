@@ -126,6 +126,8 @@ describe('InquestClient requests', () => {
     await c.kb.patterns();
     await c.kb.graph('api');
     await c.kb.uploadDocument({ content: '# x' });
+    await c.kb.sources();
+    await c.kb.syncSources();
     await c.admin.createNode({ node_id: 'acme', parent_id: null, kind: 'org', name: 'Acme' });
     await c.admin.getNode('acme');
     await c.admin.listNodes({ parent_id: 'acme' });
@@ -154,6 +156,8 @@ describe('InquestClient requests', () => {
       'GET /api/v1/kb/patterns',
       'GET /api/v1/kb/graph?entity=api',
       'POST /api/v1/kb/documents',
+      'GET /api/v1/kb/sources',
+      'POST /api/v1/kb/sources/sync',
       'POST /api/v1/admin/nodes',
       'GET /api/v1/admin/nodes/acme',
       'GET /api/v1/admin/nodes?parent_id=acme',
@@ -170,6 +174,36 @@ describe('InquestClient requests', () => {
       'GET /api/v1/openapi.json',
     ]);
     expect(server.requests.at(-1)!.headers.authorization).toBeUndefined();
+  });
+
+  it('returns the knowledge sources and their sync outcome, and gives a sync its own timeout', async () => {
+    const source = {
+      name: 'runbooks',
+      kind: 'git',
+      url: 'https://git.example/runbooks.git',
+      state: 'error',
+      last_sync_at: '2026-01-01T00:00:00.000Z',
+      last_success_at: null,
+      error: 'clone failed',
+      documents: 0,
+      added: 0,
+      updated: 0,
+      removed: 0,
+      unchanged: 0,
+    };
+    const s = await serve({
+      [`GET ${API}/kb/sources`]: { status: 200, body: { sources: [source] } },
+      [`POST ${API}/kb/sources/sync`]: {
+        status: 200,
+        body: { sources: [{ ...source, state: 'ok', error: null, added: 3, documents: 3 }] },
+        delayMs: 150,
+      },
+    });
+    const { c } = client(s.url, { timeoutMs: 50 });
+    expect(await c.kb.sources()).toEqual({ sources: [source] });
+    expect((await caught(c.kb.syncSources())).code).toBe('timeout');
+    const synced = await c.kb.syncSources({ timeoutMs: 5_000 });
+    expect(synced.sources[0]).toMatchObject({ state: 'ok', added: 3, error: null });
   });
 
   it('tells applied config updates from pending approvals', () => {

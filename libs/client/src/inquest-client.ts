@@ -23,6 +23,7 @@ import type {
   GraphQuery,
   GraphResponse,
   HealthResponse,
+  KnowledgeSourceList,
   ListWebhookDeliveriesQuery,
   ListWebhookDeliveriesResponse,
   PendingChanges,
@@ -244,6 +245,20 @@ export class KnowledgeApi extends Resource {
   /** Markdown upload; answers like teach. */
   uploadDocument(body: UploadDocumentRequest, opts?: RequestOptions): Promise<TeachResponse> {
     return this.call({ method: 'POST', path: '/kb/documents', body }, opts);
+  }
+
+  /** The team's knowledge sources (extension) with each one's last sync, outcome and error. */
+  sources(opts?: RequestOptions): Promise<KnowledgeSourceList> {
+    return this.call({ method: 'GET', path: '/kb/sources' }, opts);
+  }
+
+  /**
+   * Syncs every knowledge source of the team now (write permission) and answers once done, with
+   * each source's status; a failed source is an `error` state, not a rejected promise. A sync can
+   * take minutes: pass a `timeoutMs` to match.
+   */
+  syncSources(opts?: RequestOptions): Promise<KnowledgeSourceList> {
+    return this.call({ method: 'POST', path: '/kb/sources/sync' }, opts);
   }
 }
 

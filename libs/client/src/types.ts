@@ -68,6 +68,8 @@ export type PatternsResponse = z.output<typeof C.PatternList>;
 export type GraphQuery = QueryOf<typeof C.GraphQuery>;
 export type GraphResponse = z.output<typeof C.KnowledgeGraph>;
 export type UploadDocumentRequest = z.input<typeof C.DocumentUploadRequest>;
+export type KnowledgeSourceStatus = z.output<typeof C.KnowledgeSourceStatus>;
+export type KnowledgeSourceList = z.output<typeof C.KnowledgeSourceList>;
 
 // admin
 export type NodeKind = z.output<typeof C.NodeKind>;
