@@ -14,9 +14,6 @@ const { spawnSync } = require('node:child_process');
  * What the test suites spawn. `bins`: any one of these names will do; `env`: a variable that
  * names the binary explicitly; `unlessEnv`: a variable that makes the requirement moot (an
  * existing server is reused); `pkg`: the Debian package.
- * Extension point: a later suite that drives a browser adds
- *   { bins: ['chromium', 'chromium-browser'], pkg: 'chromium', env: 'INQUEST_CHROMIUM_BIN',
- *     why: 'console end-to-end tests' }
  */
 const REQUIREMENTS = [
   {
@@ -46,6 +43,13 @@ const REQUIREMENTS = [
     why: 'Prometheus scrape target',
   },
   { bins: ['python3'], pkg: 'python3', why: 'Python client tests' },
+  {
+    // the console's browser tests and `npm run bench -- console` (tools/e2e/support/browser.ts)
+    bins: ['chromium', 'chromium-browser'],
+    pkg: 'chromium',
+    env: 'INQUEST_CHROMIUM_BIN',
+    why: 'console end-to-end tests',
+  },
 ];
 
 const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/usr/local/bin', '/sbin', '/bin'];
@@ -91,7 +95,7 @@ function plan(requirements, host) {
     ? `sudo apt-get install -y --no-install-recommends ${packages.join(' ')}`
     : `install the packages ${packages.join(' ')} (Debian names)`;
   const message =
-    `npm test needs ${what} (test servers, not found on PATH or in /usr/sbin, /usr/bin): run ` +
+    `npm test needs ${what} (test servers and browser, not found on PATH or in /usr/sbin, /usr/bin): run ` +
     `\`${how}\`${vars.length ? ` or point ${vars.join(', ')} at the binaries` : ''}`;
   return { action: 'fail', missing, packages, message };
 }
@@ -149,7 +153,7 @@ function main() {
   }
   const t0 = Date.now();
   process.stdout.write(
-    `test-setup: installing ${first.packages.join(' ')} with apt-get (test servers)...\n`,
+    `test-setup: installing ${first.packages.join(' ')} with apt-get (test servers, browser)...\n`,
   );
   const failed = aptInstall(first.packages);
   const after = plan(REQUIREMENTS, { ...host, uid: -1 });

@@ -37,6 +37,7 @@ const ALL = [
   'prometheus-alertmanager',
   'prometheus-node-exporter',
   'python3',
+  'chromium',
 ];
 
 describe('test-setup (the first step of npm test)', () => {
@@ -51,6 +52,7 @@ describe('test-setup (the first step of npm test)', () => {
       'prometheus',
       'prometheus-alertmanager',
       'prometheus-node-exporter',
+      'chromium',
     ]);
   });
 
@@ -58,7 +60,7 @@ describe('test-setup (the first step of npm test)', () => {
     const p = plan(REQUIREMENTS, host({ have: ALL.filter((b) => b !== 'nats-server') }));
     expect(p.action).toBe('fail');
     expect(p.message).toBe(
-      'npm test needs nats-server (test servers, not found on PATH or in /usr/sbin, /usr/bin): run ' +
+      'npm test needs nats-server (test servers and browser, not found on PATH or in /usr/sbin, /usr/bin): run ' +
         '`sudo apt-get install -y --no-install-recommends nats-server` or point INQUEST_NATS_SERVER_BIN at the binaries',
     );
     expect(p.message).not.toContain('\n');
@@ -68,7 +70,7 @@ describe('test-setup (the first step of npm test)', () => {
     const p = plan(REQUIREMENTS, host({ uid: 0, hasAptGet: false, have: ['python3'] }));
     expect(p.action).toBe('fail');
     expect(p.message).toContain(
-      'install the packages nats-server prometheus prometheus-alertmanager prometheus-node-exporter',
+      'install the packages nats-server prometheus prometheus-alertmanager prometheus-node-exporter chromium',
     );
   });
 
@@ -89,5 +91,26 @@ describe('test-setup (the first step of npm test)', () => {
     );
     expect(wrong.action).toBe('fail');
     expect(wrong.message).toContain('needs prometheus ');
+  });
+
+  it('needs chromium for the console browser tests: Debian package, either binary name, or INQUEST_CHROMIUM_BIN', () => {
+    const others = ALL.filter((b) => b !== 'chromium');
+    const asRoot = plan(REQUIREMENTS, host({ uid: 0, have: others }));
+    expect(asRoot.action).toBe('install');
+    expect(asRoot.packages).toEqual(['chromium']);
+    const notRoot = plan(REQUIREMENTS, host({ have: others }));
+    expect(notRoot.message).toBe(
+      'npm test needs chromium (test servers and browser, not found on PATH or in /usr/sbin, /usr/bin): run ' +
+        '`sudo apt-get install -y --no-install-recommends chromium` or point INQUEST_CHROMIUM_BIN at the binaries',
+    );
+    expect(plan(REQUIREMENTS, host({ have: [...others, 'chromium-browser'] })).action).toBe('ok');
+    const byEnv = host({
+      have: others,
+      env: { INQUEST_CHROMIUM_BIN: '/opt/chrome/chrome' },
+      exists: (f) => f === '/opt/chrome/chrome',
+    });
+    expect(plan(REQUIREMENTS, byEnv).action).toBe('ok');
+    const wrongEnv = host({ have: ALL, env: { INQUEST_CHROMIUM_BIN: '/nowhere/chrome' } });
+    expect(plan(REQUIREMENTS, wrongEnv).message).toContain('needs chromium ');
   });
 });
