@@ -21,6 +21,7 @@ module.exports = {
     '^@inquest/tool-([a-z0-9-]+)$': '<rootDir>/tools/$1/src/main.ts',
     '^@inquest/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^@inquest/([a-z0-9-]+)/testing$': '<rootDir>/libs/$1/src/testing/index.ts',
+    '^@inquest/config-model/merge$': '<rootDir>/libs/config-model/src/merge.ts',
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   maxWorkers: 2,

@@ -7,3 +7,4 @@ export * from './agents.schemas';
 export * from './kb.schemas';
 export * from './tools.schemas';
 export * from './alerts.schemas';
+export * from './auth.schemas';

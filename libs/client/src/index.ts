@@ -47,6 +47,7 @@ export type {
   AuditEntry,
   AuditQuery,
   AuditResponse,
+  Caller,
   CancelInvestigationResponse,
   ChangeRequest,
   ChangeRequestList,

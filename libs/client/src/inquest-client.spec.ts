@@ -140,6 +140,7 @@ describe('InquestClient requests', () => {
     await c.admin.rejectChangeRequest('cr_2');
     await c.webhooks.deliveries({ limit: 5, status: 'failed' });
     await c.webhooks.redeliver('dlv_1');
+    await c.whoami();
     await c.health();
     await c.openapi();
     expect(seen).toEqual([
@@ -170,6 +171,7 @@ describe('InquestClient requests', () => {
       'POST /api/v1/admin/change-requests/cr_2/reject',
       'GET /api/v1/webhooks/deliveries?limit=5&status=failed',
       'POST /api/v1/webhooks/deliveries/dlv_1/redeliver',
+      'GET /api/v1/whoami',
       'GET /healthz',
       'GET /api/v1/openapi.json',
     ]);

@@ -8,6 +8,7 @@ import type {
   AuditQuery,
   AuditResponse,
   CancelInvestigationResponse,
+  Caller,
   ChangeRequest,
   ChangeRequestList,
   ConfigPatch,
@@ -413,6 +414,14 @@ export class InquestClient {
     opts?: WaitOptions & { team?: string },
   ): Promise<Investigation> {
     return this.agents.waitForInvestigation(investigationId, opts);
+  }
+
+  /**
+   * `GET /whoami`: who the service takes this client's credential for (kind, the identity audit
+   * entries and change requests show, team, permissions). An admin token needs `team`.
+   */
+  whoami(opts?: RequestOptions): Promise<Caller> {
+    return this.request<Caller>({ method: 'GET', path: '/whoami' }, opts);
   }
 
   /** `GET /healthz` (no token). */

@@ -86,6 +86,10 @@ export type TokenList = z.output<typeof C.TokenList>;
 export type ListChangeRequestsQuery = QueryOf<typeof C.ChangeRequestsQuery>;
 export type DecideChangeRequest = z.input<typeof C.DecisionBody>;
 
+// auth
+/** GET /whoami: the caller (kind, identity as audit shows it, team, permissions). */
+export type Caller = z.output<typeof C.Caller>;
+
 // webhooks
 export type WebhookDelivery = z.output<typeof C.WebhookDelivery>;
 export type ListWebhookDeliveriesQuery = QueryOf<typeof C.ListWebhookDeliveriesQuery>;

@@ -8,6 +8,7 @@ import { kbRoutes } from './kb.routes';
 import { slackRoutes } from './slack.routes';
 import { toolsRoutes } from './tools.routes';
 import { webhooksRoutes } from './webhooks.routes';
+import { whoamiRoutes } from './whoami.routes';
 
 /** Every REST route of /api/v1. The OpenAPI document is generated from this same list. */
 export function allRoutes(deps: GatewayDeps): RouteDef[] {
@@ -19,6 +20,7 @@ export function allRoutes(deps: GatewayDeps): RouteDef[] {
     ...webhooksRoutes(deps),
     ...alertsRoutes(deps),
     ...adminRoutes(deps),
+    ...whoamiRoutes(),
     ...(deps.slack ? slackRoutes(deps.slack) : []),
   ];
 }
