@@ -8,7 +8,7 @@ import { createProjectGraphAsync } from '@nx/devkit';
 // there is none (fresh clone, CI): compute it first so plain `eslint .` enforces boundaries too.
 await createProjectGraphAsync({ exitOnError: false });
 
-const TS = ['**/*.ts', '**/*.mts', '**/*.cts'];
+const TS = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 
 /** Who may import whom (project tags from each project.json). */
 const boundaries = (allow = []) => [

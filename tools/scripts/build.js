@@ -2,9 +2,12 @@
 // Transpiles every project's src/ to dist/ with swc (type checking is `npm run typecheck`).
 // Usage: build.js [projectRoot ...]   (default: every project under libs/, services/, tools/)
 // Incremental: a file is rewritten only when its source is newer than its output.
+// A project with a vite.config.mjs (libs/console) is a browser app: only its Node entry
+// src/index.ts goes through swc; `vite build` builds the rest to dist/app when a source is newer.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const swc = require('@swc/core');
 
 const root = path.resolve(__dirname, '../..');
@@ -48,29 +51,71 @@ function prune(src, dist) {
 function buildProject(projectRoot) {
   const src = path.join(projectRoot, 'src');
   const dist = path.join(projectRoot, 'dist');
+  if (fs.existsSync(path.join(projectRoot, 'vite.config.mjs')))
+    return buildViteProject(projectRoot);
   prune(src, dist);
-  for (const file of walk(src)) {
-    const rel = path.relative(src, file);
-    if (/\.spec\.ts$/.test(rel) || /\.d\.ts$/.test(rel)) continue;
-    const isTs = rel.endsWith('.ts');
-    const target = path.join(dist, isTs ? rel.replace(/\.ts$/, '.js') : rel);
-    if (fs.existsSync(target) && fs.statSync(target).mtimeMs >= fs.statSync(file).mtimeMs) continue;
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    if (isTs) {
-      const out = swc.transformFileSync(file, {
-        ...swcrc,
-        filename: file,
-        sourceFileName: path.relative(path.dirname(target), file),
-        swcrc: false,
-        configFile: false,
-      });
-      fs.writeFileSync(target, out.code + `\n//# sourceMappingURL=${path.basename(target)}.map\n`);
-      if (out.map) fs.writeFileSync(target + '.map', out.map);
-    } else {
-      fs.copyFileSync(file, target);
-    }
-    written++;
+  for (const file of walk(src)) transpile(file, src, dist);
+}
+
+function transpile(file, src, dist) {
+  const rel = path.relative(src, file);
+  if (/\.spec\.ts$/.test(rel) || /\.d\.ts$/.test(rel)) return;
+  const isTs = rel.endsWith('.ts');
+  const target = path.join(dist, isTs ? rel.replace(/\.ts$/, '.js') : rel);
+  if (fs.existsSync(target) && fs.statSync(target).mtimeMs >= fs.statSync(file).mtimeMs) return;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  if (isTs) {
+    const out = swc.transformFileSync(file, {
+      ...swcrc,
+      filename: file,
+      sourceFileName: path.relative(path.dirname(target), file),
+      swcrc: false,
+      configFile: false,
+    });
+    fs.writeFileSync(target, out.code + `\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+    if (out.map) fs.writeFileSync(target + '.map', out.map);
+  } else {
+    fs.copyFileSync(file, target);
   }
+  written++;
+}
+
+/** Newest modification time under the given files and directories (0 when none exist). */
+function newestMtime(paths) {
+  let newest = 0;
+  for (const p of paths) {
+    if (!fs.existsSync(p)) continue;
+    const files = fs.statSync(p).isDirectory() ? walk(p) : [p];
+    for (const f of files) newest = Math.max(newest, fs.statSync(f).mtimeMs);
+  }
+  return newest;
+}
+
+function buildViteProject(projectRoot) {
+  const src = path.join(projectRoot, 'src');
+  const dist = path.join(projectRoot, 'dist');
+  transpile(path.join(src, 'index.ts'), src, dist);
+  const marker = path.join(dist, 'app', 'index.html');
+  const inputs = [src, 'index.html', 'vite.config.mjs', 'package.json', 'public'].map((p) =>
+    path.resolve(projectRoot, p),
+  );
+  // the client library is bundled into the app: its sources count too
+  inputs.push(path.join(root, 'libs', 'client', 'src'));
+  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= newestMtime(inputs)) return;
+  const vite = path.join(path.dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+  execFileSync(
+    process.execPath,
+    [
+      vite,
+      'build',
+      '--config',
+      'vite.config.mjs',
+      '--logLevel',
+      process.env.INQUEST_BUILD_VERBOSE ? 'info' : 'warn',
+    ],
+    { cwd: projectRoot, stdio: 'inherit' },
+  );
+  written++;
 }
 
 const args = process.argv.slice(2).map((p) => path.resolve(root, p));

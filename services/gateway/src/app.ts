@@ -22,6 +22,7 @@ import type { RateLimiter } from './http/rate-limiter';
 import { unlimited } from './http/rate-limiter';
 import type { ApiRequest, ApiResponse, AuthContext, RouteDef } from './http/route';
 import { rateClassOf } from './http/route';
+import { mountConsole, CONSOLE_PATH, type ConsoleOptions } from './console/console-static';
 import { mountRedocAsset } from './openapi/docs-page';
 import { metaRoutes } from './openapi/meta-routes';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/openapi-document';
@@ -52,6 +53,8 @@ export interface AppDeps {
   openapi?: boolean;
   /** version shown in the OpenAPI document */
   version?: string;
+  /** serve the web console at /console (and redirect / there) */
+  console?: ConsoleOptions;
 }
 
 /** Headers a browser client may send and read when CORS is on. */
@@ -147,10 +150,11 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('Content-Type', deps.metrics.contentType);
     res.send(await deps.metrics.metrics());
   });
-  // A browser pointed at the bare URL lands on the API reference (until a console exists).
-  if (deps.openapi !== false)
+  // A browser pointed at the bare URL lands on the console (else on the API reference).
+  if (deps.console) mountConsole(app, deps.console);
+  if (deps.console || deps.openapi !== false)
     app.get('/', (_req, res) => {
-      res.redirect(302, `${API_PREFIX}/docs`);
+      res.redirect(302, deps.console ? `${CONSOLE_PATH}/` : `${API_PREFIX}/docs`);
     });
 
   if (deps.openapi !== false) mountRedocAsset(app);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  envBool,
   DEFAULT_ADDRESSES,
   envAddress,
   envLogLevel,
@@ -88,6 +89,11 @@ export const EnvSchema = z
     /** how often a Slack-started investigation's progress message is refreshed */
     INQUEST_SLACK_PROGRESS_POLL_MS: envPositiveInt(1000),
     INQUEST_DATA_DIR: z.string().default('./.inquest'),
+    /** serve the web console at /console (and redirect / there) */
+    INQUEST_CONSOLE: envBool(true),
+    /** the console's OIDC client (public, PKCE); with INQUEST_OIDC_ISSUER it offers OIDC sign-in */
+    INQUEST_CONSOLE_OIDC_CLIENT_ID: optionalString,
+    INQUEST_CONSOLE_OIDC_SCOPES: z.string().min(1).default('openid email profile'),
     INQUEST_SECRETS_FILE: optionalString,
     INQUEST_VAULT_ADDR: optionalString,
     INQUEST_VAULT_TOKEN: optionalString,

@@ -15,6 +15,7 @@ import {
 } from '@inquest/proto';
 import { parseEnv, runMain, type ServiceDeps } from '@inquest/runtime';
 import { createSecretResolver } from '@inquest/secrets';
+import { CONSOLE_ASSETS_DIR } from '@inquest/console';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
 import { ConfigTeamDirectory } from './auth/team-directory';
@@ -173,6 +174,26 @@ export async function start(
     readiness,
     corsOrigins: config.INQUEST_CORS_ORIGINS,
     requestTimeoutMs: config.INQUEST_REQUEST_TIMEOUT_MS,
+    ...(config.INQUEST_CONSOLE
+      ? {
+          console: {
+            assetsDir: CONSOLE_ASSETS_DIR,
+            config: {
+              oidc:
+                config.INQUEST_OIDC_ISSUER && config.INQUEST_CONSOLE_OIDC_CLIENT_ID
+                  ? {
+                      issuer: config.INQUEST_OIDC_ISSUER,
+                      client_id: config.INQUEST_CONSOLE_OIDC_CLIENT_ID,
+                      scopes: config.INQUEST_CONSOLE_OIDC_SCOPES,
+                      ...(config.INQUEST_OIDC_AUDIENCE
+                        ? { audience: config.INQUEST_OIDC_AUDIENCE }
+                        : {}),
+                    }
+                  : null,
+            },
+          },
+        }
+      : {}),
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.INQUEST_HTTP_HOST, () => resolve(s));

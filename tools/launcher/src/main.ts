@@ -290,6 +290,7 @@ export async function startAllInOne(
     } else {
       out(`Next step: curl -s ${url}/readyz`);
     }
+    out(`Web console: ${url}/ (sign in with a token above)`);
     out('Press Ctrl-C to stop.');
     return { url, port: gateway.port, adminToken: admin.generated, demoTeamToken, stop: stopAll };
   } catch (err) {

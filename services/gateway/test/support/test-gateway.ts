@@ -24,6 +24,7 @@ import {
 import { createApp } from '../../src/app';
 import { installClientErrorHandler } from '../../src/http/client-error';
 import type { OidcVerifier } from '../../src/auth/oidc-verifier';
+import type { ConsoleOptions } from '../../src/console/console-static';
 import { ConfigTeamDirectory } from '../../src/auth/team-directory';
 import { TokenAuthenticator } from '../../src/auth/token-authenticator';
 import { FlexibleRateLimiter } from '../../src/http/flexible-rate-limiter';
@@ -47,6 +48,8 @@ export interface TestGatewayOptions {
   requestTimeoutMs?: number;
   positiveTtlMs?: number;
   logger?: Logger;
+  /** serve the web console from this build output (and redirect / there) */
+  console?: ConsoleOptions;
 }
 
 export type TestResponse = GatewayResponse;
@@ -123,6 +126,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     metrics: new Registry(),
     corsOrigins: options.corsOrigins,
     requestTimeoutMs: options.requestTimeoutMs,
+    ...(options.console ? { console: options.console } : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

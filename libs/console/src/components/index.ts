@@ -1,0 +1,11 @@
+export { Page } from './Page';
+export { ErrorBoundary } from './ErrorBoundary';
+export { ErrorView, describeError } from './ErrorView';
+export { Loading } from './Loading';
+export { Empty } from './Empty';
+export { Badge, statusTone, type BadgeTone } from './Badge';
+export { Time, relativeTime } from './Time';
+export { Field } from './Field';
+export { JsonEditor, parseJson } from './JsonEditor';
+export { DiffView } from './DiffView';
+export { DataTable, type Column } from './DataTable';

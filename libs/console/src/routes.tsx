@@ -1,0 +1,37 @@
+// Every page of the console: ONE list, each page lazily loaded (its own chunk).
+// To add a page: create libs/console/src/pages/<area>/<Name>Page.tsx with a default export,
+// then add one line below. Paths are relative to /console.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export interface RouteEntry {
+  /** wouter pattern, e.g. '/investigations/:id' */
+  path: string;
+  page: LazyExoticComponent<ComponentType>;
+  /** only for admin tokens */
+  adminOnly?: boolean;
+}
+
+export interface NavItem {
+  label: string;
+  href: string;
+  adminOnly?: boolean;
+}
+
+/** The left navigation, in order. */
+export const NAV: NavItem[] = [
+  { label: 'Investigations', href: '/investigations' },
+  { label: 'Configuration', href: '/configuration' },
+  { label: 'Knowledge', href: '/knowledge' },
+  { label: 'Deliveries', href: '/deliveries' },
+  { label: 'Admin', href: '/admin', adminOnly: true },
+];
+
+export const ROUTES: RouteEntry[] = [
+  // investigations (A)
+  {
+    path: '/investigations',
+    page: lazy(() => import('./pages/investigations/InvestigationsPage')),
+  },
+  // configuration + admin (B)
+  // knowledge + deliveries (C)
+];
