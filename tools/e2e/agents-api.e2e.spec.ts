@@ -253,13 +253,22 @@ describe('status, list, cancel', () => {
     expect(page.status).toBe(200);
     expect(page.body.pagination).toEqual({ total: 4, limit: 2, offset: 1 });
     expect(page.body.investigations).toHaveLength(2);
+    // the spec's fields, plus the extension's service, root cause and confidence (completed)
     expect(Object.keys(page.body.investigations[0]).sort()).toEqual([
       'agent',
+      'confidence',
       'created_at',
       'investigation_id',
       'message',
+      'root_cause',
+      'service',
       'status',
     ]);
+    const row = page.body.investigations[0];
+    const full = await call(tokenB, 'GET', `/agents/status/${row.investigation_id}`);
+    expect(row.service).toBe('checkout');
+    expect(row.root_cause).toBe(full.body.result.root_cause.description);
+    expect(row.confidence).toBe(full.body.result.root_cause.confidence);
     const byAgent = await call(tokenB, 'GET', '/agents/investigations?agent=k8s_agent');
     expect(byAgent.body.pagination.total).toBe(1);
     expect(byAgent.body.pagination.limit).toBe(20);

@@ -196,6 +196,18 @@ export const InvestigationListItem = z.object({
   agent: AgentName,
   message: z.string(),
   created_at: z.string(),
+  // extension (the web console's list): what a row needs without one status call per row
+  service: z.string().optional().describe('Extension: context.service, when given'),
+  root_cause: z
+    .string()
+    .optional()
+    .describe('Extension: result.root_cause.description (completed only)'),
+  confidence: z
+    .number()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe('Extension: result.root_cause.confidence, 0..100 (completed only)'),
 });
 
 export const InvestigationList = z.object({

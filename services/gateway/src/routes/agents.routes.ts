@@ -117,6 +117,26 @@ export function statusBody(
   return body;
 }
 
+type ListItem = InvestigationList['investigations'][number];
+
+/** One row of GET /agents/investigations: the spec's fields, plus service and root cause when known. */
+export function listItem(inv: investigationV1.Investigation): ListItem {
+  const item: ListItem = {
+    investigation_id: inv.investigation_id,
+    status: inv.status as ListItem['status'],
+    agent: inv.agent as ListItem['agent'],
+    message: inv.message,
+    created_at: inv.created_at,
+  };
+  if (inv.context?.service) item.service = inv.context.service;
+  const rc = inv.status === 'completed' ? inv.result?.root_cause : undefined;
+  if (rc?.description) {
+    item.root_cause = rc.description;
+    item.confidence = rc.confidence;
+  }
+  return item;
+}
+
 /** Routes of /agents/*: run, status, list and cancel investigations. */
 export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
   const runner = clients.investigation;
@@ -228,13 +248,7 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
           { ctx: req.ctx, signal: req.signal },
         );
         const body: InvestigationList = {
-          investigations: res.investigations.map((i) => ({
-            investigation_id: i.investigation_id,
-            status: i.status as InvestigationList['investigations'][number]['status'],
-            agent: i.agent as InvestigationList['investigations'][number]['agent'],
-            message: i.message,
-            created_at: i.created_at,
-          })),
+          investigations: res.investigations.map(listItem),
           pagination: { total: res.total, limit: req.query.limit, offset: req.query.offset },
         };
         return { status: 200, body };
