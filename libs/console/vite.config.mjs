@@ -15,6 +15,10 @@ export default defineConfig({
     // the workspace client from source (its package "import" entry exists only in a packed tarball)
     alias: {
       '@inquest/client': fileURLToPath(new URL('../client/src/index.ts', import.meta.url)),
+      // the browser-safe part of config-model (merge and diff rules, no zod or Node built-ins)
+      '@inquest/config-model/merge': fileURLToPath(
+        new URL('../config-model/src/merge.ts', import.meta.url),
+      ),
     },
   },
   build: {

@@ -33,5 +33,10 @@ export const ROUTES: RouteEntry[] = [
     page: lazy(() => import('./pages/investigations/InvestigationsPage')),
   },
   // configuration + admin (B)
+  { path: '/configuration', page: lazy(() => import('./pages/config/ConfigurationPage')) },
+  { path: '/configuration/edit', page: lazy(() => import('./pages/config/ConfigEditPage')) },
+  { path: '/configuration/history', page: lazy(() => import('./pages/config/ConfigHistoryPage')) },
+  { path: '/configuration/pending', page: lazy(() => import('./pages/config/ConfigPendingPage')) },
+  { path: '/admin', page: lazy(() => import('./pages/admin/AdminPage')), adminOnly: true },
   // knowledge + deliveries (C)
 ];
