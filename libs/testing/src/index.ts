@@ -30,3 +30,4 @@ export { untilAborted } from './until-aborted';
 export * from './doubles/index';
 export { gatewayRequest } from './gateway-request';
 export type { GatewayResponse, GatewayRequestOptions } from './gateway-request';
+export { CHROMIUM, chromiumBinary, launchChromium } from './browser';
