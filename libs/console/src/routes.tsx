@@ -39,4 +39,21 @@ export const ROUTES: RouteEntry[] = [
   { path: '/configuration/pending', page: lazy(() => import('./pages/config/ConfigPendingPage')) },
   { path: '/admin', page: lazy(() => import('./pages/admin/AdminPage')), adminOnly: true },
   // knowledge + deliveries (C)
+  { path: '/knowledge', page: lazy(() => import('./pages/knowledge/KnowledgeSearchPage')) },
+  { path: '/knowledge/ask', page: lazy(() => import('./pages/knowledge/KnowledgeAskPage')) },
+  { path: '/knowledge/teach', page: lazy(() => import('./pages/knowledge/KnowledgeTeachPage')) },
+  {
+    path: '/knowledge/documents',
+    page: lazy(() => import('./pages/knowledge/KnowledgeDocumentsPage')),
+  },
+  {
+    path: '/knowledge/patterns',
+    page: lazy(() => import('./pages/knowledge/KnowledgePatternsPage')),
+  },
+  { path: '/knowledge/graph', page: lazy(() => import('./pages/knowledge/KnowledgeGraphPage')) },
+  {
+    path: '/knowledge/sources',
+    page: lazy(() => import('./pages/knowledge/KnowledgeSourcesPage')),
+  },
+  { path: '/deliveries', page: lazy(() => import('./pages/deliveries/DeliveriesPage')) },
 ];
