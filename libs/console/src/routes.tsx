@@ -32,6 +32,14 @@ export const ROUTES: RouteEntry[] = [
     path: '/investigations',
     page: lazy(() => import('./pages/investigations/InvestigationsPage')),
   },
+  {
+    path: '/investigations/new',
+    page: lazy(() => import('./pages/investigations/NewInvestigationPage')),
+  },
+  {
+    path: '/investigations/:id',
+    page: lazy(() => import('./pages/investigations/InvestigationPage')),
+  },
   // configuration + admin (B)
   { path: '/configuration', page: lazy(() => import('./pages/config/ConfigurationPage')) },
   { path: '/configuration/edit', page: lazy(() => import('./pages/config/ConfigEditPage')) },

@@ -1,46 +1,212 @@
-import { useQuery } from '@tanstack/react-query';
-import type { InvestigationListItem } from '@inquest/client';
-import { useClient } from '../../api/client';
+import { memo, useEffect, useRef, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { AgentName, InvestigationListItem } from '@inquest/client';
+import { Link } from 'wouter';
+import { useClient, useSession } from '../../api/client';
 import { Badge, statusTone } from '../../components/Badge';
-import { DataTable, type Column } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { ErrorView } from '../../components/ErrorView';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { Time } from '../../components/Time';
+import { AGENTS, STATUSES, type StatusFilter } from './agents';
+import { listRefreshMs } from './investigation-view';
+import './investigations.css';
 
-const COLUMNS: Column<InvestigationListItem>[] = [
-  {
-    key: 'status',
-    header: 'Status',
-    render: (r) => <Badge tone={statusTone(r.status)}>{r.status}</Badge>,
-  },
-  { key: 'agent', header: 'Agent', render: (r) => r.agent },
-  { key: 'message', header: 'Message', render: (r) => r.message },
-  { key: 'started', header: 'Started', render: (r) => <Time value={r.created_at} /> },
-];
+const PAGE_SIZE = 100; // the API's largest page
+const ROW_HEIGHT = 56;
+
+const Row = memo(function Row(props: { row: InvestigationListItem }) {
+  const r = props.row;
+  return (
+    <>
+      <td className="col-status">
+        <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+      </td>
+      <td className="col-agent">{r.agent}</td>
+      <td className="col-service">{r.service ?? <span className="muted">—</span>}</td>
+      <td className="col-what">
+        <Link href={`/investigations/${encodeURIComponent(r.investigation_id)}`} title={r.message}>
+          {r.message}
+        </Link>
+        <div className="clip muted" title={r.root_cause}>
+          {r.root_cause ?? (r.status === 'completed' ? '' : `(${r.status})`)}
+        </div>
+      </td>
+      <td className="col-confidence">
+        {r.confidence !== undefined ? (
+          `${Math.round(r.confidence)}%`
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+      <td className="col-started">
+        <Time value={r.created_at} />
+      </td>
+    </>
+  );
+});
+
+function InvestigationsTable(props: { status: StatusFilter | ''; agent: AgentName | '' }) {
+  const client = useClient();
+  const { session } = useSession();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const query = useInfiniteQuery({
+    queryKey: ['investigations', 'list', session.team ?? '', props.status, props.agent],
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      client.agents.list(
+        {
+          limit: PAGE_SIZE,
+          offset: pageParam,
+          ...(props.status ? { status: props.status } : {}),
+          ...(props.agent ? { agent: props.agent } : {}),
+        },
+        { signal },
+      ),
+    getNextPageParam: (last) => {
+      const next = last.pagination.offset + last.investigations.length;
+      return last.investigations.length > 0 && next < last.pagination.total ? next : undefined;
+    },
+    refetchInterval: (q) => {
+      const pages = q.state.data?.pages ?? [];
+      return listRefreshMs(
+        pages.flatMap((p) => p.investigations.map((i) => i.status)),
+        pages.length,
+      );
+    },
+  });
+  const rows = query.data?.pages.flatMap((p) => p.investigations) ?? [];
+  const total = query.data?.pages[0]?.pagination.total ?? 0;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  // the next page loads by itself when the last rows come into view
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 20) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastIndex, rows.length]);
+
+  if (query.isPending) return <Loading label="Loading investigations…" />;
+  if (query.isError) return <ErrorView error={query.error} onRetry={() => void query.refetch()} />;
+  if (rows.length === 0)
+    return (
+      <Empty title="No investigations match">
+        <p>
+          <Link href="/investigations/new">Start one</Link>, or change the filters.
+        </p>
+      </Empty>
+    );
+  const padTop = items.length ? items[0]!.start : 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  return (
+    <>
+      <p className="muted" aria-live="polite">
+        Showing {rows.length} of {total}
+        {query.isFetching && !query.isFetchingNextPage ? ' · refreshing…' : ''}
+      </p>
+      <div className="inv-scroll" ref={scrollRef} tabIndex={0} aria-label="Investigations list">
+        <table className="data-table inv-table" aria-rowcount={total + 1}>
+          <caption className="sr-only">Investigations, newest first</caption>
+          <thead>
+            <tr aria-rowindex={1}>
+              <th scope="col" className="col-status">
+                Status
+              </th>
+              <th scope="col" className="col-agent">
+                Agent
+              </th>
+              <th scope="col" className="col-service">
+                Service
+              </th>
+              <th scope="col" className="col-what">
+                Request and root cause
+              </th>
+              <th scope="col" className="col-confidence">
+                Confidence
+              </th>
+              <th scope="col" className="col-started">
+                Started
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {padTop > 0 ? (
+              <tr aria-hidden="true" className="spacer">
+                <td colSpan={6} height={padTop} />
+              </tr>
+            ) : null}
+            {items.map((v) => {
+              const row = rows[v.index]!;
+              return (
+                <tr key={row.investigation_id} aria-rowindex={v.index + 2} className="inv-row">
+                  <Row row={row} />
+                </tr>
+              );
+            })}
+            {padBottom > 0 ? (
+              <tr aria-hidden="true" className="spacer">
+                <td colSpan={6} height={padBottom} />
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      {hasNextPage ? (
+        <button type="button" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+          {isFetchingNextPage ? 'Loading more…' : 'Load more'}
+        </button>
+      ) : null}
+    </>
+  );
+}
 
 export default function InvestigationsPage() {
-  const client = useClient();
-  const list = useQuery({
-    queryKey: ['investigations', 'list'],
-    queryFn: ({ signal }) => client.agents.list({ limit: 100 }, { signal }),
-  });
+  const [status, setStatus] = useState<StatusFilter | ''>('');
+  const [agent, setAgent] = useState<AgentName | ''>('');
   return (
-    <Page title="Investigations">
-      {list.isPending ? <Loading /> : null}
-      {list.isError ? <ErrorView error={list.error} onRetry={() => void list.refetch()} /> : null}
-      {list.data && list.data.investigations.length === 0 ? (
-        <Empty title="No investigations yet" />
-      ) : null}
-      {list.data && list.data.investigations.length > 0 ? (
-        <DataTable
-          caption="Investigations, newest first"
-          columns={COLUMNS}
-          rows={list.data.investigations}
-          rowKey={(r) => r.investigation_id}
-        />
-      ) : null}
+    <Page
+      title="Investigations"
+      actions={
+        <Link href="/investigations/new" className="button primary">
+          New investigation
+        </Link>
+      }
+    >
+      <RequireTeam>
+        <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            Status
+            <select value={status} onChange={(e) => setStatus(e.target.value as StatusFilter | '')}>
+              <option value="">any</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Agent
+            <select value={agent} onChange={(e) => setAgent(e.target.value as AgentName | '')}>
+              <option value="">any</option>
+              {AGENTS.map((a) => (
+                <option key={a.name} value={a.name}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </form>
+        <InvestigationsTable status={status} agent={agent} />
+      </RequireTeam>
     </Page>
   );
 }
