@@ -154,6 +154,11 @@ function CreateNode(props: { nodes: Node[]; parent: Node | undefined; onCreated(
     },
   });
   const problems = apiProblems(create.error);
+  // a duplicate id (409) and an unknown parent (404) belong to their inputs too
+  if (isInquestError(create.error) && create.error.code === 'conflict')
+    problems['node_id'] = create.error.message;
+  if (isInquestError(create.error) && create.error.code === 'not_found')
+    problems['parent_id'] = create.error.message;
   const idError =
     nodeId && !NODE_ID_RE.test(nodeId)
       ? 'Lowercase letters, digits and dashes, 2 to 63 characters, starting with a letter or digit'

@@ -181,6 +181,8 @@ function EditorLoaded(props: {
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [goLine, setGoLine] = useState<number | undefined>();
   const [goField, setGoField] = useState<string | undefined>();
+  // inputs keep their own text while typing: a reset of the draft remounts them
+  const [formKey, setFormKey] = useState(0);
   const jsonRef = useRef<HTMLTextAreaElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
   const reviewRef = useRef<HTMLHeadingElement>(null);
@@ -364,6 +366,7 @@ function EditorLoaded(props: {
           </div>
           {mode === 'form' ? (
             <ConfigForm
+              key={formKey}
               levels={props.levels}
               draft={draft}
               setDraft={setDraft}
@@ -420,6 +423,7 @@ function EditorLoaded(props: {
               type="button"
               onClick={() => {
                 setDraft(base);
+                setFormKey((k) => k + 1);
                 setProblems([]);
                 if (mode === 'json') setJsonText(JSON.stringify(base, null, 2));
                 setJsonError(undefined);
@@ -541,11 +545,11 @@ function hintFor(
   inherited: { value: unknown; level: ConfigLevel } | undefined,
 ): string {
   const from = inherited
-    ? `${formatValue(inherited.value)} from ${levelName(inherited.level)}`
+    ? `inherits ${formatValue(inherited.value)} from ${levelName(inherited.level)}`
     : spec.defaultText
-      ? `the default (${spec.defaultText})`
-      : 'nothing (not set at any level)';
-  const own = setHere ? `Set here; empty inherits ${from}.` : `Inherits ${from}.`;
+      ? `the default applies (${spec.defaultText})`
+      : 'not set at any level';
+  const own = setHere ? `Set here; empty: ${from}.` : `${from[0]!.toUpperCase()}${from.slice(1)}.`;
   return spec.hint ? `${spec.hint}. ${own}` : own;
 }
 

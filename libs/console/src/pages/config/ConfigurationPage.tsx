@@ -100,7 +100,7 @@ function EffectiveView() {
           <p className="muted">{f ? 'No field matches the filter.' : 'Nothing is configured.'}</p>
         ) : (
           <div className="table-wrap">
-            <table className="data-table">
+            <table className="data-table cfg-stack">
               <caption className="sr-only">Effective configuration, one row per value</caption>
               <thead>
                 <tr>
@@ -115,7 +115,7 @@ function EffectiveView() {
                     <th scope="row" className="cfg-path">
                       {r.path}
                     </th>
-                    <td>
+                    <td data-label="Value">
                       <Value value={r.value} />
                       {r.servers && r.servers.length > 0 ? (
                         <ul className="muted">
@@ -128,7 +128,7 @@ function EffectiveView() {
                         </ul>
                       ) : null}
                     </td>
-                    <td>
+                    <td className="cfg-nowrap" data-label="Set at">
                       <OriginBadge row={r} />
                     </td>
                   </tr>
@@ -150,7 +150,7 @@ function EffectiveView() {
           <p className="muted">No level sets anything{f ? ' matching the filter' : ''}.</p>
         ) : (
           <div className="table-wrap">
-            <table className="data-table">
+            <table className="data-table cfg-wide">
               <caption className="sr-only">Own values of each level of the lineage</caption>
               <thead>
                 <tr>

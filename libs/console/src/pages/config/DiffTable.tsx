@@ -11,7 +11,7 @@ export function DiffTable(props: {
 }) {
   return (
     <div className="table-wrap">
-      <table className="data-table cfg-diff">
+      <table className="data-table cfg-diff cfg-stack">
         <caption className="sr-only">{props.caption}</caption>
         <thead>
           <tr>
@@ -26,14 +26,14 @@ export function DiffTable(props: {
               <th scope="row" className="cfg-path">
                 {r.path} <span className="sr-only">({KIND_TEXT[r.kind]})</span>
               </th>
-              <td className={r.old !== undefined ? 'old' : undefined}>
+              <td className={r.old !== undefined ? 'old' : undefined} data-label="Before">
                 {r.old !== undefined ? (
                   <pre className="cfg-value">{r.old}</pre>
                 ) : (
                   <span className="muted">not set</span>
                 )}
               </td>
-              <td className={r.new !== undefined ? 'new' : undefined}>
+              <td className={r.new !== undefined ? 'new' : undefined} data-label="After">
                 {r.new !== undefined ? (
                   <pre className="cfg-value">{r.new}</pre>
                 ) : (
