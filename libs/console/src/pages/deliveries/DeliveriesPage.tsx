@@ -9,8 +9,9 @@ import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { Time } from '../../components/Time';
-import { READ_ONLY_NOTE, TeamRequired, useCanWrite, useTeamKey } from '../knowledge/TeamRequired';
+import { READ_ONLY_NOTE, useCanWrite, useTeamKey, useTeamReady } from '../knowledge/team-scope';
 import {
   DELIVERY_STATUSES,
   STATUS_MEANING,
@@ -207,9 +208,11 @@ export default function DeliveriesPage() {
   const [, navigate] = useLocation();
   const filter = filterFrom(search);
   const [highlight, setHighlight] = useState<string>();
+  const ready = useTeamReady();
   const list = useQuery({
     queryKey: ['deliveries', team, filter],
     queryFn: ({ signal }) => client.webhooks.deliveries(filter, { signal }),
+    enabled: ready,
     placeholderData: keepPreviousData,
     // While something is pending or being sent, watch it move.
     refetchInterval: (q) => (hasActiveDeliveries(q.state.data?.deliveries ?? []) ? 5_000 : false),
@@ -231,7 +234,7 @@ export default function DeliveriesPage() {
         </button>
       }
     >
-      <TeamRequired>
+      <RequireTeam>
         <p className="muted">
           Webhooks and chat notifications sent for the team, newest first. Failed sends are retried
           with backoff; a finished one can be sent again.
@@ -314,32 +317,46 @@ export default function DeliveriesPage() {
                     className={d.delivery_id === highlight ? 'dlv-new' : undefined}
                   >
                     <td data-label="Event">
-                      {eventLabel(d.event)}
-                      {d.redelivery_of ? <div className="muted">redelivery</div> : null}
+                      <div>
+                        {eventLabel(d.event)}
+                        {d.redelivery_of ? <div className="muted">redelivery</div> : null}
+                      </div>
                     </td>
                     <td data-label="Target">
-                      <Badge>{d.channel}</Badge>{' '}
-                      <span className="dlv-mono dlv-break">{d.target}</span>
+                      <div>
+                        <Badge>{d.channel}</Badge>{' '}
+                        <span className="dlv-mono dlv-break">{d.target}</span>
+                      </div>
                     </td>
                     <td data-label="Status">
-                      <Badge tone={deliveryTone(d.status)} title={STATUS_MEANING[d.status]}>
-                        {d.status}
-                      </Badge>
-                      {d.status === 'pending' && d.next_attempt_at ? (
-                        <div className="muted">
-                          next <Time value={d.next_attempt_at} />
-                        </div>
-                      ) : null}
+                      <div>
+                        <Badge tone={deliveryTone(d.status)} title={STATUS_MEANING[d.status]}>
+                          {d.status}
+                        </Badge>
+                        {d.status === 'pending' && d.next_attempt_at ? (
+                          <div className="muted">
+                            next <Time value={d.next_attempt_at} />
+                          </div>
+                        ) : null}
+                      </div>
                     </td>
                     <td data-label="Attempts">
-                      <Attempts d={d} all={rows} />
+                      <div>
+                        <Attempts d={d} all={rows} />
+                      </div>
                     </td>
-                    <td data-label="Last answer">{lastOutcome(d)}</td>
+                    <td data-label="Last answer">
+                      <div>{lastOutcome(d)}</div>
+                    </td>
                     <td data-label="Recorded">
-                      <Time value={d.created_at} />
+                      <div>
+                        <Time value={d.created_at} />
+                      </div>
                     </td>
                     <td data-label="Actions">
-                      <RedeliverButton d={d} onDone={setHighlight} />
+                      <div>
+                        <RedeliverButton d={d} onDone={setHighlight} />
+                      </div>
                     </td>
                   </tr>
                 ))}
@@ -347,7 +364,7 @@ export default function DeliveriesPage() {
             </table>
           </div>
         )}
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

@@ -8,8 +8,8 @@ import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { KnowledgeNav } from './KnowledgeNav';
-import { TeamRequired } from './TeamRequired';
 import { citeAnswer, fieldProblems, percent, shownOnFields } from './knowledge-text';
 import './knowledge.css';
 
@@ -122,7 +122,7 @@ export default function KnowledgeAskPage() {
   return (
     <Page title="Ask the knowledge base">
       <KnowledgeNav />
-      <TeamRequired>
+      <RequireTeam>
         <form className="card kb-form" onSubmit={submit}>
           <Field label="Question" error={problems.question}>
             <textarea
@@ -160,7 +160,7 @@ export default function KnowledgeAskPage() {
         {ask.data && ask.variables ? (
           <AnswerView a={ask.data} asked={ask.variables.question} />
         ) : null}
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

@@ -9,9 +9,10 @@ import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { Time } from '../../components/Time';
 import { KnowledgeNav } from './KnowledgeNav';
-import { READ_ONLY_NOTE, TeamRequired, useCanWrite, useTeamKey } from './TeamRequired';
+import { READ_ONLY_NOTE, useCanWrite, useTeamKey } from './team-scope';
 import { forgetDocument, listRecentDocuments, type RecentDocument } from './recent-documents';
 import './knowledge.css';
 
@@ -181,7 +182,7 @@ export default function KnowledgeDocumentsPage() {
   return (
     <Page title="Knowledge documents">
       <KnowledgeNav />
-      <TeamRequired>
+      <RequireTeam>
         <Lookup initial={initial} />
         <section aria-labelledby="kb-recent-title">
           <h2 id="kb-recent-title">Taught in this tab</h2>
@@ -209,22 +210,34 @@ export default function KnowledgeDocumentsPage() {
                   {recent.map((d) => (
                     <tr key={d.document_id}>
                       <td data-label="Document">
-                        {d.title ? <strong>{d.title}</strong> : null}
-                        <div className="muted kb-mono">{d.document_id}</div>
+                        <div>
+                          {d.title ? <strong>{d.title}</strong> : null}
+                          <div className="muted kb-mono">{d.document_id}</div>
+                        </div>
                       </td>
-                      <td data-label="Type">{d.type}</td>
-                      <td data-label="From">{d.origin}</td>
+                      <td data-label="Type">
+                        <div>{d.type}</div>
+                      </td>
+                      <td data-label="From">
+                        <div>{d.origin}</div>
+                      </td>
                       <td data-label="Taught">
-                        <Time value={d.taught_at} />
+                        <div>
+                          <Time value={d.taught_at} />
+                        </div>
                       </td>
                       <td data-label="Status">
-                        <StatusCell id={d.document_id} />
+                        <div>
+                          <StatusCell id={d.document_id} />
+                        </div>
                       </td>
                       <td data-label="Actions">
-                        <DeleteButton
-                          doc={d}
-                          onDeleted={() => setRecent(forgetDocument(team, d.document_id))}
-                        />
+                        <div>
+                          <DeleteButton
+                            doc={d}
+                            onDeleted={() => setRecent(forgetDocument(team, d.document_id))}
+                          />
+                        </div>
                       </td>
                     </tr>
                   ))}
@@ -233,7 +246,7 @@ export default function KnowledgeDocumentsPage() {
             </div>
           )}
         </section>
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

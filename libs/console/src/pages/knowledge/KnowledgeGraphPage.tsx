@@ -8,9 +8,10 @@ import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { GraphPicture } from './GraphPicture';
 import { KnowledgeNav } from './KnowledgeNav';
-import { TeamRequired, useTeamKey } from './TeamRequired';
+import { useTeamKey, useTeamReady } from './team-scope';
 import { relationLabel } from './graph-layout';
 import './knowledge.css';
 
@@ -24,6 +25,7 @@ function params(search: string): { entity?: string; depth: number } {
 export default function KnowledgeGraphPage() {
   const client = useClient();
   const team = useTeamKey();
+  const ready = useTeamReady();
   const search = useSearch();
   const [, navigate] = useLocation();
   const current = params(search);
@@ -38,7 +40,7 @@ export default function KnowledgeGraphPage() {
   const graph = useQuery({
     queryKey: ['kb', team, 'graph', current.entity, current.depth],
     queryFn: ({ signal }) => client.kb.graph(current.entity!, { depth: current.depth }, { signal }),
-    enabled: !!current.entity,
+    enabled: !!current.entity && ready,
     retry: false,
   });
 
@@ -53,7 +55,7 @@ export default function KnowledgeGraphPage() {
   return (
     <Page title="Knowledge graph">
       <KnowledgeNav />
-      <TeamRequired>
+      <RequireTeam>
         <form className="card kb-form" onSubmit={submit}>
           <div className="kb-form-row">
             <Field label="Entity" hint="A service, team or person, e.g. checkout">
@@ -166,7 +168,7 @@ export default function KnowledgeGraphPage() {
             </section>
           </div>
         )}
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

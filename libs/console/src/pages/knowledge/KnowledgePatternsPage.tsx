@@ -7,9 +7,10 @@ import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { Time } from '../../components/Time';
 import { KnowledgeNav } from './KnowledgeNav';
-import { TeamRequired, useTeamKey } from './TeamRequired';
+import { useTeamKey, useTeamReady } from './team-scope';
 import { percent } from './knowledge-text';
 import './knowledge.css';
 
@@ -22,6 +23,7 @@ interface Filter {
 export default function KnowledgePatternsPage() {
   const client = useClient();
   const team = useTeamKey();
+  const ready = useTeamReady();
   const [filter, setFilter] = useState<Filter>({ limit: 20 });
   const [query, setQuery] = useState('');
   const [service, setService] = useState('');
@@ -29,6 +31,7 @@ export default function KnowledgePatternsPage() {
   const patterns = useQuery({
     queryKey: ['kb', team, 'patterns', filter],
     queryFn: ({ signal }) => client.kb.patterns(filter, { signal }),
+    enabled: ready,
     placeholderData: keepPreviousData,
   });
   const submit = (e: FormEvent) => {
@@ -42,7 +45,7 @@ export default function KnowledgePatternsPage() {
   return (
     <Page title="Learned patterns">
       <KnowledgeNav />
-      <TeamRequired>
+      <RequireTeam>
         <p className="muted">
           Failures that completed investigations found, with what fixed them. Confidence grows each
           time one recurs.
@@ -120,7 +123,7 @@ export default function KnowledgePatternsPage() {
             ))}
           </ul>
         )}
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

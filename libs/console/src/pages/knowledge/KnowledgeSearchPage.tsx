@@ -9,8 +9,9 @@ import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { KnowledgeNav } from './KnowledgeNav';
-import { TeamRequired, useTeamKey } from './TeamRequired';
+import { useTeamKey, useTeamReady } from './team-scope';
 import { markTerms, snippet } from './knowledge-text';
 import './knowledge.css';
 
@@ -146,6 +147,7 @@ function Result(props: { r: RetrieveResult; queryId: string; query: string; rank
 export default function KnowledgeSearchPage() {
   const client = useClient();
   const team = useTeamKey();
+  const ready = useTeamReady();
   const search = useSearch();
   const [, navigate] = useLocation();
   const current = fromUrl(search);
@@ -167,7 +169,7 @@ export default function KnowledgeSearchPage() {
   const results = useQuery({
     queryKey: ['kb', team, 'retrieve', current],
     queryFn: ({ signal }) => client.kb.retrieve(current!, { signal }),
-    enabled: current !== undefined,
+    enabled: current !== undefined && ready,
     staleTime: 30_000,
   });
 
@@ -193,7 +195,7 @@ export default function KnowledgeSearchPage() {
   return (
     <Page title="Knowledge search">
       <KnowledgeNav />
-      <TeamRequired>
+      <RequireTeam>
         <form
           className="card kb-form"
           role="search"
@@ -281,7 +283,7 @@ export default function KnowledgeSearchPage() {
             )}
           </section>
         )}
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

@@ -7,9 +7,10 @@ import { Empty } from '../../components/Empty';
 import { ErrorView } from '../../components/ErrorView';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { Time } from '../../components/Time';
 import { KnowledgeNav } from './KnowledgeNav';
-import { READ_ONLY_NOTE, TeamRequired, useCanWrite, useTeamKey } from './TeamRequired';
+import { READ_ONLY_NOTE, useCanWrite, useTeamKey, useTeamReady } from './team-scope';
 import './knowledge.css';
 
 const STATE_TONE: Record<KnowledgeSourceStatus['state'], BadgeTone> = {
@@ -160,25 +161,37 @@ function SourcesCard() {
               {list.map((s) => (
                 <tr key={s.name}>
                   <td data-label="Source">
-                    <strong>{s.name}</strong> <Badge>{s.kind}</Badge>
-                    <div className="muted kb-mono kb-break">{s.url}</div>
+                    <div>
+                      <strong>{s.name}</strong> <Badge>{s.kind}</Badge>
+                      <div className="muted kb-mono kb-break">{s.url}</div>
+                    </div>
                   </td>
                   <td data-label="State">
-                    <Badge tone={STATE_TONE[s.state]}>{s.state}</Badge>
-                    {s.error ? (
-                      <div className={s.state === 'error' ? 'kb-inline-error' : 'muted'}>
-                        {s.error}
-                      </div>
-                    ) : null}
+                    <div>
+                      <Badge tone={STATE_TONE[s.state]}>{s.state}</Badge>
+                      {s.error ? (
+                        <div className={s.state === 'error' ? 'kb-inline-error' : 'muted'}>
+                          {s.error}
+                        </div>
+                      ) : null}
+                    </div>
                   </td>
                   <td data-label="Last sync">
-                    <Time value={s.last_sync_at} />
+                    <div>
+                      <Time value={s.last_sync_at} />
+                    </div>
                   </td>
                   <td data-label="Last success">
-                    <Time value={s.last_success_at} />
+                    <div>
+                      <Time value={s.last_success_at} />
+                    </div>
                   </td>
-                  <td data-label="Documents">{s.documents}</td>
-                  <td data-label="Last sync did">{outcome(s)}</td>
+                  <td data-label="Documents">
+                    <div>{s.documents}</div>
+                  </td>
+                  <td data-label="Last sync did">
+                    <div>{outcome(s)}</div>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -192,14 +205,16 @@ function SourcesCard() {
 export default function KnowledgeSourcesPage() {
   const client = useClient();
   const team = useTeamKey();
+  const ready = useTeamReady();
   const stats = useQuery({
     queryKey: ['kb', team, 'tree'],
     queryFn: ({ signal }) => client.kb.treeStats({ signal }),
+    enabled: ready,
   });
   return (
     <Page title="Knowledge sources and tree">
       <KnowledgeNav />
-      <TeamRequired>
+      <RequireTeam>
         {stats.isPending ? (
           <Loading />
         ) : stats.isError ? (
@@ -208,7 +223,7 @@ export default function KnowledgeSourcesPage() {
           <TreeStatsCard stats={stats.data} />
         )}
         <SourcesCard />
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

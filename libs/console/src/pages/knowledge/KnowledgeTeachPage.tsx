@@ -12,8 +12,9 @@ import { Badge, statusTone } from '../../components/Badge';
 import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
+import { RequireTeam } from '../../components/RequireTeam';
 import { KnowledgeNav } from './KnowledgeNav';
-import { READ_ONLY_NOTE, TeamRequired, useCanWrite, useTeamKey } from './TeamRequired';
+import { READ_ONLY_NOTE, useCanWrite, useTeamKey } from './team-scope';
 import { TypeSelect } from './TypeSelect';
 import { fieldProblems, parseTags, shownOnFields } from './knowledge-text';
 import {
@@ -264,7 +265,7 @@ export default function KnowledgeTeachPage() {
   return (
     <Page title="Teach the knowledge base">
       <KnowledgeNav />
-      <TeamRequired>
+      <RequireTeam>
         {canWrite === false ? (
           <p className="card kb-inline-error" role="note">
             {READ_ONLY_NOTE}
@@ -274,7 +275,7 @@ export default function KnowledgeTeachPage() {
           <TeachForm />
           <UploadForm />
         </div>
-      </TeamRequired>
+      </RequireTeam>
     </Page>
   );
 }

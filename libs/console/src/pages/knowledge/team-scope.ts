@@ -1,21 +1,12 @@
-import type { ReactNode } from 'react';
+// Team scope of the knowledge and deliveries pages: which team the queries act for, whether
+// one is chosen (admin tokens), and whether the credential may write (GET /whoami).
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '../../api/client';
-import { Empty } from '../../components/Empty';
 
-/**
- * Team-scoped pages (knowledge, deliveries) need a team: an admin token names it with the team
- * chooser; without one the API would answer 400, so say what to do instead.
- */
-export function TeamRequired(props: { children: ReactNode }) {
+/** False while an admin token has no team chosen: team-scoped queries must wait. */
+export function useTeamReady(): boolean {
   const { isAdmin, session } = useSession();
-  if (isAdmin && !session.team)
-    return (
-      <Empty title="Choose a team first">
-        <p>An admin token acts for one team at a time: pick it with the Team chooser at the top.</p>
-      </Empty>
-    );
-  return <>{props.children}</>;
+  return !isAdmin || !!session.team;
 }
 
 /** The part of a query key that changes with the team acted for. */
