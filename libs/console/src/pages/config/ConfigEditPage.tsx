@@ -13,7 +13,7 @@ import { ErrorView } from '../../components/ErrorView';
 import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
-import { NeedsTeam } from './NeedsTeam';
+import { RequireTeam } from '../../components/RequireTeam';
 import { ConfigNav } from './ConfigNav';
 import { DiffTable } from './DiffTable';
 import { levelName } from './ConfigurationPage';
@@ -49,9 +49,9 @@ export default function ConfigEditPage() {
   return (
     <Page title="Edit configuration">
       <ConfigNav />
-      <NeedsTeam>
+      <RequireTeam>
         <Editor />
-      </NeedsTeam>
+      </RequireTeam>
     </Page>
   );
 }

@@ -8,7 +8,7 @@ import { ErrorView } from '../../components/ErrorView';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { Time } from '../../components/Time';
-import { NeedsTeam } from './NeedsTeam';
+import { RequireTeam } from '../../components/RequireTeam';
 import { ConfigNav } from './ConfigNav';
 import { DiffTable } from './DiffTable';
 import { configKeys, useTeam } from './config-data';
@@ -22,9 +22,9 @@ export default function ConfigHistoryPage() {
   return (
     <Page title="Configuration history">
       <ConfigNav />
-      <NeedsTeam>
+      <RequireTeam>
         <History />
-      </NeedsTeam>
+      </RequireTeam>
     </Page>
   );
 }

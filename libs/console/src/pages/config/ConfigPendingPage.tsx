@@ -8,7 +8,7 @@ import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { Time } from '../../components/Time';
-import { NeedsTeam } from './NeedsTeam';
+import { RequireTeam } from '../../components/RequireTeam';
 import { ConfigNav } from './ConfigNav';
 import { DiffTable } from './DiffTable';
 import { decisionFor } from './change-request-decision';
@@ -23,9 +23,9 @@ export default function ConfigPendingPage() {
   return (
     <Page title="Pending changes">
       <ConfigNav />
-      <NeedsTeam>
+      <RequireTeam>
         <PendingList />
-      </NeedsTeam>
+      </RequireTeam>
     </Page>
   );
 }

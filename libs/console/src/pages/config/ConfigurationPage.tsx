@@ -4,7 +4,7 @@ import { Badge } from '../../components/Badge';
 import { ErrorView } from '../../components/ErrorView';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
-import { NeedsTeam } from './NeedsTeam';
+import { RequireTeam } from '../../components/RequireTeam';
 import { ConfigNav } from './ConfigNav';
 import { useEffectiveConfig, useRawConfig } from './config-data';
 import { formatValue } from './config-draft';
@@ -45,9 +45,9 @@ export default function ConfigurationPage() {
   return (
     <Page title="Configuration">
       <ConfigNav />
-      <NeedsTeam>
+      <RequireTeam>
         <EffectiveView />
-      </NeedsTeam>
+      </RequireTeam>
     </Page>
   );
 }
