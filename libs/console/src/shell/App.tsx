@@ -5,7 +5,9 @@ import { Router } from 'wouter';
 import { SessionProvider } from '../api/client';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { clearSession, isAdminToken, loadSession, saveSession, type Session } from '../session';
+import { CALLBACK_PATH } from '../auth/oidc';
 import { Layout } from './Layout';
+import { OidcCallback } from './OidcCallback';
 import { SignIn } from './SignIn';
 
 /** The whole console: the sign-in page until there is a session, then the layout and pages. */
@@ -26,6 +28,11 @@ export function App() {
 
   const signIn = useCallback((s: Session) => {
     saveSession(s);
+    setSession(s);
+  }, []);
+  const oidcSignIn = useCallback((s: Session, returnTo: string) => {
+    saveSession(s);
+    window.history.replaceState(null, '', returnTo);
     setSession(s);
   }, []);
   const signOut = useCallback(() => {
@@ -57,7 +64,9 @@ export function App() {
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
         <Router base="/console">
-          {session ? (
+          {!session && window.location.pathname === CALLBACK_PATH ? (
+            <OidcCallback onSignIn={oidcSignIn} />
+          ) : session ? (
             <SessionProvider
               session={session}
               isAdmin={isAdminToken(session.token)}

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { createConsoleClient } from '../api/client';
+import { loadConsoleConfig, startOidcSignIn, type OidcSettings } from '../auth/oidc';
 import { describeError } from '../components/ErrorView';
 import { Field } from '../components/Field';
 import { isAdminToken, type Session } from '../session';
@@ -16,6 +17,28 @@ export function SignIn(props: { onSignIn(session: Session): void }) {
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  const [oidc, setOidc] = useState<OidcSettings | null>(null);
+  const [oidcError, setOidcError] = useState<string | undefined>();
+  const [redirecting, setRedirecting] = useState(false);
+
+  useEffect(() => {
+    const ac = new AbortController();
+    void loadConsoleConfig(ac.signal).then((c) => setOidc(c.oidc));
+    return () => ac.abort();
+  }, []);
+
+  async function signInWithOidc(settings: OidcSettings) {
+    setRedirecting(true);
+    setOidcError(undefined);
+    try {
+      await startOidcSignIn(settings);
+    } catch (err) {
+      setRedirecting(false);
+      setOidcError(
+        `Cannot start single sign-on with ${settings.issuer}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -41,6 +64,25 @@ export function SignIn(props: { onSignIn(session: Session): void }) {
     <main className="signin" id="main">
       <div className="signin-card">
         <h1>Sign in to Inquest</h1>
+        {oidc ? (
+          <>
+            <button
+              type="button"
+              className="primary wide"
+              disabled={redirecting}
+              onClick={() => void signInWithOidc(oidc)}
+            >
+              {redirecting ? 'Opening single sign-on…' : 'Sign in with single sign-on'}
+            </button>
+            <p className="field-hint">Identity provider: {new URL(oidc.issuer).host}</p>
+            {oidcError ? (
+              <p className="field-error" role="alert">
+                {oidcError}
+              </p>
+            ) : null}
+            <p className="signin-divider">or paste a token</p>
+          </>
+        ) : null}
         <form onSubmit={(e) => void submit(e)} noValidate>
           <Field
             label="Access token"
