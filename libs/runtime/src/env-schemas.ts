@@ -31,6 +31,11 @@ export const envAddress = (def: string) =>
 
 export const envUrl = z.string().url('expected a URL');
 
+/** An absolute http(s) URL (an API base URL: Vault, an LLM, embeddings). */
+export const envHttpUrl = z
+  .string()
+  .refine((v) => /^https?:\/\/[^\s/]/.test(v) && URL.canParse(v), 'expected an http(s) URL');
+
 export const envBool = (def: boolean) =>
   z
     .enum(['0', '1', 'true', 'false', 'yes', 'no'], { message: 'expected 1/0 or true/false' })

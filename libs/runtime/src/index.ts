@@ -3,6 +3,7 @@ export {
   envPort,
   envAddress,
   envUrl,
+  envHttpUrl,
   envBool,
   envLogLevel,
   envPositiveInt,
@@ -12,6 +13,14 @@ export {
   DEFAULT_ADDRESSES,
 } from './env-schemas';
 export { runMain } from './run-main';
+export { Closers } from './closers';
+export type { Closer, ClosersOptions } from './closers';
+export { envMongo, mongoFromEnv } from './mongo-env';
+export type { MongoEnv, MongoSettings } from './mongo-env';
+export { envSecrets, secretsFromEnv } from './secrets-env';
+export type { SecretsEnv } from './secrets-env';
+export { envBus, busFor } from './bus';
+export type { BusOptions } from './bus';
 export { StartupError, listenOrExplain } from './startup-error';
 export type { Stoppable } from './run-main';
 export type { ServiceDeps, RunningService } from './service';
