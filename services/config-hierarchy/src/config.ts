@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
   envAddress,
+  envBus,
   envLogLevel,
+  envMongo,
   envPort,
   envOptionalPort,
-  envMongoUrl,
-  envNatsUrl,
 } from '@inquest/runtime';
 
 /** Environment of the config-hierarchy service (validated at start). */
@@ -17,9 +17,8 @@ export const EnvSchema = z.object({
   INQUEST_LOG_LEVEL: envLogLevel,
   /** SQLite lives at <dir>/config.db unless MongoDB is configured */
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
-  INQUEST_MONGODB_URL: envMongoUrl.optional(),
-  /** events go to NATS JetStream when set (distributed mode), else stay in this process */
-  INQUEST_NATS_URL: envNatsUrl.optional(),
+  ...envMongo,
+  ...envBus,
   /**
    * toolserver-proxy: when set, the `<server>:<tool>` names an update sets are checked against the
    * server's tool list (an unreachable server: accepted with a warning); empty: not checked

@@ -1,9 +1,17 @@
 import { join } from 'node:path';
-import { createEventBus, Subjects } from '@inquest/events';
+import { Subjects } from '@inquest/events';
 import { createClient, implement, startGrpcServer } from '@inquest/grpc-kit';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { configV1, toolsV1 } from '@inquest/proto';
-import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
+import {
+  busFor,
+  Closers,
+  mongoFromEnv,
+  parseEnv,
+  runMain,
+  type ServiceDeps,
+  type RunningService,
+} from '@inquest/runtime';
 import { connectMongoConfigStores, openSqliteConfigStores } from '@inquest/store';
 import { GrpcToolCatalog } from './adapters/grpc-tool-catalog';
 import { EnvSchema } from './config';
@@ -20,16 +28,17 @@ export async function start(
   const config = parseEnv(EnvSchema, env);
   const logger =
     deps.logger ?? createLogger({ name: 'config-hierarchy', level: config.INQUEST_LOG_LEVEL });
-  const stores = config.INQUEST_MONGODB_URL
-    ? await connectMongoConfigStores(config.INQUEST_MONGODB_URL)
+  const closers = new Closers({ logger });
+  const mongo = mongoFromEnv(config);
+  const stores = mongo
+    ? await connectMongoConfigStores(mongo.url, { dbName: mongo.dbName })
     : openSqliteConfigStores(join(config.INQUEST_DATA_DIR, 'config.db'));
-  const ownBus = !deps.bus;
-  const bus =
-    deps.bus ??
-    (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'config-hierarchy' }));
+  closers.add('stores', () => stores.close());
+  const bus = await busFor(config, deps, { name: 'config-hierarchy', logger, closers });
   const toolsClient = config.INQUEST_TOOLS_ADDR
     ? createClient(toolsV1.ToolServiceClient, config.INQUEST_TOOLS_ADDR, { retries: 0 })
     : undefined;
+  if (toolsClient) closers.add('tool service client', () => toolsClient.close());
   const domain = new ConfigHierarchy({
     stores,
     bus,
@@ -42,6 +51,7 @@ export async function start(
     if (data.node_id) domain.invalidate(data.node_id);
     if (data.team_id) domain.invalidate(data.team_id);
   });
+  closers.add('config.changed subscription', () => sub.unsubscribe());
   const metrics = createMetricsRegistry(
     'config-hierarchy',
     config.INQUEST_METRICS_PORT !== undefined,
@@ -64,17 +74,12 @@ export async function start(
     metrics,
     metricsPort: config.INQUEST_METRICS_PORT,
   });
+  closers.add('grpc server', () => grpc.shutdown(), { timeoutMs: 10_000 });
   return {
     name: 'config-hierarchy',
     address: grpc.address,
     metricsAddress: grpc.metricsAddress,
-    stop: async () => {
-      await grpc.shutdown();
-      toolsClient?.close();
-      await sub.unsubscribe();
-      if (ownBus) await bus.close();
-      await stores.close();
-    },
+    stop: () => closers.closeAll(),
   };
 }
 

@@ -3,9 +3,12 @@ import {
   envBool,
   DEFAULT_ADDRESSES,
   envAddress,
+  envBus,
   envLogLevel,
+  envMongo,
   envPort,
   envPositiveInt,
+  envSecrets,
 } from '@inquest/runtime';
 import { parseRateLimits } from './http/rate-limits';
 
@@ -37,9 +40,10 @@ export const EnvSchema = z
     INQUEST_KNOWLEDGE_ADDR: envAddress(DEFAULT_ADDRESSES.knowledge),
     INQUEST_TOOLS_ADDR: envAddress(DEFAULT_ADDRESSES.tools),
     INQUEST_NOTIFIER_ADDR: envAddress(DEFAULT_ADDRESSES.notifier),
-    INQUEST_NATS_URL: z.string().optional(),
-    /** rate-limit counters shared by gateway replicas */
-    INQUEST_MONGODB_URL: z.string().optional(),
+    /** token revocations from other gateway replicas */
+    ...envBus,
+    /** rate-limit counters and seen Slack deliveries shared by gateway replicas */
+    ...envMongo,
     /** `read=100,write=20,trigger=10,auth_fail=30`; missing classes keep their default */
     INQUEST_RATE_LIMITS: z
       .string()
@@ -94,10 +98,7 @@ export const EnvSchema = z
     /** the console's OIDC client (public, PKCE); with INQUEST_OIDC_ISSUER it offers OIDC sign-in */
     INQUEST_CONSOLE_OIDC_CLIENT_ID: optionalString,
     INQUEST_CONSOLE_OIDC_SCOPES: z.string().min(1).default('openid email profile'),
-    INQUEST_SECRETS_FILE: optionalString,
-    INQUEST_VAULT_ADDR: optionalString,
-    INQUEST_VAULT_TOKEN: optionalString,
-    INQUEST_VAULT_MOUNT: optionalString,
+    ...envSecrets,
   })
   .superRefine((env, ctx) => {
     if (env.INQUEST_OIDC_ISSUER && !env.INQUEST_OIDC_AUDIENCE) {

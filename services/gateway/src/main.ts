@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { createEventBus } from '@inquest/events';
 import { checkHealth, createClient } from '@inquest/grpc-kit';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import {
@@ -13,8 +12,15 @@ import {
   notifierV1,
   toolsV1,
 } from '@inquest/proto';
-import { parseEnv, runMain, type ServiceDeps } from '@inquest/runtime';
-import { createSecretResolver } from '@inquest/secrets';
+import {
+  busFor,
+  Closers,
+  mongoFromEnv,
+  parseEnv,
+  runMain,
+  secretsFromEnv,
+  type ServiceDeps,
+} from '@inquest/runtime';
 import { CONSOLE_ASSETS_DIR } from '@inquest/console';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
@@ -56,6 +62,7 @@ export async function start(
   const config = parseEnv(EnvSchema, env);
   const logger = deps.logger ?? createLogger({ name: 'gateway', level: config.INQUEST_LOG_LEVEL });
   const metrics = createMetricsRegistry('gateway');
+  const closers = new Closers({ logger });
   const addresses = {
     config: config.INQUEST_CONFIG_ADDR,
     investigation: config.INQUEST_INVESTIGATION_ADDR,
@@ -81,6 +88,9 @@ export async function start(
       deadlineMs: 10_000,
     }),
   };
+  closers.add('grpc clients', () => {
+    for (const c of Object.values(clients)) c.close();
+  });
   const adminTokenSha256 =
     config.INQUEST_ADMIN_TOKEN_SHA256 ??
     (config.INQUEST_ADMIN_TOKEN
@@ -99,17 +109,14 @@ export async function start(
   };
 
   // Revocations reach this gateway over the shared bus (all-in-one) or NATS (replicas).
-  const ownBus =
-    !deps.bus && config.INQUEST_NATS_URL
-      ? await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'gateway' })
-      : undefined;
-  const bus = deps.bus ?? ownBus;
-  const mongo = config.INQUEST_MONGODB_URL
-    ? await new MongoClient(config.INQUEST_MONGODB_URL).connect()
-    : undefined;
+  const bus = await busFor(config, deps, { name: 'gateway', logger, closers, optional: true });
+  const mongoSettings = mongoFromEnv(config);
+  const mongo = mongoSettings ? await new MongoClient(mongoSettings.url).connect() : undefined;
+  if (mongo) closers.add('mongodb', () => mongo.close());
+  const db = mongo && mongoSettings ? mongo.db(mongoSettings.dbName) : undefined;
   const rateLimiter = await FlexibleRateLimiter.create({
     limits: config.INQUEST_RATE_LIMITS,
-    mongo: mongo?.db(),
+    mongo: db,
     logger,
   });
   const oidc =
@@ -130,22 +137,11 @@ export async function start(
     positiveTtlMs: bus ? config.INQUEST_TOKEN_CACHE_TTL_MS : 1000,
     logger,
   });
+  closers.add('authenticator', () => authenticator.close());
   await authenticator.ready;
 
   // The Slack chat front end: its signing secrets and bot tokens resolve here, within their scope.
-  const secrets = createSecretResolver({
-    ...(config.INQUEST_VAULT_ADDR
-      ? {
-          vault: {
-            addr: config.INQUEST_VAULT_ADDR,
-            token: config.INQUEST_VAULT_TOKEN ?? '',
-            mount: config.INQUEST_VAULT_MOUNT,
-          },
-        }
-      : {}),
-    file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
-    logger,
-  });
+  const secrets = secretsFromEnv(config, { logger });
   const slackDirectory = new SlackDirectory({ config: clients.config, secrets });
   const slackBot = new SlackBot({
     clients,
@@ -157,11 +153,13 @@ export async function start(
   });
   // Slack retries may reach any replica: seen deliveries live where the rate limits do (MongoDB),
   // else in the data directory replicas share; all-in-one has one gateway, so memory will do.
-  const seenEvents = mongo
-    ? await MongoSeenEvents.open(mongo.db())
+  const seenEvents = db
+    ? await MongoSeenEvents.open(db)
     : deps.bus
       ? new InMemorySeenEvents()
       : new SqliteSeenEvents(join(config.INQUEST_DATA_DIR, 'gateway.db'));
+  closers.add('seen slack events', () => seenEvents.close());
+  closers.add('slack bot', () => slackBot.stop());
   const slack = { directory: slackDirectory, bot: slackBot, seen: seenEvents, logger };
 
   const app = createApp({
@@ -211,25 +209,23 @@ export async function start(
     config.INQUEST_HTTP_HOST === '0.0.0.0' || config.INQUEST_HTTP_HOST === '::'
       ? 'localhost'
       : config.INQUEST_HTTP_HOST;
+  closers.add(
+    'http server',
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      }),
+    { timeoutMs: 10_000 },
+  );
   logger.info({ port }, 'gateway listening');
   return {
     name: 'gateway',
     address: `${config.INQUEST_HTTP_HOST}:${port}`,
     url: `http://${host}:${port}`,
     port,
-    stop: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 5000).unref();
-      });
-      await slackBot.stop();
-      await seenEvents.close();
-      for (const c of Object.values(clients)) c.close();
-      await authenticator.close();
-      await ownBus?.close();
-      await mongo?.close();
-    },
+    stop: () => closers.closeAll(),
   };
 }
 

@@ -6,8 +6,10 @@ import {
   envPort,
   envPositiveInt,
   envOptionalPort,
-  envMongoUrl,
-  envNatsUrl,
+  envBus,
+  envHttpUrl,
+  envMongo,
+  envSecrets,
 } from '@inquest/runtime';
 
 /** Environment of the investigation-runner service (validated at start). */
@@ -22,21 +24,17 @@ export const EnvSchema = z.object({
   INQUEST_KNOWLEDGE_ADDR: envAddress(DEFAULT_ADDRESSES.knowledge),
   /** SQLite lives at <dir>/investigations.db unless MongoDB is configured */
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
-  INQUEST_MONGODB_URL: envMongoUrl.optional(),
-  INQUEST_MONGODB_DB: z.string().min(1).default('inquest'),
+  ...envMongo,
   /** set: NATS JetStream work queue shared by runner replicas; unset: in-process queue */
-  INQUEST_NATS_URL: envNatsUrl.optional(),
+  ...envBus,
   /** set: the LLM engine (any OpenAI-compatible chat API); unset: the deterministic engine */
-  INQUEST_LLM_BASE_URL: z.string().url('expected a URL').optional(),
+  INQUEST_LLM_BASE_URL: envHttpUrl.optional(),
   /** the key, or a vault:// reference to it */
   INQUEST_LLM_API_KEY: z.string().optional(),
   INQUEST_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   INQUEST_LLM_TIMEOUT_MS: envPositiveInt(60_000),
   INQUEST_LLM_MAX_STEPS: envPositiveInt(8),
-  INQUEST_SECRETS_FILE: z.string().optional(),
-  INQUEST_VAULT_ADDR: z.string().url('expected a URL').optional(),
-  INQUEST_VAULT_TOKEN: z.string().optional(),
-  INQUEST_VAULT_MOUNT: z.string().optional(),
+  ...envSecrets,
   /** lease of a running investigation, renewed every third of it */
   INQUEST_RUNNER_LEASE_MS: envPositiveInt(15_000),
   /** claims of one investigation before it fails with runner_lost */

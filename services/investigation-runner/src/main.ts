@@ -2,13 +2,20 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { createEventBus } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { OpenAiChatModel } from '@inquest/llm';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
-import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
 import {
-  createSecretResolver,
+  busFor,
+  Closers,
+  mongoFromEnv,
+  parseEnv,
+  runMain,
+  secretsFromEnv,
+  type ServiceDeps,
+  type RunningService,
+} from '@inquest/runtime';
+import {
   isVaultRef,
   OPERATOR_SECRET_SCOPE,
   secretScopeOf,
@@ -32,25 +39,11 @@ import { LlmEngine } from './domain/llm-engine';
 import { alertBinding } from './grpc/alert-handlers';
 import { investigationBinding } from './grpc/investigation-handlers';
 
-function secretResolverOf(config: Env): SecretResolver {
-  return createSecretResolver({
-    vault:
-      config.INQUEST_VAULT_ADDR && config.INQUEST_VAULT_TOKEN
-        ? {
-            addr: config.INQUEST_VAULT_ADDR,
-            token: config.INQUEST_VAULT_TOKEN,
-            mount: config.INQUEST_VAULT_MOUNT,
-          }
-        : undefined,
-    file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
-  });
-}
-
-async function llmApiKey(config: Env): Promise<string> {
+async function llmApiKey(config: Env, secrets: SecretResolver): Promise<string> {
   const key = config.INQUEST_LLM_API_KEY ?? '';
   if (!isVaultRef(key)) return key;
   // The operator's own setting (service env), not a node's config: any path of the store.
-  return secretResolverOf(config).resolve(key, OPERATOR_SECRET_SCOPE);
+  return secrets.resolve(key, OPERATOR_SECRET_SCOPE);
 }
 
 export type { RunningService, ServiceDeps };
@@ -63,49 +56,39 @@ export async function start(
   const config = parseEnv(EnvSchema, env);
   const logger =
     deps.logger ?? createLogger({ name: 'investigation-runner', level: config.INQUEST_LOG_LEVEL });
-  const closers: (() => Promise<void> | void)[] = [];
+  const closers = new Closers({ logger });
+  const secrets = secretsFromEnv(config, { logger });
 
   let store: InvestigationStore;
   let alertStore: AlertStore;
-  if (config.INQUEST_MONGODB_URL) {
-    const mongo = await MongoClient.connect(config.INQUEST_MONGODB_URL);
-    closers.push(() => mongo.close());
-    store = await MongoInvestigationStore.open(mongo.db(config.INQUEST_MONGODB_DB));
-    alertStore = await MongoAlertStore.open(mongo.db(config.INQUEST_MONGODB_DB));
+  const mongoSettings = mongoFromEnv(config);
+  if (mongoSettings) {
+    const mongo = await MongoClient.connect(mongoSettings.url);
+    closers.add('mongodb', () => mongo.close());
+    store = await MongoInvestigationStore.open(mongo.db(mongoSettings.dbName));
+    alertStore = await MongoAlertStore.open(mongo.db(mongoSettings.dbName));
   } else {
     const file = join(config.INQUEST_DATA_DIR, 'investigations.db');
     store = SqliteInvestigationStore.open(file);
     alertStore = SqliteAlertStore.open(file);
   }
-  closers.push(
-    () => store.close(),
-    () => alertStore.close(),
-  );
+  closers.add('investigation store', () => store.close());
+  closers.add('alert store', () => alertStore.close());
 
-  const ownBus = !deps.bus;
-  const bus =
-    deps.bus ??
-    (await createEventBus({
-      natsUrl: config.INQUEST_NATS_URL,
-      logger,
-      name: 'investigation-runner',
-    }));
-  if (ownBus) closers.push(() => bus.close());
+  const bus = await busFor(config, deps, { name: 'investigation-runner', logger, closers });
 
   const configSource = GrpcConfigSource.connect(config.INQUEST_CONFIG_ADDR);
   const tools = GrpcToolGateway.connect(config.INQUEST_TOOLS_ADDR);
   const knowledge = GrpcKnowledgeSource.connect(config.INQUEST_KNOWLEDGE_ADDR);
-  closers.push(
-    () => configSource.close(),
-    () => tools.close(),
-    () => knowledge.close(),
-  );
+  closers.add('config client', () => configSource.close());
+  closers.add('tool client', () => tools.close());
+  closers.add('knowledge client', () => knowledge.close());
 
   let engine: InvestigationEngine;
   if (config.INQUEST_LLM_BASE_URL) {
     const model = new OpenAiChatModel({
       baseUrl: config.INQUEST_LLM_BASE_URL,
-      apiKey: await llmApiKey(config),
+      apiKey: await llmApiKey(config, secrets),
       model: config.INQUEST_LLM_MODEL,
       timeoutMs: config.INQUEST_LLM_TIMEOUT_MS,
     });
@@ -134,7 +117,6 @@ export async function start(
     concurrency: config.INQUEST_RUNNER_CONCURRENCY,
     takeOverOnStart: config.INQUEST_RUNNER_TAKEOVER_ON_START ?? !config.INQUEST_NATS_URL,
   });
-  const teamSecrets = secretResolverOf(config);
   const alerts = new AlertIntake({
     store: alertStore,
     investigations: service,
@@ -142,7 +124,7 @@ export async function start(
     configTtlMs: config.INQUEST_ALERTS_CONFIG_TTL_MS,
     secrets: {
       // the team's own references: resolved under inquest/<team>/ only
-      resolve: (teamId, ref) => teamSecrets.resolve(ref, secretScopeOf(teamId)),
+      resolve: (teamId, ref) => secrets.resolve(ref, secretScopeOf(teamId)),
     },
     logger,
   });
@@ -158,18 +140,16 @@ export async function start(
     metrics,
     metricsPort: config.INQUEST_METRICS_PORT,
   });
+  closers.add('grpc server', () => grpc.shutdown(), { timeoutMs: 10_000 });
   await service.start();
+  closers.add('investigation service', () => service.stop(), { timeoutMs: 10_000 });
   await alerts.start();
+  closers.add('alert intake', () => alerts.stop());
   return {
     name: 'investigation-runner',
     address: grpc.address,
     metricsAddress: grpc.metricsAddress,
-    stop: async () => {
-      alerts.stop();
-      await service.stop();
-      await grpc.shutdown();
-      for (const close of closers.reverse()) await close();
-    },
+    stop: () => closers.closeAll(),
   };
 }
 

@@ -6,9 +6,11 @@ import {
   envPort,
   envPositiveInt,
   envUrl,
+  envBus,
+  envHttpUrl,
+  envMongo,
   envOptionalPort,
-  envMongoUrl,
-  envNatsUrl,
+  envSecrets,
 } from '@inquest/runtime';
 
 /** Environment of the knowledge-raptor service (validated at start). */
@@ -21,19 +23,18 @@ export const EnvSchema = z.object({
   INQUEST_DATA_DIR: z.string().min(1).default('./.inquest'),
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
   /** documents, queries, patterns and the graph live in MongoDB when set (knowledge.db otherwise) */
-  INQUEST_MONGODB_URL: envMongoUrl.optional(),
-  INQUEST_MONGODB_DB: z.string().min(1).default('inquest'),
+  ...envMongo,
   /** events (investigation.completed, config.changed) arrive over NATS JetStream when set */
-  INQUEST_NATS_URL: envNatsUrl.optional(),
+  ...envBus,
   /** Qdrant instead of the embedded SQLite + sqlite-vec + FTS5 index */
   INQUEST_QDRANT_URL: envUrl.optional(),
   INQUEST_QDRANT_API_KEY: z.string().optional(),
   /** OpenAI-compatible embeddings API used when knowledge_base.raptor.embedding_model names a model */
-  INQUEST_EMBEDDINGS_BASE_URL: envUrl.optional(),
+  INQUEST_EMBEDDINGS_BASE_URL: envHttpUrl.optional(),
   INQUEST_EMBEDDINGS_API_KEY: z.string().optional(),
   INQUEST_EMBEDDINGS_DIMENSIONS: envPositiveInt(1536),
   /** OpenAI-compatible chat model for tree summaries and answers (extractive when unset) */
-  INQUEST_LLM_BASE_URL: envUrl.optional(),
+  INQUEST_LLM_BASE_URL: envHttpUrl.optional(),
   INQUEST_LLM_API_KEY: z.string().optional(),
   INQUEST_LLM_MODEL: z.string().optional(),
   /** embedded store: postings one BM25 query may rank, rarest terms first (0 = no limit) */
@@ -48,12 +49,8 @@ export const EnvSchema = z.object({
   INQUEST_KB_GIT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   /** comma-separated CIDRs/hosts the external reranker may reach besides public addresses */
   INQUEST_EGRESS_ALLOW: z.string().optional(),
-  /** secrets (a hosted reranker's API key): Vault KV v2 when set, else INQUEST_SECRETS_FILE */
-  INQUEST_VAULT_ADDR: z.string().optional(),
-  INQUEST_VAULT_TOKEN: z.string().optional(),
-  INQUEST_VAULT_MOUNT: z.string().optional(),
-  /** JSON file of vault path -> value (default <data dir>/secrets.json) */
-  INQUEST_SECRETS_FILE: z.string().optional(),
+  /** secrets (a hosted reranker's API key, source tokens): Vault KV v2, else the secrets file */
+  ...envSecrets,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { createEgress } from '@inquest/egress';
 import { isDomainError } from '@inquest/errors';
-import { createEventBus, Subjects, eventEnvelope } from '@inquest/events';
+import { Subjects, eventEnvelope } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import {
   ChatSummarizer,
@@ -12,10 +12,13 @@ import {
 } from '@inquest/llm';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
-import { createSecretResolver } from '@inquest/secrets';
 import {
+  busFor,
+  Closers,
+  mongoFromEnv,
   parseEnv,
   runMain,
+  secretsFromEnv,
   type ServiceDeps,
   type RunningService as BaseRunningService,
 } from '@inquest/runtime';
@@ -55,23 +58,25 @@ export async function start(
   const config = parseEnv(EnvSchema, env);
   const logger =
     deps.logger ?? createLogger({ name: 'knowledge-raptor', level: config.INQUEST_LOG_LEVEL });
-  const bus =
-    deps.bus ??
-    (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'knowledge-raptor' }));
+  const closers = new Closers({ logger });
+  const bus = await busFor(config, deps, { name: 'knowledge-raptor', logger, closers });
   const analyzer = new TextAnalyzer();
   let store: KnowledgeStore;
-  let mongo: MongoClient | undefined;
-  if (config.INQUEST_MONGODB_URL) {
-    mongo = await MongoClient.connect(config.INQUEST_MONGODB_URL);
-    store = await MongoKnowledgeStore.open(mongo.db(config.INQUEST_MONGODB_DB));
+  const mongoSettings = mongoFromEnv(config);
+  if (mongoSettings) {
+    const mongo = await MongoClient.connect(mongoSettings.url);
+    closers.add('mongodb', () => mongo.close());
+    store = await MongoKnowledgeStore.open(mongo.db(mongoSettings.dbName));
   } else {
     store = SqliteKnowledgeStore.open(join(config.INQUEST_DATA_DIR, 'knowledge.db'));
   }
+  closers.add('knowledge store', () => store.close());
   const settings = new ConfigSettingsSource(
     config.INQUEST_CONFIG_ADDR,
     config.INQUEST_KB_SETTINGS_CACHE_MS,
     logger,
   );
+  closers.add('config settings client', () => settings.close());
   const spaces = new ModelSpaces({
     dataDir: config.INQUEST_DATA_DIR,
     analyzer,
@@ -83,6 +88,7 @@ export async function start(
     embeddingsDimensions: config.INQUEST_EMBEDDINGS_DIMENSIONS,
     sparsePostingBudget: config.INQUEST_KB_SPARSE_POSTING_BUDGET,
   });
+  closers.add('model spaces', () => spaces.close());
   const extractive = new ExtractiveSummarizer();
   let llmSummarizer: Summarizer | undefined;
   if (config.INQUEST_LLM_BASE_URL && config.INQUEST_LLM_MODEL) {
@@ -99,19 +105,8 @@ export async function start(
       .map((s) => s.trim())
       .filter(Boolean) ?? [];
   const egress = createEgress({ allow: egressAllow, timeoutMs: 5000 });
-  const secrets = createSecretResolver({
-    ...(config.INQUEST_VAULT_ADDR
-      ? {
-          vault: {
-            addr: config.INQUEST_VAULT_ADDR,
-            token: config.INQUEST_VAULT_TOKEN ?? '',
-            mount: config.INQUEST_VAULT_MOUNT,
-          },
-        }
-      : {}),
-    file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
-    logger,
-  });
+  closers.add('egress', () => egress.close());
+  const secrets = secretsFromEnv(config, { logger });
   // every team the service serves becomes one whose due sources the sync loop reads
   const syncTeams = new Set<string>();
   const knowledge = new KnowledgeService({
@@ -148,6 +143,7 @@ export async function start(
     reindex: (teamId, ids) => knowledge.reindex(teamId, ids),
   });
   knowledge.attachTree(tree);
+  closers.add('tree builder', () => tree.stop());
 
   const syncState = new FileSyncStateStore(join(config.INQUEST_DATA_DIR, 'source-sync'));
   for (const t of await syncState.teams()) syncTeams.add(t);
@@ -190,6 +186,7 @@ export async function start(
     teams: syncTeams,
   });
   sources.start();
+  closers.add('source sync loop', () => sources.stop());
 
   const subs = [
     await bus.subscribe(
@@ -214,6 +211,9 @@ export async function start(
     ),
     await bus.subscribe(Subjects.configChanged, async () => settings.invalidate()),
   ];
+  closers.add('subscriptions', async () => {
+    for (const s of subs) await s.unsubscribe();
+  });
 
   // documents whose indexing was interrupted (crash, embeddings outage) are indexed again
   for (const d of await store.listDocumentsByStatus('pending')) {
@@ -247,6 +247,7 @@ export async function start(
     metrics,
     metricsPort: config.INQUEST_METRICS_PORT,
   });
+  closers.add('grpc server', () => grpc.shutdown(), { timeoutMs: 10_000 });
   return {
     name: 'knowledge-raptor',
     address: grpc.address,
@@ -254,18 +255,7 @@ export async function start(
     knowledge,
     rebuildTree: (teamId) => tree.buildNow(teamId),
     sources,
-    stop: async () => {
-      await grpc.shutdown();
-      await sources.stop();
-      for (const s of subs) await s.unsubscribe();
-      await tree.stop();
-      if (!deps.bus) await bus.close();
-      settings.close();
-      await egress.close();
-      await spaces.close();
-      await store.close();
-      await mongo?.close();
-    },
+    stop: () => closers.closeAll(),
   };
 }
 

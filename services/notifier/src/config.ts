@@ -6,6 +6,9 @@ import {
   envPort,
   envPositiveInt,
   envOptionalPort,
+  envBus,
+  envMongo,
+  envSecrets,
 } from '@inquest/runtime';
 
 const optionalString = z
@@ -33,8 +36,8 @@ export const EnvSchema = z
     INQUEST_LOG_LEVEL: envLogLevel,
     INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
     INQUEST_DATA_DIR: z.string().default('./.inquest'),
-    INQUEST_MONGODB_URL: optionalString,
-    INQUEST_NATS_URL: optionalString,
+    ...envMongo,
+    ...envBus,
     /** first retry delay; each further one grows x4 (+/-20% jitter) */
     INQUEST_WEBHOOK_RETRY_BASE_MS: envPositiveInt(5000),
     INQUEST_WEBHOOK_RETRY_CAP_MS: envPositiveInt(10 * 60 * 60 * 1000),
@@ -56,10 +59,7 @@ export const EnvSchema = z
         (v) => v === undefined || (/^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v)),
         'expected an absolute http(s) URL',
       ),
-    INQUEST_VAULT_ADDR: optionalString,
-    INQUEST_VAULT_TOKEN: optionalString,
-    INQUEST_VAULT_MOUNT: optionalString,
-    INQUEST_SECRETS_FILE: optionalString,
+    ...envSecrets,
     /** attempts running at once in this replica */
     INQUEST_NOTIFIER_CONCURRENCY: envPositiveInt(32),
     /** attempts running at once per team and channel (head-of-line isolation) */
@@ -76,13 +76,6 @@ export const EnvSchema = z
         code: 'custom',
         path: ['INQUEST_NOTIFIER_LEASE_MS'],
         message: `must be at least INQUEST_WEBHOOK_TIMEOUT_MS + 5000 (${v.INQUEST_WEBHOOK_TIMEOUT_MS + 5000})`,
-      });
-    }
-    if (v.INQUEST_VAULT_ADDR && !v.INQUEST_VAULT_TOKEN) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['INQUEST_VAULT_TOKEN'],
-        message: 'required when INQUEST_VAULT_ADDR is set',
       });
     }
   });

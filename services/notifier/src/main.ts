@@ -3,12 +3,21 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { createEgress, parseEgressAllow } from '@inquest/egress';
-import { createEventBus, Subjects, type Subscription } from '@inquest/events';
+import { Subjects, type Subscription } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import { notifierV1 } from '@inquest/proto';
-import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
-import { createSecretResolver } from '@inquest/secrets';
+import {
+  busFor,
+  Closers,
+  mongoFromEnv,
+  parseEnv,
+  runMain,
+  secretsFromEnv,
+  type MongoSettings,
+  type ServiceDeps,
+  type RunningService,
+} from '@inquest/runtime';
 import { MongoDeliveryStore, SqliteDeliveryStore, type DeliveryStore } from '@inquest/store';
 import { EffectiveConfigSource } from './adapters/effective-config-source';
 import { EnvSchema } from './config';
@@ -27,16 +36,15 @@ const INTAKE_SUBSCRIPTION = {
   backoffMs: [500, 2000, 5000, 15_000, 30_000],
 };
 
-async function openStore(mongoUrl: string | undefined, dataDir: string) {
-  if (!mongoUrl)
+async function openStore(mongo: MongoSettings | undefined, dataDir: string) {
+  if (!mongo)
     return {
       store: SqliteDeliveryStore.open(join(dataDir, 'notifier.db')) as DeliveryStore,
       close: async () => undefined,
     };
-  const client = await MongoClient.connect(mongoUrl);
-  const dbName = new URL(mongoUrl).pathname.replace(/^\//, '') || 'inquest';
+  const client = await MongoClient.connect(mongo.url);
   return {
-    store: (await MongoDeliveryStore.open(client.db(dbName))) as DeliveryStore,
+    store: (await MongoDeliveryStore.open(client.db(mongo.dbName))) as DeliveryStore,
     close: () => client.close(),
   };
 }
@@ -54,23 +62,11 @@ export async function start(
     config.INQUEST_NOTIFIER_REPLICA_ID ??
     `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
-  const { store, close: closeDb } = await openStore(
-    config.INQUEST_MONGODB_URL,
-    config.INQUEST_DATA_DIR,
-  );
-  const secrets = createSecretResolver({
-    ...(config.INQUEST_VAULT_ADDR
-      ? {
-          vault: {
-            addr: config.INQUEST_VAULT_ADDR,
-            token: config.INQUEST_VAULT_TOKEN ?? '',
-            mount: config.INQUEST_VAULT_MOUNT,
-          },
-        }
-      : {}),
-    file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json'),
-    logger,
-  });
+  const closers = new Closers({ logger });
+  const secrets = secretsFromEnv(config, { logger });
+  const { store, close: closeDb } = await openStore(mongoFromEnv(config), config.INQUEST_DATA_DIR);
+  closers.add('mongodb', closeDb);
+  closers.add('delivery store', () => store.close());
   const webhookEgress = createEgress({
     allow: parseEgressAllow(config.INQUEST_EGRESS_ALLOW),
     timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS,
@@ -80,6 +76,7 @@ export async function start(
     allow: [new URL(config.INQUEST_SLACK_API_URL).hostname.replace(/^\[|\]$/g, '')],
     timeoutMs: config.INQUEST_WEBHOOK_TIMEOUT_MS,
   });
+  closers.add('egress', () => Promise.all([webhookEgress.close(), slackEgress.close()]));
 
   const dispatcher = new Dispatcher({
     store,
@@ -109,6 +106,7 @@ export async function start(
     logger,
   });
   const settings = new EffectiveConfigSource(config.INQUEST_CONFIG_ADDR, 3000);
+  closers.add('config client', () => settings.close());
   const intake = new EventIntake({
     store,
     settings,
@@ -118,9 +116,7 @@ export async function start(
   });
   const deliveryLog = new DeliveryLog(store, () => dispatcher.kick());
 
-  const bus =
-    deps.bus ??
-    (await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'notifier' }));
+  const bus = await busFor(config, deps, { name: 'notifier', logger, closers });
   const subscriptions: Subscription[] = [
     // investigation_complete goes out for every terminal investigation, failed and cancelled too
     ...(await Promise.all(
@@ -168,12 +164,17 @@ export async function start(
     metrics,
     metricsPort: config.INQUEST_METRICS_PORT,
   });
+  closers.add('grpc server', () => grpc.shutdown(), { timeoutMs: 10_000 });
   // Deliveries recorded before a restart (or by a replica that died) resume here.
   dispatcher.start();
+  closers.add('dispatcher', () => dispatcher.stop(), { timeoutMs: 10_000 });
+  closers.add('subscriptions', async () => {
+    for (const s of subscriptions) await s.unsubscribe().catch(() => undefined);
+  });
   logger.info(
     {
       replica: owner,
-      store: config.INQUEST_MONGODB_URL ? 'mongodb' : 'sqlite',
+      store: mongoFromEnv(config) ? 'mongodb' : 'sqlite',
       egress_allow: config.INQUEST_EGRESS_ALLOW ?? '',
     },
     'notifier started',
@@ -183,16 +184,7 @@ export async function start(
     name: 'notifier',
     address: grpc.address,
     metricsAddress: grpc.metricsAddress,
-    stop: async () => {
-      for (const s of subscriptions) await s.unsubscribe().catch(() => undefined);
-      await dispatcher.stop();
-      await grpc.shutdown();
-      settings.close();
-      await Promise.all([webhookEgress.close(), slackEgress.close()]);
-      if (!deps.bus) await bus.close();
-      await store.close();
-      await closeDb();
-    },
+    stop: () => closers.closeAll(),
   };
 }
 

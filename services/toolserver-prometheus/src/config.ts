@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envLogLevel, envPort, envPositiveInt } from '@inquest/runtime';
+import { envLogLevel, envPort, envPositiveInt, envSecrets } from '@inquest/runtime';
 import { isVaultRef } from '@inquest/secrets';
 import { parseDurationMs } from './domain/time-range';
 
@@ -37,11 +37,7 @@ export const EnvSchema = z
     INQUEST_PROMETHEUS_MAX_POINTS: envPositiveInt(1_100),
     INQUEST_PROMETHEUS_MAX_RANGE: duration('31d'),
     INQUEST_DATA_DIR: z.string().default('./.inquest'),
-    INQUEST_SECRETS_FILE: z.string().optional(),
-    INQUEST_VAULT_ADDR: z.string().url('expected a URL').optional(),
-    INQUEST_VAULT_TOKEN: z.string().optional(),
-    INQUEST_VAULT_MOUNT: z.string().default('secret'),
-    INQUEST_SECRETS_CACHE_MS: envPositiveInt(30_000),
+    ...envSecrets,
     INQUEST_LOG_LEVEL: envLogLevel,
   })
   .superRefine((env, ctx) => {

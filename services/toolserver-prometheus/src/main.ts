@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { createLogger, type Logger } from '@inquest/observability';
-import { EnvError, parseEnv, runMain } from '@inquest/runtime';
-import { createSecretResolver, isVaultRef, OPERATOR_SECRET_SCOPE } from '@inquest/secrets';
+import { EnvError, parseEnv, runMain, secretsFromEnv } from '@inquest/runtime';
+import { isVaultRef, OPERATOR_SECRET_SCOPE } from '@inquest/secrets';
 import { undiciUpstreamApi, type UpstreamAuth } from './adapters/undici-upstream-api';
 import { EnvSchema, type Env } from './config';
 import { DEFAULT_LIMITS } from './domain/tools';
@@ -51,21 +50,7 @@ export async function start(
   const config: Env = parseEnv(EnvSchema, env);
   const logger =
     deps.logger ?? createLogger({ name: 'toolserver-prometheus', level: config.INQUEST_LOG_LEVEL });
-  const vault =
-    config.INQUEST_VAULT_ADDR && config.INQUEST_VAULT_TOKEN
-      ? {
-          addr: config.INQUEST_VAULT_ADDR,
-          token: config.INQUEST_VAULT_TOKEN,
-          mount: config.INQUEST_VAULT_MOUNT,
-        }
-      : undefined;
-  const secrets = createSecretResolver({
-    ...(vault
-      ? { vault }
-      : { file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json') }),
-    cacheTtlMs: config.INQUEST_SECRETS_CACHE_MS,
-    logger,
-  });
+  const secrets = secretsFromEnv(config, { logger });
   // References in the service env are the operator's own: any path of the secret store.
   const resolve = (ref: string) => secrets.resolve(ref, OPERATOR_SECRET_SCOPE);
 

@@ -6,7 +6,8 @@ import {
   envPort,
   envPositiveInt,
   envOptionalPort,
-  envNatsUrl,
+  envBus,
+  envSecrets,
 } from '@inquest/runtime';
 
 /** Environment of the toolserver-proxy service (validated at start). */
@@ -18,15 +19,11 @@ export const EnvSchema = z.object({
   INQUEST_LOG_LEVEL: envLogLevel,
   INQUEST_CONFIG_ADDR: envAddress(DEFAULT_ADDRESSES.config),
   /** config changes arrive over NATS JetStream when set (distributed mode) */
-  INQUEST_NATS_URL: envNatsUrl.optional(),
+  ...envBus,
   INQUEST_DATA_DIR: z.string().default('./.inquest'),
   /** comma-separated CIDRs and host names tool servers may live at despite being private */
   INQUEST_EGRESS_ALLOW: z.string().default(''),
-  INQUEST_SECRETS_FILE: z.string().optional(),
-  INQUEST_VAULT_ADDR: z.string().url('expected a URL').optional(),
-  INQUEST_VAULT_TOKEN: z.string().optional(),
-  INQUEST_VAULT_MOUNT: z.string().default('secret'),
-  INQUEST_SECRETS_CACHE_MS: envPositiveInt(30_000),
+  ...envSecrets,
   /** reuse of a team's resolved servers and tool listings */
   INQUEST_TOOLS_LIST_TTL_MS: envPositiveInt(60_000),
   INQUEST_TOOLS_MAX_OUTPUT_BYTES: envPositiveInt(256 * 1024),

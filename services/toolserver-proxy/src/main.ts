@@ -1,11 +1,17 @@
-import { join } from 'node:path';
 import { createEgress, parseEgressAllow } from '@inquest/egress';
-import { createEventBus, Subjects, type Subscription } from '@inquest/events';
+import { Subjects } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { toolsV1 } from '@inquest/proto';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
-import { parseEnv, runMain, type ServiceDeps, type RunningService } from '@inquest/runtime';
-import { createSecretResolver } from '@inquest/secrets';
+import {
+  busFor,
+  Closers,
+  parseEnv,
+  runMain,
+  secretsFromEnv,
+  type ServiceDeps,
+  type RunningService,
+} from '@inquest/runtime';
 import { grpcConfigSource } from './adapters/grpc-config-source';
 import { httpToolServerClient } from './adapters/http-tool-server-client';
 import { mcpToolServerClient } from './adapters/mcp-tool-server-client';
@@ -23,6 +29,7 @@ export async function start(
   const config = parseEnv(EnvSchema, env);
   const logger =
     deps.logger ?? createLogger({ name: 'toolserver-proxy', level: config.INQUEST_LOG_LEVEL });
+  const closers = new Closers({ logger });
   const allow = parseEgressAllow(config.INQUEST_EGRESS_ALLOW);
   if (allow.length)
     logger.info(
@@ -34,22 +41,10 @@ export async function start(
     connectTimeoutMs: config.INQUEST_TOOLS_CONNECT_TIMEOUT_MS,
     maxBodyBytes: config.INQUEST_TOOLS_MAX_RESPONSE_BYTES,
   });
-  const vault =
-    config.INQUEST_VAULT_ADDR && config.INQUEST_VAULT_TOKEN
-      ? {
-          addr: config.INQUEST_VAULT_ADDR,
-          token: config.INQUEST_VAULT_TOKEN,
-          mount: config.INQUEST_VAULT_MOUNT,
-        }
-      : undefined;
-  const secrets = createSecretResolver({
-    ...(vault
-      ? { vault }
-      : { file: config.INQUEST_SECRETS_FILE ?? join(config.INQUEST_DATA_DIR, 'secrets.json') }),
-    cacheTtlMs: config.INQUEST_SECRETS_CACHE_MS,
-    logger,
-  });
+  closers.add('egress', () => egress.close());
+  const secrets = secretsFromEnv(config, { logger });
   const configSource = grpcConfigSource(config.INQUEST_CONFIG_ADDR);
+  closers.add('config client', () => configSource.close());
   const registry = createMetricsRegistry(
     'toolserver-proxy',
     config.INQUEST_METRICS_PORT !== undefined,
@@ -80,20 +75,22 @@ export async function start(
     },
   );
   proxy.startHealthPolling(config.INQUEST_TOOLS_HEALTH_INTERVAL_MS);
+  closers.add('tool proxy', () => proxy.close());
 
-  const ownBus =
-    !deps.bus && config.INQUEST_NATS_URL
-      ? await createEventBus({ natsUrl: config.INQUEST_NATS_URL, logger, name: 'toolserver-proxy' })
-      : undefined;
-  const bus = deps.bus ?? ownBus;
-  let subscription: Subscription | undefined;
+  const bus = await busFor(config, deps, {
+    name: 'toolserver-proxy',
+    logger,
+    closers,
+    optional: true,
+  });
   if (bus) {
     // Plain (fan-out) subscription: every replica drops its own cache.
-    subscription = await bus.subscribe(Subjects.configChanged, async (msg) => {
+    const subscription = await bus.subscribe(Subjects.configChanged, async (msg) => {
       const ev = msg.data as { team_id?: string; node_id?: string };
       if (ev.team_id) proxy.invalidateTeam(ev.team_id, ev.node_id);
       else proxy.invalidateAll();
     });
+    closers.add('config.changed subscription', () => subscription.unsubscribe());
   }
 
   const grpc = await startGrpcServer({
@@ -110,18 +107,12 @@ export async function start(
     metrics: registry,
     metricsPort: config.INQUEST_METRICS_PORT,
   });
+  closers.add('grpc server', () => grpc.shutdown(), { timeoutMs: 10_000 });
   return {
     name: 'toolserver-proxy',
     address: grpc.address,
     metricsAddress: grpc.metricsAddress,
-    stop: async () => {
-      await grpc.shutdown();
-      await subscription?.unsubscribe();
-      await proxy.close();
-      configSource.close();
-      await egress.close();
-      await ownBus?.close();
-    },
+    stop: () => closers.closeAll(),
   };
 }
 
