@@ -6,6 +6,7 @@ import {
 } from '@grpc/grpc-js';
 import type { CallOptions, Client, ClientUnaryCall, ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
+import { IDEMPOTENCY_LEVELS } from '@inquest/proto';
 import { toMetadata, type CallContext } from './call-context';
 import { fromGrpcError } from './status-mapping';
 
@@ -40,10 +41,14 @@ export type PromiseClient<C> = {
 export interface ClientOptions {
   /** default deadline per call, ms (default 10 s) */
   deadlineMs?: number;
-  /** retries on UNAVAILABLE for idempotent methods (default 2) */
+  /** retries on UNAVAILABLE for methods safe to repeat (default 2) */
   retries?: number;
-  /** which methods are safe to retry (default: names starting get/list/verify/check) */
-  idempotent?: (method: string) => boolean;
+  /**
+   * which methods are safe to repeat, by gRPC path (`/pkg.Service/Method`); default: the
+   * `option idempotency_level` of each method in proto/, generated at `npm run gen`. A method
+   * without a level is never retried, whatever its name.
+   */
+  idempotency?: Readonly<Record<string, 'NO_SIDE_EFFECTS' | 'IDEMPOTENT'>>;
 }
 
 type ClientCtor<C> = {
@@ -51,7 +56,6 @@ type ClientCtor<C> = {
   service: Record<string, unknown>;
 };
 
-const defaultIdempotent = (m: string) => /^(get|list|verify|check)/.test(m);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -73,7 +77,7 @@ export function createClient<C extends Client>(
   });
   const deadlineMs = options.deadlineMs ?? 10000;
   const retries = options.retries ?? 2;
-  const idempotent = options.idempotent ?? defaultIdempotent;
+  const idempotency = options.idempotency ?? IDEMPOTENCY_LEVELS;
   const out: Record<string, unknown> = {
     close: () => raw.close(),
     address,
@@ -81,6 +85,7 @@ export function createClient<C extends Client>(
   for (const method of Object.keys(Ctor.service)) {
     const fn = (raw as unknown as Record<string, UnaryFn<unknown, unknown>>)[method];
     if (typeof fn !== 'function') continue;
+    const path = (Ctor.service[method] as { path?: string } | undefined)?.path ?? '';
     const once = (req: unknown, opts: RpcOptions) =>
       new Promise<unknown>((resolve, reject) => {
         if (opts.signal?.aborted)
@@ -95,7 +100,7 @@ export function createClient<C extends Client>(
         opts.signal?.addEventListener('abort', onAbort, { once: true });
       });
     out[method] = async (req: unknown, opts: RpcOptions = {}) => {
-      const attempts = idempotent(method) ? retries + 1 : 1;
+      const attempts = idempotency[path] ? retries + 1 : 1;
       for (let i = 0; ; i++) {
         try {
           return await once(req, opts);

@@ -24,7 +24,8 @@ import {
   validationError,
 } from '@inquest/errors';
 import { createLogger, createMetricsRegistry, silentLogger } from '@inquest/observability';
-import { checkHealth, createClient } from './client';
+import { configV1, IDEMPOTENCY_LEVELS } from '@inquest/proto';
+import { checkHealth, createClient, type ClientOptions } from './client';
 import { fromGrpcError, toGrpcStatus } from './status-mapping';
 import { implement, startGrpcServer, type HandlerContext, type RunningGrpcServer } from './server';
 
@@ -77,6 +78,8 @@ const TestServiceDefinition = {
   slow: method('Slow'),
 };
 const SERVICE_NAME = 'inquest.test.v1.TestService';
+/** what `option idempotency_level = NO_SIDE_EFFECTS;` on GetThing would generate */
+const TEST_IDEMPOTENCY = { '/inquest.test.v1.TestService/GetThing': 'NO_SIDE_EFFECTS' } as const;
 
 type Unary = (
   req: Req,
@@ -170,7 +173,8 @@ describe('grpc-kit over a real gRPC server on loopback', () => {
     for (const k of Object.keys(calls)) delete calls[k];
   });
 
-  const client = (opts = {}) => createClient(TestClientCtor, server.address, opts);
+  const client = (opts: ClientOptions = {}) =>
+    createClient(TestClientCtor, server.address, { idempotency: TEST_IDEMPOTENCY, ...opts });
 
   it('counts and times every call by its wire method name and status code', async () => {
     const count = async (method: string, code: string) =>
@@ -338,6 +342,24 @@ describe('grpc-kit over a real gRPC server on loopback', () => {
     c.close();
   });
 
+  it('decides retries from the idempotency level, not from the method name', async () => {
+    // getThing reads like a getter, but without a level it is not known to be safe to repeat
+    const c = client({ retries: 2, idempotency: {} });
+    failuresLeft = 1;
+    await expect(c.getThing({ id: 'x' })).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(calls['getThing']).toBe(1);
+    // and a level on a method whatever its name makes it retried
+    const d = client({
+      retries: 2,
+      idempotency: { '/inquest.test.v1.TestService/CreateThing': 'IDEMPOTENT' },
+    });
+    failuresLeft = 1;
+    await expect(d.createThing({ id: 'y' })).resolves.toMatchObject({ id: 'y' });
+    expect(calls['createThing']).toBe(2);
+    c.close();
+    d.close();
+  });
+
   it('does not retry a non-UNAVAILABLE error of an idempotent method', async () => {
     const c = client({ retries: 2 });
     nextError = notFound('gone');
@@ -348,7 +370,10 @@ describe('grpc-kit over a real gRPC server on loopback', () => {
 
   it('retries an idempotent call while the server is not up yet', async () => {
     const port = await freePort();
-    const c = createClient(TestClientCtor, `127.0.0.1:${port}`, { retries: 4 });
+    const c = createClient(TestClientCtor, `127.0.0.1:${port}`, {
+      retries: 4,
+      idempotency: TEST_IDEMPOTENCY,
+    });
     const late = new Promise<RunningGrpcServer>((resolve) => {
       setTimeout(() => {
         void startGrpcServer({
@@ -463,5 +488,31 @@ describe('status mapping', () => {
     const e = fromGrpcError({ code: Status.INVALID_ARGUMENT, details: 'bad', metadata: md });
     expect(e).toMatchObject({ kind: 'invalid_input', code: 'validation_error' });
     expect(e.options.errors).toBeUndefined();
+  });
+});
+
+describe('IDEMPOTENCY_LEVELS generated from proto/', () => {
+  it('lists the read methods and none that writes', () => {
+    expect(IDEMPOTENCY_LEVELS).toMatchObject({
+      '/inquest.config.v1.ConfigService/GetEffectiveConfig': 'NO_SIDE_EFFECTS',
+      '/inquest.config.v1.ConfigService/VerifyToken': 'NO_SIDE_EFFECTS',
+      '/inquest.investigation.v1.InvestigationService/GetInvestigation': 'NO_SIDE_EFFECTS',
+      '/inquest.tools.v1.ToolService/ListTools': 'NO_SIDE_EFFECTS',
+    });
+    for (const write of [
+      '/inquest.investigation.v1.InvestigationService/RunInvestigation',
+      '/inquest.investigation.v1.InvestigationService/CancelInvestigation',
+      '/inquest.knowledge.v1.KnowledgeService/Retrieve',
+      '/inquest.knowledge.v1.KnowledgeService/Teach',
+      '/inquest.tools.v1.ToolService/CallTool',
+      '/inquest.config.v1.ConfigService/UpdateTeamConfig',
+    ])
+      expect(IDEMPOTENCY_LEVELS[write]).toBeUndefined();
+  });
+
+  it('is what a generated client decides by (its methods carry their gRPC path)', () => {
+    const def = configV1.ConfigServiceClient.service as unknown as Record<string, { path: string }>;
+    expect(IDEMPOTENCY_LEVELS[def['getEffectiveConfig']!.path]).toBe('NO_SIDE_EFFECTS');
+    expect(IDEMPOTENCY_LEVELS[def['updateTeamConfig']!.path]).toBeUndefined();
   });
 });

@@ -6,3 +6,4 @@ export * as investigationV1 from './gen/inquest/investigation/v1/investigation_s
 export * as notifierV1 from './gen/inquest/notifier/v1/notifier_service';
 export * as eventsV1 from './gen/inquest/events/v1/events';
 export * as alertsV1 from './gen/inquest/alerts/v1/alert_service';
+export { IDEMPOTENCY_LEVELS } from './gen/method-options';
