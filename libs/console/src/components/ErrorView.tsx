@@ -1,63 +1,8 @@
 import { useEffect, useState } from 'react';
-import { isInquestError } from '@inquest/client';
+import { describeError } from './describe-error';
 import { clearSession } from '../session';
 
-export interface ErrorDescription {
-  kind: 'unauthorized' | 'forbidden' | 'rate_limited' | 'network' | 'not_found' | 'other';
-  title: string;
-  message: string;
-  retryAfter?: number;
-  requestId?: string;
-}
-
-/** What an error means for the person looking at the page (401, 403, 429, network, other). */
-export function describeError(error: unknown, origin = window.location.origin): ErrorDescription {
-  if (isInquestError(error)) {
-    const requestId = error.requestId;
-    const base = requestId ? { requestId } : {};
-    if (error.status === 401 || error.code === 'unauthorized')
-      return {
-        ...base,
-        kind: 'unauthorized',
-        title: 'Signed out',
-        message: 'Your session has expired or the token is wrong.',
-      };
-    if (error.status === 403 || error.code === 'forbidden')
-      return {
-        ...base,
-        kind: 'forbidden',
-        title: 'Not allowed',
-        message: `Your token may not do this: ${error.message}`,
-      };
-    if (error.status === 429 || error.code === 'rate_limited') {
-      const retryAfter = Math.max(1, Math.ceil(error.retryAfter ?? 1));
-      return {
-        ...base,
-        kind: 'rate_limited',
-        title: 'Too many requests',
-        message: `Too many requests, retry in ${retryAfter} s.`,
-        retryAfter,
-      };
-    }
-    if (error.status === 0 || error.code === 'network_error' || error.code === 'timeout')
-      return {
-        kind: 'network',
-        title: 'Cannot reach Inquest',
-        message: `Cannot reach Inquest at ${origin}.`,
-      };
-    if (error.status === 404 || error.code === 'not_found')
-      return { ...base, kind: 'not_found', title: 'Not found', message: error.message };
-    return { ...base, kind: 'other', title: 'Something went wrong', message: error.message };
-  }
-  if (error instanceof TypeError && /fetch|network/i.test(error.message))
-    return {
-      kind: 'network',
-      title: 'Cannot reach Inquest',
-      message: `Cannot reach Inquest at ${origin}.`,
-    };
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: 'other', title: 'Something went wrong', message };
-}
+export { describeError, type ErrorDescription } from './describe-error';
 
 /** The one error display of the console; `onRetry` adds a retry button (after Retry-After on 429). */
 export function ErrorView(props: { error: unknown; onRetry?: () => void }) {
