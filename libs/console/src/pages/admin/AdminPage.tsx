@@ -7,6 +7,7 @@ import {
   type NodeKind,
   type TokenInfo,
 } from '@inquest/client';
+import { diffConfigs, isPlainObject, type JsonObject } from '@inquest/config-model/merge';
 import { useClient } from '../../api/client';
 import { Badge } from '../../components/Badge';
 import { Empty } from '../../components/Empty';
@@ -15,6 +16,9 @@ import { Field } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { Time } from '../../components/Time';
+import { DiffTable } from '../config/DiffTable';
+import { ChangeRequestsPanel } from './ChangeRequestsPanel';
+import { diffRows, jsonLines, lineOf, mergePatchBetween, problemsOf } from '../config/config-draft';
 import { buildTree, childKinds, NODE_ID_RE, suggestNodeId, type TreeNode } from './hierarchy-tree';
 import '../config/config.css';
 import './admin.css';
@@ -73,6 +77,7 @@ export default function AdminPage() {
           </section>
         </div>
       ) : null}
+      <ChangeRequestsPanel />
     </Page>
   );
 }
@@ -271,18 +276,160 @@ function NodeDetail(props: { node: Node }) {
         <ErrorView error={detail.error} onRetry={() => void detail.refetch()} />
       ) : null}
       {detail.data ? (
-        <>
-          <p className="muted">Version {detail.data.version}</p>
-          <pre
-            className="cfg-value admin-config"
-            tabIndex={0}
-            aria-label={`Own configuration of ${node.node_id}`}
-          >
-            {JSON.stringify(detail.data.config, null, 2)}
-          </pre>
-        </>
+        <NodeConfig
+          key={detail.data.version}
+          nodeId={node.node_id}
+          config={detail.data.config as JsonObject}
+          version={detail.data.version}
+        />
       ) : null}
       {node.kind === 'team' ? <Tokens team={node} /> : null}
+    </>
+  );
+}
+
+/** A node's own config: shown as JSON; the admin edits it (never needs approval) with a diff first. */
+function NodeConfig(props: { nodeId: string; config: JsonObject; version: number }) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(() => JSON.stringify(props.config, null, 2));
+  const [review, setReview] = useState(false);
+  const parsed = useMemo(() => {
+    try {
+      const v = JSON.parse(text) as unknown;
+      return isPlainObject(v)
+        ? { ok: true as const, value: v }
+        : { ok: false as const, error: 'The configuration must be a JSON object ({ … }).' };
+    } catch (e) {
+      return { ok: false as const, error: `Not valid JSON: ${(e as Error).message}` };
+    }
+  }, [text]);
+  const draft = parsed.ok ? parsed.value : props.config;
+  const rows = useMemo(() => diffRows(diffConfigs(props.config, draft)), [props.config, draft]);
+  const save = useMutation({
+    mutationFn: () =>
+      client.admin.updateNodeConfig(props.nodeId, mergePatchBetween(props.config, draft)),
+    onSuccess: async () => {
+      // the saved version remounts this editor (its key) with the new config
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'node', props.nodeId] });
+      await queryClient.invalidateQueries({ queryKey: ['config'] });
+    },
+    onError: () => setReview(false),
+  });
+  const problems =
+    isInquestError(save.error) &&
+    (save.error.code === 'validation_error' || save.error.code === 'invalid_field')
+      ? problemsOf(save.error)
+      : [];
+  const lines = useMemo(() => jsonLines(text), [text]);
+  const id = `admin-config-${props.nodeId}`;
+  if (!editing)
+    return (
+      <>
+        <p className="muted">Version {props.version}</p>
+        <pre
+          className="cfg-value admin-config"
+          tabIndex={0}
+          aria-label={`Own configuration of ${props.nodeId}`}
+        >
+          {JSON.stringify(props.config, null, 2)}
+        </pre>
+        <div className="cfg-actions">
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit own configuration of {props.nodeId}
+          </button>
+        </div>
+      </>
+    );
+  return (
+    <>
+      {problems.length > 0 ? (
+        <div className="cfg-notice danger" role="alert">
+          <p>
+            <strong>The service refused the change:</strong>
+          </p>
+          <ul className="cfg-problems" id={`${id}-problems`}>
+            {problems.map((p, i) => (
+              <li key={`${p.field}-${i}`}>
+                <code>{p.field}</code>: {p.error}
+                {lineOf(lines, p.field) !== undefined ? ` (line ${lineOf(lines, p.field)})` : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {save.isError && problems.length === 0 ? <ErrorView error={save.error} /> : null}
+      {review ? (
+        <>
+          <h4>Changes to {props.nodeId}</h4>
+          {rows.length === 0 ? (
+            <p>No changes.</p>
+          ) : (
+            <DiffTable
+              caption={`Changes to the own configuration of ${props.nodeId}`}
+              rows={rows}
+            />
+          )}
+          <div className="cfg-actions">
+            <button
+              type="button"
+              className="primary"
+              disabled={rows.length === 0 || save.isPending}
+              onClick={() => save.mutate()}
+            >
+              {save.isPending ? 'Saving…' : 'Save changes'}
+            </button>
+            <button type="button" onClick={() => setReview(false)}>
+              Back to editing
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor={id}>Own configuration of {props.nodeId} (JSON)</label>
+            <textarea
+              id={id}
+              className="cfg-json"
+              rows={Math.min(30, Math.max(8, text.split('\n').length + 2))}
+              spellCheck={false}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-invalid={!parsed.ok || problems.length > 0 ? true : undefined}
+              aria-describedby={
+                [!parsed.ok ? `${id}-error` : '', problems.length > 0 ? `${id}-problems` : '']
+                  .filter(Boolean)
+                  .join(' ') || undefined
+              }
+            />
+            {!parsed.ok ? (
+              <div id={`${id}-error`} className="field-error" role="alert">
+                {parsed.error}
+              </div>
+            ) : null}
+          </div>
+          <div className="cfg-actions">
+            <button
+              type="button"
+              className="primary"
+              disabled={!parsed.ok}
+              onClick={() => setReview(true)}
+            >
+              Review changes
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setText(JSON.stringify(props.config, null, 2));
+                setEditing(false);
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
     </>
   );
 }
