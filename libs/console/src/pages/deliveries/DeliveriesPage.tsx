@@ -182,7 +182,7 @@ function Attempts(props: { d: WebhookDelivery; all: WebhookDelivery[] }) {
       </dl>
       {others.length ? (
         <>
-          <h3 className="dlv-sub">Other sends of this event</h3>
+          <p className="dlv-sub">Other sends of this event</p>
           <ul className="dlv-others">
             {others.map((o) => (
               <li key={o.delivery_id}>
