@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 
 export interface Column<T> {
   key: string;
@@ -8,7 +8,7 @@ export interface Column<T> {
   width?: string;
 }
 
-/** A semantic table with a caption (visually hidden unless shown) and one row per item. */
+/** A semantic table with a caption (visually hidden unless shown) and one row per item; scrolls sideways when narrow. */
 export function DataTable<T>(props: {
   caption: string;
   columns: Column<T>[];
@@ -16,10 +16,14 @@ export function DataTable<T>(props: {
   rowKey(row: T): string;
   showCaption?: boolean;
 }) {
+  const captionId = useId();
   return (
-    <div className="table-wrap">
+    // a region that may scroll sideways (narrow screens): focusable, so keyboards can scroll it
+    <div className="table-wrap" role="region" aria-labelledby={captionId} tabIndex={0}>
       <table className="data-table">
-        <caption className={props.showCaption ? undefined : 'sr-only'}>{props.caption}</caption>
+        <caption id={captionId} className={props.showCaption ? undefined : 'sr-only'}>
+          {props.caption}
+        </caption>
         <thead>
           <tr>
             {props.columns.map((c) => (
