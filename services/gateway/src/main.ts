@@ -72,13 +72,8 @@ export async function start(
   };
   const clients: ServiceClients = {
     config: createClient(configV1.ConfigServiceClient, addresses.config),
-    investigation: createClient(
-      investigationV1.InvestigationServiceClient,
-      addresses.investigation,
-      {
-        deadlineMs: 660_000,
-      },
-    ),
+    // the default deadline: a sync run sets its own, as long as the agent may take (agents.routes)
+    investigation: createClient(investigationV1.InvestigationServiceClient, addresses.investigation),
     knowledge: createClient(knowledgeV1.KnowledgeServiceClient, addresses.knowledge, {
       deadlineMs: 30_000,
     }),
