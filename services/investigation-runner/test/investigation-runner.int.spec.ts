@@ -113,6 +113,55 @@ const terminal = (subject: string, id: string) =>
       (e.data['investigation'] as { investigation_id?: string })?.investigation_id === id,
   );
 
+describe('request ids', () => {
+  const seenBy = () => {
+    const seen: string[] = [];
+    toolServer.tools = k8sTools().map((t) => ({
+      ...t,
+      handler: (params, ctx) => {
+        seen.push(ctx.requestId);
+        return t.handler(params, ctx);
+      },
+    }));
+    return seen;
+  };
+
+  it("a sync run forwards the caller's x-request-id on its tool calls", async () => {
+    const seen = seenBy();
+    const res = await client.runInvestigation(
+      {
+        team_id: 'team-a',
+        agent_name: 'k8s_agent',
+        message: 'checkout pods keep restarting',
+        context: { namespace: 'shop', service: 'checkout' },
+        async: false,
+      },
+      { ctx: { requestId: 'req_sync_1', teamId: 'team-a' } },
+    );
+    expect(res.investigation?.status).toBe('completed');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set(['req_sync_1']));
+  });
+
+  it('so does an async run, through the work queue', async () => {
+    const seen = seenBy();
+    const res = await client.runInvestigation(
+      {
+        team_id: 'team-a',
+        agent_name: 'k8s_agent',
+        message: 'checkout pods keep restarting',
+        context: { namespace: 'shop', service: 'checkout' },
+        async: true,
+      },
+      { ctx: { requestId: 'req_async_1', teamId: 'team-a' } },
+    );
+    const id = res.investigation!.investigation_id;
+    await waitFor(() => terminal(Subjects.investigationCompleted, id).length === 1, 15_000);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set(['req_async_1']));
+  });
+});
+
 describe('sync runs (deterministic engine)', () => {
   it('chains tools from entities and explains the failure', async () => {
     knowledge.chunks = [

@@ -9,8 +9,9 @@ import type {
   ToolListing,
 } from '../domain/ports';
 
-const ctxFor = (teamId: string, investigationId?: string): CallContext => ({
-  requestId: investigationId ?? 'investigation-runner',
+/** The caller's request id when the run has one, else the investigation's id, else ours. */
+const ctxFor = (teamId: string, requestId?: string, investigationId?: string): CallContext => ({
+  requestId: requestId ?? investigationId ?? 'investigation-runner',
   teamId,
   principal: 'investigation-runner',
 });
@@ -25,10 +26,14 @@ export class GrpcConfigSource implements ConfigSource {
     );
   }
 
-  async getEffectiveConfig(teamId: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async getEffectiveConfig(
+    teamId: string,
+    signal?: AbortSignal,
+    requestId?: string,
+  ): Promise<Record<string, unknown>> {
     const res = await this.client.getEffectiveConfig(
       { team_id: teamId },
-      { ctx: ctxFor(teamId), signal },
+      { ctx: ctxFor(teamId, requestId), signal },
     );
     return (res.config ?? {}) as Record<string, unknown>;
   }
@@ -52,10 +57,10 @@ export class GrpcToolGateway implements ToolGateway {
     );
   }
 
-  async listTools(teamId: string, signal?: AbortSignal): Promise<ToolListing> {
+  async listTools(teamId: string, signal?: AbortSignal, requestId?: string): Promise<ToolListing> {
     const res = await this.client.listTools(
       { team_id: teamId, refresh: false },
-      { ctx: ctxFor(teamId), signal },
+      { ctx: ctxFor(teamId, requestId), signal },
     );
     return {
       tools: res.tools.map((t) => ({
@@ -81,10 +86,15 @@ export class GrpcToolGateway implements ToolGateway {
     tool: string,
     parameters: Record<string, unknown>,
     signal?: AbortSignal,
+    requestId?: string,
   ): Promise<{ output: unknown; truncated: boolean }> {
     const res = await this.client.callTool(
       { team_id: teamId, investigation_id: investigationId, tool, parameters },
-      { ctx: ctxFor(teamId, investigationId), signal, deadlineMs: this.callDeadlineMs },
+      {
+        ctx: ctxFor(teamId, requestId, investigationId),
+        signal,
+        deadlineMs: this.callDeadlineMs,
+      },
     );
     return { output: res.output ?? {}, truncated: res.truncated };
   }
@@ -110,6 +120,7 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
     query: string,
     options: { service?: string; topK?: number; levels?: string[] },
     signal?: AbortSignal,
+    requestId?: string,
   ): Promise<KnowledgeChunk[]> {
     const res = await this.client.retrieve(
       {
@@ -119,7 +130,7 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
         top_k: options.topK,
         levels: options.levels ?? [],
       },
-      { ctx: ctxFor(teamId), signal },
+      { ctx: ctxFor(teamId, requestId), signal },
     );
     return res.results.map((r) => ({
       id: r.id,
@@ -138,6 +149,7 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
     query: string,
     options: { service?: string; limit?: number },
     signal?: AbortSignal,
+    requestId?: string,
   ): Promise<LearnedPatternView[]> {
     const res = await this.client.listPatterns(
       {
@@ -146,7 +158,7 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
         service: options.service,
         limit: options.limit ?? 5,
       },
-      { ctx: ctxFor(teamId), signal },
+      { ctx: ctxFor(teamId, requestId), signal },
     );
     return res.patterns.map((p) => ({
       patternId: p.pattern_id,

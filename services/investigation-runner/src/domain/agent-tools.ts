@@ -25,7 +25,7 @@ export async function planRun(run: EngineRun, gateway: ToolGateway): Promise<Age
   let listing: ToolListing | undefined;
   let listingError: DomainError | undefined;
   try {
-    listing = await gateway.listTools(run.teamId, run.signal);
+    listing = await gateway.listTools(run.teamId, run.signal, run.requestId);
   } catch (err) {
     if (run.signal.aborted) throw err;
     listingError = isDomainError(err)

@@ -14,6 +14,8 @@ export interface EngineRun {
   context: InvestigationContextRecord;
   /** the team's effective configuration */
   effective: Record<string, unknown>;
+  /** the request id of the call that started the run, forwarded on every call made for it */
+  requestId?: string;
   /** aborted on cancel, timeout, lease loss or shutdown: every call made for the run carries it */
   signal: AbortSignal;
   /** epoch ms by which the engine should have answered */

@@ -21,6 +21,8 @@ export interface RunRequest {
   investigationId?: string;
   /** the alert that started it */
   alert?: InvestigationAlertRecord;
+  /** the caller's request id (`x-request-id`): every call made for the run carries it */
+  requestId?: string;
 }
 
 export interface ValidRunRequest extends RunRequest {

@@ -137,7 +137,7 @@ export class InvestigationService {
       const existing = await this.o.store.getById(valid.investigationId);
       if (existing) return existing;
     }
-    effective ??= await this.o.config.getEffectiveConfig(valid.teamId);
+    effective ??= await this.o.config.getEffectiveConfig(valid.teamId, undefined, req.requestId);
     const agentCfg = agentConfigOf(effective, valid.agentName);
     if (!agentCfg.enabled)
       throw invalidRequest(`agent_name ${valid.agentName} is disabled for this team`);
@@ -168,7 +168,7 @@ export class InvestigationService {
       await this.o.store.create(record);
     }
     if (valid.async) {
-      await this.enqueue(record, `${record.investigation_id}.requested`);
+      await this.enqueue(record, `${record.investigation_id}.requested`, req.requestId);
       return record;
     }
     const claim = await this.o.store.claim(
@@ -179,7 +179,7 @@ export class InvestigationService {
     );
     if (claim.kind !== 'claimed')
       return (await this.o.store.getById(record.investigation_id)) ?? record;
-    return this.track(this.execute(claim.record, effective));
+    return this.track(this.execute(claim.record, effective, undefined, req.requestId));
   }
 
   async get(teamId: string, id: string): Promise<InvestigationRecord> {
@@ -232,10 +232,18 @@ export class InvestigationService {
     }
   }
 
-  private async enqueue(rec: InvestigationRecord, msgId: string): Promise<void> {
+  private async enqueue(
+    rec: InvestigationRecord,
+    msgId: string,
+    requestId?: string,
+  ): Promise<void> {
     await this.o.bus.publish(
       Subjects.investigationRequested,
-      { ...eventEnvelope(rec.team_id, msgId), investigation_id: rec.investigation_id },
+      {
+        ...eventEnvelope(rec.team_id, msgId),
+        investigation_id: rec.investigation_id,
+        ...(requestId ? { request_id: requestId } : {}),
+      },
       { msgId },
     );
   }
@@ -246,7 +254,9 @@ export class InvestigationService {
     return p;
   }
 
-  private async onRequested(msg: EventMessage<{ investigation_id?: string }>): Promise<void> {
+  private async onRequested(
+    msg: EventMessage<{ investigation_id?: string; request_id?: string }>,
+  ): Promise<void> {
     const id = msg.data?.investigation_id;
     if (typeof id !== 'string' || !id) {
       msg.term();
@@ -265,7 +275,14 @@ export class InvestigationService {
         await this.failRunnerLost(outcome.record);
         return;
       case 'claimed':
-        await this.track(this.execute(outcome.record, undefined, msg));
+        await this.track(
+          this.execute(
+            outcome.record,
+            undefined,
+            msg,
+            typeof msg.data?.request_id === 'string' ? msg.data.request_id : undefined,
+          ),
+        );
     }
   }
 
@@ -286,6 +303,7 @@ export class InvestigationService {
     rec: InvestigationRecord,
     effective?: Record<string, unknown>,
     msg?: EventMessage,
+    requestId?: string,
   ): Promise<InvestigationRecord> {
     const id = rec.investigation_id;
     const ac = new AbortController();
@@ -323,7 +341,8 @@ export class InvestigationService {
         .catch(() => undefined);
     };
     try {
-      const eff = effective ?? (await this.o.config.getEffectiveConfig(rec.team_id, ac.signal));
+      const eff =
+        effective ?? (await this.o.config.getEffectiveConfig(rec.team_id, ac.signal, requestId));
       const timeoutMs = agentConfigOf(eff, rec.agent).timeoutSeconds * 1000;
       timer = setTimeout(() => ac.abort(new RunAborted('timeout')), timeoutMs);
       const outcome = await this.o.engine.run({
@@ -333,6 +352,7 @@ export class InvestigationService {
         message: rec.message,
         context: rec.context,
         effective: eff,
+        ...(requestId ? { requestId } : {}),
         signal: ac.signal,
         deadline: startedMs + timeoutMs,
         progress: (p: ProgressRecord, used: string[]) => {

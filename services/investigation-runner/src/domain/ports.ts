@@ -39,13 +39,15 @@ export interface ToolCallResult {
 
 /** The toolserver-proxy. Errors are DomainErrors (unavailable, timeout, invalid_request...). */
 export interface ToolGateway {
-  listTools(teamId: string, signal?: AbortSignal): Promise<ToolListing>;
+  /** `requestId`: the caller's request id, forwarded on the call (`x-request-id`) */
+  listTools(teamId: string, signal?: AbortSignal, requestId?: string): Promise<ToolListing>;
   callTool(
     teamId: string,
     investigationId: string,
     tool: string,
     parameters: Record<string, unknown>,
     signal?: AbortSignal,
+    requestId?: string,
   ): Promise<ToolCallResult>;
 }
 
@@ -76,16 +78,22 @@ export interface KnowledgeSource {
     query: string,
     options: { service?: string; topK?: number; levels?: string[] },
     signal?: AbortSignal,
+    requestId?: string,
   ): Promise<KnowledgeChunk[]>;
   listPatterns(
     teamId: string,
     query: string,
     options: { service?: string; limit?: number },
     signal?: AbortSignal,
+    requestId?: string,
   ): Promise<LearnedPatternView[]>;
 }
 
 /** The config-hierarchy service: the team's effective configuration document. */
 export interface ConfigSource {
-  getEffectiveConfig(teamId: string, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  getEffectiveConfig(
+    teamId: string,
+    signal?: AbortSignal,
+    requestId?: string,
+  ): Promise<Record<string, unknown>>;
 }

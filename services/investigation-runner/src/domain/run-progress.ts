@@ -32,6 +32,7 @@ export class RunProgress {
         this.inFlight.push(tool);
         this.report(tool, this.done, Math.max(this.total, this.done + 1));
       },
+      run.requestId,
     );
   }
 

@@ -79,6 +79,8 @@ export class ToolRunner {
     private readonly knowledge: KnowledgeSource,
     private readonly signal: AbortSignal,
     private readonly onCalled: (tool: string) => void = () => undefined,
+    /** the caller's request id, forwarded on every call */
+    private readonly requestId?: string,
   ) {}
 
   call(tool: ToolDescriptor, params: Params): Promise<CallOutcome> {
@@ -105,6 +107,7 @@ export class ToolRunner {
         tool.fullName,
         params,
         this.signal,
+        this.requestId,
       );
       this.externalSuccesses++;
       return { ok: true, output: r.output, truncated: r.truncated };
@@ -134,6 +137,7 @@ export class ToolRunner {
           query,
           { service, limit: 5 },
           this.signal,
+          this.requestId,
         );
         return { patterns };
       }
@@ -145,6 +149,7 @@ export class ToolRunner {
         query,
         { service, topK, levels },
         this.signal,
+        this.requestId,
       );
       return { results };
     } catch {

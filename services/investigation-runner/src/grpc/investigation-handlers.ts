@@ -16,8 +16,10 @@ export function investigationBinding(
     implementation: implement(
       def,
       {
-        runInvestigation: async (req) => {
+        runInvestigation: async (req, ctx) => {
           const rec = await service.run({
+            // forwarded on every call made for the run, so one id follows the request end to end
+            requestId: ctx.requestId,
             teamId: req.team_id,
             agentName: req.agent_name,
             message: req.message,
