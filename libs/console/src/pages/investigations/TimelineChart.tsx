@@ -1,6 +1,6 @@
+import { useEffect, useRef, useState } from 'react';
 import { timelinePicture, type TimelineEntry } from './investigation-view';
 
-const W = 900;
 const H = 120;
 const PAD = 24;
 const AXIS_Y = 70;
@@ -14,6 +14,18 @@ function hhmm(t: number): string {
  * and the change before it (amber) called out; the list below it carries the same facts as text.
  */
 export function TimelineChart(props: { entries: TimelineEntry[] }) {
+  // drawn at the width it is shown at (text stays 13 px on a phone and on a wide screen)
+  const box = useRef<HTMLElement>(null);
+  const [W, setW] = useState(900);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([e]) => {
+      if (e) setW(Math.max(300, Math.round(e.contentRect.width)));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
   const p = timelinePicture(props.entries);
   if (p.points.length === 0) return <p className="muted">No timeline events.</p>;
   const xOf = (x: number) => PAD + x * (W - 2 * PAD);
@@ -27,7 +39,7 @@ export function TimelineChart(props: { entries: TimelineEntry[] }) {
     change ? `Change before it at ${change.timestamp}: ${change.event}.` : '',
   ].join(' ');
   return (
-    <figure className="timeline">
+    <figure className="timeline" ref={box}>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
@@ -79,7 +91,7 @@ export function TimelineChart(props: { entries: TimelineEntry[] }) {
             className="tl-label tl-change"
             x={xOf(change.x)}
             y={AXIS_Y - 38}
-            textAnchor={change.x > 0.8 ? 'end' : 'start'}
+            textAnchor={xOf(change.x) > W - 110 ? 'end' : 'start'}
           >
             {`change ${hhmm(change.at)}`}
           </text>
@@ -88,8 +100,8 @@ export function TimelineChart(props: { entries: TimelineEntry[] }) {
           <text
             className="tl-label tl-error"
             x={xOf(firstError.x)}
-            y={AXIS_Y - 38 + (change && Math.abs(change.x - firstError.x) < 0.15 ? 14 : 0)}
-            textAnchor={firstError.x > 0.8 ? 'end' : 'start'}
+            y={AXIS_Y - 38 + (change && Math.abs(xOf(change.x) - xOf(firstError.x)) < 110 ? 14 : 0)}
+            textAnchor={xOf(firstError.x) > W - 190 ? 'end' : 'start'}
           >
             {`first error ${hhmm(firstError.at)}${gapMin !== undefined ? ` (+${gapMin} min)` : ''}`}
           </text>
