@@ -472,7 +472,13 @@ function Tokens(props: { team: Node }) {
       {revoke.isError ? <ErrorView error={revoke.error} /> : null}
       {tokens.data && tokens.data.tokens.length === 0 ? <Empty title="No tokens yet" /> : null}
       {tokens.data && tokens.data.tokens.length > 0 ? (
-        <div className="table-wrap">
+        // scrolls sideways next to the tree: focusable, so a keyboard can scroll it (axe)
+        <div
+          className="table-wrap"
+          role="region"
+          aria-label={`Tokens of team ${team}`}
+          tabIndex={0}
+        >
           <table className="data-table">
             <caption className="sr-only">Tokens of team {team}</caption>
             <thead>
