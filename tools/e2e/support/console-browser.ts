@@ -22,6 +22,8 @@ export interface CheckOptions {
   allowHttpStatus?: number[];
   /** the server is down on purpose: Chromium's net::ERR_ lines are expected */
   allowNetworkErrors?: boolean;
+  /** other console lines expected on this page */
+  allowConsole?: RegExp[];
 }
 
 /**
@@ -51,6 +53,7 @@ export class WatchedPage {
       const http = HTTP_ERROR_LINE.exec(e);
       if (http && allowed.has(Number(http[1]))) return false;
       if (options.allowNetworkErrors && NETWORK_ERROR_LINE.test(e)) return false;
+      if (options.allowConsole?.some((re) => re.test(e))) return false;
       return true;
     });
     this.errors = [];
