@@ -37,7 +37,12 @@ export function ErrorView(props: { error: unknown; onRetry?: () => void }) {
             Sign in again
           </a>
         ) : null}
-        {props.onRetry && d.kind !== 'unauthorized' ? (
+        {d.kind === 'code_missing' ? (
+          <button type="button" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        ) : null}
+        {props.onRetry && d.kind !== 'unauthorized' && d.kind !== 'code_missing' ? (
           <button type="button" onClick={props.onRetry} disabled={wait > 0}>
             Retry
           </button>

@@ -75,4 +75,18 @@ describe('describeError (what the console says for an API failure)', () => {
     });
     expect(describeError('odd', ORIGIN).message).toBe('odd');
   });
+
+  it('a page whose code did not load: says so and to reload (not a blank screen)', () => {
+    const chrome = new TypeError(
+      'Failed to fetch dynamically imported module: https://inquest.example.com/console/assets/X-1.js',
+    );
+    const safari = new TypeError('Importing a module script failed.');
+    for (const e of [chrome, safari])
+      expect(describeError(e, ORIGIN)).toMatchObject({
+        kind: 'code_missing',
+        message: expect.stringContaining('Reload the page'),
+      });
+    // a plain failed fetch is still the network
+    expect(describeError(new TypeError('Failed to fetch'), ORIGIN).kind).toBe('network');
+  });
 });

@@ -1,7 +1,14 @@
 import { isInquestError } from '@inquest/client';
 
 export interface ErrorDescription {
-  kind: 'unauthorized' | 'forbidden' | 'rate_limited' | 'network' | 'not_found' | 'other';
+  kind:
+    | 'unauthorized'
+    | 'forbidden'
+    | 'rate_limited'
+    | 'network'
+    | 'not_found'
+    | 'code_missing'
+    | 'other';
   title: string;
   message: string;
   retryAfter?: number;
@@ -47,6 +54,19 @@ export function describeError(error: unknown, origin = window.location.origin): 
       return { ...base, kind: 'not_found', title: 'Not found', message: error.message };
     return { ...base, kind: 'other', title: 'Something went wrong', message: error.message };
   }
+  // a lazily loaded page whose file did not arrive: the server is down, or a new release
+  // replaced the hashed files this (older) page refers to; a reload fixes the second case
+  if (
+    error instanceof Error &&
+    /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(
+      error.message,
+    )
+  )
+    return {
+      kind: 'code_missing',
+      title: 'This page could not be loaded',
+      message: `The console could not load this page's code from ${origin}: Inquest may be unreachable, or a new version was installed. Reload the page.`,
+    };
   if (error instanceof TypeError && /fetch|network/i.test(error.message))
     return {
       kind: 'network',
