@@ -100,7 +100,10 @@ function AuditItem(props: { entry: AuditEntry }) {
       {rows.length === 0 ? (
         <p className="muted">No field changed.</p>
       ) : (
-        <DiffTable caption={`Changes of version ${h.version}`} rows={rows} />
+        <DiffTable
+          caption={`Changes of version ${h.version} of ${h.level} ${h.node_id}`}
+          rows={rows}
+        />
       )}
     </article>
   );

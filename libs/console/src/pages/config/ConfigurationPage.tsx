@@ -99,7 +99,7 @@ function EffectiveView() {
         {shown.length === 0 ? (
           <p className="muted">{f ? 'No field matches the filter.' : 'Nothing is configured.'}</p>
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Effective values" tabIndex={0}>
             <table className="data-table cfg-stack">
               <caption className="sr-only">Effective configuration, one row per value</caption>
               <thead>
@@ -149,7 +149,13 @@ function EffectiveView() {
         {shownSides.length === 0 ? (
           <p className="muted">No level sets anything{f ? ' matching the filter' : ''}.</p>
         ) : (
-          <div className="table-wrap">
+          // scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it
+          <div
+            className="table-wrap"
+            role="region"
+            aria-label="Own values of each level"
+            tabIndex={0}
+          >
             <table className="data-table cfg-wide">
               <caption className="sr-only">Own values of each level of the lineage</caption>
               <thead>

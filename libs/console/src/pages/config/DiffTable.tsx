@@ -10,7 +10,7 @@ export function DiffTable(props: {
   removedNote?: (path: string) => string;
 }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label={props.caption} tabIndex={0}>
       <table className="data-table cfg-diff cfg-stack">
         <caption className="sr-only">{props.caption}</caption>
         <thead>
