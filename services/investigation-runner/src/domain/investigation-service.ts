@@ -12,7 +12,7 @@ import type { Logger } from '@inquest/observability';
 import type { InvestigationRecord, InvestigationStore, ProgressRecord } from '@inquest/store';
 import { agentConfigOf, type AgentName } from './agents';
 import type { InvestigationEngine } from './engine';
-import { toInvestigationMessage } from './investigation-message';
+import { publicInvestigation } from './public-investigation';
 import { validateRunRequest, type RunRequest } from './investigation-request';
 import type { ConfigSource } from './ports';
 
@@ -220,7 +220,7 @@ export class InvestigationService {
           : Subjects.investigationCancelled;
     const event = {
       ...eventEnvelope(rec.team_id, `${rec.investigation_id}.${rec.status}`),
-      investigation: toInvestigationMessage(rec),
+      investigation: publicInvestigation(rec),
     };
     try {
       await this.o.bus.publish(subject, event, { msgId: event.event_id });

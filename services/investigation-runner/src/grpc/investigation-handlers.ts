@@ -1,7 +1,7 @@
 import { implement, type GrpcServiceBinding } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
 import { investigationV1 } from '@inquest/proto';
-import { toInvestigationMessage } from '../domain/investigation-message';
+import { toInvestigationMessage } from './investigation-message';
 import type { InvestigationService } from '../domain/investigation-service';
 
 /** inquest.investigation.v1.InvestigationService: decode, call the domain, encode. */

@@ -1,8 +1,17 @@
-import type { investigationV1 } from '@inquest/proto';
 import type { InvestigationRecord } from '@inquest/store';
 
-/** The proto Investigation (snake_case JSON form) of a stored record; internal lease fields stay out. */
-export function toInvestigationMessage(r: InvestigationRecord): investigationV1.Investigation {
+/**
+ * An investigation as callers see it (the interface spec's field names): the stored record
+ * without the runner's lease fields and the internal `async` flag. The gRPC edge and the terminal
+ * events both carry this shape.
+ */
+export type PublicInvestigation = Omit<
+  InvestigationRecord,
+  'async' | 'lease_owner' | 'lease_expires_at'
+>;
+
+/** The public form of a stored record; nested objects are copied, never shared with the record. */
+export function publicInvestigation(r: InvestigationRecord): PublicInvestigation {
   return {
     investigation_id: r.investigation_id,
     team_id: r.team_id,
