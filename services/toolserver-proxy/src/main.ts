@@ -15,6 +15,8 @@ import {
 import { grpcConfigSource } from './adapters/grpc-config-source';
 import { httpToolServerClient } from './adapters/http-tool-server-client';
 import { mcpToolServerClient } from './adapters/mcp-tool-server-client';
+import { opossumCircuitBreaker } from './adapters/opossum-circuit-breaker';
+import { promToolProxyMetrics } from './adapters/prom-tool-proxy-metrics';
 import { EnvSchema } from './config';
 import { ToolProxy } from './domain/tool-proxy';
 import { toolServiceImplementation } from './grpc/tool-service.handlers';
@@ -55,7 +57,8 @@ export async function start(
       config: configSource,
       secrets,
       logger,
-      registry,
+      breakers: opossumCircuitBreaker,
+      metrics: promToolProxyMetrics(registry),
       clientFactory: (entry) =>
         entry.transport === 'mcp'
           ? mcpToolServerClient(entry.url, egress, maxResponse)

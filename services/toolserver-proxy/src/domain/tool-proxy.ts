@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import CircuitBreaker from 'opossum';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { DomainError, isDomainError, notFound, validationError } from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
 import { classifyTool } from '@inquest/write-guard';
+import {
+  isBreakerOpen,
+  type BreakerState,
+  type CircuitBreaker,
+  type CircuitBreakerFactory,
+} from './circuit-breaker';
 import { ConcurrencyLimit, cancelled } from './concurrency-limit';
 import type { SecretScope } from '@inquest/secrets';
 import {
@@ -23,6 +27,7 @@ import {
   type ToolServerClientFactory,
 } from './tool-server-client';
 import { nameProblem, parseToolName } from './tool-name';
+import { NO_TOOL_PROXY_METRICS, type ToolProxyMetrics } from './tool-proxy-metrics';
 import { truncateOutput } from './truncate-output';
 
 /** Reads a team's configuration (effective, and raw per level when references need it). */
@@ -127,7 +132,7 @@ interface ServerRuntime {
   name: string;
   url: string;
   client: ToolServerClient;
-  breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
+  breaker: CircuitBreaker;
   limit: ConcurrencyLimit;
   healthy?: boolean;
   lastError?: string;
@@ -164,12 +169,7 @@ export class ToolProxy {
   private readonly runtimes = new Map<string, ServerRuntime>();
   private readonly ajv: Ajv;
   private readonly options: ToolProxyOptions;
-  private readonly metrics: {
-    calls: Counter<'server' | 'outcome'>;
-    duration: Histogram<'server'>;
-    breaker: Gauge<'server'>;
-    healthy: Gauge<'server'>;
-  };
+  private readonly metrics: ToolProxyMetrics;
   private healthTimer?: NodeJS.Timeout;
 
   constructor(
@@ -178,7 +178,9 @@ export class ToolProxy {
       secrets: SecretLookup;
       clientFactory: ToolServerClientFactory;
       logger: Logger;
-      registry?: Registry;
+      /** one circuit breaker per tool server */
+      breakers: CircuitBreakerFactory;
+      metrics?: ToolProxyMetrics;
     },
     options: Partial<ToolProxyOptions> = {},
   ) {
@@ -189,34 +191,7 @@ export class ToolProxy {
     };
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: true });
     addFormats(this.ajv);
-    const registers = deps.registry ? [deps.registry] : [];
-    this.metrics = {
-      calls: new Counter({
-        name: 'inquest_tool_calls_total',
-        help: 'Tool calls by server and outcome',
-        labelNames: ['server', 'outcome'],
-        registers,
-      }),
-      duration: new Histogram({
-        name: 'inquest_tool_call_duration_seconds',
-        help: 'Tool call duration',
-        labelNames: ['server'],
-        buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30],
-        registers,
-      }),
-      breaker: new Gauge({
-        name: 'inquest_tool_server_breaker_state',
-        help: 'Circuit breaker per tool server: 0 closed, 1 half open, 2 open',
-        labelNames: ['server'],
-        registers,
-      }),
-      healthy: new Gauge({
-        name: 'inquest_tool_server_healthy',
-        help: 'Last health poll per tool server: 1 healthy, 0 not',
-        labelNames: ['server'],
-        registers,
-      }),
-    };
+    this.metrics = deps.metrics ?? NO_TOOL_PROXY_METRICS;
   }
 
   /** Forgets a team's resolved servers and listings (config changed). */
@@ -365,8 +340,7 @@ export class ToolProxy {
       throw err;
     } finally {
       const duration = performance.now() - started;
-      this.metrics.calls.inc({ server: server || '-', outcome });
-      if (server) this.metrics.duration.observe({ server }, duration / 1000);
+      this.metrics.toolCall(server, outcome, duration / 1000);
       this.deps.logger.info(
         { ...audit, server, outcome, duration_ms: Math.round(duration) },
         'tool call',
@@ -432,7 +406,7 @@ export class ToolProxy {
       rt.lastError = errorText(err);
     }
     rt.checkedAt = new Date().toISOString();
-    this.metrics.healthy.set({ server: rt.name }, rt.healthy ? 1 : 0);
+    this.metrics.serverHealth(rt.name, rt.healthy);
   }
 
   private status(rt: ServerRuntime, toolCount: number, lastError?: string): ServerStatusView {
@@ -440,8 +414,8 @@ export class ToolProxy {
       name: rt.name,
       url: rt.url,
       enabled: true,
-      healthy: breakerState(rt.breaker) !== 'open' && rt.healthy !== false && !lastError,
-      breaker_state: breakerState(rt.breaker),
+      healthy: rt.breaker.state !== 'open' && rt.healthy !== false && !lastError,
+      breaker_state: rt.breaker.state,
       tool_count: toolCount,
     };
     const err = lastError ?? rt.lastError;
@@ -587,26 +561,20 @@ export class ToolProxy {
     const key = `${entry.transport}|${entry.name}|${entry.url}`;
     let rt = this.runtimes.get(key);
     if (!rt) {
-      const b = this.options.breaker;
-      const breaker = new CircuitBreaker<[() => Promise<unknown>], unknown>((fn) => fn(), {
-        timeout: false,
-        resetTimeout: b.resetTimeoutMs,
-        volumeThreshold: b.volumeThreshold,
-        errorThresholdPercentage: b.errorThresholdPercentage,
-        rollingCountTimeout: b.rollingCountTimeoutMs,
+      const name = entry.name;
+      const breaker = this.deps.breakers({
+        ...this.options.breaker,
         // The call was wrong, not the server: do not count it against the server.
-        errorFilter: (err: unknown) =>
+        ignore: (err) =>
           (isToolServerError(err) && (err.failure === 'rejected' || err.failure === 'refused')) ||
           isCancel(err),
+        onStateChange: (state: BreakerState) => {
+          this.metrics.breakerState(name, state);
+          if (state === 'open')
+            this.deps.logger.warn({ server: name, url: entry.url }, 'tool server circuit opened');
+        },
       });
-      const name = entry.name;
-      breaker.on('open', () => {
-        this.metrics.breaker.set({ server: name }, 2);
-        this.deps.logger.warn({ server: name, url: entry.url }, 'tool server circuit opened');
-      });
-      breaker.on('halfOpen', () => this.metrics.breaker.set({ server: name }, 1));
-      breaker.on('close', () => this.metrics.breaker.set({ server: name }, 0));
-      this.metrics.breaker.set({ server: name }, 0);
+      this.metrics.breakerState(name, 'closed');
       rt = {
         key,
         name,
@@ -691,12 +659,7 @@ export class ToolProxy {
   private toDomain(server: string, err: unknown, signal: AbortSignal): unknown {
     if (isDomainError(err)) return err;
     if (signal.aborted || isCancel(err)) return cancelled();
-    if ((err as { code?: string })?.code === 'EOPENBREAKER') {
-      return unavailableFor(
-        server,
-        'circuit open after repeated failures; calls are refused until it half-opens',
-      );
-    }
+    if (isBreakerOpen(err)) return unavailableFor(server, err.message);
     if (err instanceof ToolServerError) {
       switch (err.failure) {
         case 'timeout':
@@ -717,13 +680,6 @@ export class ToolProxy {
 
 function isCancel(err: unknown): boolean {
   return isDomainError(err) && err.code === 'cancelled';
-}
-
-function breakerState(
-  b: CircuitBreaker<never[], unknown> | CircuitBreaker<[() => Promise<unknown>], unknown>,
-): 'closed' | 'open' | 'half_open' {
-  if (b.halfOpen) return 'half_open';
-  return b.opened ? 'open' : 'closed';
 }
 
 function errorText(err: unknown): string {
