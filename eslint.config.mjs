@@ -10,6 +10,27 @@ await createProjectGraphAsync({ exitOnError: false });
 
 const TS = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 
+// Packages that domain code (services/<name>/src/domain) may not import: transport, storage,
+// metrics, circuit breakers.
+const DOMAIN_FORBIDDEN = [
+  '@inquest/proto',
+  '@grpc/grpc-js',
+  'mongodb',
+  'better-sqlite3',
+  'prom-client',
+  'opossum',
+];
+const DOMAIN_PATTERNS = DOMAIN_FORBIDDEN.map((name) => ({
+  group: [name, `${name}/**`],
+  message: `domain code must not import ${name}: declare a port in the domain and implement it in src/adapters or src/grpc`,
+}));
+// Checked per file, not as an nx tag constraint: nx follows dependencies transitively and every
+// lib whose testing/ folder uses @inquest/testing would count as depending on it.
+const TESTING_SUBPATHS = {
+  group: ['@inquest/testing', '@inquest/*/testing', '@inquest/*/testing/**'],
+  message: 'test servers, builders and contract suites are for specs only',
+};
+
 /** Who may import whom (project tags from each project.json). */
 const boundaries = (allow = []) => [
   'error',
@@ -90,6 +111,26 @@ export default [
   {
     files: ['services/**/*.ts'],
     rules: { 'no-console': 'error' },
+  },
+  {
+    // Production code (not specs, not a lib's testing/ subpath) uses no test helper: neither
+    // @inquest/testing nor a lib's `testing` subpath.
+    files: ['services/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing/**', 'libs/testing/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [TESTING_SUBPATHS] }] },
+  },
+  {
+    // Domain code knows no transport, storage or metrics library: ports in the domain, adapters
+    // beside it. Specs next to the domain code are held to the same rule.
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: DOMAIN_PATTERNS }] },
+  },
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...DOMAIN_PATTERNS, TESTING_SUBPATHS] }],
+    },
   },
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
