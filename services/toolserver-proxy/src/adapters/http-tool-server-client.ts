@@ -1,10 +1,11 @@
-import { isEgressError, type Egress, type EgressResponse } from '@inquest/egress';
+import type { Egress, EgressResponse } from '@inquest/egress';
 import {
   ToolServerError,
   type CallOptions,
   type RawToolDefinition,
   type ToolServerClient,
 } from '../domain/tool-server-client';
+import { egressFailure } from './egress-failure';
 
 /** The tool-server contract of the interface spec over HTTP, through the egress guard. */
 export function httpToolServerClient(
@@ -34,18 +35,7 @@ export function httpToolServerClient(
         maxBodyBytes,
       });
     } catch (err) {
-      if (isEgressError(err)) {
-        const failure =
-          err.code === 'timeout'
-            ? 'timeout'
-            : err.code === 'body_too_large'
-              ? 'too_large'
-              : err.code === 'egress_refused' || err.code === 'invalid_url'
-                ? 'refused'
-                : 'unreachable';
-        throw new ToolServerError(failure, err.message);
-      }
-      throw err;
+      throw egressFailure(err);
     }
   }
 

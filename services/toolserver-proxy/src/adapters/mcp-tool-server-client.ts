@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { isEgressError, type Egress } from '@inquest/egress';
+import type { Egress } from '@inquest/egress';
 import {
   ToolServerError,
   type CallOptions,
   type ToolServerClient,
 } from '../domain/tool-server-client';
+import { egressFailure } from './egress-failure';
 
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -38,18 +39,7 @@ function egressFetch(egress: Egress, maxBodyBytes: number, timeoutMs: () => numb
         headers: res.headers,
       });
     } catch (err) {
-      if (isEgressError(err)) {
-        const failure =
-          err.code === 'timeout'
-            ? 'timeout'
-            : err.code === 'body_too_large'
-              ? 'too_large'
-              : err.code === 'egress_refused' || err.code === 'invalid_url'
-                ? 'refused'
-                : 'unreachable';
-        throw new ToolServerError(failure, err.message);
-      }
-      throw err;
+      throw egressFailure(err);
     }
   };
 }
