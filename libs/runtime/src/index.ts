@@ -20,6 +20,8 @@ export type { MongoEnv, MongoSettings } from './mongo-env';
 export { envSecrets, secretsFromEnv } from './secrets-env';
 export type { SecretsEnv } from './secrets-env';
 export { envBus, busFor } from './bus';
+export { createCircuitBreaker } from './circuit-breaker';
+export type { CircuitBreaker, CircuitBreakerOptions, CircuitState } from './circuit-breaker';
 export type { BusOptions } from './bus';
 export { StartupError, listenOrExplain } from './startup-error';
 export type { Stoppable } from './run-main';

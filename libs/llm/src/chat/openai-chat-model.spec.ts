@@ -90,3 +90,21 @@ describe('OpenAiChatModel', () => {
     await expect(p).rejects.toThrow('cancelled by user');
   });
 });
+
+describe('OpenAiChatModel circuit breaker', () => {
+  it('opens after repeated 5xx answers, then refuses without calling the API', async () => {
+    const m = model();
+    for (let i = 0; i < 5; i++) server.script.push({ status: 503 });
+    for (let i = 0; i < 5; i++)
+      await expect(m.chat({ messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+        code: 'llm_unavailable',
+      });
+    const sent = server.requests.length;
+    server.script.push({ content: 'would answer' });
+    await expect(m.chat({ messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+      code: 'llm_unavailable',
+      message: expect.stringContaining('circuit open'),
+    });
+    expect(server.requests.length).toBe(sent);
+  });
+});

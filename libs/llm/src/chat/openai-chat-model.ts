@@ -5,6 +5,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { DomainError, timeoutError } from '@inquest/errors';
+import { createCircuitBreaker, type CircuitBreaker } from '@inquest/runtime';
 import type {
   ChatCallOptions,
   ChatMessage,
@@ -22,6 +23,8 @@ export interface OpenAiChatModelOptions {
   timeoutMs?: number;
   /** retries of connection errors, 429 and 5xx (default 1) */
   maxRetries?: number;
+  /** opens after repeated failures (default: one per model, opening at 50% of 5 or more calls) */
+  breaker?: CircuitBreaker;
 }
 
 const llmUnavailable = (message: string, cause?: unknown) =>
@@ -32,9 +35,13 @@ export class OpenAiChatModel implements ChatModel {
   readonly id: string;
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
+  private readonly breaker: CircuitBreaker;
 
   constructor(private readonly options: OpenAiChatModelOptions) {
     this.id = options.model;
+    this.breaker =
+      options.breaker ??
+      createCircuitBreaker({ name: 'the language model', openCode: 'llm_unavailable' });
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.client = new OpenAI({
       baseURL: options.baseUrl,
@@ -71,14 +78,18 @@ export class OpenAiChatModel implements ChatModel {
       : deadline.signal;
     let completion;
     try {
-      completion = await this.client.chat.completions.create(params, {
-        signal,
-        timeout: timeoutMs + 1000,
-      });
-    } catch (err) {
-      if (timedOut && !options.signal?.aborted)
-        throw timeoutError('the language model did not answer in time');
-      throw this.mapError(err, options.signal);
+      completion = await this.breaker.fire(async () => {
+        try {
+          return await this.client.chat.completions.create(params, {
+            signal,
+            timeout: timeoutMs + 1000,
+          });
+        } catch (err) {
+          if (timedOut && !options.signal?.aborted)
+            throw timeoutError('the language model did not answer in time');
+          throw this.mapError(err, options.signal);
+        }
+      }, options.signal);
     } finally {
       clearTimeout(timer);
     }

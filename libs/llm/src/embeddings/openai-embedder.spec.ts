@@ -54,4 +54,22 @@ describe('OpenAiEmbedder (scripted OpenAI-compatible server on loopback)', () =>
     const e = new OpenAiEmbedder({ baseUrl: base, model: 'wrong', dimensions: 4 });
     await expect(e.embed(['x'])).rejects.toMatchObject({ code: 'embeddings_unavailable' });
   });
+
+  it('opens its circuit after repeated failures, then refuses without calling the API', async () => {
+    const e = new OpenAiEmbedder({
+      baseUrl: `${base}/broken`,
+      model: 'emb-1',
+      dimensions: 4,
+      maxRetries: 0,
+    });
+    for (let i = 0; i < 5; i++)
+      await expect(e.embed(['x'])).rejects.toMatchObject({ code: 'embeddings_unavailable' });
+    const sent = seen.length;
+    const refused = await e.embed(['x']).catch((err: unknown) => err);
+    expect(refused).toMatchObject({
+      code: 'embeddings_unavailable',
+      message: expect.stringContaining('circuit open'),
+    });
+    expect(seen.length).toBe(sent);
+  });
 });

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { DomainError } from '@inquest/errors';
+import { createCircuitBreaker, type CircuitBreaker } from '@inquest/runtime';
 import { l2Normalize, type Embedder } from './embedder';
 
 export interface OpenAiEmbedderOptions {
@@ -13,6 +14,8 @@ export interface OpenAiEmbedderOptions {
   /** per request, ms (default 30 s) */
   timeoutMs?: number;
   maxRetries?: number;
+  /** opens after repeated failures (default: one per embedder) */
+  breaker?: CircuitBreaker;
 }
 
 /** Embedder over any OpenAI-compatible `/embeddings` API (the `openai` package). */
@@ -20,8 +23,12 @@ export class OpenAiEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
   private readonly client: OpenAI;
+  private readonly breaker: CircuitBreaker;
 
   constructor(private readonly options: OpenAiEmbedderOptions) {
+    this.breaker =
+      options.breaker ??
+      createCircuitBreaker({ name: 'the embeddings API', openCode: 'embeddings_unavailable' });
     this.id = `openai:${options.model}`;
     this.dimensions = options.dimensions;
     this.client = new OpenAI({
@@ -37,23 +44,22 @@ export class OpenAiEmbedder implements Embedder {
     const size = this.options.batchSize ?? 64;
     for (let i = 0; i < texts.length; i += size) {
       const batch = texts.slice(i, i + size).map((t) => (t.trim() ? t : ' '));
-      let res;
-      try {
-        res = await this.client.embeddings.create({
-          model: this.options.model,
-          input: batch,
-          encoding_format: 'float',
-        });
-      } catch (err) {
-        throw new DomainError(
-          'unavailable',
-          'embeddings_unavailable',
-          `embeddings request failed: ${(err as Error).message}`,
-          {
-            cause: err,
-          },
-        );
-      }
+      const res = await this.breaker.fire(async () => {
+        try {
+          return await this.client.embeddings.create({
+            model: this.options.model,
+            input: batch,
+            encoding_format: 'float',
+          });
+        } catch (err) {
+          throw new DomainError(
+            'unavailable',
+            'embeddings_unavailable',
+            `embeddings request failed: ${(err as Error).message}`,
+            { cause: err },
+          );
+        }
+      });
       const rows = [...res.data].sort((a, b) => a.index - b.index);
       if (rows.length !== batch.length) {
         throw new DomainError(
