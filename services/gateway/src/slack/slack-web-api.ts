@@ -1,5 +1,6 @@
 import { LogLevel, WebClient, type Logger as SlackLogger } from '@slack/web-api';
 import type { Logger } from '@inquest/observability';
+import { createCircuitBreaker, type CircuitBreaker } from '@inquest/runtime';
 
 /** One Slack Web API answer (`ok` plus the method's fields). */
 export type SlackAnswer = { ok: boolean; error?: string } & Record<string, unknown>;
@@ -30,14 +31,30 @@ function sdkLogger(logger: Logger): SlackLogger {
  * The Slack Web API through Slack's official SDK (`@slack/web-api`) at `apiUrl`
  * (INQUEST_SLACK_API_URL, default https://slack.com/api): one WebClient per bot token, a deadline
  * per call, and few retries (a rate-limited call waits for Slack's Retry-After). A Slack
- * `ok: false` answer is returned, not thrown; transport failures throw.
+ * `ok: false` answer is returned, not thrown; transport failures throw and count against a
+ * circuit breaker, which refuses calls for a while once Slack keeps failing.
  */
 export class WebClientSlackApi implements SlackApi {
   private readonly clients = new Map<string, WebClient>();
+  private readonly breaker: CircuitBreaker;
 
   constructor(
-    private readonly o: { apiUrl: string; logger: Logger; timeoutMs?: number; retries?: number },
-  ) {}
+    private readonly o: {
+      apiUrl: string;
+      logger: Logger;
+      timeoutMs?: number;
+      retries?: number;
+      breaker?: CircuitBreaker;
+    },
+  ) {
+    this.breaker =
+      o.breaker ??
+      createCircuitBreaker({
+        name: 'the Slack API',
+        openCode: 'slack_unavailable',
+        logger: o.logger,
+      });
+  }
 
   private client(token: string): WebClient {
     let c = this.clients.get(token);
@@ -57,14 +74,16 @@ export class WebClientSlackApi implements SlackApi {
   }
 
   async call(method: string, token: string, args: Record<string, unknown>): Promise<SlackAnswer> {
-    try {
-      return (await this.client(token).apiCall(method, args)) as SlackAnswer;
-    } catch (err) {
-      // Slack answered ok: false; the SDK throws it with the answer as `data`
-      const e = err as { code?: unknown; data?: unknown };
-      if (e.code === 'slack_webapi_platform_error' && typeof e.data === 'object' && e.data)
-        return e.data as SlackAnswer;
-      throw err;
-    }
+    return this.breaker.fire(async () => {
+      try {
+        return (await this.client(token).apiCall(method, args)) as SlackAnswer;
+      } catch (err) {
+        // Slack answered ok: false; the SDK throws it with the answer as `data`
+        const e = err as { code?: unknown; data?: unknown };
+        if (e.code === 'slack_webapi_platform_error' && typeof e.data === 'object' && e.data)
+          return e.data as SlackAnswer;
+        throw err;
+      }
+    });
   }
 }

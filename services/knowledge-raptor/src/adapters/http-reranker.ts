@@ -1,5 +1,6 @@
 import type { Egress } from '@inquest/egress';
 import { unavailable } from '@inquest/errors';
+import { createCircuitBreaker, type CircuitBreaker } from '@inquest/runtime';
 import type { SecretResolver } from '@inquest/secrets';
 import type { RerankerAuth } from '../domain/knowledge-settings';
 import type { ExternalReranker } from '../domain/spaces';
@@ -9,9 +10,12 @@ import type { ExternalReranker } from '../domain/spaces';
  * {results: [{index, relevance_score}]} (TEI answers a bare array of {index, score}). A hosted
  * reranker gets `model` in the body and `Authorization: Bearer <key>`, the key resolved from its
  * vault reference in the scope of the node that set it. Goes through the egress guard like every
- * call to a user-supplied URL.
+ * call to a user-supplied URL. Each reranker URL has its own circuit breaker: one that keeps
+ * failing is left alone for a while instead of costing every query its timeout.
  */
 export class HttpReranker implements ExternalReranker {
+  private readonly breakers = new Map<string, CircuitBreaker>();
+
   constructor(
     private readonly egress: Egress,
     private readonly secrets?: SecretResolver,
@@ -32,6 +36,35 @@ export class HttpReranker implements ExternalReranker {
       headers['authorization'] =
         `Bearer ${await this.secrets.resolve(auth.api_key_ref, auth.scope)}`;
     }
+    return this.breakerOf(url).fire(
+      () => this.call(url, query, documents, topN, headers, signal, auth),
+      signal,
+    );
+  }
+
+  private breakerOf(url: string): CircuitBreaker {
+    let b = this.breakers.get(url);
+    if (!b) {
+      // URLs come from team config: bound the map instead of growing with every edit
+      if (this.breakers.size >= 100) {
+        for (const old of this.breakers.values()) old.shutdown();
+        this.breakers.clear();
+      }
+      b = createCircuitBreaker({ name: `reranker ${url}`, openCode: 'reranker_unavailable' });
+      this.breakers.set(url, b);
+    }
+    return b;
+  }
+
+  private async call(
+    url: string,
+    query: string,
+    documents: string[],
+    topN: number,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+    auth: RerankerAuth | undefined,
+  ) {
     const res = await this.egress.request(url, {
       method: 'POST',
       headers,

@@ -1,4 +1,6 @@
 import type { Egress } from '@inquest/egress';
+import { isDomainError } from '@inquest/errors';
+import { createCircuitBreaker, type CircuitBreaker } from '@inquest/runtime';
 import type { SecretResolver } from '@inquest/secrets';
 import { deliveryScope, isScopeRefusal } from '../domain/delivery-scope';
 import type { Delivery } from '@inquest/store';
@@ -13,6 +15,13 @@ export interface SlackSenderOptions {
   apiUrl: string;
   timeoutMs: number;
   now?: () => number;
+  /** opens after repeated failures of the Slack API (default: one per sender) */
+  breaker?: CircuitBreaker;
+}
+
+/** A failed attempt that says Slack itself is in trouble (no answer, 5xx): counts against it. */
+class SlackDown {
+  constructor(readonly result: AttemptResult) {}
 }
 
 /** Slack errors no retry can fix (wrong token or channel); anything else is retried. */
@@ -35,7 +44,12 @@ const PERMANENT = new Set([
 
 /** Posts the recorded message with Slack's `chat.postMessage` (JSON body, bearer bot token). */
 export class SlackSender implements Sender {
-  constructor(private readonly o: SlackSenderOptions) {}
+  private readonly breaker: CircuitBreaker;
+
+  constructor(private readonly o: SlackSenderOptions) {
+    this.breaker =
+      o.breaker ?? createCircuitBreaker({ name: 'the Slack API', openCode: 'slack_unavailable' });
+  }
 
   async send(d: Delivery, signal: AbortSignal): Promise<AttemptResult> {
     if (!d.secret_ref) return { outcome: 'stop', error: 'no Slack bot token configured' };
@@ -47,6 +61,25 @@ export class SlackSender implements Sender {
         return { outcome: 'stop', error: `Slack bot token refused: ${(err as Error).message}` };
       return { outcome: 'retry', error: `Slack bot token unavailable: ${(err as Error).message}` };
     }
+    try {
+      return await this.breaker.fire(async () => {
+        const result = await this.post(d, token, signal);
+        if (
+          result.outcome === 'retry' &&
+          (result.statusCode === undefined || result.statusCode >= 500)
+        )
+          throw new SlackDown(result);
+        return result;
+      }, signal);
+    } catch (err) {
+      if (err instanceof SlackDown) return err.result;
+      // the circuit is open: the delivery waits for its next attempt like any retry
+      if (isDomainError(err)) return { outcome: 'retry', error: err.message };
+      throw err;
+    }
+  }
+
+  private async post(d: Delivery, token: string, signal: AbortSignal): Promise<AttemptResult> {
     try {
       const res = await this.o.egress.request(`${this.o.apiUrl}/chat.postMessage`, {
         method: 'POST',
