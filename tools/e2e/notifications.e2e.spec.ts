@@ -180,6 +180,25 @@ describe('a failed investigation notifies (point 9)', () => {
       ['chat', '#incidents'],
       ['webhook', completeHook.url],
     ]);
+    // each recorded attempt is listed with its time, answer and outcome
+    let webhook: { status: string; attempt_log?: unknown[] } | undefined;
+    await waitFor(
+      async () => {
+        const list = await call(dev, 'GET', '/webhooks/deliveries?limit=100&channel=webhook');
+        webhook = list.body.deliveries.find((d: { event_id: string }) => d.event_id.startsWith(id));
+        return webhook?.status === 'delivered';
+      },
+      10_000,
+      200,
+    );
+    expect(webhook!.attempt_log).toEqual([
+      {
+        attempt: 1,
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        outcome: 'delivered',
+        status_code: expect.any(Number),
+      },
+    ]);
   });
 });
 

@@ -10,6 +10,19 @@ export const DeliveryChannel = z
   .enum(['webhook', 'chat'])
   .describe('webhook: the team receiver; chat: the team chat channel');
 
+/** One recorded attempt of a delivery. */
+export const DeliveryAttempt = z
+  .object({
+    attempt: z.number().int().describe('1 for the first attempt'),
+    at: z.string().describe('When the attempt ended, ISO 8601 UTC'),
+    outcome: z
+      .enum(['pending', 'delivered', 'failed', 'stopped'])
+      .describe('The delivery status after it (pending: it will be retried)'),
+    status_code: z.number().int().optional().describe('HTTP status the target answered'),
+    error: z.string().optional().describe('Why the attempt did not succeed'),
+  })
+  .describe('One attempt: when, what the target answered, and the outcome');
+
 /** One entry of the team's delivery log. */
 export const WebhookDelivery = z
   .object({
@@ -36,6 +49,12 @@ export const WebhookDelivery = z
     updated_at: z.string().optional(),
     delivered_at: z.string().optional(),
     redelivery_of: z.string().optional().describe('The delivery this one re-sends'),
+    attempt_log: z
+      .array(DeliveryAttempt)
+      .optional()
+      .describe(
+        'Every recorded attempt, oldest first (an attempt cut off by a crash counts in `attempts` but records none)',
+      ),
   })
   .describe('A webhook or chat delivery and its attempts');
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;

@@ -14,6 +14,18 @@ export interface DeliverySecretScope {
   prefixes: string[];
 }
 
+/** One recorded attempt of a delivery: when it ended and what the target answered. */
+export interface DeliveryAttempt {
+  /** 1 for the first attempt */
+  attempt: number;
+  /** when the attempt ended (ISO) */
+  at: string;
+  /** the delivery's status after it: delivered, pending (will retry), failed or stopped */
+  outcome: Exclude<DeliveryStatus, 'delivering'>;
+  status_code?: number;
+  error?: string;
+}
+
 /** One notification to one target, with its attempt state. */
 export interface Delivery {
   delivery_id: string;
@@ -41,6 +53,8 @@ export interface Delivery {
   delivered_at?: string;
   /** the delivery this one re-sends (POST .../redeliver) */
   redelivery_of?: string;
+  /** every recorded attempt, oldest first (an attempt cut off by a crash records none) */
+  attempt_log?: DeliveryAttempt[];
   lease_owner?: string;
   lease_until?: string;
   /** fencing token of the current claim: only its holder may record the outcome */
@@ -98,6 +112,14 @@ export interface ListDeliveriesOptions {
   channel?: DeliveryChannel;
 }
 
+/** The `attempt_log` entry of an attempt outcome. */
+export function attemptRecord(o: AttemptOutcome): DeliveryAttempt {
+  const r: DeliveryAttempt = { attempt: o.attempts, at: o.updated_at, outcome: o.status };
+  if (o.last_status_code !== undefined) r.status_code = o.last_status_code;
+  if (o.last_error !== undefined) r.error = o.last_error;
+  return r;
+}
+
 /** The lane of a delivery: per team and channel, so chat trouble never holds up webhooks. */
 export const laneOf = (d: Pick<Delivery, 'team_id' | 'channel'>): string =>
   `${d.team_id}/${d.channel}`;
@@ -119,7 +141,10 @@ export interface DeliveryStore {
    * (`attempts` + 1) before anything is sent, so an attempt cut off by a crash still counts.
    */
   claimDue(options: ClaimOptions): Promise<Delivery[]>;
-  /** Records an attempt outcome if `claimId` still holds the claim; false otherwise. */
+  /**
+   * Records an attempt outcome if `claimId` still holds the claim (false otherwise), and appends
+   * it to `attempt_log`.
+   */
   complete(deliveryId: string, claimId: string, outcome: AttemptOutcome): Promise<boolean>;
   /** Extends the lease of a claim still held; false if it was lost. */
   renew(deliveryId: string, claimId: string, leaseUntil: string): Promise<boolean>;

@@ -1,9 +1,10 @@
 // Port and adapters of the deliveries area are exported from here.
-export { laneOf } from './delivery-store';
+export { attemptRecord, laneOf } from './delivery-store';
 export type {
   AttemptOutcome,
   ClaimOptions,
   Delivery,
+  DeliveryAttempt,
   DeliveryChannel,
   DeliverySecretScope,
   DeliveryStatus,

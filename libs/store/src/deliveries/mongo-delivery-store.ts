@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
 import {
+  attemptRecord,
   laneOf,
   type AttemptOutcome,
   type ClaimOptions,
@@ -139,7 +140,7 @@ export class MongoDeliveryStore implements DeliveryStore {
     if (o.delivered_at) set['delivered_at'] = o.delivered_at;
     const res = await this.col.updateOne(
       { _id: deliveryId, claim_id: claimId, status: 'delivering' },
-      { $set: set as Partial<Doc> },
+      { $set: set as Partial<Doc>, $push: { attempt_log: attemptRecord(o) } },
     );
     return res.modifiedCount === 1;
   }

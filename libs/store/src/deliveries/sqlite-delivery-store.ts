@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { migrate, openSqlite, type Migration, type SqliteDb } from '../sqlite/open-sqlite';
 import {
   laneOf,
+  attemptRecord,
   type AttemptOutcome,
   type ClaimOptions,
   type Delivery,
+  type DeliveryAttempt,
   type DeliverySecretScope,
   type DeliveryStore,
   type ListDeliveriesOptions,
@@ -50,6 +52,10 @@ const MIGRATIONS: Migration[] = [
     id: '002-secret-scope',
     sql: `ALTER TABLE deliveries ADD COLUMN secret_scope TEXT;`,
   },
+  {
+    id: '003-attempt-log',
+    sql: `ALTER TABLE deliveries ADD COLUMN attempt_log TEXT;`,
+  },
 ];
 
 interface Row {
@@ -62,6 +68,7 @@ interface Row {
   payload: string;
   secret_ref: string | null;
   secret_scope: string | null;
+  attempt_log: string | null;
   status: string;
   attempts: number;
   last_status_code: number | null;
@@ -97,6 +104,7 @@ function fromRow(r: Row): Delivery {
   if (r.next_attempt_at !== null) d.next_attempt_at = r.next_attempt_at;
   if (r.delivered_at !== null) d.delivered_at = r.delivered_at;
   if (r.redelivery_of !== null) d.redelivery_of = r.redelivery_of;
+  if (r.attempt_log !== null) d.attempt_log = JSON.parse(r.attempt_log) as DeliveryAttempt[];
   if (r.lease_owner !== null) d.lease_owner = r.lease_owner;
   if (r.lease_until !== null) d.lease_until = r.lease_until;
   if (r.claim_id !== null) d.claim_id = r.claim_id;
@@ -226,6 +234,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
         `UPDATE deliveries SET status = @status, attempts = @attempts, last_status_code = @last_status_code,
            last_error = @last_error, next_attempt_at = @next_attempt_at, delivered_at = COALESCE(@delivered_at, delivered_at),
            updated_at = @updated_at, lease_owner = NULL, lease_until = NULL, claim_id = NULL,
+           attempt_log = json_insert(COALESCE(attempt_log, '[]'), '$[#]', json(@entry)),
            due_at = CASE WHEN @status = 'pending' THEN @next_attempt_at ELSE NULL END
          WHERE delivery_id = @id AND claim_id = @claimId AND status = 'delivering'`,
       )
@@ -239,6 +248,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
         next_attempt_at: o.status === 'pending' ? (o.next_attempt_at ?? o.updated_at) : null,
         delivered_at: o.delivered_at ?? null,
         updated_at: o.updated_at,
+        entry: JSON.stringify(attemptRecord(o)),
       });
     return res.changes === 1;
   }

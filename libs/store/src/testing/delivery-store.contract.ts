@@ -197,6 +197,53 @@ export function deliveryStoreContract(factory: DeliveryStoreFactory): void {
     expect(again.map((x) => x.attempts)).toEqual([2]);
   });
 
+  it('keeps every recorded attempt in attempt_log, oldest first; a refused outcome adds none', async () => {
+    const now = Date.now();
+    const d = aNewDelivery({ next_attempt_at: iso(now - 10) });
+    await store.create(d);
+    expect((await store.get(d.delivery_id))?.attempt_log).toBeUndefined();
+    const [c1] = await store.claimDue({ owner: 'r1', now: iso(now), leaseMs: 30_000, limit: 1 });
+    await store.complete(c1!.delivery_id, c1!.claim_id!, {
+      status: 'pending',
+      attempts: 1,
+      last_error: 'connect ECONNREFUSED',
+      next_attempt_at: iso(now + 10),
+      updated_at: iso(now + 1),
+    });
+    const [c2] = await store.claimDue({
+      owner: 'r1',
+      now: iso(now + 10),
+      leaseMs: 30_000,
+      limit: 1,
+    });
+    await store.complete(c2!.delivery_id, c2!.claim_id!, {
+      status: 'failed',
+      attempts: 2,
+      last_status_code: 503,
+      last_error: 'HTTP 503 (gave up after 2 attempts)',
+      updated_at: iso(now + 12),
+    });
+    // the spent claim records nothing
+    await store.complete(c2!.delivery_id, c2!.claim_id!, {
+      status: 'delivered',
+      attempts: 3,
+      updated_at: iso(now + 13),
+    });
+    const expected = [
+      { attempt: 1, at: iso(now + 1), outcome: 'pending', error: 'connect ECONNREFUSED' },
+      {
+        attempt: 2,
+        at: iso(now + 12),
+        outcome: 'failed',
+        status_code: 503,
+        error: 'HTTP 503 (gave up after 2 attempts)',
+      },
+    ];
+    expect((await store.get(d.delivery_id))?.attempt_log).toEqual(expected);
+    const [listed] = await store.list(d.team_id, { limit: 1 });
+    expect(listed?.attempt_log).toEqual(expected);
+  });
+
   it('makes a delivery claimable again when its lease expires, fencing the old claim', async () => {
     const now = Date.now();
     const d = aNewDelivery({ next_attempt_at: iso(now - 10) });

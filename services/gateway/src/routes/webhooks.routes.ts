@@ -28,6 +28,17 @@ function toBody(d: notifierV1.Delivery): WebhookDelivery {
   if (d.updated_at) out.updated_at = d.updated_at;
   if (d.delivered_at !== undefined) out.delivered_at = d.delivered_at;
   if (d.redelivery_of !== undefined) out.redelivery_of = d.redelivery_of;
+  if (d.attempt_log.length)
+    out.attempt_log = d.attempt_log.map((a) => {
+      const attempt: NonNullable<WebhookDelivery['attempt_log']>[number] = {
+        attempt: a.attempt,
+        at: a.at,
+        outcome: a.outcome as NonNullable<WebhookDelivery['attempt_log']>[number]['outcome'],
+      };
+      if (a.status_code !== undefined) attempt.status_code = a.status_code;
+      if (a.error !== undefined) attempt.error = a.error;
+      return attempt;
+    });
   return out;
 }
 

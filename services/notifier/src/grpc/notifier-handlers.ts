@@ -22,6 +22,13 @@ export function toProtoDelivery(d: Delivery): notifierV1.Delivery {
     delivered_at: d.delivered_at,
     redelivery_of: d.redelivery_of,
     updated_at: d.updated_at,
+    attempt_log: (d.attempt_log ?? []).map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      outcome: a.outcome,
+      status_code: a.status_code,
+      error: a.error,
+    })),
   };
 }
 

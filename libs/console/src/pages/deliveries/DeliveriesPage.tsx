@@ -14,13 +14,16 @@ import { Time } from '../../components/Time';
 import { READ_ONLY_NOTE, useCanWrite, useTeamKey, useTeamReady } from '../knowledge/team-scope';
 import {
   DELIVERY_STATUSES,
+  ATTEMPT_OUTCOME,
   STATUS_MEANING,
+  attemptAnswer,
   canRedeliver,
   deliveryTone,
   eventLabel,
   hasActiveDeliveries,
   lastOutcome,
   sendsOfEvent,
+  unrecordedAttempts,
   type DeliveryStatus,
 } from './delivery-view';
 import './deliveries.css';
@@ -180,6 +183,26 @@ function Attempts(props: { d: WebhookDelivery; all: WebhookDelivery[] }) {
           </>
         ) : null}
       </dl>
+      {d.attempt_log?.length ? (
+        <>
+          <p className="dlv-sub">Attempts</p>
+          <ol className="dlv-attempts">
+            {d.attempt_log.map((a) => (
+              <li key={a.attempt}>
+                <span className="dlv-attempt-no">#{a.attempt}</span> <Time value={a.at} />{' '}
+                <span>{attemptAnswer(a)}</span>{' '}
+                <Badge tone={deliveryTone(a.outcome)}>{ATTEMPT_OUTCOME[a.outcome]}</Badge>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+      {unrecordedAttempts(d) > 0 && d.status !== 'delivering' ? (
+        <p className="muted dlv-note">
+          {unrecordedAttempts(d)} attempt{unrecordedAttempts(d) === 1 ? '' : 's'} without a recorded
+          answer (cut off, or made before attempts were logged).
+        </p>
+      ) : null}
       {others.length ? (
         <>
           <p className="dlv-sub">Other sends of this event</p>
@@ -194,9 +217,6 @@ function Attempts(props: { d: WebhookDelivery; all: WebhookDelivery[] }) {
           </ul>
         </>
       ) : null}
-      <p className="muted dlv-note">
-        The service keeps the last attempt&apos;s answer, not each attempt&apos;s.
-      </p>
     </details>
   );
 }

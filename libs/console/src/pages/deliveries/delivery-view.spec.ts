@@ -1,14 +1,17 @@
 import { DeliveryStatus } from '@inquest/api-contract';
 import type { WebhookDelivery } from '@inquest/client';
 import {
+  ATTEMPT_OUTCOME,
   DELIVERY_STATUSES,
   STATUS_MEANING,
+  attemptAnswer,
   canRedeliver,
   deliveryTone,
   eventLabel,
   hasActiveDeliveries,
   lastOutcome,
   sendsOfEvent,
+  unrecordedAttempts,
 } from './delivery-view';
 
 const d = (over: Partial<WebhookDelivery>): WebhookDelivery => ({
@@ -48,6 +51,39 @@ describe('delivery view', () => {
     expect(lastOutcome(d({ last_error: 'connect ECONNREFUSED' }))).toBe('connect ECONNREFUSED');
     expect(lastOutcome(d({ channel: 'chat', attempts: 1 }))).toBe('sent');
     expect(lastOutcome(d({ attempts: 1 }))).toBe('no answer recorded');
+  });
+
+  it('reads the attempt log', () => {
+    expect(
+      attemptAnswer({ attempt: 1, at: 'x', outcome: 'pending', error: 'connect ECONNREFUSED' }),
+    ).toBe('connect ECONNREFUSED');
+    expect(
+      attemptAnswer({
+        attempt: 2,
+        at: 'x',
+        outcome: 'failed',
+        status_code: 503,
+        error: 'HTTP 503 (gave up)',
+      }),
+    ).toBe('HTTP 503 (gave up)');
+    expect(
+      attemptAnswer({
+        attempt: 2,
+        at: 'x',
+        outcome: 'pending',
+        status_code: 429,
+        error: 'slow down',
+      }),
+    ).toBe('HTTP 429: slow down');
+    expect(attemptAnswer({ attempt: 1, at: 'x', outcome: 'delivered', status_code: 200 })).toBe(
+      'HTTP 200',
+    );
+    expect(attemptAnswer({ attempt: 1, at: 'x', outcome: 'delivered' })).toBe('no answer recorded');
+    expect(ATTEMPT_OUTCOME.pending).toBe('will retry');
+    const log = [{ attempt: 1, at: 'x', outcome: 'pending' as const }];
+    expect(unrecordedAttempts(d({ attempts: 2, attempt_log: log }))).toBe(1);
+    expect(unrecordedAttempts(d({ attempts: 1, attempt_log: log }))).toBe(0);
+    expect(unrecordedAttempts(d({ attempts: 0 }))).toBe(0);
   });
 
   it('finds the other sends of one event, oldest first', () => {

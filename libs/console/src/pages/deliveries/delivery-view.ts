@@ -1,6 +1,5 @@
-// How the deliveries page reads a delivery: what can be redelivered, when to refresh, and the
-// last attempt's outcome in words. The API keeps the attempt count and the last attempt's
-// outcome (HTTP status, error, time); it has no per-attempt history.
+// How the deliveries page reads a delivery: what can be redelivered, when to refresh, the last
+// attempt's outcome in words, and the attempt log.
 import type { WebhookDelivery } from '@inquest/client';
 
 export type DeliveryStatus = WebhookDelivery['status'];
@@ -70,6 +69,28 @@ export function sendsOfEvent(list: WebhookDelivery[], d: WebhookDelivery): Webho
   return list
     .filter((x) => x.event_id === d.event_id && x.delivery_id !== d.delivery_id)
     .sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+export type DeliveryAttempt = NonNullable<WebhookDelivery['attempt_log']>[number];
+
+/** An attempt's answer in words: "HTTP 503: Service Unavailable", "HTTP 204", "ECONNREFUSED". */
+export function attemptAnswer(a: DeliveryAttempt): string {
+  const code = a.status_code !== undefined ? `HTTP ${a.status_code}` : undefined;
+  if (code && a.error) return a.error.startsWith(code) ? a.error : `${code}: ${a.error}`;
+  return code ?? a.error ?? 'no answer recorded';
+}
+
+/** What an attempt led to: "delivered", "will retry", "gave up", "stopped". */
+export const ATTEMPT_OUTCOME: Record<DeliveryAttempt['outcome'], string> = {
+  delivered: 'delivered',
+  pending: 'will retry',
+  failed: 'gave up',
+  stopped: 'stopped',
+};
+
+/** Attempts counted but never recorded (cut off by a crash, or the one running now). */
+export function unrecordedAttempts(d: Pick<WebhookDelivery, 'attempts' | 'attempt_log'>): number {
+  return Math.max(0, d.attempts - (d.attempt_log?.length ?? 0));
 }
 
 /** "investigation_complete" → "investigation complete". */
