@@ -3,6 +3,8 @@
  * every call. An index instance serves exactly one embedding space (model + dimensions), so
  * vectors of different models never mix: each space has its own table set or collection.
  */
+import { fnv1a32 } from './text/text-analyzer';
+
 export interface VectorSpace {
   /** the embedder's id (model + version tag) */
   model: string;
@@ -118,7 +120,13 @@ export function spaceKey(space: VectorSpace): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
-  return `${model.slice(0, 40)}_${space.dimensions}`;
+  // a longer name keeps its head and a hash of the whole, so names differing only at the end
+  // (a model id with an analyzer version appended) stay apart
+  const name =
+    model.length > 40
+      ? `${model.slice(0, 32).replace(/_+$/, '')}_${fnv1a32(model).toString(36)}`
+      : model;
+  return `${name}_${space.dimensions}`;
 }
 
 /** Cosine similarity of two vectors of equal length (0 when either is all zeros). */

@@ -36,6 +36,7 @@ import { KnowledgeService, type InvestigationCompletedEvent } from './domain/kno
 import { runClusterJob } from './domain/raptor/run-cluster-job';
 import { TreeBuilder } from './domain/tree-builder';
 import { SourceSync } from './domain/sources/source-sync';
+import { catchUpIndexes } from './domain/index-catch-up';
 import { SourceSyncLoop } from './domain/sources/source-sync-loop';
 import { knowledgeHandlers } from './grpc/knowledge-handlers';
 
@@ -46,21 +47,28 @@ export interface RunningService extends BaseRunningService {
   rebuildTree(teamId: string): Promise<void>;
   /** the knowledge source sync loop (status, sync now) */
   sources: SourceSyncLoop;
+  /** settles when the start-up catch-up of stale index spaces is done (tests, benchmarks) */
+  indexCatchUp: Promise<number>;
 }
 
 export type { ServiceDeps };
 
+export interface KnowledgeRaptorDeps extends ServiceDeps {
+  /** the text analyzer of both retrieval legs (default: the shipped operations vocabulary) */
+  analyzer?: TextAnalyzer;
+}
+
 /** Composition root of the knowledge-raptor service. */
 export async function start(
   env: Record<string, string | undefined>,
-  deps: ServiceDeps = {},
+  deps: KnowledgeRaptorDeps = {},
 ): Promise<RunningService> {
   const config = parseEnv(EnvSchema, env);
   const logger =
     deps.logger ?? createLogger({ name: 'knowledge-raptor', level: config.INQUEST_LOG_LEVEL });
   const closers = new Closers({ logger });
   const bus = await busFor(config, deps, { name: 'knowledge-raptor', logger, closers });
-  const analyzer = new TextAnalyzer();
+  const analyzer = deps.analyzer ?? new TextAnalyzer();
   let store: KnowledgeStore;
   const mongoSettings = mongoFromEnv(config);
   if (mongoSettings) {
@@ -229,6 +237,17 @@ export async function start(
     );
   }
 
+  // a new analyzer or vocabulary version opens a new index space: fill it now, in the background
+  const indexCatchUp = catchUpIndexes({
+    store,
+    settings,
+    spaces,
+    reindex: (teamId, ids) => knowledge.reindex(teamId, ids),
+    logger,
+  });
+  // before the spaces and the store close
+  closers.add('index catch-up', () => indexCatchUp.then(() => undefined));
+
   const metrics = createMetricsRegistry(
     'knowledge-raptor',
     config.INQUEST_METRICS_PORT !== undefined,
@@ -255,6 +274,7 @@ export async function start(
     knowledge,
     rebuildTree: (teamId) => tree.buildNow(teamId),
     sources,
+    indexCatchUp,
     stop: () => closers.closeAll(),
   };
 }

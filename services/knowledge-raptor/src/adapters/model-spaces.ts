@@ -41,7 +41,12 @@ export class ModelSpaces implements Spaces {
     let s = this.spaces.get(key);
     if (!s) {
       const embedder = this.embedder(key);
-      const space = { model: embedder.id, dimensions: embedder.dimensions };
+      // the analyzer shapes the stored BM25 terms (and the hashing embedder's features): a new
+      // analyzer version is a new space, filled again at start (catchUpIndexes)
+      const model = embedder.id.includes(this.o.analyzer.version)
+        ? embedder.id
+        : `${embedder.id}+${this.o.analyzer.version}`;
+      const space = { model, dimensions: embedder.dimensions };
       const index: VectorIndex = this.o.qdrantUrl
         ? new QdrantVectorIndex({
             url: this.o.qdrantUrl,
