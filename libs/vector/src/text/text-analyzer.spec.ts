@@ -12,6 +12,16 @@ describe('TextAnalyzer', () => {
       expect.arrayContaining([expect.stringMatching(/^c_/)]),
     );
   });
+  it('bridges operations wording of the same failure (vocabulary 3)', () => {
+    expect(a.terms('nf_conntrack: table full, dropping packet')).toContain('c_conntrack');
+    expect(a.terms('KubeletPlegDurationHigh: PLEG is not healthy')).toContain(
+      'c_container_runtime',
+    );
+    expect(a.terms('iowait at 40% on the database host')).toContain('c_disk_io');
+    expect(a.terms('messages land in the DLQ')).toContain('c_dead_letter');
+    expect(a.terms('node drain blocked by a PodDisruptionBudget')).toContain('c_drain');
+    expect(a.terms('namespace stuck Terminating on finalizers')).toContain('c_finalizer');
+  });
   it('drops stopwords, stems lightly and handles mixed scripts', () => {
     expect(a.terms('The pods are restarting')).toEqual(expect.arrayContaining(['pod', 'restart']));
     expect(a.terms('the')).toEqual([]);
