@@ -34,6 +34,7 @@ import { WebSourceConnector } from './adapters/sources/web-source';
 import { EnvSchema } from './config';
 import { KnowledgeService, type InvestigationCompletedEvent } from './domain/knowledge-service';
 import { runClusterJob } from './domain/raptor/run-cluster-job';
+import { resumePendingDocuments } from './domain/resume-pending';
 import { TreeBuilder } from './domain/tree-builder';
 import { SourceSync } from './domain/sources/source-sync';
 import { catchUpIndexes } from './domain/index-catch-up';
@@ -224,18 +225,11 @@ export async function start(
   });
 
   // documents whose indexing was interrupted (crash, embeddings outage) are indexed again
-  for (const d of await store.listDocumentsByStatus('pending')) {
-    knowledge.indexDocument(d).then(
-      (chunks) =>
-        store.updateDocumentStatus(d.team_id, d.document_id, {
-          status: 'indexed',
-          chunks,
-          indexed_at: new Date().toISOString(),
-        }),
-      (err: unknown) =>
-        logger.warn({ err, document_id: d.document_id }, 'pending document still not indexable'),
-    );
-  }
+  void resumePendingDocuments(
+    await store.listDocumentsByStatus('pending'),
+    (d) => knowledge.indexAndMark(d),
+    logger,
+  );
 
   // a new analyzer or vocabulary version opens a new index space: fill it now, in the background
   const indexCatchUp = catchUpIndexes({

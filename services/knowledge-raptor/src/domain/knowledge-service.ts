@@ -228,14 +228,10 @@ export class KnowledgeService {
     }
     await this.deps.store.addEdges(input.teamId, extractFromDocument(doc));
     try {
-      doc.chunks = await this.indexDocument(doc);
+      const indexed = await this.indexAndMark(doc);
+      doc.chunks = indexed.chunks;
       doc.status = 'indexed';
-      doc.indexed_at = this.now().toISOString();
-      await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
-        status: 'indexed',
-        chunks: doc.chunks,
-        indexed_at: doc.indexed_at,
-      });
+      doc.indexed_at = indexed.indexed_at;
     } catch (err) {
       this.deps.logger.warn(
         { err, document_id: doc.document_id },
@@ -256,12 +252,7 @@ export class KnowledgeService {
       () => {
         void (async () => {
           try {
-            const chunks = await this.indexDocument(doc);
-            await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
-              status: 'indexed',
-              chunks,
-              indexed_at: this.now().toISOString(),
-            });
+            await this.indexAndMark(doc);
             this.tree?.schedule(doc.team_id);
           } catch (err) {
             if (attempt >= 3) {
@@ -276,6 +267,18 @@ export class KnowledgeService {
       1000 * 4 ** attempt,
     );
     t.unref();
+  }
+
+  /** Indexes a document and records it as indexed (the one place that does both). */
+  async indexAndMark(doc: DocumentRecord): Promise<{ chunks: number; indexed_at: string }> {
+    const chunks = await this.indexDocument(doc);
+    const indexed_at = this.now().toISOString();
+    await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
+      status: 'indexed',
+      chunks,
+      indexed_at,
+    });
+    return { chunks, indexed_at };
   }
 
   /** Chunks, embeds and stores the leaves of a document in the team's current space. */
