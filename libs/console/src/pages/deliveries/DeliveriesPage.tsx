@@ -23,39 +23,14 @@ import {
   hasActiveDeliveries,
   lastOutcome,
   sendsOfEvent,
+  deliveryFilterFromUrl,
+  deliveryFilterUrl,
   unrecordedAttempts,
+  type Channel,
   type DeliveryStatus,
+  type Filter,
 } from './delivery-view';
 import './deliveries.css';
-
-type Channel = WebhookDelivery['channel'];
-
-interface Filter {
-  status?: DeliveryStatus;
-  channel?: Channel;
-  limit: number;
-}
-
-function filterFrom(search: string): Filter {
-  const p = new URLSearchParams(search);
-  const status = p.get('status') as DeliveryStatus | null;
-  const channel = p.get('channel') as Channel | null;
-  const limit = Number(p.get('limit'));
-  return {
-    ...(status && DELIVERY_STATUSES.includes(status) ? { status } : {}),
-    ...(channel === 'webhook' || channel === 'chat' ? { channel } : {}),
-    limit: [20, 50, 100].includes(limit) ? limit : 20,
-  };
-}
-
-function filterUrl(f: Filter): string {
-  const p = new URLSearchParams();
-  if (f.status) p.set('status', f.status);
-  if (f.channel) p.set('channel', f.channel);
-  if (f.limit !== 20) p.set('limit', String(f.limit));
-  const q = p.toString();
-  return q ? `/deliveries?${q}` : '/deliveries';
-}
 
 /** The confirmation dialog of a redelivery, and its result. */
 function RedeliverButton(props: { d: WebhookDelivery; onDone(newId: string): void }) {
@@ -226,7 +201,7 @@ export default function DeliveriesPage() {
   const team = useTeamKey();
   const search = useSearch();
   const [, navigate] = useLocation();
-  const filter = filterFrom(search);
+  const filter = deliveryFilterFromUrl(search);
   const [highlight, setHighlight] = useState<string>();
   const ready = useTeamReady();
   const list = useQuery({
@@ -241,7 +216,7 @@ export default function DeliveriesPage() {
     const next: Filter = { ...filter, ...patch };
     if (!next.status) delete next.status;
     if (!next.channel) delete next.channel;
-    navigate(filterUrl(next));
+    navigate(deliveryFilterUrl(next));
   };
   const rows = list.data?.deliveries ?? [];
 

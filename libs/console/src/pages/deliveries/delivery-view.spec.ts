@@ -6,6 +6,8 @@ import {
   STATUS_MEANING,
   attemptAnswer,
   canRedeliver,
+  deliveryFilterFromUrl,
+  deliveryFilterUrl,
   deliveryTone,
   eventLabel,
   hasActiveDeliveries,
@@ -111,5 +113,17 @@ describe('delivery view', () => {
     ]);
     for (const s of DELIVERY_STATUSES) expect(STATUS_MEANING[s]).toBeTruthy();
     expect(eventLabel('config_change_approved')).toBe('config change approved');
+  });
+});
+
+describe('delivery filters in the URL', () => {
+  it('round-trips, leaves defaults out and ignores unknown values', () => {
+    expect(deliveryFilterUrl({ limit: 20 })).toBe('/deliveries');
+    const f = { status: 'failed' as const, channel: 'webhook' as const, limit: 50 };
+    const url = deliveryFilterUrl(f);
+    expect(url).toBe('/deliveries?status=failed&channel=webhook&limit=50');
+    expect(deliveryFilterFromUrl(url.split('?')[1]!)).toEqual(f);
+    expect(deliveryFilterFromUrl('status=lost&channel=fax&limit=7')).toEqual({ limit: 20 });
+    expect(deliveryFilterFromUrl('')).toEqual({ limit: 20 });
   });
 });

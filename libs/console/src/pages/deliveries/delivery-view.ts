@@ -97,3 +97,35 @@ export function unrecordedAttempts(d: Pick<WebhookDelivery, 'attempts' | 'attemp
 export function eventLabel(event: string): string {
   return event.replace(/_/g, ' ');
 }
+
+export type Channel = WebhookDelivery['channel'];
+
+/** The list's filters, kept in the URL (?status=&channel=&limit=). */
+export interface Filter {
+  status?: DeliveryStatus;
+  channel?: Channel;
+  limit: number;
+}
+
+/** The filters a URL's query string names; unknown values fall back to all / 20. */
+export function deliveryFilterFromUrl(search: string): Filter {
+  const p = new URLSearchParams(search);
+  const status = p.get('status') as DeliveryStatus | null;
+  const channel = p.get('channel') as Channel | null;
+  const limit = Number(p.get('limit'));
+  return {
+    ...(status && DELIVERY_STATUSES.includes(status) ? { status } : {}),
+    ...(channel === 'webhook' || channel === 'chat' ? { channel } : {}),
+    limit: [20, 50, 100].includes(limit) ? limit : 20,
+  };
+}
+
+/** The console path of a filter (defaults left out). */
+export function deliveryFilterUrl(f: Filter): string {
+  const p = new URLSearchParams();
+  if (f.status) p.set('status', f.status);
+  if (f.channel) p.set('channel', f.channel);
+  if (f.limit !== 20) p.set('limit', String(f.limit));
+  const q = p.toString();
+  return q ? `/deliveries?${q}` : '/deliveries';
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { RetrieveRequest, RetrieveResult } from '@inquest/client';
+import type { RetrieveResult } from '@inquest/client';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useClient } from '../../api/client';
 import { Badge } from '../../components/Badge';
@@ -13,41 +13,8 @@ import { RequireTeam } from '../../components/RequireTeam';
 import { KnowledgeNav } from './KnowledgeNav';
 import { useTeamKey, useTeamReady } from './team-scope';
 import { markTerms, snippet } from './knowledge-text';
+import { searchFromUrl, searchUrl, type Strategy } from './search-params';
 import './knowledge.css';
-
-type Strategy = NonNullable<RetrieveRequest['strategy']>;
-const STRATEGIES: Strategy[] = ['hybrid', 'dense', 'sparse'];
-
-interface SearchParams {
-  query: string;
-  strategy?: Strategy;
-  top_k?: number;
-  service?: string;
-}
-
-/** The search as kept in the URL (?q=&strategy=&top_k=&service=), so back and links work. */
-function fromUrl(search: string): SearchParams | undefined {
-  const p = new URLSearchParams(search);
-  const query = p.get('q')?.trim();
-  if (!query) return undefined;
-  const strategy = p.get('strategy');
-  const topK = Number(p.get('top_k'));
-  const service = p.get('service')?.trim();
-  return {
-    query,
-    ...(STRATEGIES.includes(strategy as Strategy) ? { strategy: strategy as Strategy } : {}),
-    ...(Number.isInteger(topK) && topK >= 1 && topK <= 100 ? { top_k: topK } : {}),
-    ...(service ? { service } : {}),
-  };
-}
-
-function toUrl(s: SearchParams): string {
-  const p = new URLSearchParams({ q: s.query });
-  if (s.strategy) p.set('strategy', s.strategy);
-  if (s.top_k) p.set('top_k', String(s.top_k));
-  if (s.service) p.set('service', s.service);
-  return `/knowledge?${p.toString()}`;
-}
 
 function Marked(props: { text: string; query: string }) {
   return (
@@ -150,7 +117,7 @@ export default function KnowledgeSearchPage() {
   const ready = useTeamReady();
   const search = useSearch();
   const [, navigate] = useLocation();
-  const current = fromUrl(search);
+  const current = searchFromUrl(search);
   const [query, setQuery] = useState(current?.query ?? '');
   const [strategy, setStrategy] = useState<string>(current?.strategy ?? '');
   const [topK, setTopK] = useState(current?.top_k ? String(current.top_k) : '');
@@ -159,7 +126,7 @@ export default function KnowledgeSearchPage() {
 
   // Back/forward to another search: show its terms in the form.
   useEffect(() => {
-    const c = fromUrl(search);
+    const c = searchFromUrl(search);
     setQuery(c?.query ?? '');
     setStrategy(c?.strategy ?? '');
     setTopK(c?.top_k ? String(c.top_k) : '');
@@ -183,7 +150,7 @@ export default function KnowledgeSearchPage() {
     setTopKError(undefined);
     if (!query.trim()) return;
     navigate(
-      toUrl({
+      searchUrl({
         query: query.trim(),
         ...(strategy ? { strategy: strategy as Strategy } : {}),
         ...(k ? { top_k: k } : {}),

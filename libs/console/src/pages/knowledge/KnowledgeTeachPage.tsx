@@ -28,7 +28,7 @@ import './knowledge.css';
 
 const TEACH_FIELDS = ['title', 'content', 'type', 'service', 'tags'];
 
-function Stored(props: { res: TeachResponse; what: string }) {
+function Stored(props: { res: TeachResponse; what: string; titles?: (string | undefined)[] }) {
   const ids = props.res.document_ids ?? [props.res.document_id];
   return (
     <div className="kb-stored" role="status">
@@ -40,8 +40,9 @@ function Stored(props: { res: TeachResponse; what: string }) {
         level {props.res.level}, {props.res.chunks} chunk{props.res.chunks === 1 ? '' : 's'}.
       </p>
       <ul>
-        {ids.map((id) => (
+        {ids.map((id, i) => (
           <li key={id}>
+            {props.titles?.[i] ? `${props.titles[i]}: ` : null}
             <Link href={`/knowledge/documents?id=${encodeURIComponent(id)}`}>{id}</Link>
           </li>
         ))}
@@ -131,11 +132,13 @@ function UploadForm() {
   const [service, setService] = useState('');
   const [tags, setTags] = useState('');
   const [title, setTitle] = useState('');
+  const [uploadedTitles, setUploadedTitles] = useState<(string | undefined)[]>([]);
   const upload = useMutation({
     mutationFn: (body: UploadDocumentRequest) => client.kb.uploadDocument(body),
     onSuccess: (res, body) => {
       if (!prepared?.ok) return;
       const ids = res.document_ids ?? [res.document_id];
+      setUploadedTitles(ids.map((_, i) => prepared.sections[i]?.title ?? body.title));
       rememberDocuments(
         team,
         ids.map((id, i) => ({
@@ -255,7 +258,9 @@ function UploadForm() {
       {upload.isError && !shownOnFields(upload.error, TEACH_FIELDS) ? (
         <ErrorView error={upload.error} />
       ) : null}
-      {upload.data ? <Stored res={upload.data} what={`Uploaded ${fileName ?? ''}`} /> : null}
+      {upload.data ? (
+        <Stored res={upload.data} what={`Uploaded ${fileName ?? ''}`} titles={uploadedTitles} />
+      ) : null}
     </form>
   );
 }
