@@ -11,7 +11,7 @@ import { RequireTeam } from '../../components/RequireTeam';
 import { Time } from '../../components/Time';
 import { KnowledgeNav } from './KnowledgeNav';
 import { useTeamKey, useTeamReady } from './team-scope';
-import { percent } from './knowledge-text';
+import { percent, snippet } from './knowledge-text';
 import './knowledge.css';
 
 interface Filter {
@@ -84,7 +84,13 @@ export default function KnowledgePatternsPage() {
           <ul className="kb-patterns" aria-label="Patterns">
             {patterns.data.patterns.map((p) => (
               <li key={p.pattern_id} className="card">
-                <h2 className="kb-pattern-title">{p.root_cause}</h2>
+                <h2 className="kb-pattern-title">{snippet(p.root_cause, 160)}</h2>
+                {snippet(p.root_cause, 160).length < p.root_cause.trim().length ? (
+                  <details>
+                    <summary>Full root cause</summary>
+                    <p className="kb-pre">{p.root_cause}</p>
+                  </details>
+                ) : null}
                 <div className="row kb-meta">
                   <Badge
                     tone={
@@ -103,7 +109,7 @@ export default function KnowledgePatternsPage() {
                   min={0}
                   max={1}
                   value={p.confidence}
-                  aria-label={`Confidence of ${p.root_cause}`}
+                  aria-label={`Confidence of ${snippet(p.root_cause, 80)}`}
                 >
                   {percent(p.confidence)}
                 </meter>
