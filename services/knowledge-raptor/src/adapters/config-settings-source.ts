@@ -66,7 +66,7 @@ export class ConfigSettingsSource implements SettingsSource {
         { err, team_id: teamId },
         'effective config unavailable; using last known or default knowledge settings',
       );
-      const value = stale ?? DEFAULT_SETTINGS;
+      const value = stale ?? { ...DEFAULT_SETTINGS, sources_unknown: true };
       // retry after a short pause rather than on every call
       this.cache.set(teamId, { at: Date.now() - this.ttlMs + Math.min(this.ttlMs, 1000), value });
       return value;

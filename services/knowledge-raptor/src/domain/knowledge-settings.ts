@@ -23,6 +23,11 @@ export interface KbSettings {
   };
   /** knowledge_base.sources: what the sync loop reads into the knowledge base */
   sources: SourceSettings[];
+  /**
+   * True when these are defaults standing in for an unreachable config (no answer known yet):
+   * the sources are unknown, so nothing synced is removed for missing from them.
+   */
+  sources_unknown?: boolean;
 }
 
 /** A hosted reranker's `model` and API key (a vault reference, resolved in `scope`). */

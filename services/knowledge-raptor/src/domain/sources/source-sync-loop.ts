@@ -42,11 +42,13 @@ export class SourceSyncLoop {
       for (const teamId of [...this.teams]) {
         if (this.abort.signal.aborted) return;
         try {
-          const { sources } = await this.deps.settings.get(teamId);
-          if (sources.length)
+          const { sources, sources_unknown } = await this.deps.settings.get(teamId);
+          // also without sources: a source removed from the config has its documents removed
+          if (sources.length || !sources_unknown)
             await this.deps.sync.sync(teamId, sources, {
               onlyDue: true,
               signal: this.abort.signal,
+              prune: !sources_unknown,
             });
         } catch (err) {
           this.deps.logger.warn({ err, team_id: teamId }, 'source sync tick failed');
@@ -59,8 +61,11 @@ export class SourceSyncLoop {
   /** Syncs every source of the team now, whatever their interval. */
   async syncNow(teamId: string): Promise<SourceStatus[]> {
     this.watch(teamId);
-    const { sources } = await this.deps.settings.get(teamId);
-    return this.deps.sync.sync(teamId, sources, { signal: this.abort.signal });
+    const { sources, sources_unknown } = await this.deps.settings.get(teamId);
+    return this.deps.sync.sync(teamId, sources, {
+      signal: this.abort.signal,
+      prune: !sources_unknown,
+    });
   }
 
   async status(teamId: string): Promise<SourceStatus[]> {

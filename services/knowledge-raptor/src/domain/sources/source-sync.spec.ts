@@ -126,4 +126,26 @@ describe('SourceSync', () => {
     expect(b?.[0]).toMatchObject({ added: 0, unchanged: 1 });
     expect(h.taught).toHaveLength(1);
   });
+
+  it('a source removed from the config takes its synced documents with it, and only those', async () => {
+    const h = harness();
+    const other: SourceSettings = { ...GIT, name: 'wiki', url: 'file:///w' };
+    h.setDocs([md('a.md', 'v1', '# A\nalpha'), md('b.md', 'v1', '# B\nbeta')]);
+    await h.sync.sync('t', [GIT, other]);
+    // each source taught both files: doc_1, doc_2 (rb) and doc_3, doc_4 (wiki)
+    expect(h.taught).toHaveLength(4);
+    // config unknown (unreachable): nothing is removed
+    await h.sync.sync('t', [], { onlyDue: true, prune: false });
+    expect(h.removed).toEqual([]);
+    // rb is gone from the config: its documents go, wiki's stay, and a tick does it
+    const statuses = await h.sync.sync('t', [other], { onlyDue: true });
+    expect(h.removed.sort()).toEqual(['doc_1', 'doc_2']);
+    expect(statuses.map((x) => x.name)).toEqual(['wiki']);
+    // nothing left to remove; the source coming back is synced afresh
+    await h.sync.sync('t', [other]);
+    expect(h.removed).toHaveLength(2);
+    const [again] = await h.sync.sync('t', [GIT]);
+    expect(again).toMatchObject({ name: 'rb', added: 2 });
+    expect(h.removed.sort()).toEqual(['doc_1', 'doc_2', 'doc_3', 'doc_4']);
+  });
 });

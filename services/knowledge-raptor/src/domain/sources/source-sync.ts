@@ -83,6 +83,17 @@ export interface KnowledgeSink {
   remove(teamId: string, documentIds: string[]): Promise<void>;
 }
 
+export interface SyncOptions {
+  /** only the sources whose sync_interval has passed */
+  onlyDue?: boolean;
+  signal?: AbortSignal;
+  /**
+   * Remove what the sync taught for sources no longer in `sources` (default true). False when
+   * the caller does not know the configured sources (config unreachable, nothing known).
+   */
+  prune?: boolean;
+}
+
 export interface SourceSyncDeps {
   connectors: Partial<Record<SourceSettings['kind'], SourceConnector>>;
   sink: KnowledgeSink;
@@ -124,11 +135,7 @@ export class SourceSync {
   }
 
   /** Syncs the given sources (all of them, or those due when `onlyDue`); answers every status. */
-  sync(
-    teamId: string,
-    sources: SourceSettings[],
-    opts: { onlyDue?: boolean; signal?: AbortSignal } = {},
-  ): Promise<SourceStatus[]> {
+  sync(teamId: string, sources: SourceSettings[], opts: SyncOptions = {}): Promise<SourceStatus[]> {
     const prev = this.running.get(teamId) ?? Promise.resolve([]);
     const next = prev
       .catch(() => [])
@@ -161,9 +168,10 @@ export class SourceSync {
   private async run(
     teamId: string,
     sources: SourceSettings[],
-    opts: { onlyDue?: boolean; signal?: AbortSignal },
+    opts: SyncOptions,
   ): Promise<SourceStatus[]> {
     const state: TeamSyncState = (await this.deps.state.load(teamId)) ?? { sources: {} };
+    if (opts.prune !== false) await this.prune(teamId, sources, state, opts.signal);
     let synced = false;
     for (const source of sources) {
       const entry = (state.sources[source.name] ??= { status: emptyStatus(source), documents: {} });
@@ -178,6 +186,35 @@ export class SourceSync {
     }
     if (!synced && opts.onlyDue) return this.status(teamId, sources);
     return sources.map((s) => state.sources[s.name]!.status);
+  }
+
+  /**
+   * A source gone from the config takes the documents its syncs taught with it (documents taught
+   * by hand or by another source are never in its state). Saved after each file, so a crash
+   * resumes where it stopped.
+   */
+  private async prune(
+    teamId: string,
+    sources: SourceSettings[],
+    state: TeamSyncState,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const configured = new Set(sources.map((s) => s.name));
+    for (const [name, entry] of Object.entries(state.sources)) {
+      if (configured.has(name)) continue;
+      for (const [path, had] of Object.entries(entry.documents)) {
+        signal?.throwIfAborted();
+        await this.deps.sink.remove(teamId, had.document_ids);
+        delete entry.documents[path];
+        await this.deps.state.save(teamId, state);
+      }
+      delete state.sources[name];
+      await this.deps.state.save(teamId, state);
+      this.deps.logger.info(
+        { team_id: teamId, source: name },
+        'knowledge source removed from config: its synced documents are removed',
+      );
+    }
   }
 
   private async syncOne(
