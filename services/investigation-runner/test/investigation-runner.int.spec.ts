@@ -113,6 +113,17 @@ const terminal = (subject: string, id: string) =>
       (e.data['investigation'] as { investigation_id?: string })?.investigation_id === id,
   );
 
+describe('knowledge lookups', () => {
+  it("are marked internal, so the engine's retrievals do not raise usage_count", async () => {
+    knowledge.calls.length = 0;
+    const res = await run();
+    expect(res.investigation?.status).toBe('completed');
+    const retrievals = knowledge.calls.filter((c) => c.method === 'retrieve');
+    expect(retrievals.length).toBeGreaterThan(0);
+    expect(retrievals.every((c) => c.internal === true)).toBe(true);
+  });
+});
+
 describe('request ids', () => {
   const seenBy = () => {
     const seen: string[] = [];

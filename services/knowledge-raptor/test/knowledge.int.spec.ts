@@ -1,9 +1,11 @@
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
+import { SqliteKnowledgeStore } from '@inquest/store';
 import {
   freePort,
   startConfigServiceDouble,
@@ -90,6 +92,40 @@ describe('knowledge-raptor over gRPC', () => {
 
   const teach = (team: string, content: string, extra: Partial<knowledgeV1.TeachRequest> = {}) =>
     kb.teach({ team_id: team, content, type: 'runbook', tags: [], format: 'text', ...extra });
+
+  it("internal retrieval (the engine's lookups) records no query and counts no usage", async () => {
+    const t = await teach(
+      'team-usage',
+      'Runbook: payments-db connection pool exhausted, raise max connections.',
+    );
+    const store = SqliteKnowledgeStore.open(join(dataDir, 'knowledge.db'));
+    try {
+      const usage = async () => (await store.getDocument('team-usage', t.document_id))?.usage_count;
+      const before = await usage();
+      const internal = await kb.retrieve({
+        team_id: 'team-usage',
+        query: 'connection pool exhausted',
+        levels: [],
+        internal: true,
+      });
+      expect(internal.results.map((r) => r.document_id)).toContain(t.document_id);
+      expect(internal.query_id).toBe('');
+      expect(await usage()).toBe(before);
+      // a user's search (REST, Slack) still counts
+      const user = await kb.retrieve({
+        team_id: 'team-usage',
+        query: 'connection pool exhausted',
+        levels: [],
+      });
+      expect(user.query_id).not.toBe('');
+      expect(await store.getQuery('team-usage', user.query_id)).toMatchObject({
+        document_ids: [t.document_id],
+      });
+      expect(await usage()).toBe((before ?? 0) + 1);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('teaches, indexes at once and finds symptom wording in runbook wording with every strategy', async () => {
     const t = await teach('team-a', OOM_RUNBOOK, {

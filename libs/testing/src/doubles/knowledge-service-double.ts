@@ -6,6 +6,8 @@ export interface KnowledgeCall {
   teamId?: string;
   /** the query of Retrieve / ListPatterns */
   query?: string;
+  /** Retrieve's `internal` flag (the engine's own lookup: no usage counted) */
+  internal?: boolean;
 }
 
 export interface KnowledgeServiceDouble extends DoubleSwitches {
@@ -40,11 +42,12 @@ export async function startKnowledgeServiceDouble(): Promise<KnowledgeServiceDou
     switches: double,
     onCall: (method, req) => {
       const teamId = teamOf(req);
-      const query = (req as { query?: unknown }).query;
+      const { query, internal } = req as { query?: unknown; internal?: unknown };
       double.calls.push({
         method: method as KnowledgeCall['method'],
         ...(teamId === undefined ? {} : { teamId }),
         ...(typeof query === 'string' ? { query } : {}),
+        ...(typeof internal === 'boolean' ? { internal } : {}),
       });
     },
     scripted: {

@@ -129,6 +129,8 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
         service: options.service,
         top_k: options.topK,
         levels: options.levels ?? [],
+        // the engine's lookups are not a user's searches: they must not raise usage_count
+        internal: true,
       },
       { ctx: ctxFor(teamId, requestId), signal },
     );

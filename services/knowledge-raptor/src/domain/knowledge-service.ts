@@ -71,6 +71,8 @@ export interface RetrieveInput {
   minRelevance?: number;
   levels?: string[];
   signal?: AbortSignal;
+  /** Inquest's own lookup: nothing recorded, no usage counted (the answer's query_id is empty) */
+  internal?: boolean;
 }
 
 export interface RetrievedItem {
@@ -375,6 +377,9 @@ export class KnowledgeService {
     const topK = input.topK ?? settings.retrieval.top_k;
     const minRelevance = input.minRelevance ?? settings.retrieval.min_relevance;
     const results = await this.search(input, settings, strategy, topK, minRelevance);
+    const took_ms = () => Math.round((performance.now() - started) * 100) / 100;
+    // usage ranks what people look up; the engine's own lookups would only echo the ranking back
+    if (input.internal) return { query_id: '', strategy, results, took_ms: took_ms() };
     const queryId = id('q');
     await this.deps.store.insertQuery({
       query_id: queryId,
@@ -393,7 +398,7 @@ export class KnowledgeService {
       query_id: queryId,
       strategy,
       results,
-      took_ms: Math.round((performance.now() - started) * 100) / 100,
+      took_ms: took_ms(),
     };
   }
 

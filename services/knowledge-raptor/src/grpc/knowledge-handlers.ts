@@ -66,6 +66,7 @@ export function knowledgeHandlers(kb: KnowledgeService, sources: SourceSyncLoop,
           minRelevance: req.min_relevance,
           levels: req.levels,
           signal: ctx.signal,
+          internal: req.internal,
         });
         return {
           query_id: r.query_id,
