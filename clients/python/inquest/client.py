@@ -466,6 +466,18 @@ class KnowledgeApi(_Resource):
         params = _drop_none({"entity": entity, "depth": depth})
         return cast(Dict[str, Any], self._c.request("GET", "/kb/graph", query=params, team=team))
 
+    def sources(self, *, team: Optional[str] = None) -> Dict[str, Any]:
+        """The team's knowledge sources (``sources``: name, kind, url, ``state`` never/ok/error,
+        ``last_sync_at``, ``last_success_at``, ``error``, ``documents``, and what the last sync
+        added, updated, removed and left unchanged)."""
+        return cast(Dict[str, Any], self._c.request("GET", "/kb/sources", team=team))
+
+    def sync_sources(self, *, timeout: float = 600.0, team: Optional[str] = None) -> Dict[str, Any]:
+        """Syncs every knowledge source of the team now (write permission) and answers once done
+        with each source's status; a failed source is an ``error`` state, not an exception. A sync
+        can take minutes: ``timeout`` (seconds) is 10 minutes by default."""
+        return cast(Dict[str, Any], self._c.request("POST", "/kb/sources/sync", team=team, timeout=timeout))
+
     def upload_document(
         self,
         content: str,

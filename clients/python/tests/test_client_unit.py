@@ -287,6 +287,28 @@ class ErrorTests(ClientTestCase):
         self.assertEqual((ne.exception.code, ne.exception.status), ("network_error", 0))
         self.assertIn("Cannot reach the Inquest API", str(ne.exception))
 
+    def test_kb_sources_and_a_sync_with_its_own_timeout(self) -> None:
+        source = {"name": "wiki", "kind": "web", "state": "error", "error": "answered 501"}
+        s = self.serve(
+            {
+                f"GET {API}/kb/sources": {"status": 200, "body": {"sources": [source]}},
+                f"POST {API}/kb/sources/sync": {
+                    "status": 200,
+                    "body": {"sources": [{**source, "state": "ok", "error": None}]},
+                    "delay": 0.3,
+                },
+            }
+        )
+        c, _ = self.client(s, timeout=0.1)
+        self.assertEqual(c.kb.sources(), {"sources": [source]})
+        with self.assertRaises(inquest.RequestTimeoutError):
+            c.kb.sync_sources(timeout=0.1)
+        self.assertEqual(c.kb.sync_sources()["sources"][0]["state"], "ok")
+        self.assertEqual(
+            [f"{r['method']} {r['path']}" for r in s.requests],
+            [f"GET {API}/kb/sources", f"POST {API}/kb/sources/sync", f"POST {API}/kb/sources/sync"],
+        )
+
     def test_request_timeout(self) -> None:
         s = self.serve({f"POST {API}/kb/answer": {"status": 200, "body": {}, "delay": 0.5}})
         c, _ = self.client(s, timeout=0.1)
