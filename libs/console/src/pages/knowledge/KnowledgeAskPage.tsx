@@ -10,6 +10,7 @@ import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { RequireTeam } from '../../components/RequireTeam';
 import { KnowledgeNav } from './KnowledgeNav';
+import { READ_ONLY_NOTE, useCanWrite } from './team-scope';
 import { citeAnswer, fieldProblems, percent, shownOnFields } from './knowledge-text';
 import './knowledge.css';
 
@@ -36,6 +37,7 @@ function AnswerText(props: { answer: string; sources: number }) {
 
 function AnswerFeedback(props: { queryId: string }) {
   const client = useClient();
+  const readOnly = useCanWrite() === false;
   const send = useMutation({
     mutationFn: (helpful: boolean) => client.kb.feedback({ query_id: props.queryId, helpful }),
   });
@@ -48,10 +50,20 @@ function AnswerFeedback(props: { queryId: string }) {
   return (
     <div className="row">
       <span className="muted">Was this answer helpful?</span>
-      <button type="button" disabled={send.isPending} onClick={() => send.mutate(true)}>
+      <button
+        type="button"
+        disabled={send.isPending || readOnly}
+        title={readOnly ? READ_ONLY_NOTE : undefined}
+        onClick={() => send.mutate(true)}
+      >
         Yes
       </button>
-      <button type="button" disabled={send.isPending} onClick={() => send.mutate(false)}>
+      <button
+        type="button"
+        disabled={send.isPending || readOnly}
+        title={readOnly ? READ_ONLY_NOTE : undefined}
+        onClick={() => send.mutate(false)}
+      >
         No
       </button>
       {send.isError ? <ErrorView error={send.error} /> : null}

@@ -11,7 +11,7 @@ import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { RequireTeam } from '../../components/RequireTeam';
 import { KnowledgeNav } from './KnowledgeNav';
-import { useTeamKey, useTeamReady } from './team-scope';
+import { READ_ONLY_NOTE, useCanWrite, useTeamKey, useTeamReady } from './team-scope';
 import { markTerms, snippet } from './knowledge-text';
 import { searchFromUrl, searchUrl, type Strategy } from './search-params';
 import './knowledge.css';
@@ -28,6 +28,7 @@ function Marked(props: { text: string; query: string }) {
 
 function Feedback(props: { queryId: string; result: RetrieveResult; name: string }) {
   const client = useClient();
+  const readOnly = useCanWrite() === false;
   const send = useMutation({
     mutationFn: (helpful: boolean) =>
       client.kb.feedback({
@@ -47,7 +48,8 @@ function Feedback(props: { queryId: string; result: RetrieveResult; name: string
       <button
         type="button"
         aria-label={`Mark ${props.name} helpful`}
-        disabled={send.isPending}
+        disabled={send.isPending || readOnly}
+        title={readOnly ? READ_ONLY_NOTE : undefined}
         onClick={() => send.mutate(true)}
       >
         Helpful
@@ -55,7 +57,8 @@ function Feedback(props: { queryId: string; result: RetrieveResult; name: string
       <button
         type="button"
         aria-label={`Mark ${props.name} not helpful`}
-        disabled={send.isPending}
+        disabled={send.isPending || readOnly}
+        title={readOnly ? READ_ONLY_NOTE : undefined}
         onClick={() => send.mutate(false)}
       >
         Not helpful

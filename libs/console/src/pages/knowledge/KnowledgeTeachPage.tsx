@@ -53,6 +53,7 @@ function Stored(props: { res: TeachResponse; what: string; titles?: (string | un
 
 function TeachForm() {
   const client = useClient();
+  const readOnly = useCanWrite() === false;
   const team = useTeamKey();
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
@@ -110,7 +111,7 @@ function TeachForm() {
         </Field>
       </div>
       <div className="row">
-        <button type="submit" className="primary" disabled={teach.isPending}>
+        <button type="submit" className="primary" disabled={teach.isPending || readOnly}>
           {teach.isPending ? 'Teaching…' : 'Teach'}
         </button>
       </div>
@@ -124,6 +125,7 @@ function TeachForm() {
 
 function UploadForm() {
   const client = useClient();
+  const readOnly = useCanWrite() === false;
   const team = useTeamKey();
   const fileRef = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState<string>();
@@ -238,7 +240,11 @@ function UploadForm() {
         <input value={title} maxLength={300} onChange={(e) => setTitle(e.target.value)} />
       </Field>
       <div className="row">
-        <button type="submit" className="primary" disabled={!prepared?.ok || upload.isPending}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={!prepared?.ok || upload.isPending || readOnly}
+        >
           {upload.isPending ? 'Uploading…' : 'Upload'}
         </button>
         {fileName ? (
