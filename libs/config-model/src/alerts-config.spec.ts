@@ -1,14 +1,13 @@
 import { isDomainError, type DomainError } from '@inquest/errors';
-import { checkPatch } from './config-validation';
+import { checkPatchShape, patchProblems } from './config-validation';
 
 function problems(patch: unknown): string[] {
   try {
-    checkPatch(patch);
+    return patchProblems(checkPatchShape(patch)).map((e) => e.field);
   } catch (err) {
     if (isDomainError(err)) return ((err as DomainError).options.errors ?? []).map((e) => e.field);
     throw err;
   }
-  return [];
 }
 
 describe('alerts settings', () => {

@@ -1,8 +1,21 @@
-import { isDomainError, type DomainError } from '@inquest/errors';
-import { checkPatch, referenceProblems, resolveAgentAliases } from './config-validation';
+import { isDomainError, validationError, type DomainError } from '@inquest/errors';
+import {
+  checkPatchShape,
+  patchProblems,
+  referenceProblems,
+  resolveAgentAliases,
+} from './config-validation';
 import { closestName } from './did-you-mean';
 import { effectiveConfig } from './effective-config';
 import type { JsonObject } from './json-value';
+
+/** What an update checks of a patch on its own: its shape, then the type of every field. */
+function checkPatch(patch: unknown): JsonObject {
+  const checked = checkPatchShape(patch);
+  const types = patchProblems(checked);
+  if (types.length) throw validationError(types);
+  return checked;
+}
 
 function failure(patch: unknown): DomainError {
   try {
@@ -16,7 +29,7 @@ function failure(patch: unknown): DomainError {
 
 const fields = (err: DomainError) => (err.options.errors ?? []).map((e) => e.field);
 
-describe('checkPatch', () => {
+describe('checkPatchShape then patchProblems', () => {
   it('accepts a well-formed patch and keeps top-level x- keys as custom data', () => {
     const patch = {
       agents: { investigation_agent: { timeout: 60, enable_extra_tools: ['knowledge_search'] } },

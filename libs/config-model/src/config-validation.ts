@@ -132,14 +132,6 @@ export function checkPatchShape(patch: unknown): JsonObject {
   return patch;
 }
 
-/** checkPatchShape, then the types of every field (all problems at once). */
-export function checkPatch(patch: unknown): JsonObject {
-  const checked = checkPatchShape(patch);
-  const types = schemaProblems(checked);
-  if (types.length) throw validationError(types);
-  return checked;
-}
-
 /**
  * The patch with agent aliases (`agents.code_fix_agent`) moved to the agent they name
  * (`agents.coding_agent`), so an alias has exactly the effect of the name. Setting both in one

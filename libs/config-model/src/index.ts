@@ -1,4 +1,4 @@
-export { isPlainObject, jsonEqual, cloneJson, FORBIDDEN_KEYS } from './json-value';
+export { isPlainObject, jsonEqual, FORBIDDEN_KEYS } from './json-value';
 export type { JsonObject } from './json-value';
 export { deepMerge, mergeLevels, mergePatch } from './deep-merge';
 export { diffConfigs, applyDiff, diffToJson, effectiveDiff } from './config-diff';
@@ -30,7 +30,6 @@ export {
   jsonShapeProblems,
   schemaProblems,
   patchProblems,
-  checkPatch,
   checkPatchShape,
   resolveMcpServers,
   resolveAgentAliases,

@@ -31,8 +31,3 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
-
-/** Deep copy of a JSON value. */
-export function cloneJson<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}

@@ -11,12 +11,6 @@ export const AGENT_NAMES = [
 ] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
-export const BUILTIN_TOOL_NAMES = [
-  'knowledge_search',
-  'similar_incidents',
-  'learned_patterns',
-] as const;
-
 export const DEFAULT_AGENT_TIMEOUT_SECONDS = 300;
 
 export function isAgentName(v: string): v is AgentName {

@@ -15,4 +15,3 @@ export const TYPE_LEVEL: Record<string, 'L1' | 'L2' | 'L3' | 'L4'> = {
 };
 
 export const KNOWLEDGE_TYPES = Object.keys(TYPE_LEVEL);
-export const LEVELS = ['L1', 'L2', 'L3', 'L4'] as const;
