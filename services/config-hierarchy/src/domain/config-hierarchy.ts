@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   CONFIG_LIMITS,
   NODE_ID_PATTERN,
@@ -22,7 +21,6 @@ import {
 } from '@inquest/config-model';
 import {
   conflict,
-  forbidden,
   invalidRequest,
   notFound,
   validationError,
@@ -34,21 +32,18 @@ import type { SecretScope } from '@inquest/secrets';
 import type {
   AuditRecord,
   ChangeRequestRecord,
-  ChangeRequestStatus,
   ConfigStores,
   NodeKind,
   NodeRecord,
-  TokenRecord,
 } from '@inquest/store';
+import { ADMIN_IDENTITY, ChangeRequests } from './change-requests';
 import { EffectiveCache } from './effective-cache';
+import { publishAfterStore, type PublishEvent } from './publish-event';
+import { TeamTokens } from './team-tokens';
 import { toolListingCheck, type ConfigWarning, type ToolCatalog } from './tool-catalog';
-import {
-  hashSecret,
-  newTokenId,
-  newTokenSecret,
-  parseTeamToken,
-  secretMatches,
-} from './team-token';
+
+export type { DecisionScope } from './change-requests';
+export type { TokenInfo } from './team-tokens';
 
 /** What an applied change answers (PUT /config/me 200, admin node update). */
 export interface ConfigUpdateResult {
@@ -63,16 +58,6 @@ export interface ConfigUpdateResult {
 export type TeamUpdateOutcome =
   | { applied: ConfigUpdateResult }
   | { change_request: ChangeRequestRecord; warnings: ConfigWarning[] };
-
-export type TokenInfo = Omit<TokenRecord, 'secret_hash'>;
-
-/** Who may decide a change request: any (admin), or a listed approver of one team. */
-export interface DecisionScope {
-  /** only a change request of this team */
-  teamId?: string;
-  /** the decider must be in the request's approvers and not its requester */
-  asListedApprover?: boolean;
-}
 
 /** An audit entry as listed: the level of the node that changed; `full_config` only when asked for. */
 export type AuditView = Omit<AuditRecord, 'full_config'> & {
@@ -90,13 +75,10 @@ export interface ConfigHierarchyDeps {
   tools?: ToolCatalog;
 }
 
-const PERMISSION_SETS = [['read'], ['read', 'write']];
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const ADMIN_IDENTITY = 'admin';
-
 /**
- * The configuration hierarchy: nodes, their own configs, effective (merged) configs, validated
- * updates with audit, approvals and team tokens.
+ * The configuration hierarchy: nodes, their own configs, effective (merged) configs and
+ * validated updates with audit. A team's change held for approval lives in `changeRequests`, its
+ * tokens in `tokens` (aggregates of their own that share the nodes and the event publisher).
  */
 export class ConfigHierarchy {
   private readonly cache = new EffectiveCache();
@@ -105,17 +87,30 @@ export class ConfigHierarchy {
   // In-process writers to one node queue up; the version check still guards other replicas.
   private readonly writeQueues = new Map<string, Promise<unknown>>();
   private readonly stores: ConfigStores;
-  private readonly bus: EventBus;
-  private readonly logger: Logger;
+  private readonly publish: PublishEvent;
   private readonly maxWriteAttempts: number;
   private readonly tools: ToolCatalog | undefined;
+  /** team changes held for approval */
+  readonly changeRequests: ChangeRequests;
+  /** team tokens */
+  readonly tokens: TeamTokens;
 
   constructor(deps: ConfigHierarchyDeps) {
     this.stores = deps.stores;
-    this.bus = deps.bus;
-    this.logger = deps.logger;
+    this.publish = publishAfterStore(deps.bus, deps.logger);
     this.maxWriteAttempts = deps.maxWriteAttempts ?? 200;
     this.tools = deps.tools;
+    this.changeRequests = new ChangeRequests({
+      store: deps.stores.changeRequests,
+      publish: this.publish,
+      apply: (teamId, patch, requestedBy, approvedBy) =>
+        this.apply(teamId, patch, requestedBy, approvedBy),
+    });
+    this.tokens = new TeamTokens({
+      tokens: deps.stores.tokens,
+      requireNode: (nodeId) => this.requireNode(nodeId),
+      publish: this.publish,
+    });
   }
 
   /** Drops cached effective configs that depend on the node (another replica changed it). */
@@ -298,175 +293,15 @@ export class ConfigHierarchy {
       isPlainObject(approval) && Array.isArray(approval['approvers'])
         ? approval['approvers'].filter((a): a is string => typeof a === 'string')
         : [];
-    const cr: ChangeRequestRecord = {
-      change_request_id: `cr_${randomUUID().replace(/-/g, '')}`,
-      team_id: teamId,
-      status: 'pending_approval',
-      requested_by: changedBy,
-      requested_at: new Date().toISOString(),
+    const cr = await this.changeRequests.open({
+      teamId,
+      requestedBy: changedBy,
       approvers,
       // as the team sees it: an inherited value is the `old` of a field the team did not set
       changes: diffToJson(effectiveDiff(planned.diff, effective.config, planned.effective)),
       patch: checked,
-    };
-    await this.stores.changeRequests.create(cr);
-    await this.publish(Subjects.configChangeRequested, {
-      ...eventEnvelope(teamId),
-      change_request: cr,
     });
     return { change_request: cr, warnings: planned.warnings };
-  }
-
-  async listChangeRequests(filter: {
-    status?: string;
-    team_id?: string;
-  }): Promise<ChangeRequestRecord[]> {
-    const status = filter.status || undefined;
-    if (status && !['pending_approval', 'approved', 'rejected'].includes(status)) {
-      throw invalidRequest('status must be one of pending_approval, approved, rejected');
-    }
-    return this.stores.changeRequests.list({
-      ...(status ? { status: status as ChangeRequestStatus } : {}),
-      ...(filter.team_id ? { team_id: filter.team_id } : {}),
-    });
-  }
-
-  async approveChangeRequest(
-    id: string,
-    approver: string,
-    comment?: string,
-    as?: DecisionScope,
-  ): Promise<ChangeRequestRecord> {
-    await this.requirePending(id, approver, as);
-    const decidedBy = approver || ADMIN_IDENTITY;
-    const claimed = await this.stores.changeRequests.transition(id, 'pending_approval', {
-      status: 'approved',
-      decided_by: decidedBy,
-      decided_at: new Date().toISOString(),
-      ...(comment ? { comment } : {}),
-    });
-    if (!claimed) throw conflict(`change request ${id} was already decided`);
-    let result: ConfigUpdateResult;
-    try {
-      result = await this.apply(claimed.team_id, claimed.patch, claimed.requested_by, decidedBy);
-    } catch (err) {
-      // The change no longer applies (the config moved on): the request stays pending.
-      await this.stores.changeRequests.transition(id, 'approved', {
-        status: 'pending_approval',
-        decided_by: undefined,
-        decided_at: undefined,
-        comment: undefined,
-      });
-      throw err;
-    }
-    const done = (await this.stores.changeRequests.transition(id, 'approved', {
-      applied_version: result.version,
-    })) ?? {
-      ...claimed,
-      applied_version: result.version,
-    };
-    await this.publish(Subjects.configChangeApproved, {
-      ...eventEnvelope(done.team_id),
-      change_request: done,
-    });
-    return done;
-  }
-
-  async rejectChangeRequest(
-    id: string,
-    approver: string,
-    comment?: string,
-    as?: DecisionScope,
-  ): Promise<ChangeRequestRecord> {
-    await this.requirePending(id, approver, as);
-    const done = await this.stores.changeRequests.transition(id, 'pending_approval', {
-      status: 'rejected',
-      decided_by: approver || ADMIN_IDENTITY,
-      decided_at: new Date().toISOString(),
-      ...(comment ? { comment } : {}),
-    });
-    if (!done) throw conflict(`change request ${id} was already decided`);
-    await this.publish(Subjects.configChangeRejected, {
-      ...eventEnvelope(done.team_id),
-      change_request: done,
-    });
-    return done;
-  }
-
-  // ---- tokens --------------------------------------------------------------------------------
-
-  async issueToken(input: {
-    team_id: string;
-    permissions: string[];
-    owner: string;
-    label?: string;
-    expires_at?: string;
-  }): Promise<{ token: string; info: TokenInfo }> {
-    const team = await this.requireNode(input.team_id);
-    if (team.kind !== 'team') throw invalidRequest(`node ${input.team_id} is not a team`);
-    const problems: ErrorDetail[] = [];
-    const perms = [...new Set(input.permissions)].sort();
-    if (
-      !PERMISSION_SETS.some((s) => s.length === perms.length && s.every((p, i) => p === perms[i]))
-    ) {
-      problems.push({ field: 'permissions', error: 'must be ["read"] or ["read","write"]' });
-    }
-    if (!EMAIL.test(input.owner ?? ''))
-      problems.push({ field: 'owner', error: 'must be an e-mail address' });
-    let expiresAt: string | undefined;
-    if (input.expires_at) {
-      const t = Date.parse(input.expires_at);
-      if (Number.isNaN(t))
-        problems.push({ field: 'expires_at', error: 'must be an ISO 8601 timestamp' });
-      else if (t <= Date.now())
-        problems.push({ field: 'expires_at', error: 'must be in the future' });
-      else expiresAt = new Date(t).toISOString();
-    }
-    if (problems.length) throw validationError(problems);
-    const secret = newTokenSecret();
-    const record: TokenRecord = {
-      token_id: newTokenId(),
-      team_id: input.team_id,
-      permissions: perms,
-      owner: input.owner,
-      ...(input.label ? { label: input.label } : {}),
-      created_at: new Date().toISOString(),
-      ...(expiresAt ? { expires_at: expiresAt } : {}),
-      secret_hash: hashSecret(secret),
-    };
-    await this.stores.tokens.insert(record);
-    return { token: `${record.token_id}.${secret}`, info: tokenInfo(record) };
-  }
-
-  async listTokens(teamId: string): Promise<TokenInfo[]> {
-    await this.requireNode(teamId);
-    return (await this.stores.tokens.listByTeam(teamId)).map(tokenInfo);
-  }
-
-  async revokeToken(tokenId: string): Promise<TokenInfo> {
-    const existing = await this.stores.tokens.get(tokenId);
-    if (!existing) throw notFound(`token ${tokenId} not found`);
-    const revoked = await this.stores.tokens.revoke(tokenId, new Date().toISOString());
-    if (!revoked) throw notFound(`token ${tokenId} not found`);
-    if (!existing.revoked_at) {
-      await this.publish(Subjects.tokenRevoked, {
-        ...eventEnvelope(revoked.team_id),
-        token_id: tokenId,
-      });
-    }
-    return tokenInfo(revoked);
-  }
-
-  /** Unknown, malformed, revoked, expired or wrong secret: all simply invalid. */
-  async verifyToken(token: string): Promise<TokenInfo | undefined> {
-    const parsed = parseTeamToken(token);
-    if (!parsed) return undefined;
-    const record = await this.stores.tokens.get(parsed.tokenId);
-    // Compare even for an unknown id so timing does not tell which ids exist.
-    const ok = secretMatches(parsed.secret, record?.secret_hash ?? '0'.repeat(64));
-    if (!record || !ok || record.revoked_at) return undefined;
-    if (record.expires_at && Date.parse(record.expires_at) <= Date.now()) return undefined;
-    return tokenInfo(record);
   }
 
   // ---- internals -----------------------------------------------------------------------------
@@ -620,48 +455,12 @@ export class ConfigHierarchy {
     return out;
   }
 
-  private async publish(
-    subject: string,
-    data: { event_id: string } & Record<string, unknown>,
-  ): Promise<void> {
-    try {
-      await this.bus.publish(subject, data, { msgId: data.event_id });
-    } catch (err) {
-      // The change is stored; a lost event only delays cache refreshes elsewhere.
-      this.logger.warn({ err, subject }, 'failed to publish event');
-    }
-  }
-
   private async requireNode(nodeId: string): Promise<NodeRecord> {
     if (!NODE_ID_PATTERN.test(nodeId))
       throw invalidRequest(`malformed node id "${nodeId.slice(0, 80)}"`);
     const node = await this.stores.nodes.getNode(nodeId);
     if (!node) throw notFound(`node ${nodeId} not found`);
     return node;
-  }
-
-  /**
-   * The pending change request, decidable by `decider` within `as`: of that team (another team's is
-   * not found), and for a listed approver, one they are listed on and did not request.
-   */
-  private async requirePending(
-    id: string,
-    decider?: string,
-    as?: DecisionScope,
-  ): Promise<ChangeRequestRecord> {
-    const cr = await this.stores.changeRequests.get(id);
-    if (!cr || (as?.teamId && cr.team_id !== as.teamId))
-      throw notFound(`change request ${id} not found`);
-    if (as?.asListedApprover) {
-      const who = (decider ?? '').toLowerCase();
-      if (who === cr.requested_by.toLowerCase())
-        throw forbidden('the requester of a change cannot approve or reject it');
-      if (!cr.approvers.some((a) => a.toLowerCase() === who))
-        throw forbidden(`${decider || 'this caller'} is not an approver of this change request`);
-    }
-    if (cr.status !== 'pending_approval')
-      throw conflict(`change request ${id} is already ${cr.status}`);
-    return cr;
   }
 
   /** The node's lineage, root first (cached: nodes never move). */
@@ -678,9 +477,4 @@ export class ConfigHierarchy {
     this.lineages.set(nodeId, chain);
     return chain;
   }
-}
-
-function tokenInfo(t: TokenRecord): TokenInfo {
-  const { secret_hash: _hash, ...info } = t;
-  return info;
 }

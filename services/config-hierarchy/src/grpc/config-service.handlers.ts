@@ -121,12 +121,12 @@ export function configServiceHandlers(
     },
     listChangeRequests: async (req) => ({
       change_requests: (
-        await domain.listChangeRequests({ status: req.status, team_id: req.team_id })
+        await domain.changeRequests.list({ status: req.status, team_id: req.team_id })
       ).map(changeRequest),
     }),
     approveChangeRequest: async (req) => ({
       change_request: changeRequest(
-        await domain.approveChangeRequest(req.change_request_id, req.approver, req.comment, {
+        await domain.changeRequests.approve(req.change_request_id, req.approver, req.comment, {
           teamId: req.team_id,
           asListedApprover: req.as_listed_approver,
         }),
@@ -134,14 +134,14 @@ export function configServiceHandlers(
     }),
     rejectChangeRequest: async (req) => ({
       change_request: changeRequest(
-        await domain.rejectChangeRequest(req.change_request_id, req.approver, req.comment, {
+        await domain.changeRequests.reject(req.change_request_id, req.approver, req.comment, {
           teamId: req.team_id,
           asListedApprover: req.as_listed_approver,
         }),
       ),
     }),
     issueToken: async (req) => {
-      const r = await domain.issueToken({
+      const r = await domain.tokens.issue({
         team_id: req.team_id,
         permissions: req.permissions,
         owner: req.owner,
@@ -150,10 +150,10 @@ export function configServiceHandlers(
       });
       return { token: r.token, info: token(r.info) };
     },
-    listTokens: async (req) => ({ tokens: (await domain.listTokens(req.team_id)).map(token) }),
-    revokeToken: async (req) => ({ token: token(await domain.revokeToken(req.token_id)) }),
+    listTokens: async (req) => ({ tokens: (await domain.tokens.list(req.team_id)).map(token) }),
+    revokeToken: async (req) => ({ token: token(await domain.tokens.revoke(req.token_id)) }),
     verifyToken: async (req) => {
-      const t = await domain.verifyToken(req.token);
+      const t = await domain.tokens.verify(req.token);
       return t ? { valid: true, token: token(t) } : { valid: false };
     },
   };
