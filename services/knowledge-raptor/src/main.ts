@@ -32,6 +32,7 @@ import { ConfluenceSourceConnector } from './adapters/sources/confluence-source'
 import { egressHostCheck, GitSourceConnector } from './adapters/sources/git-source';
 import { WebSourceConnector } from './adapters/sources/web-source';
 import { EnvSchema } from './config';
+import { DocumentIndexer } from './domain/document-indexer';
 import { KnowledgeService, type InvestigationCompletedEvent } from './domain/knowledge-service';
 import { runClusterJob } from './domain/raptor/run-cluster-job';
 import { resumePendingDocuments } from './domain/resume-pending';
@@ -118,15 +119,31 @@ export async function start(
   const secrets = secretsFromEnv(config, { logger });
   // every team the service serves becomes one whose due sources the sync loop reads
   const syncTeams = new Set<string>();
+  const teamSettings = {
+    get: (teamId: string) => {
+      syncTeams.add(teamId);
+      return settings.get(teamId);
+    },
+  };
+  // dependencies point one way: indexer <- tree builder <- knowledge service
+  const indexer = new DocumentIndexer({ store, settings: teamSettings, spaces });
+  const tree = new TreeBuilder({
+    store,
+    settings,
+    spaces,
+    cluster: runClusterJob,
+    summarizer: llmSummarizer ?? extractive,
+    logger,
+    debounceMs: config.INQUEST_KB_REBUILD_DEBOUNCE_MS,
+    reindex: (teamId, ids) => indexer.reindex(teamId, ids),
+  });
+  closers.add('tree builder', () => tree.stop());
   const knowledge = new KnowledgeService({
     store,
-    settings: {
-      get: (teamId) => {
-        syncTeams.add(teamId);
-        return settings.get(teamId);
-      },
-    },
+    settings: teamSettings,
     spaces,
+    indexer,
+    tree,
     analyzer,
     answerer: llmSummarizer ?? extractive,
     reranker: new HttpReranker(egress, secrets),
@@ -141,18 +158,6 @@ export async function start(
       });
     },
   });
-  const tree = new TreeBuilder({
-    store,
-    settings,
-    spaces,
-    cluster: runClusterJob,
-    summarizer: llmSummarizer ?? extractive,
-    logger,
-    debounceMs: config.INQUEST_KB_REBUILD_DEBOUNCE_MS,
-    reindex: (teamId, ids) => knowledge.reindex(teamId, ids),
-  });
-  knowledge.attachTree(tree);
-  closers.add('tree builder', () => tree.stop());
 
   const syncState = new FileSyncStateStore(join(config.INQUEST_DATA_DIR, 'source-sync'));
   for (const t of await syncState.teams()) syncTeams.add(t);
@@ -227,7 +232,7 @@ export async function start(
   // documents whose indexing was interrupted (crash, embeddings outage) are indexed again
   void resumePendingDocuments(
     await store.listDocumentsByStatus('pending'),
-    (d) => knowledge.indexAndMark(d),
+    (d) => indexer.indexAndMark(d),
     logger,
   );
 
@@ -236,7 +241,7 @@ export async function start(
     store,
     settings,
     spaces,
-    reindex: (teamId, ids) => knowledge.reindex(teamId, ids),
+    reindex: (teamId, ids) => indexer.reindex(teamId, ids),
     logger,
   });
   // before the spaces and the store close

@@ -6,12 +6,12 @@ import type { DocumentRecord, KnowledgeStore, PatternRecord } from '@inquest/sto
 import {
   CONCEPT_PREFIX,
   RRF_K,
-  type IndexedChunk,
   type SearchHit,
   type SearchMode,
   type TextAnalyzer,
 } from '@inquest/vector';
-import { chunkText, splitMarkdownSections } from './chunker';
+import { splitMarkdownSections } from './chunker';
+import type { DocumentIndexer } from './document-indexer';
 import { fuseHybrid } from './fusion';
 import { extractFromDocument, extractFromInvestigation } from './graph-extraction';
 import type { KbSettings, SettingsSource } from './knowledge-settings';
@@ -24,7 +24,6 @@ import {
 } from './patterns';
 import { rank } from './ranking';
 import type { ExternalReranker, Spaces } from './spaces';
-import type { TreeBuilder } from './tree-builder';
 
 /** root_cause.confidence (0..100) below which an investigation is not learned from */
 export const LEARN_MIN_CONFIDENCE = 50;
@@ -113,6 +112,11 @@ export const SUMMARY_FACTOR = 0.5;
 /** Tag linking a generated incident document to the learned pattern that counts its repeats. */
 export const PATTERN_TAG_PREFIX = 'pattern:';
 
+/** Rebuilds a team's RAPTOR tree after its documents changed (TreeBuilder, debounced). */
+export interface TreeScheduler {
+  schedule(teamId: string): void;
+}
+
 export interface KnowledgeServiceDeps {
   store: KnowledgeStore;
   settings: SettingsSource;
@@ -121,7 +125,10 @@ export interface KnowledgeServiceDeps {
   /** composes answers (extractive by default, the configured LLM when there is one) */
   answerer: Summarizer;
   reranker?: ExternalReranker;
-  tree?: TreeBuilder;
+  /** indexes documents into the team's current space (shared with the tree builder) */
+  indexer: DocumentIndexer;
+  /** rebuilds a team's tree after its documents changed */
+  tree?: TreeScheduler;
   logger: Logger;
   onTaught?: (doc: DocumentRecord) => Promise<void>;
   now?: () => Date;
@@ -137,15 +144,11 @@ const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/;
 /** Teach, retrieve, answer, feedback, patterns, graph and stats: the knowledge domain. */
 export class KnowledgeService {
   private readonly now: () => Date;
-  private tree?: TreeBuilder;
+  private readonly tree?: TreeScheduler;
 
   constructor(private readonly deps: KnowledgeServiceDeps) {
     this.now = deps.now ?? (() => new Date());
     this.tree = deps.tree;
-  }
-
-  attachTree(tree: TreeBuilder): void {
-    this.tree = tree;
   }
 
   // ---------------------------------------------------------------- teach
@@ -230,7 +233,7 @@ export class KnowledgeService {
     }
     await this.deps.store.addEdges(input.teamId, extractFromDocument(doc));
     try {
-      const indexed = await this.indexAndMark(doc);
+      const indexed = await this.deps.indexer.indexAndMark(doc);
       doc.chunks = indexed.chunks;
       doc.status = 'indexed';
       doc.indexed_at = indexed.indexed_at;
@@ -254,7 +257,7 @@ export class KnowledgeService {
       () => {
         void (async () => {
           try {
-            await this.indexAndMark(doc);
+            await this.deps.indexer.indexAndMark(doc);
             this.tree?.schedule(doc.team_id);
           } catch (err) {
             if (attempt >= 3) {
@@ -269,53 +272,6 @@ export class KnowledgeService {
       1000 * 4 ** attempt,
     );
     t.unref();
-  }
-
-  /** Indexes a document and records it as indexed (the one place that does both). */
-  async indexAndMark(doc: DocumentRecord): Promise<{ chunks: number; indexed_at: string }> {
-    const chunks = await this.indexDocument(doc);
-    const indexed_at = this.now().toISOString();
-    await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
-      status: 'indexed',
-      chunks,
-      indexed_at,
-    });
-    return { chunks, indexed_at };
-  }
-
-  /** Chunks, embeds and stores the leaves of a document in the team's current space. */
-  async indexDocument(doc: DocumentRecord): Promise<number> {
-    const settings = await this.deps.settings.get(doc.team_id);
-    const { embedder, index } = this.deps.spaces.get(settings.raptor.embedding_model);
-    const pieces = chunkText(doc.content, settings.raptor.chunk_size);
-    const texts = pieces.map((p) => weightedText(doc, p));
-    const vectors = await embedder.embed(texts);
-    const chunks: IndexedChunk[] = pieces.map((p, i) => ({
-      id: `${doc.document_id}:${i}`,
-      teamId: doc.team_id,
-      vector: vectors[i]!,
-      text: texts[i]!,
-      payload: {
-        document_id: doc.document_id,
-        level: doc.level,
-        type: doc.type,
-        service: doc.service,
-        tags: doc.tags,
-        author: doc.author,
-        created_at: doc.created_at,
-        tree_layer: 0,
-        title: doc.title,
-        content: p,
-      },
-    }));
-    await index.upsert(chunks);
-    return chunks.length;
-  }
-
-  /** Re-embeds documents into the team's current space (after an embedding model change). */
-  async reindex(teamId: string, documentIds: string[]): Promise<void> {
-    for (const d of await this.deps.store.getDocuments(teamId, documentIds))
-      await this.indexDocument(d);
   }
 
   async status(teamId: string, documentId: string) {
@@ -1024,39 +980,6 @@ function toTeachResult(d: DocumentRecord): TeachResult {
     chunks: d.chunks,
     document_ids: [d.document_id],
   };
-}
-
-/**
- * Times the title is written in a chunk's indexed text (its field weight; the body's is 1).
- * Tuned on tools/bench/data/kb: 2 raised hybrid MRR@10 on the hard set by 0.005 over 1, 3 lost
- * 0.01 (the title then outweighs a symptom described in the body).
- */
-export const TITLE_WEIGHT = 2;
-/** Times a heading line of the chunk is written (repeating headings measured worse: 1). */
-export const HEADING_WEIGHT = 1;
-
-/**
- * The text a chunk is indexed and embedded by: the title (repeated: words of the title say more
- * about the document than words of its body), service and tags, the chunk's heading lines once
- * more, then the chunk.
- */
-export function weightedText(
-  doc: Pick<DocumentRecord, 'title' | 'service' | 'tags'>,
-  piece: string,
-): string {
-  const headings = piece
-    .split('\n')
-    .filter((l) => /^#{1,6}\s/.test(l))
-    .map((l) => l.replace(/^#+\s*/, ''));
-  const title = doc.title?.trim();
-  const parts = [
-    ...Array.from({ length: title ? TITLE_WEIGHT : 0 }, () => title!),
-    doc.service,
-    doc.tags.join(' '),
-    ...Array.from({ length: Math.max(0, HEADING_WEIGHT - 1) }, () => headings.join('\n')),
-    piece,
-  ];
-  return parts.filter(Boolean).join('\n');
 }
 
 /** A second passage is cited when it comes from another document and scores this close to the best. */
