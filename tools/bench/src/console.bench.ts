@@ -210,6 +210,8 @@ async function seed(url: string, token: string, rows: number, concurrency: numbe
 }
 
 interface ScrollStats {
+  /** the scripts that ran longest in animation frames over 50 ms */
+  culprits: string[];
   frames: number[];
   longTasks: number[];
   maxRowsInDom: number;
@@ -231,6 +233,20 @@ async function scrollList(page: Page, step: number, rows: number): Promise<Scrol
         for (const e of list.getEntries()) longTasks.push(e.duration);
       });
       observer.observe({ type: 'longtask' });
+      // what ran in the long animation frames (Chromium's Long Animation Frames API)
+      const culprits: Record<string, number> = {};
+      const loaf = new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & {
+          scripts?: { invoker: string; sourceURL: string; duration: number }[];
+        })[]) {
+          if (e.duration <= 50) continue;
+          for (const sc of e.scripts ?? []) {
+            const where = `${sc.invoker} ${sc.sourceURL.split('/').pop() ?? ''}`.trim();
+            culprits[where] = (culprits[where] ?? 0) + sc.duration;
+          }
+        }
+      });
+      loaf.observe({ type: 'long-animation-frame' });
       const frames: number[] = [];
       let maxRowsInDom = 0;
       const allLoaded = () => {
@@ -246,6 +262,7 @@ async function scrollList(page: Page, step: number, rows: number): Promise<Scrol
           last = now;
           maxRowsInDom = Math.max(maxRowsInDom, el.querySelectorAll('tr.inv-row').length);
           const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+          // (innerText forces a layout: read only at the bottom, not on every frame)
           if (atBottom && allLoaded()) return done();
           // at the bottom before the next page arrived: keep measuring frames while it loads
           if (atBottom) still++;
@@ -261,7 +278,12 @@ async function scrollList(page: Page, step: number, rows: number): Promise<Scrol
       // long tasks are reported after the fact: give the observer a moment
       await new Promise((r) => setTimeout(r, 100));
       observer.disconnect();
+      loaf.disconnect();
       return {
+        culprits: Object.entries(culprits)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 3)
+          .map(([k, v]) => `${k} ${v.toFixed(0)} ms`),
         frames: frames.slice(1),
         longTasks,
         maxRowsInDom,
@@ -281,7 +303,8 @@ function printScroll(label: string, s: ScrollStats): { p95: number; long50: numb
       `${median(s.frames).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${pct(s.frames, 99).toFixed(1)} ms, ` +
       `max ${Math.max(...s.frames).toFixed(1)} ms; long tasks > 50 ms: ${long50} ` +
       `(longest ${s.longTasks.length ? Math.max(...s.longTasks).toFixed(0) : 0} ms); ` +
-      `rows in the DOM at most ${s.maxRowsInDom}`,
+      `rows in the DOM at most ${s.maxRowsInDom}` +
+      (s.culprits.length ? `; scripts in frames > 50 ms: ${s.culprits.join(', ')}` : ''),
   );
   return { p95, long50 };
 }
