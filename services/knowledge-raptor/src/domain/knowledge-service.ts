@@ -10,12 +10,12 @@ import {
   type SearchMode,
   type TextAnalyzer,
 } from '@inquest/vector';
-import { splitMarkdownSections } from './chunker';
 import type { DocumentIndexer } from './document-indexer';
+import { BINARY, DocumentLibrary, type TreeScheduler } from './document-library';
 import { fuseHybrid } from './fusion';
-import { extractFromDocument, extractFromInvestigation } from './graph-extraction';
+import { extractFromInvestigation } from './graph-extraction';
+import { GraphQueries } from './graph-queries';
 import type { KbSettings, SettingsSource } from './knowledge-settings';
-import { KNOWLEDGE_TYPES, TYPE_LEVEL } from './levels';
 import {
   baseConfidence,
   findMatchingPattern,
@@ -28,38 +28,9 @@ import type { ExternalReranker, Spaces } from './spaces';
 /** root_cause.confidence (0..100) below which an investigation is not learned from */
 export const LEARN_MIN_CONFIDENCE = 50;
 
-export const MAX_CONTENT_BYTES = 1024 * 1024;
 export const MAX_TOP_K = 100;
 /** BM25 relevance is squashed into [0,1) as s / (s + SPARSE_HALF): a BM25 of SPARSE_HALF gives 0.5. */
 export const SPARSE_HALF = 8;
-
-export interface TeachInput {
-  teamId: string;
-  content: string;
-  type: string;
-  service?: string;
-  tags?: string[];
-  title?: string;
-  author?: string;
-  format?: 'text' | 'markdown';
-  source?: string;
-  confidence?: number;
-  /**
-   * Identity of the document instead of its content: teaching again with the same key returns
-   * the document already there (a repeated incident is one record, its pattern counts repeats).
-   */
-  dedupeKey?: string;
-}
-
-export interface TeachResult {
-  document_id: string;
-  status: string;
-  level: string;
-  chunks: number;
-  document_ids: string[];
-  /** false when identical content was already stored and the earlier document is answered */
-  created?: boolean;
-}
 
 export interface RetrieveInput {
   teamId: string;
@@ -112,11 +83,6 @@ export const SUMMARY_FACTOR = 0.5;
 /** Tag linking a generated incident document to the learned pattern that counts its repeats. */
 export const PATTERN_TAG_PREFIX = 'pattern:';
 
-/** Rebuilds a team's RAPTOR tree after its documents changed (TreeBuilder, debounced). */
-export interface TreeScheduler {
-  schedule(teamId: string): void;
-}
-
 export interface KnowledgeServiceDeps {
   store: KnowledgeStore;
   settings: SettingsSource;
@@ -137,170 +103,27 @@ export interface KnowledgeServiceDeps {
 const id = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
 /** reads and writes of the learned patterns before giving up until the event is redelivered */
 const LEARN_ATTEMPTS = 5;
-// control characters other than tab/newline/carriage return, and U+FFFD from undecodable bytes
-// eslint-disable-next-line no-control-regex
-const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/;
 
-/** Teach, retrieve, answer, feedback, patterns, graph and stats: the knowledge domain. */
+/** Retrieve, answer, feedback and patterns; teaching and graph queries are handed on. */
 export class KnowledgeService {
   private readonly now: () => Date;
-  private readonly tree?: TreeScheduler;
+  readonly documents: DocumentLibrary;
+  readonly graphs: GraphQueries;
 
   constructor(private readonly deps: KnowledgeServiceDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.tree = deps.tree;
+    this.documents = new DocumentLibrary(deps);
+    this.graphs = new GraphQueries(deps);
   }
 
-  // ---------------------------------------------------------------- teach
-
-  async teach(input: TeachInput): Promise<TeachResult> {
-    const errors = validateTeach(input);
-    if (errors.length) throw validationError(errors);
-    const type = input.type.trim().toLowerCase();
-    const sections =
-      input.format === 'markdown'
-        ? splitMarkdownSections(input.content).map((s) => ({
-            title: s.title ?? input.title,
-            content: s.content,
-          }))
-        : [{ title: input.title, content: input.content.trim() }];
-    if (!sections.length)
-      throw validationError([{ field: 'content', error: 'has no text besides headings' }]);
-    const results: TeachResult[] = [];
-    for (const s of sections)
-      results.push(
-        await this.teachOne({
-          ...input,
-          type,
-          content: s.content,
-          title: s.title?.trim() || undefined,
-        }),
-      );
-    const first = results[0]!;
-    return {
-      ...first,
-      chunks: results.reduce((n, r) => n + r.chunks, 0),
-      document_ids: results.map((r) => r.document_id),
-    };
-  }
-
-  private async teachOne(input: TeachInput): Promise<TeachResult> {
-    const tags = normTags(input.tags);
-    const service = input.service?.trim() || undefined;
-    const hash = createHash('sha256')
-      .update(
-        JSON.stringify(
-          input.dedupeKey
-            ? [input.type, service ?? '', 'key', input.dedupeKey]
-            : [
-                input.type,
-                service ?? '',
-                input.title ?? '',
-                input.content.replace(/\s+/g, ' ').trim(),
-              ],
-        ),
-      )
-      .digest('hex');
-    const existing = await this.deps.store.findDocumentByHash(input.teamId, hash);
-    if (existing) return { ...toTeachResult(existing), created: false };
-    const doc: DocumentRecord = {
-      document_id: id('doc'),
-      team_id: input.teamId,
-      content_hash: hash,
-      type: input.type,
-      level: TYPE_LEVEL[input.type]!,
-      service,
-      tags,
-      title: input.title,
-      author: input.author,
-      content: input.content,
-      status: 'pending',
-      chunks: 0,
-      created_at: this.now().toISOString(),
-      usage_count: 0,
-      helpful: 0,
-      unhelpful: 0,
-      confidence: input.confidence ?? 0.7,
-      source: input.source ?? 'taught',
-    };
-    try {
-      await this.deps.store.insertDocument(doc);
-    } catch (err) {
-      // the same content taught concurrently: answer with the winner
-      const again = await this.deps.store.findDocumentByHash(input.teamId, hash);
-      if (again) return { ...toTeachResult(again), created: false };
-      throw err;
-    }
-    await this.deps.store.addEdges(input.teamId, extractFromDocument(doc));
-    try {
-      const indexed = await this.deps.indexer.indexAndMark(doc);
-      doc.chunks = indexed.chunks;
-      doc.status = 'indexed';
-      doc.indexed_at = indexed.indexed_at;
-    } catch (err) {
-      this.deps.logger.warn(
-        { err, document_id: doc.document_id },
-        'indexing failed; the document stays pending and is retried',
-      );
-      this.retryLater(doc, 1);
-    }
-    this.tree?.schedule(input.teamId);
-    if (this.deps.onTaught)
-      await this.deps
-        .onTaught(doc)
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'kb.taught not published'));
-    return { ...toTeachResult(doc), created: true };
-  }
-
-  private retryLater(doc: DocumentRecord, attempt: number): void {
-    const t = setTimeout(
-      () => {
-        void (async () => {
-          try {
-            await this.deps.indexer.indexAndMark(doc);
-            this.tree?.schedule(doc.team_id);
-          } catch (err) {
-            if (attempt >= 3) {
-              await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
-                status: 'failed',
-                error: (err as Error).message,
-              });
-            } else this.retryLater(doc, attempt + 1);
-          }
-        })();
-      },
-      1000 * 4 ** attempt,
-    );
-    t.unref();
-  }
-
-  async status(teamId: string, documentId: string) {
-    const d = await this.deps.store.getDocument(teamId, documentId);
-    if (!d) throw notFound(`document ${documentId} not found`);
-    return {
-      document_id: d.document_id,
-      status: d.status,
-      indexed_at: d.indexed_at,
-      chunks: d.chunks,
-    };
-  }
-
-  /**
-   * Deletes a team's document: its chunks in the team's current embedding space (the one
-   * retrieval searches), then its record. The tree is rebuilt so summaries stop covering it.
-   * Another team's id is not found.
-   */
-  async deleteDocument(teamId: string, documentId: string): Promise<void> {
-    const d = await this.deps.store.getDocument(teamId, documentId);
-    if (!d) throw notFound(`document ${documentId} not found`);
-    const settings = await this.deps.settings.get(teamId);
-    const { index } = this.deps.spaces.get(settings.raptor.embedding_model);
-    // chunks first: a failure leaves the record, so the delete can be repeated
-    await index.delete(teamId, { documentIds: [documentId] });
-    if (!(await this.deps.store.deleteDocument(teamId, documentId)))
-      throw notFound(`document ${documentId} not found`);
-    this.tree?.schedule(teamId);
-  }
+  teach: DocumentLibrary['teach'] = (input) => this.documents.teach(input);
+  status: DocumentLibrary['status'] = (teamId, documentId) =>
+    this.documents.status(teamId, documentId);
+  deleteDocument: DocumentLibrary['deleteDocument'] = (teamId, documentId) =>
+    this.documents.deleteDocument(teamId, documentId);
+  treeStats: DocumentLibrary['treeStats'] = (teamId) => this.documents.treeStats(teamId);
+  graph: GraphQueries['graph'] = (teamId, entity, depth) =>
+    this.graphs.graph(teamId, entity, depth);
 
   // ------------------------------------------------------------- retrieve
 
@@ -409,7 +232,7 @@ export class KnowledgeService {
       ).map((d) => [d.document_id, d]),
     );
     const neighbours = input.service
-      ? await this.neighbours(input.teamId, input.service.toLowerCase())
+      ? await this.graphs.neighbours(input.teamId, input.service.toLowerCase())
       : new Set<string>();
     const queryConcepts = new Set(this.deps.analyzer.conceptsOf(input.query));
     const expertise = new Map<string, Promise<Map<string, number>>>();
@@ -426,7 +249,7 @@ export class KnowledgeService {
       let authorExpertise: number | undefined;
       const svc = h.payload.service?.toLowerCase();
       if (h.payload.author && svc) {
-        if (!expertise.has(svc)) expertise.set(svc, this.experts(input.teamId, svc));
+        if (!expertise.has(svc)) expertise.set(svc, this.graphs.experts(input.teamId, svc));
         authorExpertise = (await expertise.get(svc)!).get(h.payload.author.toLowerCase()) ?? 0;
       }
       const { score } = rank(
@@ -534,25 +357,6 @@ export class KnowledgeService {
     return out;
   }
 
-  private async neighbours(teamId: string, service: string): Promise<Set<string>> {
-    const edges = await this.deps.store.edgesAround(teamId, service);
-    const out = new Set<string>();
-    for (const e of edges) {
-      if (e.relation !== 'depends_on' && e.relation !== 'related_to') continue;
-      out.add(e.from === service ? e.to : e.from);
-    }
-    return out;
-  }
-
-  private async experts(teamId: string, service: string): Promise<Map<string, number>> {
-    const edges = await this.deps.store.edgesAround(teamId, service);
-    return new Map(
-      edges
-        .filter((e) => e.relation === 'expert_in' && e.to === service)
-        .map((e) => [e.from.toLowerCase(), e.weight]),
-    );
-  }
-
   // --------------------------------------------------------------- answer
 
   async answer(input: {
@@ -653,23 +457,6 @@ export class KnowledgeService {
       input.comment,
       this.now().toISOString(),
     );
-  }
-
-  // ---------------------------------------------------------------- stats
-
-  async treeStats(teamId: string) {
-    const settings = await this.deps.settings.get(teamId);
-    const { index } = this.deps.spaces.get(settings.raptor.embedding_model);
-    const meta = await this.deps.store.getTreeMeta(teamId);
-    const leaves = await index.count(teamId, 0);
-    const nodes: Record<string, number> = { ...(meta?.nodes_by_level ?? {}), '0': leaves };
-    return {
-      total_documents: await this.deps.store.countDocuments(teamId),
-      total_chunks: leaves,
-      tree_depth: meta?.depth ?? 0,
-      nodes_by_level: nodes,
-      last_sync_at: meta?.last_sync_at,
-    };
   }
 
   // ------------------------------------------------------------- patterns
@@ -792,7 +579,7 @@ export class KnowledgeService {
         service,
         (x, y) => this.termOverlap(x, y),
       )?.pattern_id ?? newPatternId;
-    await this.teach({
+    await this.documents.teach({
       teamId: event.team_id,
       content: lines.join('\n').replace(new RegExp(BINARY.source, 'g'), ' ').slice(0, 200_000),
       type: 'incident',
@@ -855,46 +642,6 @@ export class KnowledgeService {
     // the event is redelivered later (the bus backs off)
     throw unavailable(`learned patterns of team ${event.team_id} kept changing; try again`);
   }
-
-  // ---------------------------------------------------------------- graph
-
-  async graph(teamId: string, entity: string, depth = 1) {
-    const start = entity?.trim().toLowerCase();
-    if (!start) throw validationError([{ field: 'entity', error: 'is required' }]);
-    const d = Math.min(Math.max(depth || 1, 1), 3);
-    const nodes = new Map<string, string>();
-    const edges = new Map<string, { from: string; to: string; relation: string; weight: number }>();
-    let frontier = [start];
-    for (let level = 0; level < d && frontier.length; level++) {
-      const next: string[] = [];
-      for (const n of frontier) {
-        for (const e of await this.deps.store.edgesAround(teamId, n)) {
-          edges.set(`${e.from}|${e.to}|${e.relation}`, {
-            from: e.from,
-            to: e.to,
-            relation: e.relation,
-            weight: e.weight,
-          });
-          for (const [nid, kind] of [
-            [e.from, e.from_kind],
-            [e.to, e.to_kind],
-          ] as const) {
-            if (!nodes.has(nid)) {
-              nodes.set(nid, kind);
-              if (nid !== n) next.push(nid);
-            }
-          }
-        }
-      }
-      frontier = next;
-    }
-    if (!nodes.size) throw notFound(`entity ${entity} is not in the knowledge graph`);
-    return {
-      entity: start,
-      nodes: [...nodes].map(([id, kind]) => ({ id, kind })),
-      edges: [...edges.values()],
-    };
-  }
 }
 
 /** JSON form of proto InvestigationFinished (fields used here). */
@@ -932,54 +679,6 @@ function relevanceOf(mode: SearchMode, h: SearchHit): number {
   if (h.similarity === undefined && h.bm25 === undefined) return rank;
   const match = Math.max(0, Math.min(1, Math.max(h.similarity ?? 0, squash(h.bm25 ?? 0))));
   return Math.sqrt(rank * match);
-}
-
-function validateTeach(input: TeachInput): ErrorDetail[] {
-  const errors: ErrorDetail[] = [];
-  if (typeof input.content !== 'string' || !input.content.trim())
-    errors.push({ field: 'content', error: 'must not be empty' });
-  else if (Buffer.byteLength(input.content, 'utf8') > MAX_CONTENT_BYTES)
-    errors.push({ field: 'content', error: 'must be at most 1 MiB' });
-  else if (BINARY.test(input.content))
-    errors.push({ field: 'content', error: 'must be text (binary or control characters found)' });
-  if (
-    typeof input.type !== 'string' ||
-    !KNOWLEDGE_TYPES.includes(input.type.trim().toLowerCase())
-  ) {
-    errors.push({ field: 'type', error: `must be one of ${KNOWLEDGE_TYPES.join(', ')}` });
-  }
-  if (input.service !== undefined && (input.service.length > 128 || BINARY.test(input.service))) {
-    errors.push({ field: 'service', error: 'must be at most 128 characters of text' });
-  }
-  if (input.title !== undefined && input.title.length > 300)
-    errors.push({ field: 'title', error: 'must be at most 300 characters' });
-  const tags = input.tags ?? [];
-  if (!Array.isArray(tags) || tags.length > 32)
-    errors.push({ field: 'tags', error: 'must be an array of at most 32 strings' });
-  else {
-    tags.forEach((t, i) => {
-      if (typeof t !== 'string' || !t.trim() || t.length > 64)
-        errors.push({
-          field: `tags.${i}`,
-          error: 'must be a non-empty string of at most 64 characters',
-        });
-    });
-  }
-  return errors;
-}
-
-function normTags(tags: string[] | undefined): string[] {
-  return [...new Set((tags ?? []).map((t) => t.trim()).filter(Boolean))];
-}
-
-function toTeachResult(d: DocumentRecord): TeachResult {
-  return {
-    document_id: d.document_id,
-    status: d.status === 'indexed' ? 'indexed' : 'pending',
-    level: d.level,
-    chunks: d.chunks,
-    document_ids: [d.document_id],
-  };
 }
 
 /** A second passage is cited when it comes from another document and scores this close to the best. */

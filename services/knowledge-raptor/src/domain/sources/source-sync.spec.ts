@@ -1,5 +1,5 @@
 import { silentLogger } from '@inquest/observability';
-import type { TeachInput } from '../knowledge-service';
+import type { TeachInput } from '../document-library';
 import {
   SourceSync,
   type SourceDocument,

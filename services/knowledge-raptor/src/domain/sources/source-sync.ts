@@ -1,7 +1,7 @@
 import type { Logger } from '@inquest/observability';
 import type { SecretScope } from '@inquest/secrets';
 import { splitMarkdownSections } from '../chunker';
-import type { TeachInput, TeachResult } from '../knowledge-service';
+import type { TeachInput, TeachResult } from '../document-library';
 
 /** A knowledge source of a team's config (`knowledge_base.sources.<name>`), read for syncing. */
 export interface SourceSettings {
