@@ -1,4 +1,4 @@
-export { RRF_K, reciprocalRankFusion, spaceKey } from './vector-index';
+export { RRF_K, cosine, reciprocalRankFusion, spaceKey } from './vector-index';
 export type {
   VectorIndex,
   VectorSpace,

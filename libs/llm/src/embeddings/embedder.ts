@@ -17,16 +17,3 @@ export function l2Normalize(v: Float32Array): Float32Array {
   for (let i = 0; i < v.length; i++) v[i]! *= inv;
   return v;
 }
-
-/** Cosine similarity of two vectors of equal length. */
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}

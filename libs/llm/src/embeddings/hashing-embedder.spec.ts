@@ -1,4 +1,4 @@
-import { cosine } from './embedder';
+import { cosine } from '@inquest/vector';
 import { HashingEmbedder } from './hashing-embedder';
 
 describe('HashingEmbedder', () => {

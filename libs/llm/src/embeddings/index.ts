@@ -1,4 +1,4 @@
-export { l2Normalize, cosine } from './embedder';
+export { l2Normalize } from './embedder';
 export type { Embedder } from './embedder';
 export { HashingEmbedder } from './hashing-embedder';
 export type { HashingEmbedderOptions } from './hashing-embedder';

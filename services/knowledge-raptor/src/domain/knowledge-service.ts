@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { notFound, unavailable, validationError, type ErrorDetail } from '@inquest/errors';
-import { cosine, type Summarizer } from '@inquest/llm';
+import type { Summarizer } from '@inquest/llm';
 import type { Logger } from '@inquest/observability';
 import type { DocumentRecord, KnowledgeStore, PatternRecord } from '@inquest/store';
 import {
   CONCEPT_PREFIX,
+  cosine,
   RRF_K,
   type SearchHit,
   type SearchMode,
