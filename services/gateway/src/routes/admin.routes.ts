@@ -7,7 +7,6 @@ import {
   ConfigPatch,
   ConfigUpdateApplied,
   CreateNodeBody,
-  ErrorBody,
   IssueTokenBody,
   IssuedToken,
   ListNodesQuery,
@@ -26,8 +25,7 @@ import { defineRoute, type RouteDef } from '../http/route';
 import { changeRequestBody, decision } from './change-requests';
 import { appliedBody, auditBody, effectiveConfigCache } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
-
-const err = (description: string) => ({ description, schema: ErrorBody });
+import { err } from './route-helpers';
 
 const nodeBody = (n: configV1.Node | undefined): Node => {
   if (!n) throw internal('node missing from answer');

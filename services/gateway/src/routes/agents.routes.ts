@@ -1,6 +1,5 @@
 import {
   CancelInvestigationResponse,
-  ErrorBody,
   InvestigationIdParams,
   type InvestigationAlert,
   InvestigationList,
@@ -12,18 +11,12 @@ import {
 } from '@inquest/api-contract';
 import { internal } from '@inquest/errors';
 import type { investigationV1 } from '@inquest/proto';
-import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
+import { defineRoute, type RouteDef } from '../http/route';
 import type { GatewayDeps } from './gateway-deps';
-
-const err = (description: string) => ({ description, schema: ErrorBody });
+import { err, teamOf } from './route-helpers';
 
 /** A sync run may take as long as the agent's timeout (default 300 s, configurable per team). */
 const SYNC_RUN_TIMEOUT_MS = 3_600_000;
-
-const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
-  if (!req.auth.teamId) throw internal('team route without a team');
-  return req.auth.teamId;
-};
 
 function must(inv: investigationV1.Investigation | undefined): investigationV1.Investigation {
   if (!inv) throw internal('investigation-runner answered without an investigation');

@@ -3,7 +3,6 @@ import {
   AlertIntakeResponse,
   AlertList,
   AlertmanagerWebhook,
-  ErrorBody,
   GenericAlert,
   GrafanaWebhook,
   ListAlertsQuery,
@@ -22,12 +21,12 @@ import {
 } from '../http/route';
 import { fromAlertmanager, fromGeneric, fromGrafana, fromPagerDuty } from './alert-payloads';
 import type { GatewayDeps } from './gateway-deps';
+import { err } from './route-helpers';
 
 export const INTAKE_SECRET_HEADER = 'x-inquest-intake-secret';
 export const PAGERDUTY_SIGNATURE_HEADER = 'x-pagerduty-signature';
 const NODE_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
 
-const err = (description: string) => ({ description, schema: ErrorBody });
 const header = (h: SenderAuthInput['headers'], name: string): string | undefined => {
   const v = h[name];
   return Array.isArray(v) ? v[0] : v;

@@ -8,24 +8,18 @@ import {
   ConfigPatch,
   ConfigUpdateApplied,
   EffectiveConfig,
-  ErrorBody,
   PendingChanges,
   RawConfig,
 } from '@inquest/api-contract';
 import { internal } from '@inquest/errors';
 import { Subjects } from '@inquest/events';
 import type { configV1 } from '@inquest/proto';
-import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
+import { defineRoute, type RouteDef } from '../http/route';
 import { changeRequestBody, decision } from './change-requests';
 import type { GatewayDeps } from './gateway-deps';
-
-const err = (description: string) => ({ description, schema: ErrorBody });
+import { err, teamOf } from './route-helpers';
 
 /** The team the request acts on (set by authentication for every team route). */
-const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
-  if (!req.auth.teamId) throw internal('team route without a team');
-  return req.auth.teamId;
-};
 
 /**
  * Effective configs already answered, as JSON text, by team. Only used while the gateway hears

@@ -5,7 +5,6 @@ import {
   DocumentStatus,
   DocumentStatusQuery,
   DocumentUploadRequest,
-  ErrorBody,
   FeedbackRequest,
   GraphQuery,
   KnowledgeGraph,
@@ -18,16 +17,10 @@ import {
   TeachResponse,
   TreeStats,
 } from '@inquest/api-contract';
-import { internal } from '@inquest/errors';
 import type { knowledgeV1 } from '@inquest/proto';
 import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
 import type { GatewayDeps } from './gateway-deps';
-
-const err = (description: string) => ({ description, schema: ErrorBody });
-const teamOf = (req: ApiRequest<unknown, unknown, unknown>): string => {
-  if (!req.auth.teamId) throw internal('team route without a team');
-  return req.auth.teamId;
-};
+import { err, teamOf } from './route-helpers';
 
 const sourceBody = (s: knowledgeV1.SourceStatus): KnowledgeSourceList['sources'][number] => ({
   name: s.name,

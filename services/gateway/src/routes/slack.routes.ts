@@ -1,4 +1,3 @@
-import { ErrorBody } from '@inquest/api-contract';
 import { invalidRequest, unauthenticated, unavailable } from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
 import { z } from 'zod';
@@ -12,6 +11,7 @@ import {
 } from '../slack/slack-signature';
 import { HELP_TEXT } from '../slack/slack-commands';
 import { InMemorySeenEvents, type SeenEvents } from '../slack/seen-events';
+import { err } from './route-helpers';
 
 /** What the Slack routes need besides the gRPC clients. */
 export interface SlackRouteDeps {
@@ -31,7 +31,6 @@ const NodeQuery = z.object({
 });
 type NodeQuery = z.infer<typeof NodeQuery>;
 
-const err = (description: string) => ({ description, schema: ErrorBody });
 const RESPONSES_401 = {
   400: err('invalid_request: no ?node=, or not a Slack payload'),
   401: err('unauthorized: missing or wrong X-Slack-Signature, or a timestamp over 5 minutes old'),

@@ -1,11 +1,10 @@
-import { ErrorBody, TeamTools, TeamToolsQuery, type TeamToolServer } from '@inquest/api-contract';
+import { TeamTools, TeamToolsQuery, type TeamToolServer } from '@inquest/api-contract';
 import { agentsByTool, BUILTIN_TOOLS, type AgentToolCandidate } from '@inquest/config-model';
 import { internal } from '@inquest/errors';
 import { classifyTool } from '@inquest/write-guard';
 import { defineRoute, type RouteDef } from '../http/route';
 import type { GatewayDeps } from './gateway-deps';
-
-const err = (description: string) => ({ description, schema: ErrorBody });
+import { err } from './route-helpers';
 
 const BREAKER_STATES = new Set(['closed', 'open', 'half_open']);
 
