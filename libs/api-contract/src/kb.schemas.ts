@@ -1,19 +1,5 @@
 import { z } from 'zod';
-
-export const KNOWLEDGE_TYPES = [
-  'runbook',
-  'procedure',
-  'remediation',
-  'fact',
-  'configuration',
-  'threshold',
-  'sla',
-  'incident',
-  'deployment',
-  'policy',
-  'escalation',
-  'oncall',
-] as const;
+import { KNOWLEDGE_TYPES, MAX_CONTENT_BYTES, MAX_TOP_K } from './kb-limits';
 
 export const KnowledgeType = z
   .enum(KNOWLEDGE_TYPES, { message: `type must be one of ${KNOWLEDGE_TYPES.join(', ')}` })
@@ -26,7 +12,6 @@ export const RetrievalStrategy = z.enum(['dense', 'sparse', 'hybrid'], {
   message: 'strategy must be one of dense, sparse, hybrid',
 });
 
-const MAX_CONTENT_BYTES = 1024 * 1024;
 const content = (what: string) =>
   z
     .string({ message: `${what} is required and must be a string` })
@@ -130,7 +115,7 @@ export const RetrieveRequest = z.object({
     .number({ message: 'top_k must be a number' })
     .int('top_k must be an integer')
     .min(1, 'top_k must be at least 1')
-    .max(100, 'top_k must be at most 100')
+    .max(MAX_TOP_K, `top_k must be at most ${MAX_TOP_K}`)
     .optional(),
   strategy: RetrievalStrategy.optional(),
   min_relevance: z

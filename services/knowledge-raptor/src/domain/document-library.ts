@@ -1,3 +1,4 @@
+import { MAX_CONTENT_BYTES } from '@inquest/api-contract';
 import { createHash, randomBytes } from 'node:crypto';
 import { notFound, validationError, type ErrorDetail } from '@inquest/errors';
 import type { Logger } from '@inquest/observability';
@@ -9,7 +10,6 @@ import type { SettingsSource } from './knowledge-settings';
 import { KNOWLEDGE_TYPES, TYPE_LEVEL } from './levels';
 import type { Spaces } from './spaces';
 
-export const MAX_CONTENT_BYTES = 1024 * 1024;
 export interface TeachInput {
   teamId: string;
   content: string;

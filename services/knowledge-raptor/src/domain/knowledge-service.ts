@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { MAX_TOP_K } from '@inquest/api-contract';
 import { notFound, unavailable, validationError, type ErrorDetail } from '@inquest/errors';
 import type { Summarizer } from '@inquest/llm';
 import type { Logger } from '@inquest/observability';
@@ -29,7 +30,6 @@ import type { ExternalReranker, Spaces } from './spaces';
 /** root_cause.confidence (0..100) below which an investigation is not learned from */
 export const LEARN_MIN_CONFIDENCE = 50;
 
-export const MAX_TOP_K = 100;
 /** BM25 relevance is squashed into [0,1) as s / (s + SPARSE_HALF): a BM25 of SPARSE_HALF gives 0.5. */
 export const SPARSE_HALF = 8;
 
