@@ -13,43 +13,31 @@ export interface IndexCatchUpDeps {
 }
 
 /**
- * Indexed documents whose chunks are not in the team's current embedding space: the space is
- * named by the embedder and the analyzer version (ModelSpaces), so a new analyzer or vocabulary
- * version opens an empty space and every document of the team is missing from it.
- */
-export async function missingFromSpace(
-  deps: Pick<IndexCatchUpDeps, 'store' | 'settings' | 'spaces'>,
-  teamId: string,
-): Promise<string[]> {
-  const settings = await deps.settings.get(teamId);
-  const { index } = deps.spaces.get(settings.raptor.embedding_model);
-  const present = new Set(
-    (await index.listLayer(teamId, 0, false)).map((c) => c.payload.document_id),
-  );
-  return (await deps.store.listTeamDocuments(teamId))
-    .filter((d) => d.status === 'indexed' && !present.has(d.document_id))
-    .map((d) => d.document_id);
-}
-
-/**
- * At start: every team with indexed documents gets the ones missing from its current space
- * indexed again (after an analyzer or vocabulary change, or a space lost on disk), so retrieval
- * does not wait for the next tree rebuild. Teams are caught up one after another; a failure is
- * logged and leaves the team to the tree builder's own catch-up. Resolves with the number of
- * documents re-indexed.
+ * At start: every team with indexed documents but nothing in its current embedding space gets
+ * all of them indexed again. The space is named by the embedder and the analyzer version
+ * (ModelSpaces), so a new analyzer or vocabulary version opens an empty space; without this,
+ * retrieval would find nothing until the next tree rebuild (which also fills smaller gaps).
+ * Teams are caught up one after another; a failure is logged and leaves the team to the tree
+ * builder. Resolves with the number of documents re-indexed.
  */
 export async function catchUpIndexes(deps: IndexCatchUpDeps): Promise<number> {
+  // only the team ids are kept: the records are read again for the (rare) teams to re-index
   const teams = [
     ...new Set((await deps.store.listDocumentsByStatus('indexed')).map((d) => d.team_id)),
   ];
   let done = 0;
   for (const teamId of teams) {
     try {
-      const missing = await missingFromSpace(deps, teamId);
+      const settings = await deps.settings.get(teamId);
+      const { index } = deps.spaces.get(settings.raptor.embedding_model);
+      if ((await index.count(teamId, 0)) > 0) continue;
+      const missing = (await deps.store.listTeamDocuments(teamId))
+        .filter((d) => d.status === 'indexed')
+        .map((d) => d.document_id);
       if (!missing.length) continue;
       deps.logger.info(
         { team_id: teamId, documents: missing.length },
-        'documents missing from the current index space (analyzer or model changed): re-indexing',
+        'current index space is empty (analyzer or embedding model changed): re-indexing',
       );
       await deps.reindex(teamId, missing);
       done += missing.length;
