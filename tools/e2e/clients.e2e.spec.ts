@@ -45,7 +45,7 @@ describe('@inquest/client against the running service', () => {
   describe('health and documents', () => {
     it('answers health, readiness and the OpenAPI document without a token', async () => {
       const anonymous = new InquestClient({ baseUrl: `${inquest.url}/api/v1` });
-      expect(await anonymous.health()).toBeDefined();
+      expect(await anonymous.health()).toEqual({ status: 'ok' });
       expect(await anonymous.ready()).toMatchObject({ services: expect.any(Object) });
       const doc = await anonymous.openapi();
       expect(String(doc.openapi)).toMatch(/^3\.1/);
@@ -293,8 +293,17 @@ describe('@inquest/client against the running service', () => {
         type: 'escalation',
       });
       expect(uploaded.level).toBe('L4');
-      expect(await team.kb.patterns()).toBeDefined();
-      expect(await team.kb.graph('payments')).toBeDefined();
+      const patterns = await team.kb.patterns();
+      expect(patterns).toEqual({ patterns: expect.any(Array) });
+      for (const p of patterns.patterns)
+        expect(p).toMatchObject({ pattern_id: expect.any(String), root_cause: expect.any(String) });
+      // teaching a document of service payments recorded who owns it
+      const graph = await team.kb.graph('payments');
+      expect(graph.entity).toBe('payments');
+      expect(graph.nodes).toContainEqual({ id: 'payments', kind: 'service' });
+      expect(graph.edges).toContainEqual(
+        expect.objectContaining({ from: 'payments', relation: 'owned_by' }),
+      );
     });
 
     it('maps knowledge errors: unknown type, unknown query id, unknown document', async () => {
