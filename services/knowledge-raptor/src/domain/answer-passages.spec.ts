@@ -1,9 +1,5 @@
-import {
-  answerPassages,
-  passageText,
-  PASSAGE_WORDS,
-  type RetrievedItem,
-} from './knowledge-service';
+import { answerPassages, passageText, PASSAGE_WORDS } from './knowledge-service';
+import type { RetrievedItem } from './retrieval';
 import { summaryTitle } from './tree-builder';
 
 const item = (over: Partial<RetrievedItem>): RetrievedItem => ({
