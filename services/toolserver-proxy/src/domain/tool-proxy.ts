@@ -4,13 +4,14 @@ import type { CircuitBreakerFactory } from './circuit-breaker';
 import { ServerAuth, type SecretLookup } from './server-auth';
 import { errorText, unavailableFor } from './server-errors';
 import { ServerPool, type ServerPoolOptions, type ServerStatusView } from './server-pool';
+import type { ServerEntry } from './server-entry';
 import {
-  hasStringReferences,
-  resolveServerEntries,
-  type ServerEntry,
-  type WireSecretScope,
-} from './server-entry';
-import { ToolCatalog, type ToolDescriptorView, type ToolListing } from './tool-catalog';
+  TeamToolConfigs,
+  type CachedListing,
+  type TeamConfigSource,
+  type TeamTools,
+} from './team-tools';
+import { ToolCatalog, type ToolDescriptorView } from './tool-catalog';
 import { NO_TOOL_PROXY_METRICS, type ToolProxyMetrics } from './tool-proxy-metrics';
 import type { ToolServerClientFactory } from './tool-server-client';
 import { parseToolName } from './tool-name';
@@ -18,20 +19,8 @@ import { truncateOutput } from './truncate-output';
 
 export type { SecretLookup } from './server-auth';
 export type { ServerStatusView } from './server-pool';
+export type { TeamConfigSource } from './team-tools';
 export type { ToolDescriptorView } from './tool-catalog';
-
-/** Reads a team's configuration (effective, and raw per level when references need it). */
-export interface TeamConfigSource {
-  /** The effective config and, by dot path, the scope each `vault://` reference in it resolves in. */
-  getEffective(
-    teamId: string,
-    signal?: AbortSignal,
-  ): Promise<{ config: Record<string, unknown>; secretScopes?: Record<string, WireSecretScope> }>;
-  getRaw(
-    teamId: string,
-    signal?: AbortSignal,
-  ): Promise<{ lineage: string[]; configs: Record<string, unknown> }>;
-}
 
 export interface ToolProxyOptions extends ServerPoolOptions {
   /** how long a team's resolved servers and tool listings are reused, ms */
@@ -60,19 +49,6 @@ export interface CallResult {
   output_bytes: number;
 }
 
-interface Listing extends ToolListing {
-  expires: number;
-}
-
-interface TeamState {
-  expires: number;
-  servers: ServerEntry[];
-  problems: Array<{ name: string; url: string; error: string }>;
-  writeActions: boolean;
-  lineage: string[];
-  listings: Map<string, Listing>;
-}
-
 /** A configured server that could not be used (bad entry, unresolvable reference). */
 function problemStatus(p: { name: string; url: string; error: string }): ServerStatusView {
   return {
@@ -93,7 +69,7 @@ function problemStatus(p: { name: string; url: string; error: string }): ServerS
  * audit line per call.
  */
 export class ToolProxy {
-  private readonly teams = new Map<string, Promise<TeamState>>();
+  private readonly teams: TeamToolConfigs;
   private readonly options: ToolProxyOptions;
   private readonly catalog = new ToolCatalog();
   private readonly pool: ServerPool;
@@ -117,6 +93,7 @@ export class ToolProxy {
       breaker: { ...DEFAULT_TOOL_PROXY_OPTIONS.breaker, ...options.breaker },
     };
     this.metrics = deps.metrics ?? NO_TOOL_PROXY_METRICS;
+    this.teams = new TeamToolConfigs(deps.config, this.options.listTtlMs);
     this.pool = new ServerPool(
       {
         clientFactory: deps.clientFactory,
@@ -131,21 +108,11 @@ export class ToolProxy {
 
   /** Forgets a team's resolved servers and listings (config changed). */
   invalidateTeam(teamId: string, nodeId?: string): void {
-    this.teams.delete(teamId);
-    if (!nodeId) return;
-    // A group or organization change reaches every team below it.
-    for (const [id, p] of this.teams) {
-      p.then(
-        (s) => {
-          if (s.lineage.includes(nodeId) && this.teams.get(id) === p) this.teams.delete(id);
-        },
-        () => undefined,
-      );
-    }
+    this.teams.invalidateTeam(teamId, nodeId);
   }
 
   invalidateAll(): void {
-    this.teams.clear();
+    this.teams.invalidateAll();
   }
 
   async listTools(
@@ -153,7 +120,7 @@ export class ToolProxy {
     refresh: boolean,
     signal: AbortSignal,
   ): Promise<{ tools: ToolDescriptorView[]; servers: ServerStatusView[] }> {
-    const team = await this.teamState(teamId, refresh, signal);
+    const team = await this.teams.get(teamId, refresh);
     const tools: ToolDescriptorView[] = [];
     const servers: ServerStatusView[] = [];
     await Promise.all(
@@ -201,7 +168,7 @@ export class ToolProxy {
     try {
       const { server: serverName, tool } = parseToolName(req.tool);
       server = serverName;
-      const team = await this.teamState(req.teamId, false, signal);
+      const team = await this.teams.get(req.teamId);
       const entry = team.servers.find((s) => s.name === serverName);
       if (!entry) {
         const problem = team.problems.find((p) => p.name === serverName);
@@ -263,8 +230,12 @@ export class ToolProxy {
     }
   }
 
-  async serverHealth(teamId: string, signal: AbortSignal): Promise<ServerStatusView[]> {
-    const team = await this.teamState(teamId, false, signal);
+  /**
+   * Each server's health (polled now if never before). The caller's signal is not passed on: the
+   * team's config load is shared and a health poll carries its own short deadline.
+   */
+  async serverHealth(teamId: string, _signal: AbortSignal): Promise<ServerStatusView[]> {
+    const team = await this.teams.get(teamId);
     const out = await Promise.all(
       team.servers.map((entry) =>
         this.pool.health(entry, team.listings.get(entry.name)?.tools.size ?? 0),
@@ -283,52 +254,16 @@ export class ToolProxy {
     await this.pool.close();
   }
 
-  // Config loads are shared by concurrent callers, so one caller's cancellation must not abort them.
-  private teamState(teamId: string, refresh: boolean, _signal: AbortSignal): Promise<TeamState> {
-    const cached = this.teams.get(teamId);
-    if (cached && !refresh) {
-      return cached.then((s) => (s.expires > Date.now() ? s : this.loadTeam(teamId)));
-    }
-    return this.loadTeam(teamId);
-  }
-
-  private loadTeam(teamId: string): Promise<TeamState> {
-    const p = (async (): Promise<TeamState> => {
-      const { config: effective, secretScopes } = await this.deps.config.getEffective(teamId);
-      const raw = hasStringReferences(effective)
-        ? await this.deps.config.getRaw(teamId)
-        : undefined;
-      const { servers, problems } = resolveServerEntries(effective, raw, {
-        teamId,
-        ...(secretScopes ? { secretScopes } : {}),
-      });
-      const flags = effective.feature_flags as Record<string, unknown> | undefined;
-      return {
-        expires: Date.now() + this.options.listTtlMs,
-        servers,
-        problems,
-        writeActions: flags?.enable_write_actions === true,
-        lineage: raw?.lineage ?? [],
-        listings: new Map(),
-      };
-    })();
-    this.teams.set(teamId, p);
-    p.catch(() => {
-      if (this.teams.get(teamId) === p) this.teams.delete(teamId);
-    });
-    return p;
-  }
-
   private async listing(
-    team: TeamState,
+    team: TeamTools,
     entry: ServerEntry,
     refresh: boolean,
     signal: AbortSignal,
-  ): Promise<Listing> {
+  ): Promise<CachedListing> {
     const cached = team.listings.get(entry.name);
     if (cached && !refresh && cached.expires > Date.now()) return cached;
     const raw = await this.pool.request(entry, signal, (client, opts) => client.listTools(opts));
-    const listing: Listing = {
+    const listing: CachedListing = {
       ...this.catalog.compile(entry.name, raw),
       expires: Date.now() + this.options.listTtlMs,
     };
