@@ -13,3 +13,5 @@ export { startKnowledgeServiceDouble } from './knowledge-service-double';
 export type { KnowledgeCall, KnowledgeServiceDouble } from './knowledge-service-double';
 export { k8sTools } from './k8s-tools';
 export type { DoubleSwitches } from './serve-double';
+export { startJsonAnswerServer } from './json-answer-server';
+export type { JsonAnswerServer } from './json-answer-server';

@@ -1,44 +1,28 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createEgress } from '@inquest/egress';
+import { startJsonAnswerServer, type JsonAnswerServer } from '@inquest/testing';
 import { HttpReranker } from './http-reranker';
 
 describe('HttpReranker (a /rerank server on loopback)', () => {
-  let server: Server;
+  const RANKED = {
+    results: [
+      { index: 1, relevance_score: 0.9 },
+      { index: 0, relevance_score: 0.1 },
+    ],
+  };
+  let reranker: JsonAnswerServer;
   let base: string;
-  let hits = 0;
-  let failing = false;
   const egress = createEgress({ allow: ['127.0.0.1'] });
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      hits++;
-      req.resume();
-      req.on('end', () => {
-        if (failing) {
-          res.writeHead(503).end();
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            results: [
-              { index: 1, relevance_score: 0.9 },
-              { index: 0, relevance_score: 0.1 },
-            ],
-          }),
-        );
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    reranker = await startJsonAnswerServer();
+    base = reranker.url;
   });
   afterAll(async () => {
-    await new Promise<void>((r) => server.close(() => r()));
+    await reranker.stop();
     await egress.close();
   });
   beforeEach(() => {
-    hits = 0;
-    failing = false;
+    reranker.hits = 0;
+    reranker.answer = { status: 200, body: RANKED };
   });
 
   it('answers the indexes and scores of the /rerank API', async () => {
@@ -51,19 +35,19 @@ describe('HttpReranker (a /rerank server on loopback)', () => {
 
   it("opens a URL's circuit after repeated failures; other URLs are not affected", async () => {
     const r = new HttpReranker(egress);
-    failing = true;
+    reranker.answer = { status: 503, body: {} };
     for (let i = 0; i < 5; i++)
       await expect(r.rerank(`${base}/rerank`, 'q', ['a'], 1)).rejects.toMatchObject({
         kind: 'unavailable',
       });
-    expect(hits).toBe(5);
-    failing = false;
+    expect(reranker.hits).toBe(5);
+    reranker.answer = { status: 200, body: RANKED };
     await expect(r.rerank(`${base}/rerank`, 'q', ['a'], 1)).rejects.toMatchObject({
       code: 'reranker_unavailable',
       message: expect.stringContaining('circuit open'),
     });
-    expect(hits).toBe(5);
+    expect(reranker.hits).toBe(5);
     await expect(r.rerank(`${base}/other`, 'q', ['a', 'b'], 2)).resolves.toHaveLength(2);
-    expect(hits).toBe(6);
+    expect(reranker.hits).toBe(6);
   });
 });
