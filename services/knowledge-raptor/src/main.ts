@@ -33,7 +33,8 @@ import { egressHostCheck, GitSourceConnector } from './adapters/sources/git-sour
 import { WebSourceConnector } from './adapters/sources/web-source';
 import { EnvSchema } from './config';
 import { DocumentIndexer } from './domain/document-indexer';
-import { KnowledgeService, type InvestigationCompletedEvent } from './domain/knowledge-service';
+import { KnowledgeService } from './domain/knowledge-service';
+import type { InvestigationCompletedEvent } from './domain/pattern-learning';
 import { runClusterJob } from './domain/raptor/run-cluster-job';
 import { resumePendingDocuments } from './domain/resume-pending';
 import { TreeBuilder } from './domain/tree-builder';

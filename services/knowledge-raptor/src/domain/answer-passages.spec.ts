@@ -1,19 +1,8 @@
-import { answerPassages, passageText, PASSAGE_WORDS } from './knowledge-service';
-import type { RetrievedItem } from './retrieval';
+import { answerPassages, passageText, PASSAGE_WORDS } from './answers';
+import { aRetrievedItem } from './testing/knowledge-harness';
 import { summaryTitle } from './tree-builder';
 
-const item = (over: Partial<RetrievedItem>): RetrievedItem => ({
-  id: 'x',
-  document_id: 'd',
-  content: 'text',
-  score: 0.5,
-  level: 'L1',
-  type: 'runbook',
-  tags: [],
-  tree_layer: 0,
-  provenance: 'authored',
-  ...over,
-});
+const item = aRetrievedItem;
 
 describe('answer passages', () => {
   it('cites the best leaf, and a second document only when it scores almost as well', () => {

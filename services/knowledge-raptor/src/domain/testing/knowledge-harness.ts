@@ -3,6 +3,7 @@ import { silentLogger } from '@inquest/observability';
 import { SqliteKnowledgeStore } from '@inquest/store';
 import { SqliteVectorIndex, TextAnalyzer } from '@inquest/vector';
 import { DEFAULT_SETTINGS, type KbSettings } from '../knowledge-settings';
+import type { RetrievedItem } from '../retrieval';
 import type { Spaces } from '../spaces';
 
 /**
@@ -39,5 +40,21 @@ export function knowledgeHarness(overrides: { settings?: Partial<KbSettings> } =
       await index.close();
       await store.close();
     },
+  };
+}
+
+/** A retrieved passage (an authored leaf of document `d`), with the fields given. */
+export function aRetrievedItem(over: Partial<RetrievedItem> = {}): RetrievedItem {
+  return {
+    id: 'x',
+    document_id: 'd',
+    content: 'text',
+    score: 0.5,
+    level: 'L1',
+    type: 'runbook',
+    tags: [],
+    tree_layer: 0,
+    provenance: 'authored',
+    ...over,
   };
 }
