@@ -40,8 +40,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['state', 'event', 'log', 'text'],
     text: '\\bOOMKilled\\b|memory cgroup out of memory|out of memory: kill|java\\.lang\\.OutOfMemoryError|JavaScript heap out of memory|\\bOOM[- ]?kill',
     cause:
-      '{subject} is being OOMKilled: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137)',
-    fix: 'Raise the memory limit of {subject} above its working set (or fix the leak / roll back the change that raised its memory use); check `kubectl top pod` against the limit.',
+      '{subject} is being OOMKilled{in_container}: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137)',
+    fix: 'Raise the memory limit of {subject}{in_container} above its working set (or fix the leak / roll back the change that raised its memory use); check `kubectl top pod` against the limit.',
   },
   // ---------------------------------------------------------------- image pull
   {
@@ -467,10 +467,10 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.84,
     on: ['log', 'event', 'text'],
     // a failing health probe is the kubelet's call, not a dependency of the app
-    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)|(?:connecting|connect) to (?<host5>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]{0,60}?(?:timed out|timeout)|connection to server at "(?<host6>[\\w.-]+)"[^\\n]*?failed: (?:Connection timed out|timeout expired)|host=(?<host7>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*?(?:timed out|timeout|TimeoutException))',
+    text: '(?<!probe failed:[^\\n]*)(?:(?:timeout|timed out)[^\\n]{0,60}?(?:connecting to|connect(?:ing)? to|to|dialing) (?<host>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?|[\\w-]+:\\d+)|dial tcp (?<host2>[\\w.-]+:\\d+): (?:i/o timeout|connect: connection timed out)|connection to (?<host3>[\\w.-]+(?::\\d+)?) timed out|(?:Connect|Read|Socket)TimeoutException[^\\n]*?(?<host4>[\\w-]+(?:\\.[\\w-]+)+(?::\\d+)?)|(?:connecting|connect) to (?<host5>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]{0,60}?(?:timed out|timeout)|connection to server at "(?<host6>[\\w.-]+)"[^\\n]*?failed: (?:Connection timed out|timeout expired)|host=(?<host7>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*?(?:timed out|timeout|TimeoutException)|https?://(?<host8>[\\w-]+(?:\\.[\\w-]+)*)(?::\\d+)?[^\\s"]*"?[^\\n]{0,20}?(?:Read timed out|Connect timed out|timed out|deadline exceeded))',
     cause:
-      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}{host5}{host6}{host7}: connections time out ("{fact}")',
-    fix: 'Check {host}{host2}{host3}{host4}{host5}{host6}{host7}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
+      '{subject} cannot reach its dependency {host}{host2}{host3}{host4}{host5}{host6}{host7}{host8}: connections time out ("{fact}")',
+    fix: 'Check {host}{host2}{host3}{host4}{host5}{host6}{host7}{host8}: is it up and accepting connections (its own health, connection limits), and the network path / NetworkPolicy / security group between {subject} and it.',
   },
   {
     id: 'dependency_refused',
@@ -480,7 +480,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.84,
     on: ['log', 'event', 'text'],
     // a failing health probe is the kubelet's call, not a dependency of the app
-    text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<host4>[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?))',
+    text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<![\\w.:-])(?<host4>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)|ConnectionRefusedError|ECONNREFUSED|Connection refused)',
     cause:
       '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}: connection refused ("{fact}")',
     fix: 'Check that {host}{host2}{host3}{host4}{host5}{host6} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',
@@ -724,13 +724,24 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Fix the volume {vol} of {subject} (the ConfigMap/Secret/PVC it names must exist and be attachable).',
   },
   {
+    // not matched line by line: diagnose counts error records that repeat (see appErrors)
+    id: 'app_errors',
+    class: 'app_error',
+    title: 'the application keeps logging the same error',
+    role: 'symptom',
+    strength: 0.45,
+    on: [],
+    cause: '{subject} keeps failing with "{fact}" ({count} times in its logs since {since})',
+    fix: 'Find what changed for {subject} before {since} (a rollout, its configuration, a dependency or its data) and fix or roll it back; the error names the failing call.',
+  },
+  {
     id: 'http_5xx',
     class: 'dependency_failure',
     title: 'requests failing with 5xx',
     role: 'symptom',
     strength: 0.4,
     on: ['log', 'text', 'event'],
-    text: '\\b(?:HTTP/\\d(?:\\.\\d)? |status[=: ]+|\\s)5\\d\\d\\b[^\\n]*(?:error|upstream|unavailable|gateway)',
+    text: '\\b(?:HTTP/\\d(?:\\.\\d)? |status[=: ]+|"status(?:Code)?"\\s*:\\s*|\\s)5\\d\\d\\b[^\\n]*(?:error|upstream|unavailable|gateway)|(?:error|upstream|unavailable|gateway)[^\\n]*"status(?:Code)?"\\s*:\\s*5\\d\\d\\b',
     cause: '{subject} answers requests with 5xx errors',
     fix: 'Find the first error behind the 5xx answers of {subject} in its logs and its dependencies.',
   },

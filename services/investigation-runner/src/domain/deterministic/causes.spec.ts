@@ -4,7 +4,11 @@
  * catalog finds the cause in what observe() read, and the whole engine, driving an in-memory tool
  * server, concludes on the subject and quotes the decisive fact.
  */
+import { CAUSE_CATALOG } from './cause-catalog.data';
+import { failingDependencies } from './dependencies';
+import { compile, findFindings } from './diagnose';
 import {
+  NOW,
   ago,
   conclusion,
   describePod,
@@ -2246,5 +2250,222 @@ describe('a third vocabulary: YAML objects, tables with KIND columns, YAML event
     expect(text).toMatch(/web's Liveness probe fails with connection refused/);
     expect(text).toMatch(/8081/);
     expect(text).not.toMatch(/dependency refuses/);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// running and ready, and still failing: the errors are only in the logs
+
+const ready = { running: { startedAt: ago(50) } };
+const service = (name: string, ns: string) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace: ns, creationTimestamp: ago(60 * 24 * 30) },
+  spec: { selector: { app: name }, ports: [{ port: 8080 }], clusterIP: '10.96.12.7' },
+});
+
+describe('a workload whose pods are ready but whose requests fail', () => {
+  const apiPod = 'accounts-api-7c9d8f6b5-q2w4e';
+  const world = (log: string): JsonWorld => ({
+    objects: [
+      deployment('accounts-api', 'accounts', 'registry.example.com/accounts-api:3.5.0', 1, 1),
+      pod({
+        name: apiPod,
+        ns: 'accounts',
+        app: 'accounts-api',
+        image: 'registry.example.com/accounts-api:3.5.0',
+        node: 'worker-1',
+        ready: true,
+        state: ready,
+      }),
+    ],
+    logs: { [apiPod]: log },
+  });
+
+  it('the same error record repeated is a finding, with its count and first time', async () => {
+    const line = (min: number, user: number) =>
+      `{"time":"${ago(min)}","level":"ERROR","msg":"GET /v1/profile failed","status":500,"error":"ERROR: column users.locale does not exist (SQLSTATE 42703)","user_id":${user}}`;
+    const log = [
+      `{"time":"${ago(30)}","level":"INFO","msg":"started"}`,
+      line(20, 1),
+      `{"time":"${ago(19)}","level":"INFO","msg":"GET /ready","status":200}`,
+      line(10, 2),
+      line(2, 3),
+    ].join('\n');
+    const { text, findings } = await jsonCase(world(log), 'accounts', 'profile page errors', [
+      'app_errors',
+    ]);
+    const f = findings.find((x) => x.entry.id === 'app_errors')!;
+    expect(f.groups['count']).toBe('3');
+    expect(f.groups['since']).toBe(new Date(Date.parse(ago(20))).toISOString());
+    expect(text).toMatch(/accounts-api/);
+    expect(text).toMatch(/column users\.locale does not exist/);
+  });
+
+  it('two errors, or errors of more than an hour ago, are not a failure', () => {
+    const line = (min: number) =>
+      `level=error msg="cache refresh failed" err="context canceled" at=${ago(min)}`;
+    const fewer = findingsOf(jsonOutputs(world([line(5), line(3)].join('\n')), 'accounts'));
+    expect(ids(fewer.findings)).not.toContain('app_errors');
+    const old = [90, 80, 70].map((m) => `${ago(m)} ERROR cache refresh failed: context canceled`);
+    const model = findingsOf(jsonOutputs(world(old.join('\n')), 'accounts')).model;
+    expect(ids(findFindings(model, compile(CAUSE_CATALOG), NOW))).not.toContain('app_errors');
+    expect(ids(findFindings(model, compile(CAUSE_CATALOG), Date.parse(ago(75))))).toContain(
+      'app_errors',
+    );
+  });
+
+  it('a healthy service with an occasional error is still healthy', async () => {
+    const log = [
+      `${ago(40)} INFO request path=/v1/profile status=200`,
+      `${ago(30)} ERROR upstream reset by peer`,
+      `${ago(20)} INFO request path=/v1/profile status=200`,
+    ].join('\n');
+    const out = await investigate(jsonTools(world(log)), 'is accounts-api ok?', {
+      namespace: 'accounts',
+    });
+    expect(conclusion(out.result)).toMatch(/No problem found/);
+  });
+});
+
+describe('the failing call names a dependency: its own failure is the cause', () => {
+  const front = 'web-frontend-5d6f7c8b9-abcde';
+  const pay = 'payments-api-6c7d8e9f1-fghij';
+  const world: JsonWorld = {
+    objects: [
+      deployment('web-frontend', 'web', 'registry.example.com/web-frontend:2.0.1', 1, 1),
+      pod({
+        name: front,
+        ns: 'web',
+        app: 'web-frontend',
+        image: 'registry.example.com/web-frontend:2.0.1',
+        node: 'worker-1',
+        ready: true,
+        state: ready,
+      }),
+      service('web-frontend', 'web'),
+      deployment('payments-api', 'payments', 'registry.example.com/payments-api:4.2.0', 1, 1),
+      pod({
+        name: pay,
+        ns: 'payments',
+        app: 'payments-api',
+        image: 'registry.example.com/payments-api:4.2.0',
+        node: 'worker-2',
+        ready: true,
+        state: ready,
+      }),
+      service('payments-api', 'payments'),
+    ],
+    logs: {
+      [front]: [6, 4, 2]
+        .map(
+          (m) =>
+            `{"level":30,"time":"${ago(m)}","msg":"upstream error","upstream":"http://payments-api.payments.svc:8080/v1/charges","status":502}`,
+        )
+        .join('\n'),
+      [pay]: [7, 5, 3]
+        .map(
+          (m) =>
+            `ts=${ago(m)} level=error msg="charge failed" err="failed to connect to \`host=payments-db.payments.svc user=payments\`: server error (FATAL: sorry, too many clients already (SQLSTATE 53300))"`,
+        )
+        .join('\n'),
+    },
+  };
+
+  it('names the dependency from the Service DNS name in the failing lines', () => {
+    const { model } = findingsOf(jsonOutputs(world, 'web'));
+    const deps = failingDependencies(model, new Set(['web-frontend']), 'web');
+    expect(deps.map((d) => [d.host, d.workload?.name, d.namespace])).toEqual([
+      ['payments-api', 'payments-api', 'payments'],
+    ]);
+  });
+
+  it('the engine reads the dependency and concludes on its error', async () => {
+    const out = await investigate(jsonTools(world), 'web-frontend returns 502 on checkout', {
+      namespace: 'web',
+      service: 'web-frontend',
+    });
+    const text = conclusion(out.result);
+    expect(text).toMatch(/payments-api/);
+    expect(text).toMatch(/too many clients already/);
+    expect(text).not.toMatch(/No problem found/);
+  });
+});
+
+describe('more facts the logs and listings carry', () => {
+  it('"connection refused" without a host takes the host the app was connecting to', () => {
+    const name = 'mailer-6f7d8c9b5-kzmv9';
+    const log = [
+      `${ago(3)} INFO connecting to amqp://mailer@rabbitmq.messaging.svc.cluster.local:5672/notifications`,
+      `${ago(2)} WARNING Connection workflow failed: ConnectionRefusedError(111, 'Connection refused')`,
+    ].join('\n');
+    const { findings } = findingsOf([
+      { output: log, ctx: { pod: name, namespace: 'notifications', verb: 'logs' } },
+    ]);
+    const f = findings.find((x) => x.entry.id === 'dependency_refused')!;
+    expect(f.groups['host']).toBe('rabbitmq.messaging.svc.cluster.local:5672');
+  });
+
+  it('a log timestamp is never taken for a host:port', () => {
+    const { findings } = findingsOf([
+      {
+        output: `${ago(2)} WARNING connect failed: Connection refused`,
+        ctx: { pod: 'mailer-6f7d8c9b5-kzmv9', namespace: 'n', verb: 'logs' },
+      },
+    ]);
+    const f = findings.find((x) => x.entry.id === 'dependency_refused')!;
+    expect(Object.values(f.groups).join(' ')).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('an OOMKilled sidecar is named with its own limit', () => {
+    const p = pod({
+      name: 'orders-api-5f6d7c8b9-x1y2z',
+      ns: 'orders',
+      app: 'orders-api',
+      image: 'registry.example.com/orders-api:1.4.0',
+      limits: { memory: '512Mi' },
+      state: ready,
+      ready: true,
+    });
+    const spec = p['spec'] as { containers: Record<string, unknown>[] };
+    spec.containers.push({
+      name: 'log-forwarder',
+      image: 'fluent/fluent-bit:3.1.9',
+      resources: { limits: { memory: '64Mi' } },
+    });
+    const status = p['status'] as { containerStatuses: Record<string, unknown>[] };
+    status.containerStatuses.push({
+      name: 'log-forwarder',
+      image: 'fluent/fluent-bit:3.1.9',
+      ready: false,
+      restartCount: 4,
+      state: { waiting: { reason: 'CrashLoopBackOff' } },
+      lastState: {
+        terminated: { reason: 'OOMKilled', exitCode: 137, finishedAt: ago(2) },
+      },
+    });
+    const { findings } = findingsOf([{ output: p, ctx: { namespace: 'orders', verb: 'get' } }]);
+    const f = findings.find((x) => x.entry.id === 'oom_killed')!;
+    expect(f.groups['container']).toBe('log-forwarder');
+  });
+
+  it('a search that answers rows of any kind keeps each row its own kind', () => {
+    const { model } = findingsOf([
+      {
+        output: {
+          matches: [
+            { kind: 'Pod', namespace: 'billing', name: 'nightly-reconcile-29401410-k62l2' },
+            { kind: 'Job', namespace: 'billing', name: 'nightly-reconcile-29401410' },
+          ],
+        },
+        ctx: { namespace: 'billing', verb: 'find' },
+      },
+    ]);
+    expect(model.get('pod', 'nightly-reconcile-29401410-k62l2', 'billing')).toBeDefined();
+    expect(model.get('job', 'nightly-reconcile-29401410', 'billing')).toBeDefined();
+    // a Job's pods are <job>-<5 characters>, also when a listing shows no owner
+    expect(model.podsOf('job', 'nightly-reconcile-29401410', 'billing').map((p) => p.name)).toEqual(
+      ['nightly-reconcile-29401410-k62l2'],
+    );
   });
 });

@@ -1,6 +1,7 @@
 import type { InvestigationResultRecord } from '@inquest/store';
 import type { EngineRun } from '../engine';
 import type { KnowledgeChunk, LearnedPatternView } from '../ports';
+import { failingDependencies } from './dependencies';
 import { findFindings, relevance, type Finding, type compile } from './diagnose';
 import { isUnhealthy } from './health';
 import { workloadName, type ClusterModel } from './model';
@@ -64,7 +65,7 @@ export function conclude(
   refusedTools: ToolProfile[],
 ): InvestigationResultRecord {
   const refused = refusedTools.map((p) => p.tool.fullName);
-  const findings = findFindings(model, catalog);
+  const findings = findFindings(model, catalog, now);
   // the subjects' workloads, plus what they depend on (their nodes, claims)
   const focus = new Set<string>();
   const focusObjects = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
@@ -84,8 +85,18 @@ export function conclude(
   for (const s of scope.subjects)
     if (s.kind === 'node' || s.kind === 'persistentvolumeclaim' || s.kind === 'job')
       focus.add(s.name);
+  // what the subjects call and fail on: its own failure explains theirs
+  const dependsOn = new Set(
+    failingDependencies(
+      model,
+      new Set(focusObjects.map((o) => model.workloadOf(o).name)),
+      scope.namespaces[0],
+    )
+      .slice(0, 2)
+      .flatMap((d) => (d.workload ? [d.workload.name] : [])),
+  );
   const scored = findings
-    .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus) }))
+    .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus, dependsOn) }))
     .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length)
     .filter((x) => !resolved(x.f, model, now));
   const weight = (x: { f: Finding; r: number }) =>
@@ -101,13 +112,19 @@ export function conclude(
         (x.f.workload === top!.f.workload ||
           x.f.object?.name === top!.f.object?.name ||
           focus.has(x.f.object?.name ?? '') ||
-          focus.has(x.f.workload)),
+          focus.has(x.f.workload) ||
+          dependsOn.has(x.f.workload)),
     );
     if (explain) {
       symptom = top;
       top = explain;
     }
   }
+  // a Job that failed because its pods did: the cause is in their logs, the failure is the Job's
+  if (top && !symptom && top.f.entry.class !== 'job_failed')
+    symptom = scored.find(
+      (x) => x.f.entry.class === 'job_failed' && x.f.workload === top!.f.workload,
+    );
   // a liveness probe refused on the port the app declares: the app is not up yet (slow start)
   if (top?.f.entry.id === 'probe_refused') {
     const o = top.f.object
@@ -145,7 +162,11 @@ export function conclude(
     const change = recentChange(model, top.f.workload || subjectName, ns, firstError);
     description = fillTemplate(top.f.entry.cause, vars);
     description = `${capital(description, subjectName)}.`;
-    const lastWords = top.f.entry.role === 'symptom' ? lastError(model, top.f) : undefined;
+    // a repeated error already is the last word
+    const lastWords =
+      top.f.entry.role === 'symptom' && top.f.entry.id !== 'app_errors'
+        ? lastError(model, top.f)
+        : undefined;
     if (lastWords) description += ` The last error it logged: "${clip(lastWords, 300)}".`;
     const dep = /dependency|dns/.test(top.f.entry.class)
       ? dependencyDetail(model, vars)
@@ -349,7 +370,10 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   const pods =
     obj?.kind === 'pod' ? [obj] : model.podsOf('deployment', f.workload, f.object?.namespace);
   const pod = pods[0] ?? obj;
-  const c = pod?.containers[0];
+  const named = f.groups['container'];
+  const c = pod?.containers.find((x) => x.name === named) ?? pod?.containers[0];
+  if (named && pod && pod.containers.length > 1)
+    vars['in_container'] = ` (its container ${named}${c?.image ? `, image ${c.image}` : ''})`;
   if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
   if (c?.limits['cpu']) vars['cpu_limit'] = ` of ${c.limits['cpu']}`;
   if (c?.requests && Object.keys(c.requests).length)
@@ -387,9 +411,9 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (probeLine)
     vars['probe_target'] = ` (${probeLine.replace(/^\w+:\s*/, '').split(' delay')[0]})`;
   if (vars['port']) vars['probe_port'] = ` ${vars['port'].replace(':', '')}`;
-  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7'])
+  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8'])
     if (vars[k]) {
-      for (const j of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7'])
+      for (const j of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8'])
         if (j !== k) vars[j] = '';
       break;
     }
@@ -473,7 +497,7 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
 
 /** "10.96.140.81:5432" / "pricing-api.pricing.svc.cluster.local" -> the Service and what backs it. */
 function dependencyDetail(model: ClusterModel, vars: Record<string, string>): string | undefined {
-  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7']
+  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8']
     .map((k) => vars[k])
     .find((h) => h);
   if (!host) return undefined;

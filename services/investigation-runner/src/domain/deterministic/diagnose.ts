@@ -59,7 +59,7 @@ function test(
 }
 
 /** Match every fact of the model against the catalog. */
-export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[] {
+export function findFindings(model: ClusterModel, catalog: Compiled[], now?: number): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
   const push = (f: Finding) => {
@@ -76,6 +76,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
     workload: string,
     at: number | undefined,
     source: string,
+    extra: Record<string, string> = {},
   ) => {
     for (const c of catalog) {
       const hit = test(c, where, reason, text);
@@ -85,7 +86,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
           object: obj ? { kind: obj.kind, name: obj.name, namespace: obj.namespace } : undefined,
           workload,
           fact: hit.fact,
-          groups: hit.groups,
+          groups: withHint(extra, hit.groups),
           at,
           where,
           source,
@@ -105,7 +106,9 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
         ]
           .filter(Boolean)
           .join(': ');
-        run('state', st.reason, text, o, w, st.at, o.source);
+        // in a pod of several containers, which one (a sidecar may be the one failing)
+        const which: Record<string, string> = o.containers.length > 1 ? { container: c.name } : {};
+        run('state', st.reason, text, o, w, st.at, o.source, which);
       }
     }
     if (o.reason || o.message)
@@ -216,7 +219,20 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
             lines.slice(i + 1, i + 80).map((x) => x.text),
           )
         : line.text;
-      run('log', undefined, text, view as ObjectView | undefined, w, line.at, l.source);
+      // "connection refused" without the host: the host the app said it was connecting to
+      const hint = /refused|timed? ?out|timeout|unreachable/i.test(line.text)
+        ? connectTarget(lines.slice(Math.max(0, i - 12), i + 1).map((x) => x.text))
+        : undefined;
+      run(
+        'log',
+        undefined,
+        text,
+        view as ObjectView | undefined,
+        w,
+        line.at,
+        l.source,
+        hint ? { host_hint: hint } : {},
+      );
     });
   }
   // usage at its CPU limit (from resource metrics): the kernel throttles the container
@@ -237,7 +253,142 @@ export function findFindings(model: ClusterModel, catalog: Compiled[]): Finding[
     const obj = namedIn(t.text, model);
     run('text', undefined, t.text, obj, obj ? model.workloadOf(obj).name : '', undefined, t.source);
   }
+  const repeated = catalog.find((c) => c.entry.id === 'app_errors');
+  if (repeated) for (const f of appErrors(model, repeated.entry, now)) push(f);
   return out;
+}
+
+/** the matched groups, with a host hint as `host` when the match itself named no host */
+function withHint(extra: Record<string, string>, groups: Record<string, string>) {
+  const { host_hint: hint, ...rest } = extra;
+  const out = { ...rest, ...groups };
+  if (hint && !Object.keys(groups).some((k) => /^host\d*$/.test(k))) out['host'] = hint;
+  return out;
+}
+
+/** "connecting to amqp://user@rabbitmq.messaging.svc:5672/vhost" -> rabbitmq.messaging.svc:5672 */
+function connectTarget(lines: string[]): string | undefined {
+  for (const line of [...lines].reverse()) {
+    const m =
+      /\b(?:connect(?:ing)?|dial(?:ing)?|opening connection) to\s+(?:"|')?(?:[a-z][\w+.-]*:\/\/)?(?:[^@\s/"']*@)?([a-z][\w-]*(?:\.[\w-]+)*(?::\d+)?)/i.exec(
+        line,
+      );
+    if (m?.[1]) return m[1];
+  }
+  return undefined;
+}
+
+/** an error record in so many words: a level field or word, klog's E, a panic or traceback */
+const EXPLICIT_ERROR =
+  /"(?:level|severity|log\.level|lvl)"\s*:\s*(?:"(?:error|err|fatal|critical|crit|panic|severe)"|5\d|60)\b|\blevel=(?:error|err|fatal|crit|critical|panic)\b|^\S*\s*(?:\[[^\]]*\]\s*)?(?:ERROR|FATAL|CRITICAL|SEVERE|ERR)\b|^\s*[EF]\d{4} |\s(?:ERROR|FATAL|CRITICAL|SEVERE)\s|^\s*panic:|^\s*Traceback/i;
+
+/** The message of an error record: its error field, else its message, without time and ids. */
+function errorMessage(text: string): string {
+  let msg = text;
+  if (/^\s*\{/.test(text)) {
+    try {
+      const o = JSON.parse(text) as Record<string, unknown>;
+      const pick = ['error', 'err', 'exception', 'error.message', 'message', 'msg']
+        .map((k) => o[k])
+        .find((v) => typeof v === 'string' && v.trim());
+      const m = typeof o['msg'] === 'string' ? o['msg'] : o['message'];
+      if (typeof pick === 'string')
+        msg = typeof m === 'string' && m !== pick ? `${m}: ${pick}` : pick;
+    } catch {
+      // not JSON after all: the line as it is
+    }
+  } else {
+    const err = /\b(?:err|error|exception)="((?:[^"\\]|\\.)*)"/.exec(text);
+    const m = /\bmsg="((?:[^"\\]|\\.)*)"|\bmsg=(\S+)/.exec(text);
+    if (err) msg = m ? `${m[1] ?? m[2]}: ${err[1]}` : err[1]!;
+    else if (m) msg = m[1] ?? m[2]!;
+  }
+  return msg
+    .replace(/^\S*\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?\S*\s*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** ids, numbers and quoted values vary between records of one error; the rest is its shape */
+const shape = (m: string) =>
+  m
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\b[0-9a-f]{8,}\b|\b\d+\b/gi, '#')
+    .toLowerCase();
+
+/**
+ * A workload that keeps logging the same error (three records or more, the last within the
+ * hour) is failing even when its pods are running and ready: a symptom to explain.
+ */
+function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Finding[] {
+  const groups = new Map<
+    string,
+    {
+      n: number;
+      first?: number;
+      last?: number;
+      text: string;
+      view: ObjectView;
+      source: string;
+      workload: string;
+    }
+  >();
+  for (const l of model.logs) {
+    if (l.previous || !l.pod) continue;
+    const pod = model.get('pod', l.pod, l.namespace);
+    if (!pod) continue;
+    const workload = model.workloadOf(pod).name;
+    const lines = l.lines.slice(-400);
+    lines.forEach((line, i) => {
+      if (!EXPLICIT_ERROR.test(line.text)) return;
+      // a record whose next line is the exception it threw: that line says more
+      const next = lines[i + 1];
+      const thrown =
+        next && !next.at && /^[\w.$]+(?:Exception|Error)\b/.test(next.text.trim())
+          ? next.text.trim()
+          : undefined;
+      const text = thrown ?? errorMessage(line.text);
+      if (text.length < 8) return;
+      const key = `${workload}|${shape(text)}`;
+      const g = groups.get(key);
+      if (g) {
+        g.n++;
+        if (line.at !== undefined) {
+          g.first = Math.min(g.first ?? line.at, line.at);
+          g.last = Math.max(g.last ?? line.at, line.at);
+        }
+      } else
+        groups.set(key, {
+          n: 1,
+          first: line.at,
+          last: line.at,
+          text,
+          view: pod,
+          source: l.source,
+          workload,
+        });
+    });
+  }
+  const out: Finding[] = [];
+  for (const g of groups.values()) {
+    if (g.n < 3) continue;
+    if (now !== undefined && g.last !== undefined && now - g.last > 60 * 60_000) continue;
+    out.push({
+      entry,
+      object: { kind: 'pod', name: g.view.name, namespace: g.view.namespace },
+      workload: g.workload,
+      fact: clip(g.text, 240),
+      groups: {
+        count: String(g.n),
+        since: g.first !== undefined ? new Date(g.first).toISOString() : 'the start of its logs',
+      },
+      at: g.first,
+      where: 'log',
+      source: g.source,
+    });
+  }
+  // the most repeated first
+  return out.sort((a, b) => Number(b.groups['count']) - Number(a.groups['count']));
 }
 
 const NAMED_KINDS = new Set([
@@ -306,10 +457,12 @@ export function relevance(
   model: ClusterModel,
   subjects: Subject[],
   focus: Set<string>,
+  dependsOn: Set<string> = new Set(),
 ): number {
   if (!subjects.length) return 0.5;
   if (f.workload && focus.has(f.workload)) return 1;
   if (f.object && focus.has(f.object.name)) return 1;
+  if (f.workload && dependsOn.has(f.workload)) return 0.8;
   for (const s of subjects) {
     if (f.object) {
       const o = model.get(f.object.kind, f.object.name, f.object.namespace);

@@ -2,6 +2,7 @@ import type { EngineRun } from '../engine';
 import { toolSettingsOf } from '../agents';
 import { fillFromRequest, type Params } from '../param-filler';
 import type { ToolRunner } from '../tool-runner';
+import { failingDependencies } from './dependencies';
 import { isUnhealthy } from './health';
 import type { ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
@@ -51,8 +52,10 @@ export class Gatherer {
     const out = await this.runner.call(p.tool, params);
     this.onDone(p.tool.fullName);
     if (!out.ok) return false;
+    // a search that takes no kind answers with objects of any kind: the output says which
+    const as = p.verb === 'find' && !p.params.kind ? { ...ctx, kind: undefined } : ctx;
     this.model.add(
-      observe(out.output, { ...ctx, tool: p.tool.fullName, verb: p.verb, now: this.now }),
+      observe(out.output, { ...as, tool: p.tool.fullName, verb: p.verb, now: this.now }),
       p.tool.fullName,
     );
     return true;
@@ -272,6 +275,8 @@ export class Gatherer {
     await Promise.all(targets.map((o) => this.inspect(o)));
     // 3. follow what the evidence points at
     await this.follow(targets, text);
+    // 4. what the subjects call and fail on: the logs and state of that dependency
+    await this.followDependencies(targets);
     await genericDone;
   }
 
@@ -507,6 +512,31 @@ export class Gatherer {
     await Promise.all(dns.map((p) => this.inspect(p)));
   }
 
+  /**
+   * A subject whose own pods are healthy may fail because what it calls fails ("upstream
+   * error" from payments-api.payments.svc): inspect one pod of each of the (at most two)
+   * dependencies its failing log lines name, so their own errors join the evidence.
+   */
+  private async followDependencies(targets: ObjectView[]): Promise<void> {
+    const { model } = this;
+    const own = new Set(
+      targets.map((t) => model.workloadOf(model.get(t.kind, t.name, t.namespace) ?? t).name),
+    );
+    const deps = failingDependencies(model, own, this.scope.namespaces[0]).filter(
+      (d) => d.workload,
+    );
+    const pods: ObjectView[] = [];
+    for (const d of deps.slice(0, 2)) {
+      const w = d.workload!;
+      const ps = model.podsOf(w.kind, w.name, w.namespace);
+      const pick =
+        ps.find((p) => isUnhealthy(p, this.now)) ??
+        [...ps].sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0];
+      if (pick && !targets.some((t) => t.name === pick.name)) pods.push(pick);
+    }
+    await Promise.all(pods.map((p) => this.inspect(p)));
+  }
+
   private async follow(targets: ObjectView[], text: string): Promise<void> {
     const { model } = this;
     const jobs: Promise<unknown>[] = [];
@@ -628,7 +658,7 @@ export class Gatherer {
         for (const m of line.text.matchAll(/\b[a-z0-9-]+\.([a-z0-9-]+)\.svc\b/g))
           if (!known.has(m[1]!)) depNs.add(m[1]!);
     for (const ns of [...depNs].slice(0, 2))
-      for (const kind of ['service', 'deployment', 'statefulset'])
+      for (const kind of ['service', 'deployment', 'statefulset', 'pod'])
         jobs.push(
           this.first(
             this.tools(['list', 'get'], kind).filter(

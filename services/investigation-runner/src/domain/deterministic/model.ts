@@ -134,7 +134,10 @@ export class ClusterModel {
       const w = this.workloadOf(p);
       return (
         (w.name === name && (w.kind === kind || kind === 'deployment' || kind === 'service')) ||
-        (kind === 'job' && p.owner?.name === name)
+        (kind === 'job' &&
+          // a Job's pods are named <job>-<5 random characters> (listings do not show owners)
+          (p.owner?.name === name ||
+            (!p.owner && new RegExp(`^${escape(name)}-[a-z0-9]{5}$`).test(p.name))))
       );
     });
   }
@@ -194,3 +197,5 @@ export function workloadName(name: string): string {
   if (five?.[1] && /\d/.test(name.slice(-5))) return five[1];
   return name;
 }
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -195,6 +195,9 @@ function fromCustomJson(
 }
 
 function guessKind(r: Record<string, unknown>): string {
+  // a row that says its kind ({kind: "Pod", name, ...}, as searches answer)
+  const said = typeof r['kind'] === 'string' ? kindOf(r['kind']) : undefined;
+  if (said) return said;
   if (r['containers'] || r['restarts'] !== undefined || r['restart_count'] !== undefined)
     return 'pod';
   if (r['replicas'] !== undefined) return 'deployment';

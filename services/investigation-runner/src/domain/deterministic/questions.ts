@@ -89,6 +89,8 @@ export function answerQuestion(
         .map((m) => `${m.name} (${q.resource === 'memory' ? m.memory : m.cpu})`)
         .join(', ')}.`;
     }
+    case 'version':
+      return runningVersions(model, scope, now, q.subject);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -147,4 +149,65 @@ export function quantity(q?: string): number {
     Ti: 1024 ** 4,
   };
   return n * (unit[m[2] ?? ''] ?? 1);
+}
+
+/** "2 days 3 hours" */
+function ago(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const d = Math.floor(h / 24);
+  if (d >= 1)
+    return `${d} day${d === 1 ? '' : 's'}${h % 24 ? ` ${h % 24} hour${h % 24 === 1 ? '' : 's'}` : ''}`;
+  if (h >= 1) return `${h} hour${h === 1 ? '' : 's'}`;
+  return `${Math.max(0, Math.round(ms / 60_000))} min`;
+}
+
+const tagOf = (image: string) => /:([^:@/]+)(?:@|$)/.exec(image)?.[1];
+
+/**
+ * Which image (version) the subject's pods run and since when: the ReplicaSet that runs it was
+ * created then (else its oldest pod started then); the version before it when a ReplicaSet shows it.
+ */
+function runningVersions(
+  model: ClusterModel,
+  scope: Scope,
+  now: number,
+  subject: string | undefined,
+): string {
+  const pods = model.list('pod').filter((p) => scope.subjects.some((s) => model.matches(p, s)));
+  if (!pods.length)
+    return `I could not find the pods of ${subject ?? 'the service'} with the tools available.`;
+  const byWorkload = new Map<string, ObjectView[]>();
+  for (const p of pods) {
+    const key = `${model.workloadOf(p).name}|${p.namespace ?? ''}`;
+    byWorkload.set(key, [...(byWorkload.get(key) ?? []), p]);
+  }
+  const parts: string[] = [];
+  for (const [key, ps] of byWorkload) {
+    const [w, ns] = key.split('|') as [string, string];
+    const images = [
+      ...new Set(ps.map((p) => p.containers[0]?.image ?? p.images[0]).filter(Boolean)),
+    ] as string[];
+    const rss = model
+      .list('replicaset', ns || undefined)
+      .filter((r) => model.workloadOf(r).name === w && r.created)
+      .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+    for (const image of images) {
+      const rs = rss.find((r) => r.images.includes(image));
+      const started = rs?.created ?? Math.min(...ps.map((p) => p.created ?? Infinity));
+      const before = rs
+        ? rss.find((r) => (r.created ?? 0) < rs.created! && r.images[0] !== image)
+        : undefined;
+      const n = ps.filter((p) => (p.containers[0]?.image ?? p.images[0]) === image).length;
+      const tag = tagOf(image);
+      parts.push(
+        `${w}${ns ? ` (namespace ${ns})` : ''} runs ${image}${tag ? ` (version ${tag})` : ''} on ${n} pod${n === 1 ? '' : 's'}` +
+          (Number.isFinite(started)
+            ? ` since ${new Date(started).toISOString()} (${ago(now - started)} ago)`
+            : '') +
+          (before?.images[0] ? `; before that ${before.images[0]}` : '') +
+          '.',
+      );
+    }
+  }
+  return parts.join(' ');
 }

@@ -24,7 +24,8 @@ export type Question =
   | { type: 'which'; what: string; status?: string; namespace?: string }
   | { type: 'log_errors'; subject?: string; since?: number; pattern?: string }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
-  | { type: 'nodes' };
+  | { type: 'nodes' }
+  | { type: 'version'; subject?: string };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -254,6 +255,8 @@ function parseQuestion(
     )
   )
     return { type: 'top', resource: /\bcpu\b/.test(t) ? 'cpu' : 'memory', namespace: ns };
+  if (/\b(which|what)\b[^?]*\b(version|image|tag|release|build)s?\b/.test(t) && subjects.length)
+    return { type: 'version', subject: subjects[0]?.name };
   if (/\bwhich\b|\blist\b|\bwhat pods\b|\bshow\b/.test(t) && status)
     return { type: 'which', what, status, namespace: ns };
   if (

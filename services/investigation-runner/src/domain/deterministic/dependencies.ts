@@ -1,0 +1,87 @@
+import type { ClusterModel } from './model';
+import type { ObjectView } from './observe';
+
+/** A workload the subject's failing requests name (by Service DNS name, URL or host=). */
+export interface Dependency {
+  /** the Service (or workload) name as the logs say it */
+  host: string;
+  service?: ObjectView;
+  /** what backs it: a Deployment or StatefulSet */
+  workload?: ObjectView;
+  namespace?: string;
+}
+
+/** a log line about a failed call (not an access log of a healthy request) */
+const FAILING =
+  /\b(error|err|fail(ed|ure)?|refused|timed? ?out|timeout|unavailable|reset|denied|too many|5\d\d|exception|cannot|unable)\b|"status"\s*:\s*5\d\d|status=5\d\d/i;
+
+/** hosts a line names: `name.ns.svc`, `http://name:port/`, `host=name`, `name:5432` */
+function hostsIn(line: string): { name: string; namespace?: string }[] {
+  const out: { name: string; namespace?: string }[] = [];
+  for (const m of line.matchAll(/\b([a-z][a-z0-9-]*)\.([a-z][a-z0-9-]*)\.svc\b/g))
+    out.push({ name: m[1]!, namespace: m[2]! });
+  for (const m of line.matchAll(
+    /\b(?:https?|grpcs?|amqps?|redis|postgres(?:ql)?|mysql|mongodb):\/\/(?:[^@/\s"]*@)?([a-z][a-z0-9-]*)(?=[:/"\s]|$)/g,
+  ))
+    out.push({ name: m[1]! });
+  for (const m of line.matchAll(/\bhost=["'`]?([a-z][a-z0-9-]*)(?=[\s.:"'`]|$)/g))
+    out.push({ name: m[1]! });
+  for (const m of line.matchAll(/(?<![\w.-])([a-z][a-z0-9-]*[a-z0-9]):\d{2,5}\b/g))
+    out.push({ name: m[1]! });
+  return out;
+}
+
+/** The Deployment/StatefulSet behind a Service (by the Service's selector, else by name). */
+export function backingWorkload(model: ClusterModel, svc: ObjectView): ObjectView | undefined {
+  const candidates = [
+    ...model.list('deployment', svc.namespace),
+    ...model.list('statefulset', svc.namespace),
+  ];
+  return (
+    candidates.find((w) => w.name === svc.name) ??
+    candidates.find((w) => svc.name.startsWith(w.name) || w.name.startsWith(svc.name))
+  );
+}
+
+/**
+ * What the subjects' workloads call and fail on: hosts named in their failing log lines that
+ * resolve to a Service (or a workload) other than themselves. Most named first.
+ */
+export function failingDependencies(
+  model: ClusterModel,
+  workloads: Set<string>,
+  defaultNamespace?: string,
+): Dependency[] {
+  const counts = new Map<string, { n: number; dep: Dependency }>();
+  for (const l of model.logs) {
+    const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+    const w = pod ? model.workloadOf(pod).name : undefined;
+    if (!w || !workloads.has(w)) continue;
+    for (const line of l.lines.slice(-300)) {
+      if (line.level !== 'error' && !FAILING.test(line.text)) continue;
+      for (const h of hostsIn(line.text)) {
+        if (workloads.has(h.name)) continue;
+        const ns = h.namespace ?? l.namespace ?? defaultNamespace;
+        const service = model
+          .list('service')
+          .find((s) => s.name === h.name && (!ns || !s.namespace || s.namespace === ns));
+        const workload = service
+          ? backingWorkload(model, service)
+          : [...model.list('deployment', ns), ...model.list('statefulset', ns)].find(
+              (x) => x.name === h.name,
+            );
+        if (!service && !workload) continue;
+        if (workload && workloads.has(workload.name)) continue;
+        const key = `${ns ?? ''}/${h.name}`;
+        const prev = counts.get(key);
+        if (prev) prev.n++;
+        else
+          counts.set(key, {
+            n: 1,
+            dep: { host: h.name, service, workload, namespace: service?.namespace ?? ns },
+          });
+      }
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.n - a.n).map((x) => x.dep);
+}
