@@ -324,6 +324,55 @@ describe('/config/me', () => {
     );
   });
 
+  it('tags the effective config (ETag) and answers 304 to If-None-Match until it changes', async () => {
+    const first = await team(rw, 'GET', '/config/me/effective');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    const again = await request('GET', '/api/v1/config/me/effective', {
+      token: rw,
+      headers: { 'If-None-Match': etag! },
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    // a tag that no longer holds (or a weak form of another) gets the body
+    const other = await request('GET', '/api/v1/config/me/effective', {
+      token: rw,
+      headers: { 'If-None-Match': 'W/"something-else"' },
+    });
+    expect(other.status).toBe(200);
+    expect(other.body).toEqual(first.body);
+    // a group change leaves the team version as it was but changes the body, so the tag moves
+    const direct = createClient(configV1.ConfigServiceClient, svc.address);
+    await direct.updateNodeConfig({
+      node_id: 'platform',
+      changed_by: 'admin',
+      patch: { 'x-etag-check': 1 },
+    });
+    direct.close();
+    await waitFor(
+      async () =>
+        (
+          await request('GET', '/api/v1/config/me/effective', {
+            token: rw,
+            headers: { 'If-None-Match': etag! },
+          })
+        ).status === 200,
+      5000,
+    );
+    const changed = await team(rw, 'GET', '/config/me/effective');
+    expect(changed.body['x-etag-check']).toBe(1);
+    expect(changed.body.version).toBe(first.body.version);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    // the group's own config as the later tests expect it (null removes the key)
+    const undo = createClient(configV1.ConfigServiceClient, svc.address);
+    await undo.updateNodeConfig({
+      node_id: 'platform',
+      changed_by: 'admin',
+      patch: { 'x-etag-check': null },
+    });
+    undo.close();
+  });
+
   it('updates the team overrides (deep merge) and reports version and changed fields', async () => {
     const res = await team(rw, 'PUT', '/config/me', {
       chat_channel: '#payments',

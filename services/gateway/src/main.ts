@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { CachedEffectiveConfigSource, grpcEffectiveConfigLoader } from '@inquest/config-client';
 import { checkHealth, createClient } from '@inquest/grpc-kit';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
 import {
@@ -73,7 +74,10 @@ export async function start(
   const clients: ServiceClients = {
     config: createClient(configV1.ConfigServiceClient, addresses.config),
     // the default deadline: a sync run sets its own, as long as the agent may take (agents.routes)
-    investigation: createClient(investigationV1.InvestigationServiceClient, addresses.investigation),
+    investigation: createClient(
+      investigationV1.InvestigationServiceClient,
+      addresses.investigation,
+    ),
     knowledge: createClient(knowledgeV1.KnowledgeServiceClient, addresses.knowledge, {
       deadlineMs: 30_000,
     }),
@@ -124,11 +128,19 @@ export async function start(
           logger,
         })
       : undefined;
+  // One cache of effective configs for every route, dropped on config.changed (none without a bus).
+  const effectiveConfig = await CachedEffectiveConfigSource.create({
+    load: grpcEffectiveConfigLoader(clients.config, 'gateway'),
+    bus,
+    logger,
+  });
+  closers.add('effective configs', () => effectiveConfig.close());
   const authenticator = new TokenAuthenticator({
     adminTokenSha256,
     config: clients.config,
     oidc,
     bus,
+    configChanges: effectiveConfig,
     positiveTtlMs: bus ? config.INQUEST_TOKEN_CACHE_TTL_MS : 1000,
     logger,
   });
@@ -158,7 +170,10 @@ export async function start(
   const slack = { directory: slackDirectory, bot: slackBot, seen: seenEvents, logger };
 
   const app = createApp({
-    routes: [...allRoutes({ clients, logger, bus, slack }), ...(deps.extraRoutes ?? [])],
+    routes: [
+      ...allRoutes({ clients, effectiveConfig, logger, bus, slack }),
+      ...(deps.extraRoutes ?? []),
+    ],
     authenticator,
     teams: new ConfigTeamDirectory(clients.config),
     rateLimiter,

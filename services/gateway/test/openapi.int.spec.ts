@@ -1,3 +1,4 @@
+import { CachedEffectiveConfigSource, grpcEffectiveConfigLoader } from '@inquest/config-client';
 import type express from 'express';
 import { Registry } from 'prom-client';
 import { createClient } from '@inquest/grpc-kit';
@@ -71,7 +72,13 @@ describe('OpenAPI document', () => {
     const clients = await deadClients();
     const logger = silentLogger();
     const app = createApp({
-      routes: allRoutes({ clients, logger }),
+      routes: allRoutes({
+        clients,
+        effectiveConfig: new CachedEffectiveConfigSource({
+          load: grpcEffectiveConfigLoader(clients.config, 'gateway'),
+        }),
+        logger,
+      }),
       authenticator: new TokenAuthenticator({ config: clients.config }),
       teams: new ConfigTeamDirectory(clients.config),
       logger,

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { CONFIG_READ_POLICY, type EffectiveConfigSource } from '@inquest/config-client';
 import { unauthenticated } from '@inquest/errors';
 import { Subjects, type EventBus, type Subscription } from '@inquest/events';
 import type { PromiseClient } from '@inquest/grpc-kit';
@@ -16,15 +17,17 @@ export interface TokenAuthenticatorOptions {
   /** OIDC JWT verification, when an issuer is configured */
   oidc?: OidcVerifier;
   /**
-   * Revocations (`inquest.v1.config.token_revoked`) and config changes arrive here and drop
-   * cached verifications at once. Without a bus the positive cache lasts at most 1 s.
+   * Revocations (`inquest.v1.config.token_revoked`) arrive here and drop cached verifications at
+   * once. Without a bus the positive cache lasts at most 1 s.
    */
   bus?: EventBus;
+  /** config changes this gateway hears of (its effective-config source) drop every verification */
+  configChanges?: Pick<EffectiveConfigSource, 'onChange'>;
   /** how long an accepted team token is cached (default 30 s with a bus, 1 s without) */
   positiveTtlMs?: number;
   /** how long a refused team token is cached (default 5 s) */
   negativeTtlMs?: number;
-  /** deadline of VerifyToken (default 2 s) */
+  /** deadline of VerifyToken (default: the config read policy's, 2 s) */
   verifyDeadlineMs?: number;
   logger?: Logger;
 }
@@ -41,6 +44,7 @@ export class TokenAuthenticator implements Authenticator {
   private readonly adminHash?: Buffer;
   private readonly cache: TokenCache;
   private subscriptions: Subscription[] = [];
+  private offConfigChange?: () => void;
   /** resolves once the invalidation subscriptions are live */
   readonly ready: Promise<void>;
 
@@ -51,6 +55,7 @@ export class TokenAuthenticator implements Authenticator {
       negativeTtlMs: options.negativeTtlMs ?? 5000,
     });
     this.ready = options.bus ? this.listen(options.bus) : Promise.resolve();
+    this.offConfigChange = options.configChanges?.onChange(() => this.cache.clear());
   }
 
   async authenticate(credentials: Credentials): Promise<AuthContext> {
@@ -65,6 +70,8 @@ export class TokenAuthenticator implements Authenticator {
 
   /** Stops listening for invalidations. */
   async close(): Promise<void> {
+    this.offConfigChange?.();
+    this.offConfigChange = undefined;
     const subs = this.subscriptions;
     this.subscriptions = [];
     await Promise.all(subs.map((s) => s.unsubscribe().catch(() => undefined)));
@@ -90,7 +97,7 @@ export class TokenAuthenticator implements Authenticator {
         { token },
         {
           ctx: { requestId: credentials.requestId },
-          deadlineMs: this.options.verifyDeadlineMs ?? 2000,
+          deadlineMs: this.options.verifyDeadlineMs ?? CONFIG_READ_POLICY.deadlineMs,
         },
       );
       if (!res.valid || !res.token) return null;
@@ -117,9 +124,6 @@ export class TokenAuthenticator implements Authenticator {
           const tokenId = (msg.data as { token_id?: unknown } | null)?.token_id;
           if (typeof tokenId === 'string') this.cache.invalidateTokenId(tokenId);
           else this.cache.clear();
-        }),
-        await bus.subscribe(Subjects.configChanged, async () => {
-          this.cache.clear();
         }),
       );
     } catch (err) {

@@ -58,6 +58,8 @@ export interface ResponseDoc {
   schema?: z.ZodType;
   /** documented media type (default application/json) */
   contentType?: string;
+  /** response headers this status carries besides the common ones: name -> description */
+  headers?: Record<string, string>;
 }
 
 export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
@@ -78,6 +80,8 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   /** error code when body/query validation fails (default invalid_request) */
   invalidCode?: 'invalid_request' | 'validation_error';
   responses: Record<number, ResponseDoc>;
+  /** optional request headers the route reads (documented): name -> description */
+  requestHeaders?: Record<string, string>;
   /**
    * Credentials other than `Authorization` (alert senders that sign their body or send an intake
    * secret): tried when the request has no Authorization header; answers undefined when none of

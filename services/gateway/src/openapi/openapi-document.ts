@@ -189,9 +189,15 @@ function routeConfig(route: RouteDef, withSchemas: boolean): RouteConfig {
 
   const responses: RouteConfig['responses'] = {};
   for (const [status, doc] of Object.entries(route.responses)) {
+    const own = Object.fromEntries(
+      Object.entries(doc.headers ?? {}).map(([h, d]) => [
+        h,
+        { description: d, schema: { type: 'string' } },
+      ]),
+    );
     responses[status] = {
       description: doc.description,
-      headers: successHeaders,
+      headers: { ...successHeaders, ...own },
       ...(doc.schema || doc.contentType
         ? {
             content: {
@@ -225,16 +231,27 @@ function routeConfig(route: RouteDef, withSchemas: boolean): RouteConfig {
         ? z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()])))
         : undefined;
   const query = withSchemas && route.query instanceof z.ZodObject ? route.query : undefined;
+  const ownHeaders = Object.fromEntries(
+    Object.entries(route.requestHeaders ?? {}).map(([h, d]) => [
+      h,
+      z.string().optional().describe(d),
+    ]),
+  );
   const headers =
-    route.auth === 'team'
+    route.auth === 'team' || route.requestHeaders
       ? z.object({
-          'X-Inquest-Team': z
-            .string()
-            .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
-            .optional()
-            .describe(
-              'Team node id; required with the admin token on team endpoints, ignored otherwise.',
-            ),
+          ...(route.auth === 'team'
+            ? {
+                'X-Inquest-Team': z
+                  .string()
+                  .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
+                  .optional()
+                  .describe(
+                    'Team node id; required with the admin token on team endpoints, ignored otherwise.',
+                  ),
+              }
+            : {}),
+          ...ownHeaders,
         })
       : undefined;
 

@@ -23,7 +23,7 @@ import { internal } from '@inquest/errors';
 import type { configV1 } from '@inquest/proto';
 import { defineRoute, type RouteDef } from '../http/route';
 import { changeRequestBody, decision } from './change-requests';
-import { appliedBody, auditBody, effectiveConfigCache } from './config.routes';
+import { appliedBody, auditBody } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
 import { err } from './route-helpers';
 
@@ -53,7 +53,7 @@ const tokenBody = (t: configV1.TokenInfo): TokenInfo => ({
 /** The admin API (admin token only): nodes, their configs, team tokens, change requests. */
 export function adminRoutes(deps: GatewayDeps): RouteDef[] {
   const config = deps.clients.config;
-  const cache = effectiveConfigCache(deps);
+  const cache = deps.effectiveConfig;
   return [
     defineRoute({
       method: 'post',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   AuditHistory,
   AuditQuery,
@@ -12,7 +13,7 @@ import {
   RawConfig,
 } from '@inquest/api-contract';
 import { internal } from '@inquest/errors';
-import { Subjects } from '@inquest/events';
+import type { EffectiveConfig as EffectiveAnswer } from '@inquest/config-client';
 import type { configV1 } from '@inquest/proto';
 import { defineRoute, type RouteDef } from '../http/route';
 import { changeRequestBody, decision } from './change-requests';
@@ -21,104 +22,40 @@ import { err, teamOf } from './route-helpers';
 
 /** The team the request acts on (set by authentication for every team route). */
 
-/**
- * Effective configs already answered, as JSON text, by team. Only used while the gateway hears
- * `inquest.v1.config.changed` (one event per affected team, also for group/org changes); a
- * computation that raced with an invalidation is not kept (generation check), and entries expire
- * after ttlMs as a safety net.
- */
-export class EffectiveConfigCache {
-  private readonly entries = new Map<string, { json: string; until: number }>();
-  /** loads in flight by team, with the generation they started in */
-  private readonly loading = new Map<string, { gen: number; p: Promise<string> }>();
-  private generation = 0;
-  /** true once the change subscription is live: no caching before */
-  listening = false;
-
-  constructor(
-    private readonly ttlMs = 30_000,
-    private readonly maxEntries = 10_000,
-  ) {}
-
-  get(teamId: string): string | undefined {
-    const e = this.entries.get(teamId);
-    if (!e) return undefined;
-    if (e.until < Date.now()) {
-      this.entries.delete(teamId);
-      return undefined;
-    }
-    return e.json;
-  }
-
-  begin(): number {
-    return this.generation;
-  }
-
-  /**
-   * The cached JSON, else `fetch` once for all concurrent callers of the same team. Without it,
-   * every request in flight when an entry expires (50 at 50 connections) computed the same
-   * config at once: a burst of identical gRPC calls and merges every ttlMs.
-   * `shared` tells fetch its answer serves other callers (so it must not use one caller's
-   * AbortSignal). A load started before an invalidation is not joined by later callers.
-   */
-  load(teamId: string, fetch: (shared: boolean) => Promise<string>): Promise<string> {
-    const hit = this.get(teamId);
-    if (hit !== undefined) return Promise.resolve(hit);
-    if (!this.listening) return fetch(false);
-    const gen = this.generation;
-    const pending = this.loading.get(teamId);
-    if (pending && pending.gen === gen) return pending.p;
-    const p: Promise<string> = fetch(true)
-      .then((json) => {
-        this.set(teamId, json, gen);
-        return json;
-      })
-      .finally(() => {
-        if (this.loading.get(teamId)?.p === p) this.loading.delete(teamId);
-      });
-    this.loading.set(teamId, { gen, p });
-    return p;
-  }
-
-  set(teamId: string, json: string, startedAt: number): void {
-    if (!this.listening || startedAt !== this.generation) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(teamId, { json, until: Date.now() + this.ttlMs });
-  }
-
-  /** One team, or every team when none is named. */
-  invalidate(teamId?: string): void {
-    this.generation++;
-    if (teamId === undefined) this.entries.clear();
-    else this.entries.delete(teamId);
-  }
+/** One answer of GET /config/me/effective, serialized once, with its entity tag. */
+interface EffectiveBody {
+  body: Buffer;
+  etag: string;
 }
 
-// One cache per gateway instance (keyed by its config client), shared by the config and admin routes.
-const caches = new WeakMap<object, EffectiveConfigCache>();
+/**
+ * The answer body of each effective config the source hands out, kept as long as the source keeps
+ * that answer (it gives the same object until the config changes or its TTL passes): the JSON text
+ * and its ETag are computed once per config version, not per request. The tag hashes the body, not
+ * the team's version, because an org or group change alters the body without bumping it.
+ */
+function effectiveBodies(): (eff: EffectiveAnswer) => EffectiveBody {
+  const bodies = new WeakMap<EffectiveAnswer, EffectiveBody>();
+  return (eff) => {
+    let out = bodies.get(eff);
+    if (!out) {
+      const body = Buffer.from(JSON.stringify({ ...eff.config, version: eff.version }));
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+      out = { body, etag };
+      bodies.set(eff, out);
+    }
+    return out;
+  };
+}
 
-/** The effective-config cache of this gateway; subscribes to config changes on first use. */
-export function effectiveConfigCache(deps: GatewayDeps): EffectiveConfigCache {
-  const existing = caches.get(deps.clients.config);
-  if (existing) return existing;
-  const cache = new EffectiveConfigCache();
-  caches.set(deps.clients.config, cache);
-  deps.bus
-    ?.subscribe(Subjects.configChanged, async (msg) => {
-      const team = (msg.data as { team_id?: unknown } | null)?.team_id;
-      cache.invalidate(typeof team === 'string' ? team : undefined);
-    })
-    .then(
-      () => {
-        cache.listening = true;
-      },
-      (err: unknown) =>
-        deps.logger.warn(
-          { err },
-          'cannot subscribe to config changes; effective configs are not cached',
-        ),
-    );
-  return cache;
+/** If-None-Match matches the tag (weak comparison, RFC 9110 13.1.2; `*` matches any). */
+export function ifNoneMatch(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const strip = (t: string) => t.trim().replace(/^W\//, '');
+  const want = strip(etag);
+  return (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .some((t) => t.trim() === '*' || strip(t) === want);
 }
 
 /** 200 body of an applied config update (PUT /config/me, PUT /admin/nodes/{id}/config). */
@@ -151,7 +88,8 @@ export function auditBody(res: configV1.ListAuditResponse, includeFull: boolean)
 /** Routes of /config/me/*: the authenticated team's configuration. */
 export function configRoutes(deps: GatewayDeps): RouteDef[] {
   const config = deps.clients.config;
-  const cache = effectiveConfigCache(deps);
+  const cache = deps.effectiveConfig;
+  const bodyOf = effectiveBodies();
   return [
     defineRoute({
       method: 'get',
@@ -162,20 +100,32 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       tags: ['config'],
       auth: 'team',
       permission: 'read',
+      requestHeaders: {
+        'If-None-Match': 'The ETag of an earlier answer: 304 without a body while it still holds.',
+      },
       responses: {
-        200: { description: 'Effective config with the team version', schema: EffectiveConfig },
+        200: {
+          description: 'Effective config with the team version',
+          schema: EffectiveConfig,
+          headers: { ETag: 'Tag of this body (changes whenever the effective config does).' },
+        },
+        304: {
+          description: 'Not modified: the If-None-Match tag still holds',
+          headers: { ETag: 'The current tag.' },
+        },
         404: err('Unknown team'),
       },
       handler: async (req) => {
-        const team = teamOf(req);
-        const json = await cache.load(team, async (shared) => {
-          const res = await config.getEffectiveConfig(
-            { team_id: team },
-            { ctx: req.ctx, signal: shared ? undefined : req.signal },
-          );
-          return JSON.stringify({ ...(res.config ?? {}), version: res.version });
-        });
-        return { status: 200, body: json, contentType: 'application/json; charset=utf-8' };
+        const eff = await cache.get(teamOf(req), { signal: req.signal, requestId: req.requestId });
+        const { body, etag } = bodyOf(eff);
+        if (ifNoneMatch(req.headers['if-none-match'], etag))
+          return { status: 304, headers: { ETag: etag } };
+        return {
+          status: 200,
+          body,
+          headers: { ETag: etag },
+          contentType: 'application/json; charset=utf-8',
+        };
       },
     }),
     defineRoute({

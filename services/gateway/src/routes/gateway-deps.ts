@@ -1,3 +1,4 @@
+import type { EffectiveConfigSource } from '@inquest/config-client';
 import type { EventBus } from '@inquest/events';
 import type { PromiseClient } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
@@ -25,6 +26,8 @@ export interface ServiceClients {
 /** What route modules may use. */
 export interface GatewayDeps {
   clients: ServiceClients;
+  /** teams' effective configs (cached, dropped on config.changed); the gateway's writes invalidate it */
+  effectiveConfig: EffectiveConfigSource;
   logger: Logger;
   bus?: EventBus;
   /** the Slack chat front end (its request URLs are served when set) */

@@ -31,7 +31,7 @@ export function toolsRoutes(deps: GatewayDeps): RouteDef[] {
         const opts = { ctx: req.ctx, signal: req.signal };
         const [listing, effective] = await Promise.all([
           deps.clients.tools.listTools({ team_id: team, refresh: req.query.refresh }, opts),
-          deps.clients.config.getEffectiveConfig({ team_id: team }, opts),
+          deps.effectiveConfig.get(team, { signal: req.signal, requestId: req.requestId }),
         ]);
         const safety = new Map(
           listing.tools.map((t) => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
+import { CachedEffectiveConfigSource, grpcEffectiveConfigLoader } from '@inquest/config-client';
 import type { EventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger, type Logger } from '@inquest/observability';
@@ -98,11 +99,17 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     ),
   };
   const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
+  const effectiveConfig = await CachedEffectiveConfigSource.create({
+    load: grpcEffectiveConfigLoader(clients.config, 'gateway'),
+    bus: options.bus,
+    logger,
+  });
   const authenticator = new TokenAuthenticator({
     adminTokenSha256: createHash('sha256').update(adminToken).digest('hex'),
     config: clients.config,
     oidc: options.oidc,
     bus: options.bus,
+    configChanges: effectiveConfig,
     positiveTtlMs: options.positiveTtlMs,
     logger,
   });
@@ -115,7 +122,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
         });
   const routes =
     typeof options.routes === 'function'
-      ? options.routes({ clients, logger, bus: options.bus })
+      ? options.routes({ clients, effectiveConfig, logger, bus: options.bus })
       : (options.routes ?? []);
   const app = createApp({
     routes,
@@ -147,6 +154,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
       await new Promise<void>((r) => server.close(() => r()));
       for (const c of Object.values(clients)) c.close();
       await authenticator.close();
+      await effectiveConfig.close();
       await config?.stop();
     },
   };
