@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
+import { connectEffectiveConfigSource } from '@inquest/config-client';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { OpenAiChatModel } from '@inquest/llm';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
@@ -29,7 +30,7 @@ import {
   type AlertStore,
   type InvestigationStore,
 } from '@inquest/store';
-import { GrpcConfigSource, GrpcKnowledgeSource, GrpcToolGateway } from './adapters/peer-clients';
+import { EffectiveConfigPort, GrpcKnowledgeSource, GrpcToolGateway } from './adapters/peer-clients';
 import { EnvSchema, type Env } from './config';
 import { DeterministicEngine } from './domain/deterministic-engine';
 import type { InvestigationEngine } from './domain/engine';
@@ -77,10 +78,19 @@ export async function start(
 
   const bus = await busFor(config, deps, { name: 'investigation-runner', logger, closers });
 
-  const configSource = GrpcConfigSource.connect(config.INQUEST_CONFIG_ADDR);
+  const effective = await connectEffectiveConfigSource({
+    address: config.INQUEST_CONFIG_ADDR,
+    service: 'investigation-runner',
+    bus,
+    // read fresh for every investigation as before (the alert intake keeps its own short reuse);
+    // concurrent reads of one team still share one call
+    ttlMs: 0,
+    logger,
+  });
+  const configSource = new EffectiveConfigPort(effective);
   const tools = GrpcToolGateway.connect(config.INQUEST_TOOLS_ADDR);
   const knowledge = GrpcKnowledgeSource.connect(config.INQUEST_KNOWLEDGE_ADDR);
-  closers.add('config client', () => configSource.close());
+  closers.add('effective configs', () => effective.close());
   closers.add('tool client', () => tools.close());
   closers.add('knowledge client', () => knowledge.close());
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { connectEffectiveConfigSource } from '@inquest/config-client';
 import { createEgress } from '@inquest/egress';
 import { isDomainError } from '@inquest/errors';
 import { Subjects, eventEnvelope } from '@inquest/events';
@@ -24,7 +25,7 @@ import {
 } from '@inquest/runtime';
 import { MongoKnowledgeStore, SqliteKnowledgeStore, type KnowledgeStore } from '@inquest/store';
 import { TextAnalyzer } from '@inquest/vector';
-import { ConfigSettingsSource } from './adapters/config-settings-source';
+import { effectiveKbSettings } from './adapters/effective-kb-settings';
 import { HttpReranker } from './adapters/http-reranker';
 import { ModelSpaces } from './adapters/model-spaces';
 import { FileSyncStateStore } from './adapters/sources/file-sync-state-store';
@@ -82,12 +83,20 @@ export async function start(
     store = SqliteKnowledgeStore.open(join(config.INQUEST_DATA_DIR, 'knowledge.db'));
   }
   closers.add('knowledge store', () => store.close());
-  const settings = new ConfigSettingsSource(
-    config.INQUEST_CONFIG_ADDR,
-    config.INQUEST_KB_SETTINGS_CACHE_MS,
+  // Settings are served stale while refreshed (only a team's first request waits), and the last
+  // answer stays in use while config-hierarchy is down (retried at most once a second).
+  const ttl = config.INQUEST_KB_SETTINGS_CACHE_MS;
+  const effective = await connectEffectiveConfigSource({
+    address: config.INQUEST_CONFIG_ADDR,
+    service: 'knowledge-raptor',
+    bus,
+    ttlMs: ttl,
+    staleMs: ttl > 0 ? Infinity : 0,
+    errorTtlMs: Math.min(ttl, 1000),
     logger,
-  );
-  closers.add('config settings client', () => settings.close());
+  });
+  closers.add('effective configs', () => effective.close());
+  const settings = effectiveKbSettings(effective, logger);
   const spaces = new ModelSpaces({
     dataDir: config.INQUEST_DATA_DIR,
     analyzer,
@@ -224,7 +233,6 @@ export async function start(
       },
       { durable: 'knowledge-raptor-learn', maxDeliver: 5, backoffMs: [1000, 5000, 30000] },
     ),
-    await bus.subscribe(Subjects.configChanged, async () => settings.invalidate()),
   ];
   closers.add('subscriptions', async () => {
     for (const s of subs) await s.unsubscribe();

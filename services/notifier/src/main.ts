@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { connectEffectiveConfigSource } from '@inquest/config-client';
 import { createEgress, parseEgressAllow } from '@inquest/egress';
 import { Subjects, type Subscription } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
@@ -19,7 +20,7 @@ import {
   type RunningService,
 } from '@inquest/runtime';
 import { MongoDeliveryStore, SqliteDeliveryStore, type DeliveryStore } from '@inquest/store';
-import { EffectiveConfigSource } from './adapters/effective-config-source';
+import { effectiveTeamSettings } from './adapters/effective-team-settings';
 import { EnvSchema } from './config';
 import { DeliveryLog } from './domain/delivery-log';
 import { Dispatcher } from './domain/dispatcher';
@@ -105,18 +106,25 @@ export async function start(
     pollMs: config.INQUEST_NOTIFIER_POLL_MS,
     logger,
   });
-  const settings = new EffectiveConfigSource(config.INQUEST_CONFIG_ADDR, 3000);
-  closers.add('config client', () => settings.close());
+  const bus = await busFor(config, deps, { name: 'notifier', logger, closers });
+  const effective = await connectEffectiveConfigSource({
+    address: config.INQUEST_CONFIG_ADDR,
+    service: 'notifier',
+    bus,
+    // read fresh for every event as before; concurrent reads of one team share one call
+    ttlMs: 0,
+    logger,
+  });
+  closers.add('effective configs', () => effective.close());
   const intake = new EventIntake({
     store,
-    settings,
+    settings: effectiveTeamSettings(effective),
     consoleUrl: config.INQUEST_CONSOLE_URL,
     logger,
     onRecorded: () => dispatcher.kick(),
   });
   const deliveryLog = new DeliveryLog(store, () => dispatcher.kick());
 
-  const bus = await busFor(config, deps, { name: 'notifier', logger, closers });
   const subscriptions: Subscription[] = [
     // investigation_complete goes out for every terminal investigation, failed and cancelled too
     ...(await Promise.all(

@@ -1,5 +1,5 @@
+import { connectEffectiveConfigSource } from '@inquest/config-client';
 import { createEgress, parseEgressAllow } from '@inquest/egress';
-import { Subjects } from '@inquest/events';
 import { startGrpcServer } from '@inquest/grpc-kit';
 import { toolsV1 } from '@inquest/proto';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
@@ -45,7 +45,20 @@ export async function start(
   });
   closers.add('egress', () => egress.close());
   const secrets = secretsFromEnv(config, { logger });
-  const configSource = grpcConfigSource(config.INQUEST_CONFIG_ADDR);
+  const bus = await busFor(config, deps, {
+    name: 'toolserver-proxy',
+    logger,
+    closers,
+    optional: true,
+  });
+  const effective = await connectEffectiveConfigSource({
+    address: config.INQUEST_CONFIG_ADDR,
+    service: 'toolserver-proxy',
+    bus,
+    logger,
+  });
+  closers.add('effective configs', () => effective.close());
+  const configSource = grpcConfigSource(config.INQUEST_CONFIG_ADDR, effective);
   closers.add('config client', () => configSource.close());
   const registry = createMetricsRegistry(
     'toolserver-proxy',
@@ -80,21 +93,12 @@ export async function start(
   proxy.startHealthPolling(config.INQUEST_TOOLS_HEALTH_INTERVAL_MS);
   closers.add('tool proxy', () => proxy.close());
 
-  const bus = await busFor(config, deps, {
-    name: 'toolserver-proxy',
-    logger,
-    closers,
-    optional: true,
+  // Every replica drops its own team state when the config client hears of a change.
+  const offChange = effective.onChange(({ teamId, nodeId }) => {
+    if (teamId) proxy.invalidateTeam(teamId, nodeId);
+    else proxy.invalidateAll();
   });
-  if (bus) {
-    // Plain (fan-out) subscription: every replica drops its own cache.
-    const subscription = await bus.subscribe(Subjects.configChanged, async (msg) => {
-      const ev = msg.data as { team_id?: string; node_id?: string };
-      if (ev.team_id) proxy.invalidateTeam(ev.team_id, ev.node_id);
-      else proxy.invalidateAll();
-    });
-    closers.add('config.changed subscription', () => subscription.unsubscribe());
-  }
+  closers.add('config change listener', async () => offChange());
 
   const grpc = await startGrpcServer({
     host: config.INQUEST_GRPC_HOST,

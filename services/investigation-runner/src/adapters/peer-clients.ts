@@ -1,5 +1,6 @@
 import { createClient, type CallContext, type PromiseClient } from '@inquest/grpc-kit';
-import { configV1, knowledgeV1, toolsV1 } from '@inquest/proto';
+import type { EffectiveConfigSource } from '@inquest/config-client';
+import { knowledgeV1, toolsV1 } from '@inquest/proto';
 import type {
   ConfigSource,
   KnowledgeChunk,
@@ -16,30 +17,21 @@ const ctxFor = (teamId: string, requestId?: string, investigationId?: string): C
   principal: 'investigation-runner',
 });
 
-/** ConfigSource over the config-hierarchy gRPC service. */
-export class GrpcConfigSource implements ConfigSource {
-  constructor(private readonly client: PromiseClient<configV1.ConfigServiceClient>) {}
-
-  static connect(address: string): GrpcConfigSource {
-    return new GrpcConfigSource(
-      createClient(configV1.ConfigServiceClient, address, { deadlineMs: 5000 }),
-    );
-  }
+/** ConfigSource over the shared effective-config client (cached, dropped on config.changed). */
+export class EffectiveConfigPort implements ConfigSource {
+  constructor(private readonly effective: EffectiveConfigSource) {}
 
   async getEffectiveConfig(
     teamId: string,
     signal?: AbortSignal,
     requestId?: string,
   ): Promise<Record<string, unknown>> {
-    const res = await this.client.getEffectiveConfig(
-      { team_id: teamId },
-      { ctx: ctxFor(teamId, requestId), signal },
-    );
-    return (res.config ?? {}) as Record<string, unknown>;
-  }
-
-  close(): void {
-    this.client.close();
+    return (
+      await this.effective.get(teamId, {
+        ...(signal ? { signal } : {}),
+        ...(requestId ? { requestId } : {}),
+      })
+    ).config;
   }
 }
 

@@ -1,21 +1,26 @@
+import { CONFIG_READ_POLICY, type EffectiveConfigSource } from '@inquest/config-client';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { configV1 } from '@inquest/proto';
 import type { TeamConfigSource } from '../domain/tool-proxy';
 
-/** The team's configuration from config-hierarchy over gRPC. */
-export function grpcConfigSource(address: string): TeamConfigSource & { close(): void } {
+/**
+ * The team's configuration: the effective config through the shared config client, the raw
+ * per-level configs (needed only to resolve references) from config-hierarchy over gRPC with the
+ * same read policy.
+ */
+export function grpcConfigSource(
+  address: string,
+  effective: EffectiveConfigSource,
+): TeamConfigSource & { close(): void } {
   const client: PromiseClient<configV1.ConfigServiceClient> = createClient(
     configV1.ConfigServiceClient,
     address,
-    { deadlineMs: 5_000 },
+    { deadlineMs: CONFIG_READ_POLICY.deadlineMs, retries: CONFIG_READ_POLICY.retries },
   );
   return {
     async getEffective(teamId, signal) {
-      const res = await client.getEffectiveConfig({ team_id: teamId }, signal ? { signal } : {});
-      return {
-        config: (res.config ?? {}) as Record<string, unknown>,
-        secretScopes: res.secret_scopes,
-      };
+      const eff = await effective.get(teamId, signal ? { signal } : {});
+      return { config: eff.config, secretScopes: eff.secretScopes };
     },
     async getRaw(teamId, signal) {
       const res = await client.getRawConfig({ team_id: teamId }, signal ? { signal } : {});
