@@ -7,7 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InProcessEventBus, Subjects } from '@inquest/events';
+import { InProcessEventBus, Subjects, type InvestigationFinishedEvent } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import {
   gatewayRequest,
@@ -43,7 +43,7 @@ let bus: InProcessEventBus;
 let tokenA: string;
 let tokenB: string;
 const dataDir = tempDir();
-const finished: { investigation: Record<string, unknown> }[] = [];
+const finished: InvestigationFinishedEvent[] = [];
 
 const request = (method: string, path: string, o?: GatewayRequestOptions) =>
   gatewayRequest(gw.url, method, path, o);
@@ -130,7 +130,7 @@ beforeAll(async () => {
     { bus, logger: silentLogger() },
   );
   await bus.subscribe(Subjects.investigationCompleted, async (msg) => {
-    finished.push(msg.data as { investigation: Record<string, unknown> });
+    finished.push(msg.data);
   });
   tokenA = config.issue('team-a', ['read']).token;
   tokenB = config.issue('team-b', ['read']).token;
@@ -206,13 +206,11 @@ describe('POST /alerts/alertmanager', () => {
 
     // completes and names the alert in its terminal event
     await waitFor(
-      () => finished.some((f) => f.investigation['investigation_id'] === inv.investigation_id),
+      () => finished.some((f) => f.investigation?.investigation_id === inv.investigation_id),
       15_000,
     );
-    const done = finished.find(
-      (f) => f.investigation['investigation_id'] === inv.investigation_id,
-    )!;
-    expect(done.investigation['alert']).toMatchObject({
+    const done = finished.find((f) => f.investigation?.investigation_id === inv.investigation_id)!;
+    expect(done.investigation?.alert).toMatchObject({
       source: 'alertmanager',
       alertname: 'HighErrorRate',
       group_key: key,

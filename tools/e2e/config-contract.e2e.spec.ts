@@ -4,7 +4,7 @@
  * of the real config-hierarchy service (gRPC, SQLite), one in-process event bus.
  */
 import { randomBytes } from 'node:crypto';
-import { InProcessEventBus, Subjects } from '@inquest/events';
+import { InProcessEventBus, Subjects, type ChangeRequestEvent } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { tempDir, waitFor, gatewayRequest, type GatewayRequestOptions } from '@inquest/testing';
 import { start as startConfigService } from '@inquest/config-hierarchy-service';
@@ -441,12 +441,12 @@ describe('listed approvers approve and reject through /config/me/pending (point 
   let lead: string;
   let outsider: string;
   let otherTeamCr: string;
-  const events: { subject: string; data: { change_request: Record<string, unknown> } }[] = [];
+  const events: { subject: string; data: ChangeRequestEvent }[] = [];
 
   beforeAll(async () => {
     for (const subject of [Subjects.configChangeApproved, Subjects.configChangeRejected])
       await bus.subscribe(subject, async (msg) => {
-        events.push({ subject, data: msg.data as (typeof events)[number]['data'] });
+        events.push({ subject, data: msg.data });
       });
     await createNode('appr-group', 'acme', 'group');
     await createNode('appr-team', 'appr-group', 'team');
@@ -520,10 +520,8 @@ describe('listed approvers approve and reject through /config/me/pending (point 
     const again = await team(lead, 'POST', `/config/me/pending/${id}/approve`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
-    await waitFor(async () =>
-      events.some((e) => e.data.change_request['change_request_id'] === id),
-    );
-    const event = events.find((e) => e.data.change_request['change_request_id'] === id)!;
+    await waitFor(async () => events.some((e) => e.data.change_request?.change_request_id === id));
+    const event = events.find((e) => e.data.change_request?.change_request_id === id)!;
     expect(event.subject).toBe(Subjects.configChangeApproved);
     expect(event.data.change_request).toMatchObject({ requested_by: 'dev@example.com' });
   });
@@ -540,7 +538,7 @@ describe('listed approvers approve and reject through /config/me/pending (point 
       events.some(
         (e) =>
           e.subject === Subjects.configChangeRejected &&
-          e.data.change_request['change_request_id'] === id,
+          e.data.change_request?.change_request_id === id,
       ),
     );
   });

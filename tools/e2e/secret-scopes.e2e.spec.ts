@@ -189,6 +189,8 @@ describe('a team uses only its own secrets', () => {
       ...eventEnvelope('team-a'),
       node_id: 'team-a',
       version: 99,
+      changed_fields: ['mcp_servers'],
+      changed_by: 'other-replica',
     });
     const mark = received.length;
     const res = await as('team-a', 'GET', '/tools');

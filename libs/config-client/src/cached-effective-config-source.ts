@@ -1,4 +1,9 @@
-import { Subjects, type EventBus, type Subscription } from '@inquest/events';
+import {
+  Subjects,
+  type ConfigChangedEvent,
+  type EventBus,
+  type Subscription,
+} from '@inquest/events';
 import type { Logger } from '@inquest/observability';
 import type {
   ConfigChange,
@@ -199,7 +204,8 @@ export class CachedEffectiveConfigSource implements EffectiveConfigSource {
   private async listen(bus: EventBus): Promise<void> {
     try {
       const sub = await bus.subscribe(Subjects.configChanged, async (msg) => {
-        const data = (msg.data ?? {}) as { team_id?: unknown; node_id?: unknown };
+        // typed by EventMap; still checked, as it arrives from the wire (and older producers)
+        const data: Partial<ConfigChangedEvent> = msg.data ?? {};
         const teamId = typeof data.team_id === 'string' && data.team_id ? data.team_id : undefined;
         const nodeId = typeof data.node_id === 'string' && data.node_id ? data.node_id : undefined;
         this.drop(teamId);

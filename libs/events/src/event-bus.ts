@@ -1,3 +1,5 @@
+import type { EventOf } from './event-map';
+
 /**
  * The event bus and work queue port. Subjects are versioned past-tense facts under `inquest.v1.`
  * (see subjects.ts). Two delivery modes:
@@ -15,10 +17,12 @@
  * Publishing with the same `msgId` twice within the dedupe window stores the event once.
  */
 export interface EventBus {
-  publish(subject: string, data: unknown, options?: PublishOptions): Promise<void>;
-  subscribe(
-    subject: string,
-    handler: EventHandler,
+  /** `data` must be the message EventMap declares for `subject` (anything for other subjects). */
+  publish<S extends string>(subject: S, data: EventOf<S>, options?: PublishOptions): Promise<void>;
+  /** the handler sees the message EventMap declares for `subject` (`unknown` for patterns) */
+  subscribe<S extends string>(
+    subject: S,
+    handler: EventHandler<EventOf<S>>,
     options?: SubscribeOptions,
   ): Promise<Subscription>;
   close(): Promise<void>;

@@ -7,6 +7,19 @@ export type {
   SubscribeOptions,
   Subscription,
 } from './event-bus';
+export type {
+  ChangeRequestEvent,
+  ConfigChangedEvent,
+  EventMap,
+  EventOf,
+  EventSubject,
+  InvestigationFinishedEvent,
+  InvestigationProgressedEvent,
+  InvestigationProgressSubject,
+  InvestigationRequestedEvent,
+  KnowledgeTaughtEvent,
+  TokenRevokedEvent,
+} from './event-map';
 export { Subjects, STREAM_NAME, STREAM_SUBJECTS, eventEnvelope } from './subjects';
 export type { EventEnvelope } from './subjects';
 export { InProcessEventBus } from './in-process/in-process-event-bus';

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { InvestigationProgressSubject } from './event-map';
 
-/** NATS subjects of Inquest events; payloads are the JSON form of proto/inquest/events/v1 messages. */
+/** NATS subjects of Inquest events; payloads are the JSON form of proto/inquest/events/v1 messages (EventMap). */
 export const Subjects = {
   investigationRequested: 'inquest.v1.investigation.requested',
   investigationCompleted: 'inquest.v1.investigation.completed',
   investigationFailed: 'inquest.v1.investigation.failed',
   investigationCancelled: 'inquest.v1.investigation.cancelled',
-  investigationProgress: (id: string) => `inquest.v1.investigation.progress.${id}`,
+  investigationProgress: (id: string): InvestigationProgressSubject =>
+    `inquest.v1.investigation.progress.${id}`,
   configChanged: 'inquest.v1.config.changed',
   configChangeRequested: 'inquest.v1.config.change_requested',
   configChangeApproved: 'inquest.v1.config.change_approved',

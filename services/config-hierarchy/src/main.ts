@@ -47,7 +47,7 @@ export async function start(
   });
   // Other replicas announce their changes; drop what they made stale.
   const sub = await bus.subscribe(Subjects.configChanged, async (msg) => {
-    const data = msg.data as { node_id?: string; team_id?: string };
+    const data = msg.data;
     if (data.node_id) domain.invalidate(data.node_id);
     if (data.team_id) domain.invalidate(data.team_id);
   });

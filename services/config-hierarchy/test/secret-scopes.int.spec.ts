@@ -172,7 +172,9 @@ describe('secret scopes of the effective config', () => {
       await stores.close();
     }
     // what another replica's change announces: drop the cached effective config
-    await bus.publish(Subjects.configChanged, { event_id: 'legacy-write', node_id: 'team-b' });
+    // (an old producer's partial event: the subject widened to string opts out of EventMap)
+    const legacy: string = Subjects.configChanged;
+    await bus.publish(legacy, { event_id: 'legacy-write', node_id: 'team-b' });
     const eff = await waitForScopes('team-b', 'mcp_servers.0.auth.key');
     expect(eff.secret_scopes).toEqual({
       'mcp_servers.0.auth.key': {

@@ -161,6 +161,8 @@ describe('gateway authentication', () => {
       ...eventEnvelope('team-e'),
       node_id: 'team-e',
       version: 2,
+      changed_fields: ['x'],
+      changed_by: 'test',
     });
     await new Promise((r) => setTimeout(r, 20));
     expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(401);

@@ -35,7 +35,6 @@ import { WebSourceConnector } from './adapters/sources/web-source';
 import { EnvSchema } from './config';
 import { DocumentIndexer } from './domain/document-indexer';
 import { KnowledgeService } from './domain/knowledge-service';
-import type { InvestigationCompletedEvent } from './domain/pattern-learning';
 import { runClusterJob } from './domain/raptor/run-cluster-job';
 import { resumePendingDocuments } from './domain/resume-pending';
 import { TreeBuilder } from './domain/tree-builder';
@@ -216,11 +215,9 @@ export async function start(
     await bus.subscribe(
       Subjects.investigationCompleted,
       async (msg) => {
-        const eventId = (msg.data as { event_id?: string }).event_id;
+        const eventId = msg.data.event_id;
         try {
-          const outcome = await knowledge.learnFromInvestigation(
-            msg.data as InvestigationCompletedEvent,
-          );
+          const outcome = await knowledge.learnFromInvestigation(msg.data);
           logger.debug({ event_id: eventId, outcome }, 'investigation.completed consumed');
         } catch (err) {
           // a malformed event never becomes valid: drop it instead of redelivering

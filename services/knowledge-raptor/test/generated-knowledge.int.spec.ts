@@ -18,11 +18,15 @@ const oomEvent = (teamId: string, n: number) => ({
   team_id: teamId,
   investigation: {
     investigation_id: `inv_${n}`,
+    team_id: teamId,
     status: 'completed',
     agent: 'investigation_agent',
     message: 'checkout pods OOMKilled, restarting with exit code 137',
     completed_at: new Date(Date.UTC(2026, 10, 1 + n)).toISOString(),
     context: { service: 'checkout' },
+    tools_used: [],
+    created_at: new Date(Date.UTC(2026, 10, 1 + n)).toISOString(),
+    attempt: 1,
     result: {
       summary: `checkout OOMKilled (run ${n})`,
       root_cause: {
@@ -30,6 +34,7 @@ const oomEvent = (teamId: string, n: number) => ({
         confidence: 80,
         evidence: ['Last State: OOMKilled'],
       },
+      timeline: [],
       affected_systems: ['checkout'],
       recommendations: [{ priority: 'high', action: 'raise the memory limit to 1Gi' }],
     },

@@ -55,6 +55,8 @@ const completedEvent = (teamId: string, id: string, invId: string) => ({
       recommendations: [{ priority: 'high', action: 'raise the memory limit to 1Gi' }],
     },
     tools_used: [],
+    created_at: new Date().toISOString(),
+    attempt: 1,
   },
 });
 

@@ -6,6 +6,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-bus';
+import type { EventOf } from '../event-map';
 import { subjectMatches } from '../event-bus';
 
 interface Stored {
@@ -45,7 +46,11 @@ export class InProcessEventBus implements EventBus {
 
   constructor(private readonly dedupeWindowMs = 120_000) {}
 
-  async publish(subject: string, data: unknown, options: PublishOptions = {}): Promise<void> {
+  async publish<S extends string>(
+    subject: S,
+    data: EventOf<S>,
+    options: PublishOptions = {},
+  ): Promise<void> {
     if (this.closed) throw new Error('event bus closed');
     const msgId = options.msgId ?? eventIdOf(data);
     if (msgId && this.isDuplicate(msgId)) return;
@@ -64,11 +69,13 @@ export class InProcessEventBus implements EventBus {
     }
   }
 
-  async subscribe(
-    subject: string,
-    handler: EventHandler,
+  async subscribe<S extends string>(
+    subject: S,
+    typedHandler: EventHandler<EventOf<S>>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
+    // the wire carries JSON; EventMap states what each subject's producers send
+    const handler = typedHandler as EventHandler;
     if (!options.durable) {
       const entry = { pattern: subject, handler };
       this.plain.add(entry);

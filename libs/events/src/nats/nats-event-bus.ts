@@ -32,6 +32,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-bus';
+import type { EventOf } from '../event-map';
 import { subjectMatches } from '../event-bus';
 import { STREAM_NAME, STREAM_SUBJECTS } from '../subjects';
 
@@ -138,7 +139,11 @@ export class NatsEventBus implements EventBus {
     return bus;
   }
 
-  async publish(subject: string, data: unknown, options: PublishOptions = {}): Promise<void> {
+  async publish<S extends string>(
+    subject: S,
+    data: EventOf<S>,
+    options: PublishOptions = {},
+  ): Promise<void> {
     if (this.closed) throw new Error('event bus closed');
     // Always set a msg id: it makes the retry below safe against double storage.
     const msgId = options.msgId ?? eventIdOf(data) ?? `msg_${randomUUID()}`;
@@ -164,11 +169,13 @@ export class NatsEventBus implements EventBus {
     }
   }
 
-  async subscribe(
-    subject: string,
-    handler: EventHandler,
+  async subscribe<S extends string>(
+    subject: S,
+    typedHandler: EventHandler<EventOf<S>>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
+    // the wire carries JSON; EventMap states what each subject's producers send
+    const handler = typedHandler as EventHandler;
     if (this.closed) throw new Error('event bus closed');
     if (!options.durable) {
       const sub = this.subscribePlain(subject, handler);

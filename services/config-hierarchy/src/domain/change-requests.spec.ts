@@ -1,10 +1,10 @@
 import { conflict, type DomainError } from '@inquest/errors';
-import { Subjects } from '@inquest/events';
+import { Subjects, type EventOf, type EventSubject } from '@inquest/events';
 import { openSqliteConfigStores, type ConfigStores } from '@inquest/store';
 import { ChangeRequests } from './change-requests';
 
 let stores: ConfigStores;
-let events: Array<{ subject: string; data: Record<string, unknown> }>;
+let events: Array<{ subject: string; data: EventOf<EventSubject> }>;
 let applied: Array<[string, unknown, string, string]>;
 let applyFails: Error | undefined;
 let requests: ChangeRequests;

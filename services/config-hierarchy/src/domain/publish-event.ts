@@ -1,11 +1,8 @@
-import type { EventBus } from '@inquest/events';
+import type { EventBus, EventOf, EventSubject } from '@inquest/events';
 import type { Logger } from '@inquest/observability';
 
-/** Publishes one event, deduplicated by its `event_id`; never throws. */
-export type PublishEvent = (
-  subject: string,
-  data: { event_id: string } & Record<string, unknown>,
-) => Promise<void>;
+/** Publishes one event (the message EventMap declares for its subject), deduplicated by its `event_id`; never throws. */
+export type PublishEvent = <S extends EventSubject>(subject: S, data: EventOf<S>) => Promise<void>;
 
 /**
  * Events of a change that is already stored: a lost event only delays cache refreshes elsewhere,

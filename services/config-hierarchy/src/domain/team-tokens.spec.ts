@@ -1,5 +1,5 @@
 import { type DomainError } from '@inquest/errors';
-import { Subjects } from '@inquest/events';
+import { Subjects, type EventOf, type EventSubject } from '@inquest/events';
 import { openSqliteConfigStores, type ConfigStores, type NodeRecord } from '@inquest/store';
 import { notFound } from '@inquest/errors';
 import { hashSecret } from './team-token';
@@ -25,7 +25,7 @@ const NODES: Record<string, NodeRecord> = {
 };
 
 let stores: ConfigStores;
-let events: Array<{ subject: string; data: Record<string, unknown> }>;
+let events: Array<{ subject: string; data: EventOf<EventSubject> }>;
 let tokens: TeamTokens;
 
 beforeEach(() => {
@@ -128,9 +128,9 @@ describe('TeamTokens.revoke and list', () => {
     const first = await tokens.revoke(info.token_id);
     expect(first.revoked_at).toBeTruthy();
     await tokens.revoke(info.token_id);
-    expect(events.map((e) => [e.subject, e.data['token_id'], e.data['team_id']])).toEqual([
-      [Subjects.tokenRevoked, info.token_id, 'payments'],
-    ]);
+    expect(
+      events.map((e) => [e.subject, 'token_id' in e.data && e.data.token_id, e.data.team_id]),
+    ).toEqual([[Subjects.tokenRevoked, info.token_id, 'payments']]);
     expect((await failure(tokens.revoke(`tok_${'c'.repeat(20)}`)))?.code).toBe('not_found');
   });
 

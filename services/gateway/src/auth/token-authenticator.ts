@@ -121,7 +121,8 @@ export class TokenAuthenticator implements Authenticator {
     try {
       this.subscriptions.push(
         await bus.subscribe(Subjects.tokenRevoked, async (msg) => {
-          const tokenId = (msg.data as { token_id?: unknown } | null)?.token_id;
+          // typed by EventMap; still checked, as it arrives from the wire
+          const tokenId: unknown = msg.data?.token_id;
           if (typeof tokenId === 'string') this.cache.invalidateTokenId(tokenId);
           else this.cache.clear();
         }),

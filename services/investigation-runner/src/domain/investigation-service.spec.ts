@@ -1,5 +1,5 @@
 import { DomainError, type DomainError as DomainErrorType } from '@inquest/errors';
-import { InProcessEventBus, Subjects } from '@inquest/events';
+import { InProcessEventBus, Subjects, type InvestigationFinishedEvent } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { SqliteInvestigationStore, type InvestigationResultRecord } from '@inquest/store';
 import type { EngineRun, InvestigationEngine } from './engine';
@@ -27,7 +27,7 @@ function world(engineRun: (run: EngineRun) => Promise<InvestigationResultRecord>
       return { result: await engineRun(run), toolsUsed: ['k8s:list_pods'] };
     },
   };
-  const events: Array<{ subject: string; data: Record<string, unknown> }> = [];
+  const events: Array<{ subject: string; data: InvestigationFinishedEvent }> = [];
   const service = new InvestigationService({
     store,
     bus,
@@ -44,7 +44,7 @@ function world(engineRun: (run: EngineRun) => Promise<InvestigationResultRecord>
       Subjects.investigationCancelled,
     ])
       await bus.subscribe(subject, async (msg) => {
-        events.push({ subject, data: msg.data as Record<string, unknown> });
+        events.push({ subject, data: msg.data });
       });
   };
   return { store, bus, service, runs, events, listen };
@@ -84,8 +84,8 @@ describe('InvestigationService (sync runs)', () => {
     ]);
     await new Promise((r) => setImmediate(r));
     expect(w.events.map((e) => e.subject)).toEqual([Subjects.investigationCompleted]);
-    const inv = w.events[0]!.data['investigation'] as Record<string, unknown>;
-    expect(inv['investigation_id']).toBe(rec.investigation_id);
+    const inv = w.events[0]!.data.investigation;
+    expect(inv?.investigation_id).toBe(rec.investigation_id);
     expect(inv).not.toHaveProperty('lease_owner');
     expect(await w.service.get('payments', rec.investigation_id)).toMatchObject({
       status: 'completed',

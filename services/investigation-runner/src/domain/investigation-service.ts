@@ -6,6 +6,7 @@ import {
   eventEnvelope,
   type EventBus,
   type EventMessage,
+  type InvestigationRequestedEvent,
   type Subscription,
 } from '@inquest/events';
 import type { Logger } from '@inquest/observability';
@@ -90,22 +91,17 @@ export class InvestigationService {
   /** Subscribes to the work queue and cancellations, recovers what a crash left, starts the sweeper. */
   async start(): Promise<void> {
     this.subs.push(
-      await this.o.bus.subscribe(
-        Subjects.investigationRequested,
-        (msg) => this.onRequested(msg as EventMessage<{ investigation_id?: string }>),
-        {
-          durable: DURABLE,
-          concurrency: this.o.concurrency ?? 8,
-          ackWaitMs: this.leaseMs,
-          maxDeliver: this.maxAttempts * 5,
-          backoffMs: [Math.max(200, Math.floor(this.leaseMs / 2)), this.leaseMs],
-        },
-      ),
+      await this.o.bus.subscribe(Subjects.investigationRequested, (msg) => this.onRequested(msg), {
+        durable: DURABLE,
+        concurrency: this.o.concurrency ?? 8,
+        ackWaitMs: this.leaseMs,
+        maxDeliver: this.maxAttempts * 5,
+        backoffMs: [Math.max(200, Math.floor(this.leaseMs / 2)), this.leaseMs],
+      }),
     );
     this.subs.push(
       await this.o.bus.subscribe(Subjects.investigationCancelled, async (msg) => {
-        const id = (msg.data as { investigation?: { investigation_id?: string } }).investigation
-          ?.investigation_id;
+        const id = msg.data.investigation?.investigation_id;
         if (id) this.active.get(id)?.abort(new RunAborted('cancelled'));
       }),
     );
@@ -254,9 +250,7 @@ export class InvestigationService {
     return p;
   }
 
-  private async onRequested(
-    msg: EventMessage<{ investigation_id?: string; request_id?: string }>,
-  ): Promise<void> {
+  private async onRequested(msg: EventMessage<InvestigationRequestedEvent>): Promise<void> {
     const id = msg.data?.investigation_id;
     if (typeof id !== 'string' || !id) {
       msg.term();

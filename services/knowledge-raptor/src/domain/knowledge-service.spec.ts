@@ -1,4 +1,5 @@
 import { ExtractiveSummarizer } from '@inquest/llm';
+import type { InvestigationFinishedEvent } from '@inquest/events';
 import { DocumentIndexer } from './document-indexer';
 import { KnowledgeService } from './knowledge-service';
 import { knowledgeHarness } from './testing/knowledge-harness';
@@ -44,16 +45,26 @@ describe('KnowledgeService (the pieces wired together)', () => {
   });
 
   it('learns an incident that retrieval then reports with its occurrences', async () => {
-    const event = (n: number) => ({
+    const event = (n: number): InvestigationFinishedEvent => ({
       event_id: `evt_${n}`,
+      occurred_at: '2026-03-01T10:00:00Z',
       team_id: 't1',
       investigation: {
+        investigation_id: `inv_${n}`,
+        team_id: 't1',
         status: 'completed',
+        agent: 'investigation_agent',
         message: 'checkout pods OOMKilled with exit code 137',
         context: { service: 'checkout' },
+        tools_used: [],
+        created_at: '2026-03-01T09:55:00Z',
+        attempt: 1,
         result: {
           summary: 'checkout OOMKilled',
-          root_cause: { description: 'memory limit too low', confidence: 90 },
+          root_cause: { description: 'memory limit too low', confidence: 90, evidence: [] },
+          timeline: [],
+          affected_systems: [],
+          recommendations: [],
         },
       },
     });

@@ -1,10 +1,7 @@
 import { DocumentIndexer } from './document-indexer';
 import { DocumentLibrary } from './document-library';
-import {
-  LEARN_MIN_CONFIDENCE,
-  PatternLearning,
-  type InvestigationCompletedEvent,
-} from './pattern-learning';
+import type { InvestigationFinishedEvent } from '@inquest/events';
+import { LEARN_MIN_CONFIDENCE, PatternLearning } from './pattern-learning';
 import { PATTERN_TAG_PREFIX } from './retrieval';
 import { knowledgeHarness } from './testing/knowledge-harness';
 
@@ -15,10 +12,14 @@ const oom = (n: number, over: { confidence?: number; description?: string } = {}
     team_id: 't1',
     investigation: {
       investigation_id: `inv_${n}`,
+      team_id: 't1',
       status: 'completed',
       agent: 'investigation_agent',
       message: 'checkout pods OOMKilled, restarting with exit code 137',
       context: { service: 'checkout' },
+      tools_used: [],
+      created_at: '2026-03-01T09:55:00Z',
+      attempt: 1,
       result: {
         summary: `checkout OOMKilled (run ${n})`,
         root_cause: {
@@ -26,6 +27,7 @@ const oom = (n: number, over: { confidence?: number; description?: string } = {}
           confidence: over.confidence ?? 80,
           evidence: ['Last State: OOMKilled'],
         },
+        timeline: [],
         affected_systems: ['checkout', 'redis'],
         recommendations: [
           { priority: 'low', action: 'add an alert' },
@@ -33,7 +35,7 @@ const oom = (n: number, over: { confidence?: number; description?: string } = {}
         ],
       },
     },
-  }) satisfies InvestigationCompletedEvent;
+  }) satisfies InvestigationFinishedEvent;
 
 describe('PatternLearning', () => {
   let h: ReturnType<typeof knowledgeHarness>;
@@ -93,7 +95,11 @@ describe('PatternLearning', () => {
         context: { service: 'ingress' },
         result: {
           ...oom(7).investigation.result,
-          root_cause: { description: 'TLS certificate expired on the ingress', confidence: 90 },
+          root_cause: {
+            description: 'TLS certificate expired on the ingress',
+            confidence: 90,
+            evidence: [],
+          },
         },
       },
     });

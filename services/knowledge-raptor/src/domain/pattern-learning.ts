@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { unavailable } from '@inquest/errors';
+import type { InvestigationFinishedEvent } from '@inquest/events';
 import type { KnowledgeStore, PatternRecord } from '@inquest/store';
 import { CONCEPT_PREFIX, type TextAnalyzer } from '@inquest/vector';
 import { BINARY, type TeachInput, type TeachResult } from './document-library';
@@ -98,14 +99,15 @@ export class PatternLearning {
    * pattern or start a new one. Idempotent by event_id (a redelivered event counts once).
    */
   async learnFromInvestigation(
-    event: InvestigationCompletedEvent,
+    event: InvestigationFinishedEvent,
   ): Promise<'learned' | 'duplicate' | 'ignored'> {
     const inv = event.investigation;
     if (!event.event_id || !event.team_id || !inv) return 'ignored';
     if (inv.status && inv.status !== 'completed') return 'ignored';
     if (await this.deps.store.isEventProcessed(event.event_id)) return 'duplicate';
-    const result = inv.result ?? {};
-    const rc = result.root_cause ?? {};
+    // an event from an older producer may lack any of these: read them as optional
+    const result: Partial<NonNullable<typeof inv.result>> = inv.result ?? {};
+    const rc: Partial<NonNullable<typeof result.root_cause>> = result.root_cause ?? {};
     // undetermined, "no problem found" and low-confidence results teach nothing (issue 13)
     if ((rc.confidence ?? 0) < LEARN_MIN_CONFIDENCE) return 'ignored';
     if (
@@ -217,27 +219,6 @@ export class PatternLearning {
     // the event is redelivered later (the bus backs off)
     throw unavailable(`learned patterns of team ${event.team_id} kept changing; try again`);
   }
-}
-
-/** JSON form of proto InvestigationFinished (fields used here). */
-export interface InvestigationCompletedEvent {
-  event_id: string;
-  occurred_at?: string;
-  team_id: string;
-  investigation?: {
-    investigation_id?: string;
-    status?: string;
-    agent?: string;
-    message?: string;
-    completed_at?: string;
-    context?: { service?: string; environment?: string; related_alert?: string; hint?: string };
-    result?: {
-      summary?: string;
-      root_cause?: { description?: string; confidence?: number; evidence?: string[] };
-      affected_systems?: string[];
-      recommendations?: { priority: string; action: string }[];
-    };
-  };
 }
 
 function prio(p: string): number {
