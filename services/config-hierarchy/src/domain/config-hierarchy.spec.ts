@@ -1,12 +1,17 @@
 import { type DomainError } from '@inquest/errors';
-import { InProcessEventBus, Subjects } from '@inquest/events';
+import {
+  InProcessEventBus,
+  Subjects,
+  type ChangeRequestEvent,
+  type ConfigChangedEvent,
+} from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { openSqliteConfigStores, type ConfigStores } from '@inquest/store';
 import { ConfigHierarchy } from './config-hierarchy';
 
 let stores: ConfigStores;
 let bus: InProcessEventBus;
-let events: Array<{ subject: string; data: Record<string, unknown> }>;
+let events: Array<{ subject: string; data: ConfigChangedEvent | ChangeRequestEvent }>;
 let hierarchy: ConfigHierarchy;
 
 beforeEach(async () => {
@@ -15,7 +20,7 @@ beforeEach(async () => {
   events = [];
   for (const subject of [Subjects.configChanged, Subjects.configChangeRequested])
     await bus.subscribe(subject, async (msg) => {
-      events.push({ subject, data: msg.data as Record<string, unknown> });
+      events.push({ subject, data: msg.data });
     });
   hierarchy = new ConfigHierarchy({ stores, bus, logger: silentLogger() });
   await hierarchy.createNode({ node_id: 'acme', kind: 'org', name: 'Acme' });
@@ -97,8 +102,8 @@ describe('ConfigHierarchy configs', () => {
     await settle();
     expect(
       events
-        .filter((e) => e.subject === Subjects.configChanged)
-        .map((e) => [e.data['team_id'], e.data['node_id'], e.data['changed_by']])
+        .flatMap((e) => ('node_id' in e.data ? [e.data] : []))
+        .map((d) => [d.team_id, d.node_id, d.changed_by])
         .sort(),
     ).toEqual([
       ['payments', 'platform', 'ops@example.com'],
