@@ -5,6 +5,7 @@ import type { Logger } from '@inquest/observability';
 import type { KnowledgeStore, PatternRecord } from '@inquest/store';
 import { cosine, RRF_K, type SearchHit, type SearchMode, type TextAnalyzer } from '@inquest/vector';
 import { fuseHybrid } from './fusion';
+import { queryText } from './query-text';
 import type { GraphQueries } from './graph-queries';
 import type { KbSettings, SettingsSource } from './knowledge-settings';
 import { rank } from './ranking';
@@ -158,7 +159,8 @@ export class Retrieval {
       teamId: input.teamId,
       mode,
       vector,
-      text: input.query,
+      // the sparse leg matches tokens: times, sizes and generated names only add false matches
+      text: queryText(input.query),
       limit: candidates,
       filter: input.levels?.length ? { levels: input.levels } : undefined,
     });
