@@ -2469,3 +2469,115 @@ describe('more facts the logs and listings carry', () => {
     );
   });
 });
+
+describe('what counts as an error record', () => {
+  const count = (lines: string[]) => {
+    const { findings } = findingsOf([
+      {
+        output: lines.join('\n'),
+        ctx: { pod: 'p-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' },
+      },
+      {
+        output: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p-5f6d7c8b9-x1y2z', namespace: 'n', creationTimestamp: ago(60) },
+          spec: { containers: [{ name: 'p', image: 'p:1' }] },
+          status: { phase: 'Running' },
+        },
+        ctx: { namespace: 'n', verb: 'get' },
+      },
+    ]);
+    return findings.filter((f) => f.entry.id === 'app_errors').length;
+  };
+  it.each([
+    [
+      'a warning that mentions an error',
+      (m: number) =>
+        `[${ago(m)}] WARN [SocketServer] Unexpected error from /10.0.0.7; closing connection`,
+      0,
+    ],
+    ['an info line about errors', (m: number) => `${ago(m)} INFO retried 2 errors, all ok`, 0],
+    [
+      'a PostgreSQL ERROR',
+      (m: number) => `${ago(m)} UTC [3121] ERROR:  column users.locale does not exist`,
+      1,
+    ],
+    [
+      'klog E',
+      (m: number) => `E1125 10:0${m}:00.000000       1 reflector.go:138] failed to list pods`,
+      1,
+    ],
+    ['pino level 50', (m: number) => `{"level":50,"time":"${ago(m)}","msg":"charge failed"}`, 1],
+  ])('%s', (_, line, expected) => {
+    expect(count([line(5), line(4), line(3)])).toBe(expected);
+  });
+});
+
+describe('the message of a repeated error', () => {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p-5f6d7c8b9-x1y2z', namespace: 'n', creationTimestamp: ago(60) },
+    spec: { containers: [{ name: 'p', image: 'p:1' }] },
+    status: { phase: 'Running' },
+  };
+  const appError = (lines: string[]) =>
+    findingsOf([
+      { output: pod, ctx: { namespace: 'n', verb: 'get' } },
+      { output: lines.join('\n'), ctx: { pod: 'p-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' } },
+    ]).findings.find((f) => f.entry.id === 'app_errors');
+
+  it('takes an error object as pino serializes it (type, message, code)', () => {
+    const line = (m: number) =>
+      `{"level":50,"time":"${ago(m)}","err":{"type":"DatabaseError","message":"cannot execute UPDATE in a read-only transaction","code":"25006"},"msg":"profile update failed"}`;
+    expect(appError([line(9), line(6), line(3)])?.fact).toBe(
+      'profile update failed: DatabaseError: cannot execute UPDATE in a read-only transaction (25006)',
+    );
+  });
+
+  it('adds the root cause a Java trace names last', () => {
+    const record = (m: number) => [
+      `${ago(m)} ERROR 1 --- [exec-1] c.a.History : request failed`,
+      'org.springframework.jdbc.CannotGetJdbcConnectionException: Failed to obtain JDBC Connection',
+      '\tat org.springframework.jdbc.datasource.DataSourceUtils.getConnection(DataSourceUtils.java:84)',
+      'Caused by: java.sql.SQLTransientConnectionException: HikariPool-1 - Connection is not available, request timed out after 30000ms (total=20, active=20, idle=0, waiting=31)',
+      '\tat com.zaxxer.hikari.pool.HikariPool.createTimeoutException(HikariPool.java:696)',
+    ];
+    const f = appError([...record(9), ...record(6), ...record(3)]);
+    expect(f?.fact).toMatch(/^org\.springframework\.jdbc\.CannotGetJdbcConnectionException/);
+    expect(f?.fact).toMatch(/Caused by: java\.sql\.SQLTransientConnectionException: HikariPool-1/);
+  });
+
+  it('is current while its last record is recent, however long ago it began', async () => {
+    const line = (m: number) =>
+      `ts=${ago(m)} level=error msg="session store write failed" err="OOM command not allowed when used memory > 'maxmemory'."`;
+    const world: JsonWorld = {
+      objects: [
+        deployment('login-api', 'auth', 'login-api:1.0.0', 1, 1),
+        pod_('login-api-6d7f8c9b5-k2j9x'),
+      ],
+      logs: { 'login-api-6d7f8c9b5-k2j9x': [50, 40, 30, 20, 10, 2].map(line).join('\n') },
+    };
+    const out = await investigate(
+      jsonTools(world),
+      'login success rate dropped for the login service',
+      {
+        namespace: 'auth',
+      },
+    );
+    expect(conclusion(out.result)).toMatch(/maxmemory/);
+  });
+});
+
+function pod_(name: string) {
+  return pod({
+    name,
+    ns: 'auth',
+    app: 'login-api',
+    image: 'login-api:1.0.0',
+    node: 'worker-1',
+    ready: true,
+    state: { running: { startedAt: ago(120) } },
+  });
+}

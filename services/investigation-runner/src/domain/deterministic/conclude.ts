@@ -85,9 +85,13 @@ export function conclude(
   for (const s of scope.subjects)
     if (s.kind === 'node' || s.kind === 'persistentvolumeclaim' || s.kind === 'job')
       focus.add(s.name);
-  // what the subjects call and fail on: its own failure explains theirs
+  // what the subjects call and fail on: its own failure explains theirs (only when the
+  // subjects themselves show a failure: a healthy caller's retries are no incident)
+  const subjectFails = findings.some(
+    (f) => relevance(f, model, scope.subjects, focus) >= 0.9 && !resolved(f, model, now),
+  );
   const dependsOn = new Set(
-    failingDependencies(
+    (subjectFails ? failingDependencies : () => [])(
       model,
       new Set(focusObjects.map((o) => model.workloadOf(o).name)),
       scope.namespaces[0],
@@ -411,9 +415,19 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (probeLine)
     vars['probe_target'] = ` (${probeLine.replace(/^\w+:\s*/, '').split(' delay')[0]})`;
   if (vars['port']) vars['probe_port'] = ` ${vars['port'].replace(':', '')}`;
-  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8'])
+  for (const k of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9'])
     if (vars[k]) {
-      for (const j of ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8'])
+      for (const j of [
+        'host',
+        'host2',
+        'host3',
+        'host4',
+        'host5',
+        'host6',
+        'host7',
+        'host8',
+        'host9',
+      ])
         if (j !== k) vars[j] = '';
       break;
     }
@@ -474,7 +488,9 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
   if (!o || o.kind !== 'pod' || isUnhealthy(o, now) || !o.status) return false;
   if (f.entry.class === 'probe_failure') return true;
-  return f.at !== undefined && now - f.at > 30 * 60_000;
+  // a repeated error is history only when its last record is
+  const at = f.groups['last'] ? Date.parse(f.groups['last']) : f.at;
+  return at !== undefined && now - at > 30 * 60_000;
 }
 
 /** The last error line a crashing container wrote (its previous logs first). */
@@ -497,7 +513,7 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
 
 /** "10.96.140.81:5432" / "pricing-api.pricing.svc.cluster.local" -> the Service and what backs it. */
 function dependencyDetail(model: ClusterModel, vars: Record<string, string>): string | undefined {
-  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8']
+  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9']
     .map((k) => vars[k])
     .find((h) => h);
   if (!host) return undefined;

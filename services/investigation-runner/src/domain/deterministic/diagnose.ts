@@ -279,8 +279,17 @@ function connectTarget(lines: string[]): string | undefined {
 }
 
 /** an error record in so many words: a level field or word, klog's E, a panic or traceback */
-const EXPLICIT_ERROR =
-  /"(?:level|severity|log\.level|lvl)"\s*:\s*(?:"(?:error|err|fatal|critical|crit|panic|severe)"|5\d|60)\b|\blevel=(?:error|err|fatal|crit|critical|panic)\b|^\S*\s*(?:\[[^\]]*\]\s*)?(?:ERROR|FATAL|CRITICAL|SEVERE|ERR)\b|^\s*[EF]\d{4} |\s(?:ERROR|FATAL|CRITICAL|SEVERE)\s|^\s*panic:|^\s*Traceback/i;
+const EXPLICIT_ERROR_FIELD =
+  /"(?:level|severity|log\.level|lvl)"\s*:\s*(?:"(?:error|err|fatal|critical|crit|panic|severe)"|5\d|60)\b|\blevel=(?:error|err|fatal|crit|critical|panic)\b/i;
+/** level words are upper case in a record's head ("Unexpected error from" is no level) */
+const EXPLICIT_ERROR_WORD =
+  /^\S*\s*(?:\[[^\]]*\]\s*)?(?:ERROR|FATAL|CRITICAL|SEVERE|ERR)\b|^\s*[EF]\d{4} |^.{0,80}\s(?:ERROR|FATAL|CRITICAL|SEVERE)(?::|\s)|^\s*panic:|^\s*Traceback/;
+/** a record that says it is a warning or less is none, whatever words follow */
+const LOWER_LEVEL =
+  /"(?:level|severity|log\.level|lvl)"\s*:\s*(?:"(?:warn|warning|info|debug|trace|notice)"|[1-4]\d)\b|\blevel=(?:warn|warning|info|debug|trace)\b|^.{0,80}?\b(?:WARN|WARNING|INFO|DEBUG|TRACE|NOTICE)\b|^\s*[WID]\d{4} /i;
+const isErrorRecord = (t: string) =>
+  EXPLICIT_ERROR_FIELD.test(t) ||
+  (EXPLICIT_ERROR_WORD.test(t) && !(LOWER_LEVEL.test(t) && !/^.{0,80}\b(?:ERROR|FATAL)\b/.test(t)));
 
 /** The message of an error record: its error field, else its message, without time and ids. */
 function errorMessage(text: string): string {
@@ -288,9 +297,31 @@ function errorMessage(text: string): string {
   if (/^\s*\{/.test(text)) {
     try {
       const o = JSON.parse(text) as Record<string, unknown>;
-      const pick = ['error', 'err', 'exception', 'error.message', 'message', 'msg']
-        .map((k) => o[k])
-        .find((v) => typeof v === 'string' && v.trim());
+      // an error field may be an object ({type, message, code}, as pino serializes errors)
+      const said = (v: unknown): string | undefined => {
+        if (typeof v === 'string') return v.trim() || undefined;
+        if (v && typeof v === 'object') {
+          const e = v as Record<string, unknown>;
+          const m = typeof e['message'] === 'string' ? e['message'] : undefined;
+          if (!m) return undefined;
+          const code = typeof e['code'] === 'string' || typeof e['code'] === 'number';
+          return `${typeof e['type'] === 'string' ? `${e['type']}: ` : ''}${m}${code ? ` (${String(e['code'])})` : ''}`;
+        }
+        return undefined;
+      };
+      const pick = [
+        'error',
+        'err',
+        'exception',
+        'exc',
+        'exc_info',
+        'error.message',
+        'cause',
+        'message',
+        'msg',
+      ]
+        .map((k) => said(o[k]))
+        .find(Boolean);
       const m = typeof o['msg'] === 'string' ? o['msg'] : o['message'];
       if (typeof pick === 'string')
         msg = typeof m === 'string' && m !== pick ? `${m}: ${pick}` : pick;
@@ -340,14 +371,22 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
     const workload = model.workloadOf(pod).name;
     const lines = l.lines.slice(-400);
     lines.forEach((line, i) => {
-      if (!EXPLICIT_ERROR.test(line.text)) return;
+      if (!isErrorRecord(line.text)) return;
       // a record whose next line is the exception it threw: that line says more
       const next = lines[i + 1];
       const thrown =
         next && !next.at && /^[\w.$]+(?:Exception|Error)\b/.test(next.text.trim())
           ? next.text.trim()
           : undefined;
-      const text = thrown ?? errorMessage(line.text);
+      // a Java trace names its root cause last ("Caused by: ..."), below the frames
+      const trace: string[] = [];
+      for (const x of lines.slice(i + 1, i + 60)) {
+        if (x.at !== undefined || LOG_RECORD.test(x.text)) break;
+        trace.push(x.text.trim());
+      }
+      const rootCause = [...trace].reverse().find((x) => /^Caused by: /.test(x));
+      const head = thrown ?? errorMessage(line.text);
+      const text = rootCause ? `${head}; ${rootCause}` : head;
       if (text.length < 8) return;
       const key = `${workload}|${shape(text)}`;
       const g = groups.get(key);
@@ -369,10 +408,24 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
         });
     });
   }
+  // records per pod log since a time, to tell a sustained failure from occasional noise
+  const recordsSince = (pod: string, namespace: string | undefined, since: number | undefined) =>
+    model.logs
+      .filter((l) => !l.previous && l.pod === pod && l.namespace === namespace)
+      .reduce(
+        (n, l) =>
+          n +
+          l.lines.filter((x) => x.at !== undefined && (since === undefined || x.at >= since))
+            .length,
+        0,
+      );
   const out: Finding[] = [];
   for (const g of groups.values()) {
     if (g.n < 3) continue;
     if (now !== undefined && g.last !== undefined && now - g.last > 60 * 60_000) continue;
+    // a healthy service logs an error now and then; a failing one at a sustained rate
+    const records = recordsSince(g.view.name, g.view.namespace, g.first);
+    if (records > 0 && g.n / records < 0.2) continue;
     out.push({
       entry,
       object: { kind: 'pod', name: g.view.name, namespace: g.view.namespace },
@@ -381,6 +434,7 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
       groups: {
         count: String(g.n),
         since: g.first !== undefined ? new Date(g.first).toISOString() : 'the start of its logs',
+        ...(g.last !== undefined ? { last: new Date(g.last).toISOString() } : {}),
       },
       at: g.first,
       where: 'log',

@@ -292,16 +292,22 @@ export class Gatherer {
         .map((o) => (o.kind === 'namespace' ? o.name : o.namespace))
         .filter((n): n is string => !!n),
     );
-    for (const w of scope.candidates) {
-      if (namespaces.has(w)) {
-        if (!scope.namespaces.includes(w)) scope.namespaces.push(w);
+    for (const word of scope.candidates) {
+      if (namespaces.has(word)) {
+        if (!scope.namespaces.includes(word)) scope.namespaces.push(word);
         continue;
       }
-      const s: Subject = { name: w, from: 'message-word' };
-      const hit = model
-        .list()
-        .some((o) => o.kind !== 'namespace' && o.kind !== 'node' && model.matches(o, s));
-      if (hit && !scope.subjects.some((x) => x.name === w)) scope.subjects.push(s);
+      // "receipt PDFs" names receipts-api: the word, its plural or its singular
+      for (const w of [word, `${word}s`, word.replace(/s$/, '')].filter((x) => x.length > 3)) {
+        const s: Subject = { name: w, from: 'message-word' };
+        const hit = model
+          .list()
+          .some((o) => o.kind !== 'namespace' && o.kind !== 'node' && model.matches(o, s));
+        if (hit && !scope.subjects.some((x) => x.name === w)) {
+          scope.subjects.push(s);
+          break;
+        }
+      }
     }
     // subjects that matched nothing give way to those that did
     const found = scope.subjects.filter(
