@@ -401,6 +401,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Check the name {host}{host2}{host3}{host4}{host5} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
   },
   {
+    // the expired certificate is the server's the app calls, not one the cluster serves
+    id: 'tls_remote_expired',
+    class: 'tls_certificate',
+    title: "a called server's TLS certificate expired",
+    role: 'cause',
+    strength: 0.92,
+    on: ['log', 'text'],
+    text: '(?:Get|Post|Put|Patch|Delete|Head|request to|connecting to|dial)[^\\n]{0,20}?\\\\?"?https?://(?<host>[\\w-]+(?:\\.[\\w-]+)+)[^\\n]*?(?:x509: certificate has expired|certificate has expired|CERT_HAS_EXPIRED|certificate is not valid after)',
+    cause:
+      '{subject}\'s calls to {host} fail: the TLS certificate {host} presents has expired ("{fact}")',
+    fix: 'The expired certificate is the one {host} serves: have its owner renew it (check with `openssl s_client -connect {host}:443 -servername {host}`); until then the calls of {subject} to it fail.',
+  },
+  {
     id: 'tls_expired',
     class: 'tls_certificate',
     title: 'TLS certificate expired',

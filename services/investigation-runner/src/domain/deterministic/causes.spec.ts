@@ -2581,3 +2581,34 @@ function pod_(name: string) {
     state: { running: { startedAt: ago(120) } },
   });
 }
+
+describe('a called server and a question about a time window', () => {
+  it("an expired certificate on a URL the app calls is that server's, not the cluster's", () => {
+    const { findings } = findingsOf([
+      {
+        output: `time=${ago(2)} level=error msg="rate request failed" err="Post \\"https://api.carrier.example.com/v2/rates\\": tls: failed to verify certificate: x509: certificate has expired or is not yet valid"`,
+        ctx: { pod: 'quotes-5f6d7c8b9-x1y2z', namespace: 'shop', verb: 'logs' },
+      },
+    ]);
+    const f = findings.find((x) => x.entry.id === 'tls_remote_expired');
+    expect(f?.groups['host']).toBe('api.carrier.example.com');
+  });
+
+  it('"which pods restarted in the last hour" leaves out a restart of two days ago', async () => {
+    const world: TextWorld = {
+      tables: {
+        pod: podsTable([
+          ['checkout-api-5f6d7c8b9-a1b2c', '1/1', 'Running', '2 (20m ago)', '3d', 'worker-1'],
+          ['tax-calc-7c8d9e6f5-d4e5f', '1/1', 'Running', '1 (2d ago)', '5d', 'worker-2'],
+        ]),
+      },
+      describe: {},
+    };
+    const out = await investigate(textTools(world), 'which pods restarted in the last hour?', {
+      namespace: 'checkout',
+    });
+    const text = conclusion(out.result);
+    expect(text).toMatch(/checkout-api-5f6d7c8b9-a1b2c/);
+    expect(text).not.toMatch(/tax-calc-7c8d9e6f5-d4e5f/);
+  });
+});

@@ -16,7 +16,7 @@ export function answerQuestion(
       const all = model.list(q.what, q.namespace).filter((o) => o.kind === q.what);
       if (!all.length)
         return `I could not list any ${q.what}s${where(q.namespace)} with the tools available.`;
-      const hits = all.filter((o) => statusMatches(o, q.status));
+      const hits = all.filter((o) => statusMatches(o, q.status, q.since));
       const names = hits.map((o) => o.name);
       const label = q.status
         ? `${q.status === 'failing' ? 'failing (not running and ready)' : q.status}`
@@ -116,8 +116,14 @@ export function answerQuestion(
   return '';
 }
 
-function statusMatches(o: ObjectView, status?: string): boolean {
+function statusMatches(o: ObjectView, status?: string, since?: number): boolean {
   if (!status) return true;
+  // "restarted in the last hour": a container's last termination is that recent (when known)
+  if (status === 'restarted' && since !== undefined) {
+    const listed = o.fields['lastRestart'] ? Date.parse(o.fields['lastRestart']) : -Infinity;
+    const last = Math.max(listed, ...o.containers.map((c) => c.last?.at ?? -Infinity));
+    if (Number.isFinite(last)) return (o.restarts ?? 0) > 0 && last >= since;
+  }
   const s = o.status ?? '';
   if (status === 'failing')
     return (

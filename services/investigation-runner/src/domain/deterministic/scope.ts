@@ -20,8 +20,8 @@ export interface Scope {
 }
 
 export type Question =
-  | { type: 'count'; what: string; status?: string; namespace?: string }
-  | { type: 'which'; what: string; status?: string; namespace?: string }
+  | { type: 'count'; what: string; status?: string; namespace?: string; since?: number }
+  | { type: 'which'; what: string; status?: string; namespace?: string; since?: number }
   | { type: 'log_errors'; subject?: string; since?: number; pattern?: string }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
   | { type: 'nodes' }
@@ -242,7 +242,7 @@ function parseQuestion(
         ? 'job'
         : 'pod';
   if (/\bhow many\b|\bcount\b|\bnumber of\b/.test(t))
-    return { type: 'count', what, status, namespace: ns };
+    return { type: 'count', what, status, namespace: ns, since: resolveSince(t, now) };
   if (
     /\b(errors?|exceptions?|warnings?|failures?)\b[^?]*\blogs?\b|\blogs?\b[^?]*\b(errors?|exceptions?)\b/.test(
       t,
@@ -258,7 +258,7 @@ function parseQuestion(
   if (/\b(which|what)\b[^?]*\b(version|image|tag|release|build)s?\b/.test(t) && subjects.length)
     return { type: 'version', subject: subjects[0]?.name };
   if (/\bwhich\b|\blist\b|\bwhat pods\b|\bshow\b/.test(t) && status)
-    return { type: 'which', what, status, namespace: ns };
+    return { type: 'which', what, status, namespace: ns, since: resolveSince(t, now) };
   if (
     /\bnodes?\b/.test(t) &&
     /\b(wrong|ok|healthy|ready|problem|issue)\b/.test(t) &&

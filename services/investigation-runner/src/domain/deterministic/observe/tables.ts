@@ -124,6 +124,12 @@ export function parseTables(
       v.node = r['NODE'] && r['NODE'] !== '<none>' ? r['NODE'] : undefined;
       const restarts = /^(\d+)/.exec(r['RESTARTS'] ?? '');
       if (restarts?.[1]) v.restarts = Number(restarts[1]);
+      // "2 (45m ago)": when the last restart was
+      const lastRestart = /\(([\dhmsd]+) ago\)/.exec(r['RESTARTS'] ?? '')?.[1];
+      if (lastRestart) {
+        const at = ageToTime(lastRestart, ctx.now ?? Date.now());
+        if (at !== undefined) v.fields['lastRestart'] = new Date(at).toISOString();
+      }
       if (r['READY']) v.fields['ready'] = r['READY'];
       if (r['STORAGECLASS']) v.fields['storageClassName'] = r['STORAGECLASS'];
       if (r['VOLUME']) v.fields['volumeName'] = r['VOLUME'];
