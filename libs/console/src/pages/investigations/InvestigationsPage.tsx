@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { AgentName, InvestigationListItem } from '@inquest/client';
@@ -18,10 +18,17 @@ import './investigations.css';
 const PAGE_SIZE = 100; // the API's largest page
 const ROW_HEIGHT = 56;
 
-const Row = memo(function Row(props: { row: InvestigationListItem }) {
+/** Every row is the same height (CSS `.inv-row`), so the virtualizer never measures the DOM. */
+const estimateRowSize = () => ROW_HEIGHT;
+
+/**
+ * One row. Memoised on the row object (react-query keeps unchanged rows the same object across
+ * refetches) and its index, so a scroll renders only the rows that come into view.
+ */
+const Row = memo(function Row(props: { row: InvestigationListItem; index: number }) {
   const r = props.row;
   return (
-    <>
+    <tr aria-rowindex={props.index + 2} className="inv-row">
       <td className="col-status">
         <Badge tone={statusTone(r.status)}>{r.status}</Badge>
       </td>
@@ -45,14 +52,88 @@ const Row = memo(function Row(props: { row: InvestigationListItem }) {
       <td className="col-started">
         <Time value={r.created_at} />
       </td>
-    </>
+    </tr>
+  );
+});
+
+// static: created once, so React skips it on every scroll render
+const HEAD = (
+  <thead>
+    <tr aria-rowindex={1}>
+      <th scope="col" className="col-status">
+        Status
+      </th>
+      <th scope="col" className="col-agent">
+        Agent
+      </th>
+      <th scope="col" className="col-service">
+        Service
+      </th>
+      <th scope="col" className="col-what">
+        Request and root cause
+      </th>
+      <th scope="col" className="col-confidence">
+        Confidence
+      </th>
+      <th scope="col" className="col-started">
+        Started
+      </th>
+    </tr>
+  </thead>
+);
+
+/**
+ * The scroller and its virtual rows: the only component a scroll re-renders (the query, the
+ * "Showing" line and the filters above stay put).
+ */
+const VirtualRows = memo(function VirtualRows(props: {
+  rows: InvestigationListItem[];
+  total: number;
+  onNearEnd: (lastIndex: number) => void;
+}) {
+  const { rows, onNearEnd } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: estimateRowSize,
+    overscan: 12,
+    // render after the scroll event (batched by React), not synchronously inside its handler
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : -1;
+  useEffect(() => onNearEnd(lastIndex), [onNearEnd, lastIndex]);
+  const padTop = items.length ? items[0]!.start : 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  return (
+    <div className="inv-scroll" ref={scrollRef} tabIndex={0} aria-label="Investigations list">
+      <table className="data-table inv-table" aria-rowcount={props.total + 1}>
+        <caption className="sr-only">Investigations, newest first</caption>
+        {HEAD}
+        <tbody>
+          {padTop > 0 ? (
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={6} height={padTop} />
+            </tr>
+          ) : null}
+          {items.map((v) => (
+            <Row key={rows[v.index]!.investigation_id} row={rows[v.index]!} index={v.index} />
+          ))}
+          {padBottom > 0 ? (
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={6} height={padBottom} />
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
   );
 });
 
 function InvestigationsTable(props: { status: StatusFilter | ''; agent: AgentName | '' }) {
   const client = useClient();
   const { session } = useSession();
-  const scrollRef = useRef<HTMLDivElement>(null);
   const query = useInfiniteQuery({
     queryKey: ['investigations', 'list', session.team ?? '', props.status, props.agent],
     initialPageParam: 0,
@@ -78,21 +159,18 @@ function InvestigationsTable(props: { status: StatusFilter | ''; agent: AgentNam
       );
     },
   });
-  const rows = query.data?.pages.flatMap((p) => p.investigations) ?? [];
+  const pages = query.data?.pages;
+  // one array per fetched data, not per render: VirtualRows' memo holds while nothing changed
+  const rows = useMemo(() => pages?.flatMap((p) => p.investigations) ?? [], [pages]);
   const total = query.data?.pages[0]?.pagination.total ?? 0;
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.length ? items[items.length - 1]!.index : -1;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   // the next page loads by itself when the last rows come into view
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 20) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastIndex, rows.length]);
+  const onNearEnd = useCallback(
+    (lastIndex: number) => {
+      if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 20) void fetchNextPage();
+    },
+    [hasNextPage, isFetchingNextPage, fetchNextPage, rows.length],
+  );
 
   if (query.isPending) return <Loading label="Loading investigations…" />;
   if (query.isError) return <ErrorView error={query.error} onRetry={() => void query.refetch()} />;
@@ -104,61 +182,13 @@ function InvestigationsTable(props: { status: StatusFilter | ''; agent: AgentNam
         </p>
       </Empty>
     );
-  const padTop = items.length ? items[0]!.start : 0;
-  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
   return (
     <>
       <p className="muted" aria-live="polite">
         Showing {rows.length} of {total}
         {query.isFetching && !query.isFetchingNextPage ? ' · refreshing…' : ''}
       </p>
-      <div className="inv-scroll" ref={scrollRef} tabIndex={0} aria-label="Investigations list">
-        <table className="data-table inv-table" aria-rowcount={total + 1}>
-          <caption className="sr-only">Investigations, newest first</caption>
-          <thead>
-            <tr aria-rowindex={1}>
-              <th scope="col" className="col-status">
-                Status
-              </th>
-              <th scope="col" className="col-agent">
-                Agent
-              </th>
-              <th scope="col" className="col-service">
-                Service
-              </th>
-              <th scope="col" className="col-what">
-                Request and root cause
-              </th>
-              <th scope="col" className="col-confidence">
-                Confidence
-              </th>
-              <th scope="col" className="col-started">
-                Started
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {padTop > 0 ? (
-              <tr aria-hidden="true" className="spacer">
-                <td colSpan={6} height={padTop} />
-              </tr>
-            ) : null}
-            {items.map((v) => {
-              const row = rows[v.index]!;
-              return (
-                <tr key={row.investigation_id} aria-rowindex={v.index + 2} className="inv-row">
-                  <Row row={row} />
-                </tr>
-              );
-            })}
-            {padBottom > 0 ? (
-              <tr aria-hidden="true" className="spacer">
-                <td colSpan={6} height={padBottom} />
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+      <VirtualRows rows={rows} total={total} onNearEnd={onNearEnd} />
       {hasNextPage ? (
         <button type="button" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
           {isFetchingNextPage ? 'Loading more…' : 'Load more'}
