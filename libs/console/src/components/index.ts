@@ -9,3 +9,4 @@ export { Field } from './Field';
 export { JsonEditor, parseJson } from './JsonEditor';
 export { DiffView } from './DiffView';
 export { DataTable, type Column } from './DataTable';
+export { SubNav, type SubNavPage } from './SubNav';

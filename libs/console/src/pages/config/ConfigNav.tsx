@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'wouter';
+import { SubNav } from '../../components';
 
 /** The configuration area's pages, in the order of its sub-navigation. */
 export const CONFIG_PAGES = [
@@ -8,20 +8,7 @@ export const CONFIG_PAGES = [
   { href: '/configuration/pending', label: 'Pending changes' },
 ] as const;
 
-/** Links between the configuration pages (a labelled navigation landmark). */
+/** Links between the configuration pages. */
 export function ConfigNav() {
-  const [location] = useLocation();
-  return (
-    <nav className="subnav" aria-label="Configuration sections">
-      <ul>
-        {CONFIG_PAGES.map((p) => (
-          <li key={p.href}>
-            <Link href={p.href} aria-current={location === p.href ? 'page' : undefined}>
-              {p.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <SubNav pages={CONFIG_PAGES} label="Configuration sections" />;
 }

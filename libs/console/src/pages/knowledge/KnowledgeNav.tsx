@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'wouter';
+import { SubNav } from '../../components';
 
 /** The knowledge area's pages, in the order of its sub-navigation. */
 export const KNOWLEDGE_PAGES = [
@@ -11,20 +11,7 @@ export const KNOWLEDGE_PAGES = [
   { href: '/knowledge/sources', label: 'Sources & tree' },
 ] as const;
 
-/** Links between the knowledge pages (a second navigation landmark, labelled). */
+/** Links between the knowledge pages. */
 export function KnowledgeNav() {
-  const [location] = useLocation();
-  return (
-    <nav className="kb-subnav" aria-label="Knowledge sections">
-      <ul>
-        {KNOWLEDGE_PAGES.map((p) => (
-          <li key={p.href}>
-            <Link href={p.href} aria-current={location === p.href ? 'page' : undefined}>
-              {p.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <SubNav pages={KNOWLEDGE_PAGES} label="Knowledge sections" className="kb-subnav" />;
 }
