@@ -2612,3 +2612,56 @@ describe('a called server and a question about a time window', () => {
     expect(text).not.toMatch(/tax-calc-7c8d9e6f5-d4e5f/);
   });
 });
+
+describe('questions about replicas and versions', () => {
+  const world: JsonWorld = {
+    objects: [
+      deployment('search-api', 'search', 'registry.example.com/search-api:5.1.0', 5, 3),
+      pod({
+        name: 'search-api-6c7d8e9f1-aaaaa',
+        ns: 'search',
+        app: 'search-api',
+        image: 'registry.example.com/search-api:5.1.0',
+        node: 'worker-1',
+        ready: true,
+        state: { running: { startedAt: ago(120) } },
+      }),
+    ],
+  };
+  it('"how many replicas are unavailable" counts desired against available', async () => {
+    const out = await investigate(
+      jsonTools(world),
+      'how many replicas of search-api are unavailable right now?',
+      { namespace: 'search' },
+    );
+    expect(conclusion(out.result)).toMatch(/2 of 5 replicas unavailable \(3\/5 available\)/);
+  });
+
+  it('"which version runs in prod vs staging" answers for both environments', async () => {
+    const env = (ns: string, tag: string, name: string) => [
+      deployment('api-gateway', ns, `registry.example.com/api-gateway:${tag}`, 1, 1),
+      pod({
+        name,
+        ns,
+        app: 'api-gateway',
+        image: `registry.example.com/api-gateway:${tag}`,
+        node: 'worker-1',
+        ready: true,
+        state: { running: { startedAt: ago(120) } },
+      }),
+    ];
+    const two: JsonWorld = {
+      objects: [
+        ...env('prod', '2.3.1', 'api-gateway-5f6d7c8b9-p1p1p'),
+        ...env('staging', '2.4.0', 'api-gateway-7c8d9e6f5-s1s1s'),
+      ],
+    };
+    const out = await investigate(
+      jsonTools(two),
+      'what version of api-gateway is running in prod vs staging?',
+    );
+    const text = conclusion(out.result);
+    expect(text).toMatch(/2\.3\.1/);
+    expect(text).toMatch(/2\.4\.0/);
+  });
+});

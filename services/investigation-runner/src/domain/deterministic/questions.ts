@@ -90,7 +90,9 @@ export function answerQuestion(
         .join(', ')}.`;
     }
     case 'version':
-      return runningVersions(model, scope, now, q.subject);
+      return runningVersions(model, scope, now, q.subject, q.environments ?? []);
+    case 'replicas':
+      return unavailableReplicas(model, scope, q.subject);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -171,15 +173,25 @@ const tagOf = (image: string) => /:([^:@/]+)(?:@|$)/.exec(image)?.[1];
 
 /**
  * Which image (version) the subject's pods run and since when: the ReplicaSet that runs it was
- * created then (else its oldest pod started then); the version before it when a ReplicaSet shows it.
+ * created then (else its oldest pod started then).
  */
 function runningVersions(
   model: ClusterModel,
   scope: Scope,
   now: number,
   subject: string | undefined,
+  environments: string[],
 ): string {
-  const pods = model.list('pod').filter((p) => scope.subjects.some((s) => model.matches(p, s)));
+  // comparing environments: the subject's pods wherever a namespace names one of them
+  const inEnv = (ns?: string) => environments.some((e) => ns?.includes(e));
+  const pods = model
+    .list('pod')
+    .filter((p) =>
+      environments.length > 1
+        ? inEnv(p.namespace) &&
+          scope.subjects.some((s) => model.matches(p, { ...s, namespace: undefined }))
+        : scope.subjects.some((s) => model.matches(p, s)),
+    );
   if (!pods.length)
     return `I could not find the pods of ${subject ?? 'the service'} with the tools available.`;
   const byWorkload = new Map<string, ObjectView[]>();
@@ -190,9 +202,18 @@ function runningVersions(
   const parts: string[] = [];
   for (const [key, ps] of byWorkload) {
     const [w, ns] = key.split('|') as [string, string];
-    const images = [
-      ...new Set(ps.map((p) => p.containers[0]?.image ?? p.images[0]).filter(Boolean)),
-    ] as string[];
+    // a listed pod may not show its image: its controller's (or ReplicaSet's) then
+    const controller = [
+      ...model.list('deployment', ns || undefined),
+      ...model.list('statefulset', ns || undefined),
+      ...model.list('daemonset', ns || undefined),
+    ].find((o) => o.name === w);
+    const imageOf = (p: ObjectView) =>
+      p.containers[0]?.image ??
+      p.images[0] ??
+      controller?.images[0] ??
+      controller?.containers[0]?.image;
+    const images = [...new Set(ps.map(imageOf).filter(Boolean))] as string[];
     const rss = model
       .list('replicaset', ns || undefined)
       .filter((r) => model.workloadOf(r).name === w && r.created)
@@ -200,20 +221,48 @@ function runningVersions(
     for (const image of images) {
       const rs = rss.find((r) => r.images.includes(image));
       const started = rs?.created ?? Math.min(...ps.map((p) => p.created ?? Infinity));
-      const before = rs
-        ? rss.find((r) => (r.created ?? 0) < rs.created! && r.images[0] !== image)
-        : undefined;
-      const n = ps.filter((p) => (p.containers[0]?.image ?? p.images[0]) === image).length;
+      const n = ps.filter((p) => imageOf(p) === image).length;
       const tag = tagOf(image);
       parts.push(
         `${w}${ns ? ` (namespace ${ns})` : ''} runs ${image}${tag ? ` (version ${tag})` : ''} on ${n} pod${n === 1 ? '' : 's'}` +
           (Number.isFinite(started)
             ? ` since ${new Date(started).toISOString()} (${ago(now - started)} ago)`
             : '') +
-          (before?.images[0] ? `; before that ${before.images[0]}` : '') +
           '.',
       );
     }
   }
   return parts.join(' ');
+}
+
+/** "how many replicas are unavailable": desired vs available of the subject's controllers */
+function unavailableReplicas(
+  model: ClusterModel,
+  scope: Scope,
+  subject: string | undefined,
+): string {
+  const controllers = [...model.list('deployment'), ...model.list('statefulset')].filter((o) =>
+    scope.subjects.some((s) => model.matches(o, s)),
+  );
+  const parts = controllers.flatMap((o) => {
+    const want = Number(o.fields['replicas'] ?? o.fields['status.replicas'] ?? NaN);
+    const available = Number(
+      o.fields['status.availableReplicas'] ??
+        o.fields['status.readyReplicas'] ??
+        (Number.isFinite(want) ? 0 : NaN),
+    );
+    if (!Number.isFinite(want)) return [];
+    const down = Math.max(0, want - (Number.isFinite(available) ? available : 0));
+    return [
+      `${o.name}${o.namespace ? ` (namespace ${o.namespace})` : ''}: ${down} of ${want} replicas unavailable (${want - down}/${want} available)`,
+    ];
+  });
+  if (parts.length) return `${parts.join('; ')}.`;
+  const pods = model.list('pod').filter((p) => scope.subjects.some((s) => model.matches(p, s)));
+  if (!pods.length)
+    return `I could not find ${subject ?? 'the service'}'s replicas with the tools available.`;
+  const notReady = pods.filter(
+    (p) => p.status !== 'Running' || p.containers.some((c) => c.ready === false),
+  );
+  return `${notReady.length} of ${pods.length} pods of ${subject ?? 'the service'} are not running and ready${notReady.length ? `: ${notReady.map((p) => `${p.name} [${p.status ?? '?'}]`).join(', ')}` : ''}.`;
 }

@@ -25,7 +25,8 @@ export type Question =
   | { type: 'log_errors'; subject?: string; since?: number; pattern?: string }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
   | { type: 'nodes' }
-  | { type: 'version'; subject?: string };
+  | { type: 'version'; subject?: string; environments?: string[] }
+  | { type: 'replicas'; subject?: string };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -241,6 +242,13 @@ function parseQuestion(
       : /\bjobs?\b/.test(t) && !/\bpods?\b/.test(t)
         ? 'job'
         : 'pod';
+  if (
+    /\bhow many\b[^?]*\breplicas?\b[^?]*\b(unavailable|not (?:ready|available|running)|missing|down)\b/.test(
+      t,
+    ) &&
+    subjects.length
+  )
+    return { type: 'replicas', subject: subjects[0]?.name };
   if (/\bhow many\b|\bcount\b|\bnumber of\b/.test(t))
     return { type: 'count', what, status, namespace: ns, since: resolveSince(t, now) };
   if (
@@ -255,8 +263,18 @@ function parseQuestion(
     )
   )
     return { type: 'top', resource: /\bcpu\b/.test(t) ? 'cpu' : 'memory', namespace: ns };
-  if (/\b(which|what)\b[^?]*\b(version|image|tag|release|build)s?\b/.test(t) && subjects.length)
-    return { type: 'version', subject: subjects[0]?.name };
+  if (/\b(which|what)\b[^?]*\b(version|image|tag|release|build)s?\b/.test(t) && subjects.length) {
+    // "in prod vs staging": the environments compared (namespaces named like them)
+    const environments = [
+      ...new Set(
+        t.match(
+          /\b(prod|production|staging|stage|dev|development|qa|test|uat|preprod|canary)\b/g,
+        ) ?? [],
+      ),
+    ];
+    return { type: 'version', subject: subjects[0]?.name, environments };
+  }
+
   if (/\bwhich\b|\blist\b|\bwhat pods\b|\bshow\b/.test(t) && status)
     return { type: 'which', what, status, namespace: ns, since: resolveSince(t, now) };
   if (
