@@ -59,7 +59,11 @@ export async function startInquest(
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + (options.timeoutMs ?? 60_000);
+  // on 2 cores several all-in-one instances of the e2e suite start at the same time; under the
+  // specs' 90 s hook timeouts, so this error (with the last /readyz answer) is the one reported
+  const timeoutMs = options.timeoutMs ?? 85_000;
+  const until = Date.now() + timeoutMs;
+  let lastReady = '';
   let exited = false;
   let stopping = false;
   child.once('exit', (code, signal) => {
@@ -73,12 +77,15 @@ export async function startInquest(
     try {
       const r = await fetch(`${url}/readyz`);
       if (r.status === 200 && /Press Ctrl-C/.test(out)) break;
+      lastReady = `${r.status} ${await r.text()}`;
     } catch {
       // not listening yet
     }
     if (Date.now() > until) {
       child.kill('SIGKILL');
-      throw new Error(`inquest not ready within ${options.timeoutMs ?? 60_000} ms:\n${out}`);
+      throw new Error(
+        `inquest not ready within ${timeoutMs} ms (last /readyz: ${lastReady || 'no answer'}):\n${out}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
