@@ -1,7 +1,7 @@
 import type { InvestigationResultRecord } from '@inquest/store';
 import type { EngineRun } from '../engine';
 import type { KnowledgeChunk, LearnedPatternView } from '../ports';
-import { failingDependencies } from './dependencies';
+import { backingWorkload, failingDependencies } from './dependencies';
 import { findFindings, relevance, type Finding, type compile } from './diagnose';
 import { isUnhealthy } from './health';
 import { workloadName, type ClusterModel } from './model';
@@ -90,14 +90,15 @@ export function conclude(
   const subjectFails = findings.some(
     (f) => relevance(f, model, scope.subjects, focus) >= 0.9 && !resolved(f, model, now),
   );
+  const dependencies = subjectFails
+    ? failingDependencies(
+        model,
+        new Set(focusObjects.map((o) => model.workloadOf(o).name)),
+        scope.namespaces[0],
+      )
+    : [];
   const dependsOn = new Set(
-    (subjectFails ? failingDependencies : () => [])(
-      model,
-      new Set(focusObjects.map((o) => model.workloadOf(o).name)),
-      scope.namespaces[0],
-    )
-      .slice(0, 2)
-      .flatMap((d) => (d.workload ? [d.workload.name] : [])),
+    dependencies.slice(0, 2).flatMap((d) => (d.workload ? [d.workload.name] : [])),
   );
   const scored = findings
     .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus, dependsOn) }))
@@ -528,10 +529,7 @@ function dependencyDetail(model: ClusterModel, vars: Record<string, string>): st
         : s.name === name && (!ns || ns === 'svc' || !s.namespace || s.namespace === ns),
     );
   if (!svc) return undefined;
-  const backing = [
-    ...model.list('deployment', svc.namespace),
-    ...model.list('statefulset', svc.namespace),
-  ].find((w) => w.name === svc.name || svc.name.startsWith(w.name) || w.name.startsWith(svc.name));
+  const backing = backingWorkload(model, svc);
   let detail = `${host} is the Service ${svc.name}${svc.namespace ? ` (namespace ${svc.namespace})` : ''}`;
   if (backing) {
     const [readyN, wantN] = (backing.fields['ready'] ?? '').split('/');

@@ -31,7 +31,7 @@ function hostsIn(line: string): { name: string; namespace?: string }[] {
   return out;
 }
 
-/** The Deployment/StatefulSet behind a Service (by the Service's selector, else by name). */
+/** The Deployment/StatefulSet behind a Service: the one of its name, else one whose name extends it (or it extends). */
 export function backingWorkload(model: ClusterModel, svc: ObjectView): ObjectView | undefined {
   const candidates = [
     ...model.list('deployment', svc.namespace),

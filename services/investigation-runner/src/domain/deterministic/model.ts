@@ -137,7 +137,9 @@ export class ClusterModel {
         (kind === 'job' &&
           // a Job's pods are named <job>-<5 random characters> (listings do not show owners)
           (p.owner?.name === name ||
-            (!p.owner && new RegExp(`^${escape(name)}-[a-z0-9]{5}$`).test(p.name))))
+            (!p.owner &&
+              p.name.startsWith(`${name}-`) &&
+              /^[a-z0-9]{5}$/.test(p.name.slice(name.length + 1)))))
       );
     });
   }
@@ -197,5 +199,3 @@ export function workloadName(name: string): string {
   if (five?.[1] && /\d/.test(name.slice(-5))) return five[1];
   return name;
 }
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
