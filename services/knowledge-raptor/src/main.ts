@@ -168,6 +168,8 @@ export async function start(
     },
   });
 
+  closers.add('indexing retries', () => knowledge.stop());
+
   const syncState = new FileSyncStateStore(join(config.INQUEST_DATA_DIR, 'source-sync'));
   for (const t of await syncState.teams()) syncTeams.add(t);
   const sourceSync = new SourceSync({

@@ -65,6 +65,9 @@ export const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/;
  */
 export class DocumentLibrary {
   private readonly now: () => Date;
+  /** indexing retries waiting for their turn; cleared by stop() so none runs on a closed store */
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private stopped = false;
 
   constructor(private readonly deps: DocumentLibraryDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -170,25 +173,44 @@ export class DocumentLibrary {
   }
 
   private retryLater(doc: DocumentRecord, attempt: number): void {
+    if (this.stopped) return;
     const t = setTimeout(
       () => {
-        void (async () => {
-          try {
-            await this.deps.indexer.indexAndMark(doc);
-            this.deps.tree?.schedule(doc.team_id);
-          } catch (err) {
-            if (attempt >= 3) {
-              await this.deps.store.updateDocumentStatus(doc.team_id, doc.document_id, {
-                status: 'failed',
-                error: (err as Error).message,
-              });
-            } else this.retryLater(doc, attempt + 1);
-          }
-        })();
+        this.retries.delete(t);
+        void this.retry(doc, attempt);
       },
       1000 * 4 ** attempt,
     );
     t.unref();
+    this.retries.add(t);
+  }
+
+  private async retry(doc: DocumentRecord, attempt: number): Promise<void> {
+    try {
+      await this.deps.indexer.indexAndMark(doc);
+      this.deps.tree?.schedule(doc.team_id);
+    } catch (err) {
+      if (attempt < 3) return this.retryLater(doc, attempt + 1);
+      if (this.stopped) return;
+      await this.deps.store
+        .updateDocumentStatus(doc.team_id, doc.document_id, {
+          status: 'failed',
+          error: (err as Error).message,
+        })
+        .catch((e: unknown) =>
+          this.deps.logger.warn(
+            { err: e, document_id: doc.document_id },
+            'document could not be marked failed; it stays pending and is resumed at start',
+          ),
+        );
+    }
+  }
+
+  /** Cancels the waiting indexing retries (shutdown); a pending document is resumed at start. */
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.retries) clearTimeout(t);
+    this.retries.clear();
   }
 
   async status(teamId: string, documentId: string) {

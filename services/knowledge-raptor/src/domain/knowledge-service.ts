@@ -51,6 +51,11 @@ export class KnowledgeService {
     });
   }
 
+  /** Stops background work (indexing retries) before the store closes. */
+  stop(): void {
+    this.documents.stop();
+  }
+
   teach: DocumentLibrary['teach'] = (input) => this.documents.teach(input);
   status: DocumentLibrary['status'] = (teamId, documentId) =>
     this.documents.status(teamId, documentId);
