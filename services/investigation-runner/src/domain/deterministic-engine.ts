@@ -6,7 +6,7 @@ import type { Params } from './param-filler';
 import { RunProgress } from './run-progress';
 import { isBuiltin } from './tool-runner';
 import { CAUSE_CATALOG, type CauseEntry } from './deterministic/cause-catalog.data';
-import { absorbKnowledge, conclude, type Knowledge } from './deterministic/conclude';
+import { absorbKnowledge, conclude, foundNothing, type Knowledge } from './deterministic/conclude';
 import { compile } from './deterministic/diagnose';
 import { Gatherer } from './deterministic/gatherer';
 import { ClusterModel } from './deterministic/model';
@@ -97,7 +97,7 @@ export class DeterministicEngine implements InvestigationEngine {
     if (run.signal.aborted) throw run.signal.reason;
     if (run.deadline < Date.now()) throw timeoutError('the investigation ran out of time');
     progress.step('analysing evidence');
-    const result = conclude(
+    let result = conclude(
       run,
       scope,
       model,
@@ -107,6 +107,26 @@ export class DeterministicEngine implements InvestigationEngine {
       runner.used.length,
       refused,
     );
+    // what the request named looks healthy: its neighbours in the namespace may not be
+    if (foundNothing(result) && scope.subjects.length && !scope.question) {
+      const named = [...new Set(scope.subjects.map((s) => s.name))].join(', ');
+      const neighbours = await gather.widen();
+      if (run.signal.aborted) throw run.signal.reason;
+      if (neighbours.length) {
+        const wider = conclude(
+          run,
+          { ...scope, subjects: [...scope.subjects, ...neighbours] },
+          model,
+          this.catalog,
+          knowledge,
+          now,
+          runner.used.length,
+          refused,
+          named,
+        );
+        if (!foundNothing(wider)) result = wider;
+      }
+    }
     progress.finish();
     return { result, toolsUsed: [...runner.used] };
   }

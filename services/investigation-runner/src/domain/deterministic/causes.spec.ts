@@ -2665,3 +2665,107 @@ describe('questions about replicas and versions', () => {
     expect(text).toMatch(/2\.4\.0/);
   });
 });
+
+describe('a warning that keeps reporting an error value', () => {
+  const count = (lines: string[]) => {
+    const { model } = findingsOf([
+      {
+        output: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p-5f6d7c8b9-x1y2z', namespace: 'n', creationTimestamp: ago(60) },
+          spec: { containers: [{ name: 'p', image: 'p:1' }] },
+          status: { phase: 'Running' },
+        },
+        ctx: { namespace: 'n', verb: 'get' },
+      },
+      {
+        output: lines.join('\n'),
+        ctx: { pod: 'p-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' },
+      },
+    ]);
+    return findFindings(model, compile(CAUSE_CATALOG), NOW).filter(
+      (f) => f.entry.id === 'app_errors',
+    );
+  };
+  const warn = (m: number) =>
+    `${ago(m)} WARN  [producer-network-thread] o.a.k.c.p.i.Sender - Got error produce response on topic-partition clicks-0, retrying. Error: NOT_ENOUGH_REPLICAS`;
+
+  it('is a failure when sustained and still going on', () => {
+    const f = count([12, 10, 8, 6, 4, 2].map(warn));
+    expect(f).toHaveLength(1);
+    expect(f[0]!.fact).toMatch(/NOT_ENOUGH_REPLICAS/);
+  });
+  it('is noise when rare, a minority of the records, or over', () => {
+    expect(count([6, 4, 2].map(warn))).toHaveLength(0);
+    const info = (m: number) => `${ago(m)} INFO flushed batch of 900 events`;
+    const mixed = [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2].flatMap((m) => [info(m), warn(m)]);
+    expect(count([...mixed, ...[1, 1, 1, 1, 1, 1].map(info)])).toHaveLength(0);
+    expect(count([50, 45, 40, 35, 30, 25].map(warn))).toHaveLength(0);
+  });
+  it('an empty error value is none', () => {
+    const line = (m: number) => `time=${ago(m)} level=warn msg="retry done" error=null`;
+    expect(count([12, 10, 8, 6, 4, 2].map(line))).toHaveLength(0);
+  });
+});
+
+describe('a healthy subject whose neighbour fails', () => {
+  const ingestPod = 'clickstream-ingest-6d7f8c9b5-q8whk';
+  const dashPod = 'dashboard-7c9d8b6f5-m2x7k';
+  const running = { running: { startedAt: ago(300) } };
+  const world = (ingestLog: string): JsonWorld => ({
+    objects: [
+      deployment('dashboard', 'analytics', 'dashboard:4.1.0', 1, 1),
+      deployment('clickstream-ingest', 'analytics', 'clickstream-ingest:2.3.0', 1, 1),
+      pod({
+        name: dashPod,
+        ns: 'analytics',
+        app: 'dashboard',
+        image: 'dashboard:4.1.0',
+        node: 'worker-1',
+        ready: true,
+        state: running,
+      }),
+      pod({
+        name: ingestPod,
+        ns: 'analytics',
+        app: 'clickstream-ingest',
+        image: 'clickstream-ingest:2.3.0',
+        node: 'worker-1',
+        ready: true,
+        state: running,
+      }),
+    ],
+    logs: {
+      [dashPod]: `${ago(5)} INFO GET /api/clicks status=200`,
+      [ingestPod]: ingestLog,
+    },
+  });
+
+  it('names the neighbour and says the subject itself looks healthy', async () => {
+    const log = [20, 16, 12, 8, 4, 1]
+      .map(
+        (m) =>
+          `${ago(m)} ERROR c.a.ingest.Publisher - publish to clicks failed: org.apache.kafka.common.errors.NotEnoughReplicasException: The size of the current ISR Set(0) is insufficient to satisfy the min.isr requirement of 2`,
+      )
+      .join('\n');
+    const out = await investigate(
+      jsonTools(world(log)),
+      "the analytics dashboard hasn't shown new clicks for half an hour",
+      {},
+    );
+    const text = conclusion(out.result);
+    expect(text).toMatch(/clickstream-ingest/);
+    expect(text).toMatch(/NotEnoughReplicas/);
+    expect(text).toMatch(/Dashboard itself looks healthy/);
+  });
+
+  it('still finds no problem when the neighbours are healthy too', async () => {
+    const out = await investigate(
+      jsonTools(world(`${ago(3)} INFO flushed batch of 900 events to clicks`)),
+      "the analytics dashboard hasn't shown new clicks for half an hour",
+      {},
+    );
+    expect(conclusion(out.result)).toMatch(/^No problem found/);
+  });
+});

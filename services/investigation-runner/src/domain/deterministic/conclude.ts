@@ -54,6 +54,12 @@ function fillTemplate(t: string, vars: Record<string, string>): string {
     .replace(/\s{2,}/g, ' ');
 }
 
+export const NO_PROBLEM = 'No problem found';
+
+/** The conclusion found no fault (a question's answer may come before it). */
+export const foundNothing = (r: InvestigationResultRecord) =>
+  r.root_cause.description.includes(`${NO_PROBLEM}: `);
+
 export function conclude(
   run: EngineRun,
   scope: Scope,
@@ -63,6 +69,8 @@ export function conclude(
   now: number,
   toolCalls: number,
   refusedTools: ToolProfile[],
+  /** the subjects named by the request, when they looked healthy and the scope was widened */
+  healthyNamed?: string,
 ): InvestigationResultRecord {
   const refused = refusedTools.map((p) => p.tool.fullName);
   const findings = findFindings(model, catalog, now);
@@ -201,6 +209,8 @@ export function conclude(
       description += ` Seen as: ${fillTemplate(symptom.f.entry.title, vars)} ("${clip(symptom.f.fact, 160)}").`;
     if (change)
       description += ` It started after the rollout of ${change.what} at ${new Date(change.at).toISOString()} (${Math.max(0, Math.round((firstError - change.at) / 60_000))} min before the first error).`;
+    if (healthyNamed)
+      description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}, in the same namespace. ${description}`;
     if (!description.includes(top.f.fact.slice(0, 40)))
       description += ` Decisive evidence: "${clip(top.f.fact, 240)}".`;
     description += ` Fix: ${fillTemplate(top.f.entry.fix, vars)}`;
@@ -263,10 +273,10 @@ export function conclude(
       : scope.subjects.length
         ? `no object named ${scope.subjects.map((s) => s.name).join(', ')} was found with the tools available`
         : `${model.objects.size} object(s) checked`;
-    description = `No problem found: ${seenWhat}; no failing containers, warning events or error logs point at a fault in the data gathered.`;
+    description = `${NO_PROBLEM}: ${seenWhat}; no failing containers, warning events or error logs point at a fault in the data gathered.`;
     confidence = focusObjects.length || (!scope.subjects.length && model.objects.size) ? 20 : 10;
     if (question) confidence = 70;
-    headline = 'No problem found';
+    headline = NO_PROBLEM;
     evidence.push(`${toolCalls} tool call(s): ${seenWhat}`);
     recs.push({
       priority: 'low',

@@ -287,6 +287,12 @@ const EXPLICIT_ERROR_WORD =
 /** a record that says it is a warning or less is none, whatever words follow */
 const LOWER_LEVEL =
   /"(?:level|severity|log\.level|lvl)"\s*:\s*(?:"(?:warn|warning|info|debug|trace|notice)"|[1-4]\d)\b|\blevel=(?:warn|warning|info|debug|trace)\b|^.{0,80}?\b(?:WARN|WARNING|INFO|DEBUG|TRACE|NOTICE)\b|^\s*[WID]\d{4} /i;
+/** a warning that reports an error value ("retrying ... Error: NOT_ENOUGH_REPLICAS", err="...") */
+const WARN_LEVEL =
+  /"(?:level|severity|log\.level|lvl)"\s*:\s*"(?:warn|warning)"|\blevel=(?:warn|warning)\b|^.{0,80}?\b(?:WARN|WARNING)\b|^\s*W\d{4} /;
+const ERROR_VALUE =
+  /\b(?:error|err)\b"?\s*[:=]\s*(?!\s*"?(?:null|nil|none|false|0)(?:["\s,}]|$))\S/i;
+const isWarnedError = (t: string) => WARN_LEVEL.test(t) && ERROR_VALUE.test(t);
 const isErrorRecord = (t: string) =>
   EXPLICIT_ERROR_FIELD.test(t) ||
   (EXPLICIT_ERROR_WORD.test(t) && !(LOWER_LEVEL.test(t) && !/^.{0,80}\b(?:ERROR|FATAL)\b/.test(t)));
@@ -356,6 +362,8 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
     string,
     {
       n: number;
+      /** every record a warning: a failure only while it is sustained and still going on */
+      warned: boolean;
       first?: number;
       last?: number;
       text: string;
@@ -371,7 +379,8 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
     const workload = model.workloadOf(pod).name;
     const lines = l.lines.slice(-400);
     lines.forEach((line, i) => {
-      if (!isErrorRecord(line.text)) return;
+      const warned = !isErrorRecord(line.text);
+      if (warned && !isWarnedError(line.text)) return;
       // a record whose next line is the exception it threw: that line says more
       const next = lines[i + 1];
       const thrown =
@@ -392,6 +401,7 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
       const g = groups.get(key);
       if (g) {
         g.n++;
+        g.warned &&= warned;
         if (line.at !== undefined) {
           g.first = Math.min(g.first ?? line.at, line.at);
           g.last = Math.max(g.last ?? line.at, line.at);
@@ -399,6 +409,7 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
       } else
         groups.set(key, {
           n: 1,
+          warned,
           first: line.at,
           last: line.at,
           text,
@@ -426,6 +437,13 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
     // a healthy service logs an error now and then; a failing one at a sustained rate
     const records = recordsSince(g.view.name, g.view.namespace, g.first);
     if (records > 0 && g.n / records < 0.2) continue;
+    if (
+      g.warned &&
+      (g.n < 5 ||
+        (records > 0 && g.n / records < 0.5) ||
+        (now !== undefined && (g.last === undefined || now - g.last > 15 * 60_000)))
+    )
+      continue;
     out.push({
       entry,
       object: { kind: 'pod', name: g.view.name, namespace: g.view.namespace },

@@ -281,6 +281,42 @@ export class Gatherer {
   }
 
   /**
+   * The named subject looks healthy: what else runs in its namespace is read (one pod of each of
+   * up to three other workloads, failing ones first). A symptom users see on one service often
+   * comes from a neighbour: the dashboard shows no new data because the ingester fails. Returns
+   * the workloads read, as subjects.
+   */
+  async widen(): Promise<Subject[]> {
+    const { model, scope } = this;
+    const own = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
+    const ns = scope.namespaces[0] ?? own.find((o) => o.namespace && o.kind !== 'node')?.namespace;
+    if (!ns || /^kube-/.test(ns)) return [];
+    const ownWorkloads = new Set(own.map((o) => model.workloadOf(o).name));
+    const byWorkload = new Map<string, ObjectView[]>();
+    for (const p of model.list('pod', ns)) {
+      if (p.namespace !== ns) continue;
+      const w = model.workloadOf(p).name;
+      if (ownWorkloads.has(w)) continue;
+      byWorkload.set(w, [...(byWorkload.get(w) ?? []), p]);
+    }
+    const score = (ps: ObjectView[]) =>
+      (ps.some((p) => isUnhealthy(p, this.now)) ? 1000 : 0) +
+      Math.max(...ps.map((p) => p.restarts ?? 0));
+    const picked = [...byWorkload.entries()]
+      .sort((a, b) => score(b[1]) - score(a[1]) || a[0].localeCompare(b[0]))
+      .slice(0, 3)
+      .map(([name, ps]) => {
+        const pod =
+          ps.find((p) => isUnhealthy(p, this.now)) ??
+          [...ps].sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))[0]!;
+        return { name, pod };
+      });
+    await Promise.all(picked.map(({ pod }) => this.inspect(pod)));
+    await this.followDependencies(picked.map(({ pod }) => pod));
+    return picked.map(({ name }) => ({ name, namespace: ns, from: 'namespace' }));
+  }
+
+  /**
    * Words of the message that name a namespace or a workload seen in the listings become part of
    * the scope ("the content pipeline", "quote-service degraded in insurance").
    */

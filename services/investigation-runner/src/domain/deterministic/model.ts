@@ -125,6 +125,9 @@ export class ClusterModel {
         return { kind: 'deployment', name: workloadName(o.name) || app || o.name };
       }
       if (o.kind === 'replicaset') return { kind: 'deployment', name: stripHash(o.name) };
+      // a CronJob names its Jobs <cronjob>-<scheduled time in minutes since the epoch>
+      const cron = /^(.+)-\d{8,}$/.exec(o.name);
+      if (o.kind === 'job' && cron?.[1]) return { kind: 'cronjob', name: cron[1] };
     }
     return { kind: o.kind, name: o.name };
   }
@@ -163,11 +166,12 @@ export class ClusterModel {
     ];
     if (labelVals.includes(n)) return true;
     // "checkout" -> "checkout-api", "checkout-7d9f..."; "payments-api" !-> "payments-db"
+    // a workload named in the message ("the retrain job") covers its pods
     if (
       s.kind &&
       s.kind !== 'service' &&
       s.kind !== o.kind &&
-      !(s.kind === 'deployment' && o.kind === 'pod')
+      !(o.kind === 'pod' && WORKLOAD_KINDS.has(s.kind))
     )
       return false;
     const wn = w.name;
@@ -185,6 +189,8 @@ function max(a?: number, b?: number) {
 }
 
 /** checkout-api-7d9f8b6c5 -> checkout-api */
+const WORKLOAD_KINDS = new Set(['deployment', 'statefulset', 'daemonset', 'job', 'cronjob']);
+
 export function stripHash(name: string): string {
   return name.replace(/-[a-z0-9]{6,10}$/, '');
 }
