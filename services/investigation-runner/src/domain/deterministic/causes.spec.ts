@@ -2769,3 +2769,72 @@ describe('a healthy subject whose neighbour fails', () => {
     expect(conclusion(out.result)).toMatch(/^No problem found/);
   });
 });
+
+describe('failures named by their own words (catalog entries)', () => {
+  const fromLog = (line: string) =>
+    ids(
+      findingsOf([
+        { output: line, ctx: { pod: 'app-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' } },
+      ]).findings,
+    );
+  const fromEvent = (reason: string, message: string, kind = 'Pod') =>
+    ids(
+      findingsOf([
+        {
+          output: {
+            kind: 'EventList',
+            items: [kubeEvent('n', { kind, name: 'app' }, 'Warning', reason, message, 5)],
+          },
+          ctx: { namespace: 'n', verb: 'events' },
+        },
+      ]).findings,
+    );
+  it.each([
+    ['exec_format_error', 'exec /usr/local/bin/thumbnailer: exec format error'],
+    [
+      'too_many_open_files',
+      `${ago(3)} ERROR Error: EMFILE: too many open files, open '/tmp/x.pdf'`,
+    ],
+    ['permission_denied_path', 'err="open /prometheus/queries.active: permission denied"'],
+    ['java_deadlock', 'Found one Java-level deadlock:'],
+  ])('%s from a log line', (id, line) => {
+    expect(fromLog(line)).toContain(id);
+  });
+  it.each([
+    [
+      'image_pull_rate_limited',
+      'Failed',
+      'Failed to pull image "fluent/fluent-bit:3.1.9": failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/fluent/fluent-bit/manifests/3.1.9: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit.',
+      'Pod',
+    ],
+    [
+      'podsecurity_violation',
+      'FailedCreate',
+      'Error creating: pods "report-renderer-7d9f8b6c5-abcde" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false)',
+      'ReplicaSet',
+    ],
+    [
+      'admission_webhook_denied',
+      'FailedCreate',
+      'Error creating: admission webhook "validation.gatekeeper.sh" denied the request: [required-labels] you must provide labels: {"cost-center"}',
+      'Job',
+    ],
+    [
+      'hpa_metrics_unavailable',
+      'FailedGetResourceMetric',
+      'failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server is currently unable to handle the request (get pods.metrics.k8s.io)',
+      'HorizontalPodAutoscaler',
+    ],
+    [
+      'cronjob_forbid_active',
+      'JobAlreadyActive',
+      'Not starting job because prior execution is running and concurrency policy is Forbid',
+      'CronJob',
+    ],
+  ])('%s from an event', (id, reason, message, kind) => {
+    expect(fromEvent(reason, message, kind)).toContain(id);
+  });
+  it('a database deadlock between transactions is no process deadlock', () => {
+    expect(fromLog(`${ago(2)} UTC [311] ERROR:  deadlock detected`)).not.toContain('java_deadlock');
+  });
+});
