@@ -27,3 +27,6 @@ export { NatsEventBus } from './nats/nats-event-bus';
 export type { NatsEventBusOptions } from './nats/nats-event-bus';
 export { createEventBus } from './create-event-bus';
 export type { CreateEventBusOptions } from './create-event-bus';
+// The enums of event payloads (Investigation.status_enum, ...) and their REST/storage names, for
+// consumers: read the enum, fall back to the deprecated string of an older producer.
+export { agentEnum, investigationStatusEnum, priorityEnum } from '@inquest/proto';

@@ -7,3 +7,6 @@ export * as notifierV1 from './gen/inquest/notifier/v1/notifier_service';
 export * as eventsV1 from './gen/inquest/events/v1/events';
 export * as alertsV1 from './gen/inquest/alerts/v1/alert_service';
 export { IDEMPOTENCY_LEVELS } from './gen/method-options';
+// The strings of the REST API and storage <-> the proto enums that replace string fields.
+export { stringEnum, type StringEnum } from './enums/string-enum';
+export { agentEnum, investigationStatusEnum, priorityEnum } from './enums/investigation-enums';

@@ -39,6 +39,7 @@ import { InvestigationService } from './domain/investigation-service';
 import { LlmEngine } from './domain/llm-engine';
 import { alertBinding } from './grpc/alert-handlers';
 import { investigationBinding } from './grpc/investigation-handlers';
+import { toInvestigationMessage } from './grpc/investigation-message';
 
 async function llmApiKey(config: Env, secrets: SecretResolver): Promise<string> {
   const key = config.INQUEST_LLM_API_KEY ?? '';
@@ -120,6 +121,7 @@ export async function start(
     config: configSource,
     engine,
     logger,
+    eventMessage: toInvestigationMessage,
     runnerId:
       config.INQUEST_RUNNER_ID ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     leaseMs: config.INQUEST_RUNNER_LEASE_MS,

@@ -3,7 +3,7 @@ import { timeoutError, unavailable } from '@inquest/errors';
 import { InProcessEventBus, Subjects, type EventBus } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { investigationV1 } from '@inquest/proto';
+import { agentEnum, investigationStatusEnum, investigationV1 } from '@inquest/proto';
 import { SqliteInvestigationStore } from '@inquest/store';
 import { anInvestigationRecord } from '@inquest/store/testing';
 import {
@@ -96,14 +96,28 @@ afterEach(async () => {
   await bus.close();
 });
 
+/** A run request as a current gateway sends it: the agent as the enum and as the string. */
 const run = (over: Partial<investigationV1.RunInvestigationRequest> = {}) =>
   client.runInvestigation({
     team_id: 'team-a',
-    agent_name: 'k8s_agent',
+    agent_name: over.agent_name ?? 'k8s_agent',
+    agent_name_enum: agentEnum.toProto(over.agent_name ?? 'k8s_agent'),
     message: 'checkout pods keep restarting',
     context: { namespace: 'shop', service: 'checkout' },
     async: false,
     ...over,
+  });
+
+type ListRequest = investigationV1.ListInvestigationsRequest;
+/** ListInvestigations; filters given as strings only are what a gateway built before the enums sends. */
+const list = (
+  req: Omit<ListRequest, 'status_enum' | 'agent_enum'> &
+    Partial<Pick<ListRequest, 'status_enum' | 'agent_enum'>>,
+) =>
+  client.listInvestigations({
+    status_enum: investigationV1.InvestigationStatus.INVESTIGATION_STATUS_UNSPECIFIED,
+    agent_enum: investigationV1.Agent.AGENT_UNSPECIFIED,
+    ...req,
   });
 
 const terminal = (subject: string, id: string) =>
@@ -142,14 +156,22 @@ describe('request ids', () => {
     const res = await client.runInvestigation(
       {
         team_id: 'team-a',
+        // a gateway built before the enums: the agent as a string only
         agent_name: 'k8s_agent',
+        agent_name_enum: investigationV1.Agent.AGENT_UNSPECIFIED,
         message: 'checkout pods keep restarting',
         context: { namespace: 'shop', service: 'checkout' },
         async: false,
       },
       { ctx: { requestId: 'req_sync_1', teamId: 'team-a' } },
     );
-    expect(res.investigation?.status).toBe('completed');
+    // both forms written: the enum for current readers, the string for older ones
+    expect(res.investigation).toMatchObject({
+      status: 'completed',
+      status_enum: investigationStatusEnum.toProto('completed'),
+      agent: 'k8s_agent',
+      agent_enum: agentEnum.toProto('k8s_agent'),
+    });
     expect(seen.length).toBeGreaterThan(0);
     expect(new Set(seen)).toEqual(new Set(['req_sync_1']));
   });
@@ -160,6 +182,7 @@ describe('request ids', () => {
       {
         team_id: 'team-a',
         agent_name: 'k8s_agent',
+        agent_name_enum: agentEnum.toProto('k8s_agent'),
         message: 'checkout pods keep restarting',
         context: { namespace: 'shop', service: 'checkout' },
         async: true,
@@ -411,9 +434,7 @@ describe('validation', () => {
       code: 'invalid_request',
       message: expect.stringMatching(msg),
     });
-    expect(
-      (await client.listInvestigations({ team_id: 'team-a', limit: 10, offset: 0 })).total,
-    ).toBe(0);
+    expect((await list({ team_id: 'team-a', limit: 10, offset: 0 })).total).toBe(0);
   });
 
   it('rejects a disabled agent', async () => {
@@ -422,9 +443,7 @@ describe('validation', () => {
       code: 'invalid_request',
       message: expect.stringMatching(/disabled/),
     });
-    expect(
-      (await client.listInvestigations({ team_id: 'team-a', limit: 10, offset: 0 })).total,
-    ).toBe(0);
+    expect((await list({ team_id: 'team-a', limit: 10, offset: 0 })).total).toBe(0);
   });
 
   it('answers not_found for unknown ids and other teams', async () => {
@@ -493,30 +512,46 @@ describe('async runs, list, cancel', () => {
     for (let i = 0; i < 3; i++) ids.push((await run())!.investigation!.investigation_id);
     ids.push((await run({ agent_name: 'investigation_agent' })).investigation!.investigation_id);
     await run({ team_id: 'team-b' });
-    const all = await client.listInvestigations({ team_id: 'team-a', limit: 2, offset: 0 });
+    const all = await list({ team_id: 'team-a', limit: 2, offset: 0 });
     expect(all.total).toBe(4);
     expect(all.investigations.map((i) => i.investigation_id)).toEqual([ids[3], ids[2]]);
-    const page2 = await client.listInvestigations({ team_id: 'team-a', limit: 2, offset: 2 });
+    const page2 = await list({ team_id: 'team-a', limit: 2, offset: 2 });
     expect(page2.investigations.map((i) => i.investigation_id)).toEqual([ids[1], ids[0]]);
-    const byAgent = await client.listInvestigations({
+    const byAgent = await list({
       team_id: 'team-a',
       limit: 10,
       offset: 0,
       agent: 'investigation_agent',
     });
     expect(byAgent.total).toBe(1);
-    const byStatus = await client.listInvestigations({
+    const byStatus = await list({
       team_id: 'team-a',
       limit: 10,
       offset: 0,
       status: 'failed',
     });
     expect(byStatus.total).toBe(0);
+    // the same filters as enums only (a current gateway also sends the strings; the enum wins)
+    const byAgentEnum = await list({
+      team_id: 'team-a',
+      limit: 10,
+      offset: 0,
+      agent_enum: agentEnum.toProto('investigation_agent'),
+    });
+    expect(byAgentEnum.investigations.map((i) => i.investigation_id)).toEqual([ids[3]]);
+    const byStatusEnum = await list({
+      team_id: 'team-a',
+      limit: 10,
+      offset: 0,
+      status: 'failed',
+      status_enum: investigationStatusEnum.toProto('completed'),
+    });
+    expect(byStatusEnum.total).toBe(4);
+    await expect(list({ team_id: 'team-a', limit: 500, offset: 0 })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
     await expect(
-      client.listInvestigations({ team_id: 'team-a', limit: 500, offset: 0 }),
-    ).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(
-      client.listInvestigations({ team_id: 'team-a', limit: 5, offset: 0, status: 'weird' }),
+      list({ team_id: 'team-a', limit: 5, offset: 0, status: 'weird' }),
     ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });

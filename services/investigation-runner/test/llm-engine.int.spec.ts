@@ -4,7 +4,7 @@ import { InProcessEventBus, Subjects, type EventBus } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { startScriptedChatServer, type ScriptedChatServer } from '@inquest/llm/testing';
 import { silentLogger } from '@inquest/observability';
-import { investigationV1 } from '@inquest/proto';
+import { agentEnum, investigationV1 } from '@inquest/proto';
 import {
   k8sTools,
   startConfigServiceDouble,
@@ -91,10 +91,12 @@ afterEach(async () => {
   await bus.close();
 });
 
+/** A run request as a current gateway sends it: the agent as the enum and as the string. */
 const run = (over: Partial<investigationV1.RunInvestigationRequest> = {}) =>
   client.runInvestigation({
     team_id: 'team-a',
-    agent_name: 'k8s_agent',
+    agent_name: over.agent_name ?? 'k8s_agent',
+    agent_name_enum: agentEnum.toProto(over.agent_name ?? 'k8s_agent'),
     message: 'checkout pods keep restarting',
     context: { namespace: 'shop' },
     async: false,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createEventBus, Subjects, type EventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { investigationV1 } from '@inquest/proto';
+import { agentEnum, investigationV1 } from '@inquest/proto';
 import {
   k8sTools,
   startConfigServiceDouble,
@@ -106,6 +106,7 @@ async function scenario(
   const { investigation } = await client.runInvestigation({
     team_id: 'team-a',
     agent_name: 'k8s_agent',
+    agent_name_enum: agentEnum.toProto('k8s_agent'),
     message: 'checkout pods keep restarting',
     context: { namespace: 'shop' },
     async: true,
@@ -171,6 +172,7 @@ describe('cancellation in a runner process', () => {
       const { investigation } = await client.runInvestigation({
         team_id: 'team-a',
         agent_name: 'k8s_agent',
+        agent_name_enum: agentEnum.toProto('k8s_agent'),
         message: 'checkout pods keep restarting',
         context: { namespace: 'shop' },
         async: true,

@@ -1,6 +1,6 @@
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { knowledgeV1 } from '@inquest/proto';
+import { agentEnum, investigationStatusEnum, knowledgeV1, priorityEnum } from '@inquest/proto';
 import { startConfigServiceDouble, tempDir, type ConfigServiceDouble } from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
 
@@ -21,6 +21,8 @@ const oomEvent = (teamId: string, n: number) => ({
     team_id: teamId,
     status: 'completed',
     agent: 'investigation_agent',
+    status_enum: investigationStatusEnum.toProto('completed'),
+    agent_enum: agentEnum.toProto('investigation_agent'),
     message: 'checkout pods OOMKilled, restarting with exit code 137',
     completed_at: new Date(Date.UTC(2026, 10, 1 + n)).toISOString(),
     context: { service: 'checkout' },
@@ -36,7 +38,13 @@ const oomEvent = (teamId: string, n: number) => ({
       },
       timeline: [],
       affected_systems: ['checkout'],
-      recommendations: [{ priority: 'high', action: 'raise the memory limit to 1Gi' }],
+      recommendations: [
+        {
+          priority: 'high',
+          priority_enum: priorityEnum.toProto('high'),
+          action: 'raise the memory limit to 1Gi',
+        },
+      ],
     },
   },
 });

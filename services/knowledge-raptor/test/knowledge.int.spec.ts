@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { knowledgeV1 } from '@inquest/proto';
+import { agentEnum, investigationStatusEnum, knowledgeV1, priorityEnum } from '@inquest/proto';
 import { SqliteKnowledgeStore } from '@inquest/store';
 import {
   freePort,
@@ -41,6 +41,8 @@ const completedEvent = (teamId: string, id: string, invId: string) => ({
     team_id: teamId,
     status: 'completed',
     agent: 'investigation_agent',
+    status_enum: investigationStatusEnum.toProto('completed'),
+    agent_enum: agentEnum.toProto('investigation_agent'),
     message: 'checkout pods keep restarting with exit code 137',
     context: { service: 'checkout' },
     result: {
@@ -52,7 +54,13 @@ const completedEvent = (teamId: string, id: string, invId: string) => ({
       },
       timeline: [],
       affected_systems: ['checkout', 'cart-cache'],
-      recommendations: [{ priority: 'high', action: 'raise the memory limit to 1Gi' }],
+      recommendations: [
+        {
+          priority: 'high',
+          priority_enum: priorityEnum.toProto('high'),
+          action: 'raise the memory limit to 1Gi',
+        },
+      ],
     },
     tools_used: [],
     created_at: new Date().toISOString(),

@@ -79,7 +79,8 @@ describe('notifier webhooks', () => {
       investigation_id: ev.investigation.investigation_id,
       summary: ev.investigation.result.summary,
       root_cause: ev.investigation.result.root_cause,
-      recommendations: ev.investigation.result.recommendations,
+      // the REST/webhook form: the proto's priority_enum stays inside
+      recommendations: [{ priority: 'high', action: 'restart checkout pods' }],
       team_id: t,
       status: 'completed',
       agent: 'investigation_agent',

@@ -30,7 +30,7 @@ import { Worker } from 'node:worker_threads';
 import { createClient } from '@inquest/grpc-kit';
 import { InProcessEventBus } from '@inquest/events';
 import { createLogger } from '@inquest/observability';
-import { investigationV1 } from '@inquest/proto';
+import { investigationStatusEnum, investigationV1 } from '@inquest/proto';
 import {
   k8sTools,
   startConfigServiceDouble,
@@ -220,7 +220,14 @@ export async function run(): Promise<void> {
   const countOf = async (team: string, status?: string) =>
     (
       await investigations.listInvestigations(
-        { team_id: team, limit: 1, offset: 0, ...(status ? { status } : {}) },
+        {
+          team_id: team,
+          limit: 1,
+          offset: 0,
+          status,
+          status_enum: investigationStatusEnum.toProto(status),
+          agent_enum: 0,
+        },
         { ctx: { requestId: 'bench', teamId: team, principal: 'bench' } },
       )
     ).total;

@@ -33,7 +33,7 @@ import {
 import { SqliteInvestigationStore } from '@inquest/store';
 import { createClient, implement, startGrpcServer, type AsyncHandlers } from '@inquest/grpc-kit';
 import { createLogger } from '@inquest/observability';
-import { configV1, investigationV1, knowledgeV1, toolsV1 } from '@inquest/proto';
+import { agentEnum, configV1, investigationV1, knowledgeV1, toolsV1 } from '@inquest/proto';
 import { startNatsServer } from '@inquest/testing';
 import { start as startGateway } from '@inquest/gateway-service';
 import { start as startRunner } from '@inquest/investigation-runner-service';
@@ -480,6 +480,7 @@ export async function run(): Promise<void> {
               const r = await client.runInvestigation({
                 team_id: TEAM,
                 agent_name: 'k8s_agent',
+                agent_name_enum: agentEnum.toProto('k8s_agent'),
                 message: 'checkout pods keep restarting',
                 context: { namespace: 'shop' },
                 async: true,

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { implement, startGrpcServer } from '@inquest/grpc-kit';
 import { notFound } from '@inquest/errors';
-import { configV1 } from '@inquest/proto';
+import { agentEnum, configV1, investigationStatusEnum, priorityEnum } from '@inquest/proto';
 import { SqliteDeliveryStore } from '@inquest/store';
 import { start } from '@inquest/notifier-service';
 
@@ -68,7 +68,9 @@ function event(teamId: string) {
       investigation_id: `inv_bench_${seq}`,
       team_id: teamId,
       status: 'completed',
+      status_enum: investigationStatusEnum.toProto('completed'),
       agent: 'investigation_agent',
+      agent_enum: agentEnum.toProto('investigation_agent'),
       message: 'bench',
       tools_used: [],
       created_at: now,
@@ -79,7 +81,9 @@ function event(teamId: string) {
         root_cause: { description: 'bench', confidence: 50, evidence: [] },
         timeline: [],
         affected_systems: [],
-        recommendations: [{ priority: 'high', action: 'none' }],
+        recommendations: [
+          { priority: 'high', priority_enum: priorityEnum.toProto('high'), action: 'none' },
+        ],
       },
     },
   };

@@ -11,6 +11,12 @@ import {
 } from '@inquest/api-contract';
 import { internal } from '@inquest/errors';
 import type { investigationV1 } from '@inquest/proto';
+import {
+  agentNameFields,
+  listFilterFields,
+  readInvestigation,
+  type InvestigationView,
+} from '../grpc/investigation-messages';
 import { defineRoute, type RouteDef } from '../http/route';
 import type { GatewayDeps } from './gateway-deps';
 import { err, teamOf } from './route-helpers';
@@ -18,14 +24,14 @@ import { err, teamOf } from './route-helpers';
 /** A sync run may take as long as the agent's timeout (default 300 s, configurable per team). */
 const SYNC_RUN_TIMEOUT_MS = 3_600_000;
 
-function must(inv: investigationV1.Investigation | undefined): investigationV1.Investigation {
+function must(inv: investigationV1.Investigation | undefined): InvestigationView {
   if (!inv) throw internal('investigation-runner answered without an investigation');
-  return inv;
+  return readInvestigation(inv);
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-function resultOf(inv: investigationV1.Investigation): RunAgentResponse['result'] {
+function resultOf(inv: InvestigationView): RunAgentResponse['result'] {
   const r = inv.result;
   if (!r) return undefined;
   return {
@@ -34,7 +40,7 @@ function resultOf(inv: investigationV1.Investigation): RunAgentResponse['result'
     timeline: r.timeline,
     affected_systems: r.affected_systems,
     recommendations: r.recommendations.map((x) => ({
-      priority: x.priority as 'high' | 'medium' | 'low',
+      priority: x.priority,
       action: x.action,
       ...(x.proposed_action?.tool
         ? {
@@ -63,14 +69,11 @@ function alertOf(a: investigationV1.AlertRef): InvestigationAlert {
 }
 
 /** GET /agents/status body: the fields of its status (API-DECISIONS.md "Investigations"). */
-export function statusBody(
-  inv: investigationV1.Investigation,
-  now = Date.now(),
-): InvestigationStatusResponse {
+export function statusBody(inv: InvestigationView, now = Date.now()): InvestigationStatusResponse {
   const body: InvestigationStatusResponse = {
     investigation_id: inv.investigation_id,
-    status: inv.status as InvestigationStatusResponse['status'],
-    agent: inv.agent as InvestigationStatusResponse['agent'],
+    status: inv.status,
+    agent: inv.agent,
     message: inv.message,
     context: inv.context as InvestigationStatusResponse['context'],
     created_at: inv.created_at,
@@ -113,11 +116,11 @@ export function statusBody(
 type ListItem = InvestigationList['investigations'][number];
 
 /** One row of GET /agents/investigations: the spec's fields, plus service and root cause when known. */
-export function listItem(inv: investigationV1.Investigation): ListItem {
+export function listItem(inv: InvestigationView): ListItem {
   const item: ListItem = {
     investigation_id: inv.investigation_id,
-    status: inv.status as ListItem['status'],
-    agent: inv.agent as ListItem['agent'],
+    status: inv.status,
+    agent: inv.agent,
     message: inv.message,
     created_at: inv.created_at,
   };
@@ -160,7 +163,7 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
         const res = await runner.runInvestigation(
           {
             team_id: teamOf(req),
-            agent_name: req.body.agent_name,
+            ...agentNameFields(req.body.agent_name),
             message: req.body.message,
             context: req.body.context ?? {},
             async: isAsync,
@@ -181,7 +184,7 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
         }
         const body: RunAgentResponse = {
           investigation_id: inv.investigation_id,
-          status: inv.status as RunAgentResponse['status'],
+          status: inv.status,
           duration_seconds: inv.duration_seconds ?? 0,
           result: resultOf(inv),
           tools_used: inv.tools_used,
@@ -235,13 +238,12 @@ export function agentsRoutes({ clients }: GatewayDeps): RouteDef[] {
             team_id: teamOf(req),
             limit: req.query.limit,
             offset: req.query.offset,
-            status: req.query.status,
-            agent: req.query.agent,
+            ...listFilterFields({ status: req.query.status, agent: req.query.agent }),
           },
           { ctx: req.ctx, signal: req.signal },
         );
         const body: InvestigationList = {
-          investigations: res.investigations.map(listItem),
+          investigations: res.investigations.map((inv) => listItem(readInvestigation(inv))),
           pagination: { total: res.total, limit: req.query.limit, offset: req.query.offset },
         };
         return { status: 200, body };

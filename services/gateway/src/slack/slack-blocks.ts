@@ -1,4 +1,5 @@
-import type { investigationV1, knowledgeV1 } from '@inquest/proto';
+import type { knowledgeV1 } from '@inquest/proto';
+import type { InvestigationView } from '../grpc/investigation-messages';
 
 /** A Block Kit block (https://api.slack.com/block-kit), kept loose: Slack validates them. */
 export type Block = Record<string, unknown>;
@@ -29,7 +30,7 @@ export function consoleUrl(baseUrl: string, investigationId: string): string {
 }
 
 /** The progress message of a running investigation, edited as steps finish; with a Cancel button. */
-export function progressBlocks(inv: investigationV1.Investigation): Block[] {
+export function progressBlocks(inv: InvestigationView): Block[] {
   const p = inv.progress;
   const step = p?.current_step || (inv.status === 'pending' ? 'waiting for a runner' : 'starting');
   const count = p && p.steps_total > 0 ? ` (${p.steps_completed}/${p.steps_total})` : '';
@@ -76,7 +77,7 @@ export function learnedBlocks(
 }
 
 /** The text of the progress message once the investigation ended (no button). */
-export function endedText(inv: investigationV1.Investigation): string {
+export function endedText(inv: InvestigationView): string {
   switch (inv.status) {
     case 'completed':
       return `:white_check_mark: Investigation \`${inv.investigation_id}\` completed.`;
@@ -91,7 +92,7 @@ export function endedText(inv: investigationV1.Investigation): string {
  * The report of a completed investigation: summary, root cause with confidence, evidence,
  * timeline, recommendations and a link to the console page.
  */
-export function reportBlocks(inv: investigationV1.Investigation, baseUrl: string): Block[] {
+export function reportBlocks(inv: InvestigationView, baseUrl: string): Block[] {
   const r = inv.result;
   const blocks: Block[] = [
     {

@@ -2,10 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { isDomainError } from '@inquest/errors';
 import type { CallContext } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
-import type { investigationV1 } from '@inquest/proto';
 import { secretScopeOf } from '@inquest/secrets';
 import type { RateLimiter } from '../http/rate-limiter';
 import type { RateClass } from '../http/route';
+import {
+  agentNameFields,
+  listFilterFields,
+  readInvestigation,
+  type InvestigationView,
+} from '../grpc/investigation-messages';
 import type { ServiceClients } from '../routes/gateway-deps';
 import {
   ACTION_APPROVE,
@@ -233,7 +238,7 @@ export class SlackBot {
         const res = await this.o.clients.investigation.runInvestigation(
           {
             team_id: teamId,
-            agent_name: 'planner',
+            ...agentNameFields('planner'),
             message: cmd.message,
             context: {
               ...(cmd.service ? { service: cmd.service } : {}),
@@ -244,8 +249,9 @@ export class SlackBot {
           },
           { ctx, deadlineMs: 10_000 },
         );
-        const inv = res.investigation;
-        if (!inv) throw new Error('runInvestigation answered without an investigation');
+        if (!res.investigation)
+          throw new Error('runInvestigation answered without an investigation');
+        const inv = readInvestigation(res.investigation);
         const progress = await c.reply(
           `Investigating ${inv.investigation_id}`,
           progressBlocks(inv),
@@ -295,8 +301,8 @@ export class SlackBot {
           { team_id: teamId, investigation_id: cmd.investigationId },
           { ctx },
         );
-        const inv = r.investigation;
-        if (!inv) throw new Error('getInvestigation answered without an investigation');
+        if (!r.investigation) throw new Error('getInvestigation answered without an investigation');
+        const inv = readInvestigation(r.investigation);
         if (TERMINAL.has(inv.status)) await c.reply(endedText(inv), reportBlocks(inv, c.m.baseUrl));
         else
           await c.reply(
@@ -307,15 +313,17 @@ export class SlackBot {
       }
       case 'list': {
         const r = await this.o.clients.investigation.listInvestigations(
-          { team_id: teamId, limit: 10, offset: 0 },
+          { team_id: teamId, limit: 10, offset: 0, ...listFilterFields({}) },
           { ctx },
         );
-        const lines = r.investigations.map(
-          (i) =>
-            `• \`${i.investigation_id}\` ${i.status} · ${i.created_at} · ${escapeMrkdwn(
-              i.message.length > 80 ? `${i.message.slice(0, 79)}…` : i.message,
-            )}`,
-        );
+        const lines = r.investigations
+          .map(readInvestigation)
+          .map(
+            (i) =>
+              `• \`${i.investigation_id}\` ${i.status} · ${i.created_at} · ${escapeMrkdwn(
+                i.message.length > 80 ? `${i.message.slice(0, 79)}…` : i.message,
+              )}`,
+          );
         await c.reply(
           lines.length
             ? `Latest investigations of *${teamId}* (${r.total} in all):\n${lines.join('\n')}`
@@ -328,7 +336,7 @@ export class SlackBot {
 
   /** Edits the progress message as steps finish, then posts the report in the thread. */
   private async follow(
-    first: investigationV1.Investigation,
+    first: InvestigationView,
     c: {
       m: ChatMessage;
       team: SlackTeam;
@@ -349,7 +357,7 @@ export class SlackBot {
         { ctx: c.ctx },
       );
       if (!r.investigation) break;
-      inv = r.investigation;
+      inv = readInvestigation(r.investigation);
       const now = JSON.stringify([inv.status, inv.progress]);
       if (now !== shown && !TERMINAL.has(inv.status) && c.progressTs) {
         shown = now;

@@ -2,6 +2,7 @@ import { DomainError, type DomainError as DomainErrorType } from '@inquest/error
 import { InProcessEventBus, Subjects, type InvestigationFinishedEvent } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { SqliteInvestigationStore, type InvestigationResultRecord } from '@inquest/store';
+import { toInvestigationMessage } from '../grpc/investigation-message';
 import type { EngineRun, InvestigationEngine } from './engine';
 import type { RunRequest } from './investigation-request';
 import { InvestigationService } from './investigation-service';
@@ -34,6 +35,7 @@ function world(engineRun: (run: EngineRun) => Promise<InvestigationResultRecord>
     config: { getEffectiveConfig: async () => effective },
     engine,
     logger: silentLogger(),
+    eventMessage: toInvestigationMessage,
     runnerId: 'runner-1',
     leaseMs: 5_000,
   });
@@ -87,6 +89,14 @@ describe('InvestigationService (sync runs)', () => {
     const inv = w.events[0]!.data.investigation;
     expect(inv?.investigation_id).toBe(rec.investigation_id);
     expect(inv).not.toHaveProperty('lease_owner');
+    // the proto message: enums and the deprecated strings both written (3 = COMPLETED, 3 = K8S_AGENT)
+    expect(inv).toMatchObject({
+      status: 'completed',
+      status_enum: 3,
+      agent: 'k8s_agent',
+      agent_enum: 3,
+    });
+    expect(inv?.result?.recommendations[0]).toMatchObject({ priority: 'high', priority_enum: 1 });
     expect(await w.service.get('payments', rec.investigation_id)).toMatchObject({
       status: 'completed',
     });

@@ -6,6 +6,7 @@ import {
   eventEnvelope,
   type EventBus,
   type EventMessage,
+  type InvestigationFinishedEvent,
   type InvestigationRequestedEvent,
   type Subscription,
 } from '@inquest/events';
@@ -13,7 +14,6 @@ import type { Logger } from '@inquest/observability';
 import type { InvestigationRecord, InvestigationStore, ProgressRecord } from '@inquest/store';
 import { agentConfigOf, type AgentName } from './agents';
 import type { InvestigationEngine } from './engine';
-import { publicInvestigation } from './public-investigation';
 import { validateRunRequest, type RunRequest } from './investigation-request';
 import type { ConfigSource } from './ports';
 
@@ -39,6 +39,11 @@ export interface InvestigationServiceOptions {
   config: ConfigSource;
   engine: InvestigationEngine;
   logger: Logger;
+  /**
+   * The event's form of a record (the gRPC edge's encoder: the proto message, with its enums and
+   * the deprecated strings both set).
+   */
+  eventMessage: (r: InvestigationRecord) => InvestigationFinishedEvent['investigation'];
   /** unique per runner process */
   runnerId: string;
   /** lease length; renewed every third of it (default 15 s) */
@@ -216,7 +221,7 @@ export class InvestigationService {
           : Subjects.investigationCancelled;
     const event = {
       ...eventEnvelope(rec.team_id, `${rec.investigation_id}.${rec.status}`),
-      investigation: publicInvestigation(rec),
+      investigation: this.o.eventMessage(rec),
     };
     try {
       await this.o.bus.publish(subject, event, { msgId: event.event_id });

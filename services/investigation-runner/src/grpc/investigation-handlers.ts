@@ -1,6 +1,6 @@
 import { implement, type GrpcServiceBinding } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
-import { investigationV1 } from '@inquest/proto';
+import { agentEnum, investigationStatusEnum, investigationV1 } from '@inquest/proto';
 import { toInvestigationMessage } from './investigation-message';
 import type { InvestigationService } from '../domain/investigation-service';
 
@@ -21,7 +21,8 @@ export function investigationBinding(
             // forwarded on every call made for the run, so one id follows the request end to end
             requestId: ctx.requestId,
             teamId: req.team_id,
-            agentName: req.agent_name,
+            // the enum, or the string of a peer built before it (an unknown name is refused below)
+            agentName: agentEnum.read(req.agent_name_enum, req.agent_name) ?? req.agent_name,
             message: req.message,
             context: req.context ?? {},
             async: req.async,
@@ -41,8 +42,8 @@ export function investigationBinding(
             teamId: req.team_id,
             limit,
             offset,
-            status: req.status,
-            agent: req.agent,
+            status: investigationStatusEnum.read(req.status_enum, req.status) ?? req.status,
+            agent: agentEnum.read(req.agent_enum, req.agent) ?? req.agent,
           });
           return {
             investigations: page.items.map(toInvestigationMessage),

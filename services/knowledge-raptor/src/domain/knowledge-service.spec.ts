@@ -1,5 +1,9 @@
 import { ExtractiveSummarizer } from '@inquest/llm';
-import type { InvestigationFinishedEvent } from '@inquest/events';
+import {
+  agentEnum,
+  investigationStatusEnum,
+  type InvestigationFinishedEvent,
+} from '@inquest/events';
 import { DocumentIndexer } from './document-indexer';
 import { KnowledgeService } from './knowledge-service';
 import { knowledgeHarness } from './testing/knowledge-harness';
@@ -53,7 +57,9 @@ describe('KnowledgeService (the pieces wired together)', () => {
         investigation_id: `inv_${n}`,
         team_id: 't1',
         status: 'completed',
+        status_enum: investigationStatusEnum.toProto('completed'),
         agent: 'investigation_agent',
+        agent_enum: agentEnum.toProto('investigation_agent'),
         message: 'checkout pods OOMKilled with exit code 137',
         context: { service: 'checkout' },
         tools_used: [],

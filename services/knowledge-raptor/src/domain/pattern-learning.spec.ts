@@ -1,6 +1,11 @@
 import { DocumentIndexer } from './document-indexer';
 import { DocumentLibrary } from './document-library';
-import type { InvestigationFinishedEvent } from '@inquest/events';
+import {
+  agentEnum,
+  investigationStatusEnum,
+  priorityEnum,
+  type InvestigationFinishedEvent,
+} from '@inquest/events';
 import { LEARN_MIN_CONFIDENCE, PatternLearning } from './pattern-learning';
 import { PATTERN_TAG_PREFIX } from './retrieval';
 import { knowledgeHarness } from './testing/knowledge-harness';
@@ -14,7 +19,9 @@ const oom = (n: number, over: { confidence?: number; description?: string } = {}
       investigation_id: `inv_${n}`,
       team_id: 't1',
       status: 'completed',
+      status_enum: investigationStatusEnum.toProto('completed'),
       agent: 'investigation_agent',
+      agent_enum: agentEnum.toProto('investigation_agent'),
       message: 'checkout pods OOMKilled, restarting with exit code 137',
       context: { service: 'checkout' },
       tools_used: [],
@@ -30,8 +37,12 @@ const oom = (n: number, over: { confidence?: number; description?: string } = {}
         timeline: [],
         affected_systems: ['checkout', 'redis'],
         recommendations: [
-          { priority: 'low', action: 'add an alert' },
-          { priority: 'high', action: 'raise the memory limit to 1Gi' },
+          { priority: 'low', priority_enum: priorityEnum.toProto('low'), action: 'add an alert' },
+          {
+            priority: 'high',
+            priority_enum: priorityEnum.toProto('high'),
+            action: 'raise the memory limit to 1Gi',
+          },
         ],
       },
     },
@@ -46,6 +57,22 @@ describe('PatternLearning', () => {
     learning = new PatternLearning({ ...h, now: h.now, teach: (i) => lib.teach(i) });
   });
   afterEach(() => h.close());
+
+  it('reads status and priorities from the enums, and from the strings of an older producer', async () => {
+    const failed = oom(1);
+    failed.investigation.status_enum = investigationStatusEnum.toProto('failed');
+    expect(await learning.learnFromInvestigation(failed)).toBe('ignored');
+
+    const older = oom(2);
+    older.investigation.status_enum = 0;
+    older.investigation.agent_enum = 0;
+    for (const r of older.investigation.result.recommendations) r.priority_enum = 0;
+    expect(await learning.learnFromInvestigation(older)).toBe('learned');
+    const [p] = await h.store.listPatterns('t1');
+    expect(p?.solution).toBe('raise the memory limit to 1Gi; add an alert');
+    const [doc] = await h.store.listTeamDocuments('t1');
+    expect(doc?.tags).toContain('investigation_agent');
+  });
 
   it('turns a completed investigation into an incident document and a new pattern', async () => {
     expect(await learning.learnFromInvestigation(oom(1))).toBe('learned');
@@ -78,7 +105,14 @@ describe('PatternLearning', () => {
   it('learns nothing from uncertain, empty or unfinished results', async () => {
     const low = oom(3, { confidence: LEARN_MIN_CONFIDENCE - 1 });
     const none = oom(4, { description: 'No problem found: 3/3 pods ready' });
-    const running = { ...oom(5), investigation: { ...oom(5).investigation, status: 'running' } };
+    const running = {
+      ...oom(5),
+      investigation: {
+        ...oom(5).investigation,
+        status: 'running',
+        status_enum: investigationStatusEnum.toProto('running'),
+      },
+    };
     for (const e of [low, none, running, { ...oom(6), event_id: '' }])
       expect(await learning.learnFromInvestigation(e)).toBe('ignored');
     expect(await h.store.listPatterns('t1')).toEqual([]);

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { unavailable } from '@inquest/errors';
-import type { InvestigationFinishedEvent } from '@inquest/events';
+import {
+  agentEnum,
+  investigationStatusEnum,
+  priorityEnum,
+  type InvestigationFinishedEvent,
+} from '@inquest/events';
 import type { KnowledgeStore, PatternRecord } from '@inquest/store';
 import { CONCEPT_PREFIX, type TextAnalyzer } from '@inquest/vector';
 import { BINARY, type TeachInput, type TeachResult } from './document-library';
@@ -103,7 +108,10 @@ export class PatternLearning {
   ): Promise<'learned' | 'duplicate' | 'ignored'> {
     const inv = event.investigation;
     if (!event.event_id || !event.team_id || !inv) return 'ignored';
-    if (inv.status && inv.status !== 'completed') return 'ignored';
+    // the enums, or the strings of a producer built before them
+    const status = investigationStatusEnum.read(inv.status_enum, inv.status);
+    if ((status ?? inv.status) && status !== 'completed') return 'ignored';
+    const agent = agentEnum.read(inv.agent_enum, inv.agent) ?? (inv.agent || undefined);
     if (await this.deps.store.isEventProcessed(event.event_id)) return 'duplicate';
     // an event from an older producer may lack any of these: read them as optional
     const result: Partial<NonNullable<typeof inv.result>> = inv.result ?? {};
@@ -117,16 +125,19 @@ export class PatternLearning {
     )
       return 'ignored';
     const service = inv.context?.service || undefined;
-    const recs = [...(result.recommendations ?? [])].sort(
-      (a, b) => prio(a.priority) - prio(b.priority),
-    );
+    const recs = (result.recommendations ?? [])
+      .map((r) => ({
+        ...r,
+        priority: priorityEnum.read(r.priority_enum, r.priority) ?? r.priority,
+      }))
+      .sort((a, b) => prio(a.priority) - prio(b.priority));
     const solution = recs
       .map((r) => r.action)
       .filter(Boolean)
       .join('; ');
     const lines = [
       `# Incident: ${result.summary || inv.message || inv.investigation_id}`,
-      `Investigation: ${inv.investigation_id ?? ''} (agent ${inv.agent ?? 'unknown'}, completed ${inv.completed_at ?? event.occurred_at ?? ''})`,
+      `Investigation: ${inv.investigation_id ?? ''} (agent ${agent ?? 'unknown'}, completed ${inv.completed_at ?? event.occurred_at ?? ''})`,
       service ? `Service: ${service}` : '',
       inv.context?.environment ? `Environment: ${inv.context.environment}` : '',
       inv.context?.related_alert ? `Alert: ${inv.context.related_alert}` : '',
@@ -161,7 +172,7 @@ export class PatternLearning {
       content: lines.join('\n').replace(new RegExp(BINARY.source, 'g'), ' ').slice(0, 200_000),
       type: 'incident',
       service,
-      tags: ['investigation', ...(inv.agent ? [inv.agent] : []), `${PATTERN_TAG_PREFIX}${linked}`],
+      tags: ['investigation', ...(agent ? [agent] : []), `${PATTERN_TAG_PREFIX}${linked}`],
       title: `Incident: ${(result.summary || inv.message || '').slice(0, 150)}`,
       author: 'inquest',
       source: 'investigation',

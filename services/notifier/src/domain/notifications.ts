@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { agentEnum, investigationStatusEnum, priorityEnum } from '@inquest/events';
 import { secretScopeOf, type SecretScope } from '@inquest/secrets';
 import type { DeliverySecretScope, NewDelivery } from '@inquest/store';
 import type { TeamSettings } from './team-settings';
@@ -16,6 +17,18 @@ const obj = (v: unknown): Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+/**
+ * A recommendation as webhooks show it ({priority, action, proposed_action}): the priority from
+ * the enum, or the string of a producer built before it; never the proto's enum field.
+ */
+function recommendationOf(v: unknown): Json {
+  const r = obj(v);
+  const { priority_enum: _enum, ...rest } = r;
+  const priority = priorityEnum.read(num(r['priority_enum']), str(r['priority'])) ?? r['priority'];
+  return { ...rest, ...(priority === undefined ? {} : { priority }) };
+}
 
 /** The envelope every event carries; events without it are dropped as malformed. */
 export interface EventEnvelope {
@@ -47,10 +60,14 @@ export function investigationCompletePayload(event: unknown): Json {
     investigation_id: str(inv['investigation_id']) ?? '',
     summary: str(result['summary']) ?? '',
     root_cause: obj(result['root_cause']),
-    recommendations: arr(result['recommendations']),
+    recommendations: arr(result['recommendations']).map(recommendationOf),
     team_id: str(e['team_id']) ?? str(inv['team_id']) ?? '',
-    status: str(inv['status']) ?? 'completed',
-    agent: str(inv['agent']) ?? '',
+    // the enums, or the strings of a producer built before them
+    status:
+      investigationStatusEnum.read(num(inv['status_enum']), str(inv['status'])) ??
+      str(inv['status']) ??
+      'completed',
+    agent: agentEnum.read(num(inv['agent_enum']), str(inv['agent'])) ?? str(inv['agent']) ?? '',
     completed_at: ended ?? str(e['occurred_at']) ?? new Date().toISOString(),
   };
   const error = obj(inv['error']);

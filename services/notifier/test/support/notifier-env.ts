@@ -1,3 +1,4 @@
+import { agentEnum, investigationStatusEnum, priorityEnum } from '@inquest/proto';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 
@@ -66,6 +67,8 @@ export function completedEvent(
       team_id: teamId,
       status: 'completed',
       agent: 'investigation_agent',
+      status_enum: investigationStatusEnum.toProto('completed'),
+      agent_enum: agentEnum.toProto('investigation_agent'),
       message: 'checkout latency',
       created_at: new Date().toISOString(),
       completed_at: new Date().toISOString(),
@@ -78,7 +81,13 @@ export function completedEvent(
         },
         timeline: [],
         affected_systems: ['checkout'],
-        recommendations: [{ priority: 'high', action: 'restart checkout pods' }],
+        recommendations: [
+          {
+            priority: 'high',
+            priority_enum: priorityEnum.toProto('high'),
+            action: 'restart checkout pods',
+          },
+        ],
       },
       tools_used: [],
       attempt: 1,
