@@ -3,16 +3,8 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { CachedEffectiveConfigSource, grpcEffectiveConfigLoader } from '@inquest/config-client';
-import { checkHealth, createClient } from '@inquest/grpc-kit';
+import { checkHealth } from '@inquest/grpc-kit';
 import { createLogger, createMetricsRegistry } from '@inquest/observability';
-import {
-  alertsV1,
-  configV1,
-  investigationV1,
-  knowledgeV1,
-  notifierV1,
-  toolsV1,
-} from '@inquest/proto';
 import {
   busFor,
   Closers,
@@ -26,6 +18,7 @@ import { CONSOLE_ASSETS_DIR } from '@inquest/console';
 import { createApp, type Readiness } from './app';
 import { OidcVerifier } from './auth/oidc-verifier';
 import { ConfigTeamDirectory } from './auth/team-directory';
+import { createServiceClients } from './grpc/service-clients';
 import { installClientErrorHandler } from './http/client-error';
 import { TokenAuthenticator } from './auth/token-authenticator';
 import { EnvSchema } from './config';
@@ -71,22 +64,7 @@ export async function start(
     tools: config.INQUEST_TOOLS_ADDR,
     notifier: config.INQUEST_NOTIFIER_ADDR,
   };
-  const clients: ServiceClients = {
-    config: createClient(configV1.ConfigServiceClient, addresses.config),
-    // the default deadline: a sync run sets its own, as long as the agent may take (agents.routes)
-    investigation: createClient(
-      investigationV1.InvestigationServiceClient,
-      addresses.investigation,
-    ),
-    knowledge: createClient(knowledgeV1.KnowledgeServiceClient, addresses.knowledge, {
-      deadlineMs: 30_000,
-    }),
-    tools: createClient(toolsV1.ToolServiceClient, addresses.tools),
-    notifier: createClient(notifierV1.NotifierServiceClient, addresses.notifier),
-    alerts: createClient(alertsV1.AlertServiceClient, addresses.investigation, {
-      deadlineMs: 10_000,
-    }),
-  };
+  const clients: ServiceClients = createServiceClients(addresses);
   closers.add('grpc clients', () => {
     for (const c of Object.values(clients)) c.close();
   });

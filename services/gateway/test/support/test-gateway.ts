@@ -39,6 +39,11 @@ export interface TestGatewayOptions {
   routes?: RouteDef[] | ((deps: GatewayDeps) => RouteDef[]);
   /** gRPC addresses of backing services; missing ones point at a closed port (UNAVAILABLE) */
   addresses?: Partial<Record<keyof ServiceClients, string>>;
+  /**
+   * the gRPC clients of the backing services, built from their addresses (default: clients with a
+   * 2 s deadline); `createServiceClients` gives the gateway's own
+   */
+  clients?: (addresses: Record<keyof ServiceClients, string>) => ServiceClients;
   /** default: a ConfigService test double verifying tokens (see `config`) unless addresses.config is set */
   rateLimits?: Partial<RateLimits>;
   /** false = no rate limiting at all */
@@ -78,26 +83,37 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
   const dead = async () => `127.0.0.1:${await freePort()}`;
   const addr = async (k: keyof ServiceClients) =>
     options.addresses?.[k] ?? (k === 'config' && config ? config.address : await dead());
-  const clients: ServiceClients = {
-    config: createClient(configV1.ConfigServiceClient, await addr('config'), { deadlineMs: 2000 }),
-    investigation: createClient(
-      investigationV1.InvestigationServiceClient,
-      await addr('investigation'),
-      { deadlineMs: 2000 },
-    ),
-    knowledge: createClient(knowledgeV1.KnowledgeServiceClient, await addr('knowledge'), {
-      deadlineMs: 2000,
-    }),
-    tools: createClient(toolsV1.ToolServiceClient, await addr('tools'), { deadlineMs: 2000 }),
-    notifier: createClient(notifierV1.NotifierServiceClient, await addr('notifier'), {
-      deadlineMs: 2000,
-    }),
-    alerts: createClient(
-      alertsV1.AlertServiceClient,
-      options.addresses?.alerts ?? (await addr('investigation')),
-      { deadlineMs: 2000 },
-    ),
-  };
+  const clients: ServiceClients = options.clients
+    ? options.clients({
+        config: await addr('config'),
+        investigation: await addr('investigation'),
+        knowledge: await addr('knowledge'),
+        tools: await addr('tools'),
+        notifier: await addr('notifier'),
+        alerts: options.addresses?.alerts ?? (await addr('investigation')),
+      })
+    : {
+        config: createClient(configV1.ConfigServiceClient, await addr('config'), {
+          deadlineMs: 2000,
+        }),
+        investigation: createClient(
+          investigationV1.InvestigationServiceClient,
+          await addr('investigation'),
+          { deadlineMs: 2000 },
+        ),
+        knowledge: createClient(knowledgeV1.KnowledgeServiceClient, await addr('knowledge'), {
+          deadlineMs: 2000,
+        }),
+        tools: createClient(toolsV1.ToolServiceClient, await addr('tools'), { deadlineMs: 2000 }),
+        notifier: createClient(notifierV1.NotifierServiceClient, await addr('notifier'), {
+          deadlineMs: 2000,
+        }),
+        alerts: createClient(
+          alertsV1.AlertServiceClient,
+          options.addresses?.alerts ?? (await addr('investigation')),
+          { deadlineMs: 2000 },
+        ),
+      };
   const adminToken = `admin.${randomBytes(24).toString('base64url')}`;
   const effectiveConfig = await CachedEffectiveConfigSource.create({
     load: grpcEffectiveConfigLoader(clients.config, 'gateway'),
