@@ -401,6 +401,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Check the name {host}{host2}{host3}{host4}{host5} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
   },
   {
+    id: 'clock_skew',
+    class: 'tls_certificate',
+    title: "the node's clock is behind (TLS certificates not yet valid)",
+    role: 'cause',
+    strength: 0.95,
+    on: ['log', 'text', 'event'],
+    text: 'certificate has expired or is not yet valid: current time (?<current>[\\dT:.Z+-]+) is before (?<notbefore>[\\dT:.Z+-]+)',
+    cause:
+      "{subject}'s clock is behind: TLS verification fails because its current time ({current}) is before the certificate's start ({notbefore}), so the certificate is not yet valid for it (clock skew on its node; the certificate itself is valid)",
+    fix: 'Fix time sync (NTP / chrony) on the node that runs the failing pod and move the pod off it meanwhile (cordon the node, delete the pod); the certificate itself is fine.',
+  },
+  {
     // the expired certificate is the server's the app calls, not one the cluster serves
     id: 'tls_remote_expired',
     class: 'tls_certificate',
@@ -493,10 +505,10 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.84,
     on: ['log', 'event', 'text'],
     // a failing health probe is the kubelet's call, not a dependency of the app
-    text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<![\\w.:-])(?<host4>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)|ConnectionRefusedError|ECONNREFUSED|Connection refused)',
+    text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<![\\w.:-])(?<host4>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)|connection to server at "(?<host7>[\\w.-]+)"[^\\n]*?failed: Connection refused|ConnectionRefusedError|ECONNREFUSED|Connection refused)',
     cause:
-      '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}: connection refused ("{fact}")',
-    fix: 'Check that {host}{host2}{host3}{host4}{host5}{host6} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',
+      '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}{host7}: connection refused ("{fact}")',
+    fix: 'Check that {host}{host2}{host3}{host4}{host5}{host6}{host7} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',
   },
   // ---------------------------------------------------------------- quotas
   {
@@ -844,6 +856,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     text: 'MountVolume\\.SetUp failed for volume "(?<vol>[^"]+)"[^\\n]*|Unable to attach or mount volumes[^\\n]*|AttachVolume\\.Attach failed[^\\n]*',
     cause: '{subject} cannot mount its volume {vol}: "{fact}"',
     fix: 'Fix the volume {vol} of {subject} (the ConfigMap/Secret/PVC it names must exist and be attachable).',
+  },
+  {
+    // not matched line by line: diagnose compares Service selectors with pod labels
+    id: 'service_selects_no_pod',
+    class: 'dependency_failure',
+    title: 'Service selector matches no pod (no endpoints)',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the Service {service} selects {selector}, but no pod carries these labels (its pods have {labels}), so it has no endpoints and every request to it fails (503 / connection refused) although the pods are ready',
+    fix: "Make the selector of Service {service} match the labels of its pods (or the pods' labels match the selector), e.g. `kubectl get endpoints {service}` should then list the pods.",
   },
   {
     // not matched line by line: diagnose counts error records that repeat (see appErrors)

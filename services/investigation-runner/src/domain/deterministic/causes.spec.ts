@@ -2838,3 +2838,43 @@ describe('failures named by their own words (catalog entries)', () => {
     expect(fromLog(`${ago(2)} UTC [311] ERROR:  deadlock detected`)).not.toContain('java_deadlock');
   });
 });
+
+describe('a Service that selects no pod', () => {
+  const svc = (selector: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'storefront', namespace: 'web', creationTimestamp: ago(600) },
+    spec: { selector, ports: [{ port: 80, targetPort: 3000 }], clusterIP: '10.100.150.20' },
+  });
+  const podOf = (labels: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'storefront-6d7f8c9b5-k2j9x',
+      namespace: 'web',
+      labels,
+      creationTimestamp: ago(30),
+      ownerReferences: [{ kind: 'ReplicaSet', name: 'storefront-6d7f8c9b5' }],
+    },
+    spec: { containers: [{ name: 'web', image: 'storefront:2.0.0' }] },
+    status: { phase: 'Running' },
+  });
+  const found = (selector: Record<string, string>, labels: Record<string, string>) =>
+    findingsOf([
+      { output: svc(selector), ctx: { namespace: 'web', verb: 'get' } },
+      { output: podOf(labels), ctx: { namespace: 'web', verb: 'get' } },
+    ]).findings.filter((f) => f.entry.id === 'service_selects_no_pod');
+
+  it('is a cause when the pods of its workload carry other labels', () => {
+    const f = found(
+      { app: 'storefront', tier: 'frontend' },
+      { 'app.kubernetes.io/name': 'storefront', 'pod-template-hash': '6d7f8c9b5' },
+    );
+    expect(f).toHaveLength(1);
+    expect(f[0]!.groups['selector']).toBe('app=storefront,tier=frontend');
+    expect(f[0]!.groups['labels']).toBe('app.kubernetes.io/name=storefront');
+  });
+  it('is none when a pod matches', () => {
+    expect(found({ app: 'storefront' }, { app: 'storefront', tier: 'frontend' })).toHaveLength(0);
+  });
+});

@@ -184,7 +184,18 @@ export function conclude(
     const dep = /dependency|dns/.test(top.f.entry.class)
       ? dependencyDetail(model, vars)
       : undefined;
-    if (dep) description += ` ${dep}`;
+    if (dep) {
+      description += ` ${dep.text}`;
+      // what the dependency itself fails on explains the refusals
+      const own = dep.workload
+        ? findings
+            .filter((f) => f.workload === dep.workload && f.entry.role === 'cause')
+            .filter((f) => !resolved(f, model, now))
+            .sort((a, b) => b.entry.strength - a.entry.strength)[0]
+        : undefined;
+      if (own)
+        description += ` ${capital(own.entry.title)} on ${dep.workload}: "${clip(own.fact, 240)}".`;
+    }
     // a node-level cause: say which of the subjects' pods it hits
     if (top.f.object?.kind === 'node') {
       const hit = focusObjects
@@ -209,6 +220,21 @@ export function conclude(
       description += ` Seen as: ${fillTemplate(symptom.f.entry.title, vars)} ("${clip(symptom.f.fact, 160)}").`;
     if (change)
       description += ` It started after the rollout of ${change.what} at ${new Date(change.at).toISOString()} (${Math.max(0, Math.round((firstError - change.at) / 60_000))} min before the first error).`;
+    // one pod of several fails (a node's clock or disk, a stuck rollout): say which
+    if (top.f.object?.kind === 'pod' && top.f.workload) {
+      const same = model
+        .list('pod', top.f.object.namespace)
+        .filter((p) => model.workloadOf(p).name === top!.f.workload);
+      const read = same.filter((p) => model.logs.some((l) => l.pod === p.name && !l.previous));
+      const hit = new Set(
+        findings
+          .filter((f) => f.entry.id === top!.f.entry.id && f.workload === top!.f.workload)
+          .map((f) => f.object?.name),
+      );
+      const pod = model.get('pod', top.f.object.name, top.f.object.namespace);
+      if (same.length > 1 && hit.size === 1 && read.length > 1)
+        description += ` Only pod ${top.f.object.name}${pod?.node ? ` (on node ${pod.node})` : ''} shows it; the other ${read.length - 1} pod(s) of ${top.f.workload} read do not.`;
+    }
     if (healthyNamed)
       description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}, in the same namespace. ${description}`;
     if (!description.includes(top.f.fact.slice(0, 40)))
@@ -499,6 +525,8 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
   if (!o || o.kind !== 'pod' || isUnhealthy(o, now) || !o.status) return false;
   if (f.entry.class === 'probe_failure') return true;
+  // a skewed clock writes times far in the past: they say nothing about when it happened
+  if (f.entry.id === 'clock_skew') return false;
   // a repeated error is history only when its last record is
   const at = f.groups['last'] ? Date.parse(f.groups['last']) : f.at;
   return at !== undefined && now - at > 30 * 60_000;
@@ -523,7 +551,10 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
 }
 
 /** "10.96.140.81:5432" / "pricing-api.pricing.svc.cluster.local" -> the Service and what backs it. */
-function dependencyDetail(model: ClusterModel, vars: Record<string, string>): string | undefined {
+function dependencyDetail(
+  model: ClusterModel,
+  vars: Record<string, string>,
+): { text: string; workload?: string } | undefined {
   const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9']
     .map((k) => vars[k])
     .find((h) => h);
@@ -558,7 +589,7 @@ function dependencyDetail(model: ClusterModel, vars: Record<string, string>): st
       detail += `: ${backing.kind} ${backing.name} has 0 ready replicas (no endpoints)`;
     else detail += `, backed by ${backing.kind} ${backing.name}`;
   }
-  return `${detail}.`;
+  return { text: `${detail}.`, workload: backing?.name };
 }
 
 /** "image a:1 -> a:2, env DB_POOL_SIZE 20 -> 200" between two ReplicaSets' pod templates */

@@ -54,7 +54,13 @@ function test(
   if (!m) return undefined;
   const groups: Record<string, string> = {};
   for (const [k, v] of Object.entries(m.groups ?? {})) if (v) groups[k] = v;
-  const fact = where === 'log' || text.length < 300 ? clip(text) : clip(m[0]);
+  // a long structured record whose match lies beyond the clip: its message and error fields
+  const fact =
+    where === 'log' && m.index + m[0].length > 280 && /^\s*\{/.test(text)
+      ? clip(errorMessage(text))
+      : where === 'log' || text.length < 300
+        ? clip(text)
+        : clip(m[0]);
   return { fact, groups };
 }
 
@@ -255,6 +261,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   }
   const repeated = catalog.find((c) => c.entry.id === 'app_errors');
   if (repeated) for (const f of appErrors(model, repeated.entry, now)) push(f);
+  const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
+  if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
   return out;
 }
 
@@ -352,6 +360,52 @@ const shape = (m: string) =>
     .replace(/"[^"]*"/g, '"…"')
     .replace(/\b[0-9a-f]{8,}\b|\b\d+\b/gi, '#')
     .toLowerCase();
+
+/** `app=web,tier=frontend` -> does the pod carry every label? */
+const selects = (selector: string, labels: Record<string, string>) =>
+  selector
+    .split(',')
+    .map((kv) => kv.split('='))
+    .every(([k, v]) => k !== undefined && labels[k.trim()] === (v ?? '').trim());
+
+/**
+ * A Service whose selector matches none of the pods of its namespace, while the workload of its
+ * name runs: its Endpoints stay empty and every client (an Ingress) gets 503 or refused
+ * connections although the pods are ready (labels changed by a new chart, a typo).
+ */
+function servicesSelectingNoPod(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const svc of model.list('service')) {
+    const selector = svc.fields['selector'];
+    if (!selector || !svc.namespace) continue;
+    // only pods whose labels were read can tell
+    const pods = model
+      .list('pod', svc.namespace)
+      .filter((p) => p.namespace === svc.namespace && Object.keys(p.labels).length);
+    if (!pods.length) continue;
+    if (pods.some((p) => selects(selector, p.labels))) continue;
+    const own = pods.filter((p) => {
+      const w = model.workloadOf(p).name;
+      return w === svc.name || w.startsWith(`${svc.name}-`);
+    });
+    if (!own.length) continue;
+    const eps = model.get('endpoints', svc.name, svc.namespace);
+    const labels = Object.entries(own[0]!.labels)
+      .filter(([k]) => !/pod-template-hash|controller-revision-hash/.test(k))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    out.push({
+      entry,
+      object: { kind: 'service', name: svc.name, namespace: svc.namespace },
+      workload: svc.name,
+      fact: `Service ${svc.namespace}/${svc.name} selects ${selector}; no pod has these labels (its pods ${own[0]!.name}... carry ${labels})${eps ? `; Endpoints ${svc.name}: ${eps.fields['ready'] ?? '0'} ready addresses` : ''}`,
+      groups: { selector, labels, service: svc.name },
+      where: 'status',
+      source: svc.source ?? 'service',
+    });
+  }
+  return out;
+}
 
 /**
  * A workload that keeps logging the same error (three records or more, the last within the

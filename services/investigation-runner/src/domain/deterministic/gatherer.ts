@@ -15,6 +15,8 @@ import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-pr
 export class Gatherer {
   private budget: number;
   private readonly done = new Set<string>();
+  /** objects inspected (kind/namespace/name) */
+  private readonly inspected = new Set<string>();
 
   constructor(
     private readonly run: EngineRun,
@@ -103,6 +105,8 @@ export class Gatherer {
     if (t.previous && p.params.previous) set('previous', true);
     if (t.keyword) set('keyword', t.keyword);
     if (t.all) set('allNamespaces', true);
+    // a Service listing shows its selector only in the wide form
+    if (p.params.wide && t.kind === 'service' && !t.name) set('wide', true);
     if (p.verb === 'logs' && p.params.tail) set('tail', t.tail ?? 200);
     if (p.params.service && this.run.context.service && !out[p.params.service])
       set('service', this.run.context.service);
@@ -182,7 +186,12 @@ export class Gatherer {
       listKinds.push('horizontalpodautoscaler');
     // what the workloads depend on: Services (endpoints by name or ClusterIP) and stateful sets
     if (scope.namespaces.length) listKinds.push('statefulset', 'service');
-    else if (/statefulset|sts\b|database|db\b/.test(text)) listKinds.push('statefulset');
+    else {
+      if (/statefulset|sts\b|database|db\b/.test(text)) listKinds.push('statefulset');
+      // requests that fail while pods look fine: what the Services select
+      if (/\b50[234]\b|unavailable|endpoints?\b|\bsite\b|website|refused|\bdown\b/.test(text))
+        listKinds.push('service');
+    }
     const phase1: Promise<unknown>[] = [];
     if (!scope.namespaces.length) phase1.push(this.first(this.tools('namespaces'), {}, {}));
     phase1.push(
@@ -291,6 +300,18 @@ export class Gatherer {
     const own = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
     const ns = scope.namespaces[0] ?? own.find((o) => o.namespace && o.kind !== 'node')?.namespace;
     if (!ns || /^kube-/.test(ns)) return [];
+    // first the subject's own pods not read yet (one node's clock or disk may fail one pod)
+    const unread = own.filter(
+      (o) => o.kind === 'pod' && !this.inspected.has(`pod/${o.namespace ?? ''}/${o.name}`),
+    );
+    const nodesRead = new Set(
+      own.filter((o) => o.kind === 'pod' && !unread.includes(o)).map((o) => o.node),
+    );
+    const ownPods = [
+      ...unread.filter((p) => !nodesRead.has(p.node)),
+      ...unread.filter((p) => nodesRead.has(p.node)),
+    ].slice(0, 4);
+    await Promise.all(ownPods.map((p) => this.inspect(p)));
     const ownWorkloads = new Set(own.map((o) => model.workloadOf(o).name));
     const byWorkload = new Map<string, ObjectView[]>();
     for (const p of model.list('pod', ns)) {
@@ -415,6 +436,7 @@ export class Gatherer {
   }
 
   private async inspect(o: ObjectView): Promise<void> {
+    this.inspected.add(`${o.kind}/${o.namespace ?? ''}/${o.name}`);
     const ns = o.namespace;
     const ctx = { kind: o.kind, namespace: ns, pod: o.kind === 'pod' ? o.name : undefined };
     const describeTools = [

@@ -136,7 +136,9 @@ export class ClusterModel {
     return this.list('pod', namespace).filter((p) => {
       const w = this.workloadOf(p);
       return (
-        (w.name === name && (w.kind === kind || kind === 'deployment' || kind === 'service')) ||
+        // a listing without owners only suggests a kind (web-0 reads as a Deployment's)
+        (w.name === name &&
+          (w.kind === kind || kind === 'deployment' || kind === 'service' || !p.owner)) ||
         (kind === 'job' &&
           // a Job's pods are named <job>-<5 random characters> (listings do not show owners)
           (p.owner?.name === name ||

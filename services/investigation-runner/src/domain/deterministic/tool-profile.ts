@@ -31,6 +31,7 @@ export type ParamRole =
   | 'apiVersion'
   | 'tail'
   | 'allNamespaces'
+  | 'wide'
   | 'node'
   | 'workload'
   | 'involved'
@@ -103,6 +104,7 @@ const ROLE_BY_NAME: [RegExp, ParamRole][] = [
   [/^(label_?selector|labelselector|selector|labels?)$/, 'labelSelector'],
   [/^(tail|tail_?lines|lines|line_?count|limit|max_?lines|num_?lines|count)$/, 'tail'],
   [/^(all_?namespaces|allnamespaces|all_?ns|cluster_?wide)$/, 'allNamespaces'],
+  [/^(wide|output_?wide)$/, 'wide'],
   [/^(query|promql|expr|expression)$/, 'query'],
   [/^(service|service_?name|app_?name)$/, 'service'],
   [

@@ -142,6 +142,9 @@ export function parseTables(
       if (r['IMAGES']) v.images.push(...r['IMAGES'].split(','));
       if (r['AVAILABLE']) v.fields['status.availableReplicas'] = r['AVAILABLE'];
       if (r['CLUSTER-IP']) v.fields['clusterIP'] = r['CLUSTER-IP'];
+      // `kubectl get svc -o wide`: app=web,tier=frontend
+      if (v.kind === 'service' && r['SELECTOR'] && r['SELECTOR'] !== '<none>')
+        v.fields['selector'] = r['SELECTOR'];
       if (r['LABELS'])
         for (const kv of r['LABELS'].split(',')) {
           const [a, b] = kv.split('=');
