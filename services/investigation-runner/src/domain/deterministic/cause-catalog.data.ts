@@ -395,10 +395,10 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.86,
     on: ['log', 'event', 'text', 'state'],
-    text: '(?:lookup (?<host>[\\w.-]+)(?: on [\\d.:]+)?: (?:no such host|server misbehaving|i/o timeout|read udp[^\\n]*i/o timeout))|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host2>[\\w.-]+)|(?:Name or service not known|Temporary failure in name resolution|NXDOMAIN|could not resolve host:? ?(?<host3>[\\w.-]+)?|UnknownHostException:? ?(?<host4>[\\w.-]+)?|host not found in upstream "(?<host5>[\\w.-]+))',
+    text: '(?:lookup (?<host>[\\w.-]+)(?: on [\\d.:]+)?: (?:no such host|server misbehaving|i/o timeout|read udp[^\\n]*i/o timeout))|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host2>[\\w.-]+)|server can\'t find (?<host6>[\\w-]+(?:\\.[\\w-]+)*): NXDOMAIN|(?:Name or service not known|Temporary failure in name resolution|NXDOMAIN|could not resolve host:? ?(?<host3>[\\w.-]+)?|UnknownHostException:? ?(?<host4>[\\w.-]+)?|host not found in upstream "(?<host5>[\\w.-]+))',
     cause:
-      '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}: DNS lookups fail ("{fact}")',
-    fix: 'Check the name {host}{host2}{host3}{host4}{host5} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
+      '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}{host6}: DNS lookups fail ("{fact}")',
+    fix: 'Check the name {host}{host2}{host3}{host4}{host5}{host6} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
   },
   {
     id: 'clock_skew',

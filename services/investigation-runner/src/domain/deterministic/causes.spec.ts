@@ -2878,3 +2878,46 @@ describe('a Service that selects no pod', () => {
     expect(found({ app: 'storefront' }, { app: 'storefront', tier: 'frontend' })).toHaveLength(0);
   });
 });
+
+describe('which pods logged a phrase', () => {
+  const pods = [
+    'gw-6d7f8c9b5-aaaaa',
+    'gw-6d7f8c9b5-bbbbb',
+    'gw-6d7f8c9b5-ccccc',
+    'gw-6d7f8c9b5-ddddd',
+  ];
+  const world = (): JsonWorld => ({
+    objects: [
+      deployment('gw', 'edge', 'envoy:1.31', 4, 4),
+      ...pods.map((name) =>
+        pod({
+          name,
+          ns: 'edge',
+          app: 'gw',
+          image: 'envoy:1.31',
+          node: 'worker-1',
+          ready: true,
+          state: { running: { startedAt: ago(300) } },
+        }),
+      ),
+    ],
+    logs: {
+      [pods[0]!]: `${ago(100)} warn upstream connect error: connection reset by peer\n${ago(5)} info ok`,
+      [pods[1]!]: `${ago(20)} warn upstream connect error: Connection reset by peer`,
+      [pods[2]!]: `${ago(10)} info ok`,
+      [pods[3]!]: `${ago(30)} warn upstream connect error: connection reset by peer\n${ago(3)} warn upstream connect error: connection reset by peer`,
+    },
+  });
+  it('lists every pod that said it in the window, and only those', async () => {
+    const out = await investigate(
+      jsonTools(world()),
+      "which gw pods logged 'connection reset by peer' in the last hour?",
+      { namespace: 'edge' },
+    );
+    const text = conclusion(out.result);
+    expect(text).toMatch(/2 of the 4 pod\(s\)/);
+    expect(text).toContain(pods[1]!);
+    expect(text).toContain(`${pods[3]!} (2 times`);
+    expect(text).not.toContain(pods[0]!);
+  });
+});

@@ -282,6 +282,33 @@ export class Gatherer {
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
     await Promise.all(targets.map((o) => this.inspect(o)));
+    // "which version runs": every pod's own image (a paused or stuck rollout mixes versions)
+    if (scope.question?.type === 'version')
+      await Promise.all(
+        this.model
+          .list('pod')
+          .filter(
+            (p) =>
+              scope.subjects.some((s) => this.model.matches(p, s)) &&
+              !p.containers.some((c) => c.image) &&
+              !this.inspected.has(`pod/${p.namespace ?? ''}/${p.name}`),
+          )
+          .slice(0, 8)
+          .map((p) => this.describe(p)),
+      );
+    // "which pods logged X": every pod of the subject is read, not only the first three
+    if (scope.question?.type === 'log_errors' && scope.question.pattern)
+      await Promise.all(
+        this.model
+          .list('pod')
+          .filter(
+            (p) =>
+              scope.subjects.some((s) => this.model.matches(p, s)) &&
+              !this.inspected.has(`pod/${p.namespace ?? ''}/${p.name}`),
+          )
+          .slice(0, 8)
+          .map((p) => this.inspect(p)),
+      );
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // 4. what the subjects call and fail on: the logs and state of that dependency
@@ -435,17 +462,24 @@ export class Gatherer {
     return picked.slice(0, 6);
   }
 
-  private async inspect(o: ObjectView): Promise<void> {
-    this.inspected.add(`${o.kind}/${o.namespace ?? ''}/${o.name}`);
-    const ns = o.namespace;
-    const ctx = { kind: o.kind, namespace: ns, pod: o.kind === 'pod' ? o.name : undefined };
+  /** The object's own description (describe, else get by name). */
+  private describe(o: ObjectView): Promise<unknown> {
     const describeTools = [
       ...this.tools('describe', o.kind),
       ...this.tools('get', o.kind).filter((p) => p.params.name || p.params.pod || p.params.node),
     ];
-    const jobs: Promise<unknown>[] = [
-      this.first(describeTools, { kind: o.kind, name: o.name, namespace: ns }, ctx),
-    ];
+    return this.first(
+      describeTools,
+      { kind: o.kind, name: o.name, namespace: o.namespace },
+      { kind: o.kind, namespace: o.namespace, pod: o.kind === 'pod' ? o.name : undefined },
+    );
+  }
+
+  private async inspect(o: ObjectView): Promise<void> {
+    this.inspected.add(`${o.kind}/${o.namespace ?? ''}/${o.name}`);
+    const ns = o.namespace;
+    const ctx = { kind: o.kind, namespace: ns, pod: o.kind === 'pod' ? o.name : undefined };
+    const jobs: Promise<unknown>[] = [this.describe(o)];
     // a Pending claim's describe omits what it requests: read the object itself too
     if (o.kind === 'persistentvolumeclaim')
       jobs.push(
@@ -471,6 +505,18 @@ export class Gatherer {
           { ...ctx, previous: false },
         ),
       );
+      // an init container that has not completed holds the pod back (Init:0/1): its own logs
+      const cur = this.model.get('pod', o.name, ns) ?? o;
+      for (const c of cur.containers
+        .filter((c) => c.init && c.terminated?.reason !== 'Completed')
+        .slice(0, 2))
+        jobs.push(
+          this.first(
+            logs.filter((p) => p.params.container && !p.previousLogs),
+            { kind: 'pod', name: o.name, namespace: ns, container: c.name },
+            { ...ctx, previous: false },
+          ),
+        );
       const prev = logs.filter((p) => p.previousLogs || p.params.previous);
       if (
         !o.status ||

@@ -189,6 +189,42 @@ describe('observe: kubectl describe text', () => {
   });
 });
 
+describe('observe: a pod with init containers', () => {
+  it('reads both sections and marks the init container', () => {
+    const text = [
+      'Name:             ledger-api-dktmpzw647-jlxgb',
+      'Namespace:        payments',
+      'Node:             worker-1/10.0.1.5',
+      'Status:           Pending',
+      'IP:               10.0.3.4',
+      'Init Containers:',
+      '  wait-for-db:',
+      '    Image:         busybox:1.36',
+      '    State:         Running',
+      '      Started:     Tue, 10 Mar 2026 11:40:00 +0000',
+      '    Ready:         False',
+      '    Restart Count: 0',
+      'Containers:',
+      '  api:',
+      '    Image:         ledger-api:2.8.0',
+      '    State:         Waiting',
+      '      Reason:      PodInitializing',
+      '    Ready:         False',
+      '    Restart Count: 0',
+      'Conditions:',
+      '  Type              Status',
+      '  Initialized       False',
+      'Events:            <none>',
+    ].join('\n');
+    const pod = observe(text, ctx).objects.find((x) => x.kind === 'pod')!;
+    expect(pod.containers.map((c) => [c.name, c.init ?? false])).toEqual([
+      ['wait-for-db', true],
+      ['api', false],
+    ]);
+    expect(pod.containers[1]!.waiting?.reason).toBe('PodInitializing');
+  });
+});
+
 describe('observe: kubectl get tables', () => {
   it('reads a pods table (READY, STATUS, RESTARTS with "(5m ago)", NODE)', () => {
     const t = `NAME                        READY   STATUS             RESTARTS       AGE   IP            NODE       NOMINATED NODE   READINESS GATES

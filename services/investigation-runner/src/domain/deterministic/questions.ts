@@ -38,6 +38,32 @@ export function answerQuestion(
       );
       if (!logs.length)
         return `I could not read the logs of ${q.subject ?? 'the service'} with the tools available.`;
+      const window = since ? ` since ${new Date(since).toISOString()}` : '';
+      if (q.pattern) {
+        // the pods whose logs say the phrase in the window, with how often and when last
+        const want = q.pattern.toLowerCase();
+        const hits = new Map<string, { n: number; last?: number }>();
+        for (const l of logs)
+          for (const x of l.lines) {
+            if (!x.text.toLowerCase().includes(want)) continue;
+            if (since !== undefined && (x.at === undefined || x.at < since)) continue;
+            const h = hits.get(l.pod ?? '?') ?? { n: 0 };
+            h.n++;
+            if (x.at !== undefined) h.last = Math.max(h.last ?? x.at, x.at);
+            hits.set(l.pod ?? '?', h);
+          }
+        const read = new Set(logs.map((l) => l.pod)).size;
+        if (!hits.size)
+          return `None of the ${read} pod(s) whose logs I read logged "${q.pattern}"${window}.`;
+        return `${hits.size} of the ${read} pod(s) whose logs I read logged "${q.pattern}"${window}: ${[
+          ...hits,
+        ]
+          .map(
+            ([pod, h]) =>
+              `${pod} (${h.n} time${h.n === 1 ? '' : 's'}${h.last !== undefined ? `, last at ${new Date(h.last).toISOString()}` : ''})`,
+          )
+          .join(', ')}.`;
+      }
       const lines = logs.flatMap((l) =>
         l.lines
           .filter(
@@ -46,7 +72,6 @@ export function answerQuestion(
           )
           .map((x) => ({ pod: l.pod, ...x })),
       );
-      const window = since ? ` since ${new Date(since).toISOString()}` : '';
       if (!lines.length)
         return `No error lines in the logs of ${q.subject ?? 'the service'}${window} (${logs.reduce((a, l) => a + l.lines.length, 0)} lines read).`;
       const distinct = new Map<string, number>();

@@ -249,6 +249,18 @@ function parseQuestion(
     subjects.length
   )
     return { type: 'replicas', subject: subjects[0]?.name };
+  // "which pods logged 'connection reset by peer' since 13:00?": a quoted phrase in the logs
+  const phrase =
+    /\b(?:logged|logging|log(?:s)? (?:say|show|contain|mention)(?:ing|s)?|(?:say|show|contain|mention)(?:s|ed)? in (?:their|its|the) logs?)\b[^"'`“”‘’]*["'`“‘]([^"'`”’]{3,120})["'`”’]/i.exec(
+      message,
+    );
+  if (phrase?.[1])
+    return {
+      type: 'log_errors',
+      subject: subjects[0]?.name,
+      since: resolveSince(t, now),
+      pattern: phrase[1],
+    };
   if (/\bhow many\b|\bcount\b|\bnumber of\b/.test(t))
     return { type: 'count', what, status, namespace: ns, since: resolveSince(t, now) };
   if (

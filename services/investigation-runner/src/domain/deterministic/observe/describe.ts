@@ -138,11 +138,14 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
     if (rep) v.fields['replicas'] = rep[1]!;
   }
-  // containers
-  const cStart = lines.findIndex(
-    (l) => /^(Init )?Containers$/.test(l.key ?? '') && (l.indent === 0 || l.indent === 2),
-  );
-  if (cStart >= 0) {
+  // containers: the "Init Containers" section (when there is one), then "Containers"
+  const starts = lines
+    .map((l, i) =>
+      /^(Init )?Containers$/.test(l.key ?? '') && (l.indent === 0 || l.indent === 2) ? i : -1,
+    )
+    .filter((i) => i >= 0);
+  for (const cStart of starts) {
+    const init = lines[cStart]!.key === 'Init Containers';
     const base = lines[cStart]!.indent;
     let cur: ContainerView | undefined;
     let section: 'state' | 'last' | 'limits' | 'requests' | 'env' | 'other' = 'other';
@@ -151,6 +154,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
       if (l.indent <= base && l.raw.trim()) break;
       if (l.indent === base + 2 && l.key && !l.value) {
         cur = emptyContainer(l.key);
+        if (init) cur.init = true;
         v.containers.push(cur);
         section = 'other';
         continue;

@@ -100,10 +100,16 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     v.fields['serviceAccount'] = String(podSpec['serviceAccountName']);
   if (kind === 'pod') {
     v.node = str(spec['nodeName']);
+    const initNames = new Set(
+      [...arr(podSpec['initContainers']), ...arr(status['initContainerStatuses'])].map(
+        (c) => str(rec(c)['name']) ?? '',
+      ),
+    );
     const statuses = [
       ...arr(status['initContainerStatuses']),
       ...arr(status['containerStatuses']),
     ].map(rec);
+    for (const c of v.containers) if (initNames.has(c.name)) c.init = true;
     for (const s of statuses) {
       const cname = str(s['name']) ?? '';
       let cv = v.containers.find((c) => c.name === cname);
@@ -111,6 +117,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         cv = emptyContainer(cname);
         v.containers.push(cv);
       }
+      if (initNames.has(cname)) cv.init = true;
       cv.image = str(s['image']) ?? cv.image;
       cv.restarts = num(s['restartCount']);
       cv.ready = s['ready'] === true;

@@ -9,6 +9,8 @@ export interface StateView {
 
 export interface ContainerView {
   name: string;
+  /** an init container (runs to completion before the others start) */
+  init?: boolean;
   image?: string;
   restarts?: number;
   ready?: boolean;
