@@ -29,4 +29,10 @@ export { createEventBus } from './create-event-bus';
 export type { CreateEventBusOptions } from './create-event-bus';
 // The enums of event payloads (Investigation.status_enum, ...) and their REST/storage names, for
 // consumers: read the enum, fall back to the deprecated string of an older producer.
-export { agentEnum, investigationStatusEnum, priorityEnum } from '@inquest/proto';
+export {
+  agentEnum,
+  changeRequestStatusEnum,
+  investigationStatusEnum,
+  nodeLevelEnum,
+  priorityEnum,
+} from '@inquest/proto';

@@ -10,3 +10,4 @@ export { IDEMPOTENCY_LEVELS } from './gen/method-options';
 // The strings of the REST API and storage <-> the proto enums that replace string fields.
 export { stringEnum, type StringEnum } from './enums/string-enum';
 export { agentEnum, investigationStatusEnum, priorityEnum } from './enums/investigation-enums';
+export { changeRequestStatusEnum, nodeLevelEnum } from './enums/config-enums';

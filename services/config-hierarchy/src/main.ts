@@ -17,6 +17,7 @@ import { GrpcToolCatalog } from './adapters/grpc-tool-catalog';
 import { EnvSchema } from './config';
 import { ConfigHierarchy } from './domain/config-hierarchy';
 import { configServiceHandlers } from './grpc/config-service.handlers';
+import { changeRequestMessage } from './grpc/config-messages';
 
 export type { RunningService, ServiceDeps };
 
@@ -43,6 +44,7 @@ export async function start(
     stores,
     bus,
     logger,
+    changeRequestMessage,
     ...(toolsClient ? { tools: new GrpcToolCatalog(toolsClient) } : {}),
   });
   // Other replicas announce their changes; drop what they made stale.

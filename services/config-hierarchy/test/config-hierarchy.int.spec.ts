@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { configV1 } from '@inquest/proto';
+import { changeRequestStatusEnum, configV1, nodeLevelEnum } from '@inquest/proto';
 import { tempDir, waitFor } from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
 
@@ -25,23 +25,33 @@ beforeAll(async () => {
     { bus, logger: silentLogger() },
   );
   client = createClient(configV1.ConfigServiceClient, svc.address);
-  await client.createNode({ node_id: 'acme', kind: 'org', name: 'Acme' });
+  await client.createNode({
+    node_id: 'acme',
+    kind: 'org',
+    kind_enum: nodeLevelEnum.toProto('org'),
+    name: 'Acme',
+  });
+  // a client that sets only the enum
   await client.createNode({
     node_id: 'platform',
     parent_id: 'acme',
-    kind: 'group',
+    kind: '',
+    kind_enum: nodeLevelEnum.toProto('group'),
     name: 'Platform',
   });
   await client.createNode({
     node_id: 'payments',
     parent_id: 'platform',
     kind: 'team',
+    kind_enum: nodeLevelEnum.toProto('team'),
     name: 'Payments',
   });
+  // a gateway built before the enums: only the string
   await client.createNode({
     node_id: 'checkout',
     parent_id: 'platform',
     kind: 'team',
+    kind_enum: configV1.NodeLevel.NODE_LEVEL_UNSPECIFIED,
     name: 'Checkout',
   });
 });
@@ -63,13 +73,27 @@ describe('nodes', () => {
       node_id: 'payments',
       parent_id: 'platform',
       kind: 'team',
+      kind_enum: nodeLevelEnum.toProto('team'),
       name: 'Payments',
       org_id: 'acme',
     });
     expect(got.node?.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect((await client.listNodes({ parent_id: 'platform' })).nodes.map((n) => n.node_id)).toEqual(
-      ['checkout', 'payments'],
-    );
+    // every answer carries both forms, whichever form the node was created with
+    const TEAM = nodeLevelEnum.toProto('team');
+    expect(
+      (await client.listNodes({ parent_id: 'platform' })).nodes.map((n) => [
+        n.node_id,
+        n.kind,
+        n.kind_enum,
+      ]),
+    ).toEqual([
+      ['checkout', 'team', TEAM],
+      ['payments', 'team', TEAM],
+    ]);
+    expect((await client.getNode({ node_id: 'platform' })).node).toMatchObject({
+      kind: 'group',
+      kind_enum: nodeLevelEnum.toProto('group'),
+    });
     expect((await client.listNodes({ parent_id: '' })).nodes.map((n) => n.node_id)).toEqual([
       'acme',
     ]);
@@ -77,23 +101,50 @@ describe('nodes', () => {
 
   it('rejects duplicates, unknown parents, bad ids and bad shapes', async () => {
     await expectCode(
-      client.createNode({ node_id: 'acme', kind: 'org', name: 'Again' }),
+      client.createNode({
+        node_id: 'acme',
+        kind: 'org',
+        kind_enum: nodeLevelEnum.toProto('org'),
+        name: 'Again',
+      }),
       'conflict',
     );
     await expectCode(
-      client.createNode({ node_id: 'orphan', parent_id: 'nowhere', kind: 'team', name: 'x' }),
+      client.createNode({
+        node_id: 'orphan',
+        parent_id: 'nowhere',
+        kind: 'team',
+        kind_enum: nodeLevelEnum.toProto('team'),
+        name: 'x',
+      }),
       'not_found',
     );
     await expectCode(
-      client.createNode({ node_id: 'Bad_Id', kind: 'org', name: 'x' }),
+      client.createNode({
+        node_id: 'Bad_Id',
+        kind: 'org',
+        kind_enum: nodeLevelEnum.toProto('org'),
+        name: 'x',
+      }),
       'validation_error',
     );
     await expectCode(
-      client.createNode({ node_id: 'team-without-parent', kind: 'team', name: 'x' }),
+      client.createNode({
+        node_id: 'team-without-parent',
+        kind: 'team',
+        kind_enum: nodeLevelEnum.toProto('team'),
+        name: 'x',
+      }),
       'validation_error',
     );
     await expectCode(
-      client.createNode({ node_id: 'under-team', parent_id: 'payments', kind: 'team', name: 'x' }),
+      client.createNode({
+        node_id: 'under-team',
+        parent_id: 'payments',
+        kind: 'team',
+        kind_enum: nodeLevelEnum.toProto('team'),
+        name: 'x',
+      }),
       'validation_error',
     );
     await expectCode(client.getNode({ node_id: 'unknown-node' }), 'not_found');
@@ -202,9 +253,10 @@ describe('team updates', () => {
     });
     // the team's own entries; the changes made above it (node_id acme, platform) are listed too
     const own = full.history.filter((h) => h.node_id === 'checkout');
-    expect(own.map((h) => [h.version, h.changed_by, h.level])).toEqual([
-      [2, 'b@example.com', 'team'],
-      [1, 'a@example.com', 'team'],
+    const TEAM = nodeLevelEnum.toProto('team');
+    expect(own.map((h) => [h.version, h.changed_by, h.level, h.level_enum])).toEqual([
+      [2, 'b@example.com', 'team', TEAM],
+      [1, 'a@example.com', 'team', TEAM],
     ]);
     expect(full.total).toBe(full.history.length);
     expect(full.history.filter((h) => h.node_id !== 'checkout').map((h) => h.level)).not.toContain(
@@ -303,7 +355,13 @@ describe('team updates', () => {
   });
 
   it('loses nothing when 50 updates race across two replicas (version rises by 50, one audit entry each)', async () => {
-    await client.createNode({ node_id: 'race', parent_id: 'platform', kind: 'team', name: 'Race' });
+    await client.createNode({
+      node_id: 'race',
+      parent_id: 'platform',
+      kind: 'team',
+      kind_enum: nodeLevelEnum.toProto('team'),
+      name: 'Race',
+    });
     // A second replica on the same database: only the version-checked write keeps them apart.
     const replica = await start(
       { INQUEST_GRPC_PORT: '0', INQUEST_DATA_DIR: dataDir, INQUEST_LOG_LEVEL: 'silent' },
@@ -348,6 +406,7 @@ describe('approvals', () => {
       node_id: 'guarded',
       parent_id: 'platform',
       kind: 'team',
+      kind_enum: nodeLevelEnum.toProto('team'),
       name: 'Guarded',
     });
     await client.updateNodeConfig({
@@ -380,10 +439,28 @@ describe('approvals', () => {
     expect((await client.getEffectiveConfig({ team_id: 'guarded' })).config?.['chat_channel']).toBe(
       '#old',
     );
+    // the filter from a gateway built before the enums (the string only), then as the enum
     const pending = await client.listChangeRequests({
       status: 'pending_approval',
+      status_enum: configV1.ChangeRequestStatus.CHANGE_REQUEST_STATUS_UNSPECIFIED,
       team_id: 'guarded',
     });
+    expect(
+      (
+        await client.listChangeRequests({
+          status_enum: changeRequestStatusEnum.toProto('pending_approval'),
+          team_id: 'guarded',
+        })
+      ).change_requests.map((c) => [c.status, c.status_enum]),
+    ).toEqual([['pending_approval', changeRequestStatusEnum.toProto('pending_approval')]]);
+    expect(
+      (
+        await client.listChangeRequests({
+          status_enum: changeRequestStatusEnum.toProto('approved'),
+          team_id: 'guarded',
+        })
+      ).change_requests,
+    ).toEqual([]);
     expect(pending.change_requests.map((c) => c.change_request_id)).toEqual([cr.change_request_id]);
 
     const approved = await client.approveChangeRequest({
@@ -465,8 +542,12 @@ describe('approvals', () => {
       'validation_error',
     );
     expect(
-      (await client.listChangeRequests({ status: 'pending_approval', team_id: 'guarded' }))
-        .change_requests,
+      (
+        await client.listChangeRequests({
+          status_enum: changeRequestStatusEnum.toProto('pending_approval'),
+          team_id: 'guarded',
+        })
+      ).change_requests,
     ).toEqual([]);
   });
 });

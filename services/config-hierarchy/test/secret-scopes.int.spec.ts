@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { configV1 } from '@inquest/proto';
+import { configV1, nodeLevelEnum } from '@inquest/proto';
 import { openSqliteConfigStores } from '@inquest/store';
 import { tempDir } from '@inquest/testing';
 import { start, type RunningService } from '../src/main';
@@ -28,10 +28,33 @@ beforeAll(async () => {
     { bus, logger: silentLogger() },
   );
   client = createClient(configV1.ConfigServiceClient, svc.address);
-  await client.createNode({ node_id: 'acme', kind: 'org', name: 'Acme' });
-  await client.createNode({ node_id: 'platform', parent_id: 'acme', kind: 'group', name: 'P' });
-  await client.createNode({ node_id: 'team-a', parent_id: 'platform', kind: 'team', name: 'A' });
-  await client.createNode({ node_id: 'team-b', parent_id: 'platform', kind: 'team', name: 'B' });
+  await client.createNode({
+    node_id: 'acme',
+    kind: 'org',
+    kind_enum: nodeLevelEnum.toProto('org'),
+    name: 'Acme',
+  });
+  await client.createNode({
+    node_id: 'platform',
+    parent_id: 'acme',
+    kind: 'group',
+    kind_enum: nodeLevelEnum.toProto('group'),
+    name: 'P',
+  });
+  await client.createNode({
+    node_id: 'team-a',
+    parent_id: 'platform',
+    kind: 'team',
+    kind_enum: nodeLevelEnum.toProto('team'),
+    name: 'A',
+  });
+  await client.createNode({
+    node_id: 'team-b',
+    parent_id: 'platform',
+    kind: 'team',
+    kind_enum: nodeLevelEnum.toProto('team'),
+    name: 'B',
+  });
 });
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { nodeLevelEnum } from '@inquest/proto';
 import { allRoutes } from '../src/routes/index';
 import { createTestGateway, type TestGateway } from './support/test-gateway';
 
@@ -20,6 +21,7 @@ describe('X-Inquest-Team names an existing team', () => {
       node_id: 'platform',
       parent_id: 'acme',
       kind: 'group',
+      kind_enum: nodeLevelEnum.toProto('group'),
       name: 'Platform',
       org_id: 'acme',
       created_at: new Date().toISOString(),

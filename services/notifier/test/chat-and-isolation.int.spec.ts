@@ -1,6 +1,6 @@
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
-import { notifierV1 } from '@inquest/proto';
+import { changeRequestStatusEnum, notifierV1 } from '@inquest/proto';
 import {
   startConfigServiceDouble,
   tempDir,
@@ -137,6 +137,7 @@ describe('chat notifications', () => {
       change_request_id: 'cr_1',
       team_id: 't-cr',
       status: 'pending_approval',
+      status_enum: changeRequestStatusEnum.toProto('pending_approval'),
       requested_by: 'dev@example.com',
       requested_at: '2026-01-01T00:00:00.000Z',
       approvers: ['lead@example.com', 'sre@example.com'],
@@ -164,6 +165,7 @@ describe('chat notifications', () => {
       change_request: {
         ...cr,
         status: 'approved',
+        status_enum: changeRequestStatusEnum.toProto('approved'),
         decided_by: 'lead@example.com',
         decided_at: '2026-01-01T00:05:00.000Z',
         applied_version: 7,
@@ -191,6 +193,7 @@ describe('chat notifications', () => {
         ...cr,
         change_request_id: 'cr_2',
         status: 'rejected',
+        status_enum: changeRequestStatusEnum.toProto('rejected'),
         decided_by: 'sre@example.com',
         comment: 'not now',
       },

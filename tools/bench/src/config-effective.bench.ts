@@ -16,7 +16,7 @@ import express from 'express';
 import { InProcessEventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { configV1 } from '@inquest/proto';
+import { configV1, nodeLevelEnum } from '@inquest/proto';
 import { start as startConfig } from '@inquest/config-hierarchy-service';
 import { start as startGateway } from '@inquest/gateway-service';
 
@@ -76,17 +76,24 @@ export async function run(args: string[]): Promise<void> {
   const helloPort = (helloServer.address() as { port: number }).port;
   const client = createClient(configV1.ConfigServiceClient, svc.address);
   try {
-    await client.createNode({ node_id: 'bench-org', kind: 'org', name: 'Bench org' });
+    await client.createNode({
+      node_id: 'bench-org',
+      kind: 'org',
+      kind_enum: nodeLevelEnum.toProto('org'),
+      name: 'Bench org',
+    });
     await client.createNode({
       node_id: 'bench-group',
       parent_id: 'bench-org',
       kind: 'group',
+      kind_enum: nodeLevelEnum.toProto('group'),
       name: 'Bench group',
     });
     await client.createNode({
       node_id: 'bench-team',
       parent_id: 'bench-group',
       kind: 'team',
+      kind_enum: nodeLevelEnum.toProto('team'),
       name: 'Bench team',
     });
     await client.updateNodeConfig({

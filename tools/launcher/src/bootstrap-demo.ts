@@ -1,6 +1,6 @@
 import type { PromiseClient } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
-import type { configV1 } from '@inquest/proto';
+import { type configV1, nodeLevelEnum } from '@inquest/proto';
 
 export interface BootstrapDemoOptions {
   /** base URL of the demo tool server, registered as MCP server `demo` when given */
@@ -27,13 +27,33 @@ export async function bootstrapDemo(
     );
     return {};
   }
-  await config.createNode({ node_id: 'demo', kind: 'org', name: 'Demo organization' }, { ctx });
   await config.createNode(
-    { node_id: 'demo-group', parent_id: 'demo', kind: 'group', name: 'Demo group' },
+    {
+      node_id: 'demo',
+      kind: 'org',
+      kind_enum: nodeLevelEnum.toProto('org'),
+      name: 'Demo organization',
+    },
     { ctx },
   );
   await config.createNode(
-    { node_id: 'demo-team', parent_id: 'demo-group', kind: 'team', name: 'Demo team' },
+    {
+      node_id: 'demo-group',
+      parent_id: 'demo',
+      kind: 'group',
+      kind_enum: nodeLevelEnum.toProto('group'),
+      name: 'Demo group',
+    },
+    { ctx },
+  );
+  await config.createNode(
+    {
+      node_id: 'demo-team',
+      parent_id: 'demo-group',
+      kind: 'team',
+      kind_enum: nodeLevelEnum.toProto('team'),
+      name: 'Demo team',
+    },
     { ctx },
   );
   await config.updateNodeConfig(

@@ -3,6 +3,8 @@ import {
   InvestigationStatus,
   Priority,
 } from '../gen/inquest/investigation/v1/investigation_service';
+import { ChangeRequestStatus, NodeLevel } from '../gen/inquest/config/v1/config_service';
+import { changeRequestStatusEnum, nodeLevelEnum } from './config-enums';
 import { agentEnum, investigationStatusEnum, priorityEnum } from './investigation-enums';
 import { stringEnum, type StringEnum } from './string-enum';
 
@@ -16,6 +18,13 @@ const MAPPINGS: [string, StringEnum<string, number>, Record<string, string | num
   ],
   ['Agent', agentEnum, Agent, Agent.AGENT_UNSPECIFIED],
   ['Priority', priorityEnum, Priority, Priority.PRIORITY_UNSPECIFIED],
+  ['NodeLevel', nodeLevelEnum, NodeLevel, NodeLevel.NODE_LEVEL_UNSPECIFIED],
+  [
+    'ChangeRequestStatus',
+    changeRequestStatusEnum,
+    ChangeRequestStatus,
+    ChangeRequestStatus.CHANGE_REQUEST_STATUS_UNSPECIFIED,
+  ],
 ];
 
 /** The numeric values of a generated (TypeScript) enum, without ts-proto's UNRECOGNIZED (-1). */

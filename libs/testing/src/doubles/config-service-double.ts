@@ -140,6 +140,7 @@ export async function startConfigServiceDouble(
                 node_id: req.node_id,
                 parent_id: 'org',
                 kind: 'team',
+                kind_enum: configV1.NodeLevel.NODE_LEVEL_TEAM,
                 name: req.node_id,
                 org_id: 'org',
                 created_at: new Date(0).toISOString(),

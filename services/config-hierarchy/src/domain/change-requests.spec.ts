@@ -1,6 +1,7 @@
 import { conflict, type DomainError } from '@inquest/errors';
 import { Subjects, type EventOf, type EventSubject } from '@inquest/events';
 import { openSqliteConfigStores, type ConfigStores } from '@inquest/store';
+import { changeRequestMessage } from '../grpc/config-messages';
 import { ChangeRequests } from './change-requests';
 
 let stores: ConfigStores;
@@ -16,6 +17,7 @@ beforeEach(() => {
   applyFails = undefined;
   requests = new ChangeRequests({
     store: stores.changeRequests,
+    eventMessage: changeRequestMessage,
     publish: async (subject, data) => {
       events.push({ subject, data });
     },

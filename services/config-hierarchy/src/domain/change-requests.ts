@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '@inquest/config-model';
 import { conflict, forbidden, invalidRequest, notFound } from '@inquest/errors';
-import { Subjects, eventEnvelope } from '@inquest/events';
+import { Subjects, eventEnvelope, type ChangeRequestEvent } from '@inquest/events';
 import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore } from '@inquest/store';
 import type { PublishEvent } from './publish-event';
 
@@ -20,6 +20,11 @@ export interface ChangeRequestsDeps {
   store: ChangeRequestStore;
   publish: PublishEvent;
   /**
+   * The event's form of a record (the gRPC edge's encoder: the proto message, with its enums and
+   * the deprecated strings both set).
+   */
+  eventMessage: ChangeRequestMessage;
+  /**
    * Applies an approved request's patch to its team's own config (validated again against the
    * config as it is now); throws when it no longer applies.
    */
@@ -30,6 +35,11 @@ export interface ChangeRequestsDeps {
     approvedBy: string,
   ): Promise<{ version: number }>;
 }
+
+/** Encodes a change request for the events. */
+export type ChangeRequestMessage = (
+  cr: ChangeRequestRecord,
+) => NonNullable<ChangeRequestEvent['change_request']>;
 
 const STATUSES: ChangeRequestStatus[] = ['pending_approval', 'approved', 'rejected'];
 
@@ -62,7 +72,7 @@ export class ChangeRequests {
     await this.deps.store.create(cr);
     await this.deps.publish(Subjects.configChangeRequested, {
       ...eventEnvelope(input.teamId),
-      change_request: cr,
+      change_request: this.deps.eventMessage(cr),
     });
     return cr;
   }
@@ -119,7 +129,7 @@ export class ChangeRequests {
     })) ?? { ...claimed, applied_version: applied.version };
     await this.deps.publish(Subjects.configChangeApproved, {
       ...eventEnvelope(done.team_id),
-      change_request: done,
+      change_request: this.deps.eventMessage(done),
     });
     return done;
   }
@@ -139,7 +149,7 @@ export class ChangeRequests {
     if (!done) throw conflict(`change request ${id} was already decided`);
     await this.deps.publish(Subjects.configChangeRejected, {
       ...eventEnvelope(done.team_id),
-      change_request: done,
+      change_request: this.deps.eventMessage(done),
     });
     return done;
   }

@@ -7,6 +7,7 @@ import {
 } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
 import { openSqliteConfigStores, type ConfigStores } from '@inquest/store';
+import { changeRequestMessage } from '../grpc/config-messages';
 import { ConfigHierarchy } from './config-hierarchy';
 
 let stores: ConfigStores;
@@ -22,7 +23,12 @@ beforeEach(async () => {
     await bus.subscribe(subject, async (msg) => {
       events.push({ subject, data: msg.data });
     });
-  hierarchy = new ConfigHierarchy({ stores, bus, logger: silentLogger() });
+  hierarchy = new ConfigHierarchy({
+    stores,
+    bus,
+    logger: silentLogger(),
+    changeRequestMessage,
+  });
   await hierarchy.createNode({ node_id: 'acme', kind: 'org', name: 'Acme' });
   await hierarchy.createNode({
     node_id: 'platform',

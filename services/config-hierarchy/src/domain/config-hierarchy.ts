@@ -36,7 +36,7 @@ import type {
   NodeKind,
   NodeRecord,
 } from '@inquest/store';
-import { ADMIN_IDENTITY, ChangeRequests } from './change-requests';
+import { ADMIN_IDENTITY, ChangeRequests, type ChangeRequestMessage } from './change-requests';
 import { EffectiveCache } from './effective-cache';
 import { publishAfterStore, type PublishEvent } from './publish-event';
 import { TeamTokens } from './team-tokens';
@@ -73,6 +73,8 @@ export interface ConfigHierarchyDeps {
   maxWriteAttempts?: number;
   /** tool lists of the team's servers, to check the tool names an update sets (toolserver-proxy) */
   tools?: ToolCatalog;
+  /** a change request as its events carry it (the gRPC edge's encoder) */
+  changeRequestMessage: ChangeRequestMessage;
 }
 
 /**
@@ -103,6 +105,7 @@ export class ConfigHierarchy {
     this.changeRequests = new ChangeRequests({
       store: deps.stores.changeRequests,
       publish: this.publish,
+      eventMessage: deps.changeRequestMessage,
       apply: (teamId, patch, requestedBy, approvedBy) =>
         this.apply(teamId, patch, requestedBy, approvedBy),
     });

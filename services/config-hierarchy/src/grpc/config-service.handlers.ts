@@ -1,22 +1,12 @@
 import { invalidRequest } from '@inquest/errors';
 import type { AsyncHandlers } from '@inquest/grpc-kit';
-import type { configV1 } from '@inquest/proto';
-import type { ChangeRequestRecord, NodeRecord } from '@inquest/store';
-import type {
-  AuditView,
-  ConfigHierarchy,
-  ConfigUpdateResult,
-  TokenInfo,
-} from '../domain/config-hierarchy';
-
-const node = (n: NodeRecord): configV1.Node => ({
-  node_id: n.node_id,
-  ...(n.parent_id ? { parent_id: n.parent_id } : {}),
-  kind: n.kind,
-  name: n.name,
-  org_id: n.org_id,
-  created_at: n.created_at,
-});
+import { changeRequestStatusEnum, nodeLevelEnum, type configV1 } from '@inquest/proto';
+import {
+  auditMessage as audit,
+  changeRequestMessage as changeRequest,
+  nodeMessage as node,
+} from './config-messages';
+import type { ConfigHierarchy, ConfigUpdateResult, TokenInfo } from '../domain/config-hierarchy';
 
 const result = (r: ConfigUpdateResult): configV1.ConfigUpdateResult => ({
   message: r.message,
@@ -24,21 +14,6 @@ const result = (r: ConfigUpdateResult): configV1.ConfigUpdateResult => ({
   changed_fields: r.changed_fields,
   effective_config: r.effective_config,
   warnings: r.warnings,
-});
-
-const changeRequest = (cr: ChangeRequestRecord): configV1.ChangeRequest => ({
-  change_request_id: cr.change_request_id,
-  team_id: cr.team_id,
-  status: cr.status,
-  requested_by: cr.requested_by,
-  requested_at: cr.requested_at,
-  approvers: cr.approvers,
-  changes: cr.changes,
-  patch: cr.patch,
-  decided_by: cr.decided_by,
-  decided_at: cr.decided_at,
-  comment: cr.comment,
-  applied_version: cr.applied_version,
 });
 
 const token = (t: TokenInfo): configV1.TokenInfo => ({
@@ -50,17 +25,6 @@ const token = (t: TokenInfo): configV1.TokenInfo => ({
   created_at: t.created_at,
   expires_at: t.expires_at,
   revoked_at: t.revoked_at,
-});
-
-const audit = (a: AuditView): configV1.AuditEntry => ({
-  version: a.version,
-  changed_at: a.changed_at,
-  changed_by: a.changed_by,
-  diff: a.diff,
-  full_config: a.full_config,
-  approved_by: a.approved_by,
-  node_id: a.node_id,
-  level: a.level,
 });
 
 function patchOf(p: { [key: string]: unknown } | undefined): unknown {
@@ -78,7 +42,8 @@ export function configServiceHandlers(
         await domain.createNode({
           node_id: req.node_id,
           parent_id: req.parent_id ?? null,
-          kind: req.kind,
+          // the enum, or the string of a peer built before it (the domain refuses an unknown one)
+          kind: nodeLevelEnum.read(req.kind_enum, req.kind) ?? req.kind,
           name: req.name,
         }),
       ),
@@ -121,7 +86,10 @@ export function configServiceHandlers(
     },
     listChangeRequests: async (req) => ({
       change_requests: (
-        await domain.changeRequests.list({ status: req.status, team_id: req.team_id })
+        await domain.changeRequests.list({
+          status: changeRequestStatusEnum.read(req.status_enum, req.status) ?? req.status,
+          team_id: req.team_id,
+        })
       ).map(changeRequest),
     }),
     approveChangeRequest: async (req) => ({

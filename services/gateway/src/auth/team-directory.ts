@@ -1,6 +1,7 @@
 import { invalidRequest, notFound } from '@inquest/errors';
 import type { PromiseClient } from '@inquest/grpc-kit';
 import type { configV1 } from '@inquest/proto';
+import { nodeLevelOf } from '../grpc/config-messages';
 
 /** Which node ids are teams: what the admin token may name in X-Inquest-Team. */
 export interface TeamDirectory {
@@ -39,8 +40,11 @@ export class ConfigTeamDirectory implements TeamDirectory {
       throw err;
     }
     if (!node) throw notFound(`team ${teamId} not found (${via})`);
-    if (node.kind !== 'team')
-      throw invalidRequest(`${via} names node ${teamId}, which is a ${node.kind}, not a team`);
+    const level = nodeLevelOf(node);
+    if (level !== 'team')
+      throw invalidRequest(
+        `${via} names node ${teamId}, which is a ${level ?? 'node of unknown level'}, not a team`,
+      );
     if (this.teams.size >= (this.options.maxEntries ?? 100_000)) this.teams.clear();
     this.teams.add(teamId);
   }

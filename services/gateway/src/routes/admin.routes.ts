@@ -22,6 +22,11 @@ import {
 import { internal } from '@inquest/errors';
 import type { configV1 } from '@inquest/proto';
 import { defineRoute, type RouteDef } from '../http/route';
+import {
+  changeRequestFilterFields,
+  nodeKindFields,
+  requiredNodeLevel,
+} from '../grpc/config-messages';
 import { changeRequestBody, decision } from './change-requests';
 import { appliedBody, auditBody } from './config.routes';
 import type { GatewayDeps } from './gateway-deps';
@@ -32,7 +37,7 @@ const nodeBody = (n: configV1.Node | undefined): Node => {
   return {
     node_id: n.node_id,
     parent_id: n.parent_id ?? null,
-    kind: n.kind as Node['kind'],
+    kind: requiredNodeLevel(n),
     name: n.name,
     org_id: n.org_id,
     created_at: n.created_at,
@@ -74,7 +79,7 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
           {
             node_id: req.body.node_id,
             ...(req.body.parent_id ? { parent_id: req.body.parent_id } : {}),
-            kind: req.body.kind,
+            ...nodeKindFields(req.body.kind),
             name: req.body.name,
           },
           { ctx: req.ctx, signal: req.signal },
@@ -257,7 +262,7 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       handler: async (req) => {
         const res = await config.listChangeRequests(
           {
-            ...(req.query.status ? { status: req.query.status } : {}),
+            ...changeRequestFilterFields(req.query.status),
             ...(req.query.team ? { team_id: req.query.team } : {}),
           },
           { ctx: req.ctx, signal: req.signal },

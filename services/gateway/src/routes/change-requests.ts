@@ -1,6 +1,7 @@
 import { DecisionBody, type ChangeRequest } from '@inquest/api-contract';
 import { internal, invalidRequest, validationError } from '@inquest/errors';
 import type { configV1 } from '@inquest/proto';
+import { changeRequestStatusOf } from '../grpc/config-messages';
 
 /** A change request as the API shows it (admin routes and the team's approver routes). */
 export const changeRequestBody = (cr: configV1.ChangeRequest | undefined): ChangeRequest => {
@@ -8,7 +9,7 @@ export const changeRequestBody = (cr: configV1.ChangeRequest | undefined): Chang
   return {
     change_request_id: cr.change_request_id,
     team_id: cr.team_id,
-    status: cr.status as ChangeRequest['status'],
+    status: changeRequestStatusOf(cr),
     requested_by: cr.requested_by,
     requested_at: cr.requested_at,
     approvers: cr.approvers,

@@ -15,6 +15,11 @@ import {
 import { internal } from '@inquest/errors';
 import type { EffectiveConfig as EffectiveAnswer } from '@inquest/config-client';
 import type { configV1 } from '@inquest/proto';
+import {
+  auditLevelOf,
+  changeRequestFilterFields,
+  changeRequestStatusOf,
+} from '../grpc/config-messages';
 import { defineRoute, type RouteDef } from '../http/route';
 import { changeRequestBody, decision } from './change-requests';
 import type { GatewayDeps } from './gateway-deps';
@@ -80,7 +85,7 @@ export function auditBody(res: configV1.ListAuditResponse, includeFull: boolean)
     diff: (h.diff ?? {}) as AuditHistory['history'][number]['diff'],
     ...(includeFull ? { full_config: (h.full_config ?? {}) as ConfigDocument } : {}),
     node_id: h.node_id,
-    level: h.level as AuditHistory['history'][number]['level'],
+    level: auditLevelOf(h),
   }));
   return { history, pagination: { total: res.total, limit: res.limit, offset: res.offset } };
 }
@@ -228,13 +233,13 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       },
       handler: async (req) => {
         const res = await config.listChangeRequests(
-          { status: 'pending_approval', team_id: teamOf(req) },
+          { ...changeRequestFilterFields('pending_approval'), team_id: teamOf(req) },
           { ctx: req.ctx, signal: req.signal },
         );
         const body: PendingChanges = {
           change_requests: res.change_requests.map((cr) => ({
             change_request_id: cr.change_request_id,
-            status: cr.status as PendingChanges['change_requests'][number]['status'],
+            status: changeRequestStatusOf(cr),
             requested_by: cr.requested_by,
             requested_at: cr.requested_at,
             approvers: cr.approvers,

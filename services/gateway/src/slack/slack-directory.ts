@@ -1,4 +1,5 @@
 import { secretScopeOf, type SecretResolver, type SecretScope } from '@inquest/secrets';
+import { nodeLevelOf } from '../grpc/config-messages';
 import type { ServiceClients } from '../routes/gateway-deps';
 
 /** A team reachable through the Slack app, from its effective configuration. */
@@ -98,7 +99,7 @@ export class SlackDirectory {
     if (!secretRef) return undefined;
     const signingSecret = await this.o.secrets.resolve(secretRef, secretScopeOf(nodeId));
     const teamIds: string[] = [];
-    if (node.node?.kind === 'team') teamIds.push(nodeId);
+    if (node.node && nodeLevelOf(node.node) === 'team') teamIds.push(nodeId);
     else {
       // breadth-first through groups down to the teams
       const queue = [nodeId];
@@ -106,7 +107,7 @@ export class SlackDirectory {
         const parent = queue.shift() as string;
         const res = await this.o.config.listNodes({ parent_id: parent }, { ctx, deadlineMs: 2000 });
         for (const n of res.nodes) {
-          if (n.kind === 'team') teamIds.push(n.node_id);
+          if (nodeLevelOf(n) === 'team') teamIds.push(n.node_id);
           else queue.push(n.node_id);
         }
       }

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { agentEnum, investigationStatusEnum, priorityEnum } from '@inquest/events';
+import {
+  agentEnum,
+  changeRequestStatusEnum,
+  investigationStatusEnum,
+  priorityEnum,
+} from '@inquest/events';
 import { secretScopeOf, type SecretScope } from '@inquest/secrets';
 import type { DeliverySecretScope, NewDelivery } from '@inquest/store';
 import type { TeamSettings } from './team-settings';
@@ -107,7 +112,10 @@ export function changeRequestPayload(event: string, data: unknown): Json {
     event,
     team_id: str(e['team_id']) ?? str(cr['team_id']) ?? '',
     change_request_id: str(cr['change_request_id']) ?? '',
-    status: str(cr['status']) ?? '',
+    status:
+      changeRequestStatusEnum.read(num(cr['status_enum']), str(cr['status'])) ??
+      str(cr['status']) ??
+      '',
     requested_by: str(cr['requested_by']) ?? '',
     requested_at: str(cr['requested_at']) ?? '',
     approvers: arr(cr['approvers']).filter((a) => typeof a === 'string'),
