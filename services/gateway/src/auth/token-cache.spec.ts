@@ -1,5 +1,6 @@
 import type { AuthContext } from '../http/route';
-import { TokenCache } from './token-cache';
+import { createHash } from 'node:crypto';
+import { TokenCache, tokenKey } from './token-cache';
 
 const team = (expiresAt?: number): AuthContext => ({
   kind: 'team',
@@ -36,5 +37,14 @@ describe('TokenCache', () => {
     now = 10;
     await cache.get('gone', async () => team(5));
     expect(cache.size).toBe(1);
+  });
+});
+
+describe('tokenKey', () => {
+  it('is the base64url SHA-256 of the token', () => {
+    for (const t of ['tok_abc.secret', '', 'ünïcode']) {
+      expect(tokenKey(t)).toBe(createHash('sha256').update(t).digest('base64url'));
+    }
+    expect(tokenKey('abc')).toBe('ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0');
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { AuthContext } from '../http/route';
 
 interface Entry {
@@ -14,6 +14,16 @@ export interface TokenCacheOptions {
   maxEntries?: number;
   now?: () => number;
 }
+
+/** crypto.hash (Node >= 20.12, not in these typings yet): one call, no Hash object per token */
+const oneShot = (
+  crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }
+).hash;
+
+/** SHA-256 of a token, base64url: the cache key. */
+export const tokenKey: (token: string) => string = oneShot
+  ? (token) => oneShot('sha256', token, 'base64url')
+  : (token) => crypto.createHash('sha256').update(token).digest('base64url');
 
 /**
  * Short-lived cache of team-token verifications keyed by the SHA-256 of the whole token (the
@@ -40,7 +50,7 @@ export class TokenCache {
    * accepted credential is cached until its own expiry at the latest.
    */
   async get(token: string, verify: () => Promise<AuthContext | null>): Promise<AuthContext | null> {
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = tokenKey(token);
     const hit = this.entries.get(key);
     if (hit && hit.expires > this.now()) return hit.auth;
     if (hit) this.entries.delete(key);

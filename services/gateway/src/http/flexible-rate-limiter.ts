@@ -117,11 +117,17 @@ function tooManyFailures(res: RateLimiterRes): DomainError {
   return rateLimited(retryAfterOf(res), 'too many failed authentications from this address');
 }
 
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** a canonical IPv4 address: four decimal octets, no leading zeros */
+const DOTTED_QUAD = new RegExp(`^(?:${OCTET}\\.){3}${OCTET}$`);
+
 /**
  * IPv4 (also IPv4-mapped IPv6) counts per address; IPv6 per /64, since one client usually holds
  * a whole /64 and could otherwise rotate addresses.
  */
 export function addressKey(address: string): string {
+  // the usual case, a dotted quad as the socket reports it, is its own key (as ipaddr would say)
+  if (DOTTED_QUAD.test(address)) return address;
   if (!ipaddr.isValid(address)) return address;
   const ip = ipaddr.process(address);
   if (ip.kind() === 'ipv4') return ip.toString();

@@ -1,4 +1,5 @@
 import { DEFAULT_RATE_LIMITS, parseRateLimits } from './rate-limits';
+import ipaddr from 'ipaddr.js';
 import { addressKey } from './flexible-rate-limiter';
 
 describe('parseRateLimits', () => {
@@ -42,5 +43,24 @@ describe('addressKey', () => {
     expect(addressKey('10.1.2.3')).toBe('10.1.2.3');
     expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:bbbb::9'));
     expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
+  });
+
+  it('keys every IPv4 spelling as ipaddr normalizes it (the dotted-quad shortcut included)', () => {
+    const viaIpaddr = (a: string) => (ipaddr.isValid(a) ? ipaddr.process(a).toString() : a);
+    for (const a of [
+      '0.0.0.0',
+      '127.0.0.1',
+      '255.255.255.255',
+      '192.168.1.10',
+      '10.01.2.3',
+      '010.1.2.3',
+      '256.1.2.3',
+      '1.2.3',
+      '1.2.3.4.5',
+      '0x7f.0.0.1',
+      '::ffff:127.0.0.1',
+      'not-an-address',
+    ])
+      expect([a, addressKey(a)]).toEqual([a, viaIpaddr(a)]);
   });
 });
