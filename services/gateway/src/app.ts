@@ -1,6 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import helmet from 'helmet';
 import cors from 'cors';
 import type { Registry } from 'prom-client';
 import { Counter, Histogram } from 'prom-client';
@@ -17,11 +17,14 @@ import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticator';
 import type { TeamDirectory } from './auth/team-directory';
 import { toHttpError } from './http/http-error';
-import { parseJsonBody, readJsonBody, readRawBody } from './http/json-body';
+import { hasBody, parseJsonBody, readJsonBody, readRawBody } from './http/json-body';
+import { RequestAbort } from './http/request-abort';
 import type { RateLimiter } from './http/rate-limiter';
 import { unlimited } from './http/rate-limiter';
-import type { ApiRequest, ApiResponse, AuthContext, RouteDef } from './http/route';
+import { HttpApiRequest } from './http/api-request';
+import type { ApiResponse, AuthContext, RouteDef } from './http/route';
 import { rateClassOf } from './http/route';
+import { securityHeaders } from './http/security-headers';
 import { mountConsole, CONSOLE_PATH, type ConsoleOptions } from './console/console-static';
 import { mountRedocAsset } from './openapi/docs-page';
 import { metaRoutes } from './openapi/meta-routes';
@@ -71,6 +74,12 @@ const CORS_EXPOSED_HEADERS = [
 
 type Locals = { requestId: string };
 
+/**
+ * Security headers on every answer (helmet's, computed once); the docs page loosens its own CSP
+ * for Redoc.
+ */
+const SECURITY_HEADERS = securityHeaders({ crossOriginResourcePolicy: { policy: 'same-site' } });
+
 /** The gateway's express app: request ids, metrics, health, then every declared route under /api/v1. */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
@@ -107,22 +116,27 @@ export function createApp(deps: AppDeps): express.Express {
     registers: [deps.metrics],
   });
 
-  app.use((req: Request, res: Response<unknown, Locals>, next: NextFunction) => {
-    const requestId = requestIdFrom(req.headers['x-request-id']);
-    res.locals.requestId = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const route = (res.locals as { route?: string }).route ?? 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      requests.inc(labels);
-      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
-    next();
-  });
-
-  // Security headers on every answer; the docs page loosens its own CSP for Redoc.
-  app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
+  // one listener for every answer (no closure per request): `this` is the response
+  function recordFinished(this: Response<unknown, Locals & { route?: string; started: number }>) {
+    const labels = {
+      method: this.req.method,
+      route: this.locals.route ?? 'unmatched',
+      status: String(this.statusCode),
+    };
+    requests.inc(labels);
+    latency.observe(labels, (performance.now() - this.locals.started) / 1000);
+  }
+  app.use(
+    (req: Request, res: Response<unknown, Locals & { started: number }>, next: NextFunction) => {
+      const requestId = requestIdFrom(req.headers['x-request-id']);
+      res.locals.requestId = requestId;
+      res.locals.started = performance.now();
+      res.setHeader('X-Request-Id', requestId);
+      for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+      res.on('finish', recordFinished);
+      next();
+    },
+  );
   if (deps.corsOrigins?.length) {
     const allowed = new Set(deps.corsOrigins);
     app.use(
@@ -165,16 +179,16 @@ export function createApp(deps: AppDeps): express.Express {
   for (const route of routes) {
     router[route.method](route.path, (req: Request, res: Response<unknown, Locals>) => {
       (res.locals as { route?: string }).route = `${API_PREFIX}${route.path}`;
-      const ac = new AbortController();
+      const abort = new RequestAbort(res);
       const timer = setTimeout(() => {
         deps.logger.warn(
           { request_id: res.locals.requestId, route: route.path },
           'request timed out',
         );
-        ac.abort(new Error('request timed out'));
+        abort.abort(new Error('request timed out'));
         sendError(res, unavailable('the request was not answered in time'), deps.logger);
       }, route.timeoutMs ?? timeoutMs);
-      handle(route, req, res, deps, limiter, ac)
+      handle(route, req, res, deps, limiter, abort)
         .catch((err: unknown) => sendError(res, err, deps.logger))
         .finally(() => clearTimeout(timer));
     });
@@ -227,7 +241,7 @@ async function handle(
   res: Response<unknown, Locals>,
   deps: AppDeps,
   limiter: RateLimiter,
-  ac: AbortController,
+  abort: RequestAbort,
 ): Promise<void> {
   const requestId = res.locals.requestId;
   let auth: AuthContext = {
@@ -294,7 +308,9 @@ async function handle(
     ? void (await readRaw())
     : rawRead || route.rawBody || route.senderAuth
       ? parseJsonBody(await readRaw())
-      : await readJsonBody(req);
+      : hasBody(req)
+        ? await readJsonBody(req)
+        : undefined;
   if (
     route.body &&
     (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
@@ -302,34 +318,24 @@ async function handle(
     throw invalidRequest('request body must be a JSON object');
   }
   const parsedBody = route.body ? parse(route, route.body, body, 'body') : body;
-  const query = route.query ? parse(route, route.query, req.query, 'query') : req.query;
+  const query = route.query ? { value: parse(route, route.query, req.query, 'query') } : undefined;
   const params = route.params ? parse(route, route.params, req.params, 'params') : req.params;
 
-  const onClose = () => {
-    if (!res.writableEnded) ac.abort(new Error('client closed the connection'));
-  };
-  res.on('close', onClose);
-  const apiReq: ApiRequest<unknown, unknown, unknown> = {
-    body: parsedBody,
+  abort.watch();
+  const apiReq = new HttpApiRequest(
+    req,
+    abort,
+    requestId,
+    auth,
+    parsedBody,
     query,
     params,
-    auth,
-    ctx: {
-      requestId,
-      teamId: auth.teamId,
-      principal: auth.principal,
-      permissions: auth.permissions,
-    },
-    signal: ac.signal,
-    requestId,
-    headers: req.headers,
-    baseUrl: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
     rawBody,
-  };
-  if (ac.signal.aborted) return;
+  );
+  if (abort.aborted) return;
   const out: ApiResponse = await route.handler(apiReq);
   // the request timed out (answered 503) or the client left while the handler ran
-  if (res.headersSent || ac.signal.aborted) return;
+  if (res.headersSent || abort.aborted) return;
   for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
   if (out.body === undefined) res.status(out.status).end();
   else if (out.contentType) res.status(out.status).type(out.contentType).send(out.body);

@@ -26,10 +26,8 @@ export async function readRawBody(
   limit = MAX_BODY_BYTES,
   acceptForm = false,
 ): Promise<Buffer | undefined> {
+  if (!hasBody(req)) return undefined;
   const declared = req.headers['content-length'];
-  const hasBody =
-    (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) return undefined;
   const ct = req.headers['content-type'];
   if (!ct || !(isJsonType(ct) || (acceptForm && isFormType(ct)))) {
     throw new DomainError(
@@ -47,6 +45,14 @@ export async function readRawBody(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** Whether the request announces a body (a length other than 0, or a transfer coding). */
+export function hasBody(req: Request): boolean {
+  const declared = req.headers['content-length'];
+  return (
+    (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined
+  );
 }
 
 /** Parses a raw body as readJsonBody does: 400 for malformed JSON, forbidden keys, deep nesting. */

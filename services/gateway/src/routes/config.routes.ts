@@ -121,7 +121,8 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
         404: err('Unknown team'),
       },
       handler: async (req) => {
-        const eff = await cache.get(teamOf(req), { signal: req.signal, requestId: req.requestId });
+        // the request is the read options: its signal is made only if the cache has to load
+        const eff = await cache.get(teamOf(req), req);
         const { body, etag } = bodyOf(eff);
         if (ifNoneMatch(req.headers['if-none-match'], etag))
           return { status: 304, headers: { ETag: etag } };
