@@ -188,9 +188,13 @@ export function createApp(deps: AppDeps): express.Express {
         abort.abort(new Error('request timed out'));
         sendError(res, unavailable('the request was not answered in time'), deps.logger);
       }, route.timeoutMs ?? timeoutMs);
-      handle(route, req, res, deps, limiter, abort)
-        .catch((err: unknown) => sendError(res, err, deps.logger))
-        .finally(() => clearTimeout(timer));
+      handle(route, req, res, deps, limiter, abort).then(
+        () => clearTimeout(timer),
+        (err: unknown) => {
+          clearTimeout(timer);
+          sendError(res, err, deps.logger);
+        },
+      );
     });
   }
   // A path that exists with other methods is 405 with Allow; anything else 404.
@@ -285,13 +289,14 @@ async function handle(
       if (isUnauthenticated(err)) await limiter.recordAuthFailure?.(ip);
       throw err;
     }
-    const state = await limiter
-      .consume(`${auth.kind}:${auth.principal}`, rateClassOf(route))
-      .catch((err: unknown) => {
-        const s = (err as { state?: Parameters<typeof setRateHeaders>[1] }).state;
-        if (s) setRateHeaders(res, s);
-        throw err;
-      });
+    let state: Parameters<typeof setRateHeaders>[1];
+    try {
+      state = await limiter.consume(`${auth.kind}:${auth.principal}`, rateClassOf(route));
+    } catch (err) {
+      const s = (err as { state?: Parameters<typeof setRateHeaders>[1] }).state;
+      if (s) setRateHeaders(res, s);
+      throw err;
+    }
     setRateHeaders(res, state);
     auth = authorize(route, auth, req);
     // The admin token acts on the team it names, an OIDC identity on the team of its claim: that
