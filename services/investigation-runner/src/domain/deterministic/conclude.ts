@@ -606,6 +606,31 @@ function templateDiff(before: ObjectView, after: ObjectView): string | undefined
     if (k.startsWith('__') || eb[k] === ea[k]) continue;
     out.push(`env ${k} ${eb[k] ?? '(unset)'} -> ${ea[k] ?? '(unset)'}`);
   }
+  // a changed checksum annotation: the configuration it hashes changed (a ConfigMap or Secret)
+  const notes = (o: ObjectView) =>
+    JSON.parse(o.fields['templateAnnotations'] ?? '{}') as Record<string, string>;
+  const nb = notes(before);
+  const na = notes(after);
+  const changed = [...new Set([...Object.keys(nb), ...Object.keys(na)])].filter(
+    (k) => nb[k] !== na[k] && !/revision|deployment\.kubernetes\.io/.test(k),
+  );
+  if (changed.length) {
+    const sources = [
+      ...new Set(
+        after.containers.flatMap((c) =>
+          c.envRefs.flatMap((r) => {
+            const m = /\b(configmap|secret) ([\w.-]+)/.exec(r);
+            return m ? [`${m[1] === 'configmap' ? 'ConfigMap' : 'Secret'} ${m[2]}`] : [];
+          }),
+        ),
+      ),
+    ];
+    out.push(
+      changed.some((k) => /checksum|config|secret|hash/i.test(k))
+        ? `a configuration change (pod template annotation ${changed.join(', ')} changed${sources.length ? `; configuration from ${sources.slice(0, 3).join(', ')}` : ''})`
+        : `pod template annotation ${changed.join(', ')} changed`,
+    );
+  }
   return out.length ? out.slice(0, 4).join(', ') : undefined;
 }
 

@@ -225,6 +225,32 @@ describe('observe: a pod with init containers', () => {
   });
 });
 
+describe('observe: the pod template of a ReplicaSet', () => {
+  it('keeps its annotations (a checksum/config change is a configuration change)', () => {
+    const text = [
+      'Name:           checkout-web-qnqffqmrs7',
+      'Namespace:      shop',
+      'Selector:       app=checkout-web,pod-template-hash=qnqffqmrs7',
+      'Controlled By:  Deployment/checkout-web',
+      'Replicas:       3 current / 3 desired',
+      'Pods Status:    3 Running / 0 Waiting / 0 Succeeded / 0 Failed',
+      'Pod Template:',
+      '  Labels:       app=checkout-web',
+      '  Annotations:  checksum/config: b94d27b9',
+      '                team: web',
+      '  Containers:',
+      '   web:',
+      '    Image:      checkout-web:5.2.0',
+      'Events:         <none>',
+    ].join('\n');
+    const rs = observe(text, ctx).objects.find((x) => x.kind === 'replicaset')!;
+    expect(JSON.parse(rs.fields['templateAnnotations']!)).toEqual({
+      'checksum/config': 'b94d27b9',
+      team: 'web',
+    });
+  });
+});
+
 describe('observe: kubectl get tables', () => {
   it('reads a pods table (READY, STATUS, RESTARTS with "(5m ago)", NODE)', () => {
     const t = `NAME                        READY   STATUS             RESTARTS       AGE   IP            NODE       NOMINATED NODE   READINESS GATES

@@ -138,6 +138,29 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
     if (rep) v.fields['replicas'] = rep[1]!;
   }
+  // the pod template's annotations (a ReplicaSet's, a Deployment's): checksum/config and the like
+  const tpl = lines.findIndex((l) => l.indent === 0 && /^Pod Template:?$/.test(l.raw.trim()));
+  if (tpl >= 0) {
+    const notes: Record<string, string> = {};
+    for (let i = tpl + 1; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (l.indent === 0 && l.raw.trim()) break;
+      if (l.indent !== 2 || l.key !== 'Annotations') continue;
+      const items = [l.value];
+      for (
+        let j = i + 1;
+        j < lines.length && lines[j]!.indent > 2 && !/:$/.test(lines[j]!.raw.trim());
+        j++
+      )
+        items.push(lines[j]!.raw.trim());
+      for (const it of items) {
+        const m = /^([\w./-]+)[:=]\s*(.*)$/.exec(it.trim());
+        if (m && m[1] !== '<none>') notes[m[1]!] = m[2]!;
+      }
+      break;
+    }
+    if (Object.keys(notes).length) v.fields['templateAnnotations'] = JSON.stringify(notes);
+  }
   // containers: the "Init Containers" section (when there is one), then "Containers"
   const starts = lines
     .map((l, i) =>

@@ -54,6 +54,10 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   v.status = str(status['phase']);
   v.reason = str(status['reason']);
   v.message = str(status['message']);
+  // what a rollout changed besides images and env: the template's annotations (checksum/config)
+  const templateNotes = strMap(rec(rec(spec['template'])['metadata'])['annotations']);
+  if (kind !== 'pod' && Object.keys(templateNotes).length)
+    v.fields['templateAnnotations'] = JSON.stringify(templateNotes);
   const podSpec =
     kind === 'pod'
       ? spec
