@@ -858,6 +858,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Fix the volume {vol} of {subject} (the ConfigMap/Secret/PVC it names must exist and be attachable).',
   },
   {
+    // not matched line by line: diagnose compares Ingress backends with the Services' ports
+    id: 'ingress_backend_missing',
+    class: 'dependency_failure',
+    title: 'Ingress routes to a Service port that does not exist',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the Ingress {ingress} routes {host}{path} to service {service} port {port}, but Service {service} exposes only port {ports}: the controller has no upstream for that path and answers 503 while the pods are healthy',
+    fix: 'Point the backend of Ingress {ingress} at a port Service {service} exposes (the service port, not the container port: {ports}), or add port {port} to the Service.',
+  },
+  {
     // not matched line by line: diagnose compares Service selectors with pod labels
     id: 'service_selects_no_pod',
     class: 'dependency_failure',

@@ -2921,3 +2921,50 @@ describe('which pods logged a phrase', () => {
     expect(text).not.toContain(pods[0]!);
   });
 });
+
+describe('an Ingress that routes to a port its Service does not expose', () => {
+  const objects = (port: number) => [
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'docs-site', namespace: 'docs', creationTimestamp: ago(600) },
+      spec: {
+        rules: [
+          {
+            host: 'docs.acme.io',
+            http: {
+              paths: [
+                {
+                  path: '/',
+                  pathType: 'Prefix',
+                  backend: { service: { name: 'docs-site', port: { number: port } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'docs-site', namespace: 'docs', creationTimestamp: ago(600) },
+      spec: {
+        selector: { app: 'docs-site' },
+        ports: [{ name: 'http', port: 80, targetPort: 8080 }],
+      },
+    },
+  ];
+  const found = (port: number) =>
+    findingsOf(
+      objects(port).map((output) => ({ output, ctx: { namespace: 'docs', verb: 'get' as const } })),
+    ).findings.filter((f) => f.entry.id === 'ingress_backend_missing');
+  it('is a cause, naming the port routed to and the ports there are', () => {
+    const f = found(8080);
+    expect(f).toHaveLength(1);
+    expect(f[0]!.groups).toMatchObject({ service: 'docs-site', port: '8080', ports: '80 (http)' });
+  });
+  it('is none when the port exists', () => {
+    expect(found(80)).toHaveLength(0);
+  });
+});

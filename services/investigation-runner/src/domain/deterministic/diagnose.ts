@@ -261,6 +261,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   }
   const repeated = catalog.find((c) => c.entry.id === 'app_errors');
   if (repeated) for (const f of appErrors(model, repeated.entry, now)) push(f);
+  const badRoute = catalog.find((c) => c.entry.id === 'ingress_backend_missing');
+  if (badRoute) for (const f of ingressBackendsMissing(model, badRoute.entry)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
   return out;
@@ -360,6 +362,53 @@ const shape = (m: string) =>
     .replace(/"[^"]*"/g, '"…"')
     .replace(/\b[0-9a-f]{8,}\b|\b\d+\b/gi, '#')
     .toLowerCase();
+
+/**
+ * An Ingress path whose backend Service does not exist, or does not expose the port the rule
+ * names: the controller has no upstream for it and answers 503 while the pods are fine.
+ */
+function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const ing of model.list('ingress')) {
+    let backends: { host: string; path: string; service: string; port: string }[];
+    try {
+      backends = JSON.parse(ing.fields['backends'] ?? '[]') as typeof backends;
+    } catch {
+      continue;
+    }
+    for (const b of backends) {
+      const svc = model.get('service', b.service, ing.namespace);
+      // a Service not seen may just not have been listed: only a read one can tell
+      if (!svc?.fields['ports']) continue;
+      let ports: { port?: number; name?: string }[];
+      try {
+        ports = JSON.parse(svc.fields['ports']) as typeof ports;
+      } catch {
+        continue;
+      }
+      if (!ports.length || ports.some((p) => String(p.port) === b.port || p.name === b.port))
+        continue;
+      const has = ports.map((p) => `${p.port}${p.name ? ` (${p.name})` : ''}`).join(', ');
+      out.push({
+        entry,
+        object: { kind: 'ingress', name: ing.name, namespace: ing.namespace },
+        workload: b.service,
+        fact: `Ingress ${ing.namespace ?? ''}/${ing.name} routes ${b.host}${b.path} to service ${b.service} port ${b.port}; Service ${b.service} exposes port ${has}`,
+        groups: {
+          ingress: ing.name,
+          host: b.host,
+          path: b.path,
+          service: b.service,
+          port: b.port,
+          ports: has,
+        },
+        where: 'status',
+        source: ing.source ?? 'ingress',
+      });
+    }
+  }
+  return out;
+}
 
 /** `app=web,tier=frontend` -> does the pod carry every label? */
 const selects = (selector: string, labels: Record<string, string>) =>

@@ -12,6 +12,10 @@ import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-pr
 // ------------------------------------------------------------------------------------------------
 // Gathering
 
+/** a DNS name with a public-looking suffix (docs.acme.io, www.shop.example.com) */
+const HOST_NAME =
+  /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/g;
+
 export class Gatherer {
   private budget: number;
   private readonly done = new Set<string>();
@@ -182,6 +186,11 @@ export class Gatherer {
     if (/\bjobs?\b|cron|batch|backoff|deadline/.test(text)) listKinds.push('job');
     if (/\bpvc|volume|storage|claim|disk/.test(text)) listKinds.push('persistentvolumeclaim');
     if (/\bcert|\btls\b|\bssl\b|x509|acme/.test(text)) listKinds.push('certificate');
+    // a public host name ("docs.acme.io is 503"): the Ingress that serves it
+    const hosts = [...text.matchAll(HOST_NAME)]
+      .map((m) => m[0])
+      .filter((h) => !/\.svc\b|\.local$|\.internal$/.test(h));
+    if (hosts.length) listKinds.push('ingress');
     if (/scal|hpa|autoscal|load|latency|slow|throttl|cpu|saturat|capacity/.test(text))
       listKinds.push('horizontalpodautoscaler');
     // what the workloads depend on: Services (endpoints by name or ClusterIP) and stateful sets
@@ -279,6 +288,40 @@ export class Gatherer {
         ),
     );
 
+    // the Ingress of a host the request names, and the Services it routes to
+    const routes = this.model
+      .list('ingress')
+      .filter((i) => hosts.some((h) => (i.fields['hosts'] ?? '').split(',').includes(h)))
+      .slice(0, 2);
+    await Promise.all(routes.map((i) => this.describe(i)));
+    const backends = routes.flatMap((i) => {
+      try {
+        return (JSON.parse(i.fields['backends'] ?? '[]') as { service: string }[]).map((b) => ({
+          name: b.service,
+          namespace: i.namespace,
+        }));
+      } catch {
+        return [];
+      }
+    });
+    await Promise.all(
+      backends
+        .filter((b, k) => backends.findIndex((x) => x.name === b.name) === k)
+        .slice(0, 4)
+        .map((b) =>
+          this.describe({
+            kind: 'service',
+            name: b.name,
+            namespace: b.namespace,
+            labels: {},
+            containers: [],
+            conditions: [],
+            images: [],
+            fields: {},
+            source: 'scope',
+          }),
+        ),
+    );
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
     await Promise.all(targets.map((o) => this.inspect(o)));

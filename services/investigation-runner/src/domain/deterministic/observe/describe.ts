@@ -134,6 +134,33 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   const newRs = top('NewReplicaSet');
   if (newRs && newRs !== '<none>') v.fields['newReplicaSet'] = newRs.split(/\s/)[0]!;
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
+  // a Service's ports ("Port: http 80/TCP"), as the object's spec.ports
+  if (kind === 'service') {
+    const ports = lines
+      .filter((l) => l.indent === 0 && l.key === 'Port')
+      .map((l) => /^(?:(\S+)\s+)?(\d+)\//.exec(l.value))
+      .filter((m): m is RegExpExecArray => !!m)
+      .map((m) => ({ ...(m[1] && m[1] !== '<unset>' ? { name: m[1] } : {}), port: Number(m[2]) }));
+    if (ports.length) v.fields['ports'] = JSON.stringify(ports);
+  }
+  // an Ingress's rules: host, then "path  service:port (endpoints)"
+  if (kind === 'ingress') {
+    const at = lines.findIndex((l) => l.indent === 0 && /^Rules:?$/.test(l.raw.trim()));
+    const backends: { host: string; path: string; service: string; port: string }[] = [];
+    let host = '*';
+    for (let i = at + 1; at >= 0 && i < lines.length; i++) {
+      const raw = lines[i]!.raw;
+      if (/^\S/.test(raw)) break;
+      const b = /^\s+(\/\S*)\s+([a-z0-9][\w.-]*):([\w-]+)/.exec(raw);
+      if (b) backends.push({ host, path: b[1]!, service: b[2]!, port: b[3]! });
+      else if (/^\s{2}(\S+)\s*$/.test(raw) && !/^-+$/.test(raw.trim()) && raw.trim() !== 'Host')
+        host = raw.trim();
+    }
+    if (backends.length) {
+      v.fields['backends'] = JSON.stringify(backends);
+      v.fields['hosts'] = [...new Set(backends.map((b) => b.host))].join(',');
+    }
+  }
   if (kind === 'deployment') {
     const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
     if (rep) v.fields['replicas'] = rep[1]!;

@@ -221,6 +221,25 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       v.fields['ports'] = JSON.stringify(spec['ports'] ?? []).slice(0, 300);
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
     }
+    if (kind === 'ingress') {
+      const backends = arr(spec['rules']).flatMap((r) => {
+        const host = str(rec(r)['host']) ?? '*';
+        return arr(rec(rec(r)['http'])['paths']).map((x) => {
+          const svc = rec(rec(rec(x)['backend'])['service']);
+          const port = rec(svc['port']);
+          return {
+            host,
+            path: str(rec(x)['path']) ?? '/',
+            service: str(svc['name']) ?? '',
+            port: String(port['number'] ?? port['name'] ?? ''),
+          };
+        });
+      });
+      if (backends.length) {
+        v.fields['backends'] = JSON.stringify(backends.filter((b) => b.service));
+        v.fields['hosts'] = [...new Set(backends.map((b) => b.host))].join(',');
+      }
+    }
     if (kind === 'endpoints') {
       const subsets = arr(o['subsets']).map(rec);
       v.fields['ready'] = String(subsets.reduce((a, s) => a + arr(s['addresses']).length, 0));

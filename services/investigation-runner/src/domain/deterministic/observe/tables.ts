@@ -142,6 +142,7 @@ export function parseTables(
       if (r['IMAGES']) v.images.push(...r['IMAGES'].split(','));
       if (r['AVAILABLE']) v.fields['status.availableReplicas'] = r['AVAILABLE'];
       if (r['CLUSTER-IP']) v.fields['clusterIP'] = r['CLUSTER-IP'];
+      if (v.kind === 'ingress' && r['HOSTS']) v.fields['hosts'] = r['HOSTS'];
       // `kubectl get svc -o wide`: app=web,tier=frontend
       if (v.kind === 'service' && r['SELECTOR'] && r['SELECTOR'] !== '<none>')
         v.fields['selector'] = r['SELECTOR'];
