@@ -11,3 +11,4 @@ export { IDEMPOTENCY_LEVELS } from './gen/method-options';
 export { stringEnum, type StringEnum } from './enums/string-enum';
 export { agentEnum, investigationStatusEnum, priorityEnum } from './enums/investigation-enums';
 export { changeRequestStatusEnum, nodeLevelEnum } from './enums/config-enums';
+export { documentStatusEnum, knowledgeLevelEnum } from './enums/knowledge-enums';

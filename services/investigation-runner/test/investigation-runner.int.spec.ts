@@ -3,7 +3,12 @@ import { timeoutError, unavailable } from '@inquest/errors';
 import { InProcessEventBus, Subjects, type EventBus } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { agentEnum, investigationStatusEnum, investigationV1 } from '@inquest/proto';
+import {
+  agentEnum,
+  investigationStatusEnum,
+  investigationV1,
+  knowledgeLevelEnum,
+} from '@inquest/proto';
 import { SqliteInvestigationStore } from '@inquest/store';
 import { anInvestigationRecord } from '@inquest/store/testing';
 import {
@@ -205,6 +210,7 @@ describe('sync runs (deterministic engine)', () => {
         content: 'Runbook: when checkout is OOMKilled raise its memory limit to 1Gi.',
         score: 0.9,
         level: 'L1',
+        level_enum: knowledgeLevelEnum.toProto('L1'),
         type: 'runbook',
         tags: [],
         tree_layer: 0,

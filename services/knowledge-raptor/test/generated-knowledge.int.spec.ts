@@ -95,6 +95,7 @@ describe('generated knowledge in its place', () => {
       query: 'checkout OOMKilled exit code 137',
       min_relevance: 0,
       levels: [],
+      levels_enum: [],
     });
     const runbook = r.results.find((x) => x.document_id === rb.document_id);
     const incident = r.results.find((x) => x.type === 'incident');
@@ -114,6 +115,7 @@ describe('generated knowledge in its place', () => {
       query: 'checkout OOMKilled',
       min_relevance: 0,
       levels: ['L3'],
+      levels_enum: [],
     });
     const docs = new Set(r.results.map((x) => x.document_id));
     expect(docs.size).toBe(1);
@@ -132,7 +134,13 @@ describe('generated knowledge in its place', () => {
     const rb = await teachRunbook('team-k');
     await svc.knowledge.learnFromInvestigation(oomEvent('team-k', 1));
     const query = 'checkout pods OOMKilled restarting with exit code 137 memory limit';
-    const before = await kb.retrieve({ team_id: 'team-k', query, min_relevance: 0, levels: [] });
+    const before = await kb.retrieve({
+      team_id: 'team-k',
+      query,
+      min_relevance: 0,
+      levels: [],
+      levels_enum: [],
+    });
     expect(before.results[0]?.document_id).toBe(rb.document_id);
     const incident = before.results.find((x) => x.type === 'incident')!;
     // a person confirms the incident helped
@@ -142,7 +150,13 @@ describe('generated knowledge in its place', () => {
       helpful: true,
       document_id: incident.document_id,
     });
-    const after = await kb.retrieve({ team_id: 'team-k', query, min_relevance: 0, levels: [] });
+    const after = await kb.retrieve({
+      team_id: 'team-k',
+      query,
+      min_relevance: 0,
+      levels: [],
+      levels_enum: [],
+    });
     const confirmed = after.results.find((x) => x.document_id === incident.document_id)!;
     // no longer scaled down (0.8): its score rises by more than the feedback signal alone gives
     expect(confirmed.score).toBeGreaterThan(incident.score * 1.15);
@@ -166,6 +180,7 @@ describe('generated knowledge in its place', () => {
       top_k: 40,
       min_relevance: 0,
       levels: [],
+      levels_enum: [],
     });
     const summaries = r.results.filter((x) => x.tree_layer >= 1);
     expect(summaries.length).toBeGreaterThan(0);

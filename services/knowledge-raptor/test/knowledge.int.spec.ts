@@ -4,7 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
-import { agentEnum, investigationStatusEnum, knowledgeV1, priorityEnum } from '@inquest/proto';
+import {
+  agentEnum,
+  documentStatusEnum,
+  investigationStatusEnum,
+  knowledgeLevelEnum,
+  knowledgeV1,
+  priorityEnum,
+} from '@inquest/proto';
 import { SqliteKnowledgeStore } from '@inquest/store';
 import {
   freePort,
@@ -116,6 +123,7 @@ describe('knowledge-raptor over gRPC', () => {
         team_id: 'team-usage',
         query: 'connection pool exhausted',
         levels: [],
+        levels_enum: [],
         internal: true,
       });
       expect(internal.results.map((r) => r.document_id)).toContain(t.document_id);
@@ -126,6 +134,7 @@ describe('knowledge-raptor over gRPC', () => {
         team_id: 'team-usage',
         query: 'connection pool exhausted',
         levels: [],
+        levels_enum: [],
       });
       expect(user.query_id).not.toBe('');
       expect(await store.getQuery('team-usage', user.query_id)).toMatchObject({
@@ -143,12 +152,23 @@ describe('knowledge-raptor over gRPC', () => {
       tags: ['k8s', 'memory'],
       author: 'alice@example.com',
     });
-    expect(t).toMatchObject({ status: 'indexed', level: 'L1' });
+    // both forms written: the enums for current readers, the strings for older ones
+    expect(t).toMatchObject({
+      status: 'indexed',
+      status_enum: documentStatusEnum.toProto('indexed'),
+      level: 'L1',
+      level_enum: knowledgeLevelEnum.toProto('L1'),
+    });
     expect(t.chunks).toBeGreaterThanOrEqual(1);
     await teach('team-a', CERT_RUNBOOK, { service: 'api-gateway' });
     await teach('team-a', DISK_RUNBOOK);
     const st = await kb.getDocumentStatus({ team_id: 'team-a', document_id: t.document_id });
-    expect(st).toMatchObject({ document_id: t.document_id, status: 'indexed', chunks: t.chunks });
+    expect(st).toMatchObject({
+      document_id: t.document_id,
+      status: 'indexed',
+      status_enum: documentStatusEnum.toProto('indexed'),
+      chunks: t.chunks,
+    });
     expect(st.indexed_at).toMatch(/Z$/);
     for (const strategy of ['dense', 'sparse', 'hybrid']) {
       const r = await kb.retrieve({
@@ -157,11 +177,13 @@ describe('knowledge-raptor over gRPC', () => {
         strategy,
         top_k: 3,
         levels: [],
+        levels_enum: [],
       });
       expect(r.strategy).toBe(strategy);
       expect(r.results[0]?.document_id).toBe(t.document_id);
       expect(r.results[0]).toMatchObject({
         level: 'L1',
+        level_enum: knowledgeLevelEnum.toProto('L1'),
         type: 'runbook',
         service: 'checkout',
         tags: ['k8s', 'memory'],
@@ -189,12 +211,14 @@ describe('knowledge-raptor over gRPC', () => {
       team_id: 'team-b',
       query: 'OOMKilled checkout memory limit',
       levels: [],
+      levels_enum: [],
     });
     expect(r.results.every((x) => x.document_id === mine.document_id)).toBe(true);
     const other = await kb.retrieve({
       team_id: 'team-a',
       query: 'kafka broker credentials',
       levels: [],
+      levels_enum: [],
     });
     expect(other.results.map((x) => x.document_id)).not.toContain(mine.document_id);
     await expect(
@@ -218,7 +242,7 @@ describe('knowledge-raptor over gRPC', () => {
       });
     }
     expect((await kb.getTreeStats({ team_id: 'team-a' })).total_documents).toBe(before);
-    const q = { team_id: 'team-a', query: 'memory', levels: [] as string[] };
+    const q = { team_id: 'team-a', query: 'memory', levels: [] as string[], levels_enum: [] };
     await expect(kb.retrieve({ ...q, top_k: 0 })).rejects.toMatchObject({
       code: 'validation_error',
     });
@@ -251,12 +275,18 @@ describe('knowledge-raptor over gRPC', () => {
       'Ошибка подключения к базе: restart pgbouncer. 数据库连接池耗尽时重启 pgbouncer.',
       { type: 'remediation' },
     );
-    const r = await kb.retrieve({ team_id: 'team-c', query: 'redis failover replica', levels: [] });
+    const r = await kb.retrieve({
+      team_id: 'team-c',
+      query: 'redis failover replica',
+      levels: [],
+      levels_enum: [],
+    });
     expect(r.results[0]?.content).toBe(injection);
     const m = await kb.retrieve({
       team_id: 'team-c',
       query: 'ошибка подключения pgbouncer',
       levels: [],
+      levels_enum: [],
     });
     expect(m.results[0]?.document_id).toBe(mixed.document_id);
     const a = await kb.answer({
@@ -297,7 +327,12 @@ describe('knowledge-raptor over gRPC', () => {
     });
     expect(noSources.sources).toEqual([]);
     const score = async () => {
-      const r = await kb.retrieve({ team_id: 'team-d', query: 'payments 5xx', levels: [] });
+      const r = await kb.retrieve({
+        team_id: 'team-d',
+        query: 'payments 5xx',
+        levels: [],
+        levels_enum: [],
+      });
       const sx = r.results.find((i) => i.document_id === x.document_id)!.score;
       const sy = r.results.find((i) => i.document_id === y.document_id)!.score;
       return { ratio: sx / sy, query_id: r.query_id };
@@ -348,13 +383,23 @@ describe('knowledge-raptor over gRPC', () => {
     ).join('\n\n');
     const t = await teach('team-e', long);
     expect(t.chunks).toBeGreaterThan(3);
-    const r = await kb.retrieve({ team_id: 'team-e', query: 'consumer lag', levels: [] });
+    const r = await kb.retrieve({
+      team_id: 'team-e',
+      query: 'consumer lag',
+      levels: [],
+      levels_enum: [],
+    });
     expect(r.strategy).toBe('sparse');
     expect(r.results).toHaveLength(1);
     config.effective.set('team-e', {
       knowledge_base: { retrieval: { strategy: 'dense', reranker: 'mmr', top_k: 3 } },
     });
-    const r2 = await kb.retrieve({ team_id: 'team-e', query: 'consumer lag', levels: [] });
+    const r2 = await kb.retrieve({
+      team_id: 'team-e',
+      query: 'consumer lag',
+      levels: [],
+      levels_enum: [],
+    });
     expect(r2.strategy).toBe('dense');
     expect(r2.results).toHaveLength(3);
   });
@@ -395,6 +440,7 @@ describe('knowledge-raptor over gRPC', () => {
         team_id: 'team-r',
         query: 'payments 5xx errors worker pool',
         levels: [],
+        levels_enum: [],
       });
       expect(seen[0]?.query).toBe('payments 5xx errors worker pool');
       expect(r.results.map((x) => x.document_id)).toEqual([b.document_id, a.document_id]);
@@ -403,6 +449,7 @@ describe('knowledge-raptor over gRPC', () => {
         team_id: 'team-r',
         query: 'payments 5xx errors worker pool',
         levels: [],
+        levels_enum: [],
       });
       expect(r2.results[0]?.document_id).toBe(a.document_id);
     } finally {
@@ -420,6 +467,7 @@ describe('knowledge-raptor over gRPC', () => {
       query: 'under replicated partitions broker',
       top_k: 1,
       levels: [],
+      levels_enum: [],
     });
     expect(k.results[0]?.document_id).toBe(r.document_ids[1]);
     expect(k.results[0]?.content).toContain('kafka-topics --describe');
@@ -461,6 +509,7 @@ describe('knowledge-raptor over gRPC', () => {
       top_k: 40,
       min_relevance: 0,
       levels: [],
+      levels_enum: [],
     });
     expect(r.results.some((x) => x.tree_layer >= 1)).toBe(true);
   }, 60000);
@@ -501,9 +550,19 @@ describe('knowledge-raptor over gRPC', () => {
       team_id: 'team-h',
       query: 'checkout restarting exit code 137',
       levels: ['L3'],
+      levels_enum: [],
     });
     expect(incidents.results.length).toBeGreaterThanOrEqual(1);
     expect(incidents.results.every((r) => r.level === 'L3' && r.type === 'incident')).toBe(true);
+    // the same filter as enums (the strings, if also sent, are not read)
+    const byEnum = await kb.retrieve({
+      team_id: 'team-h',
+      query: 'checkout restarting exit code 137',
+      levels: ['L1'],
+      levels_enum: [knowledgeLevelEnum.toProto('L3')],
+    });
+    expect(byEnum.results.length).toBeGreaterThanOrEqual(1);
+    expect(byEnum.results.every((r) => r.level === 'L3' && r.type === 'incident')).toBe(true);
     expect(incidents.results[0]!.content).toContain('memory limit too low');
     const g = await kb.getGraph({ team_id: 'team-h', entity: 'checkout', depth: 1 });
     expect(g.edges).toEqual(
@@ -551,11 +610,10 @@ describe('knowledge-raptor over gRPC', () => {
   });
 
   it('serves Prometheus metrics with every RPC counted by method and status', async () => {
-    await kb.retrieve({ team_id: 'team-m', query: 'disk pressure', levels: [] });
-    await expect(kb.retrieve({ team_id: 'team-m', query: ' ', levels: [] })).rejects.toHaveProperty(
-      'kind',
-      'invalid_input',
-    );
+    await kb.retrieve({ team_id: 'team-m', query: 'disk pressure', levels: [], levels_enum: [] });
+    await expect(
+      kb.retrieve({ team_id: 'team-m', query: ' ', levels: [], levels_enum: [] }),
+    ).rejects.toHaveProperty('kind', 'invalid_input');
     const res = await fetch(`http://${svc.metricsAddress}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -614,7 +672,12 @@ describe('knowledge-raptor without config-hierarchy', () => {
         tags: [],
         format: 'text',
       });
-      const r = await kb.retrieve({ team_id: 't', query: 'cron job stuck', levels: [] });
+      const r = await kb.retrieve({
+        team_id: 't',
+        query: 'cron job stuck',
+        levels: [],
+        levels_enum: [],
+      });
       expect(r.strategy).toBe('hybrid');
       expect(r.results).toHaveLength(1);
     } finally {

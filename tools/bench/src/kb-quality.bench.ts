@@ -176,6 +176,7 @@ export async function run(args: string[] = []): Promise<void> {
           top_k: 30,
           min_relevance: 0,
           levels: [],
+          levels_enum: [],
         });
         took.push(performance.now() - s0);
         // ranked per document; a distractor note takes its place in the ranking (never relevant)

@@ -114,6 +114,7 @@ export async function run(args: string[]): Promise<void> {
         top_k: 10,
         strategy: 'hybrid',
         levels: [],
+        levels_enum: [],
       });
     const lat: number[] = [];
     const took: number[] = [];
@@ -125,6 +126,7 @@ export async function run(args: string[]): Promise<void> {
         top_k: 10,
         strategy: 'hybrid',
         levels: [],
+        levels_enum: [],
       });
       lat.push(performance.now() - s);
       took.push(r.took_ms);
@@ -163,6 +165,7 @@ export async function run(args: string[]): Promise<void> {
         top_k: 10,
         strategy: 'hybrid',
         levels: [],
+        levels_enum: [],
       });
       during.push(performance.now() - s);
     }

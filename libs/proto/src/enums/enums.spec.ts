@@ -4,7 +4,9 @@ import {
   Priority,
 } from '../gen/inquest/investigation/v1/investigation_service';
 import { ChangeRequestStatus, NodeLevel } from '../gen/inquest/config/v1/config_service';
+import { DocumentStatus, KnowledgeLevel } from '../gen/inquest/knowledge/v1/knowledge_service';
 import { changeRequestStatusEnum, nodeLevelEnum } from './config-enums';
+import { documentStatusEnum, knowledgeLevelEnum } from './knowledge-enums';
 import { agentEnum, investigationStatusEnum, priorityEnum } from './investigation-enums';
 import { stringEnum, type StringEnum } from './string-enum';
 
@@ -24,6 +26,18 @@ const MAPPINGS: [string, StringEnum<string, number>, Record<string, string | num
     changeRequestStatusEnum,
     ChangeRequestStatus,
     ChangeRequestStatus.CHANGE_REQUEST_STATUS_UNSPECIFIED,
+  ],
+  [
+    'DocumentStatus',
+    documentStatusEnum,
+    DocumentStatus,
+    DocumentStatus.DOCUMENT_STATUS_UNSPECIFIED,
+  ],
+  [
+    'KnowledgeLevel',
+    knowledgeLevelEnum,
+    KnowledgeLevel,
+    KnowledgeLevel.KNOWLEDGE_LEVEL_UNSPECIFIED,
   ],
 ];
 

@@ -18,6 +18,12 @@ import {
   TreeStats,
 } from '@inquest/api-contract';
 import type { knowledgeV1 } from '@inquest/proto';
+import {
+  chunkBody,
+  documentStatusOf,
+  knowledgeLevelOf,
+  levelFilterFields,
+} from '../grpc/knowledge-messages';
 import { defineRoute, type ApiRequest, type RouteDef } from '../http/route';
 import type { GatewayDeps } from './gateway-deps';
 import { err, teamOf } from './route-helpers';
@@ -45,8 +51,9 @@ type TeachFields = Pick<TeachRequest, 'content' | 'type' | 'service' | 'tags' | 
 function teachBody(r: knowledgeV1.TeachResponse, withIds: boolean): TeachResponse {
   const body: TeachResponse = {
     document_id: r.document_id,
-    status: r.status === 'indexed' ? 'indexed' : 'pending',
-    level: r.level as TeachResponse['level'],
+    // a teach answers pending or indexed (indexing failures show in the document's status)
+    status: documentStatusOf(r) === 'indexed' ? 'indexed' : 'pending',
+    level: knowledgeLevelOf(r),
     chunks: r.chunks,
   };
   if (withIds) body.document_ids = r.document_ids;
@@ -132,7 +139,7 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
         );
         const body: DocumentStatus = {
           document_id: r.document_id,
-          status: r.status as DocumentStatus['status'],
+          status: documentStatusOf(r),
           chunks: r.chunks,
         };
         if (r.indexed_at) body.indexed_at = r.indexed_at;
@@ -189,7 +196,7 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
             top_k: req.body.top_k,
             strategy: req.body.strategy,
             min_relevance: req.body.min_relevance,
-            levels: req.body.levels ?? [],
+            ...levelFilterFields(req.body.levels ?? []),
           },
           { ctx: req.ctx, signal: req.signal },
         );
@@ -200,7 +207,7 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
             strategy: r.strategy,
             took_ms: r.took_ms,
             results: r.results.map((x) => ({
-              ...x,
+              ...chunkBody(x),
               service: x.service || undefined,
               title: x.title || undefined,
             })),

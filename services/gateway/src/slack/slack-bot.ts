@@ -11,6 +11,7 @@ import {
   readInvestigation,
   type InvestigationView,
 } from '../grpc/investigation-messages';
+import { documentStatusOf, knowledgeLevelOf } from '../grpc/knowledge-messages';
 import type { ServiceClients } from '../routes/gateway-deps';
 import {
   ACTION_APPROVE,
@@ -280,7 +281,7 @@ export class SlackBot {
         );
         const text = `:books: ${r.created ? 'Learned' : 'Already knew'} a ${cmd.type}${cmd.service ? ` about *${escapeMrkdwn(cmd.service)}*` : ''}: “${escapeMrkdwn(
           cmd.content.length > 300 ? `${cmd.content.slice(0, 299)}…` : cmd.content,
-        )}” (document \`${r.document_id}\`, level ${r.level}, ${r.status})`;
+        )}” (document \`${r.document_id}\`, level ${knowledgeLevelOf(r)}, ${documentStatusOf(r)})`;
         // Undo only what this message taught: identical content taught before is not ours to delete
         await c.reply(
           text,

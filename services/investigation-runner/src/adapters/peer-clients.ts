@@ -1,6 +1,6 @@
 import { createClient, type CallContext, type PromiseClient } from '@inquest/grpc-kit';
 import type { EffectiveConfigSource } from '@inquest/config-client';
-import { knowledgeV1, toolsV1 } from '@inquest/proto';
+import { knowledgeLevelEnum, knowledgeV1, toolsV1 } from '@inquest/proto';
 import type {
   ConfigSource,
   KnowledgeChunk,
@@ -120,7 +120,9 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
         query,
         service: options.service,
         top_k: options.topK,
+        // the filter as enums and as the deprecated strings (ADR 0012)
         levels: options.levels ?? [],
+        levels_enum: (options.levels ?? []).map((l) => knowledgeLevelEnum.toProto(l)),
         // the engine's lookups are not a user's searches: they must not raise usage_count
         internal: true,
       },
@@ -131,7 +133,7 @@ export class GrpcKnowledgeSource implements KnowledgeSource {
       documentId: r.document_id,
       content: r.content,
       score: r.score,
-      level: r.level,
+      level: knowledgeLevelEnum.read(r.level_enum, r.level) ?? r.level,
       type: r.type,
       service: r.service,
       title: r.title,

@@ -3,6 +3,7 @@ import { implement, type HandlerContext } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
 import { knowledgeV1 } from '@inquest/proto';
 import type { KnowledgeService } from '../domain/knowledge-service';
+import { documentStatusFields, levelFields, levelsOf } from './knowledge-messages';
 import type { SourceStatus } from '../domain/sources/source-sync';
 import type { SourceSyncLoop } from '../domain/sources/source-sync-loop';
 
@@ -45,8 +46,8 @@ export function knowledgeHandlers(kb: KnowledgeService, sources: SourceSyncLoop,
         });
         return {
           document_id: r.document_id,
-          status: r.status,
-          level: r.level,
+          ...documentStatusFields(r.status),
+          ...levelFields(r.level),
           chunks: r.chunks,
           document_ids: r.document_ids,
           created: r.created ?? false,
@@ -54,7 +55,8 @@ export function knowledgeHandlers(kb: KnowledgeService, sources: SourceSyncLoop,
       },
       getDocumentStatus: async (req, ctx) => {
         if (!req.document_id) throw invalidRequest('document_id is required');
-        return kb.status(team(req.team_id, ctx), req.document_id);
+        const s = await kb.status(team(req.team_id, ctx), req.document_id);
+        return { ...s, ...documentStatusFields(s.status) };
       },
       retrieve: async (req, ctx) => {
         const r = await kb.retrieve({
@@ -64,7 +66,7 @@ export function knowledgeHandlers(kb: KnowledgeService, sources: SourceSyncLoop,
           topK: req.top_k,
           strategy: req.strategy || undefined,
           minRelevance: req.min_relevance,
-          levels: req.levels,
+          levels: levelsOf(req),
           signal: ctx.signal,
           internal: req.internal,
         });
@@ -72,7 +74,7 @@ export function knowledgeHandlers(kb: KnowledgeService, sources: SourceSyncLoop,
           query_id: r.query_id,
           strategy: r.strategy,
           took_ms: r.took_ms,
-          results: r.results,
+          results: r.results.map((c) => ({ ...c, ...levelFields(c.level) })),
         };
       },
       answer: async (req, ctx) => {

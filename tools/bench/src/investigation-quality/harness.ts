@@ -10,7 +10,7 @@ import {
   type PromiseClient,
 } from '@inquest/grpc-kit';
 import { createLogger } from '@inquest/observability';
-import { configV1, knowledgeV1, toolsV1 } from '@inquest/proto';
+import { configV1, knowledgeLevelEnum, knowledgeV1, toolsV1 } from '@inquest/proto';
 import { start as startKnowledge } from '@inquest/knowledge-raptor-service';
 import type { InvestigationResultRecord } from '@inquest/store';
 import { start as startProxy } from '@inquest/toolserver-proxy-service';
@@ -159,6 +159,7 @@ async function runbookKnowledge(runbooks: RunbookDoc[], dir: string, configAddre
           service: options.service,
           top_k: options.topK,
           levels: options.levels ?? [],
+          levels_enum: (options.levels ?? []).map((l) => knowledgeLevelEnum.toProto(l)),
         },
         { ctx: ctx(KB_TEAM), signal },
       );
