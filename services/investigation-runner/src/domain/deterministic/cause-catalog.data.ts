@@ -372,7 +372,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // quotes may come escaped (a Status body printed inside a JSON log line)
     text: 'forbidden: User \\\\?"(?<user>[^"\\\\]+)\\\\?" cannot (?<verb>\\w+) resource \\\\?"(?<res>[^"\\\\]+)\\\\?"(?: in API group \\\\?"(?<group>[^"\\\\]*)\\\\?")?(?: in the namespace \\\\?"(?<ns>[^"\\\\]+)\\\\?"| at the cluster scope)?',
     cause:
-      '{subject} is denied by RBAC: {user} cannot {verb} {res} ("{fact}"): its ServiceAccount lacks a Role/RoleBinding for that',
+      '{subject} is denied by RBAC: {user} cannot {verb} {res}{in_ns} ("{fact}"): its ServiceAccount lacks a Role/RoleBinding for that',
     fix: 'Grant {user} the {verb} permission on {res} with a Role and RoleBinding (least privilege), or run {subject} with the ServiceAccount that has it.',
   },
   {

@@ -2,7 +2,7 @@ import type { InvestigationResultRecord } from '@inquest/store';
 import type { EngineRun } from '../engine';
 import type { KnowledgeChunk, LearnedPatternView } from '../ports';
 import { backingWorkload, failingDependencies } from './dependencies';
-import { findFindings, relevance, type Finding, type compile } from './diagnose';
+import { clipKeepingError, findFindings, relevance, type Finding, type compile } from './diagnose';
 import { isUnhealthy } from './health';
 import { workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
@@ -406,7 +406,12 @@ function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
 }
 
 function varsFor(f: Finding, model: ClusterModel, subject: string): Record<string, string> {
-  const vars: Record<string, string> = { ...f.groups, subject, fact: clip(f.fact, 240) };
+  const vars: Record<string, string> = {
+    ...f.groups,
+    subject,
+    fact: clipKeepingError(f.fact, 240),
+  };
+  if (f.groups['ns']) vars['in_ns'] = ` in namespace ${f.groups['ns']}`;
   const obj = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
   const pods =
     obj?.kind === 'pod' ? [obj] : model.podsOf('deployment', f.workload, f.object?.namespace);

@@ -35,6 +35,17 @@ export function compile(catalog: CauseEntry[]): Compiled[] {
 const clip = (s: string, n = 300) =>
   (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ').trim();
 
+/**
+ * Clips a record to n characters, keeping the error value it ends with ("… Error:
+ * NOT_ENOUGH_REPLICAS"): the part that says what failed is often the last.
+ */
+export function clipKeepingError(text: string, n: number): string {
+  if (text.length <= n) return clip(text, n);
+  const tail = /\b(?:error|err|exception|caused by)\b"?\s*[:=]\s*\S[^\n]{0,100}$/i.exec(text);
+  if (!tail || tail.index < n - 40 || tail[0].length > n / 2) return clip(text, n);
+  return `${clip(text.slice(0, n - tail[0].length - 3), n)} … ${tail[0]}`;
+}
+
 function test(
   c: Compiled,
   where: FactSource,
@@ -551,7 +562,7 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
       entry,
       object: { kind: 'pod', name: g.view.name, namespace: g.view.namespace },
       workload: g.workload,
-      fact: clip(g.text, 240),
+      fact: clipKeepingError(g.text, 240),
       groups: {
         count: String(g.n),
         since: g.first !== undefined ? new Date(g.first).toISOString() : 'the start of its logs',
