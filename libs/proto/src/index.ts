@@ -12,3 +12,4 @@ export { stringEnum, type StringEnum } from './enums/string-enum';
 export { agentEnum, investigationStatusEnum, priorityEnum } from './enums/investigation-enums';
 export { changeRequestStatusEnum, nodeLevelEnum } from './enums/config-enums';
 export { documentStatusEnum, knowledgeLevelEnum } from './enums/knowledge-enums';
+export { alertStatusEnum, deliveryStatusEnum } from './enums/alert-enums';

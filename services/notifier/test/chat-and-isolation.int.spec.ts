@@ -47,7 +47,7 @@ async function notifier(
   const list = async (team: string, channel?: string) =>
     (
       await client.listDeliveries(
-        { team_id: team, limit: 100, ...(channel ? { channel } : {}) },
+        { team_id: team, limit: 100, status_enum: 0, ...(channel ? { channel } : {}) },
         { ctx },
       )
     ).deliveries;

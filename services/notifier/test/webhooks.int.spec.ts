@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
-import { notifierV1 } from '@inquest/proto';
+import { deliveryStatusEnum, notifierV1 } from '@inquest/proto';
 import {
   startConfigServiceDouble,
   tempDir,
@@ -33,7 +33,7 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
 
 const ctx = { requestId: 'test' };
 const list = async (team: string) =>
-  (await client.listDeliveries({ team_id: team, limit: 50 }, { ctx })).deliveries;
+  (await client.listDeliveries({ team_id: team, limit: 50, status_enum: 0 }, { ctx })).deliveries;
 
 /** A team whose receiver is `url` (signed unless `signed` is false). */
 function team(id: string, url: string, signed = true): string {
@@ -101,9 +101,21 @@ describe('notifier webhooks', () => {
       event_id: ev.event_id,
       channel: 'webhook',
       target: r.url,
+      status: 'delivered',
+      status_enum: deliveryStatusEnum.toProto('delivered'),
       attempts: 1,
       last_status_code: 204,
     });
+    // the status filter as the enum (a gateway built before it sends only the string)
+    const byStatus = async (status: 'delivered' | 'failed') =>
+      (
+        await client.listDeliveries(
+          { team_id: t, limit: 50, status_enum: deliveryStatusEnum.toProto(status) },
+          { ctx },
+        )
+      ).deliveries.map((x) => x.delivery_id);
+    expect(await byStatus('delivered')).toEqual([d!.delivery_id]);
+    expect(await byStatus('failed')).toEqual([]);
   });
 
   it('sends no signature without a signing secret, and nothing for a team without a receiver', async () => {
@@ -277,7 +289,8 @@ describe('notifier webhooks', () => {
       const ev = completedEvent(t);
       await myBus.publish(Subjects.investigationCompleted, ev);
       const [d] = await waitFor(async () => {
-        const ds = (await c3.listDeliveries({ team_id: t, limit: 10 }, { ctx })).deliveries;
+        const ds = (await c3.listDeliveries({ team_id: t, limit: 10, status_enum: 0 }, { ctx }))
+          .deliveries;
         return ds[0]?.status === 'failed' ? ds : undefined;
       }, 8000);
       expect(d!.attempts).toBe(3);
@@ -324,7 +337,7 @@ describe('notifier webhooks', () => {
 
   it('validates list arguments', async () => {
     await expect(
-      client.listDeliveries({ team_id: 'x', limit: 5, status: 'bogus' }, { ctx }),
+      client.listDeliveries({ team_id: 'x', limit: 5, status: 'bogus', status_enum: 0 }, { ctx }),
     ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });

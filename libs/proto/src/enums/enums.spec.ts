@@ -5,6 +5,9 @@ import {
 } from '../gen/inquest/investigation/v1/investigation_service';
 import { ChangeRequestStatus, NodeLevel } from '../gen/inquest/config/v1/config_service';
 import { DocumentStatus, KnowledgeLevel } from '../gen/inquest/knowledge/v1/knowledge_service';
+import { AlertStatus } from '../gen/inquest/alerts/v1/alert_service';
+import { DeliveryStatus } from '../gen/inquest/notifier/v1/notifier_service';
+import { alertStatusEnum, deliveryStatusEnum } from './alert-enums';
 import { changeRequestStatusEnum, nodeLevelEnum } from './config-enums';
 import { documentStatusEnum, knowledgeLevelEnum } from './knowledge-enums';
 import { agentEnum, investigationStatusEnum, priorityEnum } from './investigation-enums';
@@ -38,6 +41,13 @@ const MAPPINGS: [string, StringEnum<string, number>, Record<string, string | num
     knowledgeLevelEnum,
     KnowledgeLevel,
     KnowledgeLevel.KNOWLEDGE_LEVEL_UNSPECIFIED,
+  ],
+  ['AlertStatus', alertStatusEnum, AlertStatus, AlertStatus.ALERT_STATUS_UNSPECIFIED],
+  [
+    'DeliveryStatus',
+    deliveryStatusEnum,
+    DeliveryStatus,
+    DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
   ],
 ];
 

@@ -6,6 +6,7 @@ import type {
   PagerDutyWebhook,
 } from '@inquest/api-contract';
 import type { alertsV1 } from '@inquest/proto';
+import { alertStatusFields } from '../grpc/alert-messages';
 
 /** Keys longer than this are replaced by their hash (the runner bounds keys at 512 characters). */
 const MAX_KEY_CHARS = 500;
@@ -36,7 +37,7 @@ export function fromAlertmanager(p: AlertmanagerWebhook): alertsV1.IncomingAlert
   return p.alerts.map((a) => {
     const labels = clean(a.labels);
     return {
-      status: a.status,
+      ...alertStatusFields(a.status),
       group_key: key(p.groupKey),
       fingerprint: key(a.fingerprint || labelsFingerprint(labels)),
       alertname: key(
@@ -62,7 +63,7 @@ export function fromGrafana(p: GrafanaWebhook): alertsV1.IncomingAlert[] {
     const annotations = { ...clean(p.commonAnnotations), ...clean(a.annotations) };
     if (a.valueString && !annotations['value']) annotations['value'] = a.valueString;
     return {
-      status: a.status,
+      ...alertStatusFields(a.status),
       group_key: key(`grafana:${p.groupKey || fingerprint}`),
       fingerprint,
       alertname: key(labels['alertname'] ?? p.commonLabels?.['alertname'] ?? p.title ?? 'alert'),
@@ -104,7 +105,7 @@ export function fromPagerDuty(p: PagerDutyWebhook): alertsV1.IncomingAlert[] {
     annotations['description'] = JSON.stringify(details).slice(0, 4000);
   return [
     {
-      status,
+      ...alertStatusFields(status),
       group_key: key(`pagerduty:${d.id}`),
       fingerprint: key(d.id),
       alertname: key(title),
@@ -131,7 +132,7 @@ export function fromGeneric(p: GenericAlert): alertsV1.IncomingAlert[] {
     p.dedup_key ?? labelsFingerprint({ t: p.title, s: p.service ?? '', n: p.namespace ?? '' });
   return [
     {
-      status: p.status ?? 'firing',
+      ...alertStatusFields(p.status ?? 'firing'),
       group_key: key(`generic:${dedup}`),
       fingerprint: key(p.dedup_key ?? labelsFingerprint(labels)),
       alertname: p.title,

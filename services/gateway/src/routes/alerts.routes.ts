@@ -19,6 +19,7 @@ import {
   type RouteDef,
   type SenderAuthInput,
 } from '../http/route';
+import { alertFilterFields, alertStatusOf } from '../grpc/alert-messages';
 import { fromAlertmanager, fromGeneric, fromGrafana, fromPagerDuty } from './alert-payloads';
 import type { GatewayDeps } from './gateway-deps';
 import { err } from './route-helpers';
@@ -234,7 +235,7 @@ export function alertsRoutes({ clients }: GatewayDeps): RouteDef[] {
             team_id: teamId,
             limit: req.query.limit,
             offset: req.query.offset,
-            status: req.query.status,
+            ...alertFilterFields(req.query.status),
             alertname: req.query.alertname,
             group_key: req.query.group_key,
           },
@@ -255,7 +256,7 @@ function toItem(a: alertsV1.AlertRecord): AlertItem {
     alert_id: a.alert_id,
     source: a.source as AlertItem['source'],
     alertname: a.alertname,
-    status: a.status as AlertItem['status'],
+    status: alertStatusOf(a),
     group_key: a.group_key,
     fingerprint: a.fingerprint,
     labels: a.labels,

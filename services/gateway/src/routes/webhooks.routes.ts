@@ -8,6 +8,7 @@ import {
 } from '@inquest/api-contract';
 import { invalidRequest } from '@inquest/errors';
 import type { notifierV1 } from '@inquest/proto';
+import { deliveryFilterFields, deliveryStatusOf } from '../grpc/alert-messages';
 import { defineRoute, type RouteDef } from '../http/route';
 import type { GatewayDeps } from './gateway-deps';
 
@@ -18,7 +19,7 @@ function toBody(d: notifierV1.Delivery): WebhookDelivery {
     event_id: d.event_id,
     channel: d.channel as WebhookDelivery['channel'],
     target: d.target,
-    status: d.status as WebhookDelivery['status'],
+    status: deliveryStatusOf(d),
     attempts: d.attempts,
     created_at: d.created_at,
   };
@@ -72,7 +73,7 @@ export function webhooksRoutes(deps: GatewayDeps): RouteDef[] {
           {
             team_id: teamOf(req.auth),
             limit: req.query.limit,
-            ...(req.query.status ? { status: req.query.status } : {}),
+            ...deliveryFilterFields(req.query.status),
             ...(req.query.channel ? { channel: req.query.channel } : {}),
           },
           { ctx: req.ctx, signal: req.signal },

@@ -1,6 +1,7 @@
+import { invalidRequest } from '@inquest/errors';
 import { implement, type GrpcServiceBinding } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
-import { alertsV1 } from '@inquest/proto';
+import { alertStatusEnum, alertsV1 } from '@inquest/proto';
 import type { AlertRecord } from '@inquest/store';
 import type { AlertIntake } from '../domain/alerts/alert-intake';
 
@@ -12,7 +13,9 @@ function toMessage(r: AlertRecord): alertsV1.AlertRecord {
     group_key: r.group_key,
     fingerprint: r.fingerprint,
     alertname: r.alertname,
+    // both forms: the enum, and the string peers built before it read (ADR 0012)
     status: r.status,
+    status_enum: alertStatusEnum.toProto(r.status),
     labels: { ...r.labels },
     annotations: { ...r.annotations },
     starts_at: r.starts_at,
@@ -26,6 +29,12 @@ function toMessage(r: AlertRecord): alertsV1.AlertRecord {
     resolved_at: r.resolved_at,
     external_id: r.external_id,
   };
+}
+
+function alertStatusOf(a: alertsV1.IncomingAlert, i: number) {
+  const status = alertStatusEnum.read(a.status_enum, a.status);
+  if (!status) throw invalidRequest(`alerts[${i}].status must be firing or resolved`);
+  return status;
 }
 
 /** inquest.alerts.v1.AlertService: decode, call the domain, encode. */
@@ -42,8 +51,9 @@ export function alertBinding(intake: AlertIntake, logger: Logger): GrpcServiceBi
             teamId: req.team_id,
             source: req.source,
             requestedBy: req.requested_by,
-            alerts: req.alerts.map((a) => ({
-              status: a.status as 'firing' | 'resolved',
+            alerts: req.alerts.map((a, i) => ({
+              // the enum, or the string of a gateway built before it
+              status: alertStatusOf(a, i),
               group_key: a.group_key,
               fingerprint: a.fingerprint,
               alertname: a.alertname,
@@ -64,7 +74,7 @@ export function alertBinding(intake: AlertIntake, logger: Logger): GrpcServiceBi
             teamId: req.team_id,
             limit,
             offset,
-            status: req.status,
+            status: alertStatusEnum.read(req.status_enum, req.status) ?? req.status,
             alertname: req.alertname,
             group_key: req.group_key,
           });

@@ -1,6 +1,6 @@
 import { implement } from '@inquest/grpc-kit';
 import type { Logger } from '@inquest/observability';
-import { notifierV1 } from '@inquest/proto';
+import { deliveryStatusEnum, notifierV1 } from '@inquest/proto';
 import type { Delivery } from '@inquest/store';
 import type { DeliveryLog } from '../domain/delivery-log';
 
@@ -13,7 +13,9 @@ export function toProtoDelivery(d: Delivery): notifierV1.Delivery {
     event_id: d.event_id,
     channel: d.channel,
     target: d.target,
+    // both forms: the enum, and the string peers built before it read (ADR 0012)
     status: d.status,
+    status_enum: deliveryStatusEnum.toProto(d.status),
     attempts: d.attempts,
     last_status_code: d.last_status_code,
     last_error: d.last_error,
@@ -40,7 +42,9 @@ export function notifierService(log: DeliveryLog, logger: Logger) {
       listDeliveries: async (req) => {
         const deliveries = await log.list(req.team_id, {
           limit: req.limit,
-          ...(req.status ? { status: req.status } : {}),
+          ...(req.status || req.status_enum
+            ? { status: deliveryStatusEnum.read(req.status_enum, req.status) ?? req.status }
+            : {}),
           ...(req.channel ? { channel: req.channel } : {}),
         });
         return { deliveries: deliveries.map(toProtoDelivery) };
