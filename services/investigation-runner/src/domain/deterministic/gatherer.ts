@@ -183,7 +183,12 @@ export class Gatherer {
     // 1. discovery
     const nsList = scope.namespaces.length ? scope.namespaces : [undefined];
     const listKinds = ['pod', 'deployment'];
-    if (/\bjobs?\b|cron|batch|backoff|deadline/.test(text)) listKinds.push('job');
+    if (
+      /\bjobs?\b|cron|batch|backoff|deadline|\b(?:hourly|nightly|daily|weekly|scheduled)\b/.test(
+        text,
+      )
+    )
+      listKinds.push('job');
     if (/\bpvc|volume|storage|claim|disk/.test(text)) listKinds.push('persistentvolumeclaim');
     if (/\bcert|\btls\b|\bssl\b|x509|acme/.test(text)) listKinds.push('certificate');
     // a public host name ("docs.acme.io is 503"): the Ingress that serves it
@@ -288,6 +293,26 @@ export class Gatherer {
         ),
     );
 
+    // a Service's selector against its pods' labels: a listing that shows no labels leaves one
+    // pod of the workload of the Service's name to describe
+    await Promise.all(
+      this.model
+        .list('service')
+        .filter((svc) => svc.fields['selector'] && svc.namespace && !/^kube-/.test(svc.namespace))
+        .flatMap((svc) => {
+          const pods = this.model
+            .list('pod', svc.namespace)
+            .filter(
+              (p) =>
+                p.namespace === svc.namespace &&
+                (this.model.workloadOf(p).name === svc.name ||
+                  this.model.workloadOf(p).name.startsWith(`${svc.name}-`)),
+            );
+          return pods.length && pods.every((p) => !Object.keys(p.labels).length) ? [pods[0]!] : [];
+        })
+        .slice(0, 3)
+        .map((p) => this.describe(p)),
+    );
     // the Ingress of a host the request names, and the Services it routes to
     const routes = this.model
       .list('ingress')
