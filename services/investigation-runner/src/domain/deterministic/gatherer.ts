@@ -351,19 +351,24 @@ export class Gatherer {
     const targets = this.targets();
     await Promise.all(targets.map((o) => this.inspect(o)));
     // "which version runs": every pod's own image (a paused or stuck rollout mixes versions)
-    if (scope.question?.type === 'version')
+    if (scope.question?.type === 'version') {
+      // "prod vs staging": the subject in every namespace compared
+      const anyNs = (scope.question.environments?.length ?? 0) > 1;
       await Promise.all(
         this.model
           .list('pod')
           .filter(
             (p) =>
-              scope.subjects.some((s) => this.model.matches(p, s)) &&
+              scope.subjects.some((s) =>
+                this.model.matches(p, anyNs ? { ...s, namespace: undefined } : s),
+              ) &&
               !p.containers.some((c) => c.image) &&
               !this.inspected.has(`pod/${p.namespace ?? ''}/${p.name}`),
           )
           .slice(0, 8)
           .map((p) => this.describe(p)),
       );
+    }
     // "which pods logged X": every pod of the subject is read, not only the first three
     if (scope.question?.type === 'log_errors' && scope.question.pattern)
       await Promise.all(

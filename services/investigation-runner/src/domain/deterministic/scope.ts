@@ -101,12 +101,16 @@ export function scopeIncident(
     if (kind) add({ kind, name: m[2]!, from: 'message' });
   }
   // "in namespace y", "namespace y", "-n y", "ns y"
+  // "in the mail namespace", "in mail ns" name it before the word: what follows is no namespace
+  for (const m of text.matchAll(
+    /\bin (?:the )?[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? (?:namespace|ns)\b/gi,
+  ))
+    if (!STOP.has(m[1]!.toLowerCase())) addNs(m[1]!.toLowerCase());
   for (const m of text.matchAll(
     /(?:\bin (?:the )?namespace|\bnamespace|\bns|\s-n)\s+[`'"]?([a-z0-9][a-z0-9-]*)/gi,
   ))
-    addNs(m[1]!.toLowerCase());
-  for (const m of text.matchAll(/\bin (?:the )?[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? namespace/gi))
-    addNs(m[1]!.toLowerCase());
+    if (!/\bin (?:the )?[`'"]?[a-z0-9][a-z0-9-]*[`'"]?\s*$/i.test(text.slice(0, m.index)))
+      addNs(m[1]!.toLowerCase());
   // "deployment x", "the x deployment", "pod x", "node x", "job x", "pvc x"
   for (const m of text.matchAll(
     /\b(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|svc|hpa|ingress|configmap|secret|certificate)\s+[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])/gi,
