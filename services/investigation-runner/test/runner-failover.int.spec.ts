@@ -74,7 +74,9 @@ function runnerEnv(dataDir: string, extra: Record<string, string> = {}): Record<
     INQUEST_NATS_URL: nats.url,
     // both runners share one store: a SQLite file here (MongoDB in production)
     INQUEST_DATA_DIR: dataDir,
-    INQUEST_RUNNER_LEASE_MS: '3000',
+    // short enough to fail over within the test, long enough that a runner starved of CPU for a
+    // few seconds (2 cores, the whole suite running) still renews its lease in time
+    INQUEST_RUNNER_LEASE_MS: '6000',
     ...extra,
   };
 }

@@ -2968,3 +2968,22 @@ describe('an Ingress that routes to a port its Service does not expose', () => {
     expect(found(80)).toHaveLength(0);
   });
 });
+
+describe('a timeout whose trace names Java frames', () => {
+  it('takes the host from the pool, never a class or a source file', () => {
+    const lines = [
+      `${ago(4)} WARN 1 --- [l-1 housekeeper] com.zaxxer.hikari.pool.HikariPool : HikariPool-1 - Pool is empty, failed to create/setup connection (host=orders-db:5432 -> orders-db.cluster-x.eu-west-1.rds.amazonaws.com/10.61.8.214:5432): Connect timed out after 10000ms`,
+      'java.net.SocketTimeoutException: Connect timed out | at org.postgresql.core.PGStream.createSocket(PGStream.java:243)',
+    ];
+    const hosts = findingsOf(
+      lines.map((output) => ({
+        output,
+        ctx: { pod: 'orders-api-5f6d7c8b9-x1y2z', namespace: 'orders', verb: 'logs' as const },
+      })),
+    )
+      .findings.filter((f) => f.entry.id === 'dependency_timeout')
+      .flatMap((f) => Object.values(f.groups));
+    expect(hosts).toContain('orders-db:5432');
+    expect(hosts.join(' ')).not.toMatch(/postgresql|PGStream/);
+  });
+});
