@@ -2,7 +2,7 @@
  * GET /config/me/effective through the real gateway (start()) in front of the real
  * config-hierarchy service (start(), SQLite), for a team with a 3-level lineage (org, group,
  * team), at 50 concurrent keep-alive connections with autocannon. In the same run, a bare express
- * "hello" route gives the throughput baseline. Targets: p99 <= 10 ms, throughput >= 40% of hello.
+ * "hello" route gives the throughput baseline. Targets: p99 <= 10 ms, throughput >= 80% of hello (issue 19; judge the median of three runs, single runs swing on a loaded machine).
  * Flags: --duration=<seconds> (default 10), --connections=<n> (default 50), --workers=<load
  * generator threads, 0 = in this event loop> (default 1).
  */
@@ -186,7 +186,7 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(
       `p99 ${eff.latency.p99} ms (target <= 10 ms): ${eff.latency.p99 <= 10 ? 'PASS' : 'FAIL'}` +
         ` (mean latency there is connections/throughput = ${((connections / eff.requests.average) * 1000).toFixed(1)} ms; hello p99 ${bare.latency.p99} ms); ` +
-        `throughput ${(ratio * 100).toFixed(0)}% of hello (target >= 40%): ${ratio >= 0.4 ? 'PASS' : 'FAIL'}\n`,
+        `throughput ${(ratio * 100).toFixed(0)}% of hello (target >= 80%): ${ratio >= 0.8 ? 'PASS' : 'FAIL'}\n`,
     );
   } finally {
     client.close();
