@@ -31,6 +31,31 @@ function hostsIn(line: string): { name: string; namespace?: string }[] {
   return out;
 }
 
+/** The pods of the workload a Service is named for (`web` -> web, web-api). */
+export function podsNamedFor(model: ClusterModel, svc: ObjectView): ObjectView[] {
+  return model.list('pod', svc.namespace).filter((p) => {
+    if (p.namespace !== svc.namespace) return false;
+    const w = model.workloadOf(p).name;
+    return w === svc.name || w.startsWith(`${svc.name}-`);
+  });
+}
+
+export interface IngressBackend {
+  host: string;
+  path: string;
+  service: string;
+  port: string;
+}
+
+/** An Ingress's rules as observe() recorded them (host, path, backend service and port). */
+export function ingressBackends(ing: ObjectView): IngressBackend[] {
+  try {
+    return JSON.parse(ing.fields['backends'] ?? '[]') as IngressBackend[];
+  } catch {
+    return [];
+  }
+}
+
 /** The Deployment/StatefulSet behind a Service: the one of its name, else one whose name extends it (or it extends). */
 export function backingWorkload(model: ClusterModel, svc: ObjectView): ObjectView | undefined {
   const candidates = [

@@ -1,4 +1,6 @@
+import { matchesLabels, parseLabelSelector } from '@inquest/kube';
 import type { CauseEntry, FactSource } from './cause-catalog.data';
+import { ingressBackends, podsNamedFor } from './dependencies';
 import type { ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { quantity } from './questions';
@@ -381,13 +383,7 @@ const shape = (m: string) =>
 function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding[] {
   const out: Finding[] = [];
   for (const ing of model.list('ingress')) {
-    let backends: { host: string; path: string; service: string; port: string }[];
-    try {
-      backends = JSON.parse(ing.fields['backends'] ?? '[]') as typeof backends;
-    } catch {
-      continue;
-    }
-    for (const b of backends) {
+    for (const b of ingressBackends(ing)) {
       const svc = model.get('service', b.service, ing.namespace);
       // a Service not seen may just not have been listed: only a read one can tell
       if (!svc?.fields['ports']) continue;
@@ -421,12 +417,14 @@ function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding
   return out;
 }
 
-/** `app=web,tier=frontend` -> does the pod carry every label? */
-const selects = (selector: string, labels: Record<string, string>) =>
-  selector
-    .split(',')
-    .map((kv) => kv.split('='))
-    .every(([k, v]) => k !== undefined && labels[k.trim()] === (v ?? '').trim());
+/** `app=web,tier=frontend`, as Kubernetes reads it; undefined when it cannot be read */
+function selectorOf(selector: string) {
+  try {
+    return parseLabelSelector(selector);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * A Service whose selector matches none of the pods of its namespace, while the workload of its
@@ -443,11 +441,9 @@ function servicesSelectingNoPod(model: ClusterModel, entry: CauseEntry): Finding
       .list('pod', svc.namespace)
       .filter((p) => p.namespace === svc.namespace && Object.keys(p.labels).length);
     if (!pods.length) continue;
-    if (pods.some((p) => selects(selector, p.labels))) continue;
-    const own = pods.filter((p) => {
-      const w = model.workloadOf(p).name;
-      return w === svc.name || w.startsWith(`${svc.name}-`);
-    });
+    const reqs = selectorOf(selector);
+    if (!reqs || pods.some((p) => matchesLabels(p.labels, reqs))) continue;
+    const own = podsNamedFor(model, svc).filter((p) => Object.keys(p.labels).length);
     if (!own.length) continue;
     const eps = model.get('endpoints', svc.name, svc.namespace);
     const labels = Object.entries(own[0]!.labels)

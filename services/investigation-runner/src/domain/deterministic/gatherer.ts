@@ -2,7 +2,7 @@ import type { EngineRun } from '../engine';
 import { toolSettingsOf } from '../agents';
 import { fillFromRequest, type Params } from '../param-filler';
 import type { ToolRunner } from '../tool-runner';
-import { failingDependencies } from './dependencies';
+import { failingDependencies, ingressBackends, podsNamedFor } from './dependencies';
 import { isUnhealthy } from './health';
 import type { ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
@@ -15,6 +15,21 @@ import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-pr
 /** a DNS name with a public-looking suffix (docs.acme.io, www.shop.example.com) */
 const HOST_NAME =
   /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/g;
+
+const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
+
+/** An object known by name only (named in the request, a backend an Ingress names). */
+const named = (kind: string, name: string, namespace?: string): ObjectView => ({
+  kind,
+  name,
+  namespace,
+  labels: {},
+  containers: [],
+  conditions: [],
+  images: [],
+  fields: {},
+  source: 'scope',
+});
 
 export class Gatherer {
   private budget: number;
@@ -300,14 +315,7 @@ export class Gatherer {
         .list('service')
         .filter((svc) => svc.fields['selector'] && svc.namespace && !/^kube-/.test(svc.namespace))
         .flatMap((svc) => {
-          const pods = this.model
-            .list('pod', svc.namespace)
-            .filter(
-              (p) =>
-                p.namespace === svc.namespace &&
-                (this.model.workloadOf(p).name === svc.name ||
-                  this.model.workloadOf(p).name.startsWith(`${svc.name}-`)),
-            );
+          const pods = podsNamedFor(this.model, svc);
           return pods.length && pods.every((p) => !Object.keys(p.labels).length) ? [pods[0]!] : [];
         })
         .slice(0, 3)
@@ -319,33 +327,14 @@ export class Gatherer {
       .filter((i) => hosts.some((h) => (i.fields['hosts'] ?? '').split(',').includes(h)))
       .slice(0, 2);
     await Promise.all(routes.map((i) => this.describe(i)));
-    const backends = routes.flatMap((i) => {
-      try {
-        return (JSON.parse(i.fields['backends'] ?? '[]') as { service: string }[]).map((b) => ({
-          name: b.service,
-          namespace: i.namespace,
-        }));
-      } catch {
-        return [];
-      }
-    });
+    const backends = routes.flatMap((i) =>
+      ingressBackends(i).map((b) => named('service', b.service, i.namespace)),
+    );
     await Promise.all(
       backends
         .filter((b, k) => backends.findIndex((x) => x.name === b.name) === k)
         .slice(0, 4)
-        .map((b) =>
-          this.describe({
-            kind: 'service',
-            name: b.name,
-            namespace: b.namespace,
-            labels: {},
-            containers: [],
-            conditions: [],
-            images: [],
-            fields: {},
-            source: 'scope',
-          }),
-        ),
+        .map((b) => this.describe(b)),
     );
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
@@ -355,16 +344,8 @@ export class Gatherer {
       // "prod vs staging": the subject in every namespace compared
       const anyNs = (scope.question.environments?.length ?? 0) > 1;
       await Promise.all(
-        this.model
-          .list('pod')
-          .filter(
-            (p) =>
-              scope.subjects.some((s) =>
-                this.model.matches(p, anyNs ? { ...s, namespace: undefined } : s),
-              ) &&
-              !p.containers.some((c) => c.image) &&
-              !this.inspected.has(`pod/${p.namespace ?? ''}/${p.name}`),
-          )
+        this.unreadSubjectPods(anyNs)
+          .filter((p) => !p.containers.some((c) => c.image))
           .slice(0, 8)
           .map((p) => this.describe(p)),
       );
@@ -372,13 +353,7 @@ export class Gatherer {
     // "which pods logged X": every pod of the subject is read, not only the first three
     if (scope.question?.type === 'log_errors' && scope.question.pattern)
       await Promise.all(
-        this.model
-          .list('pod')
-          .filter(
-            (p) =>
-              scope.subjects.some((s) => this.model.matches(p, s)) &&
-              !this.inspected.has(`pod/${p.namespace ?? ''}/${p.name}`),
-          )
+        this.unreadSubjectPods()
           .slice(0, 8)
           .map((p) => this.inspect(p)),
       );
@@ -387,6 +362,18 @@ export class Gatherer {
     // 4. what the subjects call and fail on: the logs and state of that dependency
     await this.followDependencies(targets);
     await genericDone;
+  }
+
+  /** The subjects' pods not inspected yet (in any namespace: a comparison of environments). */
+  private unreadSubjectPods(anyNamespace = false): ObjectView[] {
+    return this.model
+      .list('pod')
+      .filter(
+        (p) =>
+          this.scope.subjects.some((s) =>
+            this.model.matches(p, anyNamespace ? { ...s, namespace: undefined } : s),
+          ) && !this.inspected.has(viewKey(p)),
+      );
   }
 
   /**
@@ -401,9 +388,7 @@ export class Gatherer {
     const ns = scope.namespaces[0] ?? own.find((o) => o.namespace && o.kind !== 'node')?.namespace;
     if (!ns || /^kube-/.test(ns)) return [];
     // first the subject's own pods not read yet (one node's clock or disk may fail one pod)
-    const unread = own.filter(
-      (o) => o.kind === 'pod' && !this.inspected.has(`pod/${o.namespace ?? ''}/${o.name}`),
-    );
+    const unread = this.unreadSubjectPods();
     const nodesRead = new Set(
       own.filter((o) => o.kind === 'pod' && !unread.includes(o)).map((o) => o.node),
     );
@@ -503,17 +488,7 @@ export class Gatherer {
       // named but not listed (a node, a job, a PVC): look it up directly
       for (const s of scope.subjects)
         if (s.kind && !matching.some((o) => o.kind === s.kind && o.name === s.name))
-          picked.push({
-            kind: s.kind,
-            name: s.name,
-            namespace: s.namespace,
-            labels: {},
-            containers: [],
-            conditions: [],
-            images: [],
-            fields: {},
-            source: 'scope',
-          });
+          picked.push(named(s.kind, s.name, s.namespace));
     }
     if (!picked.length) {
       picked = model
@@ -549,7 +524,7 @@ export class Gatherer {
   }
 
   private async inspect(o: ObjectView): Promise<void> {
-    this.inspected.add(`${o.kind}/${o.namespace ?? ''}/${o.name}`);
+    this.inspected.add(viewKey(o));
     const ns = o.namespace;
     const ctx = { kind: o.kind, namespace: ns, pod: o.kind === 'pod' ? o.name : undefined };
     const jobs: Promise<unknown>[] = [this.describe(o)];
