@@ -87,55 +87,45 @@ describe('DocumentLibrary', () => {
     });
   });
 
-  it('keeps a document pending when indexing fails', async () => {
+  /** A library whose indexing always fails, with the number of tries so far. */
+  const failingLibrary = () => {
+    const tries = { n: 0 };
     const broken = new DocumentIndexer({ ...h, now: h.now });
     broken.indexAndMark = async () => {
+      tries.n += 1;
       throw new Error('embeddings down');
     };
-    const failing = make(broken);
+    return { failing: make(broken), tries };
+  };
+
+  it('keeps a document pending when indexing fails', async () => {
+    const { failing } = failingLibrary();
     const r = await failing.teach({ teamId: 't1', content: 'Some runbook.', type: 'runbook' });
     failing.stop();
     expect(r).toMatchObject({ status: 'pending', chunks: 0, created: true });
     expect(await lib.status('t1', r.document_id)).toMatchObject({ status: 'pending', chunks: 0 });
   });
 
-  it('retries a failed indexing and marks the document failed after three more tries', async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
-    try {
-      let calls = 0;
-      const broken = new DocumentIndexer({ ...h, now: h.now });
-      broken.indexAndMark = async () => {
-        calls += 1;
-        throw new Error('embeddings down');
-      };
-      const failing = make(broken);
+  describe('retries (fake timers)', () => {
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] }));
+    afterEach(() => jest.useRealTimers());
+
+    it('retries a failed indexing and marks the document failed after three more tries', async () => {
+      const { failing, tries } = failingLibrary();
       const r = await failing.teach({ teamId: 't1', content: 'A runbook.', type: 'runbook' });
       for (const ms of [4_000, 16_000, 64_000]) await jest.advanceTimersByTimeAsync(ms);
-      expect(calls).toBe(4);
+      expect(tries.n).toBe(4);
       expect(await lib.status('t1', r.document_id)).toMatchObject({ status: 'failed' });
-    } finally {
-      jest.useRealTimers();
-    }
-  });
+    });
 
-  it('runs no retry after stop(), so a closed store is never touched', async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
-    try {
-      let calls = 0;
-      const broken = new DocumentIndexer({ ...h, now: h.now });
-      broken.indexAndMark = async () => {
-        calls += 1;
-        throw new Error('embeddings down');
-      };
-      const failing = make(broken);
+    it('runs no retry after stop(), so a closed store is never touched', async () => {
+      const { failing, tries } = failingLibrary();
       const r = await failing.teach({ teamId: 't1', content: 'Another.', type: 'runbook' });
       failing.stop();
       await jest.advanceTimersByTimeAsync(100_000);
-      expect(calls).toBe(1);
+      expect(tries.n).toBe(1);
       expect(await lib.status('t1', r.document_id)).toMatchObject({ status: 'pending' });
-    } finally {
-      jest.useRealTimers();
-    }
+    });
   });
 
   it('deletes a document with its chunks; an unknown or foreign id is not found', async () => {
