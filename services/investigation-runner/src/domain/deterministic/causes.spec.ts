@@ -2470,26 +2470,25 @@ describe('more facts the logs and listings carry', () => {
   });
 });
 
+/** One running pod `p-5f6d7c8b9-x1y2z` of namespace n, and the lines it logged, read. */
+const podWithLog = (lines: string[]) =>
+  findingsOf([
+    {
+      output: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p-5f6d7c8b9-x1y2z', namespace: 'n', creationTimestamp: ago(60) },
+        spec: { containers: [{ name: 'p', image: 'p:1' }] },
+        status: { phase: 'Running' },
+      },
+      ctx: { namespace: 'n', verb: 'get' },
+    },
+    { output: lines.join('\n'), ctx: { pod: 'p-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' } },
+  ]);
+
 describe('what counts as an error record', () => {
-  const count = (lines: string[]) => {
-    const { findings } = findingsOf([
-      {
-        output: lines.join('\n'),
-        ctx: { pod: 'p-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' },
-      },
-      {
-        output: {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name: 'p-5f6d7c8b9-x1y2z', namespace: 'n', creationTimestamp: ago(60) },
-          spec: { containers: [{ name: 'p', image: 'p:1' }] },
-          status: { phase: 'Running' },
-        },
-        ctx: { namespace: 'n', verb: 'get' },
-      },
-    ]);
-    return findings.filter((f) => f.entry.id === 'app_errors').length;
-  };
+  const count = (lines: string[]) =>
+    podWithLog(lines).findings.filter((f) => f.entry.id === 'app_errors').length;
   it.each([
     [
       'a warning that mentions an error',
@@ -2515,18 +2514,8 @@ describe('what counts as an error record', () => {
 });
 
 describe('the message of a repeated error', () => {
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'p-5f6d7c8b9-x1y2z', namespace: 'n', creationTimestamp: ago(60) },
-    spec: { containers: [{ name: 'p', image: 'p:1' }] },
-    status: { phase: 'Running' },
-  };
   const appError = (lines: string[]) =>
-    findingsOf([
-      { output: pod, ctx: { namespace: 'n', verb: 'get' } },
-      { output: lines.join('\n'), ctx: { pod: 'p-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' } },
-    ]).findings.find((f) => f.entry.id === 'app_errors');
+    podWithLog(lines).findings.find((f) => f.entry.id === 'app_errors');
 
   it('takes an error object as pino serializes it (type, message, code)', () => {
     const line = (m: number) =>
@@ -2667,27 +2656,10 @@ describe('questions about replicas and versions', () => {
 });
 
 describe('a warning that keeps reporting an error value', () => {
-  const count = (lines: string[]) => {
-    const { model } = findingsOf([
-      {
-        output: {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name: 'p-5f6d7c8b9-x1y2z', namespace: 'n', creationTimestamp: ago(60) },
-          spec: { containers: [{ name: 'p', image: 'p:1' }] },
-          status: { phase: 'Running' },
-        },
-        ctx: { namespace: 'n', verb: 'get' },
-      },
-      {
-        output: lines.join('\n'),
-        ctx: { pod: 'p-5f6d7c8b9-x1y2z', namespace: 'n', verb: 'logs' },
-      },
-    ]);
-    return findFindings(model, compile(CAUSE_CATALOG), NOW).filter(
+  const count = (lines: string[]) =>
+    findFindings(podWithLog(lines).model, compile(CAUSE_CATALOG), NOW).filter(
       (f) => f.entry.id === 'app_errors',
     );
-  };
   const warn = (m: number) =>
     `${ago(m)} WARN  [producer-network-thread] o.a.k.c.p.i.Sender - Got error produce response on topic-partition clicks-0, retrying. Error: NOT_ENOUGH_REPLICAS`;
 
