@@ -97,33 +97,26 @@ export class DeterministicEngine implements InvestigationEngine {
     if (run.signal.aborted) throw run.signal.reason;
     if (run.deadline < Date.now()) throw timeoutError('the investigation ran out of time');
     progress.step('analysing evidence');
-    let result = conclude(
-      run,
-      scope,
-      model,
-      this.catalog,
-      knowledge,
-      now,
-      runner.used.length,
-      refused,
-    );
+    const concludeOn = (subjects: typeof scope.subjects, healthyNamed?: string) =>
+      conclude(
+        run,
+        { ...scope, subjects },
+        model,
+        this.catalog,
+        knowledge,
+        now,
+        runner.used.length,
+        refused,
+        healthyNamed,
+      );
+    let result = concludeOn(scope.subjects);
     // what the request named looks healthy: its neighbours in the namespace may not be
     if (foundNothing(result) && scope.subjects.length && !scope.question) {
       const named = [...new Set(scope.subjects.map((s) => s.name))].join(', ');
       const neighbours = await gather.widen();
       if (run.signal.aborted) throw run.signal.reason;
       if (neighbours.length) {
-        const wider = conclude(
-          run,
-          { ...scope, subjects: [...scope.subjects, ...neighbours] },
-          model,
-          this.catalog,
-          knowledge,
-          now,
-          runner.used.length,
-          refused,
-          named,
-        );
+        const wider = concludeOn([...scope.subjects, ...neighbours], named);
         if (!foundNothing(wider)) result = wider;
       }
     }
