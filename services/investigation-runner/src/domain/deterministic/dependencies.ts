@@ -1,5 +1,5 @@
 import type { ClusterModel } from './model';
-import type { ObjectView } from './observe';
+import type { IngressBackend, ObjectView } from './observe';
 
 /** A workload the subject's failing requests name (by Service DNS name, URL or host=). */
 export interface Dependency {
@@ -38,13 +38,6 @@ export function podsNamedFor(model: ClusterModel, svc: ObjectView): ObjectView[]
     const w = model.workloadOf(p).name;
     return w === svc.name || w.startsWith(`${svc.name}-`);
   });
-}
-
-export interface IngressBackend {
-  host: string;
-  path: string;
-  service: string;
-  port: string;
 }
 
 /** An Ingress's rules as observe() recorded them (host, path, backend service and port). */

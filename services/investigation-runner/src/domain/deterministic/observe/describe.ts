@@ -8,6 +8,7 @@ import {
   parseTime,
   type CallContext,
   type ContainerView,
+  type IngressBackend,
   type Observed,
   type StateView,
 } from './views';
@@ -146,7 +147,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   // an Ingress's rules: host, then "path  service:port (endpoints)"
   if (kind === 'ingress') {
     const at = lines.findIndex((l) => l.indent === 0 && /^Rules:?$/.test(l.raw.trim()));
-    const backends: { host: string; path: string; service: string; port: string }[] = [];
+    const backends: IngressBackend[] = [];
     let host = '*';
     for (let i = at + 1; at >= 0 && i < lines.length; i++) {
       const raw = lines[i]!.raw;

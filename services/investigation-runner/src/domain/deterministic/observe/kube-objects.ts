@@ -10,6 +10,7 @@ import {
   strMap,
   type CallContext,
   type ContainerView,
+  type IngressBackend,
   type ObjectView,
   type Observed,
   type StateView,
@@ -113,7 +114,6 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       ...arr(status['initContainerStatuses']),
       ...arr(status['containerStatuses']),
     ].map(rec);
-    for (const c of v.containers) if (initNames.has(c.name)) c.init = true;
     for (const s of statuses) {
       const cname = str(s['name']) ?? '';
       let cv = v.containers.find((c) => c.name === cname);
@@ -121,7 +121,6 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         cv = emptyContainer(cname);
         v.containers.push(cv);
       }
-      if (initNames.has(cname)) cv.init = true;
       cv.image = str(s['image']) ?? cv.image;
       cv.restarts = num(s['restartCount']);
       cv.ready = s['ready'] === true;
@@ -133,6 +132,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       if (!st['waiting'] && !st['terminated'] && st['running']) cv.ready = cv.ready ?? true;
     }
     v.restarts = v.containers.reduce((a, c) => a + (c.restarts ?? 0), 0);
+    for (const c of v.containers) if (initNames.has(c.name)) c.init = true;
     v.status = podStatusText(v) ?? v.status;
   } else {
     for (const k of [
@@ -222,7 +222,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
     }
     if (kind === 'ingress') {
-      const backends = arr(spec['rules']).flatMap((r) => {
+      const backends = arr(spec['rules']).flatMap((r): IngressBackend[] => {
         const host = str(rec(r)['host']) ?? '*';
         return arr(rec(rec(r)['http'])['paths']).map((x) => {
           const svc = rec(rec(rec(x)['backend'])['service']);

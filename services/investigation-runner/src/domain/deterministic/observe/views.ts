@@ -27,6 +27,14 @@ export interface ContainerView {
   env: Record<string, string>;
 }
 
+/** One path of an Ingress rule and the Service port it routes to. */
+export interface IngressBackend {
+  host: string;
+  path: string;
+  service: string;
+  port: string;
+}
+
 export interface ConditionView {
   type: string;
   status: string;
