@@ -353,6 +353,34 @@ describe('audit: offset, levels, any node for admins (point 4)', () => {
     expect(past.body.pagination.total).toBe(4);
   });
 
+  it.each([
+    ['false', false],
+    ['False', false],
+    ['FALSE', false],
+    ['0', false],
+    ['no', false],
+    ['true', true],
+    ['True', true],
+    ['1', true],
+  ])('include_full=%s is %s (any case: Python clients send False/True)', async (v, full) => {
+    const res = await team(token, 'GET', `/config/me/audit?limit=1&include_full=${v}`);
+    expect(res.status).toBe(200);
+    expect(res.body.history[0].full_config !== undefined).toBe(full);
+  });
+
+  it.each(['include_full=maybe', 'include_full='])('%s: 400 invalid_request', async (q) => {
+    const res = await team(token, 'GET', `/config/me/audit?${q}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.message).toMatch(/^include_full: /);
+  });
+
+  it('says the bounds of a bad limit', async () => {
+    const res = await team(token, 'GET', '/config/me/audit?limit=abc');
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('limit: limit must be an integer from 1 to 500');
+  });
+
   it.each(['offset=-1', 'offset=1.5', 'offset=abc', 'limit=0', 'limit=501'])(
     '%s: 400 invalid_request',
     async (q) => {

@@ -147,10 +147,25 @@ export const AuditHistory = z.object({
 });
 export type AuditHistory = z.infer<typeof AuditHistory>;
 
-const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/**
+ * A boolean query parameter: true/false, 1/0, yes/no, on/off in any case (Python's requests sends
+ * `False` for `params={"include_full": False}`).
+ */
+const QueryBool = z.stringbool({
+  error: 'must be true or false',
+  truthy: ['true', '1', 'yes', 'on'],
+  falsy: ['false', '0', 'no', 'off'],
+  case: 'insensitive',
+});
 
 export const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50).describe('Entries to return, 1..500'),
+  limit: z.coerce
+    .number({ message: 'limit must be an integer from 1 to 500' })
+    .int('limit must be an integer from 1 to 500')
+    .min(1, 'limit must be an integer from 1 to 500')
+    .max(500, 'limit must be an integer from 1 to 500')
+    .default(50)
+    .describe('Entries to return, 1..500'),
   offset: z.coerce
     .number({ message: 'offset must be an integer from 0 to 1000000' })
     .int('offset must be an integer from 0 to 1000000')
@@ -158,6 +173,8 @@ export const AuditQuery = z.object({
     .max(1_000_000, 'offset must be an integer from 0 to 1000000')
     .default(0)
     .describe('Entries to skip, default 0'),
-  include_full: QueryBool.default(true).describe('Include the full config snapshot per entry'),
+  include_full: QueryBool.default(true).describe(
+    'Include the full config snapshot per entry (default true; true/false, 1/0, yes/no, on/off, any case)',
+  ),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
