@@ -196,6 +196,19 @@ describe('POST /agents/run', () => {
       expect((await call(tokenB, 'GET', '/agents/investigations')).body.pagination.total).toBe(0);
     });
 
+    it("coding_agent disabled through the spec's agent-config name code_fix_agent", async () => {
+      config.effective.set('team-b', { agents: { code_fix_agent: { enabled: false } } });
+      const res = await call(
+        tokenB,
+        'POST',
+        '/agents/run',
+        runBody({ agent_name: 'coding_agent' }),
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/disabled/);
+      config.effective.delete('team-b');
+    });
+
     it('no token: 401', async () => {
       const res = await request('POST', '/api/v1/agents/run', { body: runBody() });
       expect(res.status).toBe(401);

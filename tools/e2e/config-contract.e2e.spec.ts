@@ -141,30 +141,60 @@ describe('unknown keys (point 1)', () => {
     expect(res.body.error.details.field).toBe('agents.x-custom');
   });
 
-  it('code_fix_agent is another name of coding_agent: stored and effective under coding_agent', async () => {
+  it("code_fix_agent (the spec's agent-config name) round-trips under its name", async () => {
     const res = await team(rw, 'PUT', '/config/me', {
-      agents: { code_fix_agent: { timeout: 45, enabled: false } },
+      agents: { code_fix_agent: { timeout: 45, enabled: false, prompt: 'Find the bad commit.' } },
     });
     expect(res.status).toBe(200);
     expect(res.body.changed_fields.sort()).toEqual([
-      'agents.coding_agent.enabled',
-      'agents.coding_agent.timeout',
+      'agents.code_fix_agent.enabled',
+      'agents.code_fix_agent.prompt',
+      'agents.code_fix_agent.timeout',
     ]);
+    expect(res.body.effective_config.agents.code_fix_agent).toEqual({
+      timeout: 45,
+      enabled: false,
+      prompt: 'Find the bad commit.',
+    });
     const eff = await team(rw, 'GET', '/config/me/effective');
-    expect(eff.body.agents.coding_agent).toEqual({ timeout: 45, enabled: false });
-    expect(eff.body.agents.code_fix_agent).toBeUndefined();
+    expect(eff.body.agents.code_fix_agent).toEqual({
+      timeout: 45,
+      enabled: false,
+      prompt: 'Find the bad commit.',
+    });
+    const raw = await team(rw, 'GET', '/config/me/raw');
+    expect(raw.body.configs.payments.agents.code_fix_agent.timeout).toBe(45);
+    const audit = await team(rw, 'GET', '/config/me/audit?limit=1&include_full=false');
+    expect(audit.body.history[0].diff['agents.code_fix_agent.timeout']).toEqual({
+      old: null,
+      new: 45,
+    });
+    // deep-merged into the team overrides like any agent config
+    const more = await team(rw, 'PUT', '/config/me', {
+      agents: { code_fix_agent: { timeout: 50 } },
+    });
+    expect(more.status).toBe(200);
+    expect(more.body.changed_fields).toEqual(['agents.code_fix_agent.timeout']);
+    expect(more.body.effective_config.agents.code_fix_agent).toEqual({
+      timeout: 50,
+      enabled: false,
+      prompt: 'Find the bad commit.',
+    });
+    expect((await team(rw, 'PUT', '/config/me', { agents: { code_fix_agent: null } })).status).toBe(
+      200,
+    );
   });
 
-  it('code_fix_agent is validated like any agent, and not together with coding_agent', async () => {
+  it('code_fix_agent is validated like any agent', async () => {
     const bad = await team(rw, 'PUT', '/config/me', { agents: { code_fix_agent: { timeout: 0 } } });
     expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_error');
     expect(bad.body.error.details.field).toBe('agents.code_fix_agent.timeout');
-    const both = await team(rw, 'PUT', '/config/me', {
-      agents: { code_fix_agent: { timeout: 5 }, coding_agent: { timeout: 6 } },
+    const tool = await team(rw, 'PUT', '/config/me', {
+      agents: { code_fix_agent: { enable_extra_tools: ['no_such_tool'] } },
     });
-    expect(both.status).toBe(400);
-    expect(both.body.error.code).toBe('validation_error');
-    expect(both.body.error.details.field).toBe('agents.code_fix_agent');
+    expect(tool.status).toBe(400);
+    expect(tool.body.error.details.field).toBe('agents.code_fix_agent.enable_extra_tools.0');
   });
 });
 

@@ -3,7 +3,7 @@ import { ConfigDocumentSchema } from '@inquest/config-model';
 
 /** A node's configuration document (also the effective config of a team). */
 export const ConfigDocument = ConfigDocumentSchema.describe(
-  "Configuration document. Every field is optional. Unknown keys anywhere are a validation_error naming the path (with a suggestion when a known key is close); top-level keys starting with `x-` hold custom data, kept as is. `agents.code_fix_agent` is another name of `agents.coding_agent` and is stored as it. A team's effective config also carries team_name, org_id and team_node_id.",
+  "Configuration document. Every field is optional. Unknown keys anywhere are a validation_error naming the path (with a suggestion when a known key is close); top-level keys starting with `x-` hold custom data, kept as is. `agents.code_fix_agent` (the spec's name) configures `coding_agent` and is kept under the name given; `agents.coding_agent` wins where both set a key. A team's effective config also carries team_name, org_id and team_node_id.",
 );
 export type ConfigDocument = z.infer<typeof ConfigDocument>;
 

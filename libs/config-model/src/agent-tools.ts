@@ -1,3 +1,4 @@
+import { agentSettings } from './agent-settings';
 import { AGENT_NAMES } from './config.schema';
 import { isPlainObject, type JsonObject } from './json-value';
 
@@ -56,12 +57,11 @@ export function agentsByTool(
   writes: (tool: AgentToolCandidate) => boolean = () => false,
 ): Map<string, string[]> {
   const out = new Map<string, string[]>(tools.map((t) => [t.fullName, []]));
-  const agents = obj(effective['agents']);
   const toolSettings = obj(effective['tools']);
   const toolEnabled = (t: AgentToolCandidate) =>
     obj(toolSettings[t.fullName] ?? toolSettings[t.name])['enabled'] !== false;
   for (const agent of AGENT_NAMES) {
-    const cfg = obj(agents[agent]);
+    const cfg = agentSettings(effective['agents'], agent);
     if (cfg['enabled'] === false) continue;
     const disabled = new Set(strings(cfg['disable_default_tools']));
     const extra = new Set(strings(cfg['enable_extra_tools']));

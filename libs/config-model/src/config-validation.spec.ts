@@ -1,10 +1,6 @@
 import { isDomainError, validationError, type DomainError } from '@inquest/errors';
-import {
-  checkPatchShape,
-  patchProblems,
-  referenceProblems,
-  resolveAgentAliases,
-} from './config-validation';
+import { checkPatchShape, patchProblems, referenceProblems } from './config-validation';
+import { agentSettings } from './agent-settings';
 import { closestName } from './did-you-mean';
 import { effectiveConfig } from './effective-config';
 import type { JsonObject } from './json-value';
@@ -169,20 +165,25 @@ describe('checkPatchShape then patchProblems', () => {
   });
 });
 
-describe('resolveAgentAliases', () => {
-  it('stores code_fix_agent under coding_agent', () => {
-    const patch = { agents: { code_fix_agent: { timeout: 30 }, planner: { enabled: false } } };
-    expect(resolveAgentAliases(patch)).toEqual({
-      patch: { agents: { coding_agent: { timeout: 30 }, planner: { enabled: false } } },
-      problems: [],
-    });
+describe('agentSettings', () => {
+  it('reads code_fix_agent for coding_agent only', () => {
+    const agents = { code_fix_agent: { timeout: 30, enabled: false }, planner: { timeout: 5 } };
+    expect(agentSettings(agents, 'coding_agent')).toEqual({ timeout: 30, enabled: false });
+    expect(agentSettings(agents, 'planner')).toEqual({ timeout: 5 });
+    expect(agentSettings(agents, 'k8s_agent')).toEqual({});
   });
 
-  it('refuses an alias and its agent in one patch', () => {
-    const r = resolveAgentAliases({
-      agents: { code_fix_agent: { timeout: 30 }, coding_agent: { timeout: 10 } },
-    });
-    expect(r.problems.map((p) => p.field)).toEqual(['agents.code_fix_agent']);
+  it("lets the agent's own name win key by key over its alias", () => {
+    const agents = {
+      code_fix_agent: { timeout: 30, prompt: 'fix it' },
+      coding_agent: { timeout: 10 },
+    };
+    expect(agentSettings(agents, 'coding_agent')).toEqual({ timeout: 10, prompt: 'fix it' });
+  });
+
+  it('reads nothing from values that are not objects', () => {
+    expect(agentSettings(undefined, 'coding_agent')).toEqual({});
+    expect(agentSettings({ code_fix_agent: 'x', coding_agent: [1] }, 'coding_agent')).toEqual({});
   });
 });
 

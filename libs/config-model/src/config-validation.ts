@@ -6,7 +6,6 @@ import {
   type ErrorDetail,
 } from '@inquest/errors';
 import {
-  AGENT_ALIASES,
   BUILTIN_TOOLS,
   CONFIG_LIMITS,
   ConfigDocumentSchema,
@@ -130,34 +129,6 @@ export function checkPatchShape(patch: unknown): JsonObject {
     if (Object.prototype.hasOwnProperty.call(patch, f)) throw invalidField(f, `${f} is immutable`);
   }
   return patch;
-}
-
-/**
- * The patch with agent aliases (`agents.code_fix_agent`) moved to the agent they name
- * (`agents.coding_agent`), so an alias has exactly the effect of the name. Setting both in one
- * patch is a problem: which one wins would be arbitrary.
- */
-export function resolveAgentAliases(patch: JsonObject): {
-  patch: JsonObject;
-  problems: ErrorDetail[];
-} {
-  const agents = patch['agents'];
-  if (!isPlainObject(agents)) return { patch, problems: [] };
-  const problems: ErrorDetail[] = [];
-  const out: JsonObject = { ...agents };
-  for (const [alias, name] of Object.entries(AGENT_ALIASES)) {
-    if (!Object.prototype.hasOwnProperty.call(agents, alias)) continue;
-    if (Object.prototype.hasOwnProperty.call(agents, name)) {
-      problems.push({
-        field: `agents.${alias}`,
-        error: `"${alias}" is another name of "${name}"; set only one of them`,
-      });
-      continue;
-    }
-    out[name] = agents[alias];
-    delete out[alias];
-  }
-  return { patch: { ...patch, agents: out }, problems };
 }
 
 /** The server entries a node's effective `mcp_servers` stands for, names resolved. */

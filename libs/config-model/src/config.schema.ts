@@ -54,8 +54,9 @@ export const AGENT_NAMES = [
 
 /**
  * Other names of agents accepted in `agents`: the spec's example config names `code_fix_agent`,
- * the agent that analyses code, which the run endpoint calls `coding_agent`. An update that sets
- * an alias is stored under the agent's name.
+ * the agent that analyses code, which the run endpoint calls `coding_agent`. An alias is stored
+ * and shown under the name the update used (the spec's names round-trip); `agentSettings` reads
+ * it for the agent it names.
  */
 export const AGENT_ALIASES: Readonly<Record<string, (typeof AGENT_NAMES)[number]>> = {
   code_fix_agent: 'coding_agent',

@@ -32,12 +32,12 @@ export {
   patchProblems,
   checkPatchShape,
   resolveMcpServers,
-  resolveAgentAliases,
   referenceProblems,
 } from './config-validation';
 export type { ResolvedServers } from './config-validation';
 export { closestName, editDistance } from './did-you-mean';
 export { agentsByTool, AREA_WORDS, toolFitsAgent } from './agent-tools';
+export { agentSettings } from './agent-settings';
 export { RESERVED_FIELDS, reservedFieldWarnings } from './reserved-fields';
 export type { AgentToolCandidate } from './agent-tools';
 export { effectiveConfig } from './effective-config';

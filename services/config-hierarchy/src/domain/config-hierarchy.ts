@@ -15,7 +15,6 @@ import {
   isPlainObject,
   referenceProblems,
   patchProblems,
-  resolveAgentAliases,
   reservedFieldWarnings,
   type JsonObject,
 } from '@inquest/config-model';
@@ -324,8 +323,7 @@ export class ConfigHierarchy {
     const lineage = await this.lineage(nodeId);
     const configs = await this.stores.nodes.getConfigs(lineage.map((n) => n.node_id));
     const current = configs[configs.length - 1]!;
-    const aliased = resolveAgentAliases(patch);
-    const next = mergePatch(current.config, aliased.patch);
+    const next = mergePatch(current.config, patch);
     const diff = diffConfigs(current.config, next);
     const levels = [...configs.slice(0, -1).map((c) => c.config), next];
     const effective = this.effectiveOf(lineage, levels);
@@ -346,7 +344,6 @@ export class ConfigHierarchy {
       ...patchProblems(patch, current.config),
       ...secretScopeProblems(patch, self, orgSecretGrants(configs[0]?.config)),
       ...urlCredentialProblems(patch),
-      ...aliased.problems,
       ...(changed ? referenceProblems(levels, merged) : []),
       ...listed.problems,
     ];

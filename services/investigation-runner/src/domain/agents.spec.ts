@@ -41,6 +41,22 @@ describe('agentConfigOf', () => {
   });
 });
 
+describe('agentConfigOf with the spec name code_fix_agent', () => {
+  it('configures coding_agent through agents.code_fix_agent; coding_agent keys win', () => {
+    const aliasOnly = {
+      agents: { code_fix_agent: { enabled: false, timeout: 90, prompt: 'Diff.' } },
+    };
+    expect(agentConfigOf(aliasOnly, 'coding_agent')).toMatchObject({
+      enabled: false,
+      timeoutSeconds: 90,
+      prompt: 'Diff.',
+    });
+    expect(agentConfigOf(aliasOnly, 'investigation_agent').enabled).toBe(true);
+    const both = { agents: { code_fix_agent: { timeout: 90 }, coding_agent: { timeout: 20 } } };
+    expect(agentConfigOf(both, 'coding_agent').timeoutSeconds).toBe(20);
+  });
+});
+
 describe('toolSettingsOf', () => {
   it('finds tools.<name> by full name or by the bare tool name', () => {
     const effective = {

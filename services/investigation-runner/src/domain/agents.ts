@@ -1,4 +1,4 @@
-import { AREA_WORDS, toolFitsAgent } from '@inquest/config-model';
+import { AREA_WORDS, agentSettings, toolFitsAgent } from '@inquest/config-model';
 import type { InvestigationContextRecord } from '@inquest/store';
 import type { ToolDescriptor } from './ports';
 
@@ -45,7 +45,7 @@ const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
 export function agentConfigOf(effective: Record<string, unknown>, agent: string): AgentConfig {
-  const a = asRecord(asRecord(effective['agents'])[agent]);
+  const a = agentSettings(effective['agents'], agent);
   const timeout = a['timeout'];
   return {
     prompt: typeof a['prompt'] === 'string' && a['prompt'].trim() ? a['prompt'] : undefined,
