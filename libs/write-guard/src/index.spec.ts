@@ -64,3 +64,41 @@ describe('classifyTool', () => {
     expect(ro('cache_tool', 'Shows cache statistics.')).toBe(true);
   });
 });
+
+describe('a read-looking name does not hide a write', () => {
+  it.each([
+    ['get_and_delete_pod', 'Gets a pod.'],
+    ['show_then_restart_service', 'Shows a service.'],
+    ['list_or_kill_processes', 'Processes of a host.'],
+    ['get_pod', 'Deletes the pod of a service.'],
+    ['query_cache', 'This tool deletes every cache key of a service.'],
+    ['list_pods_cleanup', 'List pods and remove failed ones.'],
+    ['check_service', 'Checks the service, then restart it when unhealthy.'],
+    ['status_report', 'Reports status. Wipes all keys of the cache afterwards.'],
+    ['nuke', 'Namespace tool.'],
+    ['recycle_pods', 'Pods of a service.'],
+    ['clear_cache', 'Cache tool.'],
+    ['argocd_sync', 'Argo CD application.'],
+    ['rotate_credentials', 'Credentials of a service.'],
+  ])('judges %s (%s) as a write', (name, description) => {
+    expect(ro(name, description)).toBe(false);
+  });
+
+  it.each([
+    ['get_restart_count', 'Restarts per pod, with readiness and restart count.'],
+    ['list_pods', 'List pods with status, readiness, restarts and last termination reason.'],
+    ['get_events', 'Kubernetes events: scheduling, pulls and evictions of a namespace.'],
+    ['prometheus_query', 'Run a PromQL instant query.'],
+    ['search_logs', 'Search logs for errors and restarts per container.'],
+    ['interface_stats', 'Packets, errors and drops per interface.'],
+    ['rollout_history', 'Rollout history of a deployment: revisions, images and change causes.'],
+  ])('still judges %s (%s) as a read', (name, description) => {
+    expect(ro(name, description)).toBe(true);
+  });
+
+  it('an explicit read-only mark still decides', () => {
+    expect(
+      ro('get_and_delete_pod', 'Deletes the pod.', { annotations: { readOnlyHint: true } }),
+    ).toBe(true);
+  });
+});

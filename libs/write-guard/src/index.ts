@@ -87,7 +87,49 @@ const WRITE_VERBS = [
   'suspend',
   'enable',
   'disable',
+  'clean',
+  'cleanup',
+  'clear',
+  'wipe',
+  'nuke',
+  'erase',
+  'recycle',
+  'bounce',
+  'rotate',
+  'cancel',
+  'sync',
+  'rerun',
+  'retry',
+  'revoke',
+  'grant',
+  'invalidate',
+  'failover',
+  'restore',
+  'migrate',
+  'provision',
+  'deprovision',
+  'halt',
+  'abort',
+  'lock',
+  'unlock',
+  'notify',
+  'publish',
+  'push',
+  'commit',
+  'mute',
+  'unmute',
+  'snooze',
+  'escalate',
+  'attach',
+  'detach',
+  'upload',
+  'rename',
+  'move',
+  'overwrite',
 ];
+
+/** Words that join two actions in a name: `get_and_delete_pod`, `show_then_restart_service`. */
+const JOINERS = new Set(['and', 'then', 'plus', 'also', 'after', 'or']);
 const WRITE_SET = new Set(WRITE_VERBS);
 
 /** Words that make a name read-only even when a write verb also appears ("get_restart_count"). */
@@ -130,6 +172,26 @@ const DESCRIPTION_WRITE =
 const DESCRIPTION_CHANGES =
   /\b(this tool|it|will)\s+(deletes?|modif(y|ies)|changes?|restarts?|scales?|creates?|updates?|writes?|removes?|executes?|runs?)\b/i;
 
+/**
+ * What a tool says it does to things counts even when its name starts like a read (`get_…`):
+ * a sentence that starts with a destructive verb acting on something ("Deletes the pod", "Wipes
+ * every key"), or an action joined to another ("List pods and remove failed ones", "… then
+ * restart it"). Verbs that are also nouns in read descriptions ("Restarts per pod", "readiness
+ * and restart count") need an object after them, or are not followed by such a noun.
+ */
+const DESTRUCTIVE =
+  'delete|remove|destroy|purge|wipe|kill|terminate|evict|erase|flush|truncate|restart|reboot|drain|cordon|uncordon|scale|patch|recycle|roll ?back|uninstall|reset|overwrite|nuke|clean ?up|clear';
+const OBJECT =
+  'the|a|an|all|every|each|any|one|its|their|this|these|those|them|it|pods?|containers?|deployments?|services?|nodes?|keys?|entries|records?|namespaces?|resources?|jobs?|caches?|tables?|volumes?|files?|data';
+const DESCRIPTION_ACTS = new RegExp(
+  `(^|[.!?;:]\\s+|^\\s*)(${DESTRUCTIVE}|modif(y|ies))(e?s)?\\s+(${OBJECT})\\b`,
+  'i',
+);
+const DESCRIPTION_JOINED = new RegExp(
+  `\\b(and|then|also|afterwards)\\s+(${DESTRUCTIVE}|modify)\\b(?!\\s+(counts?|history|reasons?|polic(y|ies)|rates?|totals?|times?|loops?|events?|status|limits?)\\b)`,
+  'i',
+);
+
 function flag(v: unknown): boolean | undefined {
   return v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined;
 }
@@ -147,13 +209,23 @@ export function classifyTool(def: ToolSafetyInput): ToolSafety {
   if (a['readOnlyHint'] === true) return { readOnly: true, reason: 'annotation readOnlyHint' };
   const words = nameWords(def.name);
   const lead = words.find((w) => READ_LEADS.has(w) || WRITE_SET.has(w));
+  const readLead = lead !== undefined && READ_LEADS.has(lead);
   const writeWord = words.find((w) => WRITE_SET.has(w));
-  // A name whose first verb reads ("get_restart_count", "list_scale_targets") reads.
-  if (writeWord && !(lead && READ_LEADS.has(lead)))
-    return { readOnly: false, reason: `name says ${writeWord}` };
+  // A name whose first verb reads ("get_restart_count", "list_scale_targets") reads...
+  if (writeWord && !readLead) return { readOnly: false, reason: `name says ${writeWord}` };
+  // ...unless a second action is joined to it ("get_and_delete_pod", "show_then_restart")
+  const joiner = words.findIndex((w) => JOINERS.has(w));
+  const joined = joiner < 0 ? undefined : words.slice(joiner + 1).find((w) => WRITE_SET.has(w));
+  if (joined) return { readOnly: false, reason: `name says ${words[joiner]} ${joined}` };
   const description = (def.description ?? '').slice(0, 2000);
-  const m = DESCRIPTION_WRITE.exec(description) ?? DESCRIPTION_CHANGES.exec(description);
-  if (m && !(lead && READ_LEADS.has(lead)))
-    return { readOnly: false, reason: `description says "${m[0].trim().slice(0, 40)}"` };
+  const says = (m: RegExpExecArray) => `description says "${m[0].trim().slice(0, 40)}"`;
+  // what the description says the tool does to things counts whatever the name
+  const acts =
+    DESCRIPTION_CHANGES.exec(description) ??
+    DESCRIPTION_ACTS.exec(description) ??
+    DESCRIPTION_JOINED.exec(description);
+  if (acts) return { readOnly: false, reason: says(acts) };
+  const m = DESCRIPTION_WRITE.exec(description);
+  if (m && !readLead) return { readOnly: false, reason: says(m) };
   return { readOnly: true, reason: 'no sign of a write' };
 }
