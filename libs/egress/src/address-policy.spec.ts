@@ -93,6 +93,21 @@ describe('refusalReason', () => {
     expect(refusalReason('169.254.169.254', policy)).not.toBeNull();
   });
 
+  it('address:port entries allow that port only', () => {
+    const policy = buildAddressPolicy(parseEgressAllow('127.0.0.1:8080,[::1]:9090,10.0.0.0/8:443'));
+    expect(refusalReason('127.0.0.1', policy, 8080)).toBeNull();
+    expect(refusalReason('::ffff:127.0.0.1', policy, 8080)).toBeNull();
+    expect(refusalReason('127.0.0.1', policy, 8081)).toMatch(/loopback.*port 8081/);
+    expect(refusalReason('127.0.0.1', policy)).not.toBeNull();
+    expect(refusalReason('::1', policy, 9090)).toBeNull();
+    expect(refusalReason('::1', policy, 8080)).not.toBeNull();
+    expect(refusalReason('10.1.2.3', policy, 443)).toBeNull();
+    expect(refusalReason('10.1.2.3', policy, 80)).not.toBeNull();
+    expect(refusalReason('169.254.169.254', policy, 443)).not.toBeNull();
+    expect(policy.hosts).toEqual([]);
+    expect(() => buildAddressPolicy(['127.0.0.1:0'])).toThrow(/invalid port/);
+  });
+
   it('host names and wildcards on the allow list', () => {
     const policy = buildAddressPolicy(['localhost', '*.svc.cluster.local']);
     expect(isHostAllowed('LOCALHOST', policy)).toBe(true);

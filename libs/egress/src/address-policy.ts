@@ -11,9 +11,14 @@ const METADATA_ADDRESSES = ['169.254.169.254', '169.254.170.2', '100.100.100.200
  * rules, and host names whose resolved addresses are not checked.
  */
 export interface AddressPolicy {
-  cidrs: Array<[Addr, number]>;
+  /** network, prefix length and, for an `address:port` entry, the only port it opens */
+  cidrs: Array<[Addr, number, number?]>;
   hosts: string[];
 }
+
+/** `127.0.0.1:8080`, `10.0.0.0/8:443`, `[::1]:8080`: an allow entry for one port only. */
+const WITH_PORT =
+  /^(?:\[([0-9a-fA-F:.]+(?:\/\d{1,3})?)\]|(\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?)):(\d{1,5})$/;
 
 /** Splits a comma-separated allow list (`INQUEST_EGRESS_ALLOW`) into its entries. */
 export function parseEgressAllow(value: string | undefined): string[] {
@@ -26,17 +31,26 @@ export function parseEgressAllow(value: string | undefined): string[] {
 export function buildAddressPolicy(allow: string[]): AddressPolicy {
   const policy: AddressPolicy = { cidrs: [], hosts: [] };
   for (const raw of allow) {
-    const entry = raw.trim();
+    let entry = raw.trim();
     if (!entry) continue;
+    let port: number | undefined;
+    const withPort = WITH_PORT.exec(entry);
+    if (withPort) {
+      entry = (withPort[1] ?? withPort[2])!;
+      port = Number(withPort[3]);
+      if (port < 1 || port > 65535) throw new Error(`invalid port in egress allow entry ${raw}`);
+    }
+    const push = (addr: Addr, bits: number) =>
+      policy.cidrs.push(port === undefined ? [addr, bits] : [addr, bits, port]);
     if (entry.includes('/')) {
       const [addr, bits] = ipaddr.parseCIDR(entry);
-      policy.cidrs.push([
+      push(
         normalize(addr),
         addr.kind() === 'ipv6' && normalize(addr).kind() === 'ipv4' ? Math.max(0, bits - 96) : bits,
-      ]);
+      );
     } else if (ipaddr.isValid(entry.replace(/^\[|\]$/g, ''))) {
       const addr = normalize(ipaddr.parse(entry.replace(/^\[|\]$/g, '')));
-      policy.cidrs.push([addr, addr.kind() === 'ipv4' ? 32 : 128]);
+      push(addr, addr.kind() === 'ipv4' ? 32 : 128);
     } else {
       policy.hosts.push(entry.toLowerCase().replace(/\.$/, ''));
     }
@@ -60,16 +74,21 @@ export function isHostAllowed(host: string, policy: AddressPolicy): boolean {
 
 /**
  * Why an address is refused, or null when it may be connected to. Only public unicast
- * addresses pass unless an allow-list CIDR covers them.
+ * addresses pass unless an allow-list CIDR covers them (an `address:port` entry only for that
+ * port: a call without `port` is not covered by it).
  */
-export function refusalReason(ip: string, policy: AddressPolicy): string | null {
+export function refusalReason(ip: string, policy: AddressPolicy, port?: number): string | null {
   const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!isIP(bare)) return 'not an IP address';
   const addr = ipaddr.process(dottedTailToHex(bare));
-  for (const [net, bits] of policy.cidrs) {
+  for (const [net, bits, only] of policy.cidrs) {
+    if (only !== undefined && only !== port) continue;
     if (net.kind() === addr.kind() && addr.match(net as never, bits)) return null;
   }
-  return ownReason(addr);
+  const own = ownReason(addr);
+  return own && port !== undefined && policy.cidrs.some((c) => c[2] !== undefined)
+    ? `${own} (port ${port} is not allowed)`
+    : own;
 }
 
 /** The refusal rules without an allow list. */

@@ -164,6 +164,31 @@ describe('createEgress', () => {
     });
   });
 
+  describe('with one loopback port allowed (address:port entries)', () => {
+    it('reaches that port, in every notation, and no other port of the address', async () => {
+      const other = await listen((_req, res) => res.end('{}'));
+      try {
+        const e = egress({ allow: [`127.0.0.1:${port}`], connectTimeoutMs: 500 });
+        expect((await e.request(`http://127.0.0.1:${port}/json`)).status).toBe(200);
+        expect((await e.request(`http://2130706433:${port}/json`)).status).toBe(200);
+        await expect(codeOf(e.request(`http://127.0.0.1:${other.port}/json`))).resolves.toBe(
+          'egress_refused',
+        );
+        await expect(codeOf(e.request('http://127.0.0.1/json'))).resolves.toBe('egress_refused');
+        await expect(codeOf(e.request(`http://127.0.0.2:${port}/json`))).resolves.toBe(
+          'egress_refused',
+        );
+        const named = egress({ allow: [`127.0.0.1:${port}`], lookup: async () => ['127.0.0.1'] });
+        await expect(codeOf(named.request(`http://loopback.example:${other.port}/`))).resolves.toBe(
+          'egress_refused',
+        );
+        expect((await named.request(`http://loopback.example:${port}/json`)).status).toBe(200);
+      } finally {
+        other.server.close();
+      }
+    });
+  });
+
   describe('with loopback allowed', () => {
     it('calls an allowed address and returns status, headers and body', async () => {
       const e = egress({ allow: ['127.0.0.0/8', '::1'] });

@@ -62,7 +62,8 @@ function guardedConnector(policy: AddressPolicy, connectTimeoutMs: number, resol
   return (opts: ConnectOpts, callback: ConnectCallback): void => {
     const hostname = opts.hostname.replace(/^\[|\]$/g, '');
     const hostAllowed = !isIP(hostname) && isHostAllowed(hostname, policy);
-    resolveChecked(hostname, policy, hostAllowed, resolve).then(
+    const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
+    resolveChecked(hostname, policy, hostAllowed, resolve, port).then(
       (ip) => {
         base({ ...opts, hostname: ip }, (err, socket) => {
           if (err || !socket) {
@@ -70,7 +71,11 @@ function guardedConnector(policy: AddressPolicy, connectTimeoutMs: number, resol
             return;
           }
           const peer = (socket as Socket).remoteAddress;
-          const reason = hostAllowed ? null : peer ? refusalReason(peer, policy) : 'unknown peer';
+          const reason = hostAllowed
+            ? null
+            : peer
+              ? refusalReason(peer, policy, (socket as Socket).remotePort ?? port)
+              : 'unknown peer';
           if (reason) {
             socket.destroy();
             callback(
@@ -100,6 +105,7 @@ async function resolveChecked(
   policy: AddressPolicy,
   hostAllowed: boolean,
   resolve: HostLookup,
+  port: number,
 ): Promise<string> {
   let addresses: string[];
   if (isIP(hostname)) {
@@ -119,7 +125,7 @@ async function resolveChecked(
   // Any refused answer means the name points somewhere internal; refusing outright also keeps a
   // rebinding name from hiding a private answer behind a public one.
   for (const address of addresses) {
-    const reason = refusalReason(address, policy);
+    const reason = refusalReason(address, policy, port);
     if (reason) throw new EgressError('egress_refused', `${hostname} is not allowed: ${reason}`);
   }
   const first = addresses[0];

@@ -144,6 +144,49 @@ describe('the first start and the ones after it', () => {
     }
   }, 60_000);
 
+  it("opens only the local tool servers' ports of loopback by default: the demo tool server answers, another loopback port (a team's tool server or webhook URL) is refused", async () => {
+    const hits: string[] = [];
+    const receiver = (await import('node:http')).createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.setHeader('content-type', 'application/json');
+      res.end(req.url?.endsWith('/health') ? '{"status":"ok"}' : '[]');
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    const receiverPort = (receiver.address() as { port: number }).port;
+    const app = await startAllInOne(await env({ INQUEST_DATA_DIR: tempDir() }), out);
+    try {
+      const token = app.demoTeamToken!;
+      const demo = new URL(await demoUrl(app, token));
+      expect(lines.join('\n')).toContain(
+        `Egress allowed to 127.0.0.1:${demo.port} (all-in-one default`,
+      );
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${app.url}/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return { status: res.status, body: (await res.json()) as Obj };
+      };
+      for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '2130706433']) {
+        const put = await call('PUT', '/config/me', {
+          mcp_servers: ['demo', { name: 'local', url: `http://${host}:${receiverPort}` }],
+        });
+        expect(put.status).toBe(200);
+        const tools = await call('GET', '/tools?refresh=true');
+        const servers = tools.body.servers as Obj[];
+        expect(servers.find((s) => s.name === 'demo')!.healthy).toBe(true);
+        const local = servers.find((s) => s.name === 'local')!;
+        expect(local.healthy).toBe(false);
+        expect(local.last_error).toMatch(/not allowed|refused/);
+      }
+      expect(hits).toEqual([]);
+    } finally {
+      await app.stop();
+      receiver.close();
+    }
+  }, 60_000);
+
   it('names INQUEST_DEMO_TOOLSERVER_PORT when the port set there is taken', async () => {
     const busy = await hold();
     try {

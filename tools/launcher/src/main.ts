@@ -115,7 +115,6 @@ export async function startAllInOne(
     lock.release();
     throw err;
   }
-  const egressAllow = cfg.INQUEST_EGRESS_ALLOW ?? '127.0.0.0/8,::1';
   const [pConfig, pInv, pKb, pTools, pNotifier] = await freePorts(5);
   const addr = (p: number | undefined) => `127.0.0.1:${p}`;
   const shared: Record<string, string | undefined> = {
@@ -128,8 +127,8 @@ export async function startAllInOne(
     INQUEST_KNOWLEDGE_ADDR: addr(pKb),
     INQUEST_TOOLS_ADDR: addr(pTools),
     INQUEST_NOTIFIER_ADDR: addr(pNotifier),
-    INQUEST_EGRESS_ALLOW: egressAllow,
   };
+  let egressAllow = '';
   const bus = new InProcessEventBus();
   const deps = { bus };
   const started: Stoppable[] = [];
@@ -141,12 +140,7 @@ export async function startAllInOne(
     lock.release();
   };
   try {
-    started.push(await startConfig({ ...shared, INQUEST_GRPC_PORT: String(pConfig) }, deps));
-    started.push(await startTools({ ...shared, INQUEST_GRPC_PORT: String(pTools) }, deps));
-    started.push(await startKnowledge({ ...shared, INQUEST_GRPC_PORT: String(pKb) }, deps));
-    started.push(await startInvestigations({ ...shared, INQUEST_GRPC_PORT: String(pInv) }, deps));
-    started.push(await startNotifier({ ...shared, INQUEST_GRPC_PORT: String(pNotifier) }, deps));
-
+    // The tool servers start first: the default egress allow list opens exactly their ports.
     let demoToolServerUrl: string | undefined;
     if (cfg.INQUEST_DEMO) {
       const demo = await startDemo(dataDir, cfg.INQUEST_DEMO_TOOLSERVER_PORT);
@@ -200,10 +194,27 @@ export async function startAllInOne(
         kubernetesSkipped = err instanceof Error ? err.message : String(err);
       }
     }
+    // Loopback is where the demo and first-party tool servers live, and also the gateway, the
+    // services' gRPC ports and whatever else runs on this host: only the tool servers' ports
+    // are opened, so a team's webhook or tool-server URL cannot reach the rest.
+    egressAllow =
+      cfg.INQUEST_EGRESS_ALLOW ??
+      [demoToolServerUrl, prometheusToolServerUrl, kubernetesToolServerUrl]
+        .filter((u): u is string => u !== undefined)
+        .map((u) => new URL(u))
+        .map((u) => `${u.hostname}:${u.port || 80}`)
+        .join(',');
+    const services = { ...shared, INQUEST_EGRESS_ALLOW: egressAllow };
+    started.push(await startConfig({ ...services, INQUEST_GRPC_PORT: String(pConfig) }, deps));
+    started.push(await startTools({ ...services, INQUEST_GRPC_PORT: String(pTools) }, deps));
+    started.push(await startKnowledge({ ...services, INQUEST_GRPC_PORT: String(pKb) }, deps));
+    started.push(await startInvestigations({ ...services, INQUEST_GRPC_PORT: String(pInv) }, deps));
+    started.push(await startNotifier({ ...services, INQUEST_GRPC_PORT: String(pNotifier) }, deps));
+
     const gateway = await listenOrExplain('PORT', cfg.PORT, () =>
       startGateway(
         {
-          ...shared,
+          ...services,
           PORT: String(cfg.PORT),
           INQUEST_HTTP_HOST: cfg.INQUEST_HTTP_HOST,
           INQUEST_ADMIN_TOKEN: undefined,
@@ -251,7 +262,10 @@ export async function startAllInOne(
     out('');
     out(`Inquest is running on ${url}  (API ${url}/api/v1, reference ${url}/api/v1/docs)`);
     out(
-      `Data: ${dataDir}   Egress allowed to ${egressAllow} (all-in-one default, for the demo tool server)`,
+      `Data: ${dataDir}   Egress allowed to ${egressAllow || 'public addresses only'}` +
+        (cfg.INQUEST_EGRESS_ALLOW === undefined
+          ? ' (all-in-one default: the local tool servers; INQUEST_EGRESS_ALLOW opens more)'
+          : ''),
     );
     if (prometheusToolServerUrl) {
       out(

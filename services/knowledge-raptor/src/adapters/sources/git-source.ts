@@ -197,8 +197,9 @@ export function egressHostCheck(allow: string[]): HostCheck {
     const addresses = isIP(host)
       ? [host]
       : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     for (const a of addresses) {
-      const why = refusalReason(a, policy);
+      const why = refusalReason(a, policy, port);
       if (why) throw new Error(`egress refused: ${url.host} resolves to a ${why}`);
     }
   };
