@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** One tool of a vocabulary: its MCP definition and what it prints. */
 export interface VocabularyTool {
@@ -12,12 +16,27 @@ export interface VocabularyTool {
   annotations?: Record<string, unknown>;
   /** a tool that can change the cluster: every call counts as destructive and is refused */
   write?: boolean;
+  /** for a tool that reads or writes by its arguments (a generic command): true for a write call */
+  writes?(args: Record<string, unknown>): boolean;
   /** the text the real tool would print; throw ToolFailure for the error text it would give */
   run?(args: Record<string, unknown>): string;
 }
 
 /** An error the real tool would report (MCP `isError: true`). */
 export class ToolFailure extends Error {}
+
+/**
+ * An error the real server throws out of its handler, so the client gets a JSON-RPC error
+ * instead of a tool result (a low-level MCP `Server` whose tools throw `McpError`).
+ */
+export class ProtocolFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface RecordedCall {
   tool: string;
@@ -78,7 +97,7 @@ export async function startVocabularyServer(
       const call: RecordedCall = {
         tool: req.params.name,
         arguments: args,
-        destructive: tool?.write === true,
+        destructive: tool?.write === true || tool?.writes?.(args) === true,
       };
       calls.push(call);
       const fail = (text: string) => {
@@ -86,11 +105,16 @@ export async function startVocabularyServer(
         return { isError: true, content: [{ type: 'text' as const, text }] };
       };
       if (!tool) return fail(`tool ${req.params.name} not found`);
-      if (tool.write || !tool.run)
+      if (call.destructive || !tool.run)
         return fail(`${tool.name} is not allowed in this cluster (read-only benchmark)`);
       try {
         return { content: [{ type: 'text' as const, text: tool.run(args) }] };
       } catch (err) {
+        if (err instanceof ProtocolFailure) {
+          const thrown = new McpError(err.code, err.message);
+          call.error = thrown.message;
+          throw thrown;
+        }
         const message = err instanceof Error ? err.message : String(err);
         return fail(err instanceof ToolFailure ? message : `failed: ${message}`);
       }
