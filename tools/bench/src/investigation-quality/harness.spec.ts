@@ -191,6 +191,7 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
         if (/pod_name|^name$/.test(p)) args[p] = 'api-7d9f8b6c5-x2x4z';
         if (p === 'namespace') args[p] = 'shop';
         if (p === 'previous') args[p] = true;
+        if (p === 'resourceType') args[p] = 'pod';
       }
       const res = await client.callTool({ name: logsTool.name, arguments: args });
       const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
@@ -207,6 +208,104 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
       await client.close();
       await running.stop();
     }
+  });
+});
+
+describe('vocabulary mcpk8s (Flux159/mcp-server-kubernetes)', () => {
+  const mcpk8s = vocabularies().find((v) => v.name === 'mcpk8s')!;
+  let running: Awaited<ReturnType<typeof mcpk8s.start>>;
+  const client = new Client({ name: 'harness-spec', version: '0.0.0' });
+  beforeAll(async () => {
+    running = await mcpk8s.start(WORLD);
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.servers[0]!.url)));
+  });
+  afterAll(async () => {
+    await client.close();
+    await running.stop();
+  });
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const res = await client.callTool({ name, arguments: args });
+    const text = (res.content as { text: string }[]).map((c) => c.text).join('\n');
+    return { isError: res.isError === true, text };
+  };
+
+  it('kubectl_get lists as its JSON summary by default, and prints kubectl tables and YAML', async () => {
+    const list = await call('kubectl_get', { resourceType: 'pods', namespace: 'shop' });
+    expect(JSON.parse(list.text)).toEqual({
+      items: [
+        {
+          name: 'api-7d9f8b6c5-x2x4z',
+          namespace: 'shop',
+          kind: 'Pod',
+          status: 'CrashLoopBackOff',
+          createdAt: '2026-03-12T10:00:00Z',
+        },
+      ],
+    });
+    // events: every namespace unless one is given, as a summary of each event
+    const events = JSON.parse((await call('kubectl_get', { resourceType: 'events' })).text);
+    expect(events.events).toEqual([
+      expect.objectContaining({ reason: 'BackOff', count: 25, type: 'Warning' }),
+    ]);
+    const wide = await call('kubectl_get', {
+      resourceType: 'pods',
+      namespace: 'shop',
+      output: 'wide',
+    });
+    expect(wide.text).toMatch(/^NAME +READY +STATUS +RESTARTS +AGE +IP +NODE/);
+    expect(wide.text).toMatch(/api-7d9f8b6c5-x2x4z +0\/1 +CrashLoopBackOff +6 /);
+    const yaml = await call('kubectl_get', {
+      resourceType: 'pod',
+      name: 'api-7d9f8b6c5-x2x4z',
+      namespace: 'shop',
+      output: 'yaml',
+    });
+    expect(yaml.text).toContain('reason: CrashLoopBackOff');
+    // the namespace defaults to "default": not found there, as a JSON error body
+    const missing = await call('kubectl_get', {
+      resourceType: 'pods',
+      name: 'api-7d9f8b6c5-x2x4z',
+    });
+    expect(missing).toEqual({
+      isError: true,
+      text: JSON.stringify(
+        { error: 'Resource pods/api-7d9f8b6c5-x2x4z not found', status: 'not_found' },
+        null,
+        2,
+      ),
+    });
+  });
+
+  it('kubectl_logs answers JSON; kubectl failures are JSON-RPC errors; writes are refused and counted', async () => {
+    const logs = await call('kubectl_logs', {
+      resourceType: 'pod',
+      name: 'api-7d9f8b6c5-x2x4z',
+      namespace: 'shop',
+      previous: true,
+    });
+    expect(JSON.parse(logs.text)).toEqual({
+      name: 'api-7d9f8b6c5-x2x4z',
+      logs: '2026-03-12T10:24:01Z FATAL missing required environment variable DATABASE_URL\n',
+    });
+    await expect(
+      client.callTool({ name: 'kubectl_get', arguments: { resourceType: 'widgets' } }),
+    ).rejects.toThrow(/the server doesn't have a resource type "widgets"/);
+    // a generic kubectl command that only reads is served; one that writes is refused
+    const top = await call('kubectl_generic', {
+      command: 'get',
+      resourceType: 'pods',
+      namespace: 'shop',
+    });
+    expect(top.text).toMatch(/^NAME +READY +STATUS/);
+    expect(
+      (await call('kubectl_generic', { command: 'delete', resourceType: 'pod', name: 'x' }))
+        .isError,
+    ).toBe(true);
+    expect((await call('kubectl_scale', { name: 'api', replicas: 0 })).isError).toBe(true);
+    expect((running.calls() ?? []).filter((c) => c.destructive).map((c) => c.tool)).toEqual([
+      'kubectl_generic',
+      'kubectl_scale',
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@ import type { Scenario } from '../scenario';
 import { holmesTools } from './holmes';
 import { inquestVocabulary } from './inquest';
 import { k8sMcpTools } from './k8s-mcp';
+import { mcpk8sTools } from './mcpk8s';
 import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
 
 /** The name the team's effective config registers every vocabulary's server under. */
@@ -35,5 +36,6 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     inquestVocabulary(SERVER_NAME),
     foreign('holmes', (world) => holmesTools(world, { logs: options.holmesLogs ?? 'fetch' })),
     foreign('k8s-mcp', k8sMcpTools),
+    foreign('mcpk8s', mcpk8sTools),
   ];
 }
