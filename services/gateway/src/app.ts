@@ -267,7 +267,10 @@ async function handle(
     const ip = req.socket.remoteAddress ?? 'unknown';
     // an address that used up its failed attempts gets 429 for everything, so it learns nothing
     await limiter.checkAuthFailures?.(ip);
+    // a sender credential (signature, intake secret) was checked: its refusal is an attempt
+    let senderChecked = false;
     try {
+      senderChecked = route.senderAuth !== undefined && !req.headers.authorization;
       const sender =
         route.senderAuth && !req.headers.authorization
           ? await route.senderAuth({
@@ -277,6 +280,7 @@ async function handle(
               requestId,
             })
           : undefined;
+      senderChecked = sender !== undefined;
       auth =
         sender ??
         (await deps.authenticator.authenticate({
@@ -286,7 +290,14 @@ async function handle(
           requestId,
         }));
     } catch (err) {
-      if (isUnauthenticated(err)) await limiter.recordAuthFailure?.(ip);
+      // Only a refused credential counts as a failed attempt: no header, another scheme or a
+      // malformed token guessed nothing (a client checking its 401s is not locked out by them).
+      if (
+        isUnauthenticated(err) &&
+        (senderChecked ||
+          deps.authenticator.presentsCredential?.(req.headers.authorization) !== false)
+      )
+        await limiter.recordAuthFailure?.(ip);
       throw err;
     }
     let state: Parameters<typeof setRateHeaders>[1];

@@ -232,4 +232,44 @@ describe('failed authentications per client address', () => {
       await gw.stop();
     }
   });
+
+  it('counts only refused credentials: no token, another scheme or a malformed token guessed nothing', async () => {
+    const gw = await createTestGateway({ routes: testRoutes, rateLimits: { auth_fail: 3 } });
+    try {
+      const good = gw.config!.issue('team-a', ['read']);
+      const nothingGuessed: Record<string, string>[] = [
+        {},
+        { authorization: '' },
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        { authorization: 'Bearer' },
+        { authorization: 'Bearer not-a-token' },
+        { authorization: 'Bearer invalid_token' },
+        { authorization: 'Token abc.def' },
+      ];
+      for (let round = 0; round < 2; round++)
+        for (const headers of nothingGuessed) {
+          const res = await gw.request('GET', '/api/v1/test/items', { headers });
+          expect(res.status).toBe(401);
+          expect(res.body.error.code).toBe('unauthorized');
+        }
+      expect((await gw.request('GET', '/api/v1/test/items', { token: good.token })).status).toBe(
+        200,
+      );
+      // refused credentials of each verified form count: an admin guess, team tokens
+      const guesses = [
+        'admin.guessguessguessguess',
+        `${good.token.split('.')[0]}.wrongsecret`,
+        'tok_aaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbb',
+      ];
+      for (const token of guesses)
+        expect((await gw.request('GET', '/api/v1/test/items', { token })).status).toBe(401);
+      const over = await gw.request('GET', '/api/v1/test/items', { token: guesses[0] });
+      expect(over.status).toBe(429);
+      expect((await gw.request('GET', '/api/v1/test/items', { token: good.token })).status).toBe(
+        429,
+      );
+    } finally {
+      await gw.stop();
+    }
+  });
 });

@@ -16,4 +16,10 @@ export interface Credentials {
  */
 export interface Authenticator {
   authenticate(credentials: Credentials): Promise<AuthContext>;
+  /**
+   * Whether `authorization` presents a credential in a form this authenticator verifies. A refusal
+   * of one that does not (no header, another scheme, a malformed token) is not a failed attempt:
+   * nothing was guessed and nothing asked of the token store. Absent: every refusal counts.
+   */
+  presentsCredential?(authorization: string | undefined): boolean;
 }

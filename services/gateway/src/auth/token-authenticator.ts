@@ -36,6 +36,9 @@ const BEARER = /^Bearer[ \t]+(\S{1,8192})[ \t]*$/i;
 const TEAM_TOKEN = /^tok_[A-Za-z0-9]{1,64}\.[A-Za-z0-9_-]{8,256}$/;
 const JWT = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+const bearerToken = (authorization: string | undefined): string | undefined =>
+  authorization ? BEARER.exec(authorization)?.[1] : undefined;
+
 /**
  * Admin token (constant-time hash compare), team tokens (verified by config-hierarchy, cached
  * briefly and invalidated by events) and OIDC JWTs. Every refusal is the same 401.
@@ -59,13 +62,23 @@ export class TokenAuthenticator implements Authenticator {
   }
 
   async authenticate(credentials: Credentials): Promise<AuthContext> {
-    const m = credentials.authorization ? BEARER.exec(credentials.authorization) : null;
-    const token = m?.[1];
+    const token = bearerToken(credentials.authorization);
     if (!token) throw unauthenticated();
     if (token.startsWith('admin.')) return this.admin(token);
     if (TEAM_TOKEN.test(token)) return this.team(token, credentials);
     if (this.options.oidc && JWT.test(token)) return this.options.oidc.verify(token);
     throw unauthenticated();
+  }
+
+  /** An admin token, a team token or (with OIDC) a JWT: the forms `authenticate` verifies. */
+  presentsCredential(authorization: string | undefined): boolean {
+    const token = bearerToken(authorization);
+    if (!token) return false;
+    return (
+      token.startsWith('admin.') ||
+      TEAM_TOKEN.test(token) ||
+      (this.options.oidc !== undefined && JWT.test(token))
+    );
   }
 
   /** Stops listening for invalidations. */
