@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InProcessEventBus } from '@inquest/events';
 import { silentLogger } from '@inquest/observability';
@@ -68,6 +69,8 @@ beforeAll(async () => {
       INQUEST_CONFIG_ADDR: config.address,
       INQUEST_KB_SETTINGS_CACHE_MS: '0',
       INQUEST_LOG_LEVEL: 'silent',
+      // the test's repository is made under the system's temporary directory
+      INQUEST_KB_GIT_FILE_ROOTS: tmpdir(),
     },
     { bus, logger: silentLogger() },
   );

@@ -47,6 +47,20 @@ export const EnvSchema = z.object({
   INQUEST_KB_SOURCE_TICK_MS: z.coerce.number().int().min(100).default(30_000),
   /** deadline of each git command of a Git source sync */
   INQUEST_KB_GIT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /**
+   * comma-separated absolute directories whose Git repositories `file://` sources may read; none
+   * by default (a team's file:// URL would read any repository on this host)
+   */
+  INQUEST_KB_GIT_FILE_ROOTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((roots) => roots.every((r) => r.startsWith('/')), 'expected absolute directories'),
   /** comma-separated CIDRs/hosts the external reranker may reach besides public addresses */
   INQUEST_EGRESS_ALLOW: z.string().optional(),
   /** secrets (a hosted reranker's API key, source tokens): Vault KV v2, else the secrets file */

@@ -177,6 +177,7 @@ export async function start(
       git: new GitSourceConnector({
         secrets,
         checkHost: egressHostCheck(egressAllow),
+        fileRoots: config.INQUEST_KB_GIT_FILE_ROOTS,
         timeoutMs: config.INQUEST_KB_GIT_TIMEOUT_MS,
       }),
       web: new WebSourceConnector(egress),

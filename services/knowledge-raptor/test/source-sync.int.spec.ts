@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { InProcessEventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
@@ -100,6 +101,8 @@ describe('knowledge source sync (real git)', () => {
         INQUEST_LOG_LEVEL: 'silent',
         // the test's web and Confluence servers listen on loopback
         INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
+        // the test's repositories are made under the system's temporary directory
+        INQUEST_KB_GIT_FILE_ROOTS: tmpdir(),
       },
       { bus: new InProcessEventBus(), logger: silentLogger() },
     );
@@ -156,12 +159,19 @@ describe('knowledge source sync (real git)', () => {
   });
 
   it('reports an unreachable repository or a bad reference in the status and keeps the documents', async () => {
+    const linkOut = join(tempDir(), 'checkout');
+    symlinkSync(resolve(__dirname, '../../..'), linkOut);
     setSources({
       git: { url: repo.url, branch: 'main', paths: ['runbooks/**/*.md'] },
-      broken: { kind: 'git', url: 'file:///nonexistent/repo.git' },
+      broken: { kind: 'git', url: `file://${join(tmpdir(), 'inquest-no-such-repo.git')}` },
       badref: { kind: 'git', url: repo.url, token: 'vault://elsewhere/secret#token' },
       // a private address is not in INQUEST_EGRESS_ALLOW: git never connects
       private: { kind: 'git', url: 'http://10.255.255.1/repo.git' },
+      // a repository of the host outside INQUEST_KB_GIT_FILE_ROOTS (this very checkout)
+      host: { kind: 'git', url: `file://${resolve(__dirname, '../../..')}` },
+      dots: { kind: 'git', url: `file://${tmpdir()}/..${resolve(__dirname, '../../..')}` },
+      // a symbolic link under the allowed directory that leads out of it
+      link: { kind: 'git', url: `file://${linkOut}` },
     });
     const statuses = await svc.sources.syncNow(TEAM);
     expect(statuses.map((s) => [s.name, s.state])).toEqual([
@@ -169,8 +179,14 @@ describe('knowledge source sync (real git)', () => {
       ['broken', 'error'],
       ['badref', 'error'],
       ['private', 'error'],
+      ['host', 'error'],
+      ['dots', 'error'],
+      ['link', 'error'],
     ]);
     expect(statuses[3]?.error).toMatch(/egress refused/);
+    expect(statuses[4]?.error).toMatch(/outside .*INQUEST_KB_GIT_FILE_ROOTS/);
+    expect(statuses[5]?.error).toMatch(/outside .*INQUEST_KB_GIT_FILE_ROOTS/);
+    expect(statuses[6]?.error).toMatch(/outside .*INQUEST_KB_GIT_FILE_ROOTS/);
     expect(statuses[1]?.error).toMatch(/git clone/);
     expect(await svc.sources.status(TEAM)).toEqual(statuses);
     // the same over gRPC (what the gateway's GET /kb/sources and POST /kb/sources/sync call)
@@ -212,6 +228,8 @@ describe('knowledge source sync (web pages through the egress guard)', () => {
         INQUEST_KB_SETTINGS_CACHE_MS: '0',
         INQUEST_LOG_LEVEL: 'silent',
         INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
+        // the test's repositories are made under the system's temporary directory
+        INQUEST_KB_GIT_FILE_ROOTS: tmpdir(),
       },
       { bus: new InProcessEventBus(), logger: silentLogger() },
     );
@@ -377,6 +395,8 @@ describe('knowledge source sync (Confluence REST API, scripted server)', () => {
         INQUEST_KB_SETTINGS_CACHE_MS: '0',
         INQUEST_LOG_LEVEL: 'silent',
         INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
+        // the test's repositories are made under the system's temporary directory
+        INQUEST_KB_GIT_FILE_ROOTS: tmpdir(),
       },
       { bus: new InProcessEventBus(), logger: silentLogger() },
     );

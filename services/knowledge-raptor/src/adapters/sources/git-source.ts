@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildAddressPolicy, isHostAllowed, refusalReason } from '@inquest/egress';
 import type { SecretResolver } from '@inquest/secrets';
 import type {
@@ -19,6 +20,12 @@ export interface GitSourceOptions {
   /** resolves `token_ref` in the scope of the node that set it */
   secrets?: SecretResolver;
   checkHost?: HostCheck;
+  /**
+   * Directories whose repositories `file://` URLs may name (the operator's
+   * INQUEST_KB_GIT_FILE_ROOTS). None by default: a team's file:// URL would otherwise read any
+   * repository on the host (the service's own, another team's checkout).
+   */
+  fileRoots?: string[];
   /** deadline of each git command */
   timeoutMs?: number;
   /** the git binary */
@@ -75,7 +82,8 @@ export class GitSourceConnector implements SourceConnector {
       // through the environment: a command-line argument would show in the process list
       if (url.protocol !== 'file:') config['http.extraHeader'] = `Authorization: Basic ${basic}`;
     }
-    if (url.protocol !== 'file:') await this.opts.checkHost?.(url);
+    if (url.protocol === 'file:') await this.checkFileUrl(url);
+    else await this.opts.checkHost?.(url);
     const dir = await mkdtemp(join(tmpdir(), 'inquest-git-source-'));
     try {
       await this.git(
@@ -117,6 +125,32 @@ export class GitSourceConnector implements SourceConnector {
       return docs;
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** A file:// URL must name a directory under one of the operator's roots (symlinks resolved). */
+  private async checkFileUrl(url: URL): Promise<void> {
+    const roots = (this.opts.fileRoots ?? []).map((r) => resolve(r));
+    const refused = new Error(
+      roots.length
+        ? 'file:// URL outside the directories the operator allows (INQUEST_KB_GIT_FILE_ROOTS)'
+        : 'file:// git sources are off (the operator allows local repositories with INQUEST_KB_GIT_FILE_ROOTS)',
+    );
+    if (!roots.length || url.host !== '') throw refused;
+    const under = (path: string, rootList: string[]) =>
+      rootList.some((r) => path === r || path.startsWith(r.endsWith(sep) ? r : r + sep));
+    let path: string;
+    try {
+      path = resolve(fileURLToPath(url));
+    } catch {
+      throw refused;
+    }
+    if (!under(path, roots)) throw refused;
+    // a symlink inside a root must not lead out of it
+    const real = await realpath(path).catch(() => undefined);
+    if (real !== undefined) {
+      const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => r)));
+      if (!under(real, realRoots)) throw refused;
     }
   }
 
