@@ -401,6 +401,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Check the name {host}{host2}{host3}{host4}{host5}{host6} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
   },
   {
+    id: 'dns_upstream_unreachable',
+    class: 'dns_failure',
+    title: 'cluster DNS cannot reach its upstream resolver',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    // coredns: "[ERROR] plugin/errors: 2 api.stripe.com. A: read udp 10.0.18.171:51403->10.20.0.3:53: i/o timeout"
+    text: 'plugin/errors: \\d+ (?<qname>\\S+) \\w+: (?:read|dial) udp [\\d.:]+->(?<upstream>[\\d.]+):53: i/o timeout|plugin/forward: no healthy upstreams?[^\\n]*|no healthy upstream[^\\n]*',
+    cause:
+      'cluster DNS (coredns) cannot reach its upstream resolver {upstream}: lookups of names outside the cluster time out ("{fact}")',
+    fix: "Check the `forward` line of the coredns Corefile (ConfigMap coredns in kube-system) and the upstream resolver {upstream}: point it back at a resolver that answers (the VPC resolver or the nodes' /etc/resolv.conf).",
+  },
+  {
     id: 'clock_skew',
     class: 'tls_certificate',
     title: "the node's clock is behind (TLS certificates not yet valid)",
@@ -411,6 +424,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       "{subject}'s clock is behind: TLS verification fails because its current time ({current}) is before the certificate's start ({notbefore}), so the certificate is not yet valid for it (clock skew on its node; the certificate itself is valid)",
     fix: 'Fix time sync (NTP / chrony) on the node that runs the failing pod and move the pod off it meanwhile (cordon the node, delete the pod); the certificate itself is fine.',
+  },
+  {
+    id: 'tls_unknown_authority',
+    class: 'tls_certificate',
+    title: 'TLS certificate signed by a CA the client does not trust',
+    role: 'cause',
+    strength: 0.91,
+    on: ['log', 'text', 'event'],
+    // Go, OpenSSL/Python, Node and Java words for "the chain does not end at a CA I trust"
+    text: '(?:https?://(?<host>[\\w-]+(?:\\.[\\w-]+)+)[^\\n]*?)?(?:x509: certificate signed by unknown authority|unable to get local issuer certificate|self[- ]signed certificate in certificate chain|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|unable to find valid certification path to requested target|PKIX path building failed)',
+    cause:
+      '{subject} does not trust the TLS certificate {host} presents: it is signed by a CA that is not in the trust bundle of {subject}{trust} ("{fact}"), typically after the CA was rotated or a server certificate was re-issued by a new CA',
+    fix: 'Add the CA that now signs the certificate of {host} to the trust bundle {subject} reads{trust} (or re-issue the server certificate from a CA the clients trust), then restart {subject} so it reloads it; do not turn verification off.',
   },
   {
     // the expired certificate is the server's the app calls, not one the cluster serves
@@ -775,6 +801,32 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the imagePullSecret "{secret}" that {subject} uses does not exist in its namespace, so the registry refuses the pull (ImagePullBackOff)',
     fix: 'Create the pull secret {secret} in the namespace (or point imagePullSecrets of {subject} at the secret that exists).',
+  },
+  {
+    id: 'mesh_proxy_no_config',
+    class: 'dependency_failure',
+    title: 'service-mesh sidecar has no configuration from its control plane',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log', 'event'],
+    // istio-proxy / Envoy: "Envoy proxy is NOT ready: config not received from XDS server (is Istiod running?)"
+    text: 'Envoy proxy is NOT ready[^\\n]*|config not received from (?:XDS|Pilot) server[^\\n]*|connection to upstream XDS server (?<host>[\\w.-]+:\\d+) failed[^\\n]*',
+    cause:
+      '{subject}\'s service-mesh sidecar (Envoy, istio-proxy) is not ready: it has no configuration from its control plane (istiod), so the pod\'s traffic through it fails ("{fact}")',
+    fix: 'Bring the mesh control plane back (istiod in istio-system: replicas, endpoints, logs); the sidecars get their configuration when it answers. Pods that already had it keep working.',
+  },
+  {
+    id: 'db_host_blocked',
+    class: 'crashloop_connection',
+    title: 'database blocks the client host after connection errors',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log', 'event', 'text'],
+    // MySQL/MariaDB ER_HOST_IS_BLOCKED (1129): max_connect_errors failed handshakes from one host
+    text: "Host '(?<client>[^']+)' is blocked because of many connection errors[^\\n]*|ER_HOST_IS_BLOCKED[^\\n]*",
+    cause:
+      '{subject} cannot open its database: MySQL blocks the client host {client} after too many failed connections (max_connect_errors) ("{fact}"); every pod that connects from that host fails',
+    fix: 'Unblock the host on the database (`mysqladmin flush-hosts`, FLUSH HOSTS or TRUNCATE performance_schema.host_cache), then find what made the failed connections (probes, wrong credentials, network resets) and raise max_connect_errors if they are expected.',
   },
   {
     id: 'db_too_many_connections',

@@ -147,7 +147,31 @@ export function conclude(
       o?.kind === 'pod' ? [o] : model.podsOf('deployment', top.f.workload, top.f.object?.namespace);
     const port = /:(\d+)/.exec(top.f.groups['url'] ?? '')?.[1];
     const slow = catalog.find((c) => c.entry.id === 'probe_slow_start');
-    if (slow && port && pods.some((p) => p.containers.some((c) => c.ports.includes(port))))
+    // a container that exits by itself with an error code (not 137/143: killed) was not
+    // restarted by its probe: what it logged before exiting is the cause
+    const selfExit = pods.some((p) =>
+      p.containers.some(
+        (c) =>
+          c.last?.exitCode !== undefined &&
+          c.last.exitCode > 0 &&
+          ![137, 143].includes(c.last.exitCode),
+      ),
+    );
+    const ownError = selfExit
+      ? scored.find(
+          (x) =>
+            x.f.where === 'log' && x.f.entry.role === 'cause' && x.f.workload === top!.f.workload,
+        )
+      : undefined;
+    if (ownError) {
+      symptom = top;
+      top = ownError;
+    } else if (
+      slow &&
+      port &&
+      !selfExit &&
+      pods.some((p) => p.containers.some((c) => c.ports.includes(port)))
+    )
       top = { ...top, f: { ...top.f, entry: slow.entry } };
   }
   const firstError = Math.min(
@@ -180,7 +204,11 @@ export function conclude(
       top.f.entry.role === 'symptom' && top.f.entry.id !== 'app_errors'
         ? lastError(model, top.f)
         : undefined;
-    if (lastWords) description += ` The last error it logged: "${clip(lastWords, 300)}".`;
+    if (lastWords)
+      description +=
+        top.f.entry.class === 'image_pull'
+          ? ` The registry answered: "${clip(lastWords, 300)}".`
+          : ` The last error it logged: "${clip(lastWords, 300)}".`;
     const dep = /dependency|dns/.test(top.f.entry.class)
       ? dependencyDetail(model, vars)
       : undefined;
@@ -204,6 +232,7 @@ export function conclude(
       if (hit.length)
         description += ` Affected: ${[...new Set(focusObjects.filter((o) => hit.includes(o.name)).map((o) => model.workloadOf(o).name))].join(', ')} (pods ${hit.slice(0, 4).join(', ')} run on ${top.f.object.name}).`;
     }
+    let fix = fillTemplate(top.f.entry.fix, vars);
     if (top.f.entry.class === 'dns_failure') {
       const dns = findings.find(
         (f) => /^(coredns|kube-dns)/.test(f.workload) && f.entry.id !== 'dns_failure',
@@ -211,8 +240,12 @@ export function conclude(
       const pod = model
         .list('pod', 'kube-system')
         .find((p) => /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p, now));
+      // running coredns that names its own cause (an upstream resolver that does not answer)
+      const own = dns && !pod && dns.entry.role === 'cause' ? dns : undefined;
+      const ownVars = own ? varsFor(own, model, own.workload) : {};
+      if (own) fix = fillTemplate(own.entry.fix, ownVars);
       if (dns || pod)
-        description += ` Cluster DNS itself is failing: ${pod ? `coredns pod ${pod.name} is ${pod.status ?? 'not ready'}` : 'coredns'}${dns ? ` ("${clip(dns.fact, 200)}")` : ''}.`;
+        description += ` Cluster DNS itself is failing: ${pod ? `coredns pod ${pod.name} is ${pod.status ?? 'not ready'}` : 'coredns'}${own ? `: ${fillTemplate(own.entry.cause, ownVars)}` : dns ? ` ("${clip(dns.fact, 200)}")` : ''}.`;
     }
     if (top.f.entry.role === 'symptom' && change && !lastWords)
       description += ` The likely cause is the change shortly before the first error: the rollout of ${change.what}.`;
@@ -239,7 +272,7 @@ export function conclude(
       description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}, in the same namespace. ${description}`;
     if (!description.includes(top.f.fact.slice(0, 40)))
       description += ` Decisive evidence: "${clip(top.f.fact, 240)}".`;
-    description += ` Fix: ${fillTemplate(top.f.entry.fix, vars)}`;
+    description += ` Fix: ${fix}`;
     const corroboration = new Set(
       scored.filter((x) => x.f.entry.id === top!.f.entry.id).map((x) => x.f.source),
     ).size;
@@ -268,7 +301,7 @@ export function conclude(
     for (const x of scored.slice(0, 12))
       if (x.r >= 0.9 || !scope.subjects.length)
         evidence.push(`${x.f.source}: ${clip(x.f.fact, 300)}`);
-    recs.push({ priority: 'high', action: fillTemplate(top.f.entry.fix, vars) });
+    recs.push({ priority: 'high', action: fix });
     if (change)
       recs.push({
         priority: 'high',
@@ -428,6 +461,14 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       .join(', ')})`;
   const img = pod?.images[0] ?? c?.image;
   vars['image'] = vars['image'] ?? vars['image2'] ?? img ?? '';
+  // where its trusted CAs come from: a mounted ConfigMap or Secret named for a CA or bundle
+  const trust = [
+    ...(pod?.fields['configMaps'] ?? '').split(',').map((n) => `ConfigMap ${n}`),
+    ...(pod?.fields['secrets'] ?? '').split(',').map((n) => `Secret ${n}`),
+  ].find((x) =>
+    /\b(?:ca|trust|bundle|root)\b|[-_](?:ca|bundle|trust)(?:[-_]|$)/i.test(x.split(' ')[1] ?? ''),
+  );
+  if (trust) vars['trust'] = ` (${trust})`;
   if (f.object?.kind === 'node') vars['node'] = f.object.name;
   else if (pod?.node) vars['node'] = pod.node;
   const sel = pod?.fields['nodeSelector'];
@@ -548,11 +589,29 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
   const logs = model.logs
     .filter((l) => l.pod && pods.has(l.pod))
     .sort((a, b) => Number(b.previous) - Number(a.previous));
+  // a pull that fails has no logs: the registry's answer is in the kubelet's event
+  if (f.entry.class === 'image_pull') {
+    const pulls = model.events
+      .filter((e) => e.object && pods.has(e.object.name) && /Failed to pull image/.test(e.message))
+      .sort((a, b) => (b.last ?? b.first ?? 0) - (a.last ?? a.first ?? 0));
+    return pulls[0] ? registryAnswer(pulls[0].message) : undefined;
+  }
   for (const l of logs) {
     const line = [...l.lines].reverse().find((x) => x.level === 'error');
     if (line) return line.text;
   }
   return undefined;
+}
+
+/**
+ * What the registry or runtime answered, from `Failed to pull image "x": rpc error: code = Unknown
+ * desc = failed to resolve reference "x": failed to do request: Head "https://…": http: server
+ * gave HTTP response to HTTPS client`: the words after the last quoted reference.
+ */
+export function registryAnswer(message: string): string {
+  const at = message.lastIndexOf('": ');
+  const tail = at >= 0 ? message.slice(at + 3).trim() : '';
+  return tail.length >= 12 ? tail : message;
 }
 
 /** "10.96.140.81:5432" / "pricing-api.pricing.svc.cluster.local" -> the Service and what backs it. */
@@ -640,6 +699,33 @@ function templateDiff(before: ObjectView, after: ObjectView): string | undefined
 }
 
 /** A rollout of the workload shortly before the first error. */
+/**
+ * The image a ReplicaSet runs: its pods' or its own, else what the kubelet pulled for its pods
+ * (`Successfully pulled image "shop/api:2.4.0"`), when listings showed no image.
+ */
+function imageOfReplicaSet(
+  model: ClusterModel,
+  rs: string,
+  ns: string | undefined,
+): string | undefined {
+  const own = (name: string) => name.startsWith(`${rs}-`);
+  // the app's own container, not an injected sidecar or an init container
+  const main = (o: ObjectView | undefined) => {
+    const cs = (o?.containers ?? []).filter((c) => !c.init && c.image);
+    return (cs.find((c) => rs.startsWith(`${c.name}-`)) ?? cs[0])?.image ?? o?.images[0];
+  };
+  const fromObjects =
+    main(model.list('pod', ns).find((p) => own(p.name) && p.images[0])) ??
+    main(model.get('replicaset', rs, ns));
+  if (fromObjects) return fromObjects;
+  for (const e of model.events)
+    if (e.object && own(e.object.name) && /^Pull/.test(e.reason ?? '')) {
+      const img = /image "([^"]+)"/.exec(e.message)?.[1];
+      if (img) return img;
+    }
+  return undefined;
+}
+
 function recentChange(
   model: ClusterModel,
   workload: string,
@@ -659,7 +745,7 @@ function recentChange(
     const diff = templateDiff(previous, newest);
     changes.push({
       at: newest.created!,
-      what: `${newest.images[0] ?? newest.name}${diff ? ` (${diff})` : ''}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
+      what: `${imageOfReplicaSet(model, newest.name, ns) ?? newest.name}${diff ? ` (${diff})` : ''}${newest.fields['changeCause'] ? ` (${newest.fields['changeCause']})` : ''}`,
       source: newest.source,
     });
   }
@@ -683,9 +769,7 @@ function recentChange(
     ) {
       const m = /\(([^)]+)\)/.exec(e.message);
       const rs = /replica set (\S+)/.exec(e.message)?.[1];
-      const img = rs
-        ? model.list('pod', ns).find((p) => p.name.startsWith(`${rs}-`))?.images[0]
-        : undefined;
+      const img = rs ? imageOfReplicaSet(model, rs, ns) : undefined;
       if (img && !m) {
         changes.push({
           at: (e.first ?? e.last)!,

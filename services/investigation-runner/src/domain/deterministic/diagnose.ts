@@ -69,7 +69,7 @@ function test(
   for (const [k, v] of Object.entries(m.groups ?? {})) if (v) groups[k] = v;
   // a long structured record whose match lies beyond the clip: its message and error fields
   const fact =
-    where === 'log' && m.index + m[0].length > 280 && /^\s*\{/.test(text)
+    where === 'log' && m.index + m[0].length > 280 && /^\s*\{/.test(text.replace(LINE_STAMP, ''))
       ? clip(errorMessage(text))
       : where === 'log' || text.length < 300
         ? clip(text)
@@ -80,11 +80,18 @@ function test(
 /** Match every fact of the model against the catalog. */
 export function findFindings(model: ClusterModel, catalog: Compiled[], now?: number): Finding[] {
   const out: Finding[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, Finding>();
   const push = (f: Finding) => {
     const k = `${f.entry.id}|${f.workload}|${f.fact}`;
-    if (seen.has(k)) return;
-    seen.add(k);
+    const first = seen.get(k);
+    // the same fact again: it is still happening when its last record is recent
+    if (first) {
+      const last = first.groups['last'] ? Date.parse(first.groups['last']) : first.at;
+      if (f.at !== undefined && (last === undefined || f.at > last))
+        first.groups['last'] = new Date(f.at).toISOString();
+      return;
+    }
+    seen.set(k, f);
     out.push(f);
   };
   const run = (
@@ -321,7 +328,10 @@ const isErrorRecord = (t: string) =>
   (EXPLICIT_ERROR_WORD.test(t) && !(LOWER_LEVEL.test(t) && !/^.{0,80}\b(?:ERROR|FATAL)\b/.test(t)));
 
 /** The message of an error record: its error field, else its message, without time and ids. */
-function errorMessage(text: string): string {
+function errorMessage(line: string): string {
+  // a JSON record may come after the time kubectl --timestamps puts before it
+  const record = line.replace(LINE_STAMP, '');
+  const text = /^\s*\{/.test(record) ? record : line;
   let msg = text;
   if (/^\s*\{/.test(text)) {
     try {
@@ -613,23 +623,50 @@ const FRAME =
 const LOG_RECORD =
   /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|[IWEF]\d{4} \d{2}:\d{2}|\{"|time=|level=|\[?(INFO|WARN|ERROR|DEBUG|FATAL)\b)/;
 const RUNTIME_FRAME =
-  /runtime\/|node_modules|node:internal|java\.base|site-packages|\/usr\/lib\/|goroutine \d+/;
+  /runtime\/|node_modules|node:internal|java\.base|site-packages|\/usr\/lib\/|\/lib\/python\d|goroutine \d+/;
+/** kubectl logs --timestamps puts an RFC 3339 time before every line of a record */
+const LINE_STAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?/;
+/** the line that ends a Python traceback ("ValueError: ...", "google.auth.exceptions.X: ...") */
+const PY_ERROR = /^[\w.]+(?:Error|Exception|Exit|Interrupt|Fault)\b/;
+/** what joins chained Python exceptions ("The above exception was the direct cause of...") */
+const PY_CHAIN = /^(?:The above exception was|During handling of the above exception)/;
+
+/**
+ * A Python traceback's error: the line that ends it. A chained traceback ("The above exception
+ * was the direct cause of the following exception") ends with the error raised last; the first
+ * error of the chain is what caused it.
+ */
+function pythonError(trace: string[]): string | undefined {
+  const errors: string[] = [];
+  for (let i = 0; i < trace.length; i++) {
+    const x = trace[i]!;
+    if (!PY_ERROR.test(x)) continue;
+    errors.push(x.trim());
+    const next = trace.slice(i + 1).find((y) => y.trim());
+    if (!next || !PY_CHAIN.test(next)) break;
+  }
+  const last = errors[errors.length - 1];
+  if (!last) return undefined;
+  return errors.length > 1 ? `${last} (caused by ${errors[0]})` : last;
+}
 
 /** "panic: ..." plus the first two application frames under it */
 function withFrames(line: string, next: string[]): string {
-  // frames are the trace's own lines (indented, no timestamp of their own), up to the next
-  // log record: another record's text is not a frame of this one
+  // frames are the trace's own lines (indented, no record of their own), up to the next log
+  // record: another record's text is not a frame of this one
   const trace: string[] = [];
-  for (const x of next.slice(0, 13)) {
-    if (LOG_RECORD.test(x)) break;
-    trace.push(x);
+  for (const x of next.slice(0, 60)) {
+    const own = x.replace(LINE_STAMP, '');
+    if (LOG_RECORD.test(own)) break;
+    trace.push(own);
   }
-  const frames = trace.filter((x) => FRAME.test(x) && !RUNTIME_FRAME.test(x)).slice(0, 2);
+  const frames = trace
+    .slice(0, 40)
+    .filter((x) => FRAME.test(x) && !RUNTIME_FRAME.test(x))
+    .slice(0, 2);
   // a Python traceback names its error on the line that ends it ("ValueError: ...")
-  const error = /Traceback \(most recent call last\)/.test(line)
-    ? next.find((x) => /^[\w.]+(?:Error|Exception|Exit|Interrupt)\b/.test(x))
-    : undefined;
-  const head = error ? `${error.trim()} (${line.trim()})` : line;
+  const error = /Traceback \(most recent call last\)/.test(line) ? pythonError(trace) : undefined;
+  const head = error ? `${error} (${line.replace(LINE_STAMP, '').trim()})` : line;
   return frames.length ? `${head} | ${frames.map((f) => f.trim()).join(' | ')}` : head;
 }
 

@@ -350,6 +350,26 @@ export class Gatherer {
           .map((p) => this.describe(p)),
       );
     }
+    // "which pods have no memory limit": every pod's containers (listings do not show them)
+    if (scope.question?.type === 'unset') {
+      const ns = scope.question.namespace;
+      await Promise.all(
+        this.model
+          .list('pod', ns)
+          .filter((p) => (!ns || p.namespace === ns) && !p.containers.some((c) => !c.init))
+          .slice(0, 16)
+          .map((p) => this.describe(p)),
+      );
+    }
+    // "which node is X running on": the subject's pods, wherever a listing did not say
+    if (scope.question?.type === 'placement')
+      await Promise.all(
+        this.model
+          .list('pod')
+          .filter((p) => !p.node && scope.subjects.some((s) => this.model.matches(p, s)))
+          .slice(0, 8)
+          .map((p) => this.describe(p)),
+      );
     // "which pods logged X": every pod of the subject is read, not only the first three
     if (scope.question?.type === 'log_errors' && scope.question.pattern)
       await Promise.all(
@@ -580,6 +600,27 @@ export class Gatherer {
         );
     }
     await Promise.all(jobs);
+    // a sidecar that is not ready (a mesh proxy without its configuration) fails the pod while
+    // the main container only reports the refusals: its own logs, once describe has named it
+    if (o.kind === 'pod') {
+      const cur = this.model.get('pod', o.name, ns);
+      const sidecars = (cur?.containers ?? [])
+        .filter((c, i) => i > 0 && !c.init && c.ready === false)
+        .filter((c) => !this.model.logs.some((l) => l.pod === o.name && l.container === c.name))
+        .slice(0, 2);
+      const logs = this.tools('logs').filter(
+        (p) => (p.params.pod || p.params.name) && p.params.container && !p.previousLogs,
+      );
+      await Promise.all(
+        sidecars.map((c) =>
+          this.first(
+            logs,
+            { kind: 'pod', name: o.name, namespace: ns, container: c.name },
+            { ...ctx, previous: false },
+          ),
+        ),
+      );
+    }
     // pods of a workload that had none listed yet
     if (o.kind === 'job' || o.kind === 'deployment' || o.kind === 'statefulset') {
       const cur = this.model.get(o.kind, o.name, ns);
@@ -668,6 +709,17 @@ export class Gatherer {
       )
       .slice(0, 2);
     await Promise.all(dns.map((p) => this.inspect(p)));
+    // running pods that time out on names outside the cluster: what coredns logs about its
+    // upstream resolvers (a `forward` to a resolver that no longer answers)
+    const running = this.model
+      .list('pod', ns)
+      .find((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name));
+    if (!dns.length && running)
+      await this.first(
+        this.tools('logs').filter((p) => (p.params.pod || p.params.name) && !p.previousLogs),
+        { kind: 'pod', name: running.name, namespace: ns },
+        { kind: 'pod', namespace: ns, pod: running.name, previous: false },
+      );
   }
 
   /**
@@ -832,6 +884,8 @@ export class Gatherer {
     const q = this.scope.question;
     if (
       q?.type === 'nodes' ||
+      // "which nodes are cordoned": a listing may not show it, a node's description does
+      ((q?.type === 'which' || q?.type === 'count') && q.what === 'node' && q.status) ||
       (q === undefined && this.scope.subjects.some((s) => s.kind === 'node'))
     )
       for (const n of model.list('node').slice(0, 8))

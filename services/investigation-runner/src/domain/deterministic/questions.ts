@@ -1,5 +1,6 @@
 import type { ClusterModel } from './model';
 import type { ObjectView } from './observe';
+import type { LogLine } from './observe/views';
 import type { Question, Scope } from './scope';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -42,27 +43,34 @@ export function answerQuestion(
       if (q.pattern) {
         // the pods whose logs say the phrase in the window, with how often and when last
         const want = q.pattern.toLowerCase();
-        const hits = new Map<string, { n: number; last?: number }>();
+        const hits = new Map<string, { n: number; last?: number; lines: LogLine[] }>();
         for (const l of logs)
           for (const x of l.lines) {
             if (!x.text.toLowerCase().includes(want)) continue;
             if (since !== undefined && (x.at === undefined || x.at < since)) continue;
-            const h = hits.get(l.pod ?? '?') ?? { n: 0 };
+            const h = hits.get(l.pod ?? '?') ?? { n: 0, lines: [] };
             h.n++;
+            h.lines.push(x);
             if (x.at !== undefined) h.last = Math.max(h.last ?? x.at, x.at);
             hits.set(l.pod ?? '?', h);
           }
         const read = new Set(logs.map((l) => l.pod)).size;
         if (!hits.size)
           return `None of the ${read} pod(s) whose logs I read logged "${q.pattern}"${window}.`;
-        return `${hits.size} of the ${read} pod(s) whose logs I read logged "${q.pattern}"${window}: ${[
+        const total = [...hits.values()].reduce((a, h) => a + h.n, 0);
+        return `${hits.size} of the ${read} pod(s) whose logs I read logged "${q.pattern}"${window}, ${total} time${total === 1 ? '' : 's'} in all: ${[
           ...hits,
         ]
           .map(
             ([pod, h]) =>
               `${pod} (${h.n} time${h.n === 1 ? '' : 's'}${h.last !== undefined ? `, last at ${new Date(h.last).toISOString()}` : ''})`,
           )
-          .join(', ')}.`;
+          .join(', ')}. The lines: ${[...hits.values()]
+          .flatMap((h) => h.lines)
+          .sort((a, b) => (a.at ?? 0) - (b.at ?? 0))
+          .slice(0, 8)
+          .map((x) => `"${clip(x.text, 220)}"`)
+          .join('; ')}.`;
       }
       const lines = logs.flatMap((l) =>
         l.lines
@@ -118,6 +126,10 @@ export function answerQuestion(
       return runningVersions(model, scope, now, q.subject, q.environments ?? []);
     case 'replicas':
       return unavailableReplicas(model, scope, q.subject);
+    case 'placement':
+      return placement(model, scope, q.subject);
+    case 'unset':
+      return unsetResources(model, q.resource, q.field, q.namespace);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -157,6 +169,8 @@ function statusMatches(o: ObjectView, status?: string, since?: number): boolean 
       !/^(Running|Succeeded|Completed)$/.test(s) || o.containers.some((c) => c.ready === false)
     );
   if (status === 'restarted') return (o.restarts ?? 0) > 0;
+  if (status === 'cordoned')
+    return /SchedulingDisabled/i.test(s) || /^true$/i.test(o.fields['Unschedulable'] ?? '');
   if (status === 'CrashLoopBackOff') return /CrashLoop/i.test(s);
   return s.toLowerCase() === status.toLowerCase();
 }
@@ -290,4 +304,59 @@ function unavailableReplicas(
     (p) => p.status !== 'Running' || p.containers.some((c) => c.ready === false),
   );
   return `${notReady.length} of ${pods.length} pods of ${subject ?? 'the service'} are not running and ready${notReady.length ? `: ${notReady.map((p) => `${p.name} [${p.status ?? '?'}]`).join(', ')}` : ''}.`;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** "which node is kafka-2 running on?": each subject pod's node, and what runs on a named node */
+function placement(model: ClusterModel, scope: Scope, subject: string | undefined): string {
+  const pods = model
+    .list('pod')
+    .filter((p) => scope.subjects.some((s) => s.kind !== 'node' && model.matches(p, s)));
+  if (!pods.length)
+    return `I could not find the pods of ${subject ?? 'the service'} with the tools available.`;
+  const parts = pods.map((p) =>
+    p.node ? `${p.name} runs on node ${p.node}` : `${p.name}: its node was not shown`,
+  );
+  // a node the message names ("I want to drain ip-10-0-25-91"): what runs there
+  for (const s of scope.subjects.filter((x) => x.kind === 'node')) {
+    const node = model
+      .list('node')
+      .find((n) => n.name === s.name || n.name.startsWith(`${s.name}.`));
+    if (!node) continue;
+    const on = pods.filter((p) => p.node === node.name);
+    parts.push(
+      on.length
+        ? `node ${node.name} runs ${on.map((p) => p.name).join(', ')}`
+        : `none of them runs on node ${node.name}`,
+    );
+  }
+  return `${parts.join('; ')}.`;
+}
+
+/** "which pods have no memory limit?": pods with a container that sets none */
+function unsetResources(
+  model: ClusterModel,
+  resource: 'memory' | 'cpu',
+  field: 'limits' | 'requests',
+  namespace: string | undefined,
+): string {
+  const what = `${resource} ${field === 'limits' ? 'limit' : 'request'}`;
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const pods = model
+    .list('pod', namespace)
+    .filter((p) => (!namespace || p.namespace === namespace) && p.containers.some((c) => !c.init));
+  if (!pods.length)
+    return `I could not read the containers of the pods${where} with the tools available.`;
+  const hits = pods.filter((p) => p.containers.some((c) => !c.init && !c[field][resource]));
+  if (!hits.length) return `Every pod${where} sets a ${what} (${pods.length} pods read).`;
+  return `${hits.length} pod${hits.length === 1 ? '' : 's'}${where} ${hits.length === 1 ? 'has' : 'have'} a container without a ${what} (of ${pods.length} read): ${hits
+    .map(
+      (p) =>
+        `${p.name} (${p.containers
+          .filter((c) => !c.init && !c[field][resource])
+          .map((c) => c.name)
+          .join(', ')})`,
+    )
+    .join(', ')}.`;
 }

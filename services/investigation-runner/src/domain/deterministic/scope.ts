@@ -26,7 +26,11 @@ export type Question =
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
   | { type: 'nodes' }
   | { type: 'version'; subject?: string; environments?: string[] }
-  | { type: 'replicas'; subject?: string };
+  | { type: 'replicas'; subject?: string }
+  /** "which node is kafka-2 running on?" */
+  | { type: 'placement'; subject?: string }
+  /** "which pods have no memory limit?" */
+  | { type: 'unset'; resource: 'memory' | 'cpu'; field: 'limits' | 'requests'; namespace?: string };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -164,6 +168,7 @@ export function scopeIncident(
 }
 
 const STATUS_WORDS: [RegExp, string][] = [
+  [/\b(cordoned|unschedulable|schedulingdisabled)\b/i, 'cordoned'],
   [/\bpending\b/i, 'Pending'],
   [/\bcrash\s*loop|crashloopbackoff|crashing\b/i, 'CrashLoopBackOff'],
   [/\b(failing|failed|unhealthy|broken|not (running|ready)|in error)\b/i, 'failing'],
@@ -253,9 +258,10 @@ function parseQuestion(
     subjects.length
   )
     return { type: 'replicas', subject: subjects[0]?.name };
-  // "which pods logged 'connection reset by peer' since 13:00?": a quoted phrase in the logs
+  // "which pods logged 'connection reset by peer' since 13:00?", "did X log any 'Y'?": a quoted
+  // phrase in the logs
   const phrase =
-    /\b(?:logged|logging|log(?:s)? (?:say|show|contain|mention)(?:ing|s)?|(?:say|show|contain|mention)(?:s|ed)? in (?:their|its|the) logs?)\b[^"'`“”‘’]*["'`“‘]([^"'`”’]{3,120})["'`”’]/i.exec(
+    /\b(?:logged|logging|log(?:s)? (?:say|show|contain|mention)(?:ing|s)?|(?:did|does|do)\b[^?"'`“‘]{0,60}\blog(?: any)?|(?:say|show|contain|mention)(?:s|ed)? in (?:their|its|the) logs?)\b[^"'`“”‘’]*["'`“‘]([^"'`”’]{3,120})["'`”’]/i.exec(
       message,
     );
   if (phrase?.[1])
@@ -264,6 +270,28 @@ function parseQuestion(
       subject: subjects[0]?.name,
       since: resolveSince(t, now),
       pattern: phrase[1],
+    };
+  // "which node is kafka-2 running on?", "where does checkout run?"
+  if (
+    subjects.length &&
+    (/\b(?:which|what) node\b[^?]*\b(?:run|runs|running|scheduled|placed|on)\b/.test(t) ||
+      /\bwhere (?:is|are|does|do)\b[^?]*\b(?:run|running|scheduled|placed)\b/.test(t))
+  )
+    return { type: 'placement', subject: subjects.find((s) => s.kind !== 'node')?.name };
+  // "which pods have no memory limit?", "pods without cpu requests"
+  const unset =
+    /\b(?:no|without|missing|lack(?:ing)?|not? set)\b[^?]*?\b(memory|mem|ram|cpu)\s+(limits?|requests?)\b/.exec(
+      t,
+    ) ??
+    /\b(memory|mem|ram|cpu)\s+(limits?|requests?)\b[^?]*\b(?:not set|missing|unset|set to nothing)\b/.exec(
+      t,
+    );
+  if (unset)
+    return {
+      type: 'unset',
+      resource: unset[1] === 'cpu' ? 'cpu' : 'memory',
+      field: unset[2]!.startsWith('limit') ? 'limits' : 'requests',
+      namespace: ns,
     };
   if (/\bhow many\b|\bcount\b|\bnumber of\b/.test(t))
     return { type: 'count', what, status, namespace: ns, since: resolveSince(t, now) };

@@ -301,6 +301,16 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   // volumes: ClaimName
   const claims = lines.filter((l) => l.key === 'ClaimName').map((l) => l.value);
   if (claims.length) v.fields['claims'] = claims.join(',');
+  // volumes: "Type: ConfigMap (a volume populated by a ConfigMap)" then "Name: x"; "SecretName: y"
+  const cms: string[] = [];
+  const secrets = lines.filter((l) => l.key === 'SecretName').map((l) => l.value);
+  lines.forEach((l, i) => {
+    if (l.key !== 'Type' || !/^ConfigMap\b/.test(l.value)) return;
+    const name = lines.slice(i + 1, i + 4).find((x) => x.key === 'Name')?.value;
+    if (name) cms.push(name);
+  });
+  if (cms.length && !v.fields['configMaps']) v.fields['configMaps'] = cms.join(',');
+  if (secrets.length && !v.fields['secrets']) v.fields['secrets'] = secrets.join(',');
   // conditions table
   const condIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Conditions');
   if (condIdx >= 0) {
