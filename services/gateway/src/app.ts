@@ -19,10 +19,10 @@ import type { TeamDirectory } from './auth/team-directory';
 import { toHttpError } from './http/http-error';
 import { hasBody, parseJsonBody, readJsonBody, readRawBody } from './http/json-body';
 import { RequestAbort } from './http/request-abort';
-import type { RateLimiter } from './http/rate-limiter';
+import type { RateLimiter, RateState } from './http/rate-limiter';
 import { unlimited } from './http/rate-limiter';
 import { HttpApiRequest } from './http/api-request';
-import type { ApiResponse, AuthContext, RouteDef } from './http/route';
+import type { ApiResponse, AuthContext, RateClass, RouteDef } from './http/route';
 import { rateClassOf } from './http/route';
 import { securityHeaders } from './http/security-headers';
 import { mountConsole, CONSOLE_PATH, type ConsoleOptions } from './console/console-static';
@@ -254,6 +254,11 @@ async function handle(
     identity: 'anonymous',
     permissions: [],
   };
+  // An investigation trigger counts once its request is valid: a refused one starts nothing
+  // (API-DECISIONS "Rate limits": triggers are the investigations started). Others count first.
+  const rateClass = rateClassOf(route);
+  const countsValidOnly = rateClass === 'trigger';
+  let rateKey: string | undefined;
   let rawBody: Buffer | undefined;
   let rawRead = false;
   const readRaw = async (): Promise<Buffer | undefined> => {
@@ -300,15 +305,8 @@ async function handle(
         await limiter.recordAuthFailure?.(ip);
       throw err;
     }
-    let state: Parameters<typeof setRateHeaders>[1];
-    try {
-      state = await limiter.consume(`${auth.kind}:${auth.principal}`, rateClassOf(route));
-    } catch (err) {
-      const s = (err as { state?: Parameters<typeof setRateHeaders>[1] }).state;
-      if (s) setRateHeaders(res, s);
-      throw err;
-    }
-    setRateHeaders(res, state);
+    rateKey = `${auth.kind}:${auth.principal}`;
+    if (!countsValidOnly) await countRequest(res, limiter, rateKey, rateClass);
     auth = authorize(route, auth, req);
     // The admin token acts on the team it names, an OIDC identity on the team of its claim: that
     // team must exist (not a group, not a typo that would create orphan data a team created
@@ -320,22 +318,33 @@ async function handle(
         auth.kind === 'admin' ? 'X-Inquest-Team' : 'the team claim',
       );
   }
-  const body = route.formBody
-    ? void (await readRaw())
-    : rawRead || route.rawBody || route.senderAuth
-      ? parseJsonBody(await readRaw())
-      : hasBody(req)
-        ? await readJsonBody(req)
-        : undefined;
-  if (
-    route.body &&
-    (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
-  ) {
-    throw invalidRequest('request body must be a JSON object');
+  let parsedBody: unknown;
+  let query: { value: unknown } | undefined;
+  let params: unknown;
+  try {
+    const body = route.formBody
+      ? void (await readRaw())
+      : rawRead || route.rawBody || route.senderAuth
+        ? parseJsonBody(await readRaw())
+        : hasBody(req)
+          ? await readJsonBody(req)
+          : undefined;
+    if (
+      route.body &&
+      (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
+    ) {
+      throw invalidRequest('request body must be a JSON object');
+    }
+    parsedBody = route.body ? parse(route, route.body, body, 'body') : body;
+    query = route.query ? { value: parse(route, route.query, req.query, 'query') } : undefined;
+    params = route.params ? parse(route, route.params, req.params, 'params') : req.params;
+  } catch (err) {
+    // a refused trigger is not counted; it still shows where the credential stands
+    if (countsValidOnly && rateKey && limiter.peek)
+      setRateHeaders(res, await limiter.peek(rateKey, rateClass));
+    throw err;
   }
-  const parsedBody = route.body ? parse(route, route.body, body, 'body') : body;
-  const query = route.query ? { value: parse(route, route.query, req.query, 'query') } : undefined;
-  const params = route.params ? parse(route, route.params, req.params, 'params') : req.params;
+  if (countsValidOnly && rateKey) await countRequest(res, limiter, rateKey, rateClass);
 
   abort.watch();
   const apiReq = new HttpApiRequest(
@@ -423,10 +432,25 @@ function sendError(res: Response<unknown, Locals>, err: unknown, logger: Logger)
   res.status(http.status).json(http.body);
 }
 
-function setRateHeaders(
+/** Counts the request in its rate class and sets the rate-limit headers (on a 429 too). */
+async function countRequest(
   res: Response,
-  s: { class: string; limit: number; remaining: number; resetAt: number },
-): void {
+  limiter: RateLimiter,
+  key: string,
+  rateClass: RateClass,
+): Promise<void> {
+  let state: RateState;
+  try {
+    state = await limiter.consume(key, rateClass);
+  } catch (err) {
+    const s = (err as { state?: RateState }).state;
+    if (s) setRateHeaders(res, s);
+    throw err;
+  }
+  setRateHeaders(res, state);
+}
+
+function setRateHeaders(res: Response, s: RateState): void {
   if (s.limit >= Number.MAX_SAFE_INTEGER) return;
   const secs = Math.max(0, s.resetAt - Math.ceil(Date.now() / 1000));
   res.setHeader('X-RateLimit-Limit', String(s.limit));

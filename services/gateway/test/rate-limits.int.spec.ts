@@ -76,6 +76,46 @@ describe('rate limits', () => {
     expect((await gw.request('GET', '/api/v1/test/items', { token: t.token })).status).toBe(200);
   });
 
+  it('counts a trigger only once its request is valid: a refused one starts nothing', async () => {
+    const t = gw.config!.issue('team-b', ['read', 'write']);
+    const trigger = (body: unknown, headers?: Record<string, string>) =>
+      gw.request('POST', '/api/v1/test/trigger', {
+        token: t.token,
+        body,
+        ...(headers ? { headers } : {}),
+      });
+    const refused = [
+      await trigger({}),
+      await trigger({ what: 5 }),
+      await trigger([]),
+      await gw.request('POST', '/api/v1/test/trigger', {
+        token: t.token,
+        rawBody: '{"what":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      await trigger({ what: 'x' }, { 'content-type': 'text/plain' }),
+    ];
+    for (const r of refused) {
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(429);
+      // the headers still say where the credential stands, unchanged
+      expect(r.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('2');
+      expect(r.headers.get('ratelimit-policy')).toBe('"trigger";q=2;w=60');
+    }
+    const first = await trigger({ what: 'x' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+    expect((await trigger({ what: 'x' })).status).toBe(200);
+    const over = await trigger({ what: 'x' });
+    expect(over.status).toBe(429);
+    expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+    // past the limit a refused request is still told what is wrong with it
+    const bad = await trigger({});
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
   it('counts the admin token as one credential whatever team it names', async () => {
     for (const t of ['team-0x', 'team-1x', 'team-2x', 'team-3x', 'team-4x', 'team-zz'])
       gw.config!.effective.set(t, {}); // existing teams (X-Inquest-Team must name one)

@@ -85,6 +85,19 @@ export class FlexibleRateLimiter implements RateLimiter {
     }
   }
 
+  async peek(key: string, rateClass: RateClass): Promise<RateState> {
+    const limit = this.limits[rateClass];
+    const res = await this.limiters[rateClass].get(key);
+    if (!res)
+      return {
+        class: rateClass,
+        limit,
+        remaining: limit,
+        resetAt: Math.ceil(Date.now() / 1000) + WINDOW_SECONDS,
+      };
+    return stateOf(rateClass, limit, res);
+  }
+
   async checkAuthFailures(address: string): Promise<void> {
     const res = await this.limiters.auth_fail.get(addressKey(address));
     if (res && res.consumedPoints > this.limits.auth_fail) throw tooManyFailures(res);

@@ -15,6 +15,8 @@ export interface RateState {
  */
 export interface RateLimiter {
   consume(key: string, rateClass: RateClass): Promise<RateState>;
+  /** The window state of `key` in `rateClass` without counting a request. */
+  peek?(key: string, rateClass: RateClass): Promise<RateState>;
   /** Throws rate_limited while `address` has used up its failed authentications. */
   checkAuthFailures?(address: string): Promise<void>;
   /** Counts a failed authentication from `address`. */
