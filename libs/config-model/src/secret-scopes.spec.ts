@@ -132,6 +132,56 @@ describe('effectiveSecretScopes (resolution time)', () => {
     });
   });
 
+  it("a team that re-points where an ancestor's secret goes gets its own scope for it", () => {
+    const org = {
+      secrets: { allowed_prefixes: ['shared/'] },
+      knowledge_base: {
+        sources: {
+          wiki: {
+            kind: 'confluence',
+            url: 'https://acme.atlassian.net',
+            username: 'bot@acme.example',
+            token: 'vault://inquest/acme/confluence',
+          },
+          docs: {
+            kind: 'git',
+            url: 'https://git.acme.example/docs.git',
+            token: 'vault://shared/git',
+          },
+        },
+        retrieval: {
+          reranker: 'https://rerank.acme.example/v1/rerank',
+          reranker_api_key: 'vault://inquest/acme/rerank',
+        },
+      },
+    };
+    const untouched = [org, {}, { knowledge_base: { sources: { wiki: { space_keys: ['OPS'] } } } }];
+    let scopes = effectiveSecretScopes(untouched, lineage, effectiveConfig(untouched));
+    expect(scopes['knowledge_base.sources.wiki.token']?.owner).toBe('acme');
+    expect(scopes['knowledge_base.retrieval.reranker_api_key']?.owner).toBe('acme');
+
+    const repointed = [
+      org,
+      { knowledge_base: { retrieval: { reranker: 'https://rerank.evil.example/' } } },
+      {
+        knowledge_base: {
+          sources: {
+            wiki: { url: 'https://evil.example' },
+            docs: { urls: ['https://evil.example/x'] },
+          },
+        },
+      },
+    ];
+    scopes = effectiveSecretScopes(repointed, lineage, effectiveConfig(repointed));
+    expect(scopes['knowledge_base.sources.wiki.token']).toEqual({
+      owner: 'team-a',
+      prefixes: ['inquest/team-a/', 'shared/'],
+    });
+    // a prefix the org grants stays shared with every node: team-a may still resolve it
+    expect(scopes['knowledge_base.sources.docs.token']?.owner).toBe('team-a');
+    expect(scopes['knowledge_base.retrieval.reranker_api_key']?.owner).toBe('platform');
+  });
+
   it('gives an overriding team the reference, and the scope, of its own', () => {
     const own = [
       ...levels.slice(0, 2),

@@ -143,9 +143,16 @@ function mcpServerLevels(levels: JsonObject[]): number[] {
 }
 
 /**
+ * Keys that say where a secret beside them is sent: a knowledge source's `url`/`urls`, the
+ * reranker's URL (`knowledge_base.retrieval.reranker` beside `reranker_api_key`).
+ */
+const DESTINATION_KEYS = ['url', 'urls', 'reranker'];
+
+/**
  * For each `vault://` reference of an effective config (dot path), the scope it resolves in: the
  * node whose own config set it (an inherited reference resolves under the node that set it) with
- * that node's prefixes. `levels` are the lineage's own configs, root (the org) first.
+ * that node's prefixes, or the deeper node that set where it goes (`url`, `urls`, `reranker` in
+ * the same object). `levels` are the lineage's own configs, root (the org) first.
  */
 export function effectiveSecretScopes(
   levels: JsonObject[],
@@ -164,6 +171,19 @@ export function effectiveSecretScopes(
     } else {
       for (let i = levels.length - 1; i >= 0; i--) {
         if (getPath(levels[i], path) === ref) {
+          level = i;
+          break;
+        }
+      }
+    }
+    // A destination set below the reference (a team re-pointing the url of a source whose token
+    // its org set) takes the reference with it: it resolves under the deeper node, which cannot
+    // read the ancestor's secret, so the secret never goes where its owner did not send it.
+    if (level >= 0 && path[0] !== 'mcp_servers') {
+      const parent = path.slice(0, -1);
+      for (let i = levels.length - 1; i > level; i--) {
+        const own = getPath(levels[i], parent);
+        if (isPlainObject(own) && DESTINATION_KEYS.some((k) => own[k] !== undefined)) {
           level = i;
           break;
         }
