@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { eventEnvelope, InProcessEventBus, Subjects } from '@inquest/events';
 import { createClient, type PromiseClient } from '@inquest/grpc-kit';
@@ -548,26 +553,28 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
     expect(health.servers[0]?.healthy).toBe(true);
   });
 
-  it('keeps an MCP session when a caller cancels its call: the other calls in flight finish', async () => {
-    // an MCP server whose one tool answers after 300 ms
+  /** A stateless MCP server on loopback whose tools answer through `call(name)`. */
+  async function mcpServer(
+    tools: string[],
+    answer: (name: string) => Promise<{ content: { type: 'text'; text: string }[] }>,
+  ): Promise<{ url: string; close: () => Promise<void> }> {
     const http = createServer((req, res) => {
       if (req.method !== 'POST') return void res.writeHead(405).end();
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const server = new McpServer(
-          { name: 'slow', version: '0.0.0' },
+          { name: 'scripted', version: '0.0.0' },
           { capabilities: { tools: {} } },
         );
         server.setRequestHandler(ListToolsRequestSchema, async () => ({
-          tools: [
-            { name: 'slow', description: 'answers after 300 ms', inputSchema: { type: 'object' } },
-          ],
+          tools: tools.map((name) => ({
+            name,
+            description: name,
+            inputSchema: { type: 'object' },
+          })),
         }));
-        server.setRequestHandler(CallToolRequestSchema, async () => {
-          await new Promise((r) => setTimeout(r, 300));
-          return { content: [{ type: 'text', text: '{"ok":true}' }] };
-        });
+        server.setRequestHandler(CallToolRequestSchema, (r) => answer(r.params.name));
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,
@@ -581,9 +588,25 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
       });
     });
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    return {
+      url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+      close: async () => {
+        http.closeAllConnections();
+        await new Promise((r) => http.close(r));
+      },
+    };
+  }
+  const slowOk = async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    return { content: [{ type: 'text' as const, text: '{"ok":true}' }] };
+  };
+
+  it('keeps an MCP session when a caller cancels its call: the other calls in flight finish', async () => {
+    const server = await mcpServer(['slow'], slowOk);
     try {
-      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-      setTeam('team-mcp-cancel', { mcp_servers: [{ name: 'slow', url, transport: 'mcp' }] });
+      setTeam('team-mcp-cancel', {
+        mcp_servers: [{ name: 'slow', url: server.url, transport: 'mcp' }],
+      });
       await list('team-mcp-cancel');
       const other = call('team-mcp-cancel', 'slow:slow');
       const ac = new AbortController();
@@ -596,8 +619,37 @@ describe('toolserver-proxy (gRPC in, tool servers out)', () => {
       await expect(cancelled).rejects.toMatchObject({ cause: { code: GrpcStatus.CANCELLED } });
       await expect(other).resolves.toMatchObject({ output: { ok: true } });
     } finally {
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
+      await server.close();
+    }
+  });
+
+  it('keeps an MCP session when a server answers a call with a JSON-RPC error: the calls beside it finish', async () => {
+    // a low-level MCP server reports a failed command as a protocol error, not a tool result
+    let slowCalls = 0;
+    const server = await mcpServer(['slow', 'fails'], async (name) => {
+      if (name === 'slow') slowCalls++;
+      if (name === 'fails')
+        throw new McpError(ErrorCode.InternalError, 'Command failed: kubectl get certificate');
+      return slowOk();
+    });
+    try {
+      setTeam('team-mcp-rpc-error', {
+        mcp_servers: [{ name: 'k', url: server.url, transport: 'mcp' }],
+      });
+      await list('team-mcp-rpc-error');
+      const others = Array.from({ length: 4 }, () => call('team-mcp-rpc-error', 'k:slow'));
+      await new Promise((r) => setTimeout(r, 50));
+      const failed = await errOf(call('team-mcp-rpc-error', 'k:fails'));
+      expect(failed.message).toContain('Command failed: kubectl get certificate');
+      for (const o of others) await expect(o).resolves.toMatchObject({ output: { ok: true } });
+      // each answered once: none failed with "Connection closed" and was sent again
+      expect(slowCalls).toBe(4);
+      // the server answered: it is healthy, and the next call works on the same session
+      await expect(call('team-mcp-rpc-error', 'k:slow')).resolves.toMatchObject({
+        output: { ok: true },
+      });
+    } finally {
+      await server.close();
     }
   });
 

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Egress } from '@inquest/egress';
 import {
   ToolServerError,
@@ -88,7 +89,7 @@ export function mcpToolServerClient(
       // session (shared by every team and investigation using the server) usable: closing it
       // would fail every other call in flight on it with "Connection closed". A session already
       // replaced by another call is not this call's to close.
-      if (!opts.signal?.aborted && session === used) {
+      if (!opts.signal?.aborted && !answered(err) && session === used) {
         session = undefined;
         void used.client.then((c) => c.close()).catch(() => undefined);
       }
@@ -157,8 +158,23 @@ export function mcpToolServerClient(
   };
 }
 
+/**
+ * The server answered the request with a JSON-RPC error (a low-level MCP server reports a failed
+ * command so): the session is healthy. Not so the SDK's own codes for a closed connection
+ * (-32000) or a request that timed out (-32001).
+ */
+function answered(err: unknown): err is McpError {
+  return (
+    err instanceof McpError &&
+    err.code !== ErrorCode.ConnectionClosed &&
+    err.code !== ErrorCode.RequestTimeout
+  );
+}
+
 function toFailure(err: unknown): unknown {
   if (err instanceof ToolServerError) return err;
+  // the tool server refused this call: the caller's error, not an outage of the server
+  if (answered(err)) return new ToolServerError('rejected', err.message.slice(0, 300), 400);
   const cause = (err as { cause?: unknown })?.cause;
   if (cause instanceof ToolServerError) return cause;
   const message = err instanceof Error ? err.message : String(err);
