@@ -1,5 +1,7 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tempDir } from '@inquest/testing';
-import { GitSourceConnector } from './git-source';
+import { egressHostCheck, GitSourceConnector } from './git-source';
 
 const source = (url: string) => ({
   name: 'rb',
@@ -23,5 +25,59 @@ describe('GitSourceConnector file:// URLs', () => {
       await expect(git.fetch(source(url))).rejects.toThrow(/outside the directories/);
     // inside the root the check passes and git runs (here /bin/false, which fails)
     await expect(git.fetch(source(`file://${root}/repo`))).rejects.toThrow(/^git clone/);
+  });
+});
+
+describe('GitSourceConnector http(s) URLs', () => {
+  /** a `git` that records the configuration it was given through the environment, then fails */
+  function recordingGit(): { bin: string; config: () => Record<string, string> } {
+    const dir = tempDir();
+    const bin = join(dir, 'git');
+    writeFileSync(bin, `#!/bin/sh\nenv > "${dir}/env"\nexit 1\n`, { mode: 0o755 });
+    return {
+      bin,
+      config: () => {
+        const env = Object.fromEntries(
+          readFileSync(join(dir, 'env'), 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('='))
+            .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+        );
+        const out: Record<string, string> = {};
+        for (let i = 0; i < Number(env['GIT_CONFIG_COUNT']); i++)
+          out[env[`GIT_CONFIG_KEY_${i}`]!] = env[`GIT_CONFIG_VALUE_${i}`]!;
+        return out;
+      },
+    };
+  }
+
+  it('pins the address the egress check accepted, so a rebinding name cannot swap it', async () => {
+    const git = recordingGit();
+    const connector = new GitSourceConnector({
+      git: git.bin,
+      checkHost: async () => '93.184.216.34',
+    });
+    await expect(
+      connector.fetch(source('https://git.example.com/ops/runbooks.git')),
+    ).rejects.toThrow(/^git clone/);
+    expect(git.config()).toMatchObject({
+      'http.curloptResolve': 'git.example.com:443:93.184.216.34',
+      'http.followRedirects': 'false',
+    });
+    const v6 = recordingGit();
+    await expect(
+      new GitSourceConnector({ git: v6.bin, checkHost: async () => '2606:2800:220:1::' }).fetch(
+        source('http://git.example.com:8080/r.git'),
+      ),
+    ).rejects.toThrow(/^git clone/);
+    expect(v6.config()['http.curloptResolve']).toBe('git.example.com:8080:[2606:2800:220:1::]');
+  });
+
+  it('checks every address of the name against the egress rules and answers the first', async () => {
+    const check = egressHostCheck([]);
+    await expect(check(new URL('http://127.0.0.1/r.git'))).rejects.toThrow(/egress refused/);
+    await expect(check(new URL('http://93.184.216.34/r.git'))).resolves.toBeUndefined();
+    const allowed = egressHostCheck(['git.internal.example']);
+    await expect(allowed(new URL('http://git.internal.example/r.git'))).resolves.toBeUndefined();
   });
 });

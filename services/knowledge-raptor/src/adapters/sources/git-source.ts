@@ -13,8 +13,11 @@ import type {
   SourceSettings,
 } from '../../domain/sources/source-sync';
 
-/** Checks the host of an http(s) source before git connects to it (the egress rules). */
-export type HostCheck = (url: URL) => Promise<void>;
+/**
+ * Checks the host of an http(s) source before git connects to it (the egress rules); answers the
+ * checked address git must connect to (pinned), or undefined for a host allowed by name.
+ */
+export type HostCheck = (url: URL) => Promise<string | undefined | void>;
 
 export interface GitSourceOptions {
   /** resolves `token_ref` in the scope of the node that set it */
@@ -83,7 +86,17 @@ export class GitSourceConnector implements SourceConnector {
       if (url.protocol !== 'file:') config['http.extraHeader'] = `Authorization: Basic ${basic}`;
     }
     if (url.protocol === 'file:') await this.checkFileUrl(url);
-    else await this.opts.checkHost?.(url);
+    else {
+      const pinned = await this.opts.checkHost?.(url);
+      // git would resolve the name again itself: a rebinding name could then answer another
+      // address than the one checked. curl's resolve option makes it connect to the checked one.
+      if (pinned) {
+        const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+        const host = url.hostname.replace(/^\[|\]$/g, '');
+        config['http.curloptResolve'] =
+          `${host}:${port}:${pinned.includes(':') ? `[${pinned}]` : pinned}`;
+      }
+    }
     const dir = await mkdtemp(join(tmpdir(), 'inquest-git-source-'));
     try {
       await this.git(
@@ -220,14 +233,14 @@ function parseGitUrl(raw: string): URL {
 
 /**
  * The egress guard's address rules for git's own connections: every address the host resolves
- * to must be allowed (public, or in INQUEST_EGRESS_ALLOW). git resolves the name again itself,
- * so unlike libs/egress this does not pin the checked address (DNS rebinding stays possible).
+ * to must be allowed (public, or in INQUEST_EGRESS_ALLOW); answers the first, which the connector
+ * pins with git's `http.curloptResolve` (git would otherwise resolve the name again).
  */
 export function egressHostCheck(allow: string[]): HostCheck {
   const policy = buildAddressPolicy(allow);
   return async (url) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isHostAllowed(host, policy)) return;
+    if (isHostAllowed(host, policy)) return undefined;
     const addresses = isIP(host)
       ? [host]
       : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
@@ -236,5 +249,6 @@ export function egressHostCheck(allow: string[]): HostCheck {
       const why = refusalReason(a, policy, port);
       if (why) throw new Error(`egress refused: ${url.host} resolves to a ${why}`);
     }
+    return isIP(host) ? undefined : addresses[0];
   };
 }
