@@ -202,6 +202,8 @@ export function createApp(deps: AppDeps): express.Express {
   router.use((req: Request, res: Response<unknown, Locals>) => {
     const allowed = patterns.filter((p) => p.re.test(req.path)).map((p) => p.method);
     if (allowed.length > 0) {
+      // express answers HEAD wherever GET is routed
+      if (allowed.includes('GET')) allowed.push('HEAD');
       res.setHeader('Allow', [...new Set(allowed)].join(', '));
       sendError(
         res,

@@ -169,6 +169,11 @@ describe('input safety', () => {
     expect(nf.body.error.code).toBe('not_found');
     const na = await gw.request('DELETE', '/api/v1/test/items', { token });
     expect(na.status).toBe(405);
-    expect(na.headers.get('allow')).toBe('GET');
+    expect(na.headers.get('allow')).toBe('GET, HEAD');
+    const head = await gw.request('HEAD', '/api/v1/test/items', { token });
+    expect(head.status).toBe(200);
+    const post = await gw.request('HEAD', '/api/v1/test/trigger', { token });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('POST');
   });
 });

@@ -197,7 +197,7 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(post.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
-      ['Allow', 'GET'],
+      ['Allow', 'GET, HEAD'],
       ...errorHeaders(post.body),
     ]);
     const missing = await raw(gw.url, 'GET', '/api/v1/config/me/effectiv', bearer(reader));
