@@ -126,6 +126,15 @@ export class Gatherer {
     if (t.all) set('allNamespaces', true);
     // a Service listing shows its selector only in the wide form
     if (p.params.wide && t.kind === 'service' && !t.name) set('wide', true);
+    // a format choice: a listing's wide table (status, restarts, node), an object's whole YAML
+    // (a default JSON "summary" may hide both)
+    if (p.params.output && (p.verb === 'get' || p.verb === 'list')) {
+      const en = props[p.params.output]?.enum;
+      const offered = (v: string) => Array.isArray(en) && en.includes(v);
+      const want = t.name ? ['yaml', 'json'] : ['wide'];
+      const v = want.find(offered);
+      if (v) set('output', v);
+    }
     if (p.verb === 'logs' && p.params.tail) set('tail', t.tail ?? 200);
     if (p.params.service && this.run.context.service && !out[p.params.service])
       set('service', this.run.context.service);

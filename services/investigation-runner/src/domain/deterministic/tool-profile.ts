@@ -37,7 +37,9 @@ export type ParamRole =
   | 'involved'
   | 'query'
   | 'service'
-  | 'context';
+  | 'context'
+  /** an output format choice ("output": json | yaml | wide | name) */
+  | 'output';
 
 export interface ToolProfile {
   tool: ToolDescriptor;
@@ -106,6 +108,7 @@ const ROLE_BY_NAME: [RegExp, ParamRole][] = [
   [/^(all_?namespaces|allnamespaces|all_?ns|cluster_?wide)$/, 'allNamespaces'],
   [/^(wide|output_?wide)$/, 'wide'],
   [/^(query|promql|expr|expression)$/, 'query'],
+  [/^(output|output_?format|format)$/, 'output'],
   [/^(service|service_?name|app_?name)$/, 'service'],
   [
     /^(environment|env|severity|related_?alert|alert|time_?window|hint|message|question|cluster)$/,
