@@ -93,6 +93,20 @@ describe('refusalReason', () => {
     expect(refusalReason('169.254.169.254', policy)).not.toBeNull();
   });
 
+  it('a range on the allow list does not open the metadata addresses in it; naming one does', () => {
+    const ranges = buildAddressPolicy(
+      parseEgressAllow('169.254.0.0/16,fd00::/8,100.64.0.0/10,0.0.0.0/0'),
+    );
+    for (const ip of ['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200'])
+      expect(refusalReason(ip, ranges)).toBe('cloud metadata address');
+    expect(refusalReason('169.254.1.1', ranges)).toBeNull();
+    expect(refusalReason('fd00::1', ranges)).toBeNull();
+    const exact = buildAddressPolicy(['169.254.170.2', 'fd00:ec2::254']);
+    expect(refusalReason('169.254.170.2', exact)).toBeNull();
+    expect(refusalReason('fd00:ec2::254', exact)).toBeNull();
+    expect(refusalReason('169.254.169.254', exact)).toBe('cloud metadata address');
+  });
+
   it('address:port entries allow that port only', () => {
     const policy = buildAddressPolicy(parseEgressAllow('127.0.0.1:8080,[::1]:9090,10.0.0.0/8:443'));
     expect(refusalReason('127.0.0.1', policy, 8080)).toBeNull();

@@ -81,8 +81,12 @@ export function refusalReason(ip: string, policy: AddressPolicy, port?: number):
   const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!isIP(bare)) return 'not an IP address';
   const addr = ipaddr.process(dottedTailToHex(bare));
+  // a metadata address hands out cloud credentials: only an entry naming it exactly opens it, not
+  // a range that happens to contain it (fd00::/8 of an IPv6 cluster holds fd00:ec2::254)
+  const metadata = isMetadata(addr);
   for (const [net, bits, only] of policy.cidrs) {
     if (only !== undefined && only !== port) continue;
+    if (metadata && bits < (addr.kind() === 'ipv4' ? 32 : 128)) continue;
     if (net.kind() === addr.kind() && addr.match(net as never, bits)) return null;
   }
   const own = ownReason(addr);
@@ -91,12 +95,15 @@ export function refusalReason(ip: string, policy: AddressPolicy, port?: number):
     : own;
 }
 
+const METADATA_TEXTS = new Set(METADATA_ADDRESSES.map((m) => ipaddr.parse(m).toNormalizedString()));
+
+function isMetadata(addr: Addr): boolean {
+  return METADATA_TEXTS.has(addr.toNormalizedString());
+}
+
 /** The refusal rules without an allow list. */
 function ownReason(addr: Addr): string | null {
-  const text = addr.toNormalizedString();
-  if (METADATA_ADDRESSES.some((m) => ipaddr.parse(m).toNormalizedString() === text)) {
-    return 'cloud metadata address';
-  }
+  if (isMetadata(addr)) return 'cloud metadata address';
   const range = addr.range();
   if (addr.kind() === 'ipv6' && range !== 'unspecified' && range !== 'loopback') {
     const embedding = embeddedIPv4(addr as ipaddr.IPv6);
