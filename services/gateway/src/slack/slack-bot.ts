@@ -147,13 +147,24 @@ export class SlackBot {
     m: Pick<ChatMessage, 'channel' | 'channelName' | 'channelType' | 'workspaceId'>,
     token?: string,
   ): Promise<SlackTeam | undefined> {
-    const byId = app.teams.find((t) => t.channel === m.channel);
-    if (byId) return byId;
-    const named = app.teams.filter((t) => t.channel && !/^[CGD][A-Z0-9]{6,}$/.test(t.channel));
+    // Every team that claims the channel, by id or by name. A team sets its own chat_channel: one
+    // naming another team's channel must not take over that channel's requests (its `learn`
+    // would teach the claiming team), so a channel claimed twice belongs to nobody.
+    const claims = new Set(app.teams.filter((t) => t.channel === m.channel));
+    const named = app.teams.filter(
+      (t) => t.channel && !/^[CGD][A-Z0-9]{6,}$/.test(t.channel) && !claims.has(t),
+    );
     if (named.length) {
       const name = m.channelName ?? (token ? await this.channelName(m.channel, token) : undefined);
-      const hit = name ? named.find((t) => t.channel === name) : undefined;
-      if (hit) return hit;
+      if (name) for (const t of named) if (t.channel === name) claims.add(t);
+    }
+    if (claims.size === 1) return [...claims][0];
+    if (claims.size > 1) {
+      this.o.logger.warn(
+        { channel: m.channel, teams: [...claims].map((t) => t.teamId) },
+        'slack: several teams set this channel as their chat_channel; none acts on it',
+      );
+      return undefined;
     }
     const direct = m.channelType === 'im' || m.channel.startsWith('D');
     if (direct) {
