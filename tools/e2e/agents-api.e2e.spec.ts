@@ -298,6 +298,10 @@ describe('status, list, cancel', () => {
       const bad = await call(tokenB, 'GET', `/agents/investigations?${q}`);
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('invalid_request');
+      // the message names the parameter and what it takes
+      expect(bad.body.error.message).toMatch(
+        new RegExp(`^${q.split('=')[0]}: ${q.split('=')[0]} must`),
+      );
     }
   });
 });

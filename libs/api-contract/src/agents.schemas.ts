@@ -185,8 +185,14 @@ export const ListInvestigationsQuery = z.object({
     .max(1_000_000, 'offset must be an integer from 0 to 1000000')
     .default(0)
     .describe('0..1000000, default 0'),
-  status: InvestigationStatus.optional(),
-  agent: AgentName.optional(),
+  status: z
+    .enum(InvestigationStatus.options, {
+      message: `status must be one of ${InvestigationStatus.options.join(', ')}`,
+    })
+    .optional(),
+  agent: z
+    .enum(AgentName.options, { message: `agent must be one of ${AgentName.options.join(', ')}` })
+    .optional(),
 });
 export type ListInvestigationsQuery = z.infer<typeof ListInvestigationsQuery>;
 
