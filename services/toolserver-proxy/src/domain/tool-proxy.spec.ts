@@ -198,6 +198,26 @@ describe('ToolProxy.callTool', () => {
     });
   });
 
+  it('never runs a tool that changes systems for an investigation, whatever the flags', async () => {
+    const on = world({
+      mcp_servers: [server('k8s')],
+      feature_flags: { enable_write_actions: true, enable_auto_mitigation: true },
+    });
+    const refused = await failure(
+      on.proxy.callTool(
+        {
+          teamId: 'team-a',
+          investigationId: 'inv_1',
+          tool: 'k8s:restart_deployment',
+          parameters: {},
+        },
+        signal(),
+      ),
+    );
+    expect(refused?.code).toBe('write_actions_disabled');
+    expect(on.toolCalls).toEqual([]);
+  });
+
   it('truncates an output above maxOutputBytes and wraps a non-object answer', async () => {
     const w = world({ mcp_servers: [server('k8s')] });
     const big = await call(w, 'k8s:big_output');

@@ -190,6 +190,15 @@ export class ToolProxy {
           );
         throw notFound(`unknown tool ${req.tool}`);
       }
+      // Investigations only read, whatever the team's flags (API-DECISIONS): the engines call
+      // only reads, and this second gate refuses a write an engine would still send.
+      if (compiled.destructive && req.investigationId) {
+        throw new DomainError(
+          'forbidden',
+          'write_actions_disabled',
+          `tool ${req.tool} changes systems: investigations only read, they never run it`,
+        );
+      }
       if (compiled.destructive && !team.writeActions) {
         throw new DomainError(
           'forbidden',
