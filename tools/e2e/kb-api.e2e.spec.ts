@@ -199,6 +199,30 @@ describe('POST /kb/retrieve', () => {
     expect(none.body.results).toEqual([]);
   });
 
+  it('gives every result each documented field; service is null where the document names none', async () => {
+    const taught = await call(rw, 'POST', '/kb/teach', {
+      content: 'The quarterly error budget review happens on the first Monday of the quarter.',
+      type: 'policy',
+    });
+    expect(taught.status).toBe(201);
+    const res = await call(ro, 'POST', '/kb/retrieve', {
+      query: 'quarterly error budget review',
+      top_k: 20,
+      min_relevance: 0,
+    });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['query_id', 'results', 'strategy', 'took_ms']);
+    const fields = ['id', 'document_id', 'content', 'score', 'level', 'type', 'service', 'tags'];
+    for (const r of res.body.results) {
+      for (const f of [...fields, 'tree_layer']) expect(r).toHaveProperty(f);
+      expect(r.service === null || typeof r.service === 'string').toBe(true);
+    }
+    const mine = res.body.results.find(
+      (r: { document_id: string }) => r.document_id === taught.body.document_id,
+    );
+    expect(mine).toMatchObject({ service: null, type: 'policy', level: 'L4', tags: [] });
+  });
+
   it("never shows another team's knowledge", async () => {
     const res = await call(other, 'POST', '/kb/retrieve', {
       query: 'payments OOMKilled memory limit',

@@ -166,7 +166,7 @@ class RetrievedChunk(TypedDict, total=False):
     score: float
     level: str
     type: str
-    service: str
+    service: Optional[str]
     tags: List[str]
     tree_layer: int
 

@@ -139,7 +139,10 @@ export const RetrievedChunk = z.object({
   score: z.number().describe('0..1: relevance adjusted by the ranking signals'),
   level: KnowledgeLevel,
   type: z.string().describe('Knowledge type, or `summary` for a RAPTOR summary node'),
-  service: z.string().optional(),
+  service: z
+    .string()
+    .nullable()
+    .describe('Service of the document; null where it names none (RAPTOR summaries among them)'),
   tags: z.array(z.string()),
   tree_layer: z.number().int().describe('0 for taught chunks, 1.. for RAPTOR summary layers'),
   title: z.string().optional(),

@@ -208,7 +208,8 @@ export function kbRoutes({ clients }: GatewayDeps): RouteDef[] {
             took_ms: r.took_ms,
             results: r.results.map((x) => ({
               ...chunkBody(x),
-              service: x.service || undefined,
+              // every result has the documented field: null where the document names no service
+              service: x.service || null,
               title: x.title || undefined,
             })),
           },
