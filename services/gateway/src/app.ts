@@ -52,6 +52,12 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** a request not answered by then gets 503 unavailable and its signal aborts (default 30 s) */
   requestTimeoutMs?: number;
+  /**
+   * The proxies in front of the gateway (express `trust proxy`: a hop count, or the addresses and
+   * CIDRs of the proxies): the client address that failed authentications are counted for is
+   * then read from their X-Forwarded-For. Default none: the peer address.
+   */
+  trustProxy?: number | string[];
   /** serve /api/v1/openapi.json and /api/v1/docs (default true) */
   openapi?: boolean;
   /** version shown in the OpenAPI document */
@@ -84,7 +90,12 @@ const SECURITY_HEADERS = securityHeaders({ crossOriginResourcePolicy: { policy: 
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // Behind an ingress every client would otherwise share its address: one client's failed
+  // guesses would lock out everyone. Only the operator's proxies are believed, never a client.
+  app.set(
+    'trust proxy',
+    typeof deps.trustProxy === 'number' || deps.trustProxy?.length ? deps.trustProxy : false,
+  );
   app.set('query parser', 'extended');
   const limiter = deps.rateLimiter ?? unlimited;
   let document: OpenApiDocument | undefined;
@@ -271,7 +282,7 @@ async function handle(
     return rawBody;
   };
   if (route.auth !== 'public') {
-    const ip = req.socket.remoteAddress ?? 'unknown';
+    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     // an address that used up its failed attempts gets 429 for everything, so it learns nothing
     await limiter.checkAuthFailures?.(ip);
     // a sender credential (signature, intake secret) was checked: its refusal is an attempt

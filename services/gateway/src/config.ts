@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   envBool,
@@ -74,6 +75,35 @@ export const EnvSchema = z
             ctx.addIssue({
               code: 'custom',
               message: `expected origins like https://console.example.com, got "${o}"`,
+            });
+            return z.NEVER;
+          }
+        }
+        return list;
+      }),
+    /**
+     * the proxies in front of the gateway (ingress): a hop count, or comma-separated addresses
+     * and CIDRs (`loopback`, `uniquelocal` too); failed authentications are then counted per
+     * client address of X-Forwarded-For. Unset: the peer address (no proxy believed).
+     */
+    INQUEST_TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v, ctx): number | string[] | undefined => {
+        const s = (v ?? '').trim();
+        if (!s || s === 'false') return undefined;
+        if (/^\d{1,2}$/.test(s)) return Number(s);
+        const list = s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        for (const e of list) {
+          const [addr, bits] = e.split('/');
+          const named = ['loopback', 'linklocal', 'uniquelocal'].includes(e);
+          if (!named && (!isIP(addr ?? '') || (bits !== undefined && !/^\d{1,3}$/.test(bits)))) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `expected a hop count or proxy addresses/CIDRs (loopback, uniquelocal), got "${e}"`,
             });
             return z.NEVER;
           }

@@ -160,6 +160,7 @@ export async function start(
     readiness,
     corsOrigins: config.INQUEST_CORS_ORIGINS,
     requestTimeoutMs: config.INQUEST_REQUEST_TIMEOUT_MS,
+    ...(config.INQUEST_TRUST_PROXY !== undefined ? { trustProxy: config.INQUEST_TRUST_PROXY } : {}),
     ...(config.INQUEST_CONSOLE
       ? {
           console: {

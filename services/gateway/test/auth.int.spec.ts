@@ -233,6 +233,50 @@ describe('failed authentications per client address', () => {
     }
   });
 
+  it('behind a trusted proxy counts per client of X-Forwarded-For: one client guessing does not lock out the others', async () => {
+    const gw = await createTestGateway({
+      routes: testRoutes,
+      rateLimits: { auth_fail: 3 },
+      trustProxy: ['loopback'],
+    });
+    try {
+      const good = gw.config!.issue('team-a', ['read']);
+      const from = (client: string, token: string) =>
+        gw.request('GET', '/api/v1/test/items', {
+          token,
+          headers: { 'x-forwarded-for': client },
+        });
+      for (let i = 0; i < 3; i++)
+        expect((await from('203.0.113.7', `admin.guess${i}guess${i}guess`)).status).toBe(401);
+      expect((await from('203.0.113.7', 'admin.guessguessguessguess')).status).toBe(429);
+      expect((await from('203.0.113.7', good.token)).status).toBe(429);
+      // another client behind the same ingress is not blocked
+      expect((await from('198.51.100.9', good.token)).status).toBe(200);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('believes no X-Forwarded-For without a trusted proxy: a client cannot choose its address', async () => {
+    const gw = await createTestGateway({ routes: testRoutes, rateLimits: { auth_fail: 3 } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await gw.request('GET', '/api/v1/test/items', {
+          token: `admin.guess${i}guess${i}guess`,
+          headers: { 'x-forwarded-for': `198.51.100.${i}` },
+        });
+        expect(res.status).toBe(401);
+      }
+      const res = await gw.request('GET', '/api/v1/test/items', {
+        token: 'admin.guessguessguessguess',
+        headers: { 'x-forwarded-for': '198.51.100.200' },
+      });
+      expect(res.status).toBe(429);
+    } finally {
+      await gw.stop();
+    }
+  });
+
   it('counts only refused credentials: no token, another scheme or a malformed token guessed nothing', async () => {
     const gw = await createTestGateway({ routes: testRoutes, rateLimits: { auth_fail: 3 } });
     try {

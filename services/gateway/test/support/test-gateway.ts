@@ -52,6 +52,7 @@ export interface TestGatewayOptions {
   oidc?: OidcVerifier;
   corsOrigins?: string[];
   requestTimeoutMs?: number;
+  trustProxy?: number | string[];
   positiveTtlMs?: number;
   logger?: Logger;
   /** serve the web console from this build output (and redirect / there) */
@@ -149,6 +150,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     metrics: new Registry(),
     corsOrigins: options.corsOrigins,
     requestTimeoutMs: options.requestTimeoutMs,
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.console ? { console: options.console } : {}),
   });
   const server: Server = await new Promise((resolve) => {
