@@ -816,6 +816,33 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Bring the mesh control plane back (istiod in istio-system: replicas, endpoints, logs); the sidecars get their configuration when it answers. Pods that already had it keep working.',
   },
   {
+    id: 'ingress_upstream_header_too_big',
+    class: 'recent_change',
+    title: "the ingress rejects the service's response headers (too big for its proxy buffer)",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    // nginx: "upstream sent too big header while reading response header from upstream"
+    text: 'upstream sent too big header[^\\n]*',
+    cause:
+      '{subject}\'s responses carry headers bigger than the ingress (nginx) proxy buffer, so the ingress answers 502 Bad Gateway ("{fact}"): large Set-Cookie or other response headers',
+    fix: 'Raise the proxy buffer of the Ingress of {subject} (annotation nginx.ingress.kubernetes.io/proxy-buffer-size: "16k", or proxy-buffer-size in the controller ConfigMap), or make its response headers smaller (cookies); roll back the change that made them grow.',
+  },
+  {
+    id: 'ingress_upstream_unavailable',
+    class: 'dependency_failure',
+    title: 'the ingress cannot reach the service behind it',
+    role: 'cause',
+    strength: 0.82,
+    on: ['log'],
+    // nginx: "connect() failed (111: Connection refused) while connecting to upstream",
+    // "upstream timed out (110: Connection timed out) while reading response header", "no live upstreams"
+    text: 'connect\\(\\) failed \\(111: Connection refused\\) while connecting to upstream[^\\n]*|upstream timed out \\(110: (?:Connection|Operation) timed out\\)[^\\n]*|no live upstreams while connecting to upstream[^\\n]*|upstream prematurely closed connection[^\\n]*',
+    cause:
+      'the ingress cannot get an answer from {subject}: its requests to the pods fail ("{fact}"), so clients get 502/504',
+    fix: 'Check the pods behind {subject} (ready endpoints, the port the Service targets, slow requests against the ingress proxy timeouts).',
+  },
+  {
     id: 'db_host_blocked',
     class: 'crashloop_connection',
     title: 'database blocks the client host after connection errors',

@@ -103,3 +103,39 @@ export function failingDependencies(
   }
   return [...counts.values()].sort((a, b) => b.n - a.n).map((x) => x.dep);
 }
+
+/** pods of an ingress controller or gateway proxy (they log every request's upstream) */
+export const INGRESS_CONTROLLER =
+  /^(?:ingress-nginx|nginx-ingress|rke2-ingress-nginx|ingress-controller|traefik|haproxy-ingress|kubernetes-ingress|contour|envoy-gateway|kong|istio-ingressgateway)/;
+
+/**
+ * The workload an ingress controller's log line is about: the Service its upstream name says
+ * (ingress-nginx's `[shop-account-api-80]`: namespace, service, port), else the backend of the
+ * Ingress rule for the line's host and path.
+ */
+export function upstreamWorkload(model: ClusterModel, line: string): ObjectView | undefined {
+  const named = /\[([a-z0-9][a-z0-9-]*)-(\d+|[a-z][a-z0-9-]*)\]/.exec(line)?.[1];
+  const services = model.list('service');
+  let svc = named
+    ? services.find((s) => s.namespace && named === `${s.namespace}-${s.name}`)
+    : undefined;
+  if (!svc) {
+    const host = /\bhost: "([^"]+)"|\bserver: ([\w.-]+)/.exec(line);
+    const h = host?.[1] ?? host?.[2];
+    const path = /"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\/\S*)/.exec(line)?.[1] ?? '/';
+    const rules = h
+      ? model
+          .list('ingress')
+          .flatMap((i) => ingressBackends(i).map((b) => ({ b, ns: i.namespace })))
+          .filter(({ b }) => b.host === h && path.startsWith(b.path || '/'))
+          .sort((x, y) => (y.b.path ?? '').length - (x.b.path ?? '').length)
+      : [];
+    const rule = rules[0];
+    if (rule)
+      svc =
+        services.find((s) => s.name === rule.b.service && s.namespace === rule.ns) ??
+        ({ kind: 'service', name: rule.b.service, namespace: rule.ns } as ObjectView);
+  }
+  if (!svc) return undefined;
+  return backingWorkload(model, svc);
+}

@@ -1,6 +1,11 @@
 import { matchesLabels, parseLabelSelector } from '@inquest/kube';
 import type { CauseEntry, FactSource } from './cause-catalog.data';
-import { ingressBackends, podsNamedFor } from './dependencies';
+import {
+  INGRESS_CONTROLLER,
+  ingressBackends,
+  podsNamedFor,
+  upstreamWorkload,
+} from './dependencies';
 import type { ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { quantity } from './questions';
@@ -249,12 +254,17 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
       const hint = /refused|timed? ?out|timeout|unreachable/i.test(line.text)
         ? connectTarget(lines.slice(Math.max(0, i - 12), i + 1).map((x) => x.text))
         : undefined;
+      // an ingress controller's line is about the service it routes the request to
+      const upstream =
+        l.pod && INGRESS_CONTROLLER.test(l.pod) && /\[(?:error|crit|alert|emerg)\]/.test(line.text)
+          ? upstreamWorkload(model, line.text)
+          : undefined;
       run(
         'log',
         undefined,
         text,
-        view as ObjectView | undefined,
-        w,
+        (upstream ?? view) as ObjectView | undefined,
+        upstream?.name ?? w,
         line.at,
         l.source,
         hint ? { host_hint: hint } : {},

@@ -2,7 +2,12 @@ import type { EngineRun } from '../engine';
 import { toolSettingsOf } from '../agents';
 import { fillFromRequest, type Params } from '../param-filler';
 import type { ToolRunner } from '../tool-runner';
-import { failingDependencies, ingressBackends, podsNamedFor } from './dependencies';
+import {
+  failingDependencies,
+  INGRESS_CONTROLLER,
+  ingressBackends,
+  podsNamedFor,
+} from './dependencies';
 import { isUnhealthy } from './health';
 import type { ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
@@ -36,6 +41,8 @@ export class Gatherer {
   private readonly done = new Set<string>();
   /** objects inspected (kind/namespace/name) */
   private readonly inspected = new Set<string>();
+  /** namespaces whose events were read as a whole */
+  private readonly namespaceEvents = new Set<string>();
 
   constructor(
     private readonly run: EngineRun,
@@ -124,8 +131,9 @@ export class Gatherer {
     if (t.previous && p.params.previous) set('previous', true);
     if (t.keyword) set('keyword', t.keyword);
     if (t.all) set('allNamespaces', true);
-    // a Service listing shows its selector only in the wide form
-    if (p.params.wide && t.kind === 'service' && !t.name) set('wide', true);
+    // a Service listing shows its selector only in the wide form, a ReplicaSet's its images
+    if (p.params.wide && (t.kind === 'service' || t.kind === 'replicaset') && !t.name)
+      set('wide', true);
     // a format choice: a listing's wide table (status, restarts, node), an object's whole YAML
     // (a default JSON "summary" may hide both)
     if (p.params.output && (p.verb === 'get' || p.verb === 'list')) {
@@ -252,7 +260,8 @@ export class Gatherer {
             { kind, namespace: ns },
           ),
         );
-      if (ns)
+      if (ns) {
+        this.namespaceEvents.add(ns);
         phase1.push(
           this.first(
             this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
@@ -260,6 +269,7 @@ export class Gatherer {
             { namespace: ns },
           ),
         );
+      }
     }
     for (const s of scope.subjects.slice(0, 2))
       phase1.push(
@@ -306,15 +316,16 @@ export class Gatherer {
     // the events of namespaces the scope gained since discovery ("... in training")
     await Promise.all(
       scope.namespaces
-        .filter((ns) => !listed.has(ns))
+        .filter((ns) => !listed.has(ns) && !this.namespaceEvents.has(ns))
         .slice(0, 2)
-        .map((ns) =>
-          this.first(
+        .map((ns) => {
+          this.namespaceEvents.add(ns);
+          return this.first(
             this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
             { namespace: ns },
             { namespace: ns },
-          ),
-        ),
+          );
+        }),
     );
 
     // a Service's selector against its pods' labels: a listing that shows no labels leaves one
@@ -390,6 +401,8 @@ export class Gatherer {
     await this.follow(targets, text);
     // 4. what the subjects call and fail on: the logs and state of that dependency
     await this.followDependencies(targets);
+    // 5. clients get 502/503/504 while the pods may look fine: what the ingress controller logs
+    if (GATEWAY_ERROR.test(text)) await this.inspectIngressControllers();
     await genericDone;
   }
 
@@ -512,7 +525,13 @@ export class Gatherer {
             scope.subjects.some((s) => model.matches(o, s)),
         );
       const pods = rank(matching.filter((o) => o.kind === 'pod'));
-      const others = rank(matching.filter((o) => o.kind !== 'pod' && o.kind !== 'replicaset'));
+      // the controller of the subject's own name first (the StatefulSet "kafka" before the
+      // Deployment "kafka-ui"): its events say why it has fewer pods than it wants
+      const exact = (o: ObjectView) =>
+        scope.subjects.some((s) => s.name === o.name) && CONTROLLER_KINDS.has(o.kind) ? 0 : 1;
+      const others = rank(matching.filter((o) => o.kind !== 'pod' && o.kind !== 'replicaset')).sort(
+        (a, b) => exact(a) - exact(b),
+      );
       picked = [...pods.slice(0, 3), ...others.slice(0, 3)];
       // named but not listed (a node, a job, a PVC): look it up directly
       for (const s of scope.subjects)
@@ -566,13 +585,22 @@ export class Gatherer {
           ctx,
         ),
       );
-    jobs.push(
-      this.first(
-        this.tools('events').filter((p) => p.params.name || p.params.involved || p.params.pod),
-        { kind: o.kind, name: o.name, namespace: ns },
-        ctx,
-      ),
+    const perObject = this.tools('events').filter(
+      (p) => p.params.name || p.params.involved || p.params.pod,
     );
+    if (perObject.length)
+      jobs.push(this.first(perObject, { kind: o.kind, name: o.name, namespace: ns }, ctx));
+    // a server whose events tool only takes a namespace: that namespace's events, once
+    else if (ns && !this.namespaceEvents.has(ns)) {
+      this.namespaceEvents.add(ns);
+      jobs.push(
+        this.first(
+          this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
+          { namespace: ns },
+          { namespace: ns },
+        ),
+      );
+    }
     if (o.kind === 'pod') {
       const logs = this.tools('logs').filter((p) => p.params.pod || p.params.name);
       jobs.push(
@@ -698,6 +726,84 @@ export class Gatherer {
             { kind: 'replicaset', namespace: ns },
           ),
         ),
+    );
+  }
+
+  /**
+   * The ingress controller's logs (its error lines name the upstream and why it failed), then
+   * the Ingresses of the hosts those lines name and the Services behind them.
+   */
+  private async inspectIngressControllers(): Promise<void> {
+    const controllers = () =>
+      this.model.list('pod').filter((p) => INGRESS_CONTROLLER.test(p.name) && p.namespace);
+    if (!controllers().length) {
+      const known = this.model.list('namespace').map((n) => n.name);
+      const nss = known.length
+        ? known.filter((n) => /ingress|nginx|traefik|gateway|haproxy|contour|kong/.test(n))
+        : ['ingress-nginx'];
+      for (const ns of [...nss.slice(0, 2), 'kube-system']) {
+        if (controllers().length) break;
+        await this.first(
+          this.tools(['list', 'get'], 'pod').filter(
+            (p) => !p.params.name || !p.required.includes(p.params.name),
+          ),
+          { kind: 'pod', namespace: ns },
+          { kind: 'pod', namespace: ns },
+        );
+      }
+    }
+    const logs = this.tools('logs').filter(
+      (p) => (p.params.pod || p.params.name) && !p.previousLogs,
+    );
+    await Promise.all(
+      controllers()
+        .slice(0, 2)
+        .filter((p) => !this.model.logs.some((l) => l.pod === p.name))
+        .map((p) =>
+          this.first(
+            logs,
+            { kind: 'pod', name: p.name, namespace: p.namespace, tail: 500 },
+            { kind: 'pod', namespace: p.namespace, pod: p.name, previous: false },
+          ),
+        ),
+    );
+    // the hosts of its error lines: their Ingresses, and the Services and workloads behind them
+    const hosts = new Set<string>();
+    for (const l of this.model.logs.filter((x) => x.pod && INGRESS_CONTROLLER.test(x.pod)))
+      for (const x of l.lines)
+        if (/\[error\]/.test(x.text)) {
+          const h = /\bhost: "([^"]+)"/.exec(x.text)?.[1];
+          if (h) hosts.add(h);
+        }
+    if (!hosts.size) return;
+    if (!this.model.list('ingress').length)
+      await this.first(
+        this.tools(['list', 'get'], 'ingress').filter(
+          (p) => !p.params.name || !p.required.includes(p.params.name),
+        ),
+        { kind: 'ingress', all: true },
+        { kind: 'ingress' },
+      );
+    const routes = this.model
+      .list('ingress')
+      .filter((i) => [...hosts].some((h) => (i.fields['hosts'] ?? '').split(',').includes(h)))
+      .slice(0, 2);
+    await Promise.all(
+      routes.filter((i) => !ingressBackends(i).length).map((i) => this.describe(i)),
+    );
+    const nss = [...new Set(routes.map((i) => i.namespace).filter(Boolean))] as string[];
+    await Promise.all(
+      nss.slice(0, 2).flatMap((ns) =>
+        ['service', 'deployment', 'replicaset'].map((kind) =>
+          this.first(
+            this.tools(['list', 'get'], kind).filter(
+              (p) => !p.params.name || !p.required.includes(p.params.name),
+            ),
+            { kind, namespace: ns },
+            { kind, namespace: ns },
+          ),
+        ),
+      ),
     );
   }
 
@@ -928,6 +1034,11 @@ export class Gatherer {
     await Promise.all(jobs);
   }
 }
+
+const CONTROLLER_KINDS = new Set(['deployment', 'statefulset', 'daemonset', 'job', 'cronjob']);
+
+/** what clients see when the ingress cannot get a good answer from the service behind it */
+const GATEWAY_ERROR = /\b50[234]\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 
 const DNS_FAILURE =
   /no such host|NXDOMAIN|Temporary failure in name resolution|Name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|lookup \S+ on [\d.:]+: (read udp|i\/o timeout|server misbehaving)/i;

@@ -78,16 +78,17 @@ export class ClusterModel {
     Object.assign(prev.fields, v.fields);
     if (v.conditions.length) prev.conditions = v.conditions;
     if (
-      v.containers.length >= prev.containers.length &&
-      v.containers.some(
-        (c) =>
-          c.waiting ||
-          c.terminated ||
-          c.last ||
-          Object.keys(c.limits).length ||
-          Object.keys(c.requests).length ||
-          c.probes.length,
-      )
+      (v.containers.length && !prev.containers.length) ||
+      (v.containers.length >= prev.containers.length &&
+        v.containers.some(
+          (c) =>
+            c.waiting ||
+            c.terminated ||
+            c.last ||
+            Object.keys(c.limits).length ||
+            Object.keys(c.requests).length ||
+            c.probes.length,
+        ))
     )
       prev.containers = v.containers;
     for (const i of v.images) if (!prev.images.includes(i)) prev.images.push(i);

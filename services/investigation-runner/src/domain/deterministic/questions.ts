@@ -310,19 +310,22 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 
 /** "which node is kafka-2 running on?": each subject pod's node, and what runs on a named node */
 function placement(model: ClusterModel, scope: Scope, subject: string | undefined): string {
+  // a node named bare ("ip-10-0-25-91", no kind) is a node when a node has that name
+  const nodeOf = (name: string) =>
+    model.list('node').find((n) => n.name === name || n.name.startsWith(`${name}.`));
   const pods = model
     .list('pod')
-    .filter((p) => scope.subjects.some((s) => s.kind !== 'node' && model.matches(p, s)));
+    .filter((p) =>
+      scope.subjects.some((s) => s.kind !== 'node' && !nodeOf(s.name) && model.matches(p, s)),
+    );
   if (!pods.length)
     return `I could not find the pods of ${subject ?? 'the service'} with the tools available.`;
   const parts = pods.map((p) =>
     p.node ? `${p.name} runs on node ${p.node}` : `${p.name}: its node was not shown`,
   );
   // a node the message names ("I want to drain ip-10-0-25-91"): what runs there
-  for (const s of scope.subjects.filter((x) => x.kind === 'node')) {
-    const node = model
-      .list('node')
-      .find((n) => n.name === s.name || n.name.startsWith(`${s.name}.`));
+  for (const s of scope.subjects) {
+    const node = nodeOf(s.name);
     if (!node) continue;
     const on = pods.filter((p) => p.node === node.name);
     parts.push(
