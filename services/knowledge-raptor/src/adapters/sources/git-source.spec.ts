@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@inquest/testing';
-import { egressHostCheck, GitSourceConnector } from './git-source';
+import { egressHostCheck, GitSourceConnector, globMatcher } from './git-source';
 
 const source = (url: string) => ({
   name: 'rb',
@@ -79,5 +79,36 @@ describe('GitSourceConnector http(s) URLs', () => {
     await expect(check(new URL('http://93.184.216.34/r.git'))).resolves.toBeUndefined();
     const allowed = egressHostCheck(['git.internal.example']);
     await expect(allowed(new URL('http://git.internal.example/r.git'))).resolves.toBeUndefined();
+  });
+});
+
+describe('globMatcher', () => {
+  it.each([
+    ['**/*.md', 'a.md', true],
+    ['**/*.md', 'docs/runbooks/a.md', true],
+    ['**/*.md', 'docs/a.txt', false],
+    ['runbooks/**/*.md', 'runbooks/a.md', true],
+    ['runbooks/**/*.md', 'runbooks/x/y/a.md', true],
+    ['runbooks/**/*.md', 'other/runbooks/a.md', false],
+    ['runbooks/*.md', 'runbooks/x/a.md', false],
+    ['docs/?.md', 'docs/a.md', true],
+    ['docs/?.md', 'docs/ab.md', false],
+    ['docs/**', 'docs/a/b/c', true],
+    ['**', 'anything/at/all', true],
+    ['a.md', 'a.md', true],
+    ['a.md', 'xa.md', false],
+    ['*', 'a/b', false],
+    ['**.md', 'a/b.md', true],
+  ])('%s matches %s: %s', (glob, path, expected) => {
+    expect(globMatcher(glob)(path)).toBe(expected);
+  });
+
+  it('answers a glob written to backtrack at once (no regular expression behind it)', () => {
+    const glob = `${'**a'.repeat(20)}**b`;
+    const path = `docs/${'a'.repeat(200)}.md`;
+    const started = Date.now();
+    expect(globMatcher(glob)(path)).toBe(false);
+    expect(globMatcher(`${'*a'.repeat(20)}*`)(`${'a'.repeat(300)}/x`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

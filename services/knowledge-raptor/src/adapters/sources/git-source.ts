@@ -39,22 +39,65 @@ export interface GitSourceOptions {
 
 const MARKDOWN = ['**/*.md', '**/*.markdown'];
 
-/** `**` any directories, `*` any characters but `/`, `?` one of them; matched on the whole path. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
+type GlobToken =
+  { k: 'dirs' } | { k: 'any' } | { k: 'star' } | { k: 'one' } | { k: 'char'; c: string };
+
+/**
+ * `**` any directories, `*` any characters but `/`, `?` one of them; matched on the whole path.
+ * A team writes these globs: they are matched by dynamic programming in time linear in
+ * (glob length x path length), never by a backtracking regular expression (`**a**a**a…b` would
+ * hold the service's one thread for minutes).
+ */
+export function globMatcher(glob: string): (path: string) => boolean {
+  const tokens: GlobToken[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
     if (c === '*' && glob[i + 1] === '*') {
       i++;
+      while (glob[i + 1] === '*') i++; // *** is **
       if (glob[i + 1] === '/') {
         i++;
-        re += '(?:.*/)?';
-      } else re += '.*';
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+        tokens.push({ k: 'dirs' });
+      } else tokens.push({ k: 'any' });
+    } else if (c === '*') tokens.push({ k: 'star' });
+    else if (c === '?') tokens.push({ k: 'one' });
+    else tokens.push({ k: 'char', c });
   }
-  return new RegExp(`^${re}$`);
+  return (path) => {
+    const n = path.length;
+    // next[j]: tokens[t+1..] match path[j..]; cur[j]: tokens[t..] match path[j..]
+    let next = new Uint8Array(n + 1);
+    next[n] = 1;
+    for (let t = tokens.length - 1; t >= 0; t--) {
+      const tok = tokens[t]!;
+      const cur = new Uint8Array(n + 1);
+      // `**/`: nothing, or anything up to and including a `/`
+      let dirs = 0;
+      for (let j = n; j >= 0; j--) {
+        const ch = path[j];
+        switch (tok.k) {
+          case 'char':
+            cur[j] = j < n && ch === tok.c ? next[j + 1]! : 0;
+            break;
+          case 'one':
+            cur[j] = j < n && ch !== '/' ? next[j + 1]! : 0;
+            break;
+          case 'star':
+            cur[j] = next[j]! || (j < n && ch !== '/' ? cur[j + 1]! : 0);
+            break;
+          case 'any':
+            cur[j] = next[j]! || (j < n ? cur[j + 1]! : 0);
+            break;
+          case 'dirs':
+            if (j < n) dirs = (ch === '/' && next[j + 1]) || dirs ? 1 : 0;
+            cur[j] = next[j]! || dirs;
+            break;
+        }
+      }
+      next = cur;
+    }
+    return next[0] === 1;
+  };
 }
 
 /**
@@ -117,7 +160,7 @@ export class GitSourceConnector implements SourceConnector {
         config,
       );
       const listing = await this.git(['ls-files', '-s', '-z'], dir, signal, config);
-      const globs = (source.paths?.length ? source.paths : MARKDOWN).map(globToRegExp);
+      const globs = (source.paths?.length ? source.paths : MARKDOWN).map(globMatcher);
       const max = this.opts.maxFileBytes ?? 1024 * 1024;
       const docs: SourceDocument[] = [];
       for (const entry of listing.split('\0')) {
@@ -125,7 +168,7 @@ export class GitSourceConnector implements SourceConnector {
         const m = /^(\d+) ([0-9a-f]+) \d+\t(.+)$/s.exec(entry);
         if (!m || m[1] === '120000' || m[1] === '160000') continue; // symlinks, submodules
         const path = m[3]!;
-        if (!globs.some((g) => g.test(path))) continue;
+        if (!globs.some((matches) => matches(path))) continue;
         const content = await readFile(join(dir, path));
         if (content.length > max) continue;
         docs.push({
