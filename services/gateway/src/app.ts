@@ -22,6 +22,13 @@ import { RequestAbort } from './http/request-abort';
 import type { RateLimiter, RateState } from './http/rate-limiter';
 import { unlimited } from './http/rate-limiter';
 import { HttpApiRequest } from './http/api-request';
+import { PreparedBody } from './http/prepared-body';
+import {
+  holdHeaders,
+  installHeldHeaders,
+  setHeldHeader,
+  writeHeadWith,
+} from './http/response-head';
 import type { ApiResponse, AuthContext, RateClass, RouteDef } from './http/route';
 import { rateClassOf } from './http/route';
 import { securityHeaders } from './http/security-headers';
@@ -81,15 +88,19 @@ const CORS_EXPOSED_HEADERS = [
 type Locals = { requestId: string };
 
 /**
- * Security headers on every answer (helmet's, computed once); the docs page loosens its own CSP
- * for Redoc.
+ * Security headers on every answer (helmet's, computed once), as a flat `[name, value, ...]` list;
+ * the docs page loosens its own CSP for Redoc.
  */
-const SECURITY_HEADERS = securityHeaders({ crossOriginResourcePolicy: { policy: 'same-site' } });
+const SECURITY_HEADERS = securityHeaders({
+  crossOriginResourcePolicy: { policy: 'same-site' },
+}).flat();
 
 /** The gateway's express app: request ids, metrics, health, then every declared route under /api/v1. */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // the opening headers of an answer are held and written with its head (./http/response-head)
+  installHeldHeaders(app);
   // Behind an ingress every client would otherwise share its address: one client's failed
   // guesses would lock out everyone. Only the operator's proxies are believed, never a client.
   app.set(
@@ -142,8 +153,7 @@ export function createApp(deps: AppDeps): express.Express {
       const requestId = requestIdFrom(req.headers['x-request-id']);
       res.locals.requestId = requestId;
       res.locals.started = performance.now();
-      res.setHeader('X-Request-Id', requestId);
-      for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+      holdHeaders(res, ['X-Request-Id', requestId, ...SECURITY_HEADERS]);
       res.on('finish', recordFinished);
       next();
     },
@@ -374,10 +384,36 @@ async function handle(
   const out: ApiResponse = await route.handler(apiReq);
   // the request timed out (answered 503) or the client left while the handler ran
   if (res.headersSent || abort.aborted) return;
+  if (out.body instanceof PreparedBody) {
+    sendPrepared(req, res, out.status, out.body, out.headers);
+    return;
+  }
   for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
   if (out.body === undefined) res.status(out.status).end();
   else if (out.contentType) res.status(out.status).type(out.contentType).send(out.body);
   else res.status(out.status).json(out.body);
+}
+
+/**
+ * A prepared body with its fields (with 304: the ETag and no body; HEAD: no body) after the
+ * answer's own headers, in one writeHead.
+ */
+function sendPrepared(
+  req: Request,
+  res: Response,
+  status: number,
+  prepared: PreparedBody,
+  headers: Record<string, string> | undefined,
+): void {
+  if (headers) for (const [k, v] of Object.entries(headers)) setHeldHeader(res, k, v);
+  if (status === 304) {
+    writeHeadWith(res, status, prepared.notModifiedFields);
+    res.end();
+    return;
+  }
+  writeHeadWith(res, status, prepared.fields);
+  if (req.method === 'HEAD') res.end();
+  else res.end(prepared.body);
 }
 
 function isUriError(err: unknown): boolean {
@@ -466,11 +502,11 @@ async function countRequest(
 function setRateHeaders(res: Response, s: RateState): void {
   if (s.limit >= Number.MAX_SAFE_INTEGER) return;
   const secs = Math.max(0, s.resetAt - Math.ceil(Date.now() / 1000));
-  res.setHeader('X-RateLimit-Limit', String(s.limit));
-  res.setHeader('X-RateLimit-Remaining', String(Math.max(0, s.remaining)));
-  res.setHeader('X-RateLimit-Reset', String(s.resetAt));
-  res.setHeader('RateLimit-Policy', `"${s.class}";q=${s.limit};w=60`);
-  res.setHeader('RateLimit', `"${s.class}";r=${Math.max(0, s.remaining)};t=${secs}`);
+  setHeldHeader(res, 'X-RateLimit-Limit', String(s.limit));
+  setHeldHeader(res, 'X-RateLimit-Remaining', String(Math.max(0, s.remaining)));
+  setHeldHeader(res, 'X-RateLimit-Reset', String(s.resetAt));
+  setHeldHeader(res, 'RateLimit-Policy', `"${s.class}";q=${s.limit};w=60`);
+  setHeldHeader(res, 'RateLimit', `"${s.class}";r=${Math.max(0, s.remaining)};t=${secs}`);
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -47,6 +47,10 @@ export interface SenderAuthInput {
 
 export interface ApiResponse {
   status: number;
+  /**
+   * JSON-serialized; a PreparedBody is sent as is with its own fields (with status 304: its ETag,
+   * no body)
+   */
   body?: unknown;
   headers?: Record<string, string>;
   /** send `body` (a string or Buffer) as is with this content type instead of as JSON */

@@ -20,6 +20,7 @@ import {
   changeRequestFilterFields,
   changeRequestStatusOf,
 } from '../grpc/config-messages';
+import { PreparedBody } from '../http/prepared-body';
 import { defineRoute, type RouteDef } from '../http/route';
 import { changeRequestBody, decision } from './change-requests';
 import type { GatewayDeps } from './gateway-deps';
@@ -27,26 +28,20 @@ import { err, teamOf } from './route-helpers';
 
 /** The team the request acts on (set by authentication for every team route). */
 
-/** One answer of GET /config/me/effective, serialized once, with its entity tag. */
-interface EffectiveBody {
-  body: Buffer;
-  etag: string;
-}
-
 /**
  * The answer body of each effective config the source hands out, kept as long as the source keeps
  * that answer (it gives the same object until the config changes or its TTL passes): the JSON text
  * and its ETag are computed once per config version, not per request. The tag hashes the body, not
  * the team's version, because an org or group change alters the body without bumping it.
  */
-function effectiveBodies(): (eff: EffectiveAnswer) => EffectiveBody {
-  const bodies = new WeakMap<EffectiveAnswer, EffectiveBody>();
+function effectiveBodies(): (eff: EffectiveAnswer) => PreparedBody {
+  const bodies = new WeakMap<EffectiveAnswer, PreparedBody>();
   return (eff) => {
     let out = bodies.get(eff);
     if (!out) {
       const body = Buffer.from(JSON.stringify({ ...eff.config, version: eff.version }));
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-      out = { body, etag };
+      out = new PreparedBody(body, 'application/json; charset=utf-8', etag);
       bodies.set(eff, out);
     }
     return out;
@@ -123,15 +118,9 @@ export function configRoutes(deps: GatewayDeps): RouteDef[] {
       handler: async (req) => {
         // the request is the read options: its signal is made only if the cache has to load
         const eff = await cache.get(teamOf(req), req);
-        const { body, etag } = bodyOf(eff);
-        if (ifNoneMatch(req.headers['if-none-match'], etag))
-          return { status: 304, headers: { ETag: etag } };
-        return {
-          status: 200,
-          body,
-          headers: { ETag: etag },
-          contentType: 'application/json; charset=utf-8',
-        };
+        const body = bodyOf(eff);
+        // a PreparedBody answer carries its ETag (with 304: only that, no body)
+        return { status: ifNoneMatch(req.headers['if-none-match'], body.etag) ? 304 : 200, body };
       },
     }),
     defineRoute({
