@@ -619,7 +619,7 @@ export class Gatherer {
           this.first(
             logs.filter((p) => p.params.container && !p.previousLogs),
             { kind: 'pod', name: o.name, namespace: ns, container: c.name },
-            { ...ctx, previous: false },
+            { ...ctx, container: c.name, previous: false },
           ),
         );
       const prev = logs.filter((p) => p.previousLogs || p.params.previous);
@@ -637,25 +637,55 @@ export class Gatherer {
         );
     }
     await Promise.all(jobs);
-    // a sidecar that is not ready (a mesh proxy without its configuration) fails the pod while
-    // the main container only reports the refusals: its own logs, once describe has named it
+    // once describe has named the containers: an init container that fails or waits, and a
+    // sidecar that is not ready (a mesh proxy without its configuration) while the main container
+    // only reports the refusals; their own logs
     if (o.kind === 'pod') {
       const cur = this.model.get('pod', o.name, ns);
-      const sidecars = (cur?.containers ?? [])
-        .filter((c, i) => i > 0 && !c.init && c.ready === false)
-        .filter((c) => !this.model.logs.some((l) => l.pod === o.name && l.container === c.name))
-        .slice(0, 2);
+      const all = cur?.containers ?? [];
+      const main = all.filter((c) => !c.init);
+      const sidecars = [
+        ...all.filter(
+          (c) =>
+            c.init &&
+            (c.waiting ||
+              (c.terminated && c.terminated.reason !== 'Completed') ||
+              (c.restarts ?? 0) > 0),
+        ),
+        ...main.filter((c, i) => i > 0 && c.ready === false),
+      ].slice(0, 2);
+      const read = (c: { name: string }, previous: boolean) =>
+        this.model.logs.some(
+          (l) => l.pod === o.name && l.container === c.name && l.previous === previous,
+        );
       const logs = this.tools('logs').filter(
         (p) => (p.params.pod || p.params.name) && p.params.container && !p.previousLogs,
       );
+      // one that crashes writes its last words in its previous run
+      const previous = this.tools('logs').filter(
+        (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
+      );
       await Promise.all(
-        sidecars.map((c) =>
-          this.first(
-            logs,
-            { kind: 'pod', name: o.name, namespace: ns, container: c.name },
-            { ...ctx, previous: false },
-          ),
-        ),
+        sidecars.flatMap((c) => [
+          ...(read(c, false)
+            ? []
+            : [
+                this.first(
+                  logs,
+                  { kind: 'pod', name: o.name, namespace: ns, container: c.name },
+                  { ...ctx, container: c.name, previous: false },
+                ),
+              ]),
+          ...(((c.restarts ?? 0) > 0 || c.last) && !read(c, true)
+            ? [
+                this.first(
+                  previous,
+                  { kind: 'pod', name: o.name, namespace: ns, container: c.name, previous: true },
+                  { ...ctx, container: c.name, previous: true },
+                ),
+              ]
+            : []),
+        ]),
       );
     }
     // pods of a workload that had none listed yet
