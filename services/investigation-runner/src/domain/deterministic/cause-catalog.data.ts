@@ -40,7 +40,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['state', 'event', 'log', 'text'],
     text: '\\bOOMKilled\\b|memory cgroup out of memory|out of memory: kill|java\\.lang\\.OutOfMemoryError|JavaScript heap out of memory|\\bOOM[- ]?kill',
     cause:
-      '{subject} is being OOMKilled{in_container}: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137)',
+      '{subject} is being OOMKilled{in_container}: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137){tmpfs}',
     fix: 'Raise the memory limit of {subject}{in_container} above its working set (or fix the leak / roll back the change that raised its memory use); check `kubectl top pod` against the limit.',
   },
   // ---------------------------------------------------------------- image pull
@@ -63,7 +63,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.9,
     on: ['event', 'state'],
-    text: '(?:image "?(?<image>[\\w./:@-]+)"?[^\\n]*)?(?:pull access denied|unauthorized|authentication required|no basic auth credentials|403 Forbidden|denied: requested access|insufficient_scope)',
+    // only about an image (a cloud API's "UnauthorizedOperation" in a volume event is not)
+    text: '(?=[^\\n]*(?:[Pp]ull|[Ii]mage|registry|manifest))(?:[^\\n]*?image "?(?<image>[\\w./:@-]+)"?[^\\n]*)?(?:pull access denied|unauthorized|authentication required|no basic auth credentials|403 Forbidden|denied: requested access|insufficient_scope)',
     cause:
       'the registry refuses to let {subject} pull {image}: pull access denied / unauthorized (missing or wrong imagePullSecret)',
     fix: 'Give {subject} a valid imagePullSecret for the registry (or attach it to its ServiceAccount) and check the credentials have pull rights.',
@@ -470,7 +471,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.9,
     on: ['event', 'condition', 'log', 'text'],
-    text: "(?:Failed to (?:renew|issue|create Order)|renewal (?:has )?failed|Issuing certificate as Secret[^\\n]*failed|challenge[^\\n]*(?:403|failed|invalid|error)|ACME[^\\n]*(?:403|failed|error|invalid)|acme: authorization error|Error presenting challenge|Failed to finalize Order|wrong status code '\\d+', expected '200'|self check failed|propagation check failed|Waiting for (?:HTTP-01|DNS-01) challenge propagation[^\\n]*)[^\\n]*",
+    text: "(?:Failed to (?:renew|issue|create Order)|renewal (?:has )?failed|Issuing certificate as Secret[^\\n]*failed|challenge[^\\n]*(?:403|failed|invalid|error)|\\bACME\\b(?![-.])[^\\n]*(?:403|failed|error|invalid)|acme: authorization error|Error presenting challenge|Failed to finalize Order|wrong status code '\\d+', expected '200'|self check failed|propagation check failed|Waiting for (?:HTTP-01|DNS-01) challenge propagation[^\\n]*)[^\\n]*",
     cause: 'the certificate {subject} cannot be renewed: "{fact}", so it will expire (or has)',
     fix: 'Fix what the ACME challenge needs (the http-01 path must be reachable through the ingress without auth/redirect, or the DNS-01 credentials), then check the Certificate is Ready again.',
   },
@@ -556,9 +557,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.92,
     on: ['event', 'condition', 'text'],
-    text: '(?:maximum|minimum) (?<res>cpu|memory|storage|ephemeral-storage) usage per (?<scope>Container|Pod) is (?<limit>[\\w.]+)[^\\n]*|must specify (?:limits|requests)\\.[\\w]+',
+    text: '(?:maximum|minimum) (?<res>cpu|memory|storage|ephemeral-storage) usage per (?<scope>Container|Pod) is (?<limit>[\\w.]+)[^\\n]*|(?<res2>cpu|memory) max limit to request ratio per (?<scope2>Container|Pod) is (?<limit2>[\\d.]+)[^\\n]*|must specify (?:limits|requests)\\.[\\w]+',
     cause: 'new pods of {subject} are rejected by the namespace LimitRange: "{fact}"',
-    fix: 'Set the {res} requests/limits of {subject} within the LimitRange ({scope} max/min {limit}) or change the LimitRange.',
+    fix: 'Set the {res}{res2} requests/limits of {subject} within the LimitRange ({scope}{scope2} max/min or limit-to-request ratio {limit}{limit2}) or change the LimitRange.',
   },
   // ---------------------------------------------------------------- scaling
   {
@@ -568,7 +569,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.8,
     on: ['condition', 'event'],
-    text: 'TooManyReplicas|desired replica count is more than the maximum replica count|ScalingLimited',
+    // ScalingLimited True also means "at the minimum" (TooFewReplicas): not a ceiling
+    text: 'TooManyReplicas|desired replica count is more than the maximum replica count|ScalingLimited(?![^\\n]*(?:TooFewReplicas|less than the minimum))',
     cause:
       'the HorizontalPodAutoscaler of {subject} is at its maximum ({max} replicas) and cannot add capacity while load stays above target{targets}',
     fix: 'Raise maxReplicas of the HPA of {subject} (cluster capacity permitting) and find what drives the load; consider making each replica cheaper.',
@@ -841,6 +843,46 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the ingress cannot get an answer from {subject}: its requests to the pods fail ("{fact}"), so clients get 502/504',
     fix: 'Check the pods behind {subject} (ready endpoints, the port the Service targets, slow requests against the ingress proxy timeouts).',
+  },
+  {
+    id: 'cloud_access_denied',
+    class: 'rbac_denied',
+    title: 'the cloud API refuses the identity the pod runs as',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'event', 'text'],
+    // AWS: "An error occurred (AccessDenied) when calling the PutObject operation: User:
+    // arn:aws:sts::1:assumed-role/x/i-0 is not authorized to perform: s3:PutObject",
+    // "UnauthorizedOperation: You are not authorized to perform this operation"; GCP/Azure alike
+    text: '(?:An error occurred \\((?:AccessDenied|AccessDeniedException|UnauthorizedOperation|Forbidden)\\) when calling the (?<op>\\w+) operation|UnauthorizedOperation|AccessDeniedException|is not authorized to perform: (?<action>[\\w:*-]+)|AuthorizationFailed|does not have (?:storage\\.\\w+\\.\\w+|[\\w.]+) access)[^\\n]*',
+    cause:
+      '{subject} is refused by the cloud API: the identity it runs as may not {op}{action} ("{fact}"): the pod uses the wrong IAM role (its ServiceAccount\'s role annotation, e.g. eks.amazonaws.com/role-arn for IRSA, is missing or changed, so it falls back to the node role) or the role lacks the permission',
+    fix: 'Check the ServiceAccount of {subject} (the eks.amazonaws.com/role-arn annotation or workload identity binding) and the policy of the role it should assume; restore the annotation or grant {op}{action}.',
+  },
+  {
+    id: 'pvc_provisioning_failed',
+    class: 'pvc_pending',
+    title: "the volume provisioner cannot create the claim's volume",
+    role: 'cause',
+    strength: 0.84,
+    on: ['event'],
+    reason: '^ProvisioningFailed$',
+    cause:
+      'the claim {subject} cannot be provisioned: the storage driver refuses it ("{fact}"), so the pods that mount it stay Pending',
+    fix: "Fix what the provisioner says: an access mode the driver supports (EBS/GCE PD volumes are ReadWriteOnce; ReadWriteMany needs a file store such as EFS/Filestore/NFS), a StorageClass parameter, or the driver's cloud permissions.",
+  },
+  {
+    id: 'vault_sealed',
+    class: 'dependency_failure',
+    title: 'Vault is sealed',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log', 'event', 'text'],
+    // HashiCorp Vault after a restart without auto-unseal: "Vault is sealed", "Sealed true"
+    text: 'Vault is sealed[^\\n]*|security barrier not unsealed[^\\n]*|\\bSealed\\s+true\\b',
+    cause:
+      'Vault is sealed: after a restart it waits to be unsealed, and {subject} fails on it: no client can log in or read its secrets ("{fact}")',
+    fix: 'Unseal Vault (`vault operator unseal` with the key shares, on each pod) and configure auto-unseal (cloud KMS / transit) so a restart does not seal it again.',
   },
   {
     id: 'db_host_blocked',

@@ -234,6 +234,20 @@ export function conclude(
     }
     let fix = fillTemplate(top.f.entry.fix, vars);
     if (top.f.entry.class === 'dns_failure') {
+      // a hostNetwork pod with the default dnsPolicy asks the node's resolver, which does not
+      // know the cluster's names
+      const hostNet = model
+        .list('pod', ns)
+        .find(
+          (p) =>
+            model.workloadOf(p).name === top!.f.workload &&
+            p.fields['hostNetwork'] === 'true' &&
+            p.fields['dnsPolicy'] !== 'ClusterFirstWithHostNet',
+        );
+      if (hostNet) {
+        description += ` Its pods run with hostNetwork: true and dnsPolicy ${hostNet.fields['dnsPolicy'] ?? 'ClusterFirst'}, so they ask the node's resolver (its /etc/resolv.conf, e.g. the VPC resolver), which does not know cluster names: that needs dnsPolicy ClusterFirstWithHostNet.`;
+        fix = `Set dnsPolicy: ClusterFirstWithHostNet on the pod template of ${subjectName} (it runs with hostNetwork: true), or drop hostNetwork if it is not needed.`;
+      }
       const dns = findings.find(
         (f) => /^(coredns|kube-dns)/.test(f.workload) && f.entry.id !== 'dns_failure',
       );
@@ -268,6 +282,16 @@ export function conclude(
       if (same.length > 1 && hit.size === 1 && read.length > 1)
         description += ` Only pod ${top.f.object.name}${pod?.node ? ` (on node ${pod.node})` : ''} shows it; the other ${read.length - 1} pod(s) of ${top.f.workload} read do not.`;
     }
+    // the cause lies in what the subjects call: say whose failure it explains
+    const callers = [
+      ...new Set(
+        focusObjects
+          .map((o) => model.workloadOf(o).name)
+          .filter((w) => w && w !== top!.f.workload && !focus.has(top!.f.workload)),
+      ),
+    ];
+    if (!healthyNamed && dependsOn.has(top.f.workload) && callers.length)
+      description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails. ${description}`;
     if (healthyNamed)
       description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}, in the same namespace. ${description}`;
     if (!description.includes(top.f.fact.slice(0, 40)))
@@ -454,6 +478,9 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (named && pod && pod.containers.length > 1)
     vars['in_container'] = ` (its container ${named}${c?.image ? `, image ${c.image}` : ''})`;
   if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  if (pod?.fields['memoryVolumes'])
+    vars['tmpfs'] =
+      `. Its emptyDir volume ${pod.fields['memoryVolumes']} has medium: Memory (tmpfs): the files written there are RAM and count against that limit`;
   if (c?.limits['cpu']) vars['cpu_limit'] = ` of ${c.limits['cpu']}`;
   if (c?.requests && Object.keys(c.requests).length)
     vars['requests'] = ` (${Object.entries(c.requests)

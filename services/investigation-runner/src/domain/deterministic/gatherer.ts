@@ -371,7 +371,7 @@ export class Gatherer {
       );
     }
     // "which pods have no memory limit": every pod's containers (listings do not show them)
-    if (scope.question?.type === 'unset') {
+    if (scope.question?.type === 'unset' || scope.question?.type === 'uses') {
       const ns = scope.question.namespace;
       await Promise.all(
         this.model
@@ -391,7 +391,7 @@ export class Gatherer {
           .map((p) => this.describe(p)),
       );
     // "which pods logged X": every pod of the subject is read, not only the first three
-    if (scope.question?.type === 'log_errors' && scope.question.pattern)
+    if (scope.question?.type === 'log_errors' && (scope.question.pattern || scope.question.topic))
       await Promise.all(
         this.unreadSubjectPods()
           .slice(0, 8)

@@ -40,13 +40,19 @@ export function answerQuestion(
       if (!logs.length)
         return `I could not read the logs of ${q.subject ?? 'the service'} with the tools available.`;
       const window = since ? ` since ${new Date(since).toISOString()}` : '';
-      if (q.pattern) {
-        // the pods whose logs say the phrase in the window, with how often and when last
-        const want = q.pattern.toLowerCase();
+      if (q.pattern || q.topic?.length) {
+        // the pods whose logs say the phrase (or speak of the topic) in the window, with how
+        // often and when last
+        const want = q.pattern?.toLowerCase();
+        const says = (text: string) => {
+          const t = text.toLowerCase();
+          return want ? t.includes(want) : (q.topic ?? []).some((w) => t.includes(w));
+        };
+        const what = q.pattern ? `"${q.pattern}"` : `lines about ${(q.topic ?? []).join(' ')}`;
         const hits = new Map<string, { n: number; last?: number; lines: LogLine[] }>();
         for (const l of logs)
           for (const x of l.lines) {
-            if (!x.text.toLowerCase().includes(want)) continue;
+            if (!says(x.text)) continue;
             if (since !== undefined && (x.at === undefined || x.at < since)) continue;
             const h = hits.get(l.pod ?? '?') ?? { n: 0, lines: [] };
             h.n++;
@@ -56,9 +62,9 @@ export function answerQuestion(
           }
         const read = new Set(logs.map((l) => l.pod)).size;
         if (!hits.size)
-          return `None of the ${read} pod(s) whose logs I read logged "${q.pattern}"${window}.`;
+          return `None of the ${read} pod(s) whose logs I read logged ${what}${window}.`;
         const total = [...hits.values()].reduce((a, h) => a + h.n, 0);
-        return `${hits.size} of the ${read} pod(s) whose logs I read logged "${q.pattern}"${window}, ${total} time${total === 1 ? '' : 's'} in all: ${[
+        return `${hits.size} of the ${read} pod(s) whose logs I read logged ${what}${window}, ${total} time${total === 1 ? '' : 's'} in all: ${[
           ...hits,
         ]
           .map(
@@ -126,6 +132,8 @@ export function answerQuestion(
       return runningVersions(model, scope, now, q.subject, q.environments ?? []);
     case 'replicas':
       return unavailableReplicas(model, scope, q.subject);
+    case 'uses':
+      return podsUsing(model, q.kind, q.name, q.namespace);
     case 'placement':
       return placement(model, scope, q.subject);
     case 'unset':
@@ -361,5 +369,38 @@ function unsetResources(
           .map((c) => c.name)
           .join(', ')})`,
     )
+    .join(', ')}.`;
+}
+
+/** "which pods use the stripe-api-key secret?": env references, envFrom and volumes */
+function podsUsing(
+  model: ClusterModel,
+  kind: 'secret' | 'configmap',
+  name: string,
+  namespace: string | undefined,
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const label = kind === 'secret' ? 'Secret' : 'ConfigMap';
+  const pods = model
+    .list('pod', namespace)
+    .filter((p) => (!namespace || p.namespace === namespace) && p.containers.some((c) => !c.init));
+  if (!pods.length)
+    return `I could not read the containers of the pods${where} with the tools available.`;
+  const how = (p: ObjectView): string[] => {
+    const out: string[] = [];
+    const refs = p.containers.flatMap((c) => c.envRefs);
+    if (refs.some((r) => new RegExp(`(?:<-|envFrom) ${kind} ${name}(?: |$)`).test(r)))
+      out.push('env');
+    const vols = (p.fields[kind === 'secret' ? 'secrets' : 'configMaps'] ?? '').split(',');
+    if (vols.includes(name)) out.push('volume');
+    if (kind === 'secret' && (p.fields['imagePullSecrets'] ?? '').split(',').includes(name))
+      out.push('image pull');
+    return out;
+  };
+  const hits = pods.map((p) => ({ p, how: how(p) })).filter((x) => x.how.length);
+  if (!hits.length)
+    return `No pod${where} uses the ${label} ${name} (${pods.length} pods read: env, envFrom and volumes).`;
+  return `${hits.length} pod${hits.length === 1 ? '' : 's'}${where} use${hits.length === 1 ? 's' : ''} the ${label} ${name} (of ${pods.length} read): ${hits
+    .map((x) => `${x.p.name} (${x.how.join(', ')})`)
     .join(', ')}.`;
 }

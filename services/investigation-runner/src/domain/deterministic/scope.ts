@@ -22,7 +22,16 @@ export interface Scope {
 export type Question =
   | { type: 'count'; what: string; status?: string; namespace?: string; since?: number }
   | { type: 'which'; what: string; status?: string; namespace?: string; since?: number }
-  | { type: 'log_errors'; subject?: string; since?: number; pattern?: string }
+  | {
+      type: 'log_errors';
+      subject?: string;
+      since?: number;
+      pattern?: string;
+      /** "what did X log about its circuit breakers": lines with any of these words */
+      topic?: string[];
+    }
+  /** "which pods use the stripe-api-key secret?" */
+  | { type: 'uses'; kind: 'secret' | 'configmap'; name: string; namespace?: string }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
   | { type: 'nodes' }
   | { type: 'version'; subject?: string; environments?: string[] }
@@ -271,6 +280,32 @@ function parseQuestion(
       since: resolveSince(t, now),
       pattern: phrase[1],
     };
+  // "what did order-router log about its circuit breakers since 14:00?"
+  const about =
+    /\blog(?:ged|ging|s)?\b[^?]{0,40}?\babout\s+(?:its\s+|the\s+|their\s+)?([a-z][\w -]{2,60}?)(?=\s+(?:since|in the|during|over|today|after|before)\b|[?.,]|$)/.exec(
+      t,
+    );
+  if (about?.[1]) {
+    const topic = about[1]
+      .split(/[\s-]+/)
+      .filter((w) => w.length > 2 && !/^(the|and|any|its|their)$/.test(w))
+      .map((w) => w.replace(/(?:ies)$/, 'y').replace(/s$/, ''));
+    if (topic.length)
+      return { type: 'log_errors', subject: subjects[0]?.name, since: resolveSince(t, now), topic };
+  }
+  // "which pods use the stripe-api-key secret (env or mounted)?"
+  const uses =
+    /\b(?:use|uses|using|mount|mounts|mounting|reference|references|read|reads)\b[^?]{0,30}?\b(?:the\s+)?([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(secret|configmap|config map)\b/.exec(
+      t,
+    ) ??
+    /\b(?:use|uses|using|mount|mounts|reference|references)\b[^?]{0,30}?\b(secret|configmap|config map)\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\b/.exec(
+      t,
+    );
+  if (uses) {
+    const kindWord = /secret/.test(uses[2]!) || /secret/.test(uses[1]!) ? 'secret' : 'configmap';
+    const name = /secret|config/.test(uses[1]!) ? uses[2]! : uses[1]!;
+    return { type: 'uses', kind: kindWord, name, namespace: ns };
+  }
   // "which node is kafka-2 running on?", "where does checkout run?"
   if (
     subjects.length &&

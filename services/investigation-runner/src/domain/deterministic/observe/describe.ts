@@ -310,6 +310,19 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     if (name) cms.push(name);
   });
   if (cms.length && !v.fields['configMaps']) v.fields['configMaps'] = cms.join(',');
+  // "scratch:" / "Type: EmptyDir (...)" / "Medium: Memory", mounted "/scratch from scratch (rw)"
+  const tmpfs: string[] = [];
+  lines.forEach((l, i) => {
+    if (l.key !== 'Type' || !/^EmptyDir\b/.test(l.value)) return;
+    const medium = lines.slice(i + 1, i + 3).find((x) => x.key === 'Medium')?.value;
+    const name = lines[i - 1]?.key;
+    if (medium !== 'Memory' || !name) return;
+    const at = lines
+      .map((x) => new RegExp(`^\\s+(\\/\\S*) from ${name} \\(`).exec(x.raw)?.[1])
+      .find(Boolean);
+    tmpfs.push(`${name}${at ? ` at ${at}` : ''}`);
+  });
+  if (tmpfs.length && !v.fields['memoryVolumes']) v.fields['memoryVolumes'] = tmpfs.join(', ');
   if (secrets.length && !v.fields['secrets']) v.fields['secrets'] = secrets.join(',');
   // conditions table
   const condIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Conditions');

@@ -86,6 +86,24 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   const claims: string[] = [];
   const cms: string[] = [];
   const secrets: string[] = [];
+  // RAM-backed emptyDir volumes (medium: Memory) and where the containers mount them: what is
+  // written there counts against the container's memory limit
+  const mounts = new Map<string, string>();
+  for (const c of arr(podSpec['containers']).map(rec))
+    for (const m of arr(c['volumeMounts']).map(rec)) {
+      const name = str(m['name']);
+      const path = str(m['mountPath']);
+      if (name && path && !mounts.has(name)) mounts.set(name, path);
+    }
+  const tmpfs: string[] = [];
+  for (const vol of arr(podSpec['volumes']).map(rec)) {
+    const name = str(vol['name']);
+    if (name && str(rec(vol['emptyDir'])['medium']) === 'Memory')
+      tmpfs.push(`${name}${mounts.get(name) ? ` at ${mounts.get(name)}` : ''}`);
+  }
+  if (tmpfs.length) v.fields['memoryVolumes'] = tmpfs.join(', ');
+  if (podSpec['hostNetwork'] === true) v.fields['hostNetwork'] = 'true';
+  if (str(podSpec['dnsPolicy'])) v.fields['dnsPolicy'] = String(podSpec['dnsPolicy']);
   for (const vol of arr(podSpec['volumes']).map(rec)) {
     const c = str(rec(vol['persistentVolumeClaim'])['claimName']);
     if (c) claims.push(c);
