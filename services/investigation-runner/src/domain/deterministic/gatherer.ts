@@ -381,6 +381,23 @@ export class Gatherer {
           .map((p) => this.describe(p)),
       );
     }
+    // "when did X last succeed": its newest Jobs' own start and completion times
+    if (scope.question?.type === 'last_run') {
+      const subject = scope.question.subject;
+      await Promise.all(
+        this.model
+          .list('job')
+          .filter(
+            (j) =>
+              !j.fields['completionTime'] &&
+              (scope.subjects.some((s) => this.model.matches(j, s)) ||
+                (subject && j.name.startsWith(`${subject}-`))),
+          )
+          .sort((a, b) => (b.created ?? 0) - (a.created ?? 0))
+          .slice(0, 4)
+          .map((j) => this.describe(j)),
+      );
+    }
     // "which node is X running on": the subject's pods, wherever a listing did not say
     if (scope.question?.type === 'placement')
       await Promise.all(

@@ -132,6 +132,8 @@ export function answerQuestion(
       return runningVersions(model, scope, now, q.subject, q.environments ?? []);
     case 'replicas':
       return unavailableReplicas(model, scope, q.subject);
+    case 'last_run':
+      return lastRun(model, scope, now, q.subject);
     case 'uses':
       return podsUsing(model, q.kind, q.name, q.namespace);
     case 'placement':
@@ -403,4 +405,49 @@ function podsUsing(
   return `${hits.length} pod${hits.length === 1 ? '' : 's'}${where} use${hits.length === 1 ? 's' : ''} the ${label} ${name} (of ${pods.length} read): ${hits
     .map((x) => `${x.p.name} (${x.how.join(', ')})`)
     .join(', ')}.`;
+}
+
+/** "13m37s" */
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s % 60}s`;
+}
+
+/** "when did X last succeed, how long did it take": its newest completed Job */
+function lastRun(
+  model: ClusterModel,
+  scope: Scope,
+  now: number,
+  subject: string | undefined,
+): string {
+  const jobs = model
+    .list('job')
+    .filter(
+      (j) =>
+        scope.subjects.some((s) => model.matches(j, s)) ||
+        (subject && (model.workloadOf(j).name === subject || j.name.startsWith(`${subject}-`))),
+    );
+  if (!jobs.length)
+    return `I could not find the Jobs of ${subject ?? 'the workload'} with the tools available.`;
+  const at = (j: ObjectView, f: string) => {
+    const t = Date.parse(j.fields[f] ?? '');
+    return Number.isFinite(t) ? t : undefined;
+  };
+  const done = jobs
+    .filter(
+      (j) => at(j, 'completionTime') !== undefined && Number(j.fields['status.succeeded'] ?? 1) > 0,
+    )
+    .sort((a, b) => at(b, 'completionTime')! - at(a, 'completionTime')!);
+  const last = done[0];
+  if (!last)
+    return `None of the ${jobs.length} Job(s) of ${subject ?? 'the workload'} I read has completed successfully.`;
+  const end = at(last, 'completionTime')!;
+  const start = at(last, 'startTime');
+  const took = start !== undefined ? `, took ${duration(end - start)}` : '';
+  const failed = jobs.filter(
+    (j) => Number(j.fields['status.failed'] ?? 0) > 0 && (at(j, 'startTime') ?? 0) > end,
+  );
+  return `${subject ?? 'It'} last succeeded with Job ${last.name}: ${start !== undefined ? `started ${new Date(start).toISOString()}, ` : ''}completed ${new Date(end).toISOString()} (${ago(now - end)} ago)${took}.${failed.length ? ` Since then ${failed.length} run(s) failed: ${failed.map((j) => j.name).join(', ')}.` : ''}`;
 }

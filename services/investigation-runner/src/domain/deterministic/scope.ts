@@ -30,6 +30,8 @@ export type Question =
       /** "what did X log about its circuit breakers": lines with any of these words */
       topic?: string[];
     }
+  /** "when did nightly-billing-rollup last succeed, and how long did it take?" */
+  | { type: 'last_run'; subject?: string }
   /** "which pods use the stripe-api-key secret?" */
   | { type: 'uses'; kind: 'secret' | 'configmap'; name: string; namespace?: string }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
@@ -306,6 +308,15 @@ function parseQuestion(
     const name = /secret|config/.test(uses[1]!) ? uses[2]! : uses[1]!;
     return { type: 'uses', kind: kindWord, name, namespace: ns };
   }
+  // "when did nightly-billing-rollup last succeed / last run, how long did it take?"
+  if (
+    subjects.length &&
+    (/\bwhen did\b[^?]*\blast (?:succeed|succeeded|success|complete|completed|finish|finished|run|ran)\b/.test(
+      t,
+    ) ||
+      /\blast (?:successful|succeeded|completed|good) (?:run|job|execution)\b/.test(t))
+  )
+    return { type: 'last_run', subject: subjects[0]?.name };
   // "which node is kafka-2 running on?", "where does checkout run?"
   if (
     subjects.length &&

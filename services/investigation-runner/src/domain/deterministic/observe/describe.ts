@@ -91,6 +91,10 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     'Active Deadline Seconds',
     'Completions',
     'Start Time',
+    'Completed At',
+    'Duration',
+    'Last Schedule Time',
+    'Last Successful Time',
     'Secret Name',
     'Issuer Ref',
   ]) {
@@ -104,6 +108,15 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (v.fields['Max replicas']) v.fields['maxReplicas'] = v.fields['Max replicas'];
   if (v.fields['Reference']) v.fields['scaleTarget'] = v.fields['Reference'];
   if (v.fields['Backoff Limit']) v.fields['backoffLimit'] = v.fields['Backoff Limit'];
+  // a Job's run ("Start Time: Fri, 28 Nov 2026 01:00:00 +0000", "Completed At: ...")
+  for (const [k, f] of [
+    ['Start Time', 'startTime'],
+    ['Completed At', 'completionTime'],
+    ['Last Successful Time', 'lastSuccessfulTime'],
+  ] as const) {
+    const t = Date.parse(v.fields[k] ?? '');
+    if (kind !== 'pod' && Number.isFinite(t)) v.fields[f] = new Date(t).toISOString();
+  }
   const deadline = /^(\d+)/.exec(v.fields['Active Deadline Seconds'] ?? '');
   if (deadline) v.fields['activeDeadlineSeconds'] = deadline[1]!;
   const hpaPods = lines.find(

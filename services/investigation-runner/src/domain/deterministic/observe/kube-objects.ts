@@ -271,7 +271,13 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         ...rec(o['stringData']),
         ...rec(o['binaryData']),
       }).join(',');
-    if (kind === 'job') v.fields['startTime'] = str(status['startTime']) ?? '';
+    if (kind === 'job') {
+      v.fields['startTime'] = str(status['startTime']) ?? '';
+      if (str(status['completionTime']))
+        v.fields['completionTime'] = String(status['completionTime']);
+    }
+    if (kind === 'cronjob' && str(status['lastSuccessfulTime']))
+      v.fields['lastSuccessfulTime'] = String(status['lastSuccessfulTime']);
   }
   out.objects.push(v);
 }
