@@ -532,7 +532,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.84,
     on: ['log', 'event', 'text'],
     // a failing health probe is the kubelet's call, not a dependency of the app
-    text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<![\\w.:-])(?<host4>(?!\\d{4}-\\d\\d-\\d\\dT)[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)|connection to server at "(?<host7>[\\w.-]+)"[^\\n]*?failed: Connection refused|ConnectionRefusedError|ECONNREFUSED|Connection refused)',
+    text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>(?!\\d{4}-\\d\\d-\\d\\dT|\\d{1,2}:\\d\\d(?::\\d\\d)?\\b)[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<![\\w.:-])(?<host4>(?!\\d{4}-\\d\\d-\\d\\dT|\\d{1,2}:\\d\\d(?::\\d\\d)?\\b)[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)|connection to server at "(?<host7>[\\w.-]+)"[^\\n]*?failed: Connection refused|ConnectionRefusedError|ECONNREFUSED|Connection refused)',
     cause:
       '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}{host7}: connection refused ("{fact}")',
     fix: 'Check that {host}{host2}{host3}{host4}{host5}{host6}{host7} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',
@@ -835,7 +835,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     class: 'dependency_failure',
     title: 'the ingress cannot reach the service behind it',
     role: 'cause',
-    strength: 0.82,
+    // above a plain refusal: the controller's line names the upstream it could not reach
+    strength: 0.88,
     on: ['log'],
     // nginx: "connect() failed (111: Connection refused) while connecting to upstream",
     // "upstream timed out (110: Connection timed out) while reading response header", "no live upstreams"

@@ -157,6 +157,9 @@ export class ClusterModel {
     const n = s.name.toLowerCase();
     if (o.name === n)
       return !s.kind || s.kind === o.kind || s.kind === 'service' || s.kind === 'deployment';
+    // a node by its short name ("ip-10-0-25-91" for ip-10-0-25-91.eu-west-1.compute.internal)
+    if (o.kind === 'node' && (!s.kind || s.kind === 'node') && o.name.startsWith(`${n}.`))
+      return true;
     const w = this.workloadOf(o);
     if (w.name === n) return true;
     const labelVals = [

@@ -6,9 +6,8 @@
  * workload its host routes to, the controller of the subject's own name inspected first, a
  * namespace-only events tool read once per inspected namespace, and two questions (a bare node
  * name in a placement question, a described pod without any resources section).
- * Two `it.failing` record what does not work yet (a refused upstream concluded as a generic
- * refused dependency on host "15:41"; a bare EKS node name dropped from the scope): they fail
- * the suite once the engine gets it right, to be turned into plain `it`s.
+ * Also: a refused upstream is not read as a refused dependency on host "15:41" (nginx's own
+ * time), and a bare EKS node name stays in the scope.
  */
 import { stringify as stringifyYaml } from 'yaml';
 import { DeterministicEngine } from '../deterministic-engine';
@@ -811,7 +810,7 @@ describe('3. the ingress cannot connect to the pods behind it', () => {
   // Known miss (reported): the same nginx line also matches dependency_refused, which outranks
   // ingress_upstream_unavailable and reads nginx's own time ("2026/03/10 15:41:07") as the
   // host:port it could not reach ("cannot connect to 15:41").
-  it.failing('concludes ingress_upstream_unavailable, without a "15:41" host', async () => {
+  it('concludes ingress_upstream_unavailable, without a "15:41" host', async () => {
     const { result } = await investigateAt(
       kubectlTools(shopWorld(refused)),
       "customers can't log in — bad gateway since 15:40",
@@ -1122,7 +1121,7 @@ describe('6. questions', () => {
 
   // Known miss (reported): with EKS node names (ip-10-0-25-91.eu-west-1.compute.internal) the
   // bare name matches no object, so the scope drops it before the question is answered.
-  it.failing('the same with EKS node names: the bare name is the node it starts', async () => {
+  it('the same with EKS node names: the bare name is the node it starts', async () => {
     const n1 = 'ip-10-0-25-91.eu-west-1.compute.internal';
     const { text } = await investigateAt(
       mcpServerTools(brokers(n1, 'ip-10-0-31-7.eu-west-1.compute.internal'), []),
