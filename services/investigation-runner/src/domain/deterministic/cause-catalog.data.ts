@@ -352,6 +352,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Free {res}{res2}{res3}{res4} on node {node} (find the largest consumers), set requests/limits that reflect real use, or add capacity.',
   },
   {
+    id: 'evicted_pids',
+    class: 'eviction',
+    title: 'pods evicted because the node ran out of process IDs',
+    role: 'cause',
+    strength: 0.88,
+    on: ['status', 'event', 'state', 'condition'],
+    // "The node was low on resource: pids", NodeHasInsufficientPID / PIDPressure
+    text: 'The node was low on resource: pids[^\\n]*|PIDPressure True[^\\n]*|NodeHasInsufficientPID[^\\n]*|kubelet has insufficient PID available',
+    cause:
+      'node {node} ran out of process IDs (PIDPressure), so the kubelet evicts pods such as {subject} ("{fact}"): a pod on it spawns processes it never reaps (leaked or zombie/defunct child processes)',
+    fix: 'Find the pod with the most processes on node {node} (`ps` / the pids cgroup: a browser, a shell loop or a worker that forks without reaping), fix its leak (an init such as tini to reap children, close what it starts) and cap pods with a PID limit (kubelet podPidsLimit).',
+  },
+  {
     id: 'evicted',
     class: 'eviction',
     title: 'pods evicted by the kubelet',

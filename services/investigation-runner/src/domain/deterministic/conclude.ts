@@ -267,6 +267,19 @@ export function conclude(
       description += ` Seen as: ${fillTemplate(symptom.f.entry.title, vars)} ("${clip(symptom.f.fact, 160)}").`;
     if (change)
       description += ` It started after the rollout of ${change.what} at ${new Date(change.at).toISOString()} (${Math.max(0, Math.round((firstError - change.at) / 60_000))} min before the first error).`;
+    // a node that evicts: every workload it evicted, the hungriest suspect among them
+    if (top.f.entry.class === 'eviction' && vars['node']) {
+      const evicted = [
+        ...new Set(
+          model
+            .list('pod')
+            .filter((p) => p.node === vars['node'] && /Evicted/i.test(`${p.status} ${p.reason}`))
+            .map((p) => model.workloadOf(p).name),
+        ),
+      ];
+      if (evicted.length > 1)
+        description += ` Evicted on ${vars['node']}: ${evicted.slice(0, 6).join(', ')}.`;
+    }
     // one pod of several fails (a node's clock or disk, a stuck rollout): say which
     if (top.f.object?.kind === 'pod' && top.f.workload) {
       const same = model
