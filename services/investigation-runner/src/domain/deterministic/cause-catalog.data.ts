@@ -1005,6 +1005,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Point the backend of Ingress {ingress} at a port Service {service} exposes (the service port, not the container port: {ports}), or add port {port} to the Service.',
   },
   {
+    // not matched line by line: diagnose reads the Ingress annotation and the service's 404s
+    id: 'ingress_rewrite_fixed',
+    class: 'recent_change',
+    title: 'the Ingress rewrites every path to one target (rewrite-target without a capture group)',
+    role: 'cause',
+    strength: 0.88,
+    on: [],
+    cause:
+      'the Ingress {ingress} rewrites every request for {host}{path} to "{target}" (nginx.ingress.kubernetes.io/rewrite-target without a capture group), so {subject} gets "{target}" instead of the real path and answers 404',
+    fix: 'Remove the rewrite-target annotation from Ingress {ingress}, or make it a capture group (path `{path}(.*)` with use-regex and rewrite-target `/$1`); roll back the Ingress change that added it.',
+  },
+  {
     // not matched line by line: diagnose compares Service selectors with pod labels
     id: 'service_selects_no_pod',
     class: 'dependency_failure',

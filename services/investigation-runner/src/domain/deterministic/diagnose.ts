@@ -1,6 +1,7 @@
 import { matchesLabels, parseLabelSelector } from '@inquest/kube';
 import type { CauseEntry, FactSource } from './cause-catalog.data';
 import {
+  backingWorkload,
   INGRESS_CONTROLLER,
   ingressBackends,
   podsNamedFor,
@@ -293,6 +294,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (repeated) for (const f of appErrors(model, repeated.entry, now)) push(f);
   const badRoute = catalog.find((c) => c.entry.id === 'ingress_backend_missing');
   if (badRoute) for (const f of ingressBackendsMissing(model, badRoute.entry)) push(f);
+  const rewrite = catalog.find((c) => c.entry.id === 'ingress_rewrite_fixed');
+  if (rewrite) for (const f of fixedRewrites(model, rewrite.entry)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
   return out;
@@ -429,6 +432,44 @@ function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding
           port: b.port,
           ports: has,
         },
+        where: 'status',
+        source: ing.source ?? 'ingress',
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * An ingress-nginx rewrite-target without a capture group (`rewrite-target: /` on path `/`):
+ * since ingress-nginx 0.22 it rewrites every request of the path to that one target, so the
+ * service answers 404 to everything. Reported when the service's logs show the 404s.
+ */
+function fixedRewrites(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const ing of model.list('ingress')) {
+    const target = ing.fields['rewriteTarget'];
+    if (target === undefined || /\$\d/.test(target)) continue;
+    for (const b of ingressBackends(ing)) {
+      if (/[()]/.test(b.path)) continue;
+      const svc = model.get('service', b.service, ing.namespace);
+      const workload = (svc && backingWorkload(model, svc)?.name) ?? b.service;
+      const pods = model
+        .list('pod', ing.namespace)
+        .filter((p) => model.workloadOf(p).name === workload)
+        .map((p) => p.name);
+      const notFound = model.logs
+        .filter((l) => l.pod && pods.includes(l.pod))
+        .flatMap((l) => l.lines)
+        .filter((x) => /"status"\s*:\s*404\b|\bstatus=404\b|" 404 |\b404 Not Found\b/.test(x.text));
+      if (notFound.length < 3) continue;
+      out.push({
+        entry,
+        object: { kind: 'ingress', name: ing.name, namespace: ing.namespace },
+        workload,
+        fact: `Ingress ${ing.namespace ?? ''}/${ing.name} has nginx.ingress.kubernetes.io/rewrite-target: "${target}" on ${b.host}${b.path} without a capture group; ${workload} answered 404 ${notFound.length} times (last: ${notFound[notFound.length - 1]!.text.slice(0, 160)})`,
+        groups: { ingress: ing.name, host: b.host, path: b.path, target },
+        at: notFound[0]!.at,
         where: 'status',
         source: ing.source ?? 'ingress',
       });

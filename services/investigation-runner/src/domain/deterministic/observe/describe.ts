@@ -159,6 +159,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   }
   // an Ingress's rules: host, then "path  service:port (endpoints)"
   if (kind === 'ingress') {
+    // "Annotations:  nginx.ingress.kubernetes.io/rewrite-target: /"
+    const rewrite = lines
+      .map((l) => /nginx\.ingress\.kubernetes\.io\/rewrite-target:\s*(\S+)/.exec(l.raw)?.[1])
+      .find((x) => x !== undefined);
+    if (rewrite !== undefined) v.fields['rewriteTarget'] = rewrite;
     const at = lines.findIndex((l) => l.indent === 0 && /^Rules:?$/.test(l.raw.trim()));
     const backends: IngressBackend[] = [];
     let host = '*';

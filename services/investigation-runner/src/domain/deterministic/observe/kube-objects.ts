@@ -240,6 +240,8 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
     }
     if (kind === 'ingress') {
+      const rewrite = ann['nginx.ingress.kubernetes.io/rewrite-target'];
+      if (rewrite !== undefined) v.fields['rewriteTarget'] = rewrite;
       const backends = arr(spec['rules']).flatMap((r): IngressBackend[] => {
         const host = str(rec(r)['host']) ?? '*';
         return arr(rec(rec(r)['http'])['paths']).map((x) => {
