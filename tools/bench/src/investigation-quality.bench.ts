@@ -77,7 +77,7 @@ export async function run(args: string[]): Promise<void> {
   const writeActions = argValue(args, 'write-actions') !== 'off';
   out(
     `${scenarios.length} of ${all.length} scenarios x vocabularies ${vocabularies.map((v) => v.name).join(', ') || '(none)'}; ` +
-      `write tools passed on by the proxy: ${writeActions ? 'yes (only the engine keeps runs read-only)' : 'no'}`,
+      `team flag enable_write_actions: ${writeActions ? 'on' : 'off'} (the proxy refuses writes for investigations either way; the engine's own attempts are counted)`,
   );
 
   const runbooks = args.includes('--runbooks') ? loadKbCorpus().runbooks : undefined;
