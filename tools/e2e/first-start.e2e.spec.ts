@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { WorldIndex } from '@inquest/kube';
+import { aScenarioWorld, startFakeKubeApiServer, writeKubeconfig } from '@inquest/kube/testing';
 
 /**
  * `npm start` as a new user meets it: the built launcher as a process, no admin token in the
@@ -132,4 +134,48 @@ describe('npm start, first hour', () => {
     expect(await bad.exited).toBe(1);
     expect(bad.output()).toBe('inquest: unknown argument "--frobnicate" (see --help)\n');
   });
+});
+
+describe('npm start with a kubeconfig', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'inquest-first-start-k8s-'));
+  const running: Launched[] = [];
+  afterAll(async () => {
+    for (const l of running) await stop(l, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('its Kubernetes tool server answers 401 without the token kept in the data dir, the same after kill -9 and a restart', async () => {
+    const api = await startFakeKubeApiServer(new WorldIndex(aScenarioWorld()));
+    try {
+      const env = { INQUEST_DATA_DIR: dataDir, INQUEST_KUBECONFIG: writeKubeconfig(api.url) };
+      const listPods = (url: string, token?: string) =>
+        fetch(`${url}/tools/list_resources`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify({ parameters: { kind: 'pods', namespace: 'shop' } }),
+        });
+      const tokens: string[] = [];
+      for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+        const l = launch({ ...env, PORT: String(await freePort()) });
+        running.push(l);
+        await ready(l);
+        const url = /Kubernetes tool server: (\S+) .*registered for demo-team as "kubernetes"/.exec(
+          l.output(),
+        )?.[1];
+        expect(url).toBeDefined();
+        const token = JSON.parse(readFileSync(join(dataDir, 'toolserver-tokens.json'), 'utf8'))
+          .kubernetes as string;
+        tokens.push(token);
+        expect((await listPods(url!)).status).toBe(401);
+        expect((await listPods(url!, token)).status).toBe(200);
+        await stop(l, signal);
+      }
+      expect(tokens[1]).toBe(tokens[0]);
+    } finally {
+      await api.close();
+    }
+  }, 150_000);
 });

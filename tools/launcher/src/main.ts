@@ -26,6 +26,14 @@ import { LauncherEnvSchema } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { assertPortFree, freePorts } from './free-ports';
 import { registerToolServer } from './register-tool-server';
+import {
+  putFileSecret,
+  TOOLSERVER_SECRET_PATHS,
+  TOOLSERVER_TOKENS_FILE,
+  toolServerToken,
+  toolServerTokenRef,
+  type LauncherToolServer,
+} from './toolserver-tokens';
 
 export interface AllInOne extends Stoppable {
   url: string;
@@ -129,6 +137,17 @@ export async function startAllInOne(
     INQUEST_NOTIFIER_ADDR: addr(pNotifier),
   };
   let egressAllow = '';
+  // The Kubernetes and Prometheus tool servers require a bearer token (kept in the data dir), put
+  // in the embedded vault under demo-team's prefix: the egress allow list opens their ports to
+  // every team's URLs, and only demo-team's config can name that secret.
+  const vaultBacked = Boolean(env['INQUEST_VAULT_ADDR']);
+  const secretsFile = resolve(env['INQUEST_SECRETS_FILE'] ?? join(dataDir, 'secrets.json'));
+  const tokenFor = (server: LauncherToolServer): string => {
+    const token = toolServerToken(dataDir, server);
+    // Vault is the operator's to write: the banner says where the token goes
+    if (!vaultBacked) putFileSecret(secretsFile, TOOLSERVER_SECRET_PATHS[server], token);
+    return token;
+  };
   const bus = new InProcessEventBus();
   const deps = { bus };
   const started: Stoppable[] = [];
@@ -149,6 +168,7 @@ export async function startAllInOne(
     }
     let prometheusToolServerUrl: string | undefined;
     if (cfg.INQUEST_PROMETHEUS_URL) {
+      tokenFor('prometheus');
       const prom = await listenOrExplain(
         'INQUEST_TOOLSERVER_PROMETHEUS_PORT',
         cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT,
@@ -158,6 +178,8 @@ export async function startAllInOne(
               ...shared,
               INQUEST_TOOLSERVER_PROMETHEUS_HOST: '127.0.0.1',
               INQUEST_TOOLSERVER_PROMETHEUS_PORT: String(cfg.INQUEST_TOOLSERVER_PROMETHEUS_PORT),
+              // resolved by the tool server through the same secret store as the proxy
+              INQUEST_TOOLSERVER_PROMETHEUS_TOKEN: toolServerTokenRef('prometheus'),
             },
             { logger },
           ),
@@ -169,6 +191,7 @@ export async function startAllInOne(
     let kubernetesSkipped: string | undefined;
     if (kubeconfig) {
       try {
+        const token = tokenFor('kubernetes');
         const k8s = await listenOrExplain(
           'INQUEST_K8S_TOOLSERVER_PORT',
           cfg.INQUEST_K8S_TOOLSERVER_PORT,
@@ -183,6 +206,7 @@ export async function startAllInOne(
                 .filter(Boolean),
               secrets: cfg.INQUEST_KUBE_SECRETS,
               configMapValues: cfg.INQUEST_KUBE_CONFIGMAP_VALUES,
+              token,
               logger,
             }),
         );
@@ -240,14 +264,22 @@ export async function startAllInOne(
           prometheusRegistered = await registerToolServer(
             config,
             'demo-team',
-            { name: 'prometheus', url: prometheusToolServerUrl },
+            {
+              name: 'prometheus',
+              url: prometheusToolServerUrl,
+              auth: { type: 'bearer', token: toolServerTokenRef('prometheus') },
+            },
             logger,
           );
         if (kubernetesToolServerUrl)
           kubernetesRegistered = await registerToolServer(
             config,
             'demo-team',
-            { name: 'kubernetes', url: kubernetesToolServerUrl },
+            {
+              name: 'kubernetes',
+              url: kubernetesToolServerUrl,
+              auth: { type: 'bearer', token: toolServerTokenRef('kubernetes') },
+            },
             logger,
           );
       } finally {
@@ -286,6 +318,17 @@ export async function startAllInOne(
       );
     } else if (kubernetesSkipped) {
       out(`Kubernetes tool server not started (KUBECONFIG ${kubeconfig}): ${kubernetesSkipped}`);
+    }
+    if (vaultBacked && (prometheusToolServerUrl || kubernetesToolServerUrl)) {
+      const servers = (['prometheus', 'kubernetes'] as const).filter((s) =>
+        s === 'prometheus' ? prometheusToolServerUrl : kubernetesToolServerUrl,
+      );
+      out(
+        `Tool server tokens: with INQUEST_VAULT_ADDR set, store each token of ` +
+          `${join(dataDir, TOOLSERVER_TOKENS_FILE)} in Vault at ` +
+          servers.map((s) => `${TOOLSERVER_SECRET_PATHS[s]} (${s})`).join(', ') +
+          " (until then demo-team's calls to them fail)",
+      );
     }
     if (admin.generated) {
       out(

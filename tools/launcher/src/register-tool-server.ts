@@ -10,12 +10,15 @@ export interface ToolServerRegistration {
   url: string;
   /** seconds; default 30 */
   timeout?: number;
+  /** how the proxy authenticates to it: a `vault://` reference under the team's own prefix */
+  auth?: { type: 'bearer'; token: string };
 }
 
 /**
- * Registers (or re-points: the in-process server gets a new port at every start) a tool server
- * in a team's own `mcp_servers`, keeping every other entry of that list. Nothing happens when
- * the team does not exist (INQUEST_DEMO=0, or a hierarchy of the user's own).
+ * Registers (or re-points: the in-process server gets a new port at every start) a tool server,
+ * with its `auth` when given, in a team's own `mcp_servers`, keeping every other entry of that
+ * list. Nothing happens when the team does not exist (INQUEST_DEMO=0, or a hierarchy of the
+ * user's own).
  */
 export async function registerToolServer(
   config: PromiseClient<configV1.ConfigServiceClient>,
@@ -33,7 +36,13 @@ export async function registerToolServer(
     (s: unknown) =>
       s !== entry.name && (typeof s !== 'object' || (s as { name?: unknown })?.name !== entry.name),
   );
-  const wanted = { name: entry.name, url: entry.url, timeout: entry.timeout ?? 30, enabled: true };
+  const wanted = {
+    name: entry.name,
+    url: entry.url,
+    timeout: entry.timeout ?? 30,
+    enabled: true,
+    ...(entry.auth ? { auth: entry.auth } : {}),
+  };
   const current = (Array.isArray(own) ? own : []).find(
     (s: unknown) => typeof s === 'object' && (s as { name?: unknown })?.name === entry.name,
   );
