@@ -135,11 +135,12 @@ export function answerQuestion(
     case 'last_run':
       return lastRun(model, scope, now, q.subject);
     case 'uses':
-      return podsUsing(model, q.kind, q.name, q.namespace);
+      // a namespace named bare ("in payments") is known once the scope is refined
+      return podsUsing(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
     case 'placement':
       return placement(model, scope, q.subject);
     case 'unset':
-      return unsetResources(model, q.resource, q.field, q.namespace);
+      return unsetResources(model, q.resource, q.field, q.namespace ?? scope.namespaces[0]);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

@@ -1096,9 +1096,9 @@ describe('9. questions', () => {
       expect(text).not.toContain('charge-api-5b6c7d8e9-s4t5u');
     });
 
-    // a miss recorded: "in payments" (a bare namespace name, no context) does not scope the
-    // answer, so a pod of payments-sandbox is counted too
-    it.failing('"in payments" alone scopes the answer to that namespace', async () => {
+    // "in payments" (a bare namespace name, no context): the refined scope's namespace, so a pod
+    // of payments-sandbox is not counted
+    it('"in payments" alone scopes the answer to that namespace', async () => {
       const { text } = await investigateAt(apiTools(world), question, NOW);
       expect(text).toMatch(/3 pods in namespace payments use the Secret stripe-api-key/);
       expect(text).not.toContain('charge-api-5b6c7d8e9-s4t5u');
