@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { InProcessEventBus } from '@inquest/events';
 import { createClient } from '@inquest/grpc-kit';
 import { silentLogger } from '@inquest/observability';
@@ -12,10 +11,16 @@ import { startConfigServiceDouble, tempDir, type ConfigServiceDouble } from '@in
 import { start, type RunningService } from '../src/main';
 
 const TEAM = 'team-sync';
+/**
+ * The one directory file:// sources may read (INQUEST_KB_GIT_FILE_ROOTS): the test's
+ * repositories are made in it. Not the system's temporary directory itself: a checkout of this
+ * project there (CI clones into /tmp) would be inside the allowed root.
+ */
+const GIT_ROOT = tempDir();
 
 /** A real Git repository of Markdown runbooks, changed by the test through the real git binary. */
 function gitRepo() {
-  const dir = tempDir();
+  const dir = mkdtempSync(join(GIT_ROOT, 'repo-'));
   const git = (...args: string[]) =>
     execFileSync('git', args, {
       cwd: dir,
@@ -101,8 +106,8 @@ describe('knowledge source sync (real git)', () => {
         INQUEST_LOG_LEVEL: 'silent',
         // the test's web and Confluence servers listen on loopback
         INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
-        // the test's repositories are made under the system's temporary directory
-        INQUEST_KB_GIT_FILE_ROOTS: tmpdir(),
+        // the test's repositories are made under GIT_ROOT
+        INQUEST_KB_GIT_FILE_ROOTS: GIT_ROOT,
       },
       { bus: new InProcessEventBus(), logger: silentLogger() },
     );
@@ -159,17 +164,21 @@ describe('knowledge source sync (real git)', () => {
   });
 
   it('reports an unreachable repository or a bad reference in the status and keeps the documents', async () => {
-    const linkOut = join(tempDir(), 'checkout');
+    const linkOut = join(mkdtempSync(join(GIT_ROOT, 'link-')), 'checkout');
     symlinkSync(resolve(__dirname, '../../..'), linkOut);
     setSources({
       git: { url: repo.url, branch: 'main', paths: ['runbooks/**/*.md'] },
-      broken: { kind: 'git', url: `file://${join(tmpdir(), 'inquest-no-such-repo.git')}` },
+      broken: { kind: 'git', url: `file://${join(GIT_ROOT, 'inquest-no-such-repo.git')}` },
       badref: { kind: 'git', url: repo.url, token: 'vault://elsewhere/secret#token' },
       // a private address is not in INQUEST_EGRESS_ALLOW: git never connects
       private: { kind: 'git', url: 'http://10.255.255.1/repo.git' },
       // a repository of the host outside INQUEST_KB_GIT_FILE_ROOTS (this very checkout)
       host: { kind: 'git', url: `file://${resolve(__dirname, '../../..')}` },
-      dots: { kind: 'git', url: `file://${tmpdir()}/..${resolve(__dirname, '../../..')}` },
+      // under the allowed root by its text, outside it once the dots are resolved
+      dots: {
+        kind: 'git',
+        url: `file://${GIT_ROOT}/${relative(GIT_ROOT, resolve(__dirname, '../../..'))}`,
+      },
       // a symbolic link under the allowed directory that leads out of it
       link: { kind: 'git', url: `file://${linkOut}` },
     });
@@ -228,8 +237,8 @@ describe('knowledge source sync (web pages through the egress guard)', () => {
         INQUEST_KB_SETTINGS_CACHE_MS: '0',
         INQUEST_LOG_LEVEL: 'silent',
         INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
-        // the test's repositories are made under the system's temporary directory
-        INQUEST_KB_GIT_FILE_ROOTS: tmpdir(),
+        // the test's repositories are made under GIT_ROOT
+        INQUEST_KB_GIT_FILE_ROOTS: GIT_ROOT,
       },
       { bus: new InProcessEventBus(), logger: silentLogger() },
     );
@@ -395,8 +404,8 @@ describe('knowledge source sync (Confluence REST API, scripted server)', () => {
         INQUEST_KB_SETTINGS_CACHE_MS: '0',
         INQUEST_LOG_LEVEL: 'silent',
         INQUEST_EGRESS_ALLOW: '127.0.0.1/32',
-        // the test's repositories are made under the system's temporary directory
-        INQUEST_KB_GIT_FILE_ROOTS: tmpdir(),
+        // the test's repositories are made under GIT_ROOT
+        INQUEST_KB_GIT_FILE_ROOTS: GIT_ROOT,
       },
       { bus: new InProcessEventBus(), logger: silentLogger() },
     );
