@@ -10,16 +10,13 @@
  * time), and a bare EKS node name stays in the scope.
  */
 import { stringify as stringifyYaml } from 'yaml';
-import { DeterministicEngine } from '../deterministic-engine';
 import { upstreamWorkload } from './dependencies';
 import {
-  FakeGateway,
-  FakeKnowledge,
+  type FakeGateway,
   NOW,
   ago,
   conclusion,
   describePod,
-  engineRun,
   findingsOf,
   kubeEvent,
   kubeTime,
@@ -28,24 +25,17 @@ import {
   textTools,
   type FakeTool,
   type TextWorld,
+  investigateAt,
+  metaOf,
+  str,
 } from './spec-world';
 
 // ------------------------------------------------------------------------------------------------
 // helpers
 
-const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
 type Obj = Record<string, unknown>;
-const metaOf = (o: Obj) => (o['metadata'] ?? {}) as Obj;
 const lower = (s: unknown) => String(s).toLowerCase();
-
-/** The whole engine over a tool server, at a given time. */
-async function investigateAt(tools: FakeTool[], message: string, now: number, ns?: string) {
-  const gateway = new FakeGateway(tools);
-  const engine = new DeterministicEngine(gateway, new FakeKnowledge(), { clock: () => now });
-  const out = await engine.run(engineRun(message, ns ? { namespace: ns } : {}));
-  return { text: conclusion(out.result), result: out.result, gateway };
-}
 
 const callsOf = (g: FakeGateway, tool: string) =>
   g.calls.filter((c) => c.tool === `k8s:${tool}`).map((c) => c.params);

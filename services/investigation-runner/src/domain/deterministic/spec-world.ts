@@ -101,7 +101,7 @@ export interface TextWorld {
   previous?: Record<string, string>;
 }
 
-const str = { type: 'string' } as const;
+export const str = { type: 'string' } as const;
 
 /** Tools with a kubectl-like vocabulary: kind + name parameters, text outputs. */
 export function textTools(w: TextWorld): FakeTool[] {
@@ -628,4 +628,106 @@ export function yamlTools(w: JsonWorld): FakeTool[] {
       },
     },
   ];
+}
+
+// ------------------------------------------------------------------------------------------------
+// kubernetes-mcp-server-like API tools, kubectl --timestamps lines, the engine at a given time
+
+/** `kubectl logs --timestamps` prefix: RFC 3339 with nanoseconds */
+export const stamp = (minutesAgo: number) => ago(minutesAgo).replace(/Z$/, '482913Z');
+export const stamped = (lines: [number, string][]) =>
+  lines.map(([m, l]) => `${stamp(m)} ${l}`).join('\n');
+
+export interface ApiWorld {
+  objects: Record<string, unknown>[];
+  events?: Record<string, unknown>[];
+  /** `pod` (its default container) or `pod/container` -> current logs */
+  logs?: Record<string, string>;
+  previous?: Record<string, string>;
+  /** kind -> the table a lister answers instead of objects (`kubectl get rs`) */
+  tables?: Record<string, string>;
+}
+
+/** an object's metadata */
+export const metaOf = (o: Record<string, unknown>) =>
+  (o['metadata'] ?? {}) as Record<string, unknown>;
+
+/** kubernetes-mcp-server-like tools: JSON objects, filtered by namespace; logs per container. */
+export function apiTools(w: ApiWorld): FakeTool[] {
+  const inNs = (o: Record<string, unknown>, ns: unknown) =>
+    !ns || metaOf(o)['namespace'] === undefined || metaOf(o)['namespace'] === ns;
+  const list = (kind: string, ns: unknown) => ({
+    apiVersion: 'v1',
+    kind: `${kind}List`,
+    items: w.objects.filter(
+      (o) => String(o['kind']).toLowerCase() === kind.toLowerCase() && inNs(o, ns),
+    ),
+  });
+  const get = (kind: string, name: unknown, ns: unknown) =>
+    w.objects.find(
+      (o) =>
+        String(o['kind']).toLowerCase() === kind.toLowerCase() &&
+        metaOf(o)['name'] === name &&
+        inNs(o, ns),
+    ) ?? { error: `${kind} ${String(name)} not found` };
+  const logs = (src: Record<string, string> | undefined, p: Record<string, unknown>) =>
+    (p['container'] ? src?.[`${String(p['name'])}/${String(p['container'])}`] : undefined) ??
+    src?.[String(p['name'])] ??
+    '';
+  return [
+    {
+      name: 'pods_list',
+      description: 'List pods of a namespace',
+      properties: { namespace: str },
+      handler: (p) => list('Pod', p['namespace']),
+    },
+    {
+      name: 'pods_get',
+      description: 'Get a pod by name',
+      properties: { name: str, namespace: str },
+      required: ['name'],
+      handler: (p) => get('Pod', p['name'], p['namespace']),
+    },
+    {
+      name: 'pods_log',
+      description: 'Logs of a pod container',
+      properties: { name: str, namespace: str, container: str, previous: { type: 'boolean' } },
+      required: ['name'],
+      handler: (p) => logs(p['previous'] ? w.previous : w.logs, p),
+    },
+    {
+      name: 'events_list',
+      description: 'List Kubernetes events of a namespace',
+      properties: { namespace: str },
+      handler: (p) => ({
+        apiVersion: 'v1',
+        kind: 'EventList',
+        items: (w.events ?? []).filter((e) => inNs(e, p['namespace'])),
+      }),
+    },
+    {
+      name: 'resources_list',
+      description: 'List Kubernetes resources of a kind',
+      properties: { apiVersion: str, kind: str, namespace: str },
+      required: ['apiVersion', 'kind'],
+      handler: (p) => w.tables?.[String(p['kind'])] ?? list(String(p['kind']), p['namespace']),
+    },
+    {
+      name: 'resources_get',
+      description: 'Get a Kubernetes resource by kind and name',
+      properties: { apiVersion: str, kind: str, name: str, namespace: str },
+      required: ['apiVersion', 'kind', 'name'],
+      handler: (p) => get(String(p['kind']), p['name'], p['namespace']),
+    },
+  ];
+}
+
+/** The whole engine over a tool server, at a given time. */
+
+/** The whole engine over a tool server, at a given time. */
+export async function investigateAt(tools: FakeTool[], message: string, now: number, ns?: string) {
+  const gateway = new FakeGateway(tools);
+  const engine = new DeterministicEngine(gateway, new FakeKnowledge(), { clock: () => now });
+  const out = await engine.run(engineRun(message, ns ? { namespace: ns } : {}));
+  return { text: conclusion(out.result), result: out.result, gateway };
 }
