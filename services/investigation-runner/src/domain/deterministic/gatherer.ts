@@ -157,6 +157,23 @@ export class Gatherer {
     );
   }
 
+  /** tools that list a kind (a get whose name is optional lists too) */
+  private listers(kind: string): ToolProfile[] {
+    return this.tools(['list', 'get'], kind).filter(
+      (p) => !p.params.name || !p.required.includes(p.params.name),
+    );
+  }
+
+  /** events tools that need nothing but a namespace */
+  private namespaceEventTools(): ToolProfile[] {
+    return this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace));
+  }
+
+  /** logs tools that take a pod (by a pod or name parameter), current logs */
+  private podLogTools(): ToolProfile[] {
+    return this.tools('logs').filter((p) => (p.params.pod || p.params.name) && !p.previousLogs);
+  }
+
   private tools(verb: ToolProfile['verb'] | ToolProfile['verb'][], kind?: string): ToolProfile[] {
     const verbs = Array.isArray(verb) ? verb : [verb];
     const ps = this.kube().filter(
@@ -253,22 +270,14 @@ export class Gatherer {
       for (const kind of listKinds)
         phase1.push(
           this.first(
-            this.tools(['list', 'get'], kind).filter(
-              (p) => !p.params.name || !p.required.includes(p.params.name),
-            ),
+            this.listers(kind),
             { kind, namespace: ns, all: !ns },
             { kind, namespace: ns },
           ),
         );
       if (ns) {
         this.namespaceEvents.add(ns);
-        phase1.push(
-          this.first(
-            this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
-            { namespace: ns },
-            { namespace: ns },
-          ),
-        );
+        phase1.push(this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns }));
       }
     }
     for (const s of scope.subjects.slice(0, 2))
@@ -320,11 +329,7 @@ export class Gatherer {
         .slice(0, 2)
         .map((ns) => {
           this.namespaceEvents.add(ns);
-          return this.first(
-            this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
-            { namespace: ns },
-            { namespace: ns },
-          );
+          return this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns });
         }),
     );
 
@@ -610,13 +615,7 @@ export class Gatherer {
     // a server whose events tool only takes a namespace: that namespace's events, once
     else if (ns && !this.namespaceEvents.has(ns)) {
       this.namespaceEvents.add(ns);
-      jobs.push(
-        this.first(
-          this.tools('events').filter((p) => !p.required.some((r) => r !== p.params.namespace)),
-          { namespace: ns },
-          { namespace: ns },
-        ),
-      );
+      jobs.push(this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns }));
     }
     if (o.kind === 'pod') {
       const logs = this.tools('logs').filter((p) => p.params.pod || p.params.name);
@@ -675,9 +674,7 @@ export class Gatherer {
         this.model.logs.some(
           (l) => l.pod === o.name && l.container === c.name && l.previous === previous,
         );
-      const logs = this.tools('logs').filter(
-        (p) => (p.params.pod || p.params.name) && p.params.container && !p.previousLogs,
-      );
+      const logs = this.podLogTools().filter((p) => p.params.container);
       // one that crashes writes its last words in its previous run
       const previous = this.tools('logs').filter(
         (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
@@ -752,9 +749,7 @@ export class Gatherer {
         .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
     if (owned().length < 2)
       await this.first(
-        this.tools(['list', 'get'], 'replicaset').filter(
-          (p) => !p.params.name || !p.required.includes(p.params.name),
-        ),
+        this.listers('replicaset'),
         { kind: 'replicaset', namespace: ns },
         { kind: 'replicaset', namespace: ns },
       );
@@ -791,17 +786,13 @@ export class Gatherer {
       for (const ns of [...nss.slice(0, 2), 'kube-system']) {
         if (controllers().length) break;
         await this.first(
-          this.tools(['list', 'get'], 'pod').filter(
-            (p) => !p.params.name || !p.required.includes(p.params.name),
-          ),
+          this.listers('pod'),
           { kind: 'pod', namespace: ns },
           { kind: 'pod', namespace: ns },
         );
       }
     }
-    const logs = this.tools('logs').filter(
-      (p) => (p.params.pod || p.params.name) && !p.previousLogs,
-    );
+    const logs = this.podLogTools();
     await Promise.all(
       controllers()
         .slice(0, 2)
@@ -825,9 +816,7 @@ export class Gatherer {
     if (!hosts.size) return;
     if (!this.model.list('ingress').length)
       await this.first(
-        this.tools(['list', 'get'], 'ingress').filter(
-          (p) => !p.params.name || !p.required.includes(p.params.name),
-        ),
+        this.listers('ingress'),
         { kind: 'ingress', all: true },
         { kind: 'ingress' },
       );
@@ -840,17 +829,13 @@ export class Gatherer {
     );
     const nss = [...new Set(routes.map((i) => i.namespace).filter(Boolean))] as string[];
     await Promise.all(
-      nss.slice(0, 2).flatMap((ns) =>
-        ['service', 'deployment', 'replicaset'].map((kind) =>
-          this.first(
-            this.tools(['list', 'get'], kind).filter(
-              (p) => !p.params.name || !p.required.includes(p.params.name),
-            ),
-            { kind, namespace: ns },
-            { kind, namespace: ns },
+      nss
+        .slice(0, 2)
+        .flatMap((ns) =>
+          ['service', 'deployment', 'replicaset'].map((kind) =>
+            this.first(this.listers(kind), { kind, namespace: ns }, { kind, namespace: ns }),
           ),
         ),
-      ),
     );
   }
 
@@ -858,9 +843,7 @@ export class Gatherer {
   private async inspectClusterDns(): Promise<void> {
     const ns = 'kube-system';
     await this.first(
-      this.tools(['list', 'get'], 'pod').filter(
-        (p) => !p.params.name || !p.required.includes(p.params.name),
-      ),
+      this.listers('pod'),
       { kind: 'pod', namespace: ns },
       { kind: 'pod', namespace: ns },
     );
@@ -878,7 +861,7 @@ export class Gatherer {
       .find((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name));
     if (!dns.length && running)
       await this.first(
-        this.tools('logs').filter((p) => (p.params.pod || p.params.name) && !p.previousLogs),
+        this.podLogTools(),
         { kind: 'pod', name: running.name, namespace: ns },
         { kind: 'pod', namespace: ns, pod: running.name, previous: false },
       );
@@ -1031,15 +1014,7 @@ export class Gatherer {
           if (!known.has(m[1]!)) depNs.add(m[1]!);
     for (const ns of [...depNs].slice(0, 2))
       for (const kind of ['service', 'deployment', 'statefulset', 'pod'])
-        jobs.push(
-          this.first(
-            this.tools(['list', 'get'], kind).filter(
-              (p) => !p.params.name || !p.required.includes(p.params.name),
-            ),
-            { kind, namespace: ns },
-            { kind, namespace: ns },
-          ),
-        );
+        jobs.push(this.first(this.listers(kind), { kind, namespace: ns }, { kind, namespace: ns }));
     // DNS failures: is the cluster DNS itself healthy?
     if (model.logs.some((l) => l.lines.some((x) => DNS_FAILURE.test(x.text))))
       jobs.push(this.inspectClusterDns());
@@ -1066,9 +1041,7 @@ export class Gatherer {
         .list('pod')
         .filter((p) => this.scope.subjects.some((s) => model.matches(p, s)))
         .slice(0, 3);
-      const logs = this.tools('logs').filter(
-        (p) => (p.params.pod || p.params.name) && !p.previousLogs,
-      );
+      const logs = this.podLogTools();
       for (const p of pods)
         jobs.push(
           this.first(
