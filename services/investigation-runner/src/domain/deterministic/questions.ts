@@ -1,7 +1,7 @@
 import type { ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import type { LogLine } from './observe/views';
-import type { Question, Scope } from './scope';
+import type { Question, Scope, Subject } from './scope';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -322,12 +322,12 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 /** "which node is kafka-2 running on?": each subject pod's node, and what runs on a named node */
 function placement(model: ClusterModel, scope: Scope, subject: string | undefined): string {
   // a node named bare ("ip-10-0-25-91", no kind) is a node when a node has that name
-  const nodeOf = (name: string) =>
-    model.list('node').find((n) => n.name === name || n.name.startsWith(`${name}.`));
+  const nodeOf = (s: Subject) =>
+    model.list('node').find((n) => model.matches(n, { ...s, kind: 'node' }));
   const pods = model
     .list('pod')
     .filter((p) =>
-      scope.subjects.some((s) => s.kind !== 'node' && !nodeOf(s.name) && model.matches(p, s)),
+      scope.subjects.some((s) => s.kind !== 'node' && !nodeOf(s) && model.matches(p, s)),
     );
   if (!pods.length)
     return `I could not find the pods of ${subject ?? 'the service'} with the tools available.`;
@@ -336,7 +336,7 @@ function placement(model: ClusterModel, scope: Scope, subject: string | undefine
   );
   // a node the message names ("I want to drain ip-10-0-25-91"): what runs there
   for (const s of scope.subjects) {
-    const node = nodeOf(s.name);
+    const node = nodeOf(s);
     if (!node) continue;
     const on = pods.filter((p) => p.node === node.name);
     parts.push(
