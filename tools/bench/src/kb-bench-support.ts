@@ -28,7 +28,7 @@ export interface Runbook {
 export interface LabelledQuestion {
   q: string;
   relevant: string[];
-  /** questions-hard.json: symptom | chat | alert */
+  /** questions-hard.json, questions-blind.json: symptom | chat | alert */
   kind?: string;
 }
 
@@ -37,14 +37,23 @@ export function loadKbCorpus(): {
   questions: LabelledQuestion[];
   /** questions-hard.json (written from the runbooks' titles only), when present */
   hardQuestions: LabelledQuestion[];
+  /**
+   * questions-blind.json: written later, the same way, by a writer who never saw the other sets,
+   * the runbooks or the retrieval code, before any change was measured on it
+   */
+  blindQuestions: LabelledQuestion[];
 } {
   const dir = join(repoRoot(), 'tools/bench/data/kb');
   const hard = join(dir, 'questions-hard.json');
+  const blind = join(dir, 'questions-blind.json');
   return {
     runbooks: JSON.parse(readFileSync(join(dir, 'runbooks.json'), 'utf8')) as Runbook[],
     questions: JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) as LabelledQuestion[],
     hardQuestions: existsSync(hard)
       ? (JSON.parse(readFileSync(hard, 'utf8')) as LabelledQuestion[])
+      : [],
+    blindQuestions: existsSync(blind)
+      ? (JSON.parse(readFileSync(blind, 'utf8')) as LabelledQuestion[])
       : [],
   };
 }

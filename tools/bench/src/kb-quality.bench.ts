@@ -6,6 +6,9 @@
  * next to a plain Okapi BM25 baseline over whole documents (lower-case words, no stemming, no
  * vocabulary) computed in the same run.
  *
+ * `--dump=FILE` writes, per question, the rank of its first relevant runbook under each strategy
+ * and hybrid's top 3 (to read the misses).
+ *
  * `--distractors=N` first teaches N notes of ~1 KB made of sentences of the same runbooks (the
  * kb-speed documents) into the team, so the runbooks must be found among N+55 documents that
  * share their wording (the baseline ranks the same documents); the tree is not built then (a rebuild of that many chunks would dominate
@@ -13,7 +16,7 @@
  * (default 60,000; query terms rarest first): run once more with
  * INQUEST_KB_SPARSE_POSTING_BUDGET=0 to see what that bound costs in quality and gains in latency.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@inquest/grpc-kit';
@@ -99,7 +102,7 @@ const pct = (x: number) => x.toFixed(3);
 
 export async function run(args: string[] = []): Promise<void> {
   const distractors = flag(args, 'distractors', 0);
-  const { runbooks, questions, hardQuestions } = loadKbCorpus();
+  const { runbooks, questions, hardQuestions, blindQuestions } = loadKbCorpus();
   const dataDir = mkdtempSync(join(tmpdir(), 'inquest-kb-quality-'));
   const svc = await start(
     {
@@ -143,16 +146,20 @@ export async function run(args: string[] = []): Promise<void> {
     if (!distractors) await svc.rebuildTree(team);
     const stats = await kb.getTreeStats({ team_id: team });
     process.stdout.write(
-      `corpus: ${runbooks.length} runbooks${distractors ? ` + ${distractors} distractor notes (no tree)` : ''}, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)}${distractors ? '' : ` (built in ${Date.now() - t0} ms)`}; ${questions.length} + ${hardQuestions.length} (hard) labelled questions; sparse posting budget ${process.env['INQUEST_KB_SPARSE_POSTING_BUDGET'] ?? '60000 (default)'}\n\n`,
+      `corpus: ${runbooks.length} runbooks${distractors ? ` + ${distractors} distractor notes (no tree)` : ''}, ${stats.total_chunks} chunks, tree depth ${stats.tree_depth}, nodes by layer ${JSON.stringify(stats.nodes_by_level)}${distractors ? '' : ` (built in ${Date.now() - t0} ms)`}; ${questions.length} + ${hardQuestions.length} (hard) + ${blindQuestions.length} (blind) labelled questions; sparse posting budget ${process.env['INQUEST_KB_SPARSE_POSTING_BUDGET'] ?? '60000 (default)'}\n\n`,
     );
     // both sets, every strategy and the baseline in the same run; the hard set also per kind
     const sets: [string, LabelledQuestion[]][] = [['questions.json', questions]];
-    if (hardQuestions.length) {
-      sets.push(['questions-hard.json', hardQuestions]);
-      for (const kind of [...new Set(hardQuestions.map((q) => q.kind ?? 'other'))].sort())
-        sets.push([`  hard: ${kind}`, hardQuestions.filter((q) => (q.kind ?? 'other') === kind)]);
+    for (const [file, short, qs] of [
+      ['questions-hard.json', 'hard', hardQuestions],
+      ['questions-blind.json', 'blind', blindQuestions],
+    ] as const) {
+      if (!qs.length) continue;
+      sets.push([file, qs]);
+      for (const kind of [...new Set(qs.map((q) => q.kind ?? 'other'))].sort())
+        sets.push([`  ${short}: ${kind}`, qs.filter((q) => (q.kind ?? 'other') === kind)]);
     }
-    const allQuestions = [...questions, ...hardQuestions];
+    const allQuestions = [...questions, ...hardQuestions, ...blindQuestions];
     const baselineDocs = [
       ...runbooks,
       ...notes.map((content, i) => ({ id: `note-${i}`, title: '', content }) as Runbook),
@@ -192,6 +199,24 @@ export async function run(args: string[] = []): Promise<void> {
       latency.push(
         `${strategy} p50 ${percentile(took, 50).toFixed(1)} ms, p95 ${percentile(took, 95).toFixed(1)} ms`,
       );
+    }
+    const dump = args.find((a) => a.startsWith('--dump='))?.slice('--dump='.length);
+    if (dump) {
+      // per question: the rank (1-based, 0 = not in the top 30) of its first relevant runbook
+      const rows = allQuestions.map((q) => ({
+        q: q.q,
+        kind: q.kind,
+        relevant: q.relevant,
+        ranks: Object.fromEntries(
+          [...rankedBy].map(([name, ranked]) => {
+            const list = ranked.get(q)!;
+            const first = list.findIndex((d) => q.relevant.includes(d));
+            return [name.split(' ')[0], first + 1] as const;
+          }),
+        ),
+        top: rankedBy.get('hybrid (default)')!.get(q)!.slice(0, 3),
+      }));
+      writeFileSync(dump, JSON.stringify(rows, null, 1));
     }
     const results = new Map<string, Map<string, Metrics>>();
     for (const [setName, qs] of sets) {
