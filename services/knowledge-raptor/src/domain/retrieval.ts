@@ -357,8 +357,8 @@ export class Retrieval {
 
 /**
  * Relevance in [0,1]. dense: the cosine; sparse: bm25 / (bm25 + SPARSE_HALF); hybrid: the
- * geometric mean of the fused rank (RRF / (2 / (k + 1)), 1 = first on both paths) and the match
- * quality (the better of cosine and squashed BM25), so a query that matches nothing well scores
+ * geometric mean of the fused score (over its best possible value 2 / (k + 1): 1 = the best
+ * candidate on both legs) and the match quality (the better of cosine and squashed BM25), so a query that matches nothing well scores
  * low even at rank 1.
  */
 function relevanceOf(mode: SearchMode, h: SearchHit): number {
