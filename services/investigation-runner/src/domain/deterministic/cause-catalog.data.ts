@@ -38,10 +38,25 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.9,
     on: ['state', 'event', 'log', 'text'],
-    text: '\\bOOMKilled\\b|memory cgroup out of memory|out of memory: kill|java\\.lang\\.OutOfMemoryError|JavaScript heap out of memory|\\bOOM[- ]?kill',
+    text: '\\bOOMKilled\\b|memory cgroup out of memory|out of memory: kill|\\bOOM[- ]?kill',
     cause:
       '{subject} is being OOMKilled{in_container}: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137){tmpfs}',
     fix: 'Raise the memory limit of {subject}{in_container} above its working set (or fix the leak / roll back the change that raised its memory use); check `kubectl top pod` against the limit.',
+  },
+  {
+    // the runtime's own heap cap (V8's --max-old-space-size, the JVM's -Xmx) reached: the process
+    // aborts (V8: exit 134) or throws, while the container may be far below its limit; when the
+    // kernel did kill the container, oom_killed's state match is the stronger finding
+    id: 'runtime_heap_exhausted',
+    class: 'oom_killed',
+    title: 'the runtime ran out of its heap (heap cap below the container limit)',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log'],
+    text: 'JavaScript heap out of memory|Reached heap limit[^\\n]*|java\\.lang\\.OutOfMemoryError[^\\n]*',
+    cause:
+      '{subject} runs out of its runtime heap{in_container}: "{fact}". The heap cap{heap} is reached, not the container memory limit{limit}; the runtime aborts the process',
+    fix: 'Raise the heap cap of {subject}{heap} toward the container limit{limit} (leave room for memory off the heap), or hold less in memory per request (stream or page large exports); a heap profile shows what fills it.',
   },
   // ---------------------------------------------------------------- image pull
   {
@@ -177,13 +192,27 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Get the claim bound: check `kubectl describe pvc` for why (StorageClass, matching PV).',
   },
   {
+    // required podAffinity: the pod may only go where pods with given labels run; when none of
+    // them runs (renamed, scaled to zero, moved), no node qualifies
+    id: 'sched_pod_affinity',
+    class: 'pending_scheduling',
+    title: 'required pod affinity matches no running pod',
+    role: 'cause',
+    strength: 0.91,
+    on: ['event', 'condition'],
+    text: "didn'?t match pod affinity rules|didn'?t satisfy (?:existing pods )?affinity rules|didn'?t match pod affinity/anti-affinity",
+    cause:
+      '{subject} stays Pending: its required pod affinity{pod_affinity} ("{fact}"): it may only run on a node next to pods with those labels',
+    fix: 'Point the podAffinity of {subject}{pod_affinity} at labels its peer pods carry (`kubectl get pods -l <selector> -A`), or make it preferred instead of required.',
+  },
+  {
     id: 'sched_selector',
     class: 'pending_scheduling',
     title: 'no node matches the pod’s node selector / affinity',
     role: 'cause',
     strength: 0.9,
     on: ['event', 'condition'],
-    text: "didn'?t match (?:Pod's )?node (?:affinity/)?selector|node\\(s\\) didn'?t match node selector|MatchNodeSelector|didn'?t satisfy (?:existing pods )?(?:anti-)?affinity|didn'?t match pod (?:anti-)?affinity",
+    text: "didn'?t match (?:Pod's )?node (?:affinity/)?selector|node\\(s\\) didn'?t match node selector|MatchNodeSelector|didn'?t satisfy existing pods anti-affinity|didn'?t match pod anti-affinity",
     cause:
       '{subject} stays Pending: no node matches its node selector / affinity{selector} ("{fact}")',
     fix: 'Fix the nodeSelector/affinity of {subject} to labels that nodes have (`kubectl get nodes --show-labels`), or label a node accordingly.',
@@ -428,6 +457,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: "Check the `forward` line of the coredns Corefile (ConfigMap coredns in kube-system) and the upstream resolver {upstream}: point it back at a resolver that answers (the VPC resolver or the nodes' /etc/resolv.conf).",
   },
   {
+    // ingress-nginx: the Secret an Ingress names under spec.tls does not exist in the Ingress's
+    // namespace (Secrets are namespaced), so the controller serves its self-signed default
+    id: 'ingress_tls_secret_missing',
+    class: 'tls_certificate',
+    title: 'Ingress TLS Secret not found: the default (fake) certificate is served',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'event'],
+    text: 'local SSL certificate (?<secret>[\\w.-]+/[\\w.-]+) was not found|Error getting SSL certificate "(?<secret2>[^"]+)"',
+    cause:
+      'the TLS Secret {secret}{secret2} that an Ingress names does not exist, so the ingress controller serves its default self-signed certificate ("Kubernetes Ingress Controller Fake Certificate") for its hosts ("{fact}"){secret_elsewhere}',
+    fix: 'Create the Secret {secret}{secret2} in the namespace of the Ingress (an Ingress only sees Secrets of its own namespace: copy it, or let cert-manager issue it there), or point spec.tls.secretName at a Secret that exists.',
+  },
+  {
     id: 'clock_skew',
     class: 'tls_certificate',
     title: "the node's clock is behind (TLS certificates not yet valid)",
@@ -507,9 +550,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.86,
     on: ['log', 'state'],
-    text: 'listen tcp (?<addr>[\\w.\\[\\]:]*:\\d+): bind: (?:permission denied|address already in use)|listen (?:EACCES|EADDRINUSE)(?:: [\\w ]+)? (?<addr2>[\\w.:\\[\\]]*:\\d+)|(?:bind|listen)\\(\\) to (?<addr3>[\\d.:\\[\\]]+:\\d+) failed \\((?:13: Permission denied|98: Address already in use)\\)|Address already in use[^\\n]*?(?:port|:)\\s*(?<addr4>\\d+)',
+    text: 'listen tcp (?<addr>[\\w.\\[\\]:]*:\\d+): bind: (?:permission denied|address already in use)|listen (?:EACCES|EADDRINUSE)(?:: [\\w ]+)? (?<addr2>[\\w.:\\[\\]]*:\\d+)|(?:bind|listen)\\(\\) to (?<addr3>[\\d.:\\[\\]]+:\\d+) failed \\((?:13: Permission denied|98: Address already in use)\\)|Address already in use[^\\n]*?(?:port|:)\\s*(?<addr4>\\d+)|Port (?<addr5>\\d+) (?:was|is) already in use',
     cause:
-      '{subject} exits at start: it cannot listen on {addr}{addr2}{addr3}{addr4} ("{fact}"): a port below 1024 as a non-root user, or a port another process in the pod already uses',
+      '{subject} exits at start: it cannot listen on {addr}{addr2}{addr3}{addr4}{addr5} ("{fact}"): a port below 1024 as a non-root user, or a port another process in the pod already uses{port_owner}',
     fix: 'Make {subject} listen on an unprivileged port that nothing else in the pod uses (and point its Service targetPort and probes at it), or grant NET_BIND_SERVICE.',
   },
   {
@@ -667,7 +710,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.8,
     on: ['log'],
-    text: '^\\s*panic: [^\\n]*|\\bpanic: [^\\n]*|Traceback \\(most recent call last\\)|Exception in thread "[^"]+" [\\w.$]+[^\\n]*|Unhandled(?:Promise)?Rejection[^\\n]*|uncaught exception[^\\n]*|segmentation fault|SIGSEGV[^\\n]*|fatal error: [^\\n]*|(?:NullPointer|IllegalState|IllegalArgument|ClassNotFound|NoSuchMethod)(?:Exception|Error)[^\\n]*|(?:TypeError|ReferenceError|AttributeError|ValueError|ZeroDivisionError|IndexError|KeyError): [^\\n]*',
+    // Rust: "thread 'main' panicked at src/x.rs:88:41:" with the message on the next line (1.73+)
+    // or "panicked at 'msg', src/x.rs:4:5" (before)
+    text: '^\\s*panic: [^\\n]*|\\bpanic: [^\\n]*|thread \'[^\'\\n]*\' panicked at [^\\n]*(?:\\n(?!\\s*(?:\\d{4}-|note: ))[^\\n]+)?|Traceback \\(most recent call last\\)|Exception in thread "[^"]+" [\\w.$]+[^\\n]*|Unhandled(?:Promise)?Rejection[^\\n]*|uncaught exception[^\\n]*|segmentation fault|SIGSEGV[^\\n]*|fatal error: [^\\n]*|(?:NullPointer|IllegalState|IllegalArgument|ClassNotFound|NoSuchMethod)(?:Exception|Error)[^\\n]*|(?:TypeError|ReferenceError|AttributeError|ValueError|ZeroDivisionError|IndexError|KeyError): [^\\n]*',
     cause: '{subject} crashes: the application fails with "{fact}"',
     fix: 'Fix the crash in {subject} (the stack trace in its previous logs points at the code), or roll back to the last version that ran.',
   },
@@ -912,6 +957,33 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Unblock the host on the database (`mysqladmin flush-hosts`, FLUSH HOSTS or TRUNCATE performance_schema.host_cache), then find what made the failed connections (probes, wrong credentials, network resets) and raise max_connect_errors if they are expected.',
   },
   {
+    // the statement waited longer than lock_timeout / innodb_lock_wait_timeout for a lock another
+    // session holds (a DDL migration behind a long transaction)
+    id: 'db_lock_timeout',
+    class: 'dependency_failure',
+    title: 'database statement gave up waiting for a lock',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log'],
+    text: '[^\\n]*(?:canceling statement due to lock timeout|Lock wait timeout exceeded)[^\\n]*',
+    cause:
+      '{subject} fails because its statement gave up waiting for a table lock ("{fact}"){lock_holder}',
+    fix: 'Let the session that holds the lock finish or end it{lock_holder_name}, then run {subject} again; schedule migrations that take exclusive locks away from long transactions (or raise lock_timeout for them).',
+  },
+  {
+    // PgBouncer's own answer when its client limit is reached (PostgreSQL says "too many clients")
+    id: 'pooler_max_client_conn',
+    class: 'dependency_failure',
+    title: 'connection pooler (PgBouncer) client limit reached',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'event', 'text'],
+    text: 'no more connections allowed \\(max_client_conn\\)|\\bmax_client_conn\\b',
+    cause:
+      '{subject} cannot get database connections: the connection pooler PgBouncer{db} refuses new clients ("{fact}"): all its clients together open more connections than its max_client_conn allows',
+    fix: "Raise max_client_conn in pgbouncer.ini (and the pooler's file-descriptor limit), or lower pool size × replicas of the clients of PgBouncer{db}; roll back the change that added clients (a scale-up, a bigger pool).",
+  },
+  {
     id: 'db_too_many_connections',
     class: 'dependency_failure',
     title: 'database connection limit reached',
@@ -920,7 +992,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['log', 'event', 'text'],
     text: 'too many clients already|remaining connection slots are reserved|too many connections|max_connections|ER_CON_COUNT_ERROR|connection limit exceeded',
     cause:
-      '{subject} cannot get database connections: the database refuses new ones ("{fact}"): the clients open more connections than max_connections allows',
+      '{subject} cannot get database connections: the database{db} refuses new ones ("{fact}"): the clients open more connections than max_connections allows',
     fix: 'Lower the connection pool size of {subject} (pool size × replicas must stay under the database max_connections) or raise max_connections; roll back the change that raised it.',
   },
   {

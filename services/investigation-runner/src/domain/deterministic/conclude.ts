@@ -306,7 +306,16 @@ export function conclude(
     if (!healthyNamed && dependsOn.has(top.f.workload) && callers.length)
       description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails. ${description}`;
     if (healthyNamed)
-      description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}, in the same namespace. ${description}`;
+      description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}${
+        scope.subjects.some(
+          (s) =>
+            s.from !== 'dns-records' && s.namespace && s.namespace === top!.f.object?.namespace,
+        )
+          ? ', in the same namespace'
+          : top.f.object?.namespace
+            ? ` (namespace ${top.f.object.namespace})`
+            : ''
+      }. ${description}`;
     if (!description.includes(top.f.fact.slice(0, 40)))
       description += ` Decisive evidence: "${clip(top.f.fact, 240)}".`;
     description += ` Fix: ${fix}`;
@@ -475,6 +484,88 @@ function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
   });
 }
 
+/** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
+const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
+
+function heapCap(env: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(env)) {
+    const m = HEAP_FLAG.exec(value);
+    if (m) return name === '__args' ? `${m[0]} in its arguments` : `${m[0]} in ${name}`;
+  }
+  return undefined;
+}
+
+/** a database URL or host variable: "pgbouncer.orders.svc:6432 from DATABASE_URL" */
+const DB_URL =
+  /^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|jdbc:[a-z]+):\/\/(?:[^@/\s]*@)?([^/?\s,]+)/i;
+const DB_HOST_VAR = /^(?:PG|POSTGRES_|DB_|DATABASE_|MYSQL_|MONGO_)HOST$/;
+
+function databaseTarget(env: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(env)) {
+    const m = DB_URL.exec(value);
+    if (m) return `${m[1]} from ${name}`;
+  }
+  for (const [name, value] of Object.entries(env))
+    if (DB_HOST_VAR.test(name) && value) return `${value} from ${name}`;
+  return undefined;
+}
+
+/**
+ * Who holds the lock a statement waited for, from a PostgreSQL log (log_lock_waits): "Process
+ * holding the lock: 7301", that process's connection line ("[7301] ... user=catalog_export
+ * ... application_name=catalog-export") and a running pod of that application.
+ */
+function lockHolder(model: ClusterModel): { text: string; name: string } | undefined {
+  const lines = model.logs.flatMap((l) => l.lines.map((x) => x.text));
+  const pid = lines.map((x) => /Process(?:es)? holding the lock: (\d+)/.exec(x)?.[1]).find(Boolean);
+  if (!pid) return undefined;
+  const conn = lines.find(
+    (x) => x.includes(`[${pid}]`) && /connection authorized|application_name=/.test(x),
+  );
+  const app = conn && /application_name=([\w.-]+)/.exec(conn)?.[1];
+  const user = conn && /\buser=([\w.-]+)/.exec(conn)?.[1];
+  const since =
+    conn &&
+    /\d{4}-\d{2}-\d{2}[ T](\d{2}:\d{2}(?::\d{2})?)/.exec(
+      conn.replace(/^\d{4}-\d{2}-\d{2}T\S+\s+/, ''),
+    )?.[1];
+  const pod =
+    app &&
+    model
+      .list('pod')
+      .find((p) => p.name.startsWith(`${app}-`) && /Running|Pending/.test(p.status ?? ''));
+  const who = [
+    app ? `application ${app}` : '',
+    user ? `user ${user}` : '',
+    since ? `connected at ${since}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const text =
+    `the lock is held by database process ${pid}${who ? ` (${who})` : ''}` +
+    (pod ? `, still running as pod ${pod.name}` : '');
+  return { text, name: pod ? `pod ${pod.name}, process ${pid}` : `process ${pid}` };
+}
+
+/** The matchLabels of a pod's required podAffinity terms (from its affinity JSON). */
+function requiredPodAffinity(json: string | undefined): [string, string][] {
+  if (!json) return [];
+  try {
+    const a = JSON.parse(json) as {
+      podAffinity?: {
+        requiredDuringSchedulingIgnoredDuringExecution?: {
+          labelSelector?: { matchLabels?: Record<string, string> };
+        }[];
+      };
+    };
+    return (a.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).flatMap((t) =>
+      Object.entries(t.labelSelector?.matchLabels ?? {}),
+    );
+  } catch {
+    return []; // clipped at 600 characters
+  }
+}
+
 function varsFor(f: Finding, model: ClusterModel, subject: string): Record<string, string> {
   const vars: Record<string, string> = {
     ...f.groups,
@@ -491,6 +582,70 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (named && pod && pod.containers.length > 1)
     vars['in_container'] = ` (its container ${named}${c?.image ? `, image ${c.image}` : ''})`;
   if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  if (f.entry.id === 'db_lock_timeout') {
+    const holder = lockHolder(model);
+    if (holder) {
+      vars['lock_holder'] = `: ${holder.text}`;
+      vars['lock_holder_name'] = ` (${holder.name})`;
+    }
+  }
+
+  if (f.entry.id === 'sched_pod_affinity' && pod) {
+    const owner = model.workloadOf(pod);
+    const sel = requiredPodAffinity(
+      pod.fields['affinity'] ??
+        model.get(owner.kind, owner.name, pod.namespace)?.fields['affinity'] ??
+        model.list('replicaset', pod.namespace).find((r) => pod.name.startsWith(`${r.name}-`))
+          ?.fields['affinity'],
+    );
+    if (sel.length) {
+      const ns = pod.namespace;
+      // only pods whose labels were read can say whether a peer exists
+      const peers = model
+        .list('pod')
+        .filter(
+          (p) =>
+            p !== pod &&
+            (!ns || p.namespace === ns) &&
+            !p.name.startsWith(`${owner.name}-`) &&
+            Object.keys(p.labels).length,
+        );
+      const matching = peers.filter((p) => sel.every(([k, v]) => p.labels[k] === v));
+      const text = sel.map(([k, v]) => `${k}=${v}`).join(',');
+      vars['pod_affinity'] = matching.length
+        ? ` (labels ${text}: ${matching.length} pod(s) have them)`
+        : peers.length
+          ? ` selects labels ${text}, and no pod${ns ? ` in namespace ${ns}` : ''} has them`
+          : ` selects labels ${text}`;
+    }
+  }
+  // the other container of the pod that takes the port (containers share one network namespace)
+  const bound = ['addr', 'addr2', 'addr3', 'addr4', 'addr5']
+    .map((k) => /(\d+)$/.exec(vars[k] ?? '')?.[1])
+    .find(Boolean);
+  if (f.entry.id === 'port_bind_failed' && bound && pod) {
+    const other = pod.containers.find(
+      (x) =>
+        x.name !== (named ?? c?.name) &&
+        (x.ports.includes(bound) ||
+          new RegExp(`(?:^|[\\s:=])${bound}(?:\\s|$)`).test(x.env['__args'] ?? '')),
+    );
+    if (other)
+      vars['port_owner'] =
+        `: container ${other.name}${other.image ? ` (${other.image})` : ''} of the same pod listens on ${bound} (containers of a pod share one network namespace)`;
+  }
+  const tlsSecret = vars['secret'] || vars['secret2'];
+  if (f.entry.id === 'ingress_tls_secret_missing' && tlsSecret?.includes('/')) {
+    const [ns, name] = tlsSecret.split('/');
+    const other = model.list('secret').find((x) => x.name === name && x.namespace !== ns);
+    if (other?.namespace)
+      vars['secret_elsewhere'] =
+        `. A Secret ${name} exists in namespace ${other.namespace}, not in ${ns}: the Ingress cannot use it from there`;
+  }
+  const db = c && databaseTarget(c.env);
+  if (db) vars['db'] = ` (${db})`;
+  const heap = c && heapCap(c.env);
+  if (heap) vars['heap'] = ` (${heap})`;
   if (pod?.fields['memoryVolumes'])
     vars['tmpfs'] =
       `. Its emptyDir volume ${pod.fields['memoryVolumes']} has medium: Memory (tmpfs): the files written there are RAM and count against that limit`;
@@ -607,6 +762,9 @@ function patternMatches(p: LearnedPatternView, f: Finding): boolean {
  * A finding that no longer holds: on a pod that is running and ready now, from more than 30
  * minutes ago (or a probe failure, which a ready pod no longer has).
  */
+/** a record that reports no success: a warning level, or a 5xx answer */
+const NOT_OK = /"level"\s*:\s*(?:4\d|"warn(?:ing)?")|\blevel=warn|\bWARN(?:ING)?\b|\s5\d\d\b/;
+
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
   if (!o || o.kind !== 'pod' || isUnhealthy(o, now) || !o.status) return false;
@@ -615,7 +773,27 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   if (f.entry.id === 'clock_skew') return false;
   // a repeated error is history only when its last record is
   const at = f.groups['last'] ? Date.parse(f.groups['last']) : f.at;
-  return at !== undefined && now - at > 30 * 60_000;
+  if (at === undefined || now - at <= 30 * 60_000) return false;
+  // ... unless the same error keeps coming back up to the end of the running container's log: a
+  // service called every half hour whose every call failed since has not recovered
+  // (a pod that never restarted has no previous container: what a tool returned for it is current)
+  const current = model.logs.filter(
+    (l) => l.pod === o.name && (!l.previous || !o.restarts) && l.lines.length,
+  );
+  const same = f.entry.text
+    ? new RegExp(f.entry.text, f.entry.caseSensitive ? '' : 'i')
+    : undefined;
+  const repeats = current.some((l) => {
+    // the records with a time (a tool's own trailer, a stack frame are none)
+    const tail = l.lines.filter((x) => x.at !== undefined).slice(-3);
+    return (
+      !!same &&
+      tail.some((x) => x.level === 'error' && same.test(x.text)) &&
+      tail.every((x) => x.level === 'error' || x.level === 'warn' || NOT_OK.test(x.text)) &&
+      l.lines.filter((x) => x.level === 'error' && same.test(x.text)).length >= 2
+    );
+  });
+  return !repeats;
 }
 
 /** The last error line a crashing container wrote (its previous logs first). */
@@ -674,6 +852,11 @@ function dependencyDetail(
         : s.name === name && (!ns || ns === 'svc' || !s.namespace || s.namespace === ns),
     );
   if (!svc) return undefined;
+  // an ExternalName Service is only a DNS alias (CNAME): the name it points at must resolve
+  if (svc.fields['externalName'])
+    return {
+      text: `${host} is the Service ${svc.name}${svc.namespace ? ` (namespace ${svc.namespace})` : ''} of type ExternalName, an alias (CNAME) for ${svc.fields['externalName']}: when that name does not resolve (a host decommissioned or renamed), neither does the Service.`,
+    };
   const backing = backingWorkload(model, svc);
   let detail = `${host} is the Service ${svc.name}${svc.namespace ? ` (namespace ${svc.namespace})` : ''}`;
   if (backing) {

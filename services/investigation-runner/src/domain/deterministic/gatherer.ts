@@ -143,7 +143,10 @@ export class Gatherer {
       const v = want.find(offered);
       if (v) set('output', v);
     }
-    if (p.verb === 'logs' && p.params.tail) set('tail', t.tail ?? 200);
+    // a tool that returns the previous and the current containers' logs together (every
+    // container's, oldest first) needs more lines to reach back to the crash
+    if (p.verb === 'logs' && p.params.tail)
+      set('tail', t.tail ?? (p.previousLogs && !p.params.previous ? 1000 : 200));
     if (p.params.service && this.run.context.service && !out[p.params.service])
       set('service', this.run.context.service);
     for (const r of p.required) if (out[r] === undefined) return undefined;
@@ -386,6 +389,32 @@ export class Gatherer {
           .map((p) => this.describe(p)),
       );
     }
+    // "which services have no endpoints": the namespace's Endpoints, else each Service described
+    if (scope.question?.type === 'no_endpoints') {
+      const ns = scope.question.namespace ?? scope.namespaces[0];
+      await this.first(
+        this.listers('service'),
+        { kind: 'service', namespace: ns },
+        { kind: 'service', namespace: ns },
+      );
+      await this.first(
+        this.listers('endpoints'),
+        { kind: 'endpoints', namespace: ns },
+        { kind: 'endpoints', namespace: ns },
+      );
+      await Promise.all(
+        this.model
+          .list('service', ns)
+          .filter(
+            (s) =>
+              (!ns || s.namespace === ns) &&
+              !this.model.get('endpoints', s.name, s.namespace) &&
+              s.fields['Endpoints'] === undefined,
+          )
+          .slice(0, 12)
+          .map((s) => this.describe(s)),
+      );
+    }
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -424,8 +453,43 @@ export class Gatherer {
     // 4. what the subjects call and fail on: the logs and state of that dependency
     await this.followDependencies(targets);
     // 5. clients get 502/503/504 while the pods may look fine: what the ingress controller logs
-    if (GATEWAY_ERROR.test(text)) await this.inspectIngressControllers();
+    // ... and when browsers distrust the certificate: the controller says which one it serves
+    if (GATEWAY_ERROR.test(text) || CERT_COMPLAINT.test(text))
+      await this.inspectIngressControllers();
+    // 6. a statement gave up waiting for a lock: the database's own log names who holds it
+    await this.inspectLockHolders();
     await genericDone;
+  }
+
+  /**
+   * A client logged a lock timeout: the logs of the database pods of its namespace (PostgreSQL
+   * with log_lock_waits says "Process holding the lock: 7301", and that process's connection
+   * line names its user and application).
+   */
+  private async inspectLockHolders(): Promise<void> {
+    const waited = this.model.logs.filter(
+      (l) => l.pod && l.lines.some((x) => LOCK_WAIT.test(x.text)),
+    );
+    const nss = [...new Set(waited.map((l) => l.namespace).filter(Boolean))] as string[];
+    const dbs = this.model
+      .list('pod')
+      .filter(
+        (p) =>
+          p.namespace &&
+          nss.includes(p.namespace) &&
+          DATABASE_POD.test(`${p.name} ${p.images.join(' ')}`) &&
+          !this.model.logs.some((l) => l.pod === p.name),
+      )
+      .slice(0, 2);
+    await Promise.all(
+      dbs.map((p) =>
+        this.first(
+          this.podLogTools(),
+          { kind: 'pod', name: p.name, namespace: p.namespace, tail: 500 },
+          { kind: 'pod', namespace: p.namespace, pod: p.name, previous: false },
+        ),
+      ),
+    );
   }
 
   /** The subjects' pods not inspected yet (in any namespace: a comparison of environments). */
@@ -448,9 +512,52 @@ export class Gatherer {
    */
   async widen(): Promise<Subject[]> {
     const { model, scope } = this;
+    // a public name that does not resolve while its Ingress looks fine: the controller that
+    // writes the DNS records (external-dns) may be failing
+    const dnsWriters = await this.inspectDnsRecordWriters();
     const own = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
     const ns = scope.namespaces[0] ?? own.find((o) => o.namespace && o.kind !== 'node')?.namespace;
-    if (!ns || /^kube-/.test(ns)) return [];
+    if (!ns || /^kube-/.test(ns)) return dnsWriters;
+    return [...dnsWriters, ...(await this.widenInNamespace(ns, own))];
+  }
+
+  /**
+   * external-dns publishes the hosts of Ingresses and Services: when the message says such a
+   * host does not resolve, its pods are read (the failing one first).
+   */
+  private async inspectDnsRecordWriters(): Promise<Subject[]> {
+    const text = this.run.message;
+    if (!UNRESOLVED_NAME.test(text)) return [];
+    const hosts = [...text.matchAll(PUBLIC_HOST)].map((m) => m[0]);
+    if (!hosts.some((h) => !/\.(?:local|internal|svc)$/.test(h))) return [];
+    const writers = () => this.model.list('pod').filter((p) => /^external-dns/.test(p.name));
+    if (!writers().length)
+      for (const ns of ['external-dns', 'kube-system']) {
+        await this.first(
+          this.listers('pod'),
+          { kind: 'pod', namespace: ns },
+          { kind: 'pod', namespace: ns },
+        );
+        if (writers().length) break;
+      }
+    const picked = [...writers()]
+      .sort(
+        (a, b) =>
+          Number(isUnhealthy(b, this.now)) - Number(isUnhealthy(a, this.now)) ||
+          (b.restarts ?? 0) - (a.restarts ?? 0),
+      )
+      .slice(0, 1)
+      .filter((p) => !this.inspected.has(viewKey(p)));
+    await Promise.all(picked.map((p) => this.inspect(p)));
+    return picked.map((p) => ({
+      name: this.model.workloadOf(p).name,
+      namespace: p.namespace,
+      from: 'dns-records',
+    }));
+  }
+
+  private async widenInNamespace(ns: string, own: ObjectView[]): Promise<Subject[]> {
+    const { model } = this;
     // first the subject's own pods not read yet (one node's clock or disk may fail one pod)
     const unread = this.unreadSubjectPods();
     const nodesRead = new Set(
@@ -653,6 +760,20 @@ export class Gatherer {
         );
     }
     await Promise.all(jobs);
+    // the scheduler blames pod affinity: describe does not print the affinity, the manifest does
+    if (o.kind === 'pod' && !this.model.get('pod', o.name, ns)?.fields['affinity']) {
+      const said = [...this.model.events, ...(this.model.get('pod', o.name, ns)?.conditions ?? [])]
+        .filter((e) => !('object' in e) || e.object?.name === o.name)
+        .some((e) =>
+          /didn'?t match pod affinity|satisfy (?:existing pods )?affinity/i.test(e.message ?? ''),
+        );
+      if (said)
+        await this.first(
+          this.tools('get', 'pod').filter((p) => p.params.name || p.params.pod),
+          { kind: 'pod', name: o.name, namespace: ns },
+          ctx,
+        );
+    }
     // once describe has named the containers: an init container that fails or waits, and a
     // sidecar that is not ready (a mesh proxy without its configuration) while the main container
     // only reports the refusals; their own logs
@@ -1058,6 +1179,20 @@ export class Gatherer {
 const CONTROLLER_KINDS = new Set(['deployment', 'statefulset', 'daemonset', 'job', 'cronjob']);
 
 /** what clients see when the ingress cannot get a good answer from the service behind it */
+/** a statement that gave up waiting for a lock (PostgreSQL, MySQL) */
+export const LOCK_WAIT =
+  /canceling statement due to lock timeout|LockNotAvailable|Lock wait timeout exceeded|could not obtain lock/i;
+/** a pod that is a database server, by its name or image */
+const DATABASE_POD = /postgres|\bpg|mysql|mariadb|-db-\d+\b|\bdb-\d+\b/i;
+/** a name that does not resolve, in the user's words */
+const UNRESOLVED_NAME =
+  /(?:does ?n[o'’]?t|not|won'?t|cannot|can'?t|no longer|never) (?:be )?resolv|NXDOMAIN|no (?:such host|dns record)|dns record/i;
+/** a fully qualified host name */
+const PUBLIC_HOST =
+  /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/gi;
+/** what users see when a served certificate is not trusted */
+const CERT_COMPLAINT =
+  /not private|ERR_CERT|Fake Certificate|certificate (?:is )?(?:invalid|not trusted|untrusted|wrong)|self[- ]signed/i;
 const GATEWAY_ERROR = /\b50[234]\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 
 const DNS_FAILURE =

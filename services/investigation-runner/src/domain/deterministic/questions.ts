@@ -141,6 +141,10 @@ export function answerQuestion(
       return placement(model, scope, q.subject);
     case 'unset':
       return unsetResources(model, q.resource, q.field, q.namespace ?? scope.namespaces[0]);
+    case 'limit':
+      return limitAndUse(model, scope, q.resource, q.subject);
+    case 'no_endpoints':
+      return servicesWithoutEndpoints(model, q.namespace ?? scope.namespaces[0]);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -373,6 +377,93 @@ function unsetResources(
           .join(', ')})`,
     )
     .join(', ')}.`;
+}
+
+/** "what's the memory limit on X, and which of its pods is closest to it?" */
+function limitAndUse(
+  model: ClusterModel,
+  scope: Scope,
+  resource: 'memory' | 'cpu',
+  subject: string | undefined,
+): string {
+  const subj = scope.subjects.find((s) => s.name === subject) ?? scope.subjects[0];
+  if (!subj) return `I could not tell whose ${resource} limit is asked about.`;
+  const pods = model
+    .list('pod')
+    .filter((p) => model.matches(p, subj) && model.workloadOf(p).name === subj.name);
+  const owned = pods.length ? pods : model.list('pod').filter((p) => model.matches(p, subj));
+  const withSpec =
+    owned.find((p) =>
+      p.containers.some((c) => !c.init && (c.limits[resource] || c.requests[resource])),
+    ) ?? owned.find((p) => p.containers.some((c) => !c.init));
+  if (!withSpec) return `I could not read the containers of ${subj.name} with the tools available.`;
+  const main = withSpec.containers.filter((c) => !c.init);
+  const limits = main.map(
+    (c) =>
+      `${c.name} ${c.limits[resource] ?? 'no limit'}${c.requests[resource] ? ` (request ${c.requests[resource]})` : ''}`,
+  );
+  const mainLimit =
+    main.find((c) => c.name === subj.name)?.limits[resource] ?? main[0]?.limits[resource];
+  let text = `${subj.name}: ${resource} limit per container ${limits.join(', ')}.`;
+  const used = owned
+    .map((p) => ({ p, m: model.metrics.find((m) => m.kind === 'pod' && m.name === p.name) }))
+    .filter((x) => x.m && (resource === 'memory' ? x.m.memory : x.m.cpu));
+  if (!used.length)
+    return `${text} No usage metrics of its pods were available (metrics-server or a metrics tool is needed).`;
+  const val = (x: (typeof used)[number]) =>
+    quantity(resource === 'memory' ? x.m!.memory : x.m!.cpu);
+  used.sort((a, b) => val(b) - val(a));
+  const cap = quantity(mainLimit);
+  const share = (x: (typeof used)[number]) =>
+    cap ? ` (${Math.round((val(x) / cap) * 100)}% of ${mainLimit})` : '';
+  text += ` Use now (kubectl top, whole pod): ${used
+    .map((x) => `${x.p.name} ${resource === 'memory' ? x.m!.memory : x.m!.cpu}${share(x)}`)
+    .join(', ')}. Closest to the limit: ${used[0]!.p.name}.`;
+  return text;
+}
+
+/** "which services have no endpoints?": Endpoints with no ready address (ExternalName aside) */
+function servicesWithoutEndpoints(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const services = model
+    .list('service', namespace)
+    .filter((s) => (!namespace || s.namespace === namespace) && !s.fields['externalName']);
+  if (!services.length) return `I could not list the Services${where} with the tools available.`;
+  const ready = (s: ObjectView): number | undefined => {
+    const eps = model.get('endpoints', s.name, s.namespace)?.fields['ready'];
+    if (eps !== undefined) return Number(eps);
+    const described = s.fields['Endpoints'];
+    if (described === undefined) return undefined;
+    return /^\s*(?:<none>)?\s*$/.test(described) ? 0 : described.split(',').length;
+  };
+  const known = services.filter((s) => ready(s) !== undefined);
+  const empty = known.filter((s) => ready(s) === 0);
+  const unknown = services.length - known.length;
+  const why = (s: ObjectView) => {
+    const selector = s.fields['selector'];
+    if (!selector) return ' (no selector)';
+    const backing = backingWorkloadOf(model, s);
+    if (backing && Number(backing.fields['replicas'] ?? NaN) === 0)
+      return ` (selects ${selector}; ${backing.kind} ${backing.name} is scaled to 0)`;
+    return ` (selects ${selector}${backing ? '' : '; no workload with these labels was seen'})`;
+  };
+  const tail = unknown ? ` ${unknown} Service(s) could not be checked.` : '';
+  return empty.length
+    ? `${empty.length} Service${empty.length === 1 ? '' : 's'}${where} ${empty.length === 1 ? 'has' : 'have'} no endpoints (of ${known.length} checked): ${empty.map((s) => `${s.name}${why(s)}`).join(', ')}.${tail}`
+    : `Every Service${where} has endpoints (${known.length} checked).${tail}`;
+}
+
+/** The workload whose pod template carries a Service's selector labels (by name when unknown). */
+function backingWorkloadOf(model: ClusterModel, svc: ObjectView): ObjectView | undefined {
+  const sel = (svc.fields['selector'] ?? '').split(',').map((kv) => kv.split('='));
+  return model
+    .list(undefined, svc.namespace)
+    .filter((o) => ['deployment', 'statefulset', 'daemonset'].includes(o.kind))
+    .find(
+      (o) =>
+        (Object.keys(o.labels).length && sel.every(([k, v]) => k && o.labels[k] === v)) ||
+        sel.some(([k, v]) => /(?:^|\/)(?:app|name)$/.test(k ?? '') && v === o.name),
+    );
 }
 
 /** "which pods use the stripe-api-key secret?": env references, envFrom and volumes */

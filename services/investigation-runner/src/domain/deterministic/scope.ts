@@ -41,13 +41,21 @@ export type Question =
   /** "which node is kafka-2 running on?" */
   | { type: 'placement'; subject?: string }
   /** "which pods have no memory limit?" */
-  | { type: 'unset'; resource: 'memory' | 'cpu'; field: 'limits' | 'requests'; namespace?: string };
+  | { type: 'unset'; resource: 'memory' | 'cpu'; field: 'limits' | 'requests'; namespace?: string }
+  /** "what's the memory limit on search-api, and which pod is closest to it?" */
+  | { type: 'limit'; resource: 'memory' | 'cpu'; subject?: string }
+  /** "which services in shop have no endpoints?" */
+  | { type: 'no_endpoints'; namespace?: string };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
     ' ',
   ),
 );
+
+/** words that follow a kind as a phrase ("node group", "pod security"), never as its name */
+const NOT_A_NAME_AFTER_KIND =
+  /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec)$/;
 
 const K8S_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
@@ -132,6 +140,8 @@ export function scopeIncident(
   )) {
     const kind = kindOf(m[1]!);
     const name = m[2]!.toLowerCase();
+    // "node group", "node pool rotation", "pod security": a phrase, not an object's name
+    if (NOT_A_NAME_AFTER_KIND.test(name)) continue;
     if (!STOP.has(name) && !/^(is|are|in|of|named|called)$/.test(name))
       add({ kind, name, from: 'message' });
   }
@@ -332,6 +342,25 @@ function parseQuestion(
     /\b(memory|mem|ram|cpu)\s+(limits?|requests?)\b[^?]*\b(?:not set|missing|unset|set to nothing)\b/.exec(
       t,
     );
+  // "which services have no endpoints (behind them)?", "services without endpoints"
+  if (
+    /\bservices?\b[^?]*\b(?:no|without|zero|0|empty)\s+(?:ready\s+)?endpoints?\b/.test(t) ||
+    /\bendpoints?\b[^?]*\b(?:empty|none|missing)\b/.test(t)
+  )
+    return { type: 'no_endpoints', namespace: ns };
+  // "what's the memory limit on search-api (and which pod is closest to it)?"
+  const limit =
+    !unset &&
+    subjects.length &&
+    /\b(?:what(?:'s| is| are)?|show|tell me|how (?:much|high))\b[^?]*\b(memory|mem|ram|cpu)\s+limits?\b/.exec(
+      t,
+    );
+  if (limit)
+    return {
+      type: 'limit',
+      resource: limit[1] === 'cpu' ? 'cpu' : 'memory',
+      subject: subjects[0]?.name,
+    };
   if (unset)
     return {
       type: 'unset',

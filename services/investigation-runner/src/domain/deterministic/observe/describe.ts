@@ -148,6 +148,8 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   const newRs = top('NewReplicaSet');
   if (newRs && newRs !== '<none>') v.fields['newReplicaSet'] = newRs.split(/\s/)[0]!;
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
+  if (kind === 'service' && v.fields['External Name'])
+    v.fields['externalName'] = v.fields['External Name'];
   // a Service's ports ("Port: http 80/TCP"), as the object's spec.ports
   if (kind === 'service') {
     const ports = lines

@@ -238,6 +238,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .join(',');
       v.fields['ports'] = JSON.stringify(spec['ports'] ?? []).slice(0, 300);
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
+      if (str(spec['externalName'])) v.fields['externalName'] = String(spec['externalName']);
     }
     if (kind === 'ingress') {
       const rewrite = ann['nginx.ingress.kubernetes.io/rewrite-target'];

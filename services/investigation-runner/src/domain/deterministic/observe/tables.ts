@@ -142,6 +142,22 @@ export function parseTables(
       if (r['IMAGES']) v.images.push(...r['IMAGES'].split(','));
       if (r['AVAILABLE']) v.fields['status.availableReplicas'] = r['AVAILABLE'];
       if (r['CLUSTER-IP']) v.fields['clusterIP'] = r['CLUSTER-IP'];
+      // `kubectl get endpoints`: "10.0.1.4:8080,10.0.2.9:8080 + 1 more..." or <none>
+      if (v.kind === 'endpoints' && r['ENDPOINTS'] !== undefined) {
+        const e = r['ENDPOINTS'];
+        const more = Number(/\+ (\d+) more/.exec(e)?.[1] ?? 0);
+        v.fields['ready'] = String(
+          e === '<none>' || !e
+            ? 0
+            : e
+                .replace(/\+ \d+ more.*$/, '')
+                .split(',')
+                .filter(Boolean).length + more,
+        );
+      }
+      // `kubectl get svc`: an ExternalName Service shows its target name under EXTERNAL-IP
+      if (v.kind === 'service' && r['TYPE'] === 'ExternalName' && r['EXTERNAL-IP'])
+        v.fields['externalName'] = r['EXTERNAL-IP'];
       if (v.kind === 'ingress' && r['HOSTS']) v.fields['hosts'] = r['HOSTS'];
       // `kubectl get svc -o wide`: app=web,tier=frontend
       if (v.kind === 'service' && r['SELECTOR'] && r['SELECTOR'] !== '<none>')
