@@ -22,6 +22,17 @@ describe('TextAnalyzer', () => {
     expect(a.terms('node drain blocked by a PodDisruptionBudget')).toContain('c_drain');
     expect(a.terms('namespace stuck Terminating on finalizers')).toContain('c_finalizer');
   });
+  it('reads a status code used as a word as the code (analyzer 3)', () => {
+    expect(a.terms('shop is 502ing since 10:40')).toEqual(
+      expect.arrayContaining(['502', 'c_server_error']),
+    );
+    expect(a.terms('lots of 503s from the api')).toContain('503');
+    expect(a.terms('we get 404ed')).toContain('404');
+    // other words that start with digits keep their shape
+    expect(a.terms('ran on 5xx and 1st node and 64ed')).toEqual(
+      expect.arrayContaining(['5xx', '1st', '64ed']),
+    );
+  });
   it('drops stopwords, stems lightly and handles mixed scripts', () => {
     expect(a.terms('The pods are restarting')).toEqual(expect.arrayContaining(['pod', 'restart']));
     expect(a.terms('the')).toEqual([]);

@@ -49,7 +49,7 @@ export class TextAnalyzer {
   private readonly phrases = new Map<string, { concept: string; toks: string[] }[]>();
 
   constructor(vocabulary: Vocabulary = loadOpsVocabulary()) {
-    this.version = `analyzer-2+${vocabulary.version}`;
+    this.version = `analyzer-3+${vocabulary.version}`;
     for (const c of vocabulary.concepts) {
       for (const term of c.terms) {
         const toks = rawTokens(term).map(stem);
@@ -140,6 +140,12 @@ export function splitWords(text: string): { parts: string[]; compounds: string[]
   const parts: string[] = [];
   const compounds: string[] = [];
   for (const w of text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+    // a status code used as a word ("502ing since 10:40", "lots of 503s") is the code
+    const code = /^(\d{3})(?:s|ing|ed)$/i.exec(w);
+    if (code) {
+      parts.push(code[1]!);
+      continue;
+    }
     const pieces = w.length > 3 ? w.split(CASE_BREAK) : [w];
     if (pieces.length > 1) compounds.push(w.toLowerCase());
     for (const p of pieces) parts.push(p.toLowerCase());
