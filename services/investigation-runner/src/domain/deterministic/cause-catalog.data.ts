@@ -710,9 +710,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.8,
     on: ['log'],
-    // Rust: "thread 'main' panicked at src/x.rs:88:41:" with the message on the next line (1.73+)
-    // or "panicked at 'msg', src/x.rs:4:5" (before)
-    text: '^\\s*panic: [^\\n]*|\\bpanic: [^\\n]*|thread \'[^\'\\n]*\' panicked at [^\\n]*(?:\\n(?!\\s*(?:\\d{4}-|note: ))[^\\n]+)?|Traceback \\(most recent call last\\)|Exception in thread "[^"]+" [\\w.$]+[^\\n]*|Unhandled(?:Promise)?Rejection[^\\n]*|uncaught exception[^\\n]*|segmentation fault|SIGSEGV[^\\n]*|fatal error: [^\\n]*|(?:NullPointer|IllegalState|IllegalArgument|ClassNotFound|NoSuchMethod)(?:Exception|Error)[^\\n]*|(?:TypeError|ReferenceError|AttributeError|ValueError|ZeroDivisionError|IndexError|KeyError): [^\\n]*',
+    // Rust: "thread 'main' panicked at src/x.rs:88:41:" (1.73+; the message, on the next line, is
+    // joined to it with the trace) or "panicked at 'msg', src/x.rs:4:5" (before)
+    text: '^\\s*panic: [^\\n]*|\\bpanic: [^\\n]*|thread \'[^\'\\n]*\' panicked at [^\\n]*|Traceback \\(most recent call last\\)|Exception in thread "[^"]+" [\\w.$]+[^\\n]*|Unhandled(?:Promise)?Rejection[^\\n]*|uncaught exception[^\\n]*|segmentation fault|SIGSEGV[^\\n]*|fatal error: [^\\n]*|(?:NullPointer|IllegalState|IllegalArgument|ClassNotFound|NoSuchMethod)(?:Exception|Error)[^\\n]*|(?:TypeError|ReferenceError|AttributeError|ValueError|ZeroDivisionError|IndexError|KeyError): [^\\n]*',
     cause: '{subject} crashes: the application fails with "{fact}"',
     fix: 'Fix the crash in {subject} (the stack trace in its previous logs points at the code), or roll back to the last version that ran.',
   },

@@ -667,7 +667,7 @@ const BENIGN_EVENT =
   /^(Scheduled|Pulling|Pulled|Created|Started|SuccessfulCreate|SuccessfulDelete|ScalingReplicaSet|SuccessfulRescale|Sync|Synced|LeaderElection|RegisteredNode|NodeReady|NodeSchedulable|Starting|NodeHasSufficient\w*|NodeHasNo\w*|NodeAllocatableEnforced|Completed|SawCompletedJob|SuccessfulJobCreate|Provisioning|ProvisioningSucceeded|ExternalProvisioning|Issuing|Requested|Generated|Reused|Issued|CertificateIssued|UPDATE|CREATE|RELOAD|AddedInterface|WaitForFirstConsumer|WaitForPodScheduled|Scaled|Injected|Updated|Killing|Cleaning|SandboxChanged|TaintManagerEviction)?$/;
 const INTERESTING =
   /not defined|unknown flag|unrecognized|usage:|refused|timeout|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing|too many|exceeded|unable|cannot|could not|failed/i;
-const CRASH = /panic:|Traceback|Exception|Error:|fatal error/;
+const CRASH = /panic:|panicked at|Traceback|Exception|Error:|fatal error/;
 const FRAME =
   /\.(go|py|js|ts|java|rb|rs|kt|scala|cs|php):\d+|File "[^"]+", line \d+|\bat [\w.$<>]+\(/;
 /** a line that starts a log record of its own (a timestamp, a level, a JSON object) */
@@ -717,7 +717,14 @@ function withFrames(line: string, next: string[]): string {
     .slice(0, 2);
   // a Python traceback names its error on the line that ends it ("ValueError: ...")
   const error = /Traceback \(most recent call last\)/.test(line) ? pythonError(trace) : undefined;
-  const head = error ? `${error} (${line.replace(LINE_STAMP, '').trim()})` : line;
+  // Rust 1.73+: "thread 'main' panicked at src/x.rs:88:41:" with the message on the next line
+  const rust =
+    /panicked at [^\s']+:\d+:\d+:\s*$/.test(line) && trace[0]?.trim() ? trace[0].trim() : '';
+  const head = error
+    ? `${error} (${line.replace(LINE_STAMP, '').trim()})`
+    : rust
+      ? `${line.trim()} ${rust}`
+      : line;
   return frames.length ? `${head} | ${frames.map((f) => f.trim()).join(' | ')}` : head;
 }
 

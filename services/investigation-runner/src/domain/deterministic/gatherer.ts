@@ -1180,7 +1180,7 @@ const CONTROLLER_KINDS = new Set(['deployment', 'statefulset', 'daemonset', 'job
 
 /** what clients see when the ingress cannot get a good answer from the service behind it */
 /** a statement that gave up waiting for a lock (PostgreSQL, MySQL) */
-export const LOCK_WAIT =
+const LOCK_WAIT =
   /canceling statement due to lock timeout|LockNotAvailable|Lock wait timeout exceeded|could not obtain lock/i;
 /** a pod that is a database server, by its name or image */
 const DATABASE_POD = /postgres|\bpg|mysql|mariadb|-db-\d+\b|\bdb-\d+\b/i;
