@@ -971,6 +971,33 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Let the session that holds the lock finish or end it{lock_holder_name}, then run {subject} again; schedule migrations that take exclusive locks away from long transactions (or raise lock_timeout for them).',
   },
   {
+    // Elasticsearch refuses a request that would take its heap past a circuit breaker's limit
+    id: 'es_circuit_breaker',
+    class: 'dependency_failure',
+    title: 'Elasticsearch circuit breaker trips (heap limit)',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'text'],
+    text: 'circuit_breaking_exception[^\\n]*|\\[(?:parent|fielddata|request)\\] Data too large[^\\n]*',
+    cause:
+      '{subject} fails because Elasticsearch rejects its requests: a circuit breaker trips because the node\'s heap is nearly full ("{fact}")',
+    fix: 'Find what holds the Elasticsearch heap (GET _nodes/stats/breaker, _cat/fielddata: fielddata on a text field is the usual one) and free it (clear the fielddata cache, use a keyword field); give the nodes more heap only after that.',
+  },
+  {
+    // a write sent to a Redis replica (after a failover the address still points at the old
+    // master, now demoted)
+    id: 'redis_readonly_replica',
+    class: 'dependency_failure',
+    title: 'writes go to a read-only Redis replica',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'text'],
+    text: "READONLY You can'?t write against a read only (?:replica|slave)[^\\n]*",
+    cause:
+      '{subject} writes to a Redis replica ("{fact}"): the address it uses points at a node that is no longer the master{redis_failover}',
+    fix: 'Point {subject} at the current master (through Sentinel or a Service that follows the master role), not at one pod; then find why the master changed.',
+  },
+  {
     // PgBouncer's own answer when its client limit is reached (PostgreSQL says "too many clients")
     id: 'pooler_max_client_conn',
     class: 'dependency_failure',
@@ -1053,6 +1080,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Read the FailedCreate message of {subject}: quota, LimitRange, admission webhook or ServiceAccount.',
   },
   {
+    // a ReadWriteOnce volume attaches to one node: a second pod on another node (a rolling
+    // update's new pod, a rescheduled one) waits until the first lets go
+    id: 'multi_attach',
+    class: 'create_container_config',
+    title: 'ReadWriteOnce volume already attached to another node (Multi-Attach)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    text: 'Multi-Attach error for volume "(?<vol>[^"]+)"[^\\n]*',
+    cause:
+      '{subject} cannot start: its volume {vol} is ReadWriteOnce and still attached to another node, where a pod of its own uses it ("{fact}"). A rolling update that starts the new pod before the old one stops, on another node, cannot share it',
+    fix: 'Use the Recreate strategy (or maxSurge 0) for {subject} while it mounts a ReadWriteOnce claim, or move to ReadWriteMany storage; deleting the old pod lets the volume detach.',
+  },
+  {
     id: 'failed_mount',
     class: 'create_container_config',
     title: 'volume cannot be mounted',
@@ -1087,6 +1128,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the Ingress {ingress} rewrites every request for {host}{path} to "{target}" (nginx.ingress.kubernetes.io/rewrite-target without a capture group), so {subject} gets "{target}" instead of the real path and answers 404',
     fix: 'Remove the rewrite-target annotation from Ingress {ingress}, or make it a capture group (path `{path}(.*)` with use-regex and rewrite-target `/$1`); roll back the Ingress change that added it.',
+  },
+  {
+    // not matched line by line: diagnose reads spec.suspend of the CronJobs seen
+    id: 'cronjob_suspended',
+    class: 'job_failed',
+    title: 'CronJob suspended: it schedules no runs',
+    role: 'cause',
+    strength: 0.88,
+    on: [],
+    cause:
+      'the CronJob {cronjob} is suspended (spec.suspend: true), so it starts no Job at all: {fact}',
+    fix: 'Resume it when that is intended (`kubectl patch cronjob {cronjob} -p \'{"spec":{"suspend":false}}\'`), then run the missed work once by hand (`kubectl create job --from=cronjob/{cronjob}`); startingDeadlineSeconds decides whether missed runs start by themselves.',
   },
   {
     // not matched line by line: diagnose compares Service selectors with pod labels

@@ -634,6 +634,20 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       vars['port_owner'] =
         `: container ${other.name}${other.image ? ` (${other.image})` : ''} of the same pod listens on ${bound} (containers of a pod share one network namespace)`;
   }
+  if (f.entry.id === 'redis_readonly_replica') {
+    // Sentinel's log: "+switch-master mymaster <old ip> 6379 <new ip> 6379"
+    const line = model.logs
+      .flatMap((l) => l.lines.map((x) => ({ pod: l.pod, text: x.text })))
+      .reverse()
+      .find((x) => /\+switch-master \S+ [\d.]+ \d+ [\d.]+ \d+/.test(x.text));
+    const m = line && /\+switch-master \S+ ([\d.]+) \d+ ([\d.]+) \d+/.exec(line.text);
+    if (m) {
+      const podAt = (ip: string) => model.list('pod').find((p) => p.fields['podIP'] === ip)?.name;
+      const name = (ip: string) => (podAt(ip) ? `${podAt(ip)} (${ip})` : ip);
+      vars['redis_failover'] =
+        `: Sentinel failed over (+switch-master) from ${name(m[1]!)} to ${name(m[2]!)}${line.pod ? `, as ${line.pod} logged` : ''}`;
+    }
+  }
   const tlsSecret = vars['secret'] || vars['secret2'];
   if (f.entry.id === 'ingress_tls_secret_missing' && tlsSecret?.includes('/')) {
     const [ns, name] = tlsSecret.split('/');
@@ -765,9 +779,36 @@ function patternMatches(p: LearnedPatternView, f: Finding): boolean {
 /** a record that reports no success: a warning level, or a 5xx answer */
 const NOT_OK = /"level"\s*:\s*(?:4\d|"warn(?:ing)?")|\blevel=warn|\bWARN(?:ING)?\b|\s5\d\d\b/;
 
+/**
+ * A failed pod of a Job that another of its pods then completed (the Job retried and
+ * succeeded): its failure is history.
+ */
+function jobRetrySucceeded(pod: ObjectView, model: ClusterModel): boolean {
+  if (!/Failed|Error|BackoffLimit|OOM|Evicted/i.test(`${pod.status ?? ''} ${pod.reason ?? ''}`))
+    return false;
+  const jobName =
+    pod.owner?.kind === 'job' ? pod.owner.name : /^(.+)-[a-z0-9]{5}$/.exec(pod.name)?.[1];
+  if (!jobName) return false;
+  const job = model.get('job', jobName, pod.namespace);
+  if (job?.fields['completionTime']) return true;
+  return model
+    .list('pod', pod.namespace)
+    .some(
+      (p) =>
+        p !== pod &&
+        p.namespace === pod.namespace &&
+        p.name.startsWith(`${jobName}-`) &&
+        p.name.length === pod.name.length &&
+        /^(Succeeded|Completed)$/.test(p.status ?? '') &&
+        (p.created ?? 0) >= (pod.created ?? 0),
+    );
+}
+
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
-  if (!o || o.kind !== 'pod' || isUnhealthy(o, now) || !o.status) return false;
+  if (!o || o.kind !== 'pod') return false;
+  if (jobRetrySucceeded(o, model)) return true;
+  if (isUnhealthy(o, now) || !o.status) return false;
   if (f.entry.class === 'probe_failure') return true;
   // a skewed clock writes times far in the past: they say nothing about when it happened
   if (f.entry.id === 'clock_skew') return false;

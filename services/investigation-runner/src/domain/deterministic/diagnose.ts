@@ -296,9 +296,40 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (badRoute) for (const f of ingressBackendsMissing(model, badRoute.entry)) push(f);
   const rewrite = catalog.find((c) => c.entry.id === 'ingress_rewrite_fixed');
   if (rewrite) for (const f of fixedRewrites(model, rewrite.entry)) push(f);
+  const suspended = catalog.find((c) => c.entry.id === 'cronjob_suspended');
+  if (suspended) for (const f of suspendedCronJobs(model, suspended.entry, now)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
   return out;
+}
+
+/** CronJobs with spec.suspend true: no run starts, so nothing fails and nothing alerts. */
+function suspendedCronJobs(model: ClusterModel, entry: CauseEntry, now?: number): Finding[] {
+  return model
+    .list('cronjob')
+    .filter((c) => c.fields['suspend'] === 'true')
+    .map((c) => {
+      const last = c.fields['lastScheduleTime'];
+      const at = last ? Date.parse(last) : NaN;
+      const days =
+        Number.isFinite(at) && now !== undefined ? Math.floor((now - at) / 86_400_000) : undefined;
+      const fact = [
+        `CronJob ${c.namespace ? `${c.namespace}/` : ''}${c.name} has suspend: true (schedule ${c.fields['schedule'] ?? '?'})`,
+        last ? `last scheduled ${last}${days !== undefined ? ` (${days} days ago)` : ''}` : '',
+        c.fields['note'] ? `note on it: "${c.fields['note']}"` : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      return {
+        entry,
+        object: { kind: 'cronjob', name: c.name, namespace: c.namespace },
+        workload: c.name,
+        fact,
+        groups: { cronjob: c.name },
+        where: 'status',
+        source: c.source ?? 'cronjob',
+      } as Finding;
+    });
 }
 
 /** the matched groups, with a host hint as `host` when the match itself named no host */

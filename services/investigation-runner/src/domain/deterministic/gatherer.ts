@@ -11,6 +11,7 @@ import {
 import { isUnhealthy } from './health';
 import type { ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
+import type { LogView } from './observe/views';
 import type { Scope, Subject } from './scope';
 import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
 
@@ -389,6 +390,18 @@ export class Gatherer {
           .map((p) => this.describe(p)),
       );
     }
+    // "what limit does X run with, how far can it scale": its autoscaler too
+    if (scope.question?.type === 'limit' && !this.model.list('horizontalpodautoscaler').length) {
+      const ns =
+        scope.namespaces[0] ??
+        this.model.list('pod').find((p) => scope.subjects.some((s) => this.model.matches(p, s)))
+          ?.namespace;
+      await this.first(
+        this.listers('horizontalpodautoscaler'),
+        { kind: 'horizontalpodautoscaler', namespace: ns, all: !ns },
+        { kind: 'horizontalpodautoscaler', namespace: ns },
+      );
+    }
     // "which services have no endpoints": the namespace's Endpoints, else each Service described
     if (scope.question?.type === 'no_endpoints') {
       const ns = scope.question.namespace ?? scope.namespaces[0];
@@ -457,36 +470,53 @@ export class Gatherer {
     if (GATEWAY_ERROR.test(text) || CERT_COMPLAINT.test(text))
       await this.inspectIngressControllers();
     // 6. a statement gave up waiting for a lock: the database's own log names who holds it
-    await this.inspectLockHolders();
+    await this.inspectDataStoreLogs();
     await genericDone;
   }
 
   /**
-   * A client logged a lock timeout: the logs of the database pods of its namespace (PostgreSQL
-   * with log_lock_waits says "Process holding the lock: 7301", and that process's connection
-   * line names its user and application).
+   * A client logged that its data store refused it in a way only the store's own log explains:
+   * a lock timeout (PostgreSQL with log_lock_waits says "Process holding the lock: 7301", and
+   * that process's connection line names its user and application), or a write to a read-only
+   * Redis replica (Sentinel logs "+switch-master" when it fails the master over). The store's
+   * pods in the client's namespace are read, with their sentinel container.
    */
-  private async inspectLockHolders(): Promise<void> {
-    const waited = this.model.logs.filter(
-      (l) => l.pod && l.lines.some((x) => LOCK_WAIT.test(x.text)),
-    );
-    const nss = [...new Set(waited.map((l) => l.namespace).filter(Boolean))] as string[];
-    const dbs = this.model
-      .list('pod')
-      .filter(
-        (p) =>
-          p.namespace &&
-          nss.includes(p.namespace) &&
-          DATABASE_POD.test(`${p.name} ${p.images.join(' ')}`) &&
-          !this.model.logs.some((l) => l.pod === p.name),
-      )
-      .slice(0, 2);
+  private async inspectDataStoreLogs(): Promise<void> {
+    const said = (re: RegExp) =>
+      this.model.logs.filter((l) => l.pod && l.lines.some((x) => re.test(x.text)));
+    const wanted: [LogView[], RegExp][] = [
+      [said(LOCK_WAIT), DATABASE_POD],
+      [said(REDIS_READONLY), /redis|sentinel/i],
+    ];
+    const picks: { pod: ObjectView; container?: string }[] = [];
+    for (const [clients, store] of wanted) {
+      const nss = [...new Set(clients.map((l) => l.namespace).filter(Boolean))] as string[];
+      const stores = this.model
+        .list('pod')
+        .filter(
+          (p) =>
+            p.namespace &&
+            nss.includes(p.namespace) &&
+            store.test(`${p.name} ${p.images.join(' ')}`) &&
+            !this.model.logs.some((l) => l.pod === p.name),
+        )
+        .slice(0, 2);
+      // a listing does not name the containers: the description does
+      await Promise.all(stores.filter((p) => !p.containers.length).map((p) => this.describe(p)));
+      for (const listed of stores) {
+        const p = this.model.get('pod', listed.name, listed.namespace) ?? listed;
+        picks.push({ pod: p });
+        const sentinel = p.containers.find((c) => /sentinel/i.test(c.name));
+        if (sentinel) picks.push({ pod: p, container: sentinel.name });
+      }
+    }
+    const tools = this.podLogTools();
     await Promise.all(
-      dbs.map((p) =>
+      picks.map(({ pod, container }) =>
         this.first(
-          this.podLogTools(),
-          { kind: 'pod', name: p.name, namespace: p.namespace, tail: 500 },
-          { kind: 'pod', namespace: p.namespace, pod: p.name, previous: false },
+          container ? tools.filter((t) => t.params.container) : tools,
+          { kind: 'pod', name: pod.name, namespace: pod.namespace, tail: 500, container },
+          { kind: 'pod', namespace: pod.namespace, pod: pod.name, previous: false, container },
         ),
       ),
     );
@@ -1182,6 +1212,8 @@ const CONTROLLER_KINDS = new Set(['deployment', 'statefulset', 'daemonset', 'job
 /** a statement that gave up waiting for a lock (PostgreSQL, MySQL) */
 const LOCK_WAIT =
   /canceling statement due to lock timeout|LockNotAvailable|Lock wait timeout exceeded|could not obtain lock/i;
+/** a write sent to a Redis replica */
+const REDIS_READONLY = /READONLY You can'?t write against a read only/;
 /** a pod that is a database server, by its name or image */
 const DATABASE_POD = /postgres|\bpg|mysql|mariadb|-db-\d+\b|\bdb-\d+\b/i;
 /** a name that does not resolve, in the user's words */

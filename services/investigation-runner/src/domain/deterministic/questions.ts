@@ -181,7 +181,8 @@ function statusMatches(o: ObjectView, status?: string, since?: number): boolean 
   const s = o.status ?? '';
   if (status === 'failing')
     return (
-      !/^(Running|Succeeded|Completed)$/.test(s) || o.containers.some((c) => c.ready === false)
+      !/^(Running|Succeeded|Completed)$/.test(s) ||
+      (s === 'Running' && o.containers.some((c) => c.ready === false))
     );
   if (status === 'restarted') return (o.restarts ?? 0) > 0;
   if (status === 'cordoned')
@@ -405,6 +406,12 @@ function limitAndUse(
   const mainLimit =
     main.find((c) => c.name === subj.name)?.limits[resource] ?? main[0]?.limits[resource];
   let text = `${subj.name}: ${resource} limit per container ${limits.join(', ')}.`;
+  // what its autoscaler allows (capacity questions ask both)
+  const hpa = model
+    .list('horizontalpodautoscaler')
+    .find((h) => (h.fields['scaleTarget'] ?? '').split('/').pop() === subj.name);
+  if (hpa?.fields['maxReplicas'])
+    text += ` Its HorizontalPodAutoscaler ${hpa.name} scales it between ${hpa.fields['minReplicas'] ?? '1'} and maxReplicas ${hpa.fields['maxReplicas']}.`;
   const used = owned
     .map((p) => ({ p, m: model.metrics.find((m) => m.kind === 'pod' && m.name === p.name) }))
     .filter((x) => x.m && (resource === 'memory' ? x.m.memory : x.m.cpu));
@@ -469,12 +476,13 @@ function backingWorkloadOf(model: ClusterModel, svc: ObjectView): ObjectView | u
 /** "which pods use the stripe-api-key secret?": env references, envFrom and volumes */
 function podsUsing(
   model: ClusterModel,
-  kind: 'secret' | 'configmap',
+  kind: 'secret' | 'configmap' | 'pvc',
   name: string,
   namespace: string | undefined,
 ): string {
   const where = namespace ? ` in namespace ${namespace}` : '';
-  const label = kind === 'secret' ? 'Secret' : 'ConfigMap';
+  const label =
+    kind === 'secret' ? 'Secret' : kind === 'pvc' ? 'PersistentVolumeClaim' : 'ConfigMap';
   const pods = model
     .list('pod', namespace)
     .filter((p) => (!namespace || p.namespace === namespace) && p.containers.some((c) => !c.init));
@@ -482,6 +490,10 @@ function podsUsing(
     return `I could not read the containers of the pods${where} with the tools available.`;
   const how = (p: ObjectView): string[] => {
     const out: string[] = [];
+    if (kind === 'pvc') {
+      if ((p.fields['claims'] ?? '').split(',').includes(name)) out.push('volume');
+      return out;
+    }
     const refs = p.containers.flatMap((c) => c.envRefs);
     if (refs.some((r) => new RegExp(`(?:<-|envFrom) ${kind} ${name}(?: |$)`).test(r)))
       out.push('env');
@@ -491,12 +503,14 @@ function podsUsing(
       out.push('image pull');
     return out;
   };
-  const hits = pods.map((p) => ({ p, how: how(p) })).filter((x) => x.how.length);
-  if (!hits.length)
+  const all = pods.map((p) => ({ p, how: how(p) })).filter((x) => x.how.length);
+  if (!all.length)
     return `No pod${where} uses the ${label} ${name} (${pods.length} pods read: env, envFrom and volumes).`;
-  return `${hits.length} pod${hits.length === 1 ? '' : 's'}${where} use${hits.length === 1 ? 's' : ''} the ${label} ${name} (of ${pods.length} read): ${hits
-    .map((x) => `${x.p.name} (${x.how.join(', ')})`)
-    .join(', ')}.`;
+  // a pod that has finished (a completed Job's) used it, but does not any more
+  const done = all.filter((x) => /^(Succeeded|Completed|Failed)$/.test(x.p.status ?? ''));
+  const hits = all.filter((x) => !done.includes(x));
+  const list = (xs: typeof all) => xs.map((x) => `${x.p.name} (${x.how.join(', ')})`).join(', ');
+  return `${hits.length} pod${hits.length === 1 ? '' : 's'}${where} use${hits.length === 1 ? 's' : ''} the ${label} ${name}${done.length ? ' now' : ''} (of ${pods.length} read)${hits.length ? `: ${list(hits)}` : ''}.${done.length ? ` ${done.length} finished pod${done.length === 1 ? '' : 's'} (not running) also name${done.length === 1 ? 's' : ''} it: ${list(done)}.` : ''}`;
 }
 
 /** "13m37s" */

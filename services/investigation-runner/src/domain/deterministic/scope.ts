@@ -33,7 +33,7 @@ export type Question =
   /** "when did nightly-billing-rollup last succeed, and how long did it take?" */
   | { type: 'last_run'; subject?: string }
   /** "which pods use the stripe-api-key secret?" */
-  | { type: 'uses'; kind: 'secret' | 'configmap'; name: string; namespace?: string }
+  | { type: 'uses'; kind: 'secret' | 'configmap' | 'pvc'; name: string; namespace?: string }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
   | { type: 'nodes' }
   | { type: 'version'; subject?: string; environments?: string[] }
@@ -285,12 +285,18 @@ function parseQuestion(
     /\b(?:logged|logging|log(?:s)? (?:say|show|contain|mention)(?:ing|s)?|(?:did|does|do)\b[^?"'`“‘]{0,60}\blog(?: any)?|(?:say|show|contain|mention)(?:s|ed)? in (?:their|its|the) logs?)\b[^"'`“”‘’]*["'`“‘]([^"'`”’]{3,120})["'`”’]/i.exec(
       message,
     );
-  if (phrase?.[1])
+  // "how many 'could not serialize access' errors has X logged since 14:00?"
+  const counted =
+    phrase ??
+    /\bhow many\s+(?:times\s+)?["'`“‘]([^"'`”’]{3,120})["'`”’][^?]{0,60}\blog(?:ged|s)?\b/i.exec(
+      message,
+    );
+  if (counted?.[1])
     return {
       type: 'log_errors',
       subject: subjects[0]?.name,
       since: resolveSince(t, now),
-      pattern: phrase[1],
+      pattern: counted[1],
     };
   // "what did order-router log about its circuit breakers since 14:00?"
   const about =
@@ -304,6 +310,16 @@ function parseQuestion(
       .map((w) => w.replace(/(?:ies)$/, 'y').replace(/s$/, ''));
     if (topic.length)
       return { type: 'log_errors', subject: subjects[0]?.name, since: resolveSince(t, now), topic };
+  }
+  // "which pods are using the uploads volume / pvc data-0?"
+  if (/\b(?:which|what) pods?\b[^?]*\b(?:us(?:e|es|ing)|mount(?:s|ing)?|attached)\b/.test(t)) {
+    const claim =
+      /\b([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(?:volume|pvc|claim|persistent ?volume ?claim)\b/.exec(
+        t,
+      )?.[1] ??
+      /\b(?:pvc|claim|persistentvolumeclaim)\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\b/.exec(t)?.[1];
+    if (claim && !STOP.has(claim) && !/^(the|a|this|that|shared|same)$/.test(claim))
+      return { type: 'uses', kind: 'pvc', name: claim, namespace: ns };
   }
   // "which pods use the stripe-api-key secret (env or mounted)?"
   const uses =
@@ -352,7 +368,7 @@ function parseQuestion(
   const limit =
     !unset &&
     subjects.length &&
-    /\b(?:what(?:'s| is| are)?|show|tell me|how (?:much|high))\b[^?]*\b(memory|mem|ram|cpu)\s+limits?\b/.exec(
+    /\b(?:what(?:'s| is| are)?|show|tell me|how (?:much|high))\b[^?]*\b(memory|mem|ram|cpu)\s+(?:requests?\s*(?:\/|and|&)\s*)?(?:limits?|requests?)\b/.exec(
       t,
     );
   if (limit)
@@ -394,7 +410,12 @@ function parseQuestion(
     return { type: 'version', subject: subjects[0]?.name, environments };
   }
 
-  if (/\bwhich\b|\blist\b|\bwhat pods\b|\bshow\b/.test(t) && status)
+  // "list"/"show" as a request ("list the failing pods"), not a noun ("a failed pod in the list")
+  if (
+    (/\bwhich\b|\bwhat pods\b/.test(t) ||
+      /(?:^|[.,;:!?]\s*|\b(?:please|can you|could you)\s+)(?:list|show)\b/.test(t)) &&
+    status
+  )
     return { type: 'which', what, status, namespace: ns, since: resolveSince(t, now) };
   if (
     /\bnodes?\b/.test(t) &&

@@ -95,6 +95,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     'Duration',
     'Last Schedule Time',
     'Last Successful Time',
+    'Suspend',
     'Secret Name',
     'Issuer Ref',
   ]) {
@@ -147,6 +148,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (v.fields['Image']) v.images.push(v.fields['Image']);
   const newRs = top('NewReplicaSet');
   if (newRs && newRs !== '<none>') v.fields['newReplicaSet'] = newRs.split(/\s/)[0]!;
+  if (kind === 'cronjob' && v.fields['Suspend'])
+    v.fields['suspend'] = v.fields['Suspend'].toLowerCase();
+  if (kind === 'cronjob' && v.fields['Schedule']) v.fields['schedule'] = v.fields['Schedule'];
+  if (kind === 'cronjob' && v.fields['Last Schedule Time'])
+    v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
   if (kind === 'service' && v.fields['External Name'])
     v.fields['externalName'] = v.fields['External Name'];

@@ -190,6 +190,15 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       const x = spec[k];
       if (x !== undefined) v.fields[k] = typeof x === 'object' ? JSON.stringify(x) : String(x);
     }
+    if (kind === 'cronjob') {
+      if (str(status['lastScheduleTime']))
+        v.fields['lastScheduleTime'] = String(status['lastScheduleTime']);
+      // a note a person left on it ("suspended for maintenance CHG-4471")
+      const note = Object.entries(ann).find(([k]) =>
+        /note|reason|comment|change|description/i.test(k),
+      );
+      if (note) v.fields['note'] = note[1].slice(0, 200);
+    }
     if (kind === 'persistentvolumeclaim' || kind === 'persistentvolume') {
       if (str(status['phase'])) v.status = String(status['phase']);
       const cap =
