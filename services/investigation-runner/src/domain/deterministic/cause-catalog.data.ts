@@ -825,6 +825,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Restore the metrics API (check the metrics-server Deployment in kube-system and the v1beta1.metrics.k8s.io APIService); scale {subject} by hand meanwhile.',
   },
   {
+    // a Pods/Object/External metric comes from an adapter (prometheus-adapter, KEDA, a cloud
+    // adapter) behind custom.metrics.k8s.io / external.metrics.k8s.io, not from metrics-server
+    id: 'hpa_custom_metrics_unavailable',
+    class: 'hpa_throttling',
+    title: 'autoscaler cannot read its custom metric (metrics adapter down)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['condition', 'event', 'status'],
+    text: 'FailedGet(?:Pods|Object|External)Metric[^\\n]*|unable to fetch metrics from (?:custom|external) metrics API[^\\n]*|(?:custom|external)\\.metrics\\.k8s\\.io[^\\n]*',
+    cause:
+      'the HorizontalPodAutoscaler of {subject} cannot read its custom metric ("{fact}"): the custom/external metrics API (custom.metrics.k8s.io or external.metrics.k8s.io, served by an adapter such as prometheus-adapter or KEDA) does not answer, so it cannot scale',
+    fix: 'Restore the metrics adapter behind the APIService v1beta1.custom.metrics.k8s.io (its pods, e.g. prometheus-adapter, and their logs); scale {subject} by hand meanwhile.',
+  },
+  {
     id: 'cronjob_forbid_active',
     class: 'job_failed',
     title: 'CronJob runs skipped: the previous run is still active',

@@ -303,6 +303,24 @@ export function conclude(
           .filter((w) => w && w !== top!.f.workload && !focus.has(top!.f.workload)),
       ),
     ];
+    // the subject's pods are killed by a liveness probe whose health endpoint waits on the
+    // dependency that fails: the kubelet restarts pods that are themselves fine
+    if (top.f.entry.class === 'dependency_failure') {
+      const killed = model.events.find(
+        (e) =>
+          e.object &&
+          model
+            .list('pod', ns)
+            .some(
+              (p) => p.name === e.object!.name && model.workloadOf(p).name === top!.f.workload,
+            ) &&
+          /Liveness probe failed|failed liveness probe/i.test(e.message),
+      );
+      if (killed) {
+        description += ` Its pods are restarted by their liveness probe ("${clip(killed.message, 160)}"): the health endpoint waits on that dependency, so the kubelet kills pods that are themselves fine and every pod restarts together.`;
+        fix = `Make the liveness probe of ${top.f.workload} check only the process itself (leave dependencies to readiness, or to nothing), then ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`;
+      }
+    }
     if (!healthyNamed && dependsOn.has(top.f.workload) && callers.length)
       description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails. ${description}`;
     if (healthyNamed)

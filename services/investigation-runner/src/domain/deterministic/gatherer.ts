@@ -241,7 +241,8 @@ export class Gatherer {
         text,
       )
     )
-      listKinds.push('job');
+      // the CronJobs too: a suspended or never-scheduled one has no Job to list
+      listKinds.push('job', 'cronjob');
     if (/\bpvc|volume|storage|claim|disk/.test(text)) listKinds.push('persistentvolumeclaim');
     if (/\bcert|\btls\b|\bssl\b|x509|acme/.test(text)) listKinds.push('certificate');
     // a public host name ("docs.acme.io is 503"): the Ingress that serves it
@@ -1124,10 +1125,21 @@ export class Gatherer {
           this.inspectRollout(w.name, w.namespace),
         );
     }
-    // HPAs of the subjects
+    // the message speaks of the autoscaler ("the HPA hasn't added a pod"): the namespace's HPAs
+    const ns0 = this.scope.namespaces[0];
+    if (/\bhpas?\b|autoscal/i.test(text) && !model.list('horizontalpodautoscaler', ns0).length)
+      await this.first(
+        this.listers('horizontalpodautoscaler'),
+        { kind: 'horizontalpodautoscaler', namespace: ns0, all: !ns0 },
+        { kind: 'horizontalpodautoscaler', namespace: ns0 },
+      );
+    const hpas = model.list('horizontalpodautoscaler', ns0);
+    const named = /\bhpas?\b|autoscal/i.test(text) && hpas.length <= 2 ? hpas : [];
+    // HPAs of the subjects (or the namespace's one or two the message speaks of)
     for (const h of model.list('horizontalpodautoscaler')) {
       const target = (h.fields['scaleTarget'] ?? '').split('/').pop() ?? '';
       if (
+        named.includes(h) ||
         this.scope.subjects.some(
           (s) => target === s.name || target.startsWith(`${s.name}-`) || h.name.startsWith(s.name),
         )

@@ -57,6 +57,10 @@ const STOP = new Set(
 const NOT_A_NAME_AFTER_KIND =
   /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec)$/;
 
+/** words that come before a kind as a determiner or adjective ("a single pod"), never as a name */
+const NOT_A_NAME_BEFORE_KIND =
+  /^(?:single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong)$/;
+
 const K8S_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 /** Subjects from the message, the context and alert labels. */
@@ -140,8 +144,13 @@ export function scopeIncident(
   )) {
     const kind = kindOf(m[1]!);
     const name = m[2]!.toLowerCase();
-    // "node group", "node pool rotation", "pod security": a phrase, not an object's name
-    if (NOT_A_NAME_AFTER_KIND.test(name)) continue;
+    // "node group", "node pool rotation", "pod security": a phrase, not an object's name; "the
+    // HPA hasn't": a contraction
+    if (
+      NOT_A_NAME_AFTER_KIND.test(name) ||
+      /^[a-z]+n['’]t\b/i.test(text.slice(m.index! + m[0].length - name.length))
+    )
+      continue;
     if (!STOP.has(name) && !/^(is|are|in|of|named|called)$/.test(name))
       add({ kind, name, from: 'message' });
   }
@@ -149,6 +158,8 @@ export function scopeIncident(
     /\b(?:the\s+)?[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])[`'"]?\s+(pod|deployment|statefulset|daemonset|job|cronjob|node|pvc|service|hpa|certificate)s?\b/gi,
   )) {
     const name = m[1]!.toLowerCase();
+    // "a single pod", "every node", "the new deployment": a word before a kind, not a name
+    if (NOT_A_NAME_BEFORE_KIND.test(name)) continue;
     if (!STOP.has(name)) add({ kind: kindOf(m[2]!), name, from: 'message' });
   }
   // names shaped like Kubernetes objects: contain a hyphen or a digit, or quoted
