@@ -476,7 +476,8 @@ describe('rules of f6c1ad5', () => {
       ),
     ).toBe(true);
     expect(text).toMatch(
-      /Sentinel failed over \(\+switch-master\) from \S*10\.244\.2\.31\S* to \S*10\.244\.3\.18/,
+      // the pods behind the IPs (their status.podIP)
+      /Sentinel failed over \(\+switch-master\) from sessions-redis-node-0 \(10\.244\.2\.31\) to sessions-redis-node-1 \(10\.244\.3\.18\)/,
     );
     expect(text).toMatch(/Point token-service at the current master/);
   });

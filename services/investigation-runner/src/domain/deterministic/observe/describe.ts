@@ -154,6 +154,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (kind === 'cronjob' && v.fields['Last Schedule Time'])
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
+  if (kind === 'pod' && v.fields['IP']) v.fields['podIP'] = v.fields['IP'];
   if (kind === 'service' && v.fields['External Name'])
     v.fields['externalName'] = v.fields['External Name'];
   // a Service's ports ("Port: http 80/TCP"), as the object's spec.ports

@@ -123,6 +123,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     v.fields['serviceAccount'] = String(podSpec['serviceAccountName']);
   if (kind === 'pod') {
     v.node = str(spec['nodeName']);
+    if (str(status['podIP'])) v.fields['podIP'] = String(status['podIP']);
     const initNames = new Set(
       [...arr(podSpec['initContainers']), ...arr(status['initContainerStatuses'])].map(
         (c) => str(rec(c)['name']) ?? '',

@@ -122,6 +122,8 @@ export function parseTables(
       v.created = ageToTime(r['AGE'], ctx.now ?? Date.now());
       v.status = r['STATUS'];
       v.node = r['NODE'] && r['NODE'] !== '<none>' ? r['NODE'] : undefined;
+      // `kubectl get pods -o wide`: the pod's IP
+      if (v.kind === 'pod' && r['IP'] && /^[\d.:a-f]+$/i.test(r['IP'])) v.fields['podIP'] = r['IP'];
       const restarts = /^(\d+)/.exec(r['RESTARTS'] ?? '');
       if (restarts?.[1]) v.restarts = Number(restarts[1]);
       // "2 (45m ago)": when the last restart was
