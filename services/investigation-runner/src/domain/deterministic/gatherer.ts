@@ -470,7 +470,7 @@ export class Gatherer {
     // ... and when browsers distrust the certificate: the controller says which one it serves
     if (GATEWAY_ERROR.test(text) || CERT_COMPLAINT.test(text))
       await this.inspectIngressControllers();
-    // 6. a statement gave up waiting for a lock: the database's own log names who holds it
+    // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
     await genericDone;
   }
@@ -511,15 +511,19 @@ export class Gatherer {
         if (sentinel) picks.push({ pod: p, container: sentinel.name });
       }
     }
+    await Promise.all(picks.map(({ pod, container }) => this.podLogs(pod, 500, container)));
+  }
+
+  /**
+   * The running container's logs of one pod (one container's, when named) through the first pod
+   * logs tool that answers.
+   */
+  private podLogs(p: ObjectView, tail?: number, container?: string): Promise<unknown> {
     const tools = this.podLogTools();
-    await Promise.all(
-      picks.map(({ pod, container }) =>
-        this.first(
-          container ? tools.filter((t) => t.params.container) : tools,
-          { kind: 'pod', name: pod.name, namespace: pod.namespace, tail: 500, container },
-          { kind: 'pod', namespace: pod.namespace, pod: pod.name, previous: false, container },
-        ),
-      ),
+    return this.first(
+      container ? tools.filter((t) => t.params.container) : tools,
+      { kind: 'pod', name: p.name, namespace: p.namespace, tail, container },
+      { kind: 'pod', namespace: p.namespace, pod: p.name, previous: false, container },
     );
   }
 
@@ -944,18 +948,11 @@ export class Gatherer {
         );
       }
     }
-    const logs = this.podLogTools();
     await Promise.all(
       controllers()
         .slice(0, 2)
         .filter((p) => !this.model.logs.some((l) => l.pod === p.name))
-        .map((p) =>
-          this.first(
-            logs,
-            { kind: 'pod', name: p.name, namespace: p.namespace, tail: 500 },
-            { kind: 'pod', namespace: p.namespace, pod: p.name, previous: false },
-          ),
-        ),
+        .map((p) => this.podLogs(p, 500)),
     );
     // the hosts of its error lines: their Ingresses, and the Services and workloads behind them
     const hosts = new Set<string>();
@@ -1011,12 +1008,7 @@ export class Gatherer {
     const running = this.model
       .list('pod', ns)
       .find((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name));
-    if (!dns.length && running)
-      await this.first(
-        this.podLogTools(),
-        { kind: 'pod', name: running.name, namespace: ns },
-        { kind: 'pod', namespace: ns, pod: running.name, previous: false },
-      );
+    if (!dns.length && running) await this.podLogs(running);
   }
 
   /**

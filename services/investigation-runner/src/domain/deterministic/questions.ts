@@ -1,3 +1,4 @@
+import { matchesLabels, parseLabelSelector, type LabelRequirement } from '@inquest/kube';
 import type { ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import type { LogLine } from './observe/views';
@@ -462,14 +463,19 @@ function servicesWithoutEndpoints(model: ClusterModel, namespace: string | undef
 
 /** The workload whose pod template carries a Service's selector labels (by name when unknown). */
 function backingWorkloadOf(model: ClusterModel, svc: ObjectView): ObjectView | undefined {
-  const sel = (svc.fields['selector'] ?? '').split(',').map((kv) => kv.split('='));
+  let reqs: LabelRequirement[] = [];
+  try {
+    reqs = parseLabelSelector(svc.fields['selector'] ?? '');
+  } catch {
+    // not a selector the API server would take: no workload matches it
+  }
   return model
     .list(undefined, svc.namespace)
     .filter((o) => ['deployment', 'statefulset', 'daemonset'].includes(o.kind))
     .find(
       (o) =>
-        (Object.keys(o.labels).length && sel.every(([k, v]) => k && o.labels[k] === v)) ||
-        sel.some(([k, v]) => /(?:^|\/)(?:app|name)$/.test(k ?? '') && v === o.name),
+        (Object.keys(o.labels).length > 0 && reqs.length > 0 && matchesLabels(o.labels, reqs)) ||
+        reqs.some((r) => r.op === '=' && /(?:^|\/)(?:app|name)$/.test(r.key) && r.value === o.name),
     );
 }
 

@@ -13,6 +13,7 @@ import {
   ago,
   apiTools,
   investigateAt,
+  kubeEvent,
   metaOf,
   stamped,
   str,
@@ -144,7 +145,8 @@ function serviceOf(name: string, ns: string, spec: Obj): Obj {
   };
 }
 
-function eventOf(
+/** a Warning event (spec-world's kubeEvent) */
+const eventOf = (
   ns: string,
   involved: { kind: string; name: string },
   reason: string,
@@ -153,21 +155,7 @@ function eventOf(
   lastMin: number,
   count: number,
   component = 'kubelet',
-): Obj {
-  return {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: `${involved.name}.${reason.toLowerCase()}`, namespace: ns },
-    involvedObject: { apiVersion: 'v1', ...involved, namespace: ns },
-    type: 'Warning',
-    reason,
-    message,
-    count,
-    firstTimestamp: ago(firstMin),
-    lastTimestamp: ago(lastMin),
-    source: { component },
-  };
-}
+): Obj => kubeEvent(ns, involved, 'Warning', reason, message, firstMin, lastMin, count, component);
 
 /** a container that exits again and again: waiting in CrashLoopBackOff, last exit `code` */
 const crashing = (exitCode: number): Partial<Box> => ({

@@ -7,7 +7,7 @@
  * suspended CronJob, and three questions (how many 'X' errors since T, which pods use a volume,
  * cpu request/limit with the autoscaler's bounds).
  */
-import { NOW, ago, apiTools, investigateAt, stamped, type ApiWorld } from './spec-world';
+import { NOW, ago, apiTools, investigateAt, kubeEvent, stamped, type ApiWorld } from './spec-world';
 
 // ------------------------------------------------------------------------------------------------
 // API objects
@@ -116,7 +116,8 @@ const exited = (exitCode: number, minutesAgo: number): Obj => ({
   },
 });
 
-function warning(
+/** a Warning event (spec-world's kubeEvent) */
+const warning = (
   ns: string,
   involved: { kind: string; name: string },
   reason: string,
@@ -125,21 +126,7 @@ function warning(
   lastMin: number,
   count: number,
   component: string,
-): Obj {
-  return {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: `${involved.name}.${reason.toLowerCase()}`, namespace: ns },
-    involvedObject: { apiVersion: 'v1', ...involved, namespace: ns },
-    type: 'Warning',
-    reason,
-    message,
-    count,
-    firstTimestamp: ago(firstMin),
-    lastTimestamp: ago(lastMin),
-    source: { component },
-  };
-}
+): Obj => kubeEvent(ns, involved, 'Warning', reason, message, firstMin, lastMin, count, component);
 
 const answerOf = (r: { summary: string; root_cause: { description: string } }) =>
   [r.summary, r.root_cause.description].join('\n');

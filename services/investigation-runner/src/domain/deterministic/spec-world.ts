@@ -485,6 +485,8 @@ export function kubeEvent(
   firstMin: number,
   lastMin = firstMin,
   count = 1,
+  /** who reported it: the kubelet (on worker-1) unless a controller or the scheduler did */
+  component = 'kubelet',
 ): Record<string, unknown> {
   return {
     apiVersion: 'v1',
@@ -497,7 +499,7 @@ export function kubeEvent(
     count,
     firstTimestamp: ago(firstMin),
     lastTimestamp: ago(lastMin),
-    source: { component: 'kubelet', host: 'worker-1' },
+    source: component === 'kubelet' ? { component, host: 'worker-1' } : { component },
   };
 }
 
