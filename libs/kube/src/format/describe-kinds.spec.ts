@@ -70,6 +70,37 @@ describe('describe: the other kinds', () => {
     );
   });
 
+  it('PodDisruptionBudget: the budget, its selector and the disruptions it allows', () => {
+    const text = d({
+      kind: 'PodDisruptionBudget',
+      metadata: meta('ledger-writer', 'ledger'),
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'ledger-writer' } } },
+      status: { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 },
+    });
+    expect(text).toBe(
+      [
+        'Name:           ledger-writer',
+        'Namespace:      ledger',
+        'Min available:  2',
+        'Selector:       app=ledger-writer',
+        'Status:',
+        '    Allowed disruptions:  0',
+        '    Current:              2',
+        '    Desired:              2',
+        '    Total:                2',
+        'Events:                   <none>',
+        '',
+      ].join('\n'),
+    );
+    const other = d({
+      kind: 'PodDisruptionBudget',
+      metadata: meta('api', 'shop'),
+      spec: { maxUnavailable: '25%' },
+    });
+    expect(other).toContain('Max unavailable:  25%\n');
+    expect(other).toContain('Selector:         <unset>\n');
+  });
+
   it('Ingress: rules with backends', () => {
     const endpoints: KubeObject = {
       kind: 'Endpoints',

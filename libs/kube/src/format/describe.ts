@@ -1121,6 +1121,23 @@ function describeHpa(w: Out, h: KubeObject, ctx: DescribeContext): void {
   events(w, ctx.events, ctx.now);
 }
 
+/** kubectl's PodDisruptionBudget describer: the budget, its selector, what it allows now. */
+function describePdb(w: Out, p: KubeObject, ctx: DescribeContext): void {
+  const spec = p.spec ?? {};
+  const st = p.status ?? {};
+  w.line('', 'Name:', str(p.metadata?.name));
+  w.line('', 'Namespace:', str(p.metadata?.namespace));
+  if (spec.minAvailable !== undefined) w.line('', 'Min available:', spec.minAvailable);
+  else if (spec.maxUnavailable !== undefined) w.line('', 'Max unavailable:', spec.maxUnavailable);
+  w.line('', 'Selector:', spec.selector ? formatSelector(spec.selector) : '<unset>');
+  w.raw('Status:');
+  w.line(L2, 'Allowed disruptions:', st.disruptionsAllowed ?? 0);
+  w.line(L2, 'Current:', st.currentHealthy ?? 0);
+  w.line(L2, 'Desired:', st.desiredHealthy ?? 0);
+  w.line(L2, 'Total:', st.expectedPods ?? 0);
+  events(w, ctx.events, ctx.now);
+}
+
 function describeQuota(w: Out, q: KubeObject, ctx: DescribeContext): void {
   w.line('', 'Name:', str(q.metadata?.name));
   w.line('', 'Namespace:', str(q.metadata?.namespace));
@@ -1328,6 +1345,7 @@ const DESCRIBERS: Record<string, (w: Out, obj: KubeObject, ctx: DescribeContext)
   ConfigMap: describeConfigMap,
   Secret: describeSecret,
   HorizontalPodAutoscaler: describeHpa,
+  PodDisruptionBudget: describePdb,
   ResourceQuota: describeQuota,
   LimitRange: describeLimitRange,
   ServiceAccount: describeServiceAccount,

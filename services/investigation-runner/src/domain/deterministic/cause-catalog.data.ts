@@ -1156,6 +1156,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Resume it when that is intended (`kubectl patch cronjob {cronjob} -p \'{"spec":{"suspend":false}}\'`), then run the missed work once by hand (`kubectl create job --from=cronjob/{cronjob}`); startingDeadlineSeconds decides whether missed runs start by themselves.',
   },
   {
+    // not matched line by line: diagnose weighs the budgets of pods left on cordoned nodes
+    id: 'pdb_blocks_drain',
+    class: 'eviction',
+    title: 'PodDisruptionBudget allows no disruption: the drain cannot evict a pod',
+    role: 'cause',
+    strength: 0.88,
+    on: [],
+    cause:
+      'the PodDisruptionBudget {pdb} ({budget}) allows 0 disruptions, so the eviction of {pod} from the cordoned node {node} is refused and the drain waits forever: {fact}',
+    fix: 'Let one pod go: scale the workload up by one first (its budget then allows a disruption), or change the budget to `maxUnavailable: 1` (minAvailable equal to the replicas never allows an eviction); then the drain continues by itself. Check `kubectl get pdb -A` for other budgets at 0 before the next drain.',
+  },
+  {
     // not matched line by line: diagnose compares Service selectors with pod labels
     id: 'service_selects_no_pod',
     class: 'dependency_failure',

@@ -7,7 +7,7 @@ import {
   podsNamedFor,
   upstreamWorkload,
 } from './dependencies';
-import type { ClusterModel } from './model';
+import { isCordoned, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { quantity } from './questions';
 import type { Subject } from './scope';
@@ -300,6 +300,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (suspended) for (const f of suspendedCronJobs(model, suspended.entry, now)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
+  const budget = catalog.find((c) => c.entry.id === 'pdb_blocks_drain');
+  if (budget) for (const f of drainsRefusedByBudget(model, budget.entry)) push(f);
   return out;
 }
 
@@ -556,6 +558,58 @@ function servicesSelectingNoPod(model: ClusterModel, entry: CauseEntry): Finding
 }
 
 /**
+ * A PodDisruptionBudget that allows 0 disruptions while one of the pods it protects still runs
+ * on a cordoned node: the eviction API refuses that pod (429) and `kubectl drain` retries it
+ * forever; everything else has moved off. minAvailable equal to the replicas (or an unhealthy
+ * pod elsewhere) keeps it at 0. A budget's pods are matched by its selector where the pods'
+ * labels were read, else by the workload of the budget's name.
+ */
+function drainsRefusedByBudget(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const cordoned = model.list('node').filter(isCordoned);
+  if (!cordoned.length) return [];
+  const left = cordoned.flatMap((n) => model.podsOn(n).map((p) => ({ p, node: n.name })));
+  const out: Finding[] = [];
+  for (const b of model.list('poddisruptionbudget')) {
+    if (b.fields['disruptionsAllowed'] !== '0' || !b.namespace) continue;
+    const reqs = b.fields['selector'] ? selectorOf(b.fields['selector']) : undefined;
+    const stuck = left.filter(
+      ({ p }) =>
+        p.namespace === b.namespace &&
+        (reqs && Object.keys(p.labels).length
+          ? matchesLabels(p.labels, reqs)
+          : budgetNamesWorkload(b, model.workloadOf(p).name)),
+    );
+    if (!stuck[0]) continue;
+    const { p: pod, node } = stuck[0];
+    const budget = b.fields['minAvailable']
+      ? `minAvailable ${b.fields['minAvailable']}`
+      : b.fields['maxUnavailable']
+        ? `maxUnavailable ${b.fields['maxUnavailable']}`
+        : 'its budget';
+    const healthy =
+      b.fields['currentHealthy'] && b.fields['expectedPods']
+        ? ` (${b.fields['currentHealthy']} healthy of ${b.fields['expectedPods']} expected pods)`
+        : '';
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload: model.workloadOf(pod).name,
+      fact: `PodDisruptionBudget ${b.namespace}/${b.name} has ${budget} and allows 0 disruptions${healthy}; pod ${pod.name} still runs on cordoned node ${node}, so its eviction is refused`,
+      groups: { pdb: b.name, budget, node, pod: pod.name },
+      where: 'status',
+      source: b.source ?? 'poddisruptionbudget',
+    });
+  }
+  return out;
+}
+
+/** pod labels unread: a budget named for the workload ("x", "x-pdb") or selecting its name */
+function budgetNamesWorkload(budget: ObjectView, workload: string): boolean {
+  if (budget.name === workload || budget.name.replace(/-?pdb$/, '') === workload) return true;
+  return (budget.fields['selector'] ?? '').split(',').some((kv) => kv.split('=')[1] === workload);
+}
+
+/**
  * A workload that keeps logging the same error (three records or more, the last within the
  * hour) is failing even when its pods are running and ready: a symptom to explain.
  */
@@ -777,6 +831,14 @@ export function relevance(
       if (o && model.matches(o, s)) return 1;
     }
     if (f.workload === s.name || f.workload.startsWith(`${s.name}-`)) return 0.9;
+  }
+  // "what is holding the drain of node X": a pod that runs on the node the request names
+  if (f.object?.kind === 'pod') {
+    const onNode = model
+      .list('node')
+      .filter((n) => subjects.some((s) => model.matches(n, s)))
+      .some((n) => model.podsOn(n).some((p) => p.name === f.object!.name));
+    if (onNode) return 0.9;
   }
   return 0;
 }

@@ -9,7 +9,7 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { isUnhealthy } from './health';
-import type { ClusterModel } from './model';
+import { isCordoned, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import type { LogView } from './observe/views';
 import type { Scope, Subject } from './scope';
@@ -462,6 +462,8 @@ export class Gatherer {
           .slice(0, 8)
           .map((p) => this.inspect(p)),
       );
+    // a drain that does not finish: the disruption budgets of what still runs on the node
+    if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // 4. what the subjects call and fail on: the logs and state of that dependency
@@ -473,6 +475,40 @@ export class Gatherer {
     // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
     await genericDone;
+  }
+
+  /**
+   * A drain waits on the pods still left on a cordoned node (the one the request names, else
+   * every cordoned node): the PodDisruptionBudgets of their namespaces are listed, and a budget
+   * at 0 allowed disruptions that shows no selector is read whole.
+   */
+  private async inspectDrainBlockers(): Promise<void> {
+    const { model } = this;
+    const cordoned = model.list('node').filter(isCordoned);
+    const named = cordoned.filter((n) => this.scope.subjects.some((s) => model.matches(n, s)));
+    const nodes = named.length ? named : cordoned;
+    if (!nodes.length) return;
+    const left = nodes.flatMap((n) => model.podsOn(n));
+    const namespaces = [
+      ...new Set(left.map((p) => p.namespace).filter((n): n is string => !!n)),
+    ].sort((a, b) => Number(/^kube-/.test(a)) - Number(/^kube-/.test(b)));
+    const lists = namespaces.length > 4 || !namespaces.length ? [undefined] : namespaces;
+    await Promise.all(
+      lists.map((ns) =>
+        this.first(
+          this.listers('poddisruptionbudget'),
+          { kind: 'poddisruptionbudget', namespace: ns, all: !ns },
+          { kind: 'poddisruptionbudget', namespace: ns },
+        ),
+      ),
+    );
+    await Promise.all(
+      model
+        .list('poddisruptionbudget')
+        .filter((b) => b.fields['disruptionsAllowed'] === '0' && !b.fields['selector'])
+        .slice(0, 3)
+        .map((b) => this.describe(b)),
+    );
   }
 
   /**

@@ -133,6 +133,19 @@ export class ClusterModel {
     return { kind: o.kind, name: o.name };
   }
 
+  /**
+   * The pods running on a node: those whose listing or description named the node, and those a
+   * description of the node listed (its "Non-terminated Pods"); finished pods are left out.
+   */
+  podsOn(node: ObjectView): ObjectView[] {
+    const listed = new Set((node.fields['pods'] ?? '').split(',').filter(Boolean));
+    return this.list('pod').filter(
+      (p) =>
+        (p.node === node.name || listed.has(`${p.namespace ?? ''}/${p.name}`)) &&
+        !/Succeeded|Completed|Failed/.test(p.status ?? ''),
+    );
+  }
+
   podsOf(kind: string, name: string, namespace?: string): ObjectView[] {
     return this.list('pod', namespace).filter((p) => {
       const w = this.workloadOf(p);
@@ -210,4 +223,12 @@ export function workloadName(name: string): string {
   const five = /^(.*)-[a-z0-9]{5}$/.exec(name);
   if (five?.[1] && /\d/.test(name.slice(-5))) return five[1];
   return name;
+}
+
+/** A cordoned node (`kubectl cordon`, spec.unschedulable): as a listing, a description or the API shows it. */
+export function isCordoned(node: ObjectView): boolean {
+  return (
+    /SchedulingDisabled/i.test(node.status ?? '') ||
+    /^true$/i.test(node.fields['unschedulable'] ?? node.fields['Unschedulable'] ?? '')
+  );
 }

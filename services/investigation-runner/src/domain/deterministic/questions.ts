@@ -1,5 +1,5 @@
 import { matchesLabels, parseLabelSelector, type LabelRequirement } from '@inquest/kube';
-import type { ClusterModel } from './model';
+import { isCordoned, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import type { LogLine } from './observe/views';
 import type { Question, Scope, Subject } from './scope';
@@ -186,8 +186,7 @@ function statusMatches(o: ObjectView, status?: string, since?: number): boolean 
       (s === 'Running' && o.containers.some((c) => c.ready === false))
     );
   if (status === 'restarted') return (o.restarts ?? 0) > 0;
-  if (status === 'cordoned')
-    return /SchedulingDisabled/i.test(s) || /^true$/i.test(o.fields['Unschedulable'] ?? '');
+  if (status === 'cordoned') return isCordoned(o);
   if (status === 'CrashLoopBackOff') return /CrashLoop/i.test(s);
   return s.toLowerCase() === status.toLowerCase();
 }

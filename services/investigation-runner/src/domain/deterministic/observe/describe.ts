@@ -109,6 +109,22 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (v.fields['Max replicas']) v.fields['maxReplicas'] = v.fields['Max replicas'];
   if (v.fields['Reference']) v.fields['scaleTarget'] = v.fields['Reference'];
   if (v.fields['Backoff Limit']) v.fields['backoffLimit'] = v.fields['Backoff Limit'];
+  // `kubectl describe pdb`: "Min available: 2", "Selector: app=x", "Status: Allowed disruptions: 0"
+  if (kind === 'poddisruptionbudget') {
+    for (const [k, f] of [
+      ['Min available', 'minAvailable'],
+      ['Max unavailable', 'maxUnavailable'],
+      ['Allowed disruptions', 'disruptionsAllowed'],
+      ['Current', 'currentHealthy'],
+      ['Desired', 'desiredHealthy'],
+      ['Total', 'expectedPods'],
+    ] as const) {
+      const x = lines.find((l) => l.key === k)?.value;
+      if (x && x !== 'N/A') v.fields[f] = x;
+    }
+    if (v.fields['Selector'] && v.fields['Selector'] !== '<none>')
+      v.fields['selector'] = v.fields['Selector'];
+  }
   // a Job's run ("Start Time: Fri, 28 Nov 2026 01:00:00 +0000", "Completed At: ...")
   for (const [k, f] of [
     ['Start Time', 'startTime'],
@@ -382,6 +398,21 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (kind === 'node') {
     const ready = v.conditions.find((c) => c.type === 'Ready');
     if (ready) v.status = ready.status === 'True' ? 'Ready' : 'NotReady';
+    // "Non-terminated Pods: (2 in total)" then a Namespace / Name table: what runs there
+    const at = lines.findIndex((l) => l.indent === 0 && l.key === 'Non-terminated Pods');
+    if (at >= 0) {
+      const pods: string[] = [];
+      for (const l of lines.slice(at + 1)) {
+        if (l.indent === 0) break;
+        const [ns, name] = l.raw.trim().split(/\s+/);
+        if (!ns || !name || /^(Namespace|-+)$/.test(ns)) continue;
+        pods.push(`${ns}/${name}`);
+      }
+      if (pods.length) v.fields['pods'] = pods.join(',');
+    }
+    // as `kubectl get nodes` shows a cordoned node
+    if (/^true$/i.test(v.fields['Unschedulable'] ?? ''))
+      v.status = `${v.status ?? 'Unknown'},SchedulingDisabled`;
   }
   if (kind === 'pod') {
     v.restarts = v.containers.reduce((a, c) => a + (c.restarts ?? 0), 0);
@@ -436,6 +467,7 @@ function describeKind(lines: Line[], ctx: CallContext): string {
   if (has('Node-Selector') && has('Desired Number of Nodes Scheduled')) return 'daemonset';
   if (has('Controlled By') && has('Replicas') && has('Pod Template')) return 'replicaset';
   if (has('TargetPort') || (has('Endpoints') && has('Type'))) return 'service';
+  if (has('Min available') || has('Max unavailable')) return 'poddisruptionbudget';
   if (ctx.kind) return ctx.kind;
   return 'resource';
 }

@@ -236,6 +236,18 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .join(' ');
       if (metrics) v.fields['metrics'] = metrics.slice(0, 600);
     }
+    if (kind === 'poddisruptionbudget') {
+      // what a drain's evictions are weighed against: the budget, what it selects, what it allows
+      for (const k of ['minAvailable', 'maxUnavailable'])
+        if (spec[k] !== undefined) v.fields[k] = String(spec[k]);
+      v.fields['selector'] = Object.entries(strMap(rec(spec['selector'])['matchLabels']))
+        .map(([k, x]) => `${k}=${x}`)
+        .join(',');
+      for (const k of ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods']) {
+        const n = num(status[k]);
+        if (n !== undefined) v.fields[k] = String(n);
+      }
+    }
     if (kind === 'resourcequota') {
       v.fields['hard'] = JSON.stringify(rec(status['hard']));
       v.fields['used'] = JSON.stringify(rec(status['used']));

@@ -102,17 +102,19 @@ export function parseTables(
               ? 'job'
               : has('MINPODS')
                 ? 'horizontalpodautoscaler'
-                : has('UP-TO-DATE')
-                  ? 'deployment'
-                  : has('PROVISIONER')
-                    ? 'storageclass'
-                    : has('SCHEDULE')
-                      ? 'cronjob'
-                      : has('DATA')
-                        ? 'configmap'
-                        : has('CLUSTER-IP')
-                          ? 'service'
-                          : (ctx.kind ?? 'resource');
+                : has('ALLOWED DISRUPTIONS')
+                  ? 'poddisruptionbudget'
+                  : has('UP-TO-DATE')
+                    ? 'deployment'
+                    : has('PROVISIONER')
+                      ? 'storageclass'
+                      : has('SCHEDULE')
+                        ? 'cronjob'
+                        : has('DATA')
+                          ? 'configmap'
+                          : has('CLUSTER-IP')
+                            ? 'service'
+                            : (ctx.kind ?? 'resource');
     for (const r of rows) {
       const raw = r['NAME'] ?? '';
       const [k, n] = raw.includes('/') ? raw.split('/', 2) : [undefined, raw];
@@ -144,6 +146,14 @@ export function parseTables(
       if (r['IMAGES']) v.images.push(...r['IMAGES'].split(','));
       if (r['AVAILABLE']) v.fields['status.availableReplicas'] = r['AVAILABLE'];
       if (r['CLUSTER-IP']) v.fields['clusterIP'] = r['CLUSTER-IP'];
+      // `kubectl get pdb`: MIN AVAILABLE / MAX UNAVAILABLE are N/A when unset
+      if (v.kind === 'poddisruptionbudget') {
+        if (r['ALLOWED DISRUPTIONS']) v.fields['disruptionsAllowed'] = r['ALLOWED DISRUPTIONS'];
+        if (r['MIN AVAILABLE'] && r['MIN AVAILABLE'] !== 'N/A')
+          v.fields['minAvailable'] = r['MIN AVAILABLE'];
+        if (r['MAX UNAVAILABLE'] && r['MAX UNAVAILABLE'] !== 'N/A')
+          v.fields['maxUnavailable'] = r['MAX UNAVAILABLE'];
+      }
       // `kubectl get endpoints`: "10.0.1.4:8080,10.0.2.9:8080 + 1 more..." or <none>
       if (v.kind === 'endpoints' && r['ENDPOINTS'] !== undefined) {
         const e = r['ENDPOINTS'];
