@@ -1156,6 +1156,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Resume it when that is intended (`kubectl patch cronjob {cronjob} -p \'{"spec":{"suspend":false}}\'`), then run the missed work once by hand (`kubectl create job --from=cronjob/{cronjob}`); startingDeadlineSeconds decides whether missed runs start by themselves.',
   },
   {
+    // not matched line by line: diagnose compares node taints with DaemonSet tolerations
+    id: 'daemonset_untolerated_taint',
+    class: 'pending_scheduling',
+    title: 'DaemonSet does not tolerate the taint of some nodes: it does not run there',
+    role: 'cause',
+    strength: 0.85,
+    on: [],
+    cause:
+      'the DaemonSet {daemonset} does not tolerate the taint {taint}, so the DaemonSet controller puts no pod on {nodes} and what it does per node is missing there: {fact}',
+    fix: 'Add a toleration for {taint} to the pod template of {daemonset} (or `operator: Exists` with no key, for an agent that must run on every node) and let it roll out; `kubectl get ds {daemonset}` should then desire one pod per node.',
+  },
+  {
     // not matched line by line: diagnose weighs the budgets of pods left on cordoned nodes
     id: 'pdb_blocks_drain',
     class: 'eviction',

@@ -7,7 +7,7 @@ import {
   podsNamedFor,
   upstreamWorkload,
 } from './dependencies';
-import { isCordoned, type ClusterModel } from './model';
+import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { quantity } from './questions';
 import type { Subject } from './scope';
@@ -300,6 +300,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (suspended) for (const f of suspendedCronJobs(model, suspended.entry, now)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
+  const untolerated = catalog.find((c) => c.entry.id === 'daemonset_untolerated_taint');
+  if (untolerated) for (const f of daemonSetsKeptOff(model, untolerated.entry)) push(f);
   const budget = catalog.find((c) => c.entry.id === 'pdb_blocks_drain');
   if (budget) for (const f of drainsRefusedByBudget(model, budget.entry)) push(f);
   return out;
@@ -598,6 +600,32 @@ function drainsRefusedByBudget(model: ClusterModel, entry: CauseEntry): Finding[
       groups: { pdb: b.name, budget, node, pod: pod.name },
       where: 'status',
       source: b.source ?? 'poddisruptionbudget',
+    });
+  }
+  return out;
+}
+
+/**
+ * A DaemonSet meant for every node that does not run on nodes whose taint it does not tolerate
+ * (new GPU or dedicated node groups): no pod is Pending and nothing alerts, but what it does
+ * per node (ship logs, export metrics, run the CNI) is missing there.
+ */
+function daemonSetsKeptOff(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const ds of model.list('daemonset')) {
+    const refused = nodesRefusingDaemonSet(model, ds);
+    if (!refused.length) continue;
+    const taints = [...new Set(refused.map((r) => r.taint))];
+    const nodes = refused.map((r) => r.node);
+    const desired = ds.fields['status.desiredNumberScheduled'];
+    out.push({
+      entry,
+      object: { kind: 'daemonset', name: ds.name, namespace: ds.namespace },
+      workload: ds.name,
+      fact: `DaemonSet ${ds.namespace ? `${ds.namespace}/` : ''}${ds.name}${desired ? ` schedules ${desired} pods` : ''} and has no pod on ${nodes.slice(0, 4).join(', ')}${nodes.length > 4 ? ` (+${nodes.length - 4} more)` : ''}: ${nodes.length > 1 ? 'they carry' : 'it carries'} the taint ${taints.join(', ')}, which it does not tolerate (its tolerations: ${ds.fields['tolerations'] || 'none'})`,
+      groups: { daemonset: ds.name, taint: taints.join(', '), nodes: nodes.join(', ') },
+      where: 'status',
+      source: ds.source ?? 'daemonset',
     });
   }
   return out;

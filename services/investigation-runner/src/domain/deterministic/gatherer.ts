@@ -9,7 +9,7 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { isUnhealthy } from './health';
-import { isCordoned, type ClusterModel } from './model';
+import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import type { LogView } from './observe/views';
 import type { Scope, Subject } from './scope';
@@ -464,6 +464,8 @@ export class Gatherer {
       );
     // a drain that does not finish: the disruption budgets of what still runs on the node
     if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
+    // logs or metrics missing from some nodes: a node agent (DaemonSet) that does not run there
+    if (MISSING_TELEMETRY.test(text)) await this.inspectDaemonSetCoverage();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // 4. what the subjects call and fail on: the logs and state of that dependency
@@ -475,6 +477,47 @@ export class Gatherer {
     // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
     await genericDone;
+  }
+
+  /**
+   * Logs or metrics that do not arrive from some nodes: the DaemonSets that run fewer pods than
+   * there are schedulable nodes are read with the nodes' taints, and one that does not tolerate
+   * the taint of nodes it is missing from becomes a subject.
+   */
+  private async inspectDaemonSetCoverage(): Promise<void> {
+    const { model } = this;
+    await this.first(
+      this.listers('daemonset'),
+      { kind: 'daemonset', all: true },
+      { kind: 'daemonset' },
+    );
+    const nodes = model.list('node').filter((n) => !isCordoned(n));
+    const short = model
+      .list('daemonset')
+      .filter((d) => {
+        const desired = Number(d.fields['status.desiredNumberScheduled']);
+        return Number.isFinite(desired) && desired < nodes.length && !d.fields['nodeSelector'];
+      })
+      .slice(0, 3);
+    if (!short.length) return;
+    await Promise.all([
+      ...short.filter((d) => !d.containers.length).map((d) => this.describe(d)),
+      ...nodes
+        .filter((n) => !n.conditions.length && n.fields['taints'] === undefined)
+        .slice(0, 8)
+        .map((n) => this.describe(n)),
+    ]);
+    for (const d of short)
+      if (
+        nodesRefusingDaemonSet(model, d).length &&
+        !this.scope.subjects.some((s) => model.matches(d, s))
+      )
+        this.scope.subjects.push({
+          kind: 'daemonset',
+          name: d.name,
+          namespace: d.namespace,
+          from: 'evidence',
+        });
   }
 
   /**
@@ -1265,6 +1308,9 @@ const PUBLIC_HOST =
 /** what users see when a served certificate is not trusted */
 const CERT_COMPLAINT =
   /not private|ERR_CERT|Fake Certificate|certificate (?:is )?(?:invalid|not trusted|untrusted|wrong)|self[- ]signed/i;
+/** "no logs from the new GPU nodes", "metrics missing since the node group change" */
+const MISSING_TELEMETRY =
+  /\b(?:no|missing|lost|gaps? in|not getting|without)\b[^.?!]{0,40}\b(?:logs?|metrics|traces|telemetry)\b|\b(?:logs?|metrics|traces)\b[^.?!]{0,40}\b(?:missing|stopped|gone|not (?:arriving|showing|shipped|collected))\b|\bdaemonsets?\b/i;
 const GATEWAY_ERROR = /\b50[234]\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 
 const DNS_FAILURE =

@@ -232,3 +232,54 @@ export function isCordoned(node: ObjectView): boolean {
     /^true$/i.test(node.fields['unschedulable'] ?? node.fields['Unschedulable'] ?? '')
   );
 }
+
+/**
+ * Whether tolerations (`key=value:effect`, key alone for operator Exists, ":" for all) tolerate
+ * a taint (`key=value:effect`), as the scheduler and the DaemonSet controller decide.
+ */
+export function tolerates(tolerations: string[], taint: string): boolean {
+  const t = /^([^=:]*)(?:=([^:]*))?:(.*)$/.exec(taint);
+  if (!t) return true;
+  return tolerations.some((raw) => {
+    const m = /^([^=:]*)(?:=([^:]*))?(?::(.*))?$/.exec(raw);
+    if (!m) return false;
+    const [, key = '', value, effect] = m;
+    if (effect && effect !== t[3]) return false;
+    if (!key) return true;
+    return key === t[1] && (value === undefined || value === (t[2] ?? ''));
+  });
+}
+
+/** Taints the kubelet and node lifecycle set (tolerated by DaemonSet pods automatically). */
+const SYSTEM_TAINT =
+  /^node\.kubernetes\.io\/|^node\.cloudprovider\.kubernetes\.io\/|^node-role\.kubernetes\.io\/(?:control-plane|master)\b/;
+
+/**
+ * The schedulable nodes a DaemonSet meant for every node (no node selector) does not run on
+ * because they carry a NoSchedule / NoExecute taint it does not tolerate, with that taint. Only
+ * nodes whose taints were read count, and only when the DaemonSet's pod template was read.
+ */
+export function nodesRefusingDaemonSet(
+  model: ClusterModel,
+  ds: ObjectView,
+): { node: string; taint: string }[] {
+  if (ds.kind !== 'daemonset' || !ds.containers.length || ds.fields['nodeSelector']) return [];
+  const tolerations = (ds.fields['tolerations'] ?? '').split(',').filter(Boolean);
+  const out: { node: string; taint: string }[] = [];
+  for (const n of model.list('node')) {
+    if (isCordoned(n) || /NotReady/.test(n.status ?? '')) continue;
+    const taint = (n.fields['taints'] ?? '')
+      .split(',')
+      .filter((t) => /:(NoSchedule|NoExecute)$/.test(t) && !SYSTEM_TAINT.test(t))
+      .find((t) => !tolerates(tolerations, t));
+    if (!taint) continue;
+    if (
+      model
+        .podsOn(n)
+        .some((p) => p.namespace === ds.namespace && model.workloadOf(p).name === ds.name)
+    )
+      continue;
+    out.push({ node: n.name, taint });
+  }
+  return out;
+}

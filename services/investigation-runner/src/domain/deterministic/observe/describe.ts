@@ -64,6 +64,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (taints.length) v.fields['taints'] = taints.join(',');
   const ns = collectMulti(lines, 'Node-Selectors').filter((x) => x !== '<none>');
   if (ns.length) v.fields['nodeSelector'] = ns.join(',');
+  // a pod's or a pod template's tolerations, as the API's key=value:effect (":" tolerates all)
+  const tolerations = tolerationsOf(lines);
+  if (tolerations.length) v.fields['tolerations'] = tolerations.join(',');
+  const desired = top('Desired Number of Nodes Scheduled');
+  if (desired) v.fields['status.desiredNumberScheduled'] = desired;
   for (const k of [
     'StorageClass',
     'Volume',
@@ -470,6 +475,25 @@ function describeKind(lines: Line[], ctx: CallContext): string {
   if (has('Min available') || has('Max unavailable')) return 'poddisruptionbudget';
   if (ctx.kind) return ctx.kind;
   return 'resource';
+}
+
+/**
+ * "Tolerations: node-role.kubernetes.io/control-plane:NoSchedule op=Exists" and its continuation
+ * lines, at any depth (a pod, or a workload's Pod Template), in the API's `key=value:effect`
+ * form; "op=Exists" alone (tolerates every taint) becomes ":".
+ */
+function tolerationsOf(lines: Line[]): string[] {
+  const i = lines.findIndex((l) => l.key === 'Tolerations');
+  if (i < 0) return [];
+  const first = lines[i]!;
+  const items = [first.value];
+  for (const l of lines.slice(i + 1)) {
+    if (l.indent <= first.indent || l.key) break;
+    items.push(l.raw.trim());
+  }
+  return items
+    .filter((t) => t && t !== '<none>')
+    .map((t) => t.replace(/ for \d+s$/, '').replace(/ ?op=Exists$/, '') || ':');
 }
 
 function collectMulti(lines: Line[], key: string): string[] {

@@ -102,7 +102,9 @@ export function parseTables(
               ? 'job'
               : has('MINPODS')
                 ? 'horizontalpodautoscaler'
-                : has('ALLOWED DISRUPTIONS')
+                : has('DESIRED') && has('NODE SELECTOR')
+                  ? 'daemonset'
+                  : has('ALLOWED DISRUPTIONS')
                   ? 'poddisruptionbudget'
                   : has('UP-TO-DATE')
                     ? 'deployment'
@@ -146,6 +148,12 @@ export function parseTables(
       if (r['IMAGES']) v.images.push(...r['IMAGES'].split(','));
       if (r['AVAILABLE']) v.fields['status.availableReplicas'] = r['AVAILABLE'];
       if (r['CLUSTER-IP']) v.fields['clusterIP'] = r['CLUSTER-IP'];
+      // `kubectl get ds`: how many nodes it should run on, and where
+      if (v.kind === 'daemonset') {
+        if (r['DESIRED']) v.fields['status.desiredNumberScheduled'] = r['DESIRED'];
+        if (r['NODE SELECTOR'] && r['NODE SELECTOR'] !== '<none>')
+          v.fields['nodeSelector'] = r['NODE SELECTOR'];
+      }
       // `kubectl get pdb`: MIN AVAILABLE / MAX UNAVAILABLE are N/A when unset
       if (v.kind === 'poddisruptionbudget') {
         if (r['ALLOWED DISRUPTIONS']) v.fields['disruptionsAllowed'] = r['ALLOWED DISRUPTIONS'];
