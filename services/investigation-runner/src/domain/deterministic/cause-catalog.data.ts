@@ -1156,6 +1156,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Resume it when that is intended (`kubectl patch cronjob {cronjob} -p \'{"spec":{"suspend":false}}\'`), then run the missed work once by hand (`kubectl create job --from=cronjob/{cronjob}`); startingDeadlineSeconds decides whether missed runs start by themselves.',
   },
   {
+    // not matched line by line: diagnose resolves Service target port names against the pods
+    id: 'service_target_port_undeclared',
+    class: 'dependency_failure',
+    title: 'Service targets a port name its pods do not declare (no endpoints)',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the Service {service} sends traffic to the port named "{port}", which its pods do not declare (they have {declared}), so the endpoints controller lists no pod and every request to it fails (503 / connection refused) although the pods are ready: {fact}',
+    fix: 'Make the targetPort of Service {service} name a port the pods declare (or use the port number), or give the container port back the name "{port}"; `kubectl get endpoints {service}` should then list the pods.',
+  },
+  {
     // not matched line by line: diagnose compares node taints with DaemonSet tolerations
     id: 'daemonset_untolerated_taint',
     class: 'pending_scheduling',

@@ -300,6 +300,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (suspended) for (const f of suspendedCronJobs(model, suspended.entry, now)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
+  const unnamed = catalog.find((c) => c.entry.id === 'service_target_port_undeclared');
+  if (unnamed) for (const f of namedTargetPortsUndeclared(model, unnamed.entry)) push(f);
   const untolerated = catalog.find((c) => c.entry.id === 'daemonset_untolerated_taint');
   if (untolerated) for (const f of daemonSetsKeptOff(model, untolerated.entry)) push(f);
   const budget = catalog.find((c) => c.entry.id === 'pdb_blocks_drain');
@@ -601,6 +603,65 @@ function drainsRefusedByBudget(model: ClusterModel, entry: CauseEntry): Finding[
       where: 'status',
       source: b.source ?? 'poddisruptionbudget',
     });
+  }
+  return out;
+}
+
+/**
+ * A Service whose targetPort is a port name that none of its pods declares (a chart renamed the
+ * container port): the endpoints controller skips every pod, the Service has no endpoints and
+ * clients get 503 / refused connections while the pods are Running and Ready.
+ */
+function namedTargetPortsUndeclared(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const svc of model.list('service')) {
+    if (!svc.namespace || !svc.fields['ports']) continue;
+    let ports: { name?: string; targetPort?: unknown }[];
+    try {
+      ports = JSON.parse(svc.fields['ports']) as { name?: string; targetPort?: unknown }[];
+    } catch {
+      continue;
+    }
+    const named = ports
+      .map((p) => p.targetPort)
+      .filter((t): t is string => typeof t === 'string' && !/^\d+$/.test(t));
+    if (!named.length) continue;
+    const reqs = svc.fields['selector'] ? selectorOf(svc.fields['selector']) : undefined;
+    const withLabels = model
+      .list('pod', svc.namespace)
+      .filter((p) => p.namespace === svc.namespace && Object.keys(p.labels).length);
+    const selected =
+      reqs && withLabels.length
+        ? withLabels.filter((p) => matchesLabels(p.labels, reqs))
+        : podsNamedFor(model, svc);
+    // only pods whose container ports were read can tell
+    const read = selected.filter((p) =>
+      p.containers.some((c) => !c.init && c.portNames !== undefined),
+    );
+    if (!read.length) continue;
+    const eps = model.get('endpoints', svc.name, svc.namespace);
+    if (eps && Number(eps.fields['ready'] ?? 0) > 0) continue;
+    for (const name of named) {
+      if (read.some((p) => p.containers.some((c) => c.portNames?.includes(name)))) continue;
+      const declared = [
+        ...new Set(
+          read.flatMap((p) =>
+            p.containers.flatMap((c) =>
+              (c.portNames ?? []).map((n, i) => `${n}${c.ports[i] ? ` (${c.ports[i]})` : ''}`),
+            ),
+          ),
+        ),
+      ];
+      out.push({
+        entry,
+        object: { kind: 'service', name: svc.name, namespace: svc.namespace },
+        workload: model.workloadOf(read[0]!).name,
+        fact: `Service ${svc.namespace}/${svc.name} has targetPort "${name}", but its pods (${read[0]!.name}...) declare ${declared.length ? `the port${declared.length > 1 ? 's' : ''} ${declared.join(', ')}` : 'no named port'}${eps ? `; Endpoints ${svc.name}: ${eps.fields['ready'] ?? '0'} ready addresses` : ''}`,
+        groups: { service: svc.name, port: name, declared: declared.join(', ') || 'none' },
+        where: 'status',
+        source: svc.source ?? 'service',
+      });
+    }
   }
   return out;
 }

@@ -327,6 +327,15 @@ export class Gatherer {
         for (const s of scope.subjects) s.namespace ??= hit.namespace;
       }
     }
+    // the Services of the namespace the subject was found in (discovery could not list them):
+    // what its clients reach it through
+    const gained = scope.namespaces.find((ns) => !listed.has(ns));
+    if (gained && !this.model.list('service', gained).some((s) => s.namespace === gained))
+      await this.first(
+        this.listers('service'),
+        { kind: 'service', namespace: gained },
+        { kind: 'service', namespace: gained },
+      );
     // the events of namespaces the scope gained since discovery ("... in training")
     await Promise.all(
       scope.namespaces
@@ -462,6 +471,19 @@ export class Gatherer {
           .slice(0, 8)
           .map((p) => this.inspect(p)),
       );
+    // the subject's own Services, read whole: the port they target and their endpoints
+    await Promise.all(
+      this.model
+        .list('service')
+        .filter(
+          (svc) =>
+            !/targetPort/.test(svc.fields['ports'] ?? '') &&
+            svc.fields['Endpoints'] === undefined &&
+            scope.subjects.some((s) => this.model.matches(svc, s)),
+        )
+        .slice(0, 2)
+        .map((svc) => this.describe(svc)),
+    );
     // a drain that does not finish: the disruption budgets of what still runs on the node
     if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
     // logs or metrics missing from some nodes: a node agent (DaemonSet) that does not run there

@@ -4,6 +4,8 @@ import type { ObjectView } from './observe';
 export function isUnhealthy(o: ObjectView, now: number = Date.now()): boolean {
   if (o.kind === 'pod') {
     if (o.status && !/^(Running|Succeeded|Completed)$/.test(o.status)) return true;
+    // a pod that ran to completion: its containers exited 0 and are never ready again
+    if (o.status && /^(Succeeded|Completed)$/.test(o.status)) return false;
     if (
       o.containers.some(
         (c) =>

@@ -185,6 +185,14 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
       .map((l) => /^(?:(\S+)\s+)?(\d+)\//.exec(l.value))
       .filter((m): m is RegExpExecArray => !!m)
       .map((m) => ({ ...(m[1] && m[1] !== '<unset>' ? { name: m[1] } : {}), port: Number(m[2]) }));
+    // "TargetPort: http/TCP" (a name) or "8080/TCP", in the order of the ports
+    lines
+      .filter((l) => l.indent === 0 && l.key === 'TargetPort')
+      .forEach((l, i) => {
+        const t = /^([^/\s]+)\//.exec(l.value)?.[1];
+        const p = ports[i] as { targetPort?: string | number } | undefined;
+        if (t && p) p.targetPort = /^\d+$/.test(t) ? Number(t) : t;
+      });
     if (ports.length) v.fields['ports'] = JSON.stringify(ports);
   }
   // an Ingress's rules: host, then "path  service:port (endpoints)"
@@ -294,6 +302,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
           case 'Port':
           case 'Ports':
             for (const m of l.value.matchAll(/(\d+)\/(?:TCP|UDP|SCTP)/g)) cur.ports.push(m[1]!);
+            // "8080/TCP (http-api)": kubectl names the port after it
+            cur.portNames = [
+              ...(cur.portNames ?? []),
+              ...[...l.value.matchAll(/\/(?:TCP|UDP|SCTP) \(([^)\s]+)\)/g)].map((m) => m[1]!),
+            ];
             section = 'other';
             break;
           case 'Liveness':

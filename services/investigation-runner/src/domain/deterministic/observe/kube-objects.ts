@@ -366,6 +366,9 @@ function containerFromSpec(c: Record<string, unknown>): ContainerView {
   cv.ports = arr(c['ports'])
     .map((x) => str(rec(x)['containerPort']) ?? '')
     .filter(Boolean);
+  cv.portNames = arr(c['ports'])
+    .map((x) => str(rec(x)['name']) ?? '')
+    .filter(Boolean);
   const args = [...arr(c['command']), ...arr(c['args'])].map(String);
   if (args.length) cv.env['__args'] = args.join(' ');
   return cv;

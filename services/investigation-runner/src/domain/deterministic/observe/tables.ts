@@ -105,18 +105,18 @@ export function parseTables(
                 : has('DESIRED') && has('NODE SELECTOR')
                   ? 'daemonset'
                   : has('ALLOWED DISRUPTIONS')
-                  ? 'poddisruptionbudget'
-                  : has('UP-TO-DATE')
-                    ? 'deployment'
-                    : has('PROVISIONER')
-                      ? 'storageclass'
-                      : has('SCHEDULE')
-                        ? 'cronjob'
-                        : has('DATA')
-                          ? 'configmap'
-                          : has('CLUSTER-IP')
-                            ? 'service'
-                            : (ctx.kind ?? 'resource');
+                    ? 'poddisruptionbudget'
+                    : has('UP-TO-DATE')
+                      ? 'deployment'
+                      : has('PROVISIONER')
+                        ? 'storageclass'
+                        : has('SCHEDULE')
+                          ? 'cronjob'
+                          : has('DATA')
+                            ? 'configmap'
+                            : has('CLUSTER-IP')
+                              ? 'service'
+                              : (ctx.kind ?? 'resource');
     for (const r of rows) {
       const raw = r['NAME'] ?? '';
       const [k, n] = raw.includes('/') ? raw.split('/', 2) : [undefined, raw];

@@ -22,6 +22,8 @@ export interface ContainerView {
   probes: string[];
   /** declared container ports ("8080") */
   ports: string[];
+  /** names of the declared ports ("http"), what a Service's named targetPort resolves against */
+  portNames?: string[];
   /** `ENV_NAME <- configmap x key y`, `envFrom secret z` */
   envRefs: string[];
   env: Record<string, string>;
