@@ -230,6 +230,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: "Run {subject} where its volume is (nodes in the PersistentVolume's zone, matching selectors/taints), or use a StorageClass with volumeBindingMode WaitForFirstConsumer and recreate the claim.",
   },
   {
+    // the scheduler evicted the pods for a pod of higher priority; their replacements then wait
+    // for capacity the preemptor took
+    id: 'preempted_by_priority',
+    class: 'pending_scheduling',
+    title: 'pods preempted by a pod of higher priority',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'condition'],
+    text: 'Preempted by (?:a )?pod (?<preemptor>[\\w./-]+)(?: on node (?<node>[\\w.-]+))?|preempting to accommodate a higher priority pod',
+    cause:
+      "{subject}'s pods were preempted: the scheduler evicted them to make room for a pod of higher priority (its PriorityClass outranks {subject}'s), and their replacements stay Pending while that pod holds the capacity ({fact})",
+    fix: "Give {subject} a PriorityClass that matches its importance (or lower the preemptor's, or set its preemptionPolicy: Never), and add capacity so both fit; `kubectl get pods -A -o custom-columns=NAME:.metadata.name,PRIORITY:.spec.priorityClassName` shows who outranks whom.",
+  },
+  {
     id: 'sched_insufficient',
     class: 'pending_scheduling',
     title: 'not enough cpu/memory on any node',
@@ -329,6 +343,34 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Point the {probe} probe of {subject} at a health endpoint that exists (check the path) and answers 200.',
   },
   {
+    // a stop-the-world collection longer than a second: probes and clients time out meanwhile
+    // (unified JVM logging "Pause Full (G1 Compaction Pause) 1531M->1430M(1536M) 2580.242ms",
+    // JDK 8 "[Full GC (Ergonomics) ... 2.5123 secs]")
+    id: 'jvm_gc_pause',
+    class: 'probe_failure',
+    title: 'long JVM garbage-collection pauses (heap nearly full)',
+    role: 'cause',
+    strength: 0.84,
+    on: ['log'],
+    text: '(?<pause>Pause (?:Full|Young|Remark|Cleanup)\\b[^\\n]*?(?<heap>\\d+[MG]->\\d+[MG]\\(\\d+[MG]\\))? (?<ms>[1-9]\\d{3,}(?:\\.\\d+)?)ms)|(?<pause2>Full GC[^\\n]*?(?<secs>[1-9]\\d*\\.\\d+) secs)',
+    cause:
+      '{subject} stops for seconds in garbage collection ("{fact}"): its heap is nearly full, so the JVM runs back-to-back full GC pauses during which it answers nothing; probes and clients time out meanwhile',
+    fix: 'Give {subject} more heap (-Xmx / MaxRAMPercentage, with the container memory limit to match) or find what fills it (a heap dump); meanwhile a readiness timeoutSeconds longer than the pauses keeps pods in the Service.',
+  },
+  {
+    // gunicorn's master kills a worker that did not answer within --timeout (default 30 s)
+    id: 'gunicorn_worker_timeout',
+    class: 'hpa_throttling',
+    title: 'gunicorn workers killed for exceeding their timeout',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log'],
+    text: '\\[CRITICAL\\] WORKER TIMEOUT \\(pid:\\d+\\)',
+    cause:
+      '{subject}\'s gunicorn workers do not answer within gunicorn\'s --timeout, so the master kills them ("{fact}") and the proxy in front answers 502 for those requests{saturation}',
+    fix: 'Find why requests of {subject} take longer than the worker timeout (CPU at its limit, an autoscaler at its maximum, a slow dependency), fix that first; raise --timeout or use async workers only for work that is meant to be long.',
+  },
+  {
     id: 'probe_timeout',
     class: 'probe_failure',
     title: 'health probe times out (slow start or overload)',
@@ -405,6 +447,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set memory/ephemeral-storage requests and limits on {subject} that match its real use (and find what filled the node), so it is not the first evicted.',
   },
   // ---------------------------------------------------------------- permissions
+  {
+    // no credentials at all: the API server sees system:anonymous (no token mounted)
+    id: 'rbac_anonymous_no_token',
+    class: 'rbac_denied',
+    title: 'calls the Kubernetes API without credentials (no ServiceAccount token mounted)',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log', 'event', 'text'],
+    text: 'User \\\\?"system:anonymous\\\\?" cannot (?<verb>\\w+) resource \\\\?"(?<res>[^"\\\\]+)|Service ?[Aa]ccount token file does not exist|/var/run/secrets/kubernetes\\.io/serviceaccount/token: no such file',
+    cause:
+      '{subject} calls the Kubernetes API without credentials, so the API server treats it as system:anonymous and refuses it ("{fact}"): no ServiceAccount token is mounted in its pods (automountServiceAccountToken: false on the pod or its ServiceAccount), so its RBAC rules never apply',
+    fix: 'Mount the token again (`automountServiceAccountToken: true` on the pod spec, or a projected serviceAccountToken volume) and roll out {subject}; its Role and RoleBinding then apply.',
+  },
   {
     id: 'rbac_forbidden',
     class: 'rbac_denied',
@@ -691,6 +746,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} exits at start: it is given a command-line flag it does not accept {flag}{flag2}{flag3}{flag4}{flag5} ("{fact}")',
     fix: 'Fix the args/command of {subject} (remove or correct {flag}{flag2}{flag3}{flag4}{flag5}; check the flags of the image version it runs).',
+  },
+  {
+    // out of inodes: writes fail with ENOSPC although the disk has free bytes; the kubelet
+    // evicts pods to reclaim inodes
+    id: 'node_inodes_exhausted',
+    class: 'eviction',
+    title: 'node out of inodes (no space left on device with free disk)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition', 'status', 'text'],
+    text: 'low on resource: inodes[^\\n]*|reclaim inodes|inodes? (?:exhausted|free: ?0)|InodePressure',
+    cause:
+      'the node ran out of inodes, not bytes: writes fail with "no space left on device" although the disk has free space, and the kubelet evicts pods to reclaim inodes ({fact})',
+    fix: 'Find and delete what creates millions of small files on the node (`df -i`, then `find <dir> -xdev | cut -d/ -f2-3 | sort | uniq -c | sort -n`: session files, caches, temp files) and make {subject} clean them up or write them to a volume of its own.',
   },
   {
     id: 'disk_full',

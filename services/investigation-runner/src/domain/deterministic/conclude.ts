@@ -6,7 +6,7 @@ import { clipKeepingError, findFindings, relevance, type Finding, type compile }
 import { isUnhealthy } from './health';
 import { workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
-import { answerQuestion } from './questions';
+import { answerQuestion, quantity } from './questions';
 import type { Scope } from './scope';
 import { kindValue, type ToolProfile } from './tool-profile';
 
@@ -584,6 +584,36 @@ function requiredPodAffinity(json: string | undefined): [string, string][] {
   }
 }
 
+/**
+ * What starves a workload whose work overruns: its pods' CPU use against their limit (kubectl
+ * top) and its autoscaler at its maximum. Empty when neither was seen.
+ */
+function saturation(model: ClusterModel, workload: string, ns?: string): string {
+  const parts: string[] = [];
+  const pods = model.podsOf('deployment', workload, ns);
+  const hot = model.metrics
+    .filter((m) => m.kind === 'pod' && m.cpu && pods.some((p) => p.name === m.name))
+    .map((m) => {
+      const pod = pods.find((p) => p.name === m.name)!;
+      const limit = pod.containers.find((c) => !c.init && c.limits['cpu'])?.limits['cpu'];
+      return { m, limit, share: limit ? quantity(m.cpu!) / quantity(limit) : 0 };
+    })
+    .filter((x) => x.limit && x.share >= 0.9)
+    .sort((a, b) => b.share - a.share);
+  if (hot[0])
+    parts.push(
+      `${hot.length} of its pods use${hot.length === 1 ? 's' : ''} ${hot[0].m.cpu} of their ${hot[0].limit} CPU limit (throttled at the limit)`,
+    );
+  const hpa = model
+    .list('horizontalpodautoscaler', ns)
+    .find((h) => (h.fields['scaleTarget'] ?? '').split('/').pop() === workload);
+  const max = Number(hpa?.fields['maxReplicas']);
+  const current = Number(hpa?.fields['status.currentReplicas']);
+  if (hpa && Number.isFinite(max) && current >= max)
+    parts.push(`its HorizontalPodAutoscaler ${hpa.name} is at its maxReplicas ${max}`);
+  return parts.length ? `; ${parts.join(', and ')}` : '';
+}
+
 function varsFor(f: Finding, model: ClusterModel, subject: string): Record<string, string> {
   const vars: Record<string, string> = {
     ...f.groups,
@@ -600,6 +630,8 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (named && pod && pod.containers.length > 1)
     vars['in_container'] = ` (its container ${named}${c?.image ? `, image ${c.image}` : ''})`;
   if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  if (f.entry.id === 'gunicorn_worker_timeout')
+    vars['saturation'] = saturation(model, f.workload, f.object?.namespace);
   if (f.entry.id === 'db_lock_timeout') {
     const holder = lockHolder(model);
     if (holder) {

@@ -1218,16 +1218,21 @@ export class Gatherer {
           this.inspectRollout(w.name, w.namespace),
         );
     }
-    // the message speaks of the autoscaler ("the HPA hasn't added a pod"): the namespace's HPAs
+    // the message speaks of the autoscaler ("the HPA hasn't added a pod"), or the app's own
+    // workers run out of time (gunicorn's WORKER TIMEOUT): the namespace's HPAs, and its pods' usage
     const ns0 = this.scope.namespaces[0];
-    if (/\bhpas?\b|autoscal/i.test(text) && !model.list('horizontalpodautoscaler', ns0).length)
+    const overrun = model.logs.some((l) => l.lines.some((x) => WORK_OVERRUN.test(x.text)));
+    if (
+      (/\bhpas?\b|autoscal/i.test(text) || overrun) &&
+      !model.list('horizontalpodautoscaler', ns0).length
+    )
       await this.first(
         this.listers('horizontalpodautoscaler'),
         { kind: 'horizontalpodautoscaler', namespace: ns0, all: !ns0 },
         { kind: 'horizontalpodautoscaler', namespace: ns0 },
       );
     const hpas = model.list('horizontalpodautoscaler', ns0);
-    const named = /\bhpas?\b|autoscal/i.test(text) && hpas.length <= 2 ? hpas : [];
+    const named = (/\bhpas?\b|autoscal/i.test(text) || overrun) && hpas.length <= 2 ? hpas : [];
     // HPAs of the subjects (or the namespace's one or two the message speaks of)
     for (const h of model.list('horizontalpodautoscaler')) {
       const target = (h.fields['scaleTarget'] ?? '').split('/').pop() ?? '';
@@ -1250,6 +1255,7 @@ export class Gatherer {
     }
     if (
       /cpu|memory|throttl|slow|latency|most|top|usage|load|saturat/.test(text) ||
+      overrun ||
       this.scope.question?.type === 'top'
     ) {
       const ns = this.scope.namespaces[0];
@@ -1330,6 +1336,9 @@ const PUBLIC_HOST =
 /** what users see when a served certificate is not trusted */
 const CERT_COMPLAINT =
   /not private|ERR_CERT|Fake Certificate|certificate (?:is )?(?:invalid|not trusted|untrusted|wrong)|self[- ]signed/i;
+/** the app's own workers killed for taking too long: is it starved of CPU, or at its scale cap? */
+const WORK_OVERRUN = /\bWORKER TIMEOUT\b/;
+
 /** "no logs from the new GPU nodes", "metrics missing since the node group change" */
 const MISSING_TELEMETRY =
   /\b(?:no|missing|lost|gaps? in|not getting|without)\b[^.?!]{0,40}\b(?:logs?|metrics|traces|telemetry)\b|\b(?:logs?|metrics|traces)\b[^.?!]{0,40}\b(?:missing|stopped|gone|not (?:arriving|showing|shipped|collected))\b|\bdaemonsets?\b/i;
