@@ -773,6 +773,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Free or grow the volume of {subject} (and find what fills it: logs, segments, temp files); alert before it reaches 100%.',
   },
   {
+    // a new PostgreSQL major version started on a data directory of the previous one
+    id: 'pg_data_major_version_mismatch',
+    class: 'crashloop_config',
+    title: 'PostgreSQL data directory from an older major version',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'database files are incompatible with server(?:[^\\n]*?initialized by PostgreSQL version (?<old>\\d+)[^\\n]*?this version (?<new>[\\d.]+))?',
+    cause:
+      '{subject} runs a PostgreSQL major version that cannot open its data directory ("{fact}"): the image was upgraded across a major version, which needs pg_upgrade or a dump and restore, so the server exits at start',
+    fix: 'Roll the image of {subject} back to the major version of its data directory, then upgrade properly (pg_upgrade, logical replication or dump/restore into a new volume) before moving to the new major version.',
+  },
+  {
     id: 'panic',
     class: 'crashloop_panic',
     title: 'application crash (panic / unhandled exception)',
@@ -1152,6 +1165,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Find why the new pods of {subject} do not become ready (their events and logs), then fix or roll back.',
   },
   {
+    // an admission webhook with failurePolicy Fail that the API server cannot reach: every
+    // create it covers is refused (a policy engine's service without endpoints, a timeout)
+    id: 'admission_webhook_unreachable',
+    class: 'quota_limitrange',
+    title: 'admission webhook unreachable: the API server refuses the pods',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'condition', 'text'],
+    text: 'failed calling webhook \\\\?"(?<webhook>[^"\\\\]+)\\\\?"[^\\n]*?(?:(?<why>no endpoints available) for service \\\\?"(?<service>[^"\\\\]+)|(?<why2>context deadline exceeded|connection refused|i/o timeout|x509: [^"\\n]{0,80}|service \\\\?"[^"\\\\]+\\\\?" not found))',
+    cause:
+      'the API server cannot reach the admission webhook {webhook} ({why}{why2}{for_service}), and the webhook fails closed, so it refuses to create the pods of {subject} ("{fact}")',
+    fix: "Bring the webhook's backend back (the pods behind {webhook_service}: their events and logs), or, while it is down, set the webhook configuration's failurePolicy to Ignore or exclude the namespace; then the controller creates the pods by itself.",
+  },
+  {
     id: 'replica_failure',
     class: 'quota_limitrange',
     title: 'controller cannot create pods',
@@ -1223,6 +1250,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the CronJob {cronjob} is suspended (spec.suspend: true), so it starts no Job at all: {fact}',
     fix: 'Resume it when that is intended (`kubectl patch cronjob {cronjob} -p \'{"spec":{"suspend":false}}\'`), then run the missed work once by hand (`kubectl create job --from=cronjob/{cronjob}`); startingDeadlineSeconds decides whether missed runs start by themselves.',
+  },
+  {
+    // not matched line by line: diagnose reads the container states of Job pods
+    id: 'job_sidecar_never_exits',
+    class: 'job_failed',
+    title: "a sidecar keeps the Job's pod running after its work finished",
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      'the work of {subject} finished, but its pod does not: the sidecar container {sidecar} keeps running after {done} exited 0, so the Job never completes (and a CronJob with concurrencyPolicy Forbid skips every later run): {fact}',
+    fix: 'Make the sidecar stop when the work is done: run it as a native sidecar (an initContainer with restartPolicy: Always, Kubernetes 1.29+), or have {done} end it on exit (Istio: `curl -XPOST localhost:15020/quitquitquit`, or annotate the pod `sidecar.istio.io/inject: "false"` if the job needs no mesh); then delete the stuck Job so runs resume.',
   },
   {
     // not matched line by line: diagnose resolves Service target port names against the pods

@@ -618,7 +618,7 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   const vars: Record<string, string> = {
     ...f.groups,
     subject,
-    fact: clipKeepingError(f.fact, 240),
+    fact: clipKeepingError(f.fact, 240, f.groups['matched']),
   };
   if (f.groups['ns']) vars['in_ns'] = ` in namespace ${f.groups['ns']}`;
   const obj = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
@@ -630,6 +630,10 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (named && pod && pod.containers.length > 1)
     vars['in_container'] = ` (its container ${named}${c?.image ? `, image ${c.image}` : ''})`;
   if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  if (f.entry.id === 'admission_webhook_unreachable') {
+    vars['for_service'] = f.groups['service'] ? ` for service ${f.groups['service']}` : '';
+    vars['webhook_service'] = f.groups['service'] ?? 'it';
+  }
   if (f.entry.id === 'gunicorn_worker_timeout')
     vars['saturation'] = saturation(model, f.workload, f.object?.namespace);
   if (f.entry.id === 'db_lock_timeout') {
@@ -906,8 +910,15 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
     return pulls[0] ? registryAnswer(pulls[0].message) : undefined;
   }
   for (const l of logs) {
-    const line = [...l.lines].reverse().find((x) => x.level === 'error');
-    if (line) return line.text;
+    const i = l.lines.map((x) => x.level === 'error').lastIndexOf(true);
+    if (i < 0) continue;
+    const line = l.lines[i]!.text;
+    // PostgreSQL writes why on the next record: "FATAL: database files are incompatible with
+    // server" then "DETAIL: The data directory was initialized by PostgreSQL version 15, ..."
+    const detail = /\b(?:FATAL|ERROR|PANIC):/.test(line)
+      ? /\bDETAIL:\s+(.*)$/.exec(l.lines[i + 1]?.text ?? '')?.[1]
+      : undefined;
+    return detail ? `${line} (DETAIL: ${detail})` : line;
   }
   return undefined;
 }

@@ -47,11 +47,23 @@ const clip = (s: string, n = 300) =>
  * Clips a record to n characters, keeping the error value it ends with ("… Error:
  * NOT_ENOUGH_REPLICAS"): the part that says what failed is often the last.
  */
-export function clipKeepingError(text: string, n: number): string {
+export function clipKeepingError(text: string, n: number, keep?: string): string {
   if (text.length <= n) return clip(text, n);
   const tail = /\b(?:error|err|exception|caused by)\b"?\s*[:=]\s*\S[^\n]{0,100}$/i.exec(text);
-  if (!tail || tail.index < n - 40 || tail[0].length > n / 2) return clip(text, n);
-  return `${clip(text.slice(0, n - tail[0].length - 3), n)} … ${tail[0]}`;
+  if (tail && tail.index >= n - 40 && tail[0].length <= n / 2)
+    return `${clip(text.slice(0, n - tail[0].length - 3), n)} … ${tail[0]}`;
+  // else what the catalog matched ("lookup x on 10.0.0.10:53: no such host") survives the clip
+  // (not a crash marker like "Traceback (most recent call last)": the error before it says more)
+  const k = keep?.replace(/\s+/g, ' ').trim();
+  if (
+    k &&
+    !CRASH.test(k) &&
+    k.length <= n / 2 &&
+    !clip(text, n).includes(k) &&
+    text.replace(/\s+/g, ' ').includes(k)
+  )
+    return `${clip(text.slice(0, n - k.length - 3), n)} … ${k}`;
+  return clip(text, n);
 }
 
 function test(
@@ -73,6 +85,7 @@ function test(
   if (!m) return undefined;
   const groups: Record<string, string> = {};
   for (const [k, v] of Object.entries(m.groups ?? {})) if (v) groups[k] = v;
+  if (m[0].length <= 160) groups['matched'] = m[0];
   // a long structured record whose match lies beyond the clip: its message and error fields
   const fact =
     where === 'log' && m.index + m[0].length > 280 && /^\s*\{/.test(text.replace(LINE_STAMP, ''))
@@ -250,7 +263,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
             line.text,
             lines.slice(i + 1, i + 80).map((x) => x.text),
           )
-        : line.text;
+        : withDetail(line.text, lines[i + 1]?.text);
       // "connection refused" without the host: the host the app said it was connecting to
       const hint = /refused|timed? ?out|timeout|unreachable/i.test(line.text)
         ? connectTarget(lines.slice(Math.max(0, i - 12), i + 1).map((x) => x.text))
@@ -300,6 +313,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (suspended) for (const f of suspendedCronJobs(model, suspended.entry, now)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
+  const sidecar = catalog.find((c) => c.entry.id === 'job_sidecar_never_exits');
+  if (sidecar) for (const f of jobPodsHeldBySidecar(model, sidecar.entry)) push(f);
   const unnamed = catalog.find((c) => c.entry.id === 'service_target_port_undeclared');
   if (unnamed) for (const f of namedTargetPortsUndeclared(model, unnamed.entry)) push(f);
   const untolerated = catalog.find((c) => c.entry.id === 'daemonset_untolerated_taint');
@@ -608,6 +623,43 @@ function drainsRefusedByBudget(model: ClusterModel, entry: CauseEntry): Finding[
 }
 
 /**
+ * A Job's pod whose main container exited 0 while another container (a mesh proxy, a SQL proxy,
+ * a log shipper) keeps running: the pod never finishes, so the Job stays active (and a CronJob
+ * with concurrencyPolicy Forbid skips every run after it).
+ */
+function jobPodsHeldBySidecar(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const p of model.list('pod')) {
+    if (
+      p.owner?.kind !== 'job' &&
+      model.workloadOf(p).kind !== 'job' &&
+      model.workloadOf(p).kind !== 'cronjob'
+    )
+      continue;
+    if (/Succeeded|Completed|Failed/.test(p.status ?? '')) continue;
+    const main = p.containers.filter((c) => !c.init);
+    const done = main.find((c) => c.terminated?.exitCode === 0);
+    const running = main.find(
+      (c) =>
+        c !== done && !c.terminated && !c.waiting && (c.ready === true || c.restarts !== undefined),
+    );
+    if (!done || !running) continue;
+    const at = done.terminated?.at;
+    out.push({
+      entry,
+      object: { kind: 'pod', name: p.name, namespace: p.namespace },
+      workload: model.workloadOf(p).name,
+      fact: `pod ${p.name}: container ${done.name} terminated Completed (exit code 0)${at ? ` at ${new Date(at).toISOString()}` : ''}, but container ${running.name}${running.image ? ` (${running.image})` : ''} is still running, so the pod never finishes`,
+      groups: { done: done.name, sidecar: running.name },
+      at,
+      where: 'state',
+      source: p.source ?? 'pod',
+    });
+  }
+  return out;
+}
+
+/**
  * A Service whose targetPort is a port name that none of its pods declares (a chart renamed the
  * container port): the endpoints controller skips every pod, the Service has no endpoints and
  * clients get 503 / refused connections while the pods are Running and Ready.
@@ -876,6 +928,16 @@ function pythonError(trace: string[]): string | undefined {
 }
 
 /** "panic: ..." plus the first two application frames under it */
+/**
+ * PostgreSQL writes why on the record after an error: "FATAL: database files are incompatible
+ * with server", then "DETAIL: The data directory was initialized by PostgreSQL version 15, ...".
+ */
+function withDetail(line: string, next: string | undefined): string {
+  if (!next || !/\b(?:FATAL|ERROR|PANIC):/.test(line)) return line;
+  const detail = /\bDETAIL:\s+(.*)$/.exec(next)?.[1];
+  return detail ? `${line} DETAIL: ${detail}` : line;
+}
+
 function withFrames(line: string, next: string[]): string {
   // frames are the trace's own lines (indented, no record of their own), up to the next log
   // record: another record's text is not a frame of this one

@@ -378,10 +378,26 @@ function containerFromSpec(c: Record<string, unknown>): ContainerView {
 export function podStatusText(v: ObjectView): string | undefined {
   if (v.fields['terminating']) return 'Terminating';
   if (v.reason && v.status === 'Failed') return v.reason;
+  let completedBesideRunning = false;
   for (const c of v.containers) {
     if (c.waiting?.reason && c.waiting.reason !== 'ContainerCreating') return c.waiting.reason;
-    if (c.terminated?.reason && v.status !== 'Succeeded') return c.terminated.reason;
+    if (c.terminated?.reason && v.status !== 'Succeeded') {
+      // as kubectl: a container that completed while another still runs (a sidecar) leaves the
+      // pod NotReady (Running when the pod is still Ready), not Completed
+      if (
+        c.terminated.reason === 'Completed' &&
+        v.containers.some((o) => o !== c && !o.init && !o.terminated && !o.waiting)
+      ) {
+        completedBesideRunning = true;
+        continue;
+      }
+      return c.terminated.reason;
+    }
   }
+  if (completedBesideRunning)
+    return v.conditions.some((c) => c.type === 'Ready' && c.status === 'True')
+      ? 'Running'
+      : 'NotReady';
   return v.status;
 }
 
