@@ -400,6 +400,26 @@ export class Gatherer {
           .map((p) => this.describe(p)),
       );
     }
+    // "what got OOMKilled today": the last termination of every pod that restarted or stopped
+    // (a listing shows the current state only)
+    if (
+      (scope.question?.type === 'which' || scope.question?.type === 'count') &&
+      scope.question.status === 'OOMKilled'
+    ) {
+      const ns = scope.question.namespace;
+      await Promise.all(
+        this.model
+          .list('pod', ns)
+          .filter(
+            (p) =>
+              (!ns || p.namespace === ns) &&
+              ((p.restarts ?? 0) > 0 || !/^Running$/.test(p.status ?? '')) &&
+              !p.containers.some((c) => c.last || c.terminated),
+          )
+          .slice(0, 16)
+          .map((p) => this.describe(p)),
+      );
+    }
     // "what limit does X run with, how far can it scale": its autoscaler too
     if (scope.question?.type === 'limit' && !this.model.list('horizontalpodautoscaler').length) {
       const ns =

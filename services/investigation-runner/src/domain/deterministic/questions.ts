@@ -15,19 +15,49 @@ export function answerQuestion(
   switch (q.type) {
     case 'count':
     case 'which': {
-      const all = model.list(q.what, q.namespace).filter((o) => o.kind === q.what);
+      // "which pods are running on ip-10-0-41-7 right now?": the pods of the node the message names
+      const node =
+        q.what === 'pod'
+          ? model
+              .list('node')
+              .find((n) => scope.subjects.some((s) => model.matches(n, { ...s, kind: 'node' })))
+          : undefined;
+      const onNode = node ? new Set(model.podsOn(node).map((p) => p.name)) : undefined;
+      const all = model
+        .list(q.what, q.namespace)
+        .filter((o) => o.kind === q.what && (!onNode || onNode.has(o.name)));
       if (!all.length)
         return `I could not list any ${q.what}s${where(q.namespace)} with the tools available.`;
       const hits = all.filter((o) => statusMatches(o, q.status, q.since));
       const names = hits.map((o) => o.name);
-      const label = q.status
-        ? `${q.status === 'failing' ? 'failing (not running and ready)' : q.status}`
-        : '';
+      const label = `${
+        q.status ? `${q.status === 'failing' ? 'failing (not running and ready)' : q.status}` : ''
+      }${node ? `${q.status ? ' ' : ''}on node ${node.name}` : ''}`;
       if (q.type === 'count')
         return `${hits.length} ${q.what}${hits.length === 1 ? ' is' : 's are'}${label ? ` ${label}` : ''}${where(q.namespace)}${names.length ? `: ${names.join(', ')}` : ''} (of ${all.length} ${q.what}s seen).`;
       return names.length
         ? `${names.length} ${q.what}${names.length === 1 ? '' : 's'}${label ? ` ${label}` : ''}${where(q.namespace)}: ${hits.map((o) => `${o.name}${o.restarts ? ` (${o.restarts} restarts)` : ''}${o.status ? ` [${o.status}]` : ''}`).join(', ')}.`
         : `No ${q.what}${label ? ` is ${label}` : ''}${where(q.namespace)} (of ${all.length} seen).`;
+    }
+    case 'load_balancers': {
+      const services = model
+        .list('service', q.namespace)
+        .filter((s) => !q.namespace || s.namespace === q.namespace);
+      if (!services.length)
+        return `I could not list the Services${where(q.namespace)} with the tools available.`;
+      const lbs = services.filter((s) => s.fields['type'] === 'LoadBalancer');
+      if (!lbs.length)
+        return `No Service${where(q.namespace)} is of type LoadBalancer (of ${services.length} Services seen).`;
+      const pending = lbs.filter((s) => !s.fields['externalAddress']);
+      return `${lbs.length} Service${lbs.length === 1 ? ' is' : 's are'} of type LoadBalancer${where(q.namespace)}: ${lbs
+        .map((s) =>
+          s.fields['externalAddress']
+            ? `${s.name} at ${s.fields['externalAddress']}`
+            : `${s.name} has no external address yet (EXTERNAL-IP <pending>)${lbFailure(model, s)}`,
+        )
+        .join(
+          '; ',
+        )}.${pending.length ? ` ${pending.length} of them still ${pending.length === 1 ? 'waits' : 'wait'} for an address.` : ''}`;
     }
     case 'log_errors': {
       const since = q.since;
@@ -178,6 +208,14 @@ function statusMatches(o: ObjectView, status?: string, since?: number): boolean 
     const listed = o.fields['lastRestart'] ? Date.parse(o.fields['lastRestart']) : -Infinity;
     const last = Math.max(listed, ...o.containers.map((c) => c.last?.at ?? -Infinity));
     if (Number.isFinite(last)) return (o.restarts ?? 0) > 0 && last >= since;
+  }
+  // "OOMKilled today": a container killed for memory, now or as its last termination (in time)
+  if (status === 'OOMKilled') {
+    const kills = o.containers
+      .flatMap((c) => [c.terminated, c.last])
+      .filter((st) => st?.reason === 'OOMKilled');
+    if (!kills.length) return /OOMKilled/i.test(o.status ?? '') && since === undefined;
+    return since === undefined || kills.some((st) => st!.at === undefined || st!.at >= since);
   }
   const s = o.status ?? '';
   if (status === 'failing')
@@ -351,6 +389,19 @@ function placement(model: ClusterModel, scope: Scope, subject: string | undefine
     );
   }
   return `${parts.join('; ')}.`;
+}
+
+/** why the cloud gave a LoadBalancer Service no address: its newest Warning event */
+function lbFailure(model: ClusterModel, svc: ObjectView): string {
+  const warning = model.events
+    .filter(
+      (e) =>
+        e.object?.name === svc.name &&
+        (!e.object.kind || e.object.kind === 'service') &&
+        (e.type === 'Warning' || /Fail|Error/.test(e.reason ?? '')),
+    )
+    .sort((a, b) => (b.last ?? b.first ?? 0) - (a.last ?? a.first ?? 0))[0];
+  return warning ? `: ${warning.reason ?? 'Warning'} "${warning.message.slice(0, 200)}"` : '';
 }
 
 /** "which pods have no memory limit?": pods with a container that sets none */

@@ -45,7 +45,9 @@ export type Question =
   /** "what's the memory limit on search-api, and which pod is closest to it?" */
   | { type: 'limit'; resource: 'memory' | 'cpu'; subject?: string }
   /** "which services in shop have no endpoints?" */
-  | { type: 'no_endpoints'; namespace?: string };
+  | { type: 'no_endpoints'; namespace?: string }
+  /** "which services are exposed through a LoadBalancer, and at what address?" */
+  | { type: 'load_balancers'; namespace?: string };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -201,6 +203,7 @@ export function scopeIncident(
 
 const STATUS_WORDS: [RegExp, string][] = [
   [/\b(cordoned|unschedulable|schedulingdisabled)\b/i, 'cordoned'],
+  [/\boom[- ]?kill(?:ed|s)?\b|\bkilled for (?:memory|oom)\b|\bran out of memory\b/i, 'OOMKilled'],
   [/\bpending\b/i, 'Pending'],
   [/\bcrash\s*loop|crashloopbackoff|crashing\b/i, 'CrashLoopBackOff'],
   [/\b(failing|failed|unhealthy|broken|not (running|ready)|in error)\b/i, 'failing'],
@@ -375,6 +378,12 @@ function parseQuestion(
     /\bendpoints?\b[^?]*\b(?:empty|none|missing)\b/.test(t)
   )
     return { type: 'no_endpoints', namespace: ns };
+  // "which services in shop are exposed through a LoadBalancer, and what's their address?"
+  if (
+    /\bload ?balancers?\b/.test(t) &&
+    /\b(?:services?|exposed|address(?:es)?|ips?|hostnames?)\b/.test(t)
+  )
+    return { type: 'load_balancers', namespace: ns };
   // "what's the memory limit on search-api (and which pod is closest to it)?"
   const limit =
     !unset &&

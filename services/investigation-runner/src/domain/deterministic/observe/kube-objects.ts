@@ -261,6 +261,11 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       v.fields['ports'] = JSON.stringify(spec['ports'] ?? []).slice(0, 300);
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
       if (str(spec['externalName'])) v.fields['externalName'] = String(spec['externalName']);
+      if (str(spec['type'])) v.fields['type'] = String(spec['type']);
+      const lb = arr(rec(status['loadBalancer'])['ingress'])
+        .map((i) => str(rec(i)['hostname']) ?? str(rec(i)['ip']) ?? '')
+        .filter(Boolean);
+      if (lb.length) v.fields['externalAddress'] = lb.join(',');
     }
     if (kind === 'ingress') {
       const rewrite = ann['nginx.ingress.kubernetes.io/rewrite-target'];

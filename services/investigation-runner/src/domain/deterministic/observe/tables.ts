@@ -178,6 +178,12 @@ export function parseTables(
       // `kubectl get svc`: an ExternalName Service shows its target name under EXTERNAL-IP
       if (v.kind === 'service' && r['TYPE'] === 'ExternalName' && r['EXTERNAL-IP'])
         v.fields['externalName'] = r['EXTERNAL-IP'];
+      // a LoadBalancer's address ("<pending>" while the cloud has given none)
+      if (v.kind === 'service' && r['TYPE']) {
+        v.fields['type'] = r['TYPE'];
+        if (r['TYPE'] === 'LoadBalancer' && r['EXTERNAL-IP'] && !/^<.*>$/.test(r['EXTERNAL-IP']))
+          v.fields['externalAddress'] = r['EXTERNAL-IP'];
+      }
       if (v.kind === 'ingress' && r['HOSTS']) v.fields['hosts'] = r['HOSTS'];
       // `kubectl get svc -o wide`: app=web,tier=frontend
       if (v.kind === 'service' && r['SELECTOR'] && r['SELECTOR'] !== '<none>')
