@@ -786,6 +786,32 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Roll the image of {subject} back to the major version of its data directory, then upgrade properly (pg_upgrade, logical replication or dump/restore into a new volume) before moving to the new major version.',
   },
   {
+    // Envoy's circuit breaker of an upstream cluster is full: it answers 503 itself (flag UO)
+    id: 'envoy_circuit_breaker_overflow',
+    class: 'dependency_failure',
+    title: "Envoy's circuit breaker rejects requests (overflow, 503 UO)",
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'reset reason: overflow|" 50[34] UO |\\bupstream_rq_pending_overflow\\b',
+    cause:
+      'Envoy\'s circuit breaker for the upstream of {subject} is full: once max_connections, max_pending_requests or max_requests of that cluster are in use, Envoy rejects further requests itself with 503 (response flag UO, "reset reason: overflow") without sending them, while the upstream may be healthy ("{fact}")',
+    fix: "Raise the cluster's circuit_breakers thresholds (max_connections / max_pending_requests / max_requests) to what the upstream can take (Istio: the DestinationRule's connectionPool), or roll back the change that lowered them; Envoy's stats `upstream_rq_pending_overflow` and `upstream_cx_overflow` show which limit trips.",
+  },
+  {
+    // a MongoDB client that finds no primary: a majority of the replica set is down or unreachable
+    id: 'mongo_no_primary',
+    class: 'crashloop_connection',
+    title: 'MongoDB replica set has no primary',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'ReplicaSetNoPrimary|no writable primary|NotWritablePrimary|not (?:writable )?primary|\\bnot master\\b',
+    cause:
+      '{subject} finds no primary in its MongoDB replica set, so every write fails ("{fact}"): without a majority of members up no primary can be elected{members}',
+    fix: 'Bring the missing replica-set members back (their pods: events, volumes, nodes) so a majority can elect a primary; `rs.status()` on a member shows who is reachable.',
+  },
+  {
     id: 'panic',
     class: 'crashloop_panic',
     title: 'application crash (panic / unhandled exception)',

@@ -585,6 +585,30 @@ function requiredPodAffinity(json: string | undefined): [string, string][] {
 }
 
 /**
+ * The replica-set members a MongoDB client could not reach ("mongodb-1.mongodb-headless...":
+ * "Unknown"), with the state of the pod each names.
+ */
+function replicaMembers(model: ClusterModel, f: Finding): string {
+  const hosts = new Set<string>();
+  for (const l of model.logs)
+    for (const x of l.lines.slice(-200))
+      for (const m of x.text.matchAll(/"([a-z0-9-]+)\.[a-z0-9.-]+:\d+"\s*:\s*"Unknown"/g))
+        hosts.add(m[1]!);
+  const parts = [...hosts].slice(0, 4).map((h) => {
+    const pod =
+      model.get('pod', h, f.object?.namespace) ?? model.list('pod').find((p) => p.name === h);
+    const why = pod
+      ? model.events.find(
+          (e) =>
+            e.object?.name === pod.name && /FailedScheduling|Failed|BackOff/.test(e.reason ?? ''),
+        )
+      : undefined;
+    return `${h}${pod?.status ? ` (${pod.status}${why ? `: ${why.message.slice(0, 160)}` : ''})` : ''}`;
+  });
+  return parts.length ? `; members it cannot reach: ${parts.join(', ')}` : '';
+}
+
+/**
  * What starves a workload whose work overruns: its pods' CPU use against their limit (kubectl
  * top) and its autoscaler at its maximum. Empty when neither was seen.
  */
@@ -634,6 +658,7 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
     vars['for_service'] = f.groups['service'] ? ` for service ${f.groups['service']}` : '';
     vars['webhook_service'] = f.groups['service'] ?? 'it';
   }
+  if (f.entry.id === 'mongo_no_primary') vars['members'] = replicaMembers(model, f);
   if (f.entry.id === 'gunicorn_worker_timeout')
     vars['saturation'] = saturation(model, f.workload, f.object?.namespace);
   if (f.entry.id === 'db_lock_timeout') {

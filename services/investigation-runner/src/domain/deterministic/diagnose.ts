@@ -892,7 +892,7 @@ function namedIn(text: string, model: ClusterModel): ObjectView | undefined {
 const BENIGN_EVENT =
   /^(Scheduled|Pulling|Pulled|Created|Started|SuccessfulCreate|SuccessfulDelete|ScalingReplicaSet|SuccessfulRescale|Sync|Synced|LeaderElection|RegisteredNode|NodeReady|NodeSchedulable|Starting|NodeHasSufficient\w*|NodeHasNo\w*|NodeAllocatableEnforced|Completed|SawCompletedJob|SuccessfulJobCreate|Provisioning|ProvisioningSucceeded|ExternalProvisioning|Issuing|Requested|Generated|Reused|Issued|CertificateIssued|UPDATE|CREATE|RELOAD|AddedInterface|WaitForFirstConsumer|WaitForPodScheduled|Scaled|Injected|Updated|Killing|Cleaning|SandboxChanged|TaintManagerEviction)?$/;
 const INTERESTING =
-  /not defined|unknown flag|unrecognized|usage:|refused|timeout|Pause Full|Full GC|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing|too many|exceeded|unable|cannot|could not|failed/i;
+  /not defined|unknown flag|unrecognized|usage:|refused|timeout|Pause Full|Full GC|reset reason|" 5\d\d (?:U[A-Z]{1,2}|NR|DC)\b|timed out|forbidden|no such|not found|expired|denied|panic|throttl|Traceback|Exception|invalid|must be set|not set|missing|too many|exceeded|unable|cannot|could not|failed/i;
 const CRASH = /panic:|panicked at|Traceback|Exception|Error:|fatal error/;
 const FRAME =
   /\.(go|py|js|ts|java|rb|rs|kt|scala|cs|php):\d+|File "[^"]+", line \d+|\bat [\w.$<>]+\(/;
