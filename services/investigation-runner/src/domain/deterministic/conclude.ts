@@ -533,6 +533,51 @@ function databaseTarget(env: Record<string, string>): string | undefined {
  * holding the lock: 7301", that process's connection line ("[7301] ... user=catalog_export
  * ... application_name=catalog-export") and a running pod of that application.
  */
+/**
+ * When the database does not say who holds the lock: a Job of the same namespace that was already
+ * running when the statement gave up and still runs (a batch job's long transaction is the usual
+ * holder), with what its log last said.
+ */
+function concurrentJob(
+  model: ClusterModel,
+  f: Finding,
+): { text: string; name: string } | undefined {
+  const ns = f.object?.namespace;
+  const failedAt = f.at;
+  const job = model
+    .list('job', ns)
+    .filter(
+      (j) =>
+        (!ns || j.namespace === ns) &&
+        model.workloadOf(j).name !== f.workload &&
+        !j.name.startsWith(`${f.workload}-`) &&
+        !j.fields['completionTime'] &&
+        !j.conditions.some(
+          (c) => (c.type === 'Failed' || c.type === 'Complete') && c.status === 'True',
+        ),
+    )
+    .map((j) => {
+      const pods = model.list('pod', j.namespace).filter((p) => p.name.startsWith(`${j.name}-`));
+      const running = pods.find((p) => /^Running$/.test(p.status ?? ''));
+      const started = Date.parse(j.fields['startTime'] ?? '') || j.created;
+      return { j, running, started };
+    })
+    .filter(
+      (x) =>
+        x.running && (failedAt === undefined || x.started === undefined || x.started <= failedAt),
+    )
+    .sort((a, b) => (a.started ?? 0) - (b.started ?? 0))[0];
+  if (!job) return undefined;
+  const log = model.logs
+    .filter((l) => l.pod === job.running!.name && !l.previous)
+    .flatMap((l) => l.lines)
+    .pop()?.text;
+  return {
+    name: `Job ${job.j.name}`,
+    text: `Job ${job.j.name} was already running when it gave up${job.started ? ` (since ${new Date(job.started).toISOString()})` : ''} and still runs (pod ${job.running!.name}); a long transaction of a batch job is the usual holder${log ? `, and it last logged "${log.slice(0, 200)}"` : ''}`,
+  };
+}
+
 function lockHolder(model: ClusterModel): { text: string; name: string } | undefined {
   const lines = model.logs.flatMap((l) => l.lines.map((x) => x.text));
   const pid = lines.map((x) => /Process(?:es)? holding the lock: (\d+)/.exec(x)?.[1]).find(Boolean);
@@ -662,7 +707,7 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (f.entry.id === 'gunicorn_worker_timeout')
     vars['saturation'] = saturation(model, f.workload, f.object?.namespace);
   if (f.entry.id === 'db_lock_timeout') {
-    const holder = lockHolder(model);
+    const holder = lockHolder(model) ?? concurrentJob(model, f);
     if (holder) {
       vars['lock_holder'] = `: ${holder.text}`;
       vars['lock_holder_name'] = ` (${holder.name})`;
