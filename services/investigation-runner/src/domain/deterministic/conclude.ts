@@ -294,6 +294,8 @@ export function conclude(
       const pod = model.get('pod', top.f.object.name, top.f.object.namespace);
       if (same.length > 1 && hit.size === 1 && read.length > 1)
         description += ` Only pod ${top.f.object.name}${pod?.node ? ` (on node ${pod.node})` : ''} shows it; the other ${read.length - 1} pod(s) of ${top.f.workload} read do not.`;
+      // the same tag, another digest: the tag moved and only this pod pulled the new build
+      if (pod && hit.size === 1) description += movedTag(pod, same);
     }
     // the cause lies in what the subjects call: say whose failure it explains
     const callers = [
@@ -651,6 +653,34 @@ function replicaMembers(model: ClusterModel, f: Finding): string {
     return `${h}${pod?.status ? ` (${pod.status}${why ? `: ${why.message.slice(0, 160)}` : ''})` : ''}`;
   });
   return parts.length ? `; members it cannot reach: ${parts.join(', ')}` : '';
+}
+
+/**
+ * A pod whose image reference is the same as its siblings' but resolved to another digest: the
+ * tag was pushed again (a moving tag like :stable or :latest) and this pod pulled the new build
+ * when it started (imagePullPolicy Always, or a node that had not cached the old one).
+ */
+const MOVING_TAG =
+  /^(?:latest|stable|main|master|develop|dev|prod|production|staging|release|edge|nightly|current|live|lts)$/i;
+
+function movedTag(pod: ObjectView, siblings: ObjectView[]): string {
+  const digest = (id?: string) => /sha256:[0-9a-f]{12}/.exec(id ?? '')?.[0];
+  for (const c of pod.containers) {
+    const mine = digest(c.imageID);
+    // only a tag meant to move (latest, stable, main...): a version tag is pushed once
+    if (!c.image) continue;
+    const tag = /:([\w.-]+)$/.exec(c.image.replace(/^[^/]+\/(?=.*\/)/, ''))?.[1] ?? 'latest';
+    if (!mine || /@sha256:/.test(c.image) || !MOVING_TAG.test(tag)) continue;
+    const others = siblings
+      .filter((p) => p !== pod)
+      .flatMap((p) => p.containers.filter((x) => x.name === c.name && x.image === c.image))
+      .map((x) => digest(x.imageID))
+      .filter((d): d is string => !!d);
+    const other = others.find((d) => d !== mine);
+    if (!other || others.includes(mine)) continue;
+    return ` Its image ${c.image} resolved to ${mine}… while the other pods run ${other}… under the same tag: the tag was pushed again (a moving tag) and this pod pulled the new build when it started (imagePullPolicy Always, or a new node); pin the image by digest or an immutable tag.`;
+  }
+  return '';
 }
 
 /**

@@ -277,6 +277,10 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
             v.images.push(l.value);
             section = 'other';
             break;
+          case 'Image ID':
+            if (l.value) cur.imageID = l.value;
+            section = 'other';
+            break;
           case 'State':
             section = 'state';
             setState(cur, 'state', l.value);

@@ -141,6 +141,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         v.containers.push(cv);
       }
       cv.image = str(s['image']) ?? cv.image;
+      if (str(s['imageID'])) cv.imageID = String(s['imageID']);
       cv.restarts = num(s['restartCount']);
       cv.ready = s['ready'] === true;
       const st = rec(s['state']);

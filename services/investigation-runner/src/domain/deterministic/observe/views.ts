@@ -12,6 +12,8 @@ export interface ContainerView {
   /** an init container (runs to completion before the others start) */
   init?: boolean;
   image?: string;
+  /** the digest the image reference resolved to when the container started (status imageID) */
+  imageID?: string;
   restarts?: number;
   ready?: boolean;
   waiting?: StateView;
