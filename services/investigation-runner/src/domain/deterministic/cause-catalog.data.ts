@@ -363,7 +363,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     class: 'hpa_throttling',
     title: 'gunicorn workers killed for exceeding their timeout',
     role: 'cause',
-    strength: 0.86,
+    // above the ingress's failed upstream requests it explains
+    strength: 0.9,
     on: ['log'],
     text: '\\[CRITICAL\\] WORKER TIMEOUT \\(pid:\\d+\\)',
     cause:
@@ -1276,6 +1277,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the CronJob {cronjob} is suspended (spec.suspend: true), so it starts no Job at all: {fact}',
     fix: 'Resume it when that is intended (`kubectl patch cronjob {cronjob} -p \'{"spec":{"suspend":false}}\'`), then run the missed work once by hand (`kubectl create job --from=cronjob/{cronjob}`); startingDeadlineSeconds decides whether missed runs start by themselves.',
+  },
+  {
+    // not matched line by line: diagnose counts an autoscaler's rescale events both ways
+    id: 'hpa_flapping',
+    class: 'hpa_throttling',
+    title: 'autoscaler flapping: it scales up and down again and again',
+    role: 'cause',
+    // above the ingress's refused connections it explains (pods removed while serving)
+    strength: 0.9,
+    on: [],
+    cause:
+      'the HorizontalPodAutoscaler {hpa} of {subject} is flapping: it scaled up {up} times and down {down} times{window}, so each scale-down removes pods that are still needed and the next load spike meets too few (a sawtooth in latency and errors): {fact}',
+    fix: 'Slow its scale-down: set behavior.scaleDown.stabilizationWindowSeconds to 300 (the default) or more, and limit scale-down policies (e.g. 1 pod or 10% per minute); consider a higher minReplicas for the usual load.',
   },
   {
     // not matched line by line: diagnose reads the container states of Job pods

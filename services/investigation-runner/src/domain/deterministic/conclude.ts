@@ -960,6 +960,14 @@ function jobRetrySucceeded(pod: ObjectView, model: ClusterModel): boolean {
 
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
+  // a node that went NotReady (an event) and is Ready again: a reboot that is over
+  if (o?.kind === 'node')
+    return (
+      f.entry.class === 'node_not_ready' &&
+      f.where === 'event' &&
+      /^Ready\b/.test(o.status ?? '') &&
+      !isUnhealthy(o, now)
+    );
   if (!o || o.kind !== 'pod') return false;
   if (jobRetrySucceeded(o, model)) return true;
   if (isUnhealthy(o, now) || !o.status) return false;

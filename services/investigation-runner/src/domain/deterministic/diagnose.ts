@@ -313,6 +313,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (suspended) for (const f of suspendedCronJobs(model, suspended.entry, now)) push(f);
   const orphan = catalog.find((c) => c.entry.id === 'service_selects_no_pod');
   if (orphan) for (const f of servicesSelectingNoPod(model, orphan.entry)) push(f);
+  const flapping = catalog.find((c) => c.entry.id === 'hpa_flapping');
+  if (flapping) for (const f of flappingAutoscalers(model, flapping.entry)) push(f);
   const sidecar = catalog.find((c) => c.entry.id === 'job_sidecar_never_exits');
   if (sidecar) for (const f of jobPodsHeldBySidecar(model, sidecar.entry)) push(f);
   const unnamed = catalog.find((c) => c.entry.id === 'service_target_port_undeclared');
@@ -617,6 +619,52 @@ function drainsRefusedByBudget(model: ClusterModel, entry: CauseEntry): Finding[
       groups: { pdb: b.name, budget, node, pod: pod.name },
       where: 'status',
       source: b.source ?? 'poddisruptionbudget',
+    });
+  }
+  return out;
+}
+
+/**
+ * An autoscaler that scales up and down again and again (SuccessfulRescale events both ways,
+ * three times or more each): every scale-down kills pods still serving and the next spike finds
+ * too few, a sawtooth in latency. A scale-down stabilization window of 0 s is the usual cause.
+ */
+function flappingAutoscalers(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const h of model.list('horizontalpodautoscaler')) {
+    const rescales = model.events.filter(
+      (e) =>
+        e.reason === 'SuccessfulRescale' &&
+        e.object?.name === h.name &&
+        (!e.namespace || !h.namespace || e.namespace === h.namespace),
+    );
+    const count = (re: RegExp) =>
+      rescales.filter((e) => re.test(e.message)).reduce((a, e) => a + (e.count ?? 1), 0);
+    const up = count(/above target/);
+    const down = count(/below target/);
+    if (up < 3 || down < 3) continue;
+    const sizes = [...new Set(rescales.map((e) => /New size: (\d+)/.exec(e.message)?.[1]))]
+      .filter(Boolean)
+      .join(' / ');
+    const window = h.fields['scaleDownStabilization'];
+    const target = (h.fields['scaleTarget'] ?? '').split('/').pop() || h.name;
+    out.push({
+      entry,
+      object: { kind: 'horizontalpodautoscaler', name: h.name, namespace: h.namespace },
+      workload: target,
+      fact: `HorizontalPodAutoscaler ${h.name} rescaled up ${up} times and down ${down} times (New size: ${sizes})${window !== undefined ? `; behavior.scaleDown.stabilizationWindowSeconds: ${window}` : ''}`,
+      groups: {
+        hpa: h.name,
+        up: String(up),
+        down: String(down),
+        window:
+          window !== undefined
+            ? ` (its scaleDown stabilizationWindowSeconds is ${window})`
+            : ' (check behavior.scaleDown.stabilizationWindowSeconds; the default is 300 s)',
+      },
+      at: Math.max(...rescales.map((e) => e.last ?? e.first ?? 0)) || undefined,
+      where: 'event',
+      source: h.source ?? 'horizontalpodautoscaler',
     });
   }
   return out;

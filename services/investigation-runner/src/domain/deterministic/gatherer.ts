@@ -257,7 +257,11 @@ export class Gatherer {
     else {
       if (/statefulset|sts\b|database|db\b/.test(text)) listKinds.push('statefulset');
       // requests that fail while pods look fine: what the Services select
-      if (/\b50[234]\b|unavailable|endpoints?\b|\bsite\b|website|refused|\bdown\b/.test(text))
+      if (
+        /\b50[234](?:s|ing|ed)?\b|unavailable|endpoints?\b|\bsite\b|website|refused|\bdown\b/.test(
+          text,
+        )
+      )
         listKinds.push('service');
     }
     const phase1: Promise<unknown>[] = [];
@@ -1099,13 +1103,31 @@ export class Gatherer {
     );
     const nss = [...new Set(routes.map((i) => i.namespace).filter(Boolean))] as string[];
     await Promise.all(
-      nss
-        .slice(0, 2)
-        .flatMap((ns) =>
-          ['service', 'deployment', 'replicaset'].map((kind) =>
-            this.first(this.listers(kind), { kind, namespace: ns }, { kind, namespace: ns }),
-          ),
+      nss.slice(0, 2).flatMap((ns) => [
+        ...['service', 'deployment', 'replicaset', 'horizontalpodautoscaler'].map((kind) =>
+          this.first(this.listers(kind), { kind, namespace: ns }, { kind, namespace: ns }),
         ),
+        // what happened there: rescales, probe failures, kills ("502 on and off")
+        ...(this.namespaceEvents.has(ns)
+          ? []
+          : [
+              (this.namespaceEvents.add(ns),
+              this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns })),
+            ]),
+      ]),
+    );
+    // the autoscalers of what the routes lead to, read whole (their events: rescales)
+    const backends = new Set(routes.flatMap((i) => ingressBackends(i).map((b) => b.service)));
+    await Promise.all(
+      this.model
+        .list('horizontalpodautoscaler')
+        .filter(
+          (h) =>
+            nss.includes(h.namespace ?? '') &&
+            backends.has((h.fields['scaleTarget'] ?? '').split('/').pop() ?? ''),
+        )
+        .slice(0, 2)
+        .map((h) => this.describe(h)),
     );
   }
 
@@ -1362,7 +1384,8 @@ const WORK_OVERRUN = /\bWORKER TIMEOUT\b/;
 /** "no logs from the new GPU nodes", "metrics missing since the node group change" */
 const MISSING_TELEMETRY =
   /\b(?:no|missing|lost|gaps? in|not getting|without)\b[^.?!]{0,40}\b(?:logs?|metrics|traces|telemetry)\b|\b(?:logs?|metrics|traces)\b[^.?!]{0,40}\b(?:missing|stopped|gone|not (?:arriving|showing|shipped|collected))\b|\bdaemonsets?\b/i;
-const GATEWAY_ERROR = /\b50[234]\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
+const GATEWAY_ERROR =
+  /\b50[234](?:s|ing|ed)?\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 
 const DNS_FAILURE =
   /no such host|NXDOMAIN|Temporary failure in name resolution|Name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|lookup \S+ on [\d.:]+: (read udp|i\/o timeout|server misbehaving)/i;

@@ -236,6 +236,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .map((m) => JSON.stringify(m))
         .join(' ');
       if (metrics) v.fields['metrics'] = metrics.slice(0, 600);
+      // how fast it may shrink: 0 s lets it scale down at once after every scale-up
+      const down = num(rec(rec(spec['behavior'])['scaleDown'])['stabilizationWindowSeconds']);
+      if (down !== undefined) v.fields['scaleDownStabilization'] = String(down);
     }
     if (kind === 'poddisruptionbudget') {
       // what a drain's evictions are weighed against: the budget, what it selects, what it allows
