@@ -252,7 +252,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['event', 'condition'],
     text: 'Insufficient (?<res>cpu|memory|nvidia\\.com/gpu|ephemeral-storage|pods|[\\w./-]+)',
     cause:
-      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}")',
+      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}',
     fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes (cluster autoscaler).',
   },
   {
@@ -813,6 +813,45 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Bring the missing replica-set members back (their pods: events, volumes, nodes) so a majority can elect a primary; `rs.status()` on a member shows who is reachable.',
   },
   {
+    // the kernel's connection-tracking table of a node is full: new connections are dropped
+    id: 'node_conntrack_full',
+    class: 'dependency_failure',
+    title: "node's conntrack table full: new connections dropped",
+    role: 'cause',
+    strength: 0.92,
+    on: ['event', 'text', 'log', 'condition'],
+    text: 'nf_conntrack: (?:nf_conntrack: )?table full, dropping packet|conntrack table (?:is )?full|ConntrackFull',
+    cause:
+      'the connection-tracking table of the node is full ("{fact}"): the kernel drops the packets of new connections, so calls from the pods on that node time out while the same calls from other nodes work',
+    fix: 'Raise net.netfilter.nf_conntrack_max on the node (kube-proxy --conntrack-max-per-core / --conntrack-min, or a sysctl DaemonSet) and find what opens so many connections there (connection reuse, short-lived connections, a scan); meanwhile cordon the node and move its pods.',
+  },
+  {
+    // a queue declared with other arguments than the queue on the broker
+    id: 'rabbitmq_inequivalent_arg',
+    class: 'crashloop_config',
+    title: 'RabbitMQ refuses the queue declaration (406 PRECONDITION_FAILED, inequivalent arg)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log', 'text'],
+    text: "PRECONDITION_FAILED - inequivalent arg '(?<arg>[^']+)' for queue '(?<queue>[^']+)'[^\\n]*",
+    cause:
+      '{subject} declares the queue {queue} with another {arg} than the queue that already exists on the broker, so RabbitMQ refuses the declaration with 406 PRECONDITION_FAILED and closes the channel ("{fact}")',
+    fix: 'Declare {queue} with the arguments it has on the broker (roll back the setting that changed {arg}), or migrate deliberately: a new queue with the new arguments, move the consumers, then delete the old one; queue arguments cannot change in place.',
+  },
+  {
+    // a Redis that now requires a password the client does not send
+    id: 'redis_noauth',
+    class: 'crashloop_connection',
+    title: 'Redis requires a password the client does not send (NOAUTH)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log', 'text'],
+    text: 'NOAUTH Authentication required|WRONGPASS invalid username-password pair',
+    cause:
+      '{subject} connects to Redis without the password it requires ("{fact}"): the server has requirepass (or ACL users) set, and the connection settings of {subject} carry no password, or an old one',
+    fix: 'Give {subject} the Redis password (REDIS_PASSWORD / the password in its REDIS_URL, from the Secret the server uses) and restart it; or, if the password was set by mistake, remove requirepass from the server.',
+  },
+  {
     id: 'panic',
     class: 'crashloop_panic',
     title: 'application crash (panic / unhandled exception)',
@@ -1204,6 +1243,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the API server cannot reach the admission webhook {webhook} ({why}{why2}{for_service}), and the webhook fails closed, so it refuses to create the pods of {subject} ("{fact}")',
     fix: "Bring the webhook's backend back (the pods behind {webhook_service}: their events and logs), or, while it is down, set the webhook configuration's failurePolicy to Ignore or exclude the namespace; then the controller creates the pods by itself.",
+  },
+  {
+    id: 'deployment_paused',
+    class: 'recent_change',
+    title: 'rollout paused: the new version never rolls out',
+    role: 'cause',
+    strength: 0.9,
+    on: ['condition'],
+    reason: '^DeploymentPaused$',
+    cause:
+      'the Deployment {subject} is paused (spec.paused: true, "{fact}"), so its changed template never rolls out: its pods still run the previous version{running}',
+    fix: 'Resume the rollout (`kubectl rollout resume deployment/{subject}`) and watch `kubectl rollout status`; if it was paused on purpose, finish what it was paused for first.',
   },
   {
     id: 'replica_failure',

@@ -684,6 +684,37 @@ function movedTag(pod: ObjectView, siblings: ObjectView[]): string {
 }
 
 /**
+ * A request larger than what any node can give at all (not only now): the largest allocatable
+ * of that resource among the nodes read, with the instance type, says so (a node group moved to
+ * a smaller type). Empty when some node could fit it once others move.
+ */
+function fitsNoNode(model: ClusterModel, pod: ObjectView, res: string): string {
+  if (res !== 'cpu' && res !== 'memory') return '';
+  const want = pod.containers
+    .filter((c) => !c.init)
+    .reduce((a, c) => a + quantity(c.requests[res] ?? '0'), 0);
+  const nodes = model
+    .list('node')
+    .map((n) => {
+      let alloc: Record<string, string> = {};
+      try {
+        alloc = JSON.parse(n.fields['allocatable'] ?? '{}') as Record<string, string>;
+      } catch {
+        /* unread */
+      }
+      return { n, have: alloc[res] };
+    })
+    .filter((x): x is { n: ObjectView; have: string } => !!x.have);
+  if (!want || !nodes.length) return '';
+  const best = nodes.sort((a, b) => quantity(b.have) - quantity(a.have))[0]!;
+  if (quantity(best.have) >= want) return '';
+  const type =
+    best.n.labels['node.kubernetes.io/instance-type'] ??
+    best.n.labels['beta.kubernetes.io/instance-type'];
+  return `; no node can ever fit it: the largest allocatable ${res} is ${best.have}${type ? ` (instance type ${type})` : ''} of ${nodes.length} node(s) read, below the pod's request`;
+}
+
+/**
  * What starves a workload whose work overruns: its pods' CPU use against their limit (kubectl
  * top) and its autoscaler at its maximum. Empty when neither was seen.
  */
@@ -732,6 +763,19 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (f.entry.id === 'admission_webhook_unreachable') {
     vars['for_service'] = f.groups['service'] ? ` for service ${f.groups['service']}` : '';
     vars['webhook_service'] = f.groups['service'] ?? 'it';
+  }
+  if (f.entry.id === 'deployment_paused') {
+    const images = [
+      ...new Set(
+        model
+          .podsOf('deployment', f.workload, f.object?.namespace)
+          .flatMap((p) => p.containers.filter((c) => !c.init && c.image).map((c) => c.image!)),
+      ),
+    ];
+    const template = obj?.images.filter((i) => !images.includes(i)) ?? [];
+    vars['running'] = images.length
+      ? ` (${images.slice(0, 2).join(', ')}${template.length ? `, while the template says ${template.slice(0, 2).join(', ')}` : ''})`
+      : '';
   }
   if (f.entry.id === 'mongo_no_primary') vars['members'] = replicaMembers(model, f);
   if (f.entry.id === 'gunicorn_worker_timeout')
@@ -822,6 +866,8 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
     vars['requests'] = ` (${Object.entries(c.requests)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')})`;
+  if (f.entry.id === 'sched_insufficient' && pod)
+    vars['capacity'] = fitsNoNode(model, pod, f.groups['res'] ?? '');
   const img = pod?.images[0] ?? c?.image;
   vars['image'] = vars['image'] ?? vars['image2'] ?? img ?? '';
   // where its trusted CAs come from: a mounted ConfigMap or Secret named for a CA or bundle

@@ -187,7 +187,9 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
           cond.status !== 'True') ||
         (/Pressure$|NetworkUnavailable|^Failed$|ReplicaFailure|ScalingLimited/.test(cond.type) &&
           cond.status === 'True') ||
-        (cond.type === 'Progressing' && cond.status === 'False');
+        (cond.type === 'Progressing' && cond.status === 'False') ||
+        // a rollout paused (and forgotten): the new template never rolls out
+        (cond.type === 'Progressing' && cond.reason === 'DeploymentPaused');
       if (!bad || (cond.type === 'Ready' && o.kind === 'pod')) continue;
       const reason = /Pressure$/.test(cond.type) ? cond.type : (cond.reason ?? cond.type);
       run(

@@ -508,6 +508,17 @@ export class Gatherer {
         .slice(0, 2)
         .map((svc) => this.describe(svc)),
     );
+    // "Insufficient memory": can any node fit the request at all? their allocatable says
+    if (
+      this.model.events.some((e) => /Insufficient (?:cpu|memory)/.test(e.message)) &&
+      !this.model.list('node').some((n) => n.fields['allocatable'])
+    )
+      await Promise.all(
+        this.model
+          .list('node')
+          .slice(0, 4)
+          .map((n) => this.describe(n)),
+      );
     // a drain that does not finish: the disruption budgets of what still runs on the node
     if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
     // logs or metrics missing from some nodes: a node agent (DaemonSet) that does not run there

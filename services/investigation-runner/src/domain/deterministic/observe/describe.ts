@@ -60,6 +60,16 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const [a, b] = kv.split('=');
     if (a && b !== undefined) v.labels[a] = b;
   });
+  // a node's "Allocatable:" section (cpu, memory, pods...), as the API's status.allocatable
+  const alloc = lines.findIndex((l) => l.indent === 0 && l.key === 'Allocatable');
+  if (alloc >= 0) {
+    const a: Record<string, string> = {};
+    for (const l of lines.slice(alloc + 1)) {
+      if (l.indent === 0) break;
+      if (l.key && l.value) a[l.key] = l.value;
+    }
+    if (Object.keys(a).length) v.fields['allocatable'] = JSON.stringify(a);
+  }
   const taints = collectMulti(lines, 'Taints').filter((x) => x !== '<none>');
   if (taints.length) v.fields['taints'] = taints.join(',');
   const ns = collectMulti(lines, 'Node-Selectors').filter((x) => x !== '<none>');
