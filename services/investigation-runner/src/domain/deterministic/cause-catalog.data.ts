@@ -1051,6 +1051,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Raise the proxy buffer of the Ingress of {subject} (annotation nginx.ingress.kubernetes.io/proxy-buffer-size: "16k", or proxy-buffer-size in the controller ConfigMap), or make its response headers smaller (cookies); roll back the change that made them grow.',
   },
   {
+    // nginx refuses a request body above client_max_body_size before it reaches the app (413)
+    id: 'ingress_body_too_large',
+    class: 'recent_change',
+    title: 'the ingress refuses request bodies above its size limit (413)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: 'client intended to send too large (?:chunked )?body(?:: (?<bytes>\\d+) bytes)?',
+    cause:
+      'the ingress refuses the requests to {subject} whose body is larger than its limit, answering 413 Request Entity Too Large before they reach the pods ("{fact}"): nginx\'s client_max_body_size (ingress-nginx default 1m) applies unless the Ingress sets nginx.ingress.kubernetes.io/proxy-body-size',
+    fix: 'Set the annotation nginx.ingress.kubernetes.io/proxy-body-size on the Ingress of {subject} to the largest upload it must take (e.g. "50m"), or restore it if a chart change dropped it; `kubectl describe ingress` shows the annotations it has now.',
+  },
+  {
     id: 'ingress_upstream_unavailable',
     class: 'dependency_failure',
     title: 'the ingress cannot reach the service behind it',

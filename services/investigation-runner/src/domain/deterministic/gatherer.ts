@@ -394,7 +394,11 @@ export class Gatherer {
       );
     }
     // "which pods have no memory limit": every pod's containers (listings do not show them)
-    if (scope.question?.type === 'unset' || scope.question?.type === 'uses') {
+    if (
+      scope.question?.type === 'unset' ||
+      scope.question?.type === 'uses' ||
+      scope.question?.type === 'no_probe'
+    ) {
       const ns = scope.question.namespace;
       await Promise.all(
         this.model
@@ -529,7 +533,12 @@ export class Gatherer {
     await this.followDependencies(targets);
     // 5. clients get 502/503/504 while the pods may look fine: what the ingress controller logs
     // ... and when browsers distrust the certificate: the controller says which one it serves
-    if (GATEWAY_ERROR.test(text) || CERT_COMPLAINT.test(text))
+    // ... and uploads refused at the edge ("uploads fail, small ones work" at a public host)
+    if (
+      GATEWAY_ERROR.test(text) ||
+      CERT_COMPLAINT.test(text) ||
+      (hosts.length && BODY_REFUSED.test(text))
+    )
       await this.inspectIngressControllers();
     // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
@@ -1395,6 +1404,9 @@ const WORK_OVERRUN = /\bWORKER TIMEOUT\b/;
 /** "no logs from the new GPU nodes", "metrics missing since the node group change" */
 const MISSING_TELEMETRY =
   /\b(?:no|missing|lost|gaps? in|not getting|without)\b[^.?!]{0,40}\b(?:logs?|metrics|traces|telemetry)\b|\b(?:logs?|metrics|traces)\b[^.?!]{0,40}\b(?:missing|stopped|gone|not (?:arriving|showing|shipped|collected))\b|\bdaemonsets?\b/i;
+/** request bodies the edge may refuse: uploads, large requests, 413 */
+const BODY_REFUSED =
+  /\bupload|\b413\b|too large|entity too large|large (?:files?|requests?|payloads?)|body size/i;
 const GATEWAY_ERROR =
   /\b50[234](?:s|ing|ed)?\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 

@@ -39,6 +39,39 @@ export function answerQuestion(
         ? `${names.length} ${q.what}${names.length === 1 ? '' : 's'}${label ? ` ${label}` : ''}${where(q.namespace)}: ${hits.map((o) => `${o.name}${o.restarts ? ` (${o.restarts} restarts)` : ''}${o.status ? ` [${o.status}]` : ''}`).join(', ')}.`
         : `No ${q.what}${label ? ` is ${label}` : ''}${where(q.namespace)} (of ${all.length} seen).`;
     }
+    case 'no_probe': {
+      // per workload: the containers of its pods (the pod template), init containers aside
+      const pods = model
+        .list('pod', q.namespace)
+        .filter(
+          (p) =>
+            (!q.namespace || p.namespace === q.namespace) &&
+            p.containers.some((c) => !c.init) &&
+            !/Succeeded|Completed|Failed/.test(p.status ?? ''),
+        );
+      if (!pods.length)
+        return `I could not read the containers of the pods${where(q.namespace)} with the tools available.`;
+      const byWorkload = new Map<string, { kind: string; missing: Set<string> }>();
+      for (const p of pods) {
+        const w = model.workloadOf(p);
+        if (q.kind && w.kind !== q.kind) continue;
+        const entry = byWorkload.get(w.name) ?? { kind: w.kind, missing: new Set<string>() };
+        for (const c of p.containers.filter((x) => !x.init))
+          if (!c.probes.some((x) => x.startsWith(`${q.probe}:`))) entry.missing.add(c.name);
+        byWorkload.set(w.name, entry);
+      }
+      const without = [...byWorkload].filter(([, v]) => v.missing.size);
+      const probe = q.probe.toLowerCase();
+      const what = q.kind ?? 'workload';
+      if (!without.length)
+        return `Every ${what}${where(q.namespace)} defines a ${probe} probe (${byWorkload.size} read from their pods).`;
+      return `${without.length} ${what}${without.length === 1 ? '' : 's'}${where(q.namespace)} define${without.length === 1 ? 's' : ''} no ${probe} probe (of ${byWorkload.size} read from their pods): ${without
+        .map(
+          ([name, v]) =>
+            `${v.kind} ${name} (container${v.missing.size === 1 ? '' : 's'} ${[...v.missing].join(', ')})`,
+        )
+        .join(', ')}.`;
+    }
     case 'load_balancers': {
       const services = model
         .list('service', q.namespace)

@@ -46,6 +46,14 @@ export type Question =
   | { type: 'limit'; resource: 'memory' | 'cpu'; subject?: string }
   /** "which services in shop have no endpoints?" */
   | { type: 'no_endpoints'; namespace?: string }
+  /** "which deployments don't define a readiness probe?" */
+  | {
+      type: 'no_probe';
+      probe: 'Readiness' | 'Liveness' | 'Startup';
+      namespace?: string;
+      /** "which deployments ...": only that kind of workload */
+      kind?: string;
+    }
   /** "which services are exposed through a LoadBalancer, and at what address?" */
   | { type: 'load_balancers'; namespace?: string };
 
@@ -378,6 +386,25 @@ function parseQuestion(
     /\bendpoints?\b[^?]*\b(?:empty|none|missing)\b/.test(t)
   )
     return { type: 'no_endpoints', namespace: ns };
+  // "which deployments don't define a readiness probe?", "pods without a liveness probe"
+  const noProbe =
+    /\b(?:no|without|missing|lack(?:ing)?|(?:do|does)(?:n'?t| not) (?:define|have|set|configure))\b[^?]{0,20}?\b(readiness|liveness|startup)\s+probes?\b/.exec(
+      t,
+    );
+  if (noProbe)
+    return {
+      type: 'no_probe',
+      probe: (noProbe[1]![0]!.toUpperCase() + noProbe[1]!.slice(1)) as
+        'Readiness' | 'Liveness' | 'Startup',
+      namespace: ns,
+      kind: /\bdeployments?\b/.test(t)
+        ? 'deployment'
+        : /\bstatefulsets?\b/.test(t)
+          ? 'statefulset'
+          : /\bdaemonsets?\b/.test(t)
+            ? 'daemonset'
+            : undefined,
+    };
   // "which services in shop are exposed through a LoadBalancer, and what's their address?"
   if (
     /\bload ?balancers?\b/.test(t) &&
