@@ -747,4 +747,142 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
       expect(fits.text).not.toContain('no node can ever fit it');
     });
   });
+  it('uploads to a public host fail, small ones work: the ingress controller says the body is too large (413)', async () => {
+    const ns = 'docs';
+    const controller = 'ingress-nginx-controller-5b8f7c6d9-x7k2p';
+    const image = 'registry.example.org/docs/files-api:2.2.0';
+    const world: ApiWorld = {
+      objects: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ingress-nginx' } },
+        deployment('files-api', ns, image, 2, 2),
+        pod({
+          name: 'files-api-7d9c8b6f5-q4m2n',
+          ns,
+          app: 'files-api',
+          owner: { kind: 'ReplicaSet', name: 'files-api-7d9c8b6f5' },
+          containers: [{ name: 'files-api', image }],
+        }),
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'files-api', namespace: ns },
+          spec: { selector: { app: 'files-api' }, ports: [{ port: 80, targetPort: 8080 }] },
+        },
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: { name: 'files-api', namespace: ns, creationTimestamp: ago(60 * 3) },
+          spec: {
+            ingressClassName: 'nginx',
+            rules: [
+              {
+                host: 'files.example.org',
+                http: {
+                  paths: [
+                    {
+                      path: '/',
+                      pathType: 'Prefix',
+                      backend: { service: { name: 'files-api', port: { number: 80 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+        pod({
+          name: controller,
+          ns: 'ingress-nginx',
+          app: 'ingress-nginx',
+          owner: { kind: 'ReplicaSet', name: 'ingress-nginx-controller-5b8f7c6d9' },
+          containers: [
+            { name: 'controller', image: 'registry.k8s.io/ingress-nginx/controller:v1.11.2' },
+          ],
+        }),
+      ],
+      logs: {
+        [controller]: [
+          '2026/03/10 09:12:44 [error] 29#29: *51237 client intended to send too large body: 5242881 bytes, client: 198.51.100.23, server: files.example.org, request: "PUT /v1/files/report.pdf HTTP/2.0", host: "files.example.org"',
+          '198.51.100.23 - - [10/Mar/2026:09:12:44 +0000] "PUT /v1/files/report.pdf HTTP/2.0" 413 176 "-" "curl/8.5.0" 0 0.000 [] [] - - - - 3f1c9e2a7b6d5c4e',
+        ].join('\n'),
+      },
+    };
+    const { text } = await investigateAt(
+      apiTools(world),
+      'uploads to files.example.org fail since this morning, small files still work',
+      NOW,
+    );
+    expect(text).toContain('too large body');
+    expect(text).toContain('413');
+    expect(text).toContain('proxy-body-size');
+    expect(text).toContain('files-api');
+  });
+
+  it('"which deployments in <ns> define no readiness probe?": the deployments whose containers have none, StatefulSets left out', async () => {
+    const ns = 'ledgerops';
+    const probed = {
+      httpGet: { path: '/ready', port: 8080 },
+      periodSeconds: 10,
+    };
+    const raw = (name: string, owner: { kind: string; name: string }, readiness: boolean): Obj => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: ns,
+        labels: { app: owner.name.replace(/-[a-z0-9]{8,10}$/, '') },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: owner.kind, name: owner.name }],
+        creationTimestamp: ago(60 * 24),
+      },
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: 'registry.example.org/ledgerops/app:1.0.0',
+            ...(readiness ? { readinessProbe: probed } : {}),
+            livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 20 },
+          },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'app',
+            ready: true,
+            restartCount: 0,
+            state: { running: { startedAt: ago(60 * 24) } },
+          },
+        ],
+      },
+    });
+    const world: ApiWorld = {
+      objects: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        deployment('journal-api', ns, 'registry.example.org/ledgerops/app:1.0.0', 1, 1),
+        deployment('audit-feed', ns, 'registry.example.org/ledgerops/app:1.0.0', 1, 1),
+        raw(
+          'journal-api-5c7d9f8b6-ab12c',
+          { kind: 'ReplicaSet', name: 'journal-api-5c7d9f8b6' },
+          true,
+        ),
+        raw(
+          'audit-feed-6d8e7f9c5-cd34e',
+          { kind: 'ReplicaSet', name: 'audit-feed-6d8e7f9c5' },
+          false,
+        ),
+        raw('ledger-cache-0', { kind: 'StatefulSet', name: 'ledger-cache' }, false),
+      ],
+    };
+    const { text } = await investigateAt(
+      apiTools(world),
+      "which deployments in ledgerops don't define a readiness probe?",
+      NOW,
+    );
+    expect(text).toMatch(/\b1 deployment (?:in namespace ledgerops )?defines no readiness probe/);
+    expect(text).toContain('audit-feed');
+    expect(text).not.toMatch(/journal-api \(container/);
+    expect(text).not.toContain('ledger-cache');
+  });
 });
