@@ -392,6 +392,20 @@ export class Gatherer {
           .slice(0, 8)
           .map((p) => this.describe(p)),
       );
+      // versions mixed: the controller says why (a StatefulSet's partition, a paused rollout)
+      const pods = this.unreadSubjectPods(anyNs).concat(
+        this.model.list('pod').filter((p) => scope.subjects.some((s) => this.model.matches(p, s))),
+      );
+      const images = new Set(pods.flatMap((p) => p.containers.map((c) => c.image)).filter(Boolean));
+      if (images.size > 1) {
+        const owners = new Map<string, ObjectView>();
+        for (const p of pods) {
+          const w = this.model.workloadOf(p);
+          if ((w.kind === 'statefulset' || w.kind === 'deployment') && !owners.has(w.name))
+            owners.set(w.name, named(w.kind, w.name, p.namespace));
+        }
+        await Promise.all([...owners.values()].slice(0, 2).map((o) => this.describe(o)));
+      }
     }
     // "which pods have no memory limit": every pod's containers (listings do not show them)
     if (

@@ -72,6 +72,18 @@ export function answerQuestion(
         )
         .join(', ')}.`;
     }
+    case 'storage_class': {
+      const claims = model
+        .list('persistentvolumeclaim', q.namespace)
+        .filter((c) => !q.namespace || c.namespace === q.namespace);
+      if (!claims.length)
+        return `I could not list the PersistentVolumeClaims${where(q.namespace)} with the tools available.`;
+      const hits = claims.filter((c) => c.fields['storageClassName'] === q.name);
+      const classes = [...new Set(claims.map((c) => c.fields['storageClassName'] || '(none)'))];
+      return hits.length
+        ? `${hits.length} PersistentVolumeClaim${hits.length === 1 ? '' : 's'}${where(q.namespace)} use${hits.length === 1 ? 's' : ''} the storage class ${q.name} (of ${claims.length} seen): ${hits.map((c) => `${c.name}${c.fields['capacity'] ? ` (${c.fields['capacity']})` : ''}`).join(', ')}.`
+        : `No PersistentVolumeClaim${where(q.namespace)} uses the storage class ${q.name} (of ${claims.length} seen; their classes: ${classes.join(', ')}).`;
+    }
     case 'load_balancers': {
       const services = model
         .list('service', q.namespace)
@@ -347,16 +359,31 @@ function runningVersions(
     for (const image of images) {
       const rs = rss.find((r) => r.images.includes(image));
       const started = rs?.created ?? Math.min(...ps.map((p) => p.created ?? Infinity));
-      const n = ps.filter((p) => imageOf(p) === image).length;
+      const on = ps.filter((p) => imageOf(p) === image);
+      const n = on.length;
       const tag = tagOf(image);
+      // several versions at once: which pods run which
+      const names =
+        images.length > 1 && n <= 6
+          ? ` (${on
+              .map((p) => p.name)
+              .sort()
+              .join(', ')})`
+          : '';
       parts.push(
-        `${w}${ns ? ` (namespace ${ns})` : ''} runs ${image}${tag ? ` (version ${tag})` : ''} on ${n} pod${n === 1 ? '' : 's'}` +
+        `${w}${ns ? ` (namespace ${ns})` : ''} runs ${image}${tag ? ` (version ${tag})` : ''} on ${n} pod${n === 1 ? '' : 's'}${names}` +
           (Number.isFinite(started)
             ? ` since ${new Date(started).toISOString()} (${ago(now - started)} ago)`
             : '') +
           '.',
       );
     }
+    // a StatefulSet's rollingUpdate partition keeps the ordinals below it on the old revision
+    const partition = Number(controller?.fields['partition']);
+    if (images.length > 1 && controller?.kind === 'statefulset' && partition > 0)
+      parts.push(
+        `Its updateStrategy rollingUpdate partition is ${partition}: only ordinals ${partition} and above get the new template; ${w}-0${partition > 1 ? ` to ${w}-${partition - 1}` : ''} stay on the old revision until the partition is lowered.`,
+      );
   }
   return parts.join(' ');
 }

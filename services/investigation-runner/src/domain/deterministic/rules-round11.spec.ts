@@ -885,4 +885,83 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
     expect(text).not.toMatch(/journal-api \(container/);
     expect(text).not.toContain('ledger-cache');
   });
+  it('"which volumes in <ns> are still on gp2?": the claims of that storage class, others left out', async () => {
+    const ns = 'warehouse';
+    const pvc = (name: string, sc: string): Obj => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name, namespace: ns, creationTimestamp: ago(60 * 24 * 90) },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: sc,
+        resources: { requests: { storage: '50Gi' } },
+        volumeName: `pvc-${name}`,
+      },
+      status: { phase: 'Bound', capacity: { storage: '50Gi' } },
+    });
+    const world: ApiWorld = {
+      objects: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        pvc('pg-data-pg-0', 'gp2'),
+        pvc('minio-data-minio-1', 'gp3'),
+        pvc('kafka-logs-kafka-0', 'gp2'),
+      ],
+    };
+    const { text } = await investigateAt(
+      apiTools(world),
+      'before the migration: which volumes in warehouse are still on gp2?',
+      NOW,
+    );
+    expect(text).toMatch(
+      /\b2 PersistentVolumeClaims (?:in namespace warehouse )?use the storage class gp2/,
+    );
+    expect(text).toContain('pg-data-pg-0');
+    expect(text).toContain('kafka-logs-kafka-0');
+    expect(text).not.toContain('minio-data-minio-1');
+  });
+
+  it('"which pods are still on the old image?" of a StatefulSet with a rollingUpdate partition: the pods of each version and the partition', async () => {
+    const ns = 'streams';
+    const sts = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'ingestor', namespace: ns, creationTimestamp: ago(60 * 24 * 60) },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'ingestor' } },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } },
+        template: {
+          metadata: { labels: { app: 'ingestor' } },
+          spec: {
+            containers: [{ name: 'ingestor', image: 'registry.example.org/ingestor:3.1.0' }],
+          },
+        },
+      },
+      status: { replicas: 3, readyReplicas: 3, currentReplicas: 1, updatedReplicas: 2 },
+    };
+    const member = (i: number, image: string) =>
+      pod({
+        name: `ingestor-${i}`,
+        ns,
+        app: 'ingestor',
+        owner: { kind: 'StatefulSet', name: 'ingestor' },
+        containers: [{ name: 'ingestor', image }],
+      });
+    const world: ApiWorld = {
+      objects: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        sts,
+        member(0, 'registry.example.org/ingestor:3.0.4'),
+        member(1, 'registry.example.org/ingestor:3.1.0'),
+        member(2, 'registry.example.org/ingestor:3.1.0'),
+      ],
+    };
+    const { text } = await investigateAt(
+      apiTools(world),
+      'which ingestor pods in streams are still on the old image, and why?',
+      NOW,
+    );
+    expect(text).toContain('3.0.4 (version 3.0.4) on 1 pod (ingestor-0)');
+    expect(text).toContain('rollingUpdate partition is 1');
+  });
 });

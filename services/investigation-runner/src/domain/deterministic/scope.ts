@@ -54,6 +54,8 @@ export type Question =
       /** "which deployments ...": only that kind of workload */
       kind?: string;
     }
+  /** "which volumes in data are still on gp2?" */
+  | { type: 'storage_class'; name: string; namespace?: string }
   /** "which services are exposed through a LoadBalancer, and at what address?" */
   | { type: 'load_balancers'; namespace?: string };
 
@@ -405,6 +407,13 @@ function parseQuestion(
             ? 'daemonset'
             : undefined,
     };
+  // "which volumes in data are still on gp2?", "which PVCs use the standard storage class?"
+  const sc =
+    /\b(?:volumes?|pvcs?|claims?|persistent ?volume ?claims?|disks?)\b[^?]{0,40}?\b(?:on|use|uses|using|with|in)\s+(?:the\s+)?(?:storage ?class\s+)?([a-z0-9][a-z0-9.-]*[a-z0-9])(?:\s+storage ?class)?\s*(?:\?|$|\.|,)/.exec(
+      t,
+    );
+  if (sc?.[1] && !STOP.has(sc[1]) && sc[1] !== ns && !/^(the|a|this|that|same|it)$/.test(sc[1]))
+    return { type: 'storage_class', name: sc[1], namespace: ns };
   // "which services in shop are exposed through a LoadBalancer, and what's their address?"
   if (
     /\bload ?balancers?\b/.test(t) &&

@@ -124,6 +124,10 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (v.fields['Max replicas']) v.fields['maxReplicas'] = v.fields['Max replicas'];
   if (v.fields['Reference']) v.fields['scaleTarget'] = v.fields['Reference'];
   if (v.fields['Backoff Limit']) v.fields['backoffLimit'] = v.fields['Backoff Limit'];
+  // `kubectl describe sts`: "Update Strategy: RollingUpdate" then "  Partition: 2"
+  const partition = lines.find((l) => l.key === 'Partition')?.value;
+  if (kind === 'statefulset' && partition && /^\d+$/.test(partition))
+    v.fields['partition'] = partition;
   // `kubectl describe pdb`: "Min available: 2", "Selector: app=x", "Status: Allowed disruptions: 0"
   if (kind === 'poddisruptionbudget') {
     for (const [k, f] of [

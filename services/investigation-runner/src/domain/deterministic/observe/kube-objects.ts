@@ -252,6 +252,10 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         if (n !== undefined) v.fields[k] = String(n);
       }
     }
+    if (kind === 'statefulset') {
+      const partition = num(rec(rec(spec['updateStrategy'])['rollingUpdate'])['partition']);
+      if (partition !== undefined) v.fields['partition'] = String(partition);
+    }
     if (kind === 'resourcequota') {
       v.fields['hard'] = JSON.stringify(rec(status['hard']));
       v.fields['used'] = JSON.stringify(rec(status['used']));
