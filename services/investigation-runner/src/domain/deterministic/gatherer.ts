@@ -393,9 +393,7 @@ export class Gatherer {
           .map((p) => this.describe(p)),
       );
       // versions mixed: the controller says why (a StatefulSet's partition, a paused rollout)
-      const pods = this.unreadSubjectPods(anyNs).concat(
-        this.model.list('pod').filter((p) => scope.subjects.some((s) => this.model.matches(p, s))),
-      );
+      const pods = this.subjectPods(anyNs);
       const images = new Set(pods.flatMap((p) => p.containers.map((c) => c.image)).filter(Boolean));
       if (images.size > 1) {
         const owners = new Map<string, ObjectView>();
@@ -687,15 +685,19 @@ export class Gatherer {
   }
 
   /** The subjects' pods not inspected yet (in any namespace: a comparison of environments). */
-  private unreadSubjectPods(anyNamespace = false): ObjectView[] {
+  /** the subjects' pods (in any namespace when environments are compared) */
+  private subjectPods(anyNamespace = false): ObjectView[] {
     return this.model
       .list('pod')
-      .filter(
-        (p) =>
-          this.scope.subjects.some((s) =>
-            this.model.matches(p, anyNamespace ? { ...s, namespace: undefined } : s),
-          ) && !this.inspected.has(viewKey(p)),
+      .filter((p) =>
+        this.scope.subjects.some((s) =>
+          this.model.matches(p, anyNamespace ? { ...s, namespace: undefined } : s),
+        ),
       );
+  }
+
+  private unreadSubjectPods(anyNamespace = false): ObjectView[] {
+    return this.subjectPods(anyNamespace).filter((p) => !this.inspected.has(viewKey(p)));
   }
 
   /**
