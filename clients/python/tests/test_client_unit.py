@@ -67,6 +67,13 @@ class ScriptedServer:
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
+    def wait_for_requests(self, n: int, within: float = 5.0) -> None:
+        """Until the handler threads have recorded n requests (a client that timed out may be
+        faster than the thread that reads its request), or `within` seconds have passed."""
+        deadline = time.monotonic() + within
+        while len(self.requests) < n and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     def reply(self, req: Dict[str, Any]) -> Reply:
         key = f"{req['method']} {req['path']}"
         entry = self.routes.get(key)
@@ -315,6 +322,7 @@ class ErrorTests(ClientTestCase):
         with self.assertRaises(inquest.RequestTimeoutError) as e:
             c.kb.answer("q")
         self.assertEqual(e.exception.code, "timeout")
+        s.wait_for_requests(1)
         self.assertEqual(len(s.requests), 1)  # POST without an answer is not repeated
 
 
