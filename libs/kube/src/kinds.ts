@@ -52,6 +52,7 @@ export const KINDS: readonly KindInfo[] = [
   k('Job', 'batch', 'v1', 'jobs', true),
   k('CronJob', 'batch', 'v1', 'cronjobs', true, ['cj']),
   k('Ingress', 'networking.k8s.io', 'v1', 'ingresses', true, ['ing']),
+  k('IngressClass', 'networking.k8s.io', 'v1', 'ingressclasses', false),
   k('NetworkPolicy', 'networking.k8s.io', 'v1', 'networkpolicies', true, ['netpol']),
   k('EndpointSlice', 'discovery.k8s.io', 'v1', 'endpointslices', true),
   k('StorageClass', 'storage.k8s.io', 'v1', 'storageclasses', false, ['sc']),

@@ -972,6 +972,21 @@ function describeEndpoints(w: Out, ep: KubeObject, ctx: DescribeContext): void {
   events(w, ctx.events, ctx.now);
 }
 
+function describeIngressClass(w: Out, c: KubeObject, ctx: DescribeContext): void {
+  w.line('', 'Name:', str(c.metadata?.name));
+  multiline(w, '', 'Labels', c.metadata?.labels);
+  annotations(w, '', c);
+  w.line('', 'Controller:', str(c.spec?.controller, ''));
+  const p = c.spec?.parameters;
+  if (p) {
+    w.raw('Parameters:');
+    if (p.apiGroup) w.line(L1, 'APIGroup:', str(p.apiGroup));
+    w.line(L1, 'Kind:', str(p.kind));
+    w.line(L1, 'Name:', str(p.name));
+  }
+  events(w, ctx.events, ctx.now);
+}
+
 function describeIngress(w: Out, ing: KubeObject, ctx: DescribeContext): void {
   const spec = ing.spec ?? {};
   w.line('', 'Name:', str(ing.metadata?.name));
@@ -1339,6 +1354,7 @@ const DESCRIBERS: Record<string, (w: Out, obj: KubeObject, ctx: DescribeContext)
   PersistentVolumeClaim: describePvc,
   PersistentVolume: describePv,
   StorageClass: describeStorageClass,
+  IngressClass: describeIngressClass,
   Service: describeService,
   Endpoints: describeEndpoints,
   Ingress: describeIngress,

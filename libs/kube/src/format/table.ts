@@ -381,6 +381,17 @@ const COLUMNS: Record<string, Columns> = {
       created(i, now),
     ],
   },
+  IngressClass: {
+    headers: ['NAME', 'CONTROLLER', 'PARAMETERS', 'AGE'],
+    row: (c, now) => [
+      c.metadata?.name ?? '',
+      c.spec?.controller ?? '',
+      c.spec?.parameters
+        ? `${c.spec.parameters.apiGroup ? `${c.spec.parameters.apiGroup}/` : ''}${c.spec.parameters.kind}/${c.spec.parameters.name}`
+        : '<none>',
+      created(c, now),
+    ],
+  },
   Node: {
     headers: ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'],
     wide: ['INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'],

@@ -23,7 +23,7 @@ export const DEFAULT_TAIL_LINES = 200;
 export const MAX_SINCE_SECONDS = 7 * 24 * 3600;
 
 const KIND_HELP =
-  'Kind as kubectl accepts it: pods/po, deployments/deploy, statefulsets/sts, daemonsets/ds, replicasets/rs, jobs, cronjobs/cj, services/svc, endpoints/ep, ingresses/ing, nodes/no, namespaces/ns, persistentvolumeclaims/pvc, persistentvolumes/pv, storageclasses/sc, horizontalpodautoscalers/hpa, configmaps/cm, secrets (only when enabled), resourcequotas/quota, limitranges/limits, serviceaccounts/sa, roles, rolebindings, clusterroles, clusterrolebindings, events/ev, endpointslices, poddisruptionbudgets/pdb, networkpolicies/netpol; `deployment.apps` and `deployments.apps/v1` work too.';
+  'Kind as kubectl accepts it: pods/po, deployments/deploy, statefulsets/sts, daemonsets/ds, replicasets/rs, jobs, cronjobs/cj, services/svc, endpoints/ep, ingresses/ing, ingressclasses, nodes/no, namespaces/ns, persistentvolumeclaims/pvc, persistentvolumes/pv, storageclasses/sc, horizontalpodautoscalers/hpa, configmaps/cm, secrets (only when enabled), resourcequotas/quota, limitranges/limits, serviceaccounts/sa, roles, rolebindings, clusterroles, clusterrolebindings, events/ev, endpointslices, poddisruptionbudgets/pdb, networkpolicies/netpol; `deployment.apps` and `deployments.apps/v1` work too.';
 
 const kind = { type: 'string', minLength: 1, maxLength: 100, description: KIND_HELP };
 const namespace = (what: string) => ({
@@ -93,7 +93,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     {
       kind,
       namespace: namespace(
-        'Namespace to list in; omit to list across every (allowed) namespace. Ignored for cluster-scoped kinds (nodes, namespaces, persistentvolumes, storageclasses, clusterroles).',
+        'Namespace to list in; omit to list across every (allowed) namespace. Ignored for cluster-scoped kinds (nodes, namespaces, persistentvolumes, storageclasses, ingressclasses, clusterroles).',
       ),
       label_selector: labelSelector,
       field_selector: {

@@ -1319,6 +1319,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Point the backend of Ingress {ingress} at a port Service {service} exposes (the service port, not the container port: {ports}), or add port {port} to the Service.',
   },
   {
+    // not matched line by line: diagnose compares the Ingress's class with the IngressClasses
+    id: 'ingress_class_unserved',
+    class: 'dependency_failure',
+    title: 'the Ingress asks for an ingress class no controller serves',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the Ingress {ingress} asks for ingressClassName {class}, which no IngressClass defines; the classes the cluster serves are {served}. No ingress controller takes it, so it has no address and nothing routes or publishes {hosts}, while the pods behind it are fine',
+    fix: 'Set spec.ingressClassName of Ingress {ingress} to a class the cluster serves, one of: {served}; or install the controller and IngressClass for {class}; once a controller takes it, the Ingress gets an address and DNS for {hosts} is published.',
+  },
+  {
     // not matched line by line: diagnose reads the Ingress annotation and the service's 404s
     id: 'ingress_rewrite_fixed',
     class: 'recent_change',

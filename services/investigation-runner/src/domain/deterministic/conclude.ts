@@ -323,8 +323,17 @@ export function conclude(
         fix = `Make the liveness probe of ${top.f.workload} check only the process itself (leave dependencies to readiness, or to nothing), then ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`;
       }
     }
-    if (!healthyNamed && dependsOn.has(top.f.workload) && callers.length)
-      description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails. ${description}`;
+    if (!healthyNamed && dependsOn.has(top.f.workload) && callers.length) {
+      // the failing pod of the dependency, and the caller's own error that names it
+      const pod =
+        top.f.object?.kind === 'pod' && top.f.object.name !== top.f.workload
+          ? ` (pod ${top.f.object.name})`
+          : '';
+      const said = dependencies
+        .find((d) => d.workload?.name === top!.f.workload)
+        ?.line?.replace(/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)\s+/, '');
+      description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}${pod}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails${said ? ` (${callers.length === 1 ? 'it logs' : 'they log'} "${clip(said, 200)}")` : ''}. ${description}`;
+    }
     if (healthyNamed)
       description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}${
         scope.subjects.some(
@@ -436,7 +445,8 @@ export function conclude(
     const m = /^(.*?[.!?])(\s|$)(?=[A-Z(]|$)/.exec(t);
     return clip(m?.[1] ?? t, 400);
   };
-  summaryParts.push(`${headline}${top ? `: ${firstSentence(description)}` : `. ${description}`}`);
+  // without a cause the description already starts with the headline ("No problem found: ...")
+  summaryParts.push(top ? `${headline}: ${firstSentence(description)}` : description);
   const summary = clip(summaryParts.join(' '), 1500);
   if (question) description = `${question} ${description}`;
   const recommendations = dedupe(recs, (r) => r.action.toLowerCase())

@@ -9,6 +9,8 @@ export interface Dependency {
   /** what backs it: a Deployment or StatefulSet */
   workload?: ObjectView;
   namespace?: string;
+  /** the last failing line of the subject that named it */
+  line?: string;
 }
 
 /** a log line about a failed call (not an access log of a healthy request) */
@@ -30,6 +32,61 @@ function hostsIn(line: string): { name: string; namespace?: string }[] {
     out.push({ name: m[1]! });
   return out;
 }
+
+/** a data store or broker a log line names by product ("elasticsearch: all shards failed") */
+const PRODUCT =
+  /\b(elasticsearch|opensearch|postgres(?:ql)?|mysql|mariadb|redis|kafka|rabbitmq|mongo(?:db)?|cassandra|zookeeper|memcached|clickhouse)\b/i;
+/** the words a workload of that product is named with (es-data, pg-main, kafka-broker) */
+const PRODUCT_WORDS: Record<string, string[]> = {
+  elasticsearch: ['es', 'elasticsearch', 'elastic', 'opensearch'],
+  opensearch: ['opensearch', 'os', 'es'],
+  postgres: ['pg', 'postgres', 'postgresql'],
+  postgresql: ['pg', 'postgres', 'postgresql'],
+  mysql: ['mysql', 'mariadb'],
+  mariadb: ['mariadb', 'mysql'],
+  redis: ['redis'],
+  kafka: ['kafka'],
+  rabbitmq: ['rabbitmq', 'rabbit'],
+  mongo: ['mongo', 'mongodb'],
+  mongodb: ['mongo', 'mongodb'],
+  cassandra: ['cassandra'],
+  zookeeper: ['zookeeper', 'zk'],
+  memcached: ['memcached'],
+  clickhouse: ['clickhouse'],
+};
+
+/**
+ * The workloads of the namespace named for the product a failing line names, when the line names
+ * no host: a client that logs "elasticsearch: all shards failed" calls the es-data StatefulSet.
+ */
+function productWorkloads(
+  model: ClusterModel,
+  line: string,
+  namespace: string | undefined,
+): { name: string; kind: string }[] {
+  const product = PRODUCT.exec(line)?.[1]?.toLowerCase();
+  if (!product || !namespace) return [];
+  const words = PRODUCT_WORDS[product] ?? [product];
+  const out = new Map<string, { name: string; kind: string }>();
+  for (const p of model.list('pod', namespace)) {
+    const w = model.workloadOf(p);
+    if (p.namespace === namespace && w.name.split('-').some((x) => words.includes(x)))
+      out.set(w.name, w);
+  }
+  return [...out.values()];
+}
+
+const workloadView = (kind: string, name: string, namespace?: string): ObjectView => ({
+  kind,
+  name,
+  namespace,
+  labels: {},
+  containers: [],
+  conditions: [],
+  images: [],
+  fields: {},
+  source: 'pods',
+});
 
 /** The pods of the workload a Service is named for (`web` -> web, web-api). */
 export function podsNamedFor(model: ClusterModel, svc: ObjectView): ObjectView[] {
@@ -77,7 +134,14 @@ export function failingDependencies(
     if (!w || !workloads.has(w)) continue;
     for (const line of l.lines.slice(-300)) {
       if (line.level !== 'error' && !FAILING.test(line.text)) continue;
-      for (const h of hostsIn(line.text)) {
+      const named = hostsIn(line.text);
+      const hosts: { name: string; namespace?: string; kind?: string }[] = named.length
+        ? named
+        : productWorkloads(model, line.text, l.namespace).map((w) => ({
+            ...w,
+            namespace: l.namespace,
+          }));
+      for (const h of hosts) {
         if (workloads.has(h.name)) continue;
         const ns = h.namespace ?? l.namespace ?? defaultNamespace;
         const service = model
@@ -85,18 +149,28 @@ export function failingDependencies(
           .find((s) => s.name === h.name && (!ns || !s.namespace || s.namespace === ns));
         const workload = service
           ? backingWorkload(model, service)
-          : [...model.list('deployment', ns), ...model.list('statefulset', ns)].find(
+          : ([...model.list('deployment', ns), ...model.list('statefulset', ns)].find(
               (x) => x.name === h.name,
-            );
+            ) ??
+            // a workload known from its pods only (named for the product the line names)
+            (h.kind ? workloadView(h.kind, h.name, ns) : undefined));
         if (!service && !workload) continue;
         if (workload && workloads.has(workload.name)) continue;
         const key = `${ns ?? ''}/${h.name}`;
         const prev = counts.get(key);
-        if (prev) prev.n++;
-        else
+        if (prev) {
+          prev.n++;
+          prev.dep.line = line.text;
+        } else
           counts.set(key, {
             n: 1,
-            dep: { host: h.name, service, workload, namespace: service?.namespace ?? ns },
+            dep: {
+              host: h.name,
+              service,
+              workload,
+              namespace: service?.namespace ?? ns,
+              line: line.text,
+            },
           });
       }
     }

@@ -309,6 +309,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (repeated) for (const f of appErrors(model, repeated.entry, now)) push(f);
   const badRoute = catalog.find((c) => c.entry.id === 'ingress_backend_missing');
   if (badRoute) for (const f of ingressBackendsMissing(model, badRoute.entry)) push(f);
+  const unserved = catalog.find((c) => c.entry.id === 'ingress_class_unserved');
+  if (unserved) for (const f of ingressClassUnserved(model, unserved.entry)) push(f);
   const rewrite = catalog.find((c) => c.entry.id === 'ingress_rewrite_fixed');
   if (rewrite) for (const f of fixedRewrites(model, rewrite.entry)) push(f);
   const suspended = catalog.find((c) => c.entry.id === 'cronjob_suspended');
@@ -492,6 +494,40 @@ function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding
         source: ing.source ?? 'ingress',
       });
     }
+  }
+  return out;
+}
+
+/**
+ * An Ingress that asks for a class no IngressClass defines: no controller takes it, so it never
+ * gets an address, and nothing (the load balancer, external-dns) serves or publishes its hosts.
+ * Only when the IngressClasses were read and the Ingress's address is known to be empty.
+ */
+function ingressClassUnserved(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const classes = model.list('ingressclass');
+  if (!classes.length) return [];
+  const out: Finding[] = [];
+  for (const ing of model.list('ingress')) {
+    const cls = ing.fields['ingressClass'];
+    if (!cls || ing.fields['address'] !== '' || classes.some((c) => c.name === cls)) continue;
+    const served = classes
+      .map((c) => `${c.name}${c.fields['controller'] ? ` (${c.fields['controller']})` : ''}`)
+      .join(', ');
+    const backends = ingressBackends(ing);
+    out.push({
+      entry,
+      object: { kind: 'ingress', name: ing.name, namespace: ing.namespace },
+      workload: backends[0]?.service ?? ing.name,
+      fact: `Ingress ${ing.namespace ?? ''}/${ing.name} asks for ingressClassName ${cls}, but the cluster's IngressClasses are ${served}; the Ingress has no address`,
+      groups: {
+        ingress: ing.name,
+        class: cls,
+        served,
+        hosts: ing.fields['hosts'] ?? [...new Set(backends.map((b) => b.host))].join(','),
+      },
+      where: 'status',
+      source: ing.source ?? 'ingress',
+    });
   }
   return out;
 }

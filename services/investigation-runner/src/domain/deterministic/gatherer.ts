@@ -370,6 +370,15 @@ export class Gatherer {
       .filter((i) => hosts.some((h) => (i.fields['hosts'] ?? '').split(',').includes(h)))
       .slice(0, 2);
     await Promise.all(routes.map((i) => this.describe(i)));
+    // a route no controller gave an address: which classes the cluster serves
+    if (routes.some((i) => i.fields['ingressClass'] && i.fields['address'] === ''))
+      await this.first(
+        this.tools(['list', 'get'], 'ingressclass').filter(
+          (p) => !p.required.some((r) => r !== p.params.kind && r !== p.params.apiVersion),
+        ),
+        { kind: 'ingressclass' },
+        { kind: 'ingressclass' },
+      );
     const backends = routes.flatMap((i) =>
       ingressBackends(i).map((b) => named('service', b.service, i.namespace)),
     );

@@ -651,8 +651,23 @@ function lastRun(
         scope.subjects.some((s) => model.matches(j, s)) ||
         (subject && (model.workloadOf(j).name === subject || j.name.startsWith(`${subject}-`))),
     );
+  // its CronJob's schedule, and the zone it is read in ("fires at 7, not 6")
+  const cron = model
+    .list('cronjob')
+    .find(
+      (c) => scope.subjects.some((s) => model.matches(c, s)) || (subject && c.name === subject),
+    );
+  const schedule = cron?.fields['schedule']
+    ? `CronJob ${cron.name} runs on schedule "${cron.fields['schedule']}" ${
+        cron.fields['timeZone']
+          ? `in time zone ${cron.fields['timeZone']}`
+          : cron.fields['timeZone'] === ''
+            ? "with no timeZone set, so in kube-controller-manager's time zone (UTC unless the cluster changed it)"
+            : "(its time zone not shown: without spec.timeZone it is kube-controller-manager's, usually UTC)"
+      }${Number.isFinite(Date.parse(cron.fields['lastScheduleTime'] ?? '')) ? `; last scheduled ${new Date(cron.fields['lastScheduleTime']!).toISOString()}` : ''}. `
+    : '';
   if (!jobs.length)
-    return `I could not find the Jobs of ${subject ?? 'the workload'} with the tools available.`;
+    return `${schedule}I could not find the Jobs of ${subject ?? 'the workload'} with the tools available.`;
   const at = (j: ObjectView, f: string) => {
     const t = Date.parse(j.fields[f] ?? '');
     return Number.isFinite(t) ? t : undefined;
@@ -664,12 +679,12 @@ function lastRun(
     .sort((a, b) => at(b, 'completionTime')! - at(a, 'completionTime')!);
   const last = done[0];
   if (!last)
-    return `None of the ${jobs.length} Job(s) of ${subject ?? 'the workload'} I read has completed successfully.`;
+    return `${schedule}None of the ${jobs.length} Job(s) of ${subject ?? 'the workload'} I read has completed successfully.`;
   const end = at(last, 'completionTime')!;
   const start = at(last, 'startTime');
   const took = start !== undefined ? `, took ${duration(end - start)}` : '';
   const failed = jobs.filter(
     (j) => Number(j.fields['status.failed'] ?? 0) > 0 && (at(j, 'startTime') ?? 0) > end,
   );
-  return `${subject ?? 'It'} last succeeded with Job ${last.name}: ${start !== undefined ? `started ${new Date(start).toISOString()}, ` : ''}completed ${new Date(end).toISOString()} (${ago(now - end)} ago)${took}.${failed.length ? ` Since then ${failed.length} run(s) failed: ${failed.map((j) => j.name).join(', ')}.` : ''}`;
+  return `${schedule}${subject ?? 'It'} last succeeded with Job ${last.name}: ${start !== undefined ? `started ${new Date(start).toISOString()}, ` : ''}completed ${new Date(end).toISOString()} (${ago(now - end)} ago)${took}.${failed.length ? ` Since then ${failed.length} run(s) failed: ${failed.map((j) => j.name).join(', ')}.` : ''}`;
 }

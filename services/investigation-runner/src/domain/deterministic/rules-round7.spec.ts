@@ -733,7 +733,7 @@ describe('6. Vault sealed', () => {
       'finance',
     );
     expect(result.root_cause.description).toMatch(
-      /^ledger-sync fails because vault, which it calls, fails\. Vault is sealed/,
+      /^ledger-sync fails because vault \(pod vault-0\), which it calls, fails \(it logs "\{.*vault login failed.*"\)\. Vault is sealed/,
     );
   });
 });

@@ -185,7 +185,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (newRs && newRs !== '<none>') v.fields['newReplicaSet'] = newRs.split(/\s/)[0]!;
   if (kind === 'cronjob' && v.fields['Suspend'])
     v.fields['suspend'] = v.fields['Suspend'].toLowerCase();
-  if (kind === 'cronjob' && v.fields['Schedule']) v.fields['schedule'] = v.fields['Schedule'];
+  if (kind === 'cronjob' && v.fields['Schedule']) {
+    v.fields['schedule'] = v.fields['Schedule'];
+    // kubectl prints "Time Zone:" only when spec.timeZone is set
+    v.fields['timeZone'] = top('Time Zone') ?? '';
+  }
   if (kind === 'cronjob' && v.fields['Last Schedule Time'])
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
@@ -213,7 +217,13 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     if (ports.length) v.fields['ports'] = JSON.stringify(ports);
   }
   // an Ingress's rules: host, then "path  service:port (endpoints)"
+  if (kind === 'ingressclass' && top('Controller')) v.fields['controller'] = top('Controller')!;
   if (kind === 'ingress') {
+    // "Ingress Class:  public-nginx" ("<none>": the default class, if any) and "Address:"
+    const cls = top('Ingress Class');
+    if (cls && cls !== '<none>') v.fields['ingressClass'] = cls;
+    const address = lines.find((l) => l.indent === 0 && l.key === 'Address');
+    if (address) v.fields['address'] = address.value.trim();
     // "Annotations:  nginx.ingress.kubernetes.io/rewrite-target: /"
     const rewrite = lines
       .map((l) => /nginx\.ingress\.kubernetes\.io\/rewrite-target:\s*(\S+)/.exec(l.raw)?.[1])

@@ -193,6 +193,8 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       if (x !== undefined) v.fields[k] = typeof x === 'object' ? JSON.stringify(x) : String(x);
     }
     if (kind === 'cronjob') {
+      // '' = no spec.timeZone: the schedule is read in kube-controller-manager's zone
+      v.fields['timeZone'] = str(spec['timeZone']) ?? '';
       if (str(status['lastScheduleTime']))
         v.fields['lastScheduleTime'] = String(status['lastScheduleTime']);
       // a note a person left on it ("suspended for maintenance CHG-4471")
@@ -275,7 +277,17 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .filter(Boolean);
       if (lb.length) v.fields['externalAddress'] = lb.join(',');
     }
+    if (kind === 'ingressclass' && str(spec['controller']))
+      v.fields['controller'] = String(spec['controller']);
     if (kind === 'ingress') {
+      // the class it asks for (the field, or the annotation that came before it) and the
+      // address a controller that took it wrote back ('' = none yet)
+      const cls = str(spec['ingressClassName']) ?? str(ann['kubernetes.io/ingress.class']);
+      if (cls) v.fields['ingressClass'] = cls;
+      v.fields['address'] = arr(rec(status['loadBalancer'])['ingress'])
+        .map((i) => str(rec(i)['hostname']) ?? str(rec(i)['ip']) ?? '')
+        .filter(Boolean)
+        .join(',');
       const rewrite = ann['nginx.ingress.kubernetes.io/rewrite-target'];
       if (rewrite !== undefined) v.fields['rewriteTarget'] = rewrite;
       const backends = arr(spec['rules']).flatMap((r): IngressBackend[] => {

@@ -110,13 +110,15 @@ export function parseTables(
                       ? 'deployment'
                       : has('PROVISIONER')
                         ? 'storageclass'
-                        : has('SCHEDULE')
-                          ? 'cronjob'
-                          : has('DATA')
-                            ? 'configmap'
-                            : has('CLUSTER-IP')
-                              ? 'service'
-                              : (ctx.kind ?? 'resource');
+                        : has('CONTROLLER') && has('PARAMETERS')
+                          ? 'ingressclass'
+                          : has('SCHEDULE')
+                            ? 'cronjob'
+                            : has('DATA')
+                              ? 'configmap'
+                              : has('CLUSTER-IP')
+                                ? 'service'
+                                : (ctx.kind ?? 'resource');
     for (const r of rows) {
       const raw = r['NAME'] ?? '';
       const [k, n] = raw.includes('/') ? raw.split('/', 2) : [undefined, raw];
@@ -185,6 +187,15 @@ export function parseTables(
           v.fields['externalAddress'] = r['EXTERNAL-IP'];
       }
       if (v.kind === 'ingress' && r['HOSTS']) v.fields['hosts'] = r['HOSTS'];
+      // `kubectl get ingress`: the class it asks for and the address a controller gave it
+      if (v.kind === 'ingress' && r['CLASS'] && r['CLASS'] !== '<none>')
+        v.fields['ingressClass'] = r['CLASS'];
+      if (v.kind === 'ingress' && r['ADDRESS'] !== undefined) v.fields['address'] = r['ADDRESS'];
+      // `kubectl get cronjob`: SCHEDULE and TIMEZONE (<none>: the controller's own zone)
+      if (v.kind === 'cronjob' && r['SCHEDULE']) v.fields['schedule'] = r['SCHEDULE'];
+      if (v.kind === 'cronjob' && r['TIMEZONE'] !== undefined)
+        v.fields['timeZone'] = r['TIMEZONE'] === '<none>' ? '' : r['TIMEZONE'];
+      if (v.kind === 'ingressclass' && r['CONTROLLER']) v.fields['controller'] = r['CONTROLLER'];
       // `kubectl get svc -o wide`: app=web,tier=frontend
       if (v.kind === 'service' && r['SELECTOR'] && r['SELECTOR'] !== '<none>')
         v.fields['selector'] = r['SELECTOR'];
