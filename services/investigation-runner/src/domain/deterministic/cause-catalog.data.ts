@@ -40,8 +40,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['state', 'event', 'log', 'text'],
     text: '\\bOOMKilled\\b|memory cgroup out of memory|out of memory: kill|\\bOOM[- ]?kill',
     cause:
-      '{subject} is being OOMKilled{in_container}: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137){tmpfs}',
-    fix: 'Raise the memory limit of {subject}{in_container} above its working set (or fix the leak / roll back the change that raised its memory use); check `kubectl top pod` against the limit.',
+      '{subject} is being OOMKilled{in_container}: the container uses more memory than its limit{limit} allows and the kernel kills it (exit code 137){tmpfs}{limit_from}',
+    fix: 'Raise the memory limit of {subject}{in_container} above its working set{oom_also}; check `kubectl top pod` against the limit.',
   },
   {
     // the runtime's own heap cap (V8's --max-old-space-size, the JVM's -Xmx) reached: the process
@@ -97,13 +97,26 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Correct the registry host in the image reference of {subject} (or fix DNS / egress to the registry).',
   },
   {
+    // imagePullPolicy: Never: the kubelet only runs an image already on the node
+    id: 'image_never_pull',
+    class: 'image_pull',
+    title: 'image not on the node and imagePullPolicy is Never (ErrImageNeverPull)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'state', 'status'],
+    text: '[Ii]mage "(?<image>[\\w./:@-]+)" is not present with pull policy of Never|\\bErrImageNeverPull\\b',
+    cause:
+      '{subject} cannot start: its image {image} is not present on the node and its imagePullPolicy is Never, so the kubelet never pulls it (ErrImageNeverPull); this is not a registry or credentials problem',
+    fix: 'Set imagePullPolicy of {subject} to IfNotPresent (or Always) so nodes pull {image}, or roll back the change that set Never; Never only suits images pre-loaded on every node.',
+  },
+  {
     id: 'image_pull_backoff',
     class: 'image_pull',
     title: 'image cannot be pulled (ImagePullBackOff)',
     role: 'symptom',
     strength: 0.6,
     on: ['state', 'event', 'status'],
-    reason: '^(ImagePullBackOff|ErrImagePull|InvalidImageName|ErrImageNeverPull)$',
+    reason: '^(ImagePullBackOff|ErrImagePull|InvalidImageName)$',
     cause: '{subject} cannot pull its image {image} (ImagePullBackOff)',
     fix: 'Check the image name, tag and pull secret of {subject} (`kubectl describe pod` events show the registry answer).',
   },
@@ -252,8 +265,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['event', 'condition'],
     text: 'Insufficient (?<res>cpu|memory|nvidia\\.com/gpu|ephemeral-storage|pods|[\\w./-]+)',
     cause:
-      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}',
-    fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes (cluster autoscaler).',
+      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}{autoscaler}',
+    fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes{autoscaler_fix}.',
+  },
+  {
+    // cluster-autoscaler's NotTriggerScaleUp event / its log: the group cannot grow
+    id: 'autoscaler_max_size',
+    class: 'pending_scheduling',
+    title: 'pods Pending and the cluster autoscaler is at the node group maximum',
+    role: 'cause',
+    // below sched_insufficient: with its Insufficient event, this is said as why no node comes
+    strength: 0.86,
+    on: ['event', 'log'],
+    text: "didn't trigger scale-up[^\\n]*max node group size reached|Skipping node group (?<group>\\S+) - max size reached",
+    cause:
+      '{subject} stays Pending: no node has room for its requests{requests}, and the cluster autoscaler adds no node because the node group is at its max size ("{fact}")',
+    fix: 'Raise the max size of the node group{group} the cluster autoscaler scales (or add a node group for {subject}), or lower the requests of {subject}; until then the Pending pods wait.',
   },
   {
     id: 'sched_too_many_pods',
@@ -498,6 +525,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}{host6}: DNS lookups fail ("{fact}")',
     fix: 'Check the name {host}{host2}{host3}{host4}{host5}{host6} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
+  },
+  {
+    // not matched line by line: diagnose reads the egress NetworkPolicies of pods whose lookups
+    // time out
+    id: 'netpol_blocks_dns',
+    class: 'dns_failure',
+    title: 'an egress NetworkPolicy blocks DNS (port 53)',
+    role: 'cause',
+    strength: 0.94,
+    on: [],
+    cause:
+      "{subject}'s name lookups time out because egress NetworkPolicies select its pods and allow no DNS: {policies}{created} open only {opened}, not port 53 (UDP and TCP) to kube-dns, so every lookup of {host} gets no answer while the cluster DNS itself is fine",
+    fix: 'Add an egress rule for DNS to the policies of {subject} (UDP and TCP port 53 to the kube-dns pods in kube-system), or roll back the NetworkPolicy change ({policies}); then lookups resolve again.',
   },
   {
     id: 'dns_upstream_unreachable',
@@ -998,6 +1038,58 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} skips its runs: the previous run is still active and its concurrencyPolicy is Forbid ("{fact}"): that run hangs',
     fix: 'Find why the active run of {subject} hangs (its pod logs), end it (delete the Job) so runs resume, and set activeDeadlineSeconds so a hung run ends on its own.',
+  },
+  {
+    // PHP-FPM's pool at its process cap: requests queue for a worker while the CPU idles
+    id: 'php_fpm_max_children',
+    class: 'hpa_throttling',
+    title: 'PHP-FPM has no free worker (pm.max_children reached)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: 'server reached pm\\.max_children setting \\((?<children>\\d+)\\)',
+    cause:
+      '{subject} is saturated: PHP-FPM runs all {children} of its workers (pm.max_children) and queues every other request, so the web server in front of it times out waiting (502/504) while CPU stays low ("{fact}")',
+    fix: 'Find what holds the PHP-FPM workers of {subject} (its slowlog: slow calls to other services), raise pm.max_children within the memory limit (workers × memory per worker), and scale on busy workers rather than CPU.',
+  },
+  {
+    // Django's host header check (ALLOWED_HOSTS): 400 Bad Request for a host not listed
+    id: 'django_disallowed_host',
+    class: 'recent_change',
+    title: 'the application rejects the host name (Django ALLOWED_HOSTS)',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: "Invalid HTTP_HOST header: '(?<host>[^']+)'",
+    cause:
+      '{subject} answers 400 Bad Request for {host}: that host is not in its Django ALLOWED_HOSTS, so it rejects every request addressed to it ("{fact}"); hosts in the list still work',
+    fix: 'Add {host} to ALLOWED_HOSTS of {subject} (the setting, or the environment variable / ConfigMap that feeds it) and roll it out.',
+  },
+  {
+    // a query on a hot standby cancelled by WAL replay (vacuum removed rows it still needed)
+    id: 'pg_standby_conflict',
+    class: 'dependency_failure',
+    title: 'queries on the PostgreSQL standby are cancelled (conflict with recovery)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'canceling statement due to conflict with recovery',
+    cause:
+      "{subject} fails because its query on a PostgreSQL hot standby is cancelled: replaying the primary's cleanup (vacuum) removes row versions the query still needs, and the standby waits at most max_standby_streaming_delay before it cancels the query ({fact})",
+    fix: 'For long queries on the standby of {subject}: turn on hot_standby_feedback (or raise max_standby_streaming_delay), or run them against a replica kept for reports; retrying alone fails again while vacuum runs on the primary.',
+  },
+  {
+    // the broker refuses a record larger than the topic's max.message.bytes
+    id: 'kafka_record_too_large',
+    class: 'dependency_failure',
+    title: 'Kafka rejects records larger than the topic allows',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: 'RecordTooLargeException|MESSAGE_TOO_LARGE',
+    cause:
+      '{subject} cannot publish: Kafka rejects its records as larger than the topic accepts (the topic\'s max.message.bytes, 1 MB by default) ("{fact}"){record_size}',
+    fix: "Make the records of {subject} smaller (keep large payloads such as files elsewhere and send a reference), or raise the topic's max.message.bytes (and the consumers' fetch sizes) to fit them; a larger producer max.request.size alone does not help.",
   },
   // ---------------------------------------------------------------- symptoms
   {

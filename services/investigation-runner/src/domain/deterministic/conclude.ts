@@ -770,6 +770,18 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (named && pod && pod.containers.length > 1)
     vars['in_container'] = ` (its container ${named}${c?.image ? `, image ${c.image}` : ''})`;
   if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  if (f.entry.class === 'oom_killed') {
+    // a memory limit nobody wrote: the namespace's LimitRange default, set at admission
+    const ranger = pods.find((p) => /memory limit/i.test(p.fields['limitRanger'] ?? ''));
+    if (ranger && c?.limits['memory']) {
+      const lr = model.list('limitrange', ranger.namespace).map((x) => x.name);
+      vars['limit_from'] =
+        `. Its pod spec sets no such limit: the namespace's LimitRange${lr.length ? ` ${lr.join(', ')}` : ''} default gave it at admission ("${ranger.fields['limitRanger']}")`;
+      vars['oom_also'] =
+        ', in its own spec (a LimitRange default only applies to containers without one), or raise the default of the LimitRange';
+    } else
+      vars['oom_also'] = ' (or fix the leak / roll back the change that raised its memory use)';
+  }
   if (f.entry.id === 'admission_webhook_unreachable') {
     vars['for_service'] = f.groups['service'] ? ` for service ${f.groups['service']}` : '';
     vars['webhook_service'] = f.groups['service'] ?? 'it';
@@ -788,6 +800,17 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       : '';
   }
   if (f.entry.id === 'mongo_no_primary') vars['members'] = replicaMembers(model, f);
+  if (f.entry.id === 'kafka_record_too_large') {
+    // the size its own log gives a record it failed to send ("... (1310000 bytes)")
+    const names = new Set(pods.map((p) => p.name));
+    const size = model.logs
+      .filter((l) => l.pod && names.has(l.pod))
+      .flatMap((l) => l.lines.map((x) => /\b(\d{6,})\s*bytes\b/i.exec(x.text)?.[1]))
+      .find(Boolean);
+    if (size)
+      vars['record_size'] =
+        `. Its log gives a record of ${size} bytes (${(Number(size) / 1048576).toFixed(1)} MiB)`;
+  }
   if (f.entry.id === 'gunicorn_worker_timeout')
     vars['saturation'] = saturation(model, f.workload, f.object?.namespace);
   if (f.entry.id === 'db_lock_timeout') {
@@ -876,6 +899,22 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
     vars['requests'] = ` (${Object.entries(c.requests)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')})`;
+  if (f.entry.id === 'sched_insufficient') {
+    // why no node comes: the cluster autoscaler's answer for these pods
+    const names = new Set(pods.map((p) => p.name));
+    const said = model.events.find(
+      (e) =>
+        e.reason === 'NotTriggerScaleUp' &&
+        (!e.object || names.has(e.object.name)) &&
+        /max node group size/i.test(e.message),
+    );
+    vars['autoscaler_fix'] = said
+      ? ': raise the max size of the node group the cluster autoscaler scales, it is at its maximum'
+      : ' (cluster autoscaler)';
+    if (said)
+      vars['autoscaler'] =
+        `. The cluster autoscaler adds no node: the node group is at its max size ("${clip(said.message, 200)}")`;
+  }
   if (f.entry.id === 'sched_insufficient' && pod)
     vars['capacity'] = fitsNoNode(model, pod, f.groups['res'] ?? '');
   const img = pod?.images[0] ?? c?.image;

@@ -327,6 +327,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (untolerated) for (const f of daemonSetsKeptOff(model, untolerated.entry)) push(f);
   const budget = catalog.find((c) => c.entry.id === 'pdb_blocks_drain');
   if (budget) for (const f of drainsRefusedByBudget(model, budget.entry)) push(f);
+  const cutDns = catalog.find((c) => c.entry.id === 'netpol_blocks_dns');
+  if (cutDns) for (const f of dnsCutByNetworkPolicy(model, cutDns.entry, out)) push(f);
   return out;
 }
 
@@ -494,6 +496,65 @@ function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding
         source: ing.source ?? 'ingress',
       });
     }
+  }
+  return out;
+}
+
+/** a lookup the DNS server never answered (dns_failure's timeouts, not "no such host") */
+const DNS_TIMED_OUT = /:53: (?:read udp[^\n]*)?i\/o timeout|no servers could be reached|EAI_AGAIN/;
+
+/**
+ * Lookups that time out from pods whose egress NetworkPolicies open no port 53: once any policy
+ * selects a pod for egress, only what the selecting policies allow leaves it, and a policy that
+ * forgets DNS (UDP/TCP 53 to kube-dns) makes every name lookup time out.
+ */
+function dnsCutByNetworkPolicy(
+  model: ClusterModel,
+  entry: CauseEntry,
+  findings: Finding[],
+): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const f of findings) {
+    if (f.entry.id !== 'dns_failure' || !DNS_TIMED_OUT.test(f.fact) || seen.has(f.workload))
+      continue;
+    const pod =
+      f.object?.kind === 'pod' ? model.get('pod', f.object.name, f.object.namespace) : undefined;
+    if (!pod?.namespace) continue;
+    // the egress policies that select the pod (read whole: their rules are known)
+    const selecting = model.list('networkpolicy', pod.namespace).filter((n) => {
+      if (n.namespace !== pod.namespace || !/Egress/.test(n.fields['policyTypes'] ?? ''))
+        return false;
+      if (n.fields['podSelectorExpressions']) return false;
+      const sel = n.fields['podSelector'] ?? '';
+      const reqs = sel ? selectorOf(sel) : [];
+      return reqs !== undefined && matchesLabels(pod.labels, reqs);
+    });
+    if (!selecting.length) continue;
+    const ports = selecting.flatMap(
+      (n) => JSON.parse(n.fields['egressPorts'] ?? '[]') as string[][],
+    );
+    if (ports.some((rule) => rule.some((p) => p === '*' || /^(?:53|dns|dns-tcp)\//i.test(p))))
+      continue;
+    seen.add(f.workload);
+    const opened = [...new Set(ports.flat())].join(', ') || 'nothing';
+    const names = selecting.map((n) => n.name).join(', ');
+    const newest = selecting.map((n) => n.created ?? 0).sort((a, b) => b - a)[0];
+    out.push({
+      entry,
+      object: { kind: 'networkpolicy', name: selecting[0]!.name, namespace: pod.namespace },
+      workload: f.workload,
+      fact: `NetworkPolicies ${names} select pod ${pod.name} for egress and open only ${opened}: no port 53 for DNS`,
+      groups: {
+        policies: names,
+        opened,
+        host: f.groups['host'] ?? f.groups['host2'] ?? 'names',
+        created: newest ? ` (the newest created ${new Date(newest).toISOString()})` : '',
+      },
+      at: newest || undefined,
+      where: 'status',
+      source: selecting[0]!.source ?? 'networkpolicy',
+    });
   }
   return out;
 }

@@ -22,6 +22,10 @@ import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-pr
 const HOST_NAME =
   /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/g;
 
+/** a name lookup that got no answer from the DNS server (not one that said "no such host") */
+const DNS_TIMEOUT =
+  /lookup \S+ on [\d.:[\]]+:53: (?:read udp[^\n]*)?i\/o timeout|connection timed out; no servers could be reached|EAI_AGAIN|Temporary failure in name resolution/;
+
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
 /** An object known by name only (named in the request, a backend an Ingress names). */
@@ -42,6 +46,8 @@ export class Gatherer {
   private readonly done = new Set<string>();
   /** objects inspected (kind/namespace/name) */
   private readonly inspected = new Set<string>();
+  /** workloads (namespace/name) one of whose pods had all its main containers' logs read */
+  private readonly workloadsRead = new Set<string>();
   /** namespaces whose events were read as a whole */
   private readonly namespaceEvents = new Set<string>();
 
@@ -552,6 +558,8 @@ export class Gatherer {
     await this.follow(targets, text);
     // 4. what the subjects call and fail on: the logs and state of that dependency
     await this.followDependencies(targets);
+    // ... and DNS that times out from their pods: the NetworkPolicies that may cut port 53
+    await this.inspectEgressPolicies(targets);
     // 5. clients get 502/503/504 while the pods may look fine: what the ingress controller logs
     // ... and when browsers distrust the certificate: the controller says which one it serves
     // ... and uploads refused at the edge ("uploads fail, small ones work" at a public host)
@@ -684,6 +692,27 @@ export class Gatherer {
    * The running container's logs of one pod (one container's, when named) through the first pod
    * logs tool that answers.
    */
+  /** a log read of the pod says a call to a process in the pod itself failed */
+  private localUpstreamFails(pod: string): boolean {
+    return this.model.logs.some(
+      (l) =>
+        l.pod === pod &&
+        l.lines.some(
+          (x) =>
+            /(?:127\.0\.0\.1|localhost|\[::1\]|unix:|fastcgi:\/\/)/.test(x.text) &&
+            /timed out|refused|reset|\b50[234]\b|upstream|unavailable/i.test(x.text),
+        ),
+    );
+  }
+
+  /** true the first time a pod of its workload asks (the rest of its pods run the same) */
+  private firstOfWorkload(p: ObjectView): boolean {
+    const key = `${p.namespace ?? ''}/${this.model.workloadOf(p).name}`;
+    if (this.workloadsRead.has(key)) return false;
+    this.workloadsRead.add(key);
+    return true;
+  }
+
   private podLogs(p: ObjectView, tail?: number, container?: string): Promise<unknown> {
     const tools = this.podLogTools();
     return this.first(
@@ -995,6 +1024,15 @@ export class Gatherer {
               (c.restarts ?? 0) > 0),
         ),
         ...main.filter((c, i) => i > 0 && c.ready === false),
+        // a pod of two main containers, the first a proxy in front of the second (nginx before
+        // php-fpm on 127.0.0.1): the second one's own log, once per workload, even when it is
+        // ready (the proxy only reports that its local upstream times out)
+        ...(main.length === 2 &&
+        main[1]!.ready !== false &&
+        this.localUpstreamFails(o.name) &&
+        this.firstOfWorkload(cur!)
+          ? [main[1]!]
+          : []),
       ].slice(0, 2);
       const read = (c: { name: string }, previous: boolean) =>
         this.model.logs.some(
@@ -1222,6 +1260,42 @@ export class Gatherer {
       if (pick && !targets.some((t) => t.name === pick.name)) pods.push(pick);
     }
     await Promise.all(pods.map((p) => this.inspect(p)));
+  }
+
+  /**
+   * Lookups that time out from the subjects' pods (the cluster DNS itself may be fine): their
+   * namespace's NetworkPolicies, each read whole (listings do not show the rules).
+   */
+  private async inspectEgressPolicies(targets: ObjectView[]): Promise<void> {
+    const { model } = this;
+    const own = new Set(targets.map((t) => model.workloadOf(t).name));
+    const namespaces = new Set<string>();
+    for (const l of model.logs) {
+      const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+      if (!pod?.namespace || !own.has(model.workloadOf(pod).name)) continue;
+      if (l.lines.some((x) => DNS_TIMEOUT.test(x.text))) namespaces.add(pod.namespace);
+    }
+    for (const ns of [...namespaces].slice(0, 1)) {
+      await this.first(
+        this.listers('networkpolicy'),
+        { kind: 'networkpolicy', namespace: ns },
+        { kind: 'networkpolicy', namespace: ns },
+      );
+      const getters = this.tools('get', 'networkpolicy').filter((p) => p.params.name);
+      await Promise.all(
+        model
+          .list('networkpolicy', ns)
+          .filter((n) => n.namespace === ns && n.fields['policyTypes'] === undefined)
+          .slice(0, 4)
+          .map((n) =>
+            this.first(
+              getters,
+              { kind: 'networkpolicy', name: n.name, namespace: ns },
+              { kind: 'networkpolicy', namespace: ns },
+            ),
+          ),
+      );
+    }
   }
 
   private async follow(targets: ObjectView[], text: string): Promise<void> {

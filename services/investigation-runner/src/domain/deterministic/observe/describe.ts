@@ -217,6 +217,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     if (ports.length) v.fields['ports'] = JSON.stringify(ports);
   }
   // an Ingress's rules: host, then "path  service:port (endpoints)"
+  // "Annotations:  kubernetes.io/limit-ranger: LimitRanger plugin set: memory limit for container x"
+  const limitRanger = lines
+    .map((l) => /kubernetes\.io\/limit-ranger:\s*(.+)$/.exec(l.raw)?.[1]?.trim())
+    .find(Boolean);
+  if (limitRanger) v.fields['limitRanger'] = limitRanger;
   if (kind === 'ingressclass' && top('Controller')) v.fields['controller'] = top('Controller')!;
   if (kind === 'ingress') {
     // "Ingress Class:  public-nginx" ("<none>": the default class, if any) and "Address:"

@@ -40,6 +40,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   const ann = strMap(meta['annotations']);
   if (ann['deployment.kubernetes.io/revision'])
     v.fields['revision'] = ann['deployment.kubernetes.io/revision'];
+  // the LimitRanger admission plugin's note: limits the pod spec did not set came from a LimitRange
+  if (ann['kubernetes.io/limit-ranger'])
+    v.fields['limitRanger'] = ann['kubernetes.io/limit-ranger'];
   if (ann['kubernetes.io/change-cause'])
     v.fields['changeCause'] = ann['kubernetes.io/change-cause'];
   v.conditions = arr(status['conditions']).map((c) => {
@@ -276,6 +279,28 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .map((i) => str(rec(i)['hostname']) ?? str(rec(i)['ip']) ?? '')
         .filter(Boolean);
       if (lb.length) v.fields['externalAddress'] = lb.join(',');
+    }
+    if (kind === 'networkpolicy') {
+      // which pods it selects ('' = every pod of the namespace) and, for egress, the ports each
+      // rule opens ('*' = a rule without ports opens them all)
+      const sel = rec(spec['podSelector']);
+      v.fields['podSelector'] = Object.entries(strMap(sel['matchLabels']))
+        .map(([k, x]) => `${k}=${x}`)
+        .join(',');
+      if (arr(sel['matchExpressions']).length) v.fields['podSelectorExpressions'] = 'true';
+      const types = arr(spec['policyTypes']).map(String);
+      const egress = arr(spec['egress']).map(rec);
+      if (!types.length && egress.length) types.push('Ingress', 'Egress');
+      v.fields['policyTypes'] = types.join(',');
+      v.fields['egressPorts'] = JSON.stringify(
+        egress.map((r) =>
+          arr(r['ports']).length
+            ? arr(r['ports'])
+                .map(rec)
+                .map((x) => `${String(x['port'] ?? '*')}/${String(x['protocol'] ?? 'TCP')}`)
+            : ['*'],
+        ),
+      );
     }
     if (kind === 'ingressclass' && str(spec['controller']))
       v.fields['controller'] = String(spec['controller']);
