@@ -408,8 +408,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     reason: '^Unhealthy$',
     text: '(?<probe>Liveness|Readiness|Startup) probe failed: [^\\n]*(?:context deadline exceeded|Client\\.Timeout|timeout|timed out)',
     cause:
-      "{subject}'s {probe} probe times out{probe_target}: the app does not answer within the probe's timeout (slow start or overload), so the kubelet restarts it before it is ready",
+      "{subject}'s {probe} probe times out{probe_target}: the app does not answer within the probe's timeout (slow start or overload), {probe_effect}",
     fix: 'Give {subject} a startupProbe or a larger initialDelaySeconds/failureThreshold/timeoutSeconds for its {probe} probe, and check why it starts slowly.',
+  },
+  {
+    // the app's own health endpoint fails because a dependency it checks is slow or down; the
+    // probe that calls it (readiness: out of the Service; liveness: restarted) comes from events
+    id: 'health_checks_dependency',
+    class: 'probe_failure',
+    title: 'the health check waits on a dependency',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log'],
+    text: '(?:readiness|readyz|liveness|livez|health) check (?:failed|failing|error)[^\\n]*?(?:"check"\\s*:\\s*"(?<check>[\\w.-]+)"|\\bcheck=(?<check2>[\\w.-]+)|\\bdependency[=:]\\s*"?(?<check3>[\\w.-]+))',
+    cause:
+      '{subject}\'s {probe} check also checks its dependency {check}{check2}{check3} and fails when that one is slow or down ("{fact}"): {probe_effect}',
+    fix: 'Take {check}{check2}{check3} out of the {probe} check of {subject} (a health check should test the process itself; degrade or fail only the requests that need it), and find why {check}{check2}{check3} is slow.',
   },
   {
     id: 'probe_failed',
@@ -525,6 +539,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}{host6}: DNS lookups fail ("{fact}")',
     fix: 'Check the name {host}{host2}{host3}{host4}{host5}{host6} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
+  },
+  {
+    // not matched line by line: diagnose pairs an unhealthy kube-proxy / CNI pod with the pods of
+    // its node that time out
+    id: 'node_network_agent_down',
+    class: 'dependency_failure',
+    title: "the node's network agent is down (kube-proxy / CNI)",
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} fails on node {node} only: {agent_kind} does not run there ({fact}), so pod {pod} on that node gets no answer from Services and lookups ("{symptom}"){elsewhere}',
+    fix: 'Fix {agent} on node {node} (its error says why: kernel modules, configuration, the node image) or cordon and drain {node} so the pods of {subject} move to healthy nodes.',
   },
   {
     // not matched line by line: diagnose reads the egress NetworkPolicies of pods whose lookups

@@ -800,6 +800,22 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       : '';
   }
   if (f.entry.id === 'mongo_no_primary') vars['members'] = replicaMembers(model, f);
+  if (f.entry.id === 'health_checks_dependency') {
+    // which probe calls that check: the kubelet's Unhealthy events on these pods say
+    const names = new Set(pods.map((p) => p.name));
+    const probes = model.events
+      .filter((e) => e.reason === 'Unhealthy' && (!e.object || names.has(e.object.name)))
+      .map((e) => /^(Liveness|Readiness|Startup) probe/i.exec(e.message)?.[1]?.toLowerCase());
+    const liveness = probes.includes('liveness');
+    vars['probe'] = liveness ? 'liveness' : 'readiness';
+    vars['probe_effect'] = liveness
+      ? 'its liveness probe fails on every replica together, so the kubelet restarts pods that are themselves fine, all at once'
+      : 'every replica turns unready at once, so the Service has no ready endpoints and clients get 503 while the pods themselves run';
+  }
+  if (f.entry.id === 'probe_timeout')
+    vars['probe_effect'] = /^readiness$/i.test(f.groups['probe'] ?? '')
+      ? 'so it is taken out of the Service endpoints until it answers again'
+      : 'so the kubelet restarts it before it is ready';
   if (f.entry.id === 'kafka_record_too_large') {
     // the size its own log gives a record it failed to send ("... (1310000 bytes)")
     const names = new Set(pods.map((p) => p.name));

@@ -178,6 +178,10 @@ export function failingDependencies(
   return [...counts.values()].sort((a, b) => b.n - a.n).map((x) => x.dep);
 }
 
+/** the per-node network agents' pods: Service routing (kube-proxy) and the pod network (CNI) */
+export const NODE_AGENT =
+  /^(?:kube-proxy|aws-node|calico-node|cilium|kube-router|kube-flannel|flannel|weave-net|antrea-agent|canal|kindnet)-[a-z0-9]+$/;
+
 /** pods of an ingress controller or gateway proxy (they log every request's upstream) */
 export const INGRESS_CONTROLLER =
   /^(?:ingress-nginx|nginx-ingress|rke2-ingress-nginx|ingress-controller|traefik|haproxy-ingress|kubernetes-ingress|contour|envoy-gateway|kong|istio-ingressgateway)/;

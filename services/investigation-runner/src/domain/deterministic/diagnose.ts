@@ -4,9 +4,11 @@ import {
   backingWorkload,
   INGRESS_CONTROLLER,
   ingressBackends,
+  NODE_AGENT,
   podsNamedFor,
   upstreamWorkload,
 } from './dependencies';
+import { isUnhealthy } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { quantity } from './questions';
@@ -327,6 +329,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (untolerated) for (const f of daemonSetsKeptOff(model, untolerated.entry)) push(f);
   const budget = catalog.find((c) => c.entry.id === 'pdb_blocks_drain');
   if (budget) for (const f of drainsRefusedByBudget(model, budget.entry)) push(f);
+  const agentDown = catalog.find((c) => c.entry.id === 'node_network_agent_down');
+  if (agentDown) for (const f of nodeNetworkAgentsDown(model, agentDown.entry, now)) push(f);
   const cutDns = catalog.find((c) => c.entry.id === 'netpol_blocks_dns');
   if (cutDns) for (const f of dnsCutByNetworkPolicy(model, cutDns.entry, out)) push(f);
   return out;
@@ -494,6 +498,69 @@ function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding
         },
         where: 'status',
         source: ing.source ?? 'ingress',
+      });
+    }
+  }
+  return out;
+}
+
+/** a connection or lookup that got no answer */
+const NET_TIMEOUT = /i\/o timeout|connection timed out|connect timeout|ETIMEDOUT|EAI_AGAIN/i;
+
+/**
+ * A node's network agent (kube-proxy, the CNI's pod) down while the pods on that node time out
+ * on Services and lookups: without it the node has no Service rules (or no pod network), so only
+ * the pods there fail and their siblings on other nodes work.
+ */
+function nodeNetworkAgentsDown(model: ClusterModel, entry: CauseEntry, now?: number): Finding[] {
+  const out: Finding[] = [];
+  for (const agent of model.list('pod').filter((p) => NODE_AGENT.test(p.name))) {
+    const node = agent.node;
+    if (!node || !isUnhealthy(agent, now)) continue;
+    const said = model.logs
+      .filter((l) => l.pod === agent.name)
+      .sort((a, b) => Number(b.previous ?? false) - Number(a.previous ?? false))
+      .flatMap((l) => l.lines)
+      .filter((x) =>
+        /^E\d{4}\s|\blevel=(?:error|fatal)\b|\b(?:error|fatal|failed)\b/i.test(
+          x.text.replace(LINE_STAMP, ''),
+        ),
+      )
+      .pop();
+    for (const pod of model
+      .list('pod')
+      .filter((p) => p.node === node && !NODE_AGENT.test(p.name))) {
+      const hit = model.logs
+        .filter((l) => l.pod === pod.name && l.namespace === pod.namespace)
+        .flatMap((l) => l.lines)
+        .find((x) => NET_TIMEOUT.test(x.text));
+      if (!hit) continue;
+      const workload = model.workloadOf(pod).name;
+      const elsewhere = model
+        .podsOf('deployment', workload, pod.namespace)
+        .filter((p) => p.node && p.node !== node).length;
+      const state = agent.reason ?? agent.status ?? 'not ready';
+      out.push({
+        entry,
+        object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+        workload,
+        // klog's structured error (err="...") is the part that says why
+        fact: `${agent.name} on node ${node} is ${state}${agent.restarts ? ` (${agent.restarts} restarts)` : ''}${said ? `: "${clip(/\berr="((?:[^"\\]|\\.)+)"/.exec(said.text)?.[1] ?? said.text.replace(LINE_STAMP, ''), 240)}"` : ''}`,
+        groups: {
+          agent: agent.name,
+          agent_kind: /^kube-proxy/.test(agent.name)
+            ? 'kube-proxy (the Service rules)'
+            : 'the CNI agent (the pod network)',
+          node,
+          pod: pod.name,
+          symptom: clip(hit.text.replace(LINE_STAMP, ''), 200),
+          elsewhere: elsewhere
+            ? `; its ${elsewhere} pod(s) of ${workload} on other nodes work`
+            : '',
+        },
+        at: hit.at,
+        where: 'status',
+        source: agent.source ?? 'pod',
       });
     }
   }

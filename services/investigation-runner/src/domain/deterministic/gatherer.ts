@@ -6,6 +6,7 @@ import {
   failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
+  NODE_AGENT,
   podsNamedFor,
 } from './dependencies';
 import { isUnhealthy } from './health';
@@ -25,6 +26,9 @@ const HOST_NAME =
 /** a name lookup that got no answer from the DNS server (not one that said "no such host") */
 const DNS_TIMEOUT =
   /lookup \S+ on [\d.:[\]]+:53: (?:read udp[^\n]*)?i\/o timeout|connection timed out; no servers could be reached|EAI_AGAIN|Temporary failure in name resolution/;
+
+/** a connection or lookup that got no answer */
+const NETWORK_TIMEOUT = /i\/o timeout|connection timed out|connect timeout|ETIMEDOUT|EAI_AGAIN/i;
 
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
@@ -554,6 +558,9 @@ export class Gatherer {
     if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
     // logs or metrics missing from some nodes: a node agent (DaemonSet) that does not run there
     if (MISSING_TELEMETRY.test(text)) await this.inspectDaemonSetCoverage();
+    // network timeouts from their pods: a node's network agent (kube-proxy, the CNI) that is
+    // down on a node would explain them for the pods there (read before the budget goes)
+    await this.inspectNodeAgents(targets);
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // 4. what the subjects call and fail on: the logs and state of that dependency
@@ -1260,6 +1267,30 @@ export class Gatherer {
       if (pick && !targets.some((t) => t.name === pick.name)) pods.push(pick);
     }
     await Promise.all(pods.map((p) => this.inspect(p)));
+  }
+
+  /**
+   * Connections or lookups that time out from the subjects' pods: the node network agents
+   * (kube-proxy, the CNI's pods) that are not healthy, described with their logs: one down on a
+   * node cuts the Service routing or the network of every pod there.
+   */
+  private async inspectNodeAgents(targets: ObjectView[]): Promise<void> {
+    const { model } = this;
+    const own = new Set(targets.map((t) => model.workloadOf(t).name));
+    const timesOut = model.logs.some((l) => {
+      const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+      return (
+        pod &&
+        own.has(model.workloadOf(pod).name) &&
+        l.lines.some((x) => NETWORK_TIMEOUT.test(x.text))
+      );
+    });
+    if (!timesOut) return;
+    const agents = model
+      .list('pod')
+      .filter((p) => NODE_AGENT.test(p.name) && isUnhealthy(p, this.now))
+      .slice(0, 2);
+    await Promise.all(agents.map((p) => this.inspect(p)));
   }
 
   /**

@@ -67,11 +67,11 @@ const STOP = new Set(
 
 /** words that follow a kind as a phrase ("node group", "pod security"), never as its name */
 const NOT_A_NAME_AFTER_KIND =
-  /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec|actually|really|still|just|now|already|always|ever|never|currently|usually|suddenly|again|keeps?|seems?|looks?)$/;
+  /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec|actually|really|still|just|now|already|always|ever|never|currently|usually|suddenly|again|keeps?|seems?|looks?|temporarily|unavailable|intermittently|randomly|constantly|slowly|completely|partially|sometimes|occasionally|returns?|returning|responds?|answers?|shows?|says?|\d+)$/;
 
 /** words that come before a kind as a determiner or adjective ("a single pod"), never as a name */
 const NOT_A_NAME_BEFORE_KIND =
-  /^(?:single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong)$/;
+  /^(?:single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong|\d+)$/;
 
 const K8S_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
