@@ -122,6 +122,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
   },
   // ---------------------------------------------------------------- config objects
   {
+    // a subPath whose key the ConfigMap/Secret lacks: the kubelet makes an empty directory and
+    // runc cannot mount it onto the file path (StartError, exit 128)
+    id: 'subpath_key_missing',
+    class: 'crashloop_config',
+    title: 'a subPath mount fails (the key is missing: a directory mounted onto a file)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'state'],
+    text: 'error mounting "[^"]*volume-subpaths/(?<volume>[^/"]+)/[^"]*" to rootfs at "(?<target>[^"]+)"[^\\n]*?(?:not a directory|mount a directory onto a file)',
+    cause:
+      '{subject} cannot start its container: the subPath mount of volume {volume} at {target} fails ("{fact}"). The key that subPath names is missing from the ConfigMap or Secret behind {volume}, so the kubelet creates an empty directory and runc cannot mount it onto a file',
+    fix: 'Make the subPath of {subject} at {target} name a key that exists in the ConfigMap/Secret of volume {volume} (or add that key back); then the container starts.',
+  },
+  {
     id: 'missing_configmap',
     class: 'create_container_config',
     title: 'referenced ConfigMap does not exist',
@@ -447,8 +461,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['condition', 'event'],
     text: 'container runtime network not ready[^\\n]*|NetworkPluginNotReady[^\\n]*|cni plugin not initialized|Kubelet stopped posting node status|NodeNotReady|status is now: NodeNotReady|node is not ready|container runtime is down|PLEG is not healthy|network plugin is not ready',
     cause:
-      'node {node} is NotReady ("{fact}"): its kubelet stopped reporting, so the pods on it are unreachable and get evicted',
-    fix: 'Check node {node}: kubelet and container runtime status (`systemctl status kubelet`, its logs), network and the machine itself; cordon and drain it if it does not recover.',
+      'node {node} is NotReady ("{fact}"): its kubelet stopped reporting, so the pods on it are unreachable and get evicted{node_cause}',
+    fix: '{node_fix}Check node {node}: kubelet and container runtime status (`systemctl status kubelet`, its logs), network and the machine itself; cordon and drain it if it does not recover.',
   },
   {
     id: 'node_pressure',

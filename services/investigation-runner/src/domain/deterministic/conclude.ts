@@ -812,6 +812,30 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       ? 'its liveness probe fails on every replica together, so the kubelet restarts pods that are themselves fine, all at once'
       : 'every replica turns unready at once, so the Service has no ready endpoints and clients get 503 while the pods themselves run';
   }
+  if (f.entry.id === 'node_not_ready') {
+    // the API server refuses a client certificate as expired from when the node went silent:
+    // the kubelet's own certificate expired (kubeadm issues it for a year)
+    const node = model.get('node', f.groups['node'] ?? f.object?.name ?? '');
+    const since = node?.conditions.find((c) => c.type === 'Ready')?.at;
+    const refused = model.logs
+      .filter((l) => l.pod && /^kube-apiserver-/.test(l.pod))
+      .flatMap((l) => l.lines)
+      .map((x) => ({
+        x,
+        m: /x509: certificate has expired or is not yet valid: current time \S+ is after (\S+?),?\s/.exec(
+          x.text,
+        ),
+      }))
+      .find(
+        ({ m }) => m && (since === undefined || Math.abs(Date.parse(m[1]!) - since) < 15 * 60_000),
+      );
+    if (refused?.m) {
+      vars['node_cause'] =
+        `. The API server refuses a client certificate that expired at ${refused.m[1]}, just when the node went silent ("x509: certificate has expired or is not yet valid"): the kubelet's client certificate on ${node?.name ?? 'the node'} expired and was not rotated`;
+      vars['node_fix'] =
+        `Renew the kubelet client certificate of ${node?.name ?? 'the node'} (kubeadm: rejoin or renew it, then restart the kubelet) and turn on certificate rotation (rotateCertificates) so it renews before it expires. `;
+    }
+  }
   if (f.entry.id === 'probe_timeout')
     vars['probe_effect'] = /^readiness$/i.test(f.groups['probe'] ?? '')
       ? 'so it is taken out of the Service endpoints until it answers again'

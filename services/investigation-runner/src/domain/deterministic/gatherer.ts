@@ -563,6 +563,9 @@ export class Gatherer {
     await this.inspectNodeAgents(targets);
     // 3. follow what the evidence points at
     await this.follow(targets, text);
+    // a node whose kubelet stopped posting: what the API server says about the clients it
+    // refuses (an expired kubelet certificate is refused there, not on the node)
+    await this.inspectApiServerForSilentNodes();
     // 4. what the subjects call and fail on: the logs and state of that dependency
     await this.followDependencies(targets);
     // ... and DNS that times out from their pods: the NetworkPolicies that may cut port 53
@@ -1267,6 +1270,23 @@ export class Gatherer {
       if (pick && !targets.some((t) => t.name === pick.name)) pods.push(pick);
     }
     await Promise.all(pods.map((p) => this.inspect(p)));
+  }
+
+  /** The API server's own log (a self-hosted control plane) when a node stopped posting status. */
+  private async inspectApiServerForSilentNodes(): Promise<void> {
+    const silent = this.model
+      .list('node')
+      .some((n) =>
+        n.conditions.some(
+          (c) =>
+            c.type === 'Ready' &&
+            c.status === 'Unknown' &&
+            /stopped posting/i.test(c.message ?? ''),
+        ),
+      );
+    if (!silent) return;
+    const api = this.model.list('pod', 'kube-system').find((p) => /^kube-apiserver-/.test(p.name));
+    if (api && !this.model.logs.some((l) => l.pod === api.name)) await this.podLogs(api, 300);
   }
 
   /**
