@@ -541,6 +541,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the pods of {subject} cannot be created: the ServiceAccount "{sa}" they run as does not exist ("{fact}")',
     fix: 'Create the ServiceAccount {sa} in the namespace (with the Role/RoleBindings it needs), or set serviceAccountName of {subject} to one that exists.',
   },
+  {
+    // Vault's Kubernetes auth refuses the pod's ServiceAccount token: the role is bound to other
+    // ServiceAccount names or namespaces (the agent init container never renders the secrets)
+    id: 'vault_kubernetes_login_denied',
+    class: 'rbac_denied',
+    title: "Vault refuses the pod's Kubernetes login (403 permission denied)",
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: '/v1/auth/(?<mount>[\\w/-]*kubernetes[\\w/-]*)/login\\b[^\\n]*?Code: 403\\.[^\\n]*?permission denied',
+    cause:
+      '{subject} cannot log in to Vault: Vault\'s Kubernetes auth ({mount}) answers 403 permission denied to its pod ("{fact}"): the Vault role it asks for is not bound to the ServiceAccount the pod runs as{service_account} (bound_service_account_names / namespaces), so the agent never gets a token or renders the secrets',
+    fix: 'Bind the ServiceAccount of {subject}{service_account} to its Vault role (bound_service_account_names and namespaces), or run the pods as the ServiceAccount the role names; a ServiceAccount renamed in a release needs the role changed with it.',
+  },
   // ---------------------------------------------------------------- network
   {
     id: 'dns_failure',

@@ -836,6 +836,21 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
         `Renew the kubelet client certificate of ${node?.name ?? 'the node'} (kubeadm: rejoin or renew it, then restart the kubelet) and turn on certificate rotation (rotateCertificates) so it renews before it expires. `;
     }
   }
+  if (f.entry.id === 'vault_kubernetes_login_denied') {
+    // the ServiceAccount the refused pod runs as, and the one its siblings that still work use
+    const sa = pod?.fields['serviceAccount'] ?? pod?.fields['Service Account'];
+    const others = [
+      ...new Set(
+        model
+          .podsOf('deployment', f.workload, pod?.namespace)
+          .map((p) => p.fields['serviceAccount'] ?? p.fields['Service Account'])
+          .filter((x): x is string => !!x && x !== sa),
+      ),
+    ];
+    if (sa)
+      vars['service_account'] =
+        ` (${sa}${others.length ? `; its older pods run as ${others.join(', ')} and still log in` : ''})`;
+  }
   if (f.entry.id === 'probe_timeout')
     vars['probe_effect'] = /^readiness$/i.test(f.groups['probe'] ?? '')
       ? 'so it is taken out of the Service endpoints until it answers again'

@@ -267,7 +267,11 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
             line.text,
             lines.slice(i + 1, i + 80).map((x) => x.text),
           )
-        : withDetail(line.text, lines[i + 1]?.text);
+        : withDetail(
+            line.text,
+            lines[i + 1]?.text,
+            lines.slice(i + 1, i + 12).map((x) => x.text),
+          );
       // "connection refused" without the host: the host the app said it was connecting to
       const hint = /refused|timed? ?out|timeout|unreachable/i.test(line.text)
         ? connectTarget(lines.slice(Math.max(0, i - 12), i + 1).map((x) => x.text))
@@ -1146,7 +1150,19 @@ function pythonError(trace: string[]): string | undefined {
  * PostgreSQL writes why on the record after an error: "FATAL: database files are incompatible
  * with server", then "DETAIL: The data directory was initialized by PostgreSQL version 15, ...".
  */
-function withDetail(line: string, next: string | undefined): string {
+function withDetail(line: string, next: string | undefined, after: string[] = []): string {
+  // a record whose value runs on the lines below it (hclog's `error=` then "  | ..." lines, a
+  // message ending in ":"): those lines, up to the next record
+  if (/[:=]\s*$/.test(line) && after.length) {
+    const more: string[] = [];
+    for (const x of after) {
+      const own = x.replace(LINE_STAMP, '');
+      if (LOG_RECORD.test(own) || !/^\s/.test(own)) break;
+      const t = own.replace(/^\s*\|?\s*/, '');
+      if (t) more.push(t);
+    }
+    if (more.length) return `${line} ${more.join(' ')}`;
+  }
   if (!next || !/\b(?:FATAL|ERROR|PANIC):/.test(line)) return line;
   const detail = /\bDETAIL:\s+(.*)$/.exec(next)?.[1];
   return detail ? `${line} DETAIL: ${detail}` : line;
