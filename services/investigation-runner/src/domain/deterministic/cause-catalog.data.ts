@@ -622,6 +622,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Create the Secret {secret}{secret2} in the namespace of the Ingress (an Ingress only sees Secrets of its own namespace: copy it, or let cert-manager issue it there), or point spec.tls.secretName at a Secret that exists.',
   },
   {
+    // cert-manager's ACME order refused by the CA's rate limit: no certificate, no Secret
+    id: 'acme_rate_limited',
+    class: 'tls_certificate',
+    title: 'the ACME CA refuses a new certificate (rate limit)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log', 'event'],
+    text: 'urn:ietf:params:acme:error:rateLimited[^\\n]*|too many certificates \\(\\d+\\) already issued[^\\n]*',
+    cause:
+      'cert-manager cannot get a certificate for {subject}: the ACME CA (Let\'s Encrypt) refuses new orders with its rate limit ("{fact}"). Until it is issued the TLS Secret does not exist, so the ingress controller serves its default self-signed certificate ("Fake Certificate") and browsers warn',
+    fix: 'Stop re-issuing for the same names (keep the TLS Secret when namespaces or Certificates are recreated, or back it up and restore it), wait for the retry time the CA gives, or meanwhile serve a certificate from another issuer; see https://letsencrypt.org/docs/rate-limits/.',
+  },
+  {
     id: 'clock_skew',
     class: 'tls_certificate',
     title: "the node's clock is behind (TLS certificates not yet valid)",

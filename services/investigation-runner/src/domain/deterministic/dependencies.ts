@@ -217,3 +217,26 @@ export function upstreamWorkload(model: ClusterModel, line: string): ObjectView 
   if (!svc) return undefined;
   return backingWorkload(model, svc);
 }
+
+/**
+ * The workload behind the Ingress whose TLS Secret (or cert-manager Certificate) a line names as
+ * `namespace/name` (ingress-nginx: 'SSL certificate "shop/web-tls"'; cert-manager: key="shop/web-tls"):
+ * the Ingress of that namespace that terminates TLS with it, else the namespace's only Ingress.
+ */
+export function tlsSecretWorkload(model: ClusterModel, line: string): ObjectView | undefined {
+  const m =
+    /SSL certificate "?([a-z0-9][\w.-]*)\/([\w.-]+?)"?[\s:]/.exec(line) ??
+    /\bkey="([a-z0-9][\w.-]*)\/([\w.-]+)"/.exec(line);
+  if (!m) return undefined;
+  const [, ns, secret] = m;
+  const ingresses = model.list('ingress', ns).filter((i) => i.namespace === ns);
+  const ing =
+    ingresses.find((i) => (i.fields['tlsSecrets'] ?? '').split(',').includes(secret!)) ??
+    (ingresses.length === 1 ? ingresses[0] : undefined);
+  const b = ing ? ingressBackends(ing)[0] : undefined;
+  if (!b) return undefined;
+  const svc =
+    model.get('service', b.service, ns) ??
+    ({ kind: 'service', name: b.service, namespace: ns } as ObjectView);
+  return backingWorkload(model, svc) ?? workloadView('deployment', b.service, ns);
+}

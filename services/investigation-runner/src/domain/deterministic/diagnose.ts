@@ -6,6 +6,7 @@ import {
   ingressBackends,
   NODE_AGENT,
   podsNamedFor,
+  tlsSecretWorkload,
   upstreamWorkload,
 } from './dependencies';
 import { isUnhealthy } from './health';
@@ -280,7 +281,10 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
       const upstream =
         l.pod && INGRESS_CONTROLLER.test(l.pod) && /\[(?:error|crit|alert|emerg)\]/.test(line.text)
           ? upstreamWorkload(model, line.text)
-          : undefined;
+          : // a TLS Secret the controller (or cert-manager) cannot use: the Ingress's workload
+            l.pod && (INGRESS_CONTROLLER.test(l.pod) || /^cert-manager-/.test(l.pod))
+            ? tlsSecretWorkload(model, line.text)
+            : undefined;
       run(
         'log',
         undefined,

@@ -579,9 +579,31 @@ export class Gatherer {
       (hosts.length && BODY_REFUSED.test(text))
     )
       await this.inspectIngressControllers();
+    // ... the certificate the controller lacks: why cert-manager did not issue it
+    if (CERT_COMPLAINT.test(text)) await this.inspectCertManager();
     // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
     await genericDone;
+  }
+
+  /**
+   * The ingress controller serves its default certificate because a TLS Secret is missing: the
+   * cert-manager controller's log says why it did not issue it (a refused ACME order, a solver).
+   */
+  private async inspectCertManager(): Promise<void> {
+    const missing = this.model.logs.some(
+      (l) =>
+        l.pod &&
+        INGRESS_CONTROLLER.test(l.pod) &&
+        l.lines.some((x) =>
+          /SSL certificate[^\n]*(?:was not found|no object matching)/.test(x.text),
+        ),
+    );
+    if (!missing) return;
+    const cm = this.model
+      .list('pod')
+      .find((p) => /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/.test(p.name));
+    if (cm && !this.model.logs.some((l) => l.pod === cm.name)) await this.podLogs(cm, 300);
   }
 
   /**

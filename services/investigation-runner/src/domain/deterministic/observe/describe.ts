@@ -234,6 +234,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
       .map((l) => /nginx\.ingress\.kubernetes\.io\/rewrite-target:\s*(\S+)/.exec(l.raw)?.[1])
       .find((x) => x !== undefined);
     if (rewrite !== undefined) v.fields['rewriteTarget'] = rewrite;
+    // "TLS:\n  web-tls terminates shop.example.com"
+    const tls = lines
+      .map((l) => /^\s+(\S+) terminates\b/.exec(l.raw)?.[1])
+      .filter((x): x is string => !!x && x !== 'SNI');
+    if (tls.length) v.fields['tlsSecrets'] = tls.join(',');
     const at = lines.findIndex((l) => l.indent === 0 && /^Rules:?$/.test(l.raw.trim()));
     const backends: IngressBackend[] = [];
     let host = '*';

@@ -315,6 +315,10 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .join(',');
       const rewrite = ann['nginx.ingress.kubernetes.io/rewrite-target'];
       if (rewrite !== undefined) v.fields['rewriteTarget'] = rewrite;
+      const tls = arr(spec['tls'])
+        .map((t) => str(rec(t)['secretName']))
+        .filter(Boolean);
+      if (tls.length) v.fields['tlsSecrets'] = tls.join(',');
       const backends = arr(spec['rules']).flatMap((r): IngressBackend[] => {
         const host = str(rec(r)['host']) ?? '*';
         return arr(rec(rec(r)['http'])['paths']).map((x) => {
