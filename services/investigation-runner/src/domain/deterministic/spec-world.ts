@@ -733,3 +733,126 @@ export async function investigateAt(tools: FakeTool[], message: string, now: num
   const out = await engine.run(engineRun(message, ns ? { namespace: ns } : {}));
   return { text: conclusion(out.result), result: out.result, gateway };
 }
+
+// ------------------------------------------------------------------------------------------------
+// API objects: a Pod, a Deployment, a Namespace
+
+export interface Box {
+  name: string;
+  image: string;
+  /** container state; running when absent */
+  state?: Record<string, unknown>;
+  lastState?: Record<string, unknown>;
+  restarts?: number;
+  ready?: boolean;
+  resources?: Record<string, unknown>;
+}
+
+/** a Pod as the API returns it, with what these worlds need (annotations, several containers) */
+export function podObj(p: {
+  name: string;
+  ns: string;
+  labels: Record<string, string>;
+  owner: { kind: string; name: string };
+  boxes: Box[];
+  annotations?: Record<string, string>;
+  phase?: 'Running' | 'Pending' | 'Failed';
+  /** minutes ago */
+  created?: number;
+  scheduled?: boolean;
+  /** the node it runs on */
+  node?: string;
+  serviceAccount?: string;
+}): Record<string, unknown> {
+  const created = p.created ?? 60 * 24 * 2;
+  const phase = p.phase ?? 'Running';
+  const scheduled = p.scheduled ?? phase !== 'Pending';
+  const readyOf = (b: Box) => b.ready ?? (phase === 'Running' && !b.state);
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: p.name,
+      namespace: p.ns,
+      labels: p.labels,
+      ...(p.annotations ? { annotations: p.annotations } : {}),
+      creationTimestamp: ago(created),
+      ownerReferences: [
+        {
+          apiVersion: /Job$/.test(p.owner.kind) ? 'batch/v1' : 'apps/v1',
+          kind: p.owner.kind,
+          name: p.owner.name,
+          controller: true,
+        },
+      ],
+    },
+    spec: {
+      ...(scheduled ? { nodeName: p.node ?? 'gke-prod-pool-b-4c1f9e2a-m7qd' } : {}),
+      ...(p.serviceAccount ? { serviceAccountName: p.serviceAccount } : {}),
+      containers: p.boxes.map((b) => ({
+        name: b.name,
+        image: b.image,
+        ...(b.resources ? { resources: b.resources } : {}),
+      })),
+    },
+    status: {
+      phase,
+      conditions: [
+        { type: 'PodScheduled', status: scheduled ? 'True' : 'False' },
+        { type: 'Ready', status: p.boxes.every(readyOf) ? 'True' : 'False' },
+      ],
+      ...(scheduled
+        ? {
+            startTime: ago(created),
+            podIP: '10.52.3.18',
+            containerStatuses: p.boxes.map((b) => ({
+              name: b.name,
+              image: b.image,
+              ready: readyOf(b),
+              started: !b.state,
+              restartCount: b.restarts ?? 0,
+              state: b.state ?? { running: { startedAt: ago(created) } },
+              ...(b.lastState ? { lastState: b.lastState } : {}),
+            })),
+          }
+        : {}),
+    },
+  };
+}
+
+export function deploymentObj(
+  name: string,
+  ns: string,
+  images: string[],
+  replicas: number,
+  ready: number,
+  /** the containers' names, when not the Deployment's */
+  names: string[] = [],
+) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 90) },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: images.map((image, i) => ({ name: names[i] ?? name, image })) },
+      },
+    },
+    status: {
+      replicas,
+      readyReplicas: ready,
+      availableReplicas: ready,
+      updatedReplicas: replicas,
+      ...(ready < replicas ? { unavailableReplicas: replicas - ready } : {}),
+    },
+  };
+}
+
+export const namespaceObj = (name: string): Record<string, unknown> => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name },
+});
