@@ -156,8 +156,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['event', 'state'],
     text: 'secrets? "(?<secret>[^"]+)" not found',
     cause:
-      '{subject} cannot start: the Secret "{secret}" it references does not exist (CreateContainerConfigError)',
-    fix: 'Create the Secret {secret} in the namespace (or fix the name referenced by {subject}).',
+      '{subject} cannot start: the Secret "{secret}" it references does not exist (CreateContainerConfigError){secret_source}',
+    fix: '{secret_fix}Create the Secret {secret} in the namespace (or fix the name referenced by {subject}).',
   },
   {
     id: 'missing_key',

@@ -851,6 +851,23 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       vars['service_account'] =
         ` (${sa}${others.length ? `; its older pods run as ${others.join(', ')} and still log in` : ''})`;
   }
+  if (f.entry.id === 'missing_secret' && f.groups['secret']) {
+    // an ExternalSecret meant to create it, and the External Secrets controller's error for it
+    const name = f.groups['secret'];
+    const line = model.logs
+      .filter((l) => l.pod && /^external-secrets-/.test(l.pod))
+      .flatMap((l) => l.lines)
+      .filter((x) => x.text.includes(`"${name}"`) && /error|fail|could not/i.test(x.text))
+      .pop();
+    if (line) {
+      const rec = /"msg"\s*:\s*"([^"]+)"/.exec(line.text)?.[1];
+      const err = /"error"\s*:\s*"((?:[^"\\]|\\.)+)"/.exec(line.text)?.[1];
+      vars['secret_source'] =
+        `. It is to be created by the ExternalSecret ${name}, which does not sync (SecretSyncedError): the External Secrets controller logs "${clip([rec, err].filter(Boolean).join(': ') || line.text, 240)}"`;
+      vars['secret_fix'] =
+        `Fix the ExternalSecret ${name} (the remote key it asks its secret store for must exist, and the store must be allowed to read it); once it syncs, the Secret appears and the pods start. `;
+    }
+  }
   if (f.entry.id === 'probe_timeout')
     vars['probe_effect'] = /^readiness$/i.test(f.groups['probe'] ?? '')
       ? 'so it is taken out of the Service endpoints until it answers again'

@@ -561,6 +561,8 @@ export class Gatherer {
     // network timeouts from their pods: a node's network agent (kube-proxy, the CNI) that is
     // down on a node would explain them for the pods there (read before the budget goes)
     await this.inspectNodeAgents(targets);
+    // a Secret that does not exist: the operator that should create it (External Secrets) says why
+    await this.inspectSecretOperator();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // a node whose kubelet stopped posting: what the API server says about the clients it
@@ -1292,6 +1294,22 @@ export class Gatherer {
       if (pick && !targets.some((t) => t.name === pick.name)) pods.push(pick);
     }
     await Promise.all(pods.map((p) => this.inspect(p)));
+  }
+
+  /** The External Secrets controller's log when a pod waits for a Secret that does not exist. */
+  private async inspectSecretOperator(): Promise<void> {
+    const { model } = this;
+    const missing = [
+      ...model.events.map((e) => e.message),
+      ...model.list('pod').flatMap((p) => p.containers.map((c) => c.waiting?.message ?? '')),
+    ].some((m) => /secrets? "[^"]+" not found/.test(m));
+    if (!missing) return;
+    const op = model
+      .list('pod')
+      .find((p) =>
+        /^external-secrets-(?!webhook|cert-controller)[a-z0-9]+-[a-z0-9]+$/.test(p.name),
+      );
+    if (op && !model.logs.some((l) => l.pod === op.name)) await this.podLogs(op, 300);
   }
 
   /** The API server's own log (a self-hosted control plane) when a node stopped posting status. */
