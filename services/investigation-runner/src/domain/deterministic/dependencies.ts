@@ -228,11 +228,14 @@ export function tlsSecretWorkload(model: ClusterModel, line: string): ObjectView
     /SSL certificate "?([a-z0-9][\w.-]*)\/([\w.-]+?)"?[\s:]/.exec(line) ??
     /\bkey="([a-z0-9][\w.-]*)\/([\w.-]+)"/.exec(line);
   if (!m) return undefined;
-  const [, ns, secret] = m;
+  const [, ns, key] = m;
+  // cert-manager names a CertificateRequest / Order <certificate>-<revision>[-<hash>]
+  const names = [key!, key!.replace(/-\d+(?:-\d+)?$/, '')];
   const ingresses = model.list('ingress', ns).filter((i) => i.namespace === ns);
   const ing =
-    ingresses.find((i) => (i.fields['tlsSecrets'] ?? '').split(',').includes(secret!)) ??
-    (ingresses.length === 1 ? ingresses[0] : undefined);
+    ingresses.find((i) =>
+      (i.fields['tlsSecrets'] ?? '').split(',').some((x) => names.includes(x)),
+    ) ?? (ingresses.length === 1 ? ingresses[0] : undefined);
   const b = ing ? ingressBackends(ing)[0] : undefined;
   if (!b) return undefined;
   const svc =

@@ -602,9 +602,16 @@ export class Gatherer {
         ),
     );
     if (!missing) return;
-    const cm = this.model
-      .list('pod')
-      .find((p) => /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/.test(p.name));
+    const isController = (p: ObjectView) =>
+      /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/.test(p.name);
+    // a listing of the request's namespace only: cert-manager runs in its own
+    if (!this.model.list('pod').some(isController))
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'cert-manager' },
+        { kind: 'pod', namespace: 'cert-manager' },
+      );
+    const cm = this.model.list('pod').find(isController);
     if (cm && !this.model.logs.some((l) => l.pod === cm.name)) await this.podLogs(cm, 300);
   }
 
@@ -1304,11 +1311,16 @@ export class Gatherer {
       ...model.list('pod').flatMap((p) => p.containers.map((c) => c.waiting?.message ?? '')),
     ].some((m) => /secrets? "[^"]+" not found/.test(m));
     if (!missing) return;
-    const op = model
-      .list('pod')
-      .find((p) =>
-        /^external-secrets-(?!webhook|cert-controller)[a-z0-9]+-[a-z0-9]+$/.test(p.name),
+    const isOperator = (p: ObjectView) =>
+      /^external-secrets-(?!webhook|cert-controller)[a-z0-9]+-[a-z0-9]+$/.test(p.name);
+    // a listing of the request's namespace only: the operator runs in its own
+    if (!model.list('pod').some(isOperator))
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'external-secrets' },
+        { kind: 'pod', namespace: 'external-secrets' },
       );
+    const op = model.list('pod').find(isOperator);
     if (op && !model.logs.some((l) => l.pod === op.name)) await this.podLogs(op, 300);
   }
 
@@ -1325,7 +1337,15 @@ export class Gatherer {
         ),
       );
     if (!silent) return;
-    const api = this.model.list('pod', 'kube-system').find((p) => /^kube-apiserver-/.test(p.name));
+    const isApi = (p: ObjectView) => /^kube-apiserver-/.test(p.name);
+    // a listing of the request's namespace only: the control plane runs in kube-system
+    if (!this.model.list('pod').some(isApi))
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'kube-system' },
+        { kind: 'pod', namespace: 'kube-system' },
+      );
+    const api = this.model.list('pod').find(isApi);
     if (api && !this.model.logs.some((l) => l.pod === api.name)) await this.podLogs(api, 300);
   }
 
@@ -1346,6 +1366,13 @@ export class Gatherer {
       );
     });
     if (!timesOut) return;
+    // a listing of the request's namespace only: the node agents live in kube-system
+    if (!model.list('pod').some((p) => NODE_AGENT.test(p.name)))
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'kube-system' },
+        { kind: 'pod', namespace: 'kube-system' },
+      );
     const agents = model
       .list('pod')
       .filter((p) => NODE_AGENT.test(p.name) && isUnhealthy(p, this.now))
