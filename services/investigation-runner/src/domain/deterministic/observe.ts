@@ -283,7 +283,14 @@ function customRevision(
   v.created = at;
   const image = str(r['image']);
   if (image) v.images.push(image);
+  // "images": ["app=registry/app:1.2"] (container=image)
+  for (const x of arr(r['images']).map(str)) if (x) v.images.push(x.replace(/^[a-z0-9-]+=/, ''));
   v.fields['revision'] = str(r['revision']) ?? '';
+  const rs = str(r['replicaset'] ?? r['replicaSet'] ?? r['replica_set']);
+  if (rs) v.fields['replicaset'] = rs;
+  if (r['current'] === true) v.fields['current'] = 'true';
+  const replicas = str(r['replicas']);
+  if (replicas) v.fields['replicas'] = replicas;
   if (str(r['change_cause'] ?? r['changeCause']))
     v.fields['changeCause'] = String(r['change_cause'] ?? r['changeCause']);
   out.objects.push(v);

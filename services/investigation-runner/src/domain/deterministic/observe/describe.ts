@@ -215,6 +215,16 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
         if (t && p) p.targetPort = /^\d+$/.test(t) ? Number(t) : t;
       });
     if (ports.length) v.fields['ports'] = JSON.stringify(ports);
+    // "NodePort: http 30080/TCP", in the order of the ports
+    const nodePorts = lines
+      .filter((l) => l.indent === 0 && l.key === 'NodePort')
+      .map((l) => /(\d+)\/([A-Z]+)/.exec(l.value));
+    v.fields['nodePorts'] = nodePorts
+      .map((m, i) =>
+        m ? `${(ports[i] as { port?: number } | undefined)?.port ?? ''}:${m[1]}/${m[2]}` : '',
+      )
+      .filter(Boolean)
+      .join(',');
   }
   // an Ingress's rules: host, then "path  service:port (endpoints)"
   // "Annotations:  kubernetes.io/limit-ranger: LimitRanger plugin set: memory limit for container x"
@@ -259,6 +269,21 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
     if (rep) v.fields['replicas'] = rep[1]!;
   }
+  // "Annotations: deployment.kubernetes.io/revision: 12": a Deployment's or ReplicaSet's revision
+  for (const note of collectMulti(lines, 'Annotations')) {
+    const m =
+      /^(deployment\.kubernetes\.io\/revision(?:-history)?|kubernetes\.io\/change-cause)[:=]\s*(.+)$/.exec(
+        note,
+      );
+    if (!m) continue;
+    const field =
+      m[1] === 'kubernetes.io/change-cause'
+        ? 'changeCause'
+        : m[1]!.endsWith('history')
+          ? 'revisionHistory'
+          : 'revision';
+    v.fields[field] = m[2]!.trim();
+  }
   // the pod template's annotations (a ReplicaSet's, a Deployment's): checksum/config and the like
   const tpl = lines.findIndex((l) => l.indent === 0 && /^Pod Template:?$/.test(l.raw.trim()));
   if (tpl >= 0) {
@@ -291,12 +316,16 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   for (const cStart of starts) {
     const init = lines[cStart]!.key === 'Init Containers';
     const base = lines[cStart]!.indent;
+    // a container's name 2 deeper than "Containers:" and its fields 4 deeper; kubectl prints a
+    // pod template's 1 and 2 deeper ("  Containers:", "   app:", "    Image:")
+    const nameIndent = lines[cStart + 1]?.indent === base + 1 ? base + 1 : base + 2;
+    const fieldIndent = nameIndent === base + 1 ? base + 2 : base + 4;
     let cur: ContainerView | undefined;
     let section: 'state' | 'last' | 'limits' | 'requests' | 'env' | 'other' = 'other';
     for (let i = cStart + 1; i < lines.length; i++) {
       const l = lines[i]!;
       if (l.indent <= base && l.raw.trim()) break;
-      if (l.indent === base + 2 && l.key && !l.value) {
+      if (l.indent === nameIndent && l.key && !l.value) {
         cur = emptyContainer(l.key);
         if (init) cur.init = true;
         v.containers.push(cur);
@@ -304,7 +333,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
         continue;
       }
       if (!cur || !l.key) continue;
-      if (l.indent === base + 4) {
+      if (l.indent === fieldIndent) {
         switch (l.key) {
           case 'Image':
             cur.image = l.value;
@@ -362,7 +391,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
             cur.env['__args'] = [
               cur.env['__args'] ?? '',
               l.value,
-              ...collectUntilKey(lines, i + 1, base + 4),
+              ...collectUntilKey(lines, i + 1, fieldIndent),
             ]
               .join(' ')
               .trim();
@@ -372,7 +401,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
         }
         continue;
       }
-      if (l.indent > base + 4) {
+      if (l.indent > fieldIndent) {
         const st =
           section === 'state'
             ? stateRef(cur, 'state')

@@ -45,6 +45,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     v.fields['limitRanger'] = ann['kubernetes.io/limit-ranger'];
   if (ann['kubernetes.io/change-cause'])
     v.fields['changeCause'] = ann['kubernetes.io/change-cause'];
+  // a rollback renumbers the revision it went back to: the numbers it had before
+  if (ann['deployment.kubernetes.io/revision-history'])
+    v.fields['revisionHistory'] = ann['deployment.kubernetes.io/revision-history'];
   v.conditions = arr(status['conditions']).map((c) => {
     const r = rec(c);
     return {
@@ -106,6 +109,11 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   }
   if (tmpfs.length) v.fields['memoryVolumes'] = tmpfs.join(', ');
   if (podSpec['hostNetwork'] === true) v.fields['hostNetwork'] = 'true';
+  else if (kind === 'pod' && specContainers.length) v.fields['hostNetwork'] = 'false';
+  // what the pod spec says of privilege, per container (init containers too): privileged, and
+  // the user it runs as (its own securityContext over the pod's)
+  if (kind === 'pod' && specContainers.length)
+    v.fields['podSecurity'] = JSON.stringify(containerSecurity(podSpec));
   if (str(podSpec['dnsPolicy'])) v.fields['dnsPolicy'] = String(podSpec['dnsPolicy']);
   for (const vol of arr(podSpec['volumes']).map(rec)) {
     const c = str(rec(vol['persistentVolumeClaim'])['claimName']);
@@ -275,6 +283,12 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
       if (str(spec['externalName'])) v.fields['externalName'] = String(spec['externalName']);
       if (str(spec['type'])) v.fields['type'] = String(spec['type']);
+      // the node ports it opens on every node (a LoadBalancer allocates them too)
+      v.fields['nodePorts'] = arr(spec['ports'])
+        .map(rec)
+        .filter((x) => num(x['nodePort']) !== undefined)
+        .map((x) => `${str(x['port']) ?? ''}:${str(x['nodePort'])}/${str(x['protocol']) ?? 'TCP'}`)
+        .join(',');
       const lb = arr(rec(status['loadBalancer'])['ingress'])
         .map((i) => str(rec(i)['hostname']) ?? str(rec(i)['ip']) ?? '')
         .filter(Boolean);
@@ -482,4 +496,30 @@ export function fromKubeEvent(o: Record<string, unknown>, ctx: CallContext, out:
     ),
     source: ctx.tool,
   });
+}
+
+/** Each container's privilege as its spec says: `{name, init?, privileged?, runAsUser?, runAsNonRoot?}`. */
+function containerSecurity(podSpec: Record<string, unknown>): Record<string, unknown>[] {
+  const pod = rec(podSpec['securityContext']);
+  const of = (c: Record<string, unknown>, init: boolean) => {
+    const sc = rec(c['securityContext']);
+    const user = num(sc['runAsUser']) ?? num(pod['runAsUser']);
+    const nonRoot =
+      typeof sc['runAsNonRoot'] === 'boolean'
+        ? sc['runAsNonRoot']
+        : typeof pod['runAsNonRoot'] === 'boolean'
+          ? pod['runAsNonRoot']
+          : undefined;
+    return {
+      name: str(c['name']) ?? '',
+      ...(init ? { init: true } : {}),
+      ...(sc['privileged'] === true ? { privileged: true } : {}),
+      ...(user !== undefined ? { runAsUser: user } : {}),
+      ...(nonRoot !== undefined ? { runAsNonRoot: nonRoot } : {}),
+    };
+  };
+  return [
+    ...arr(podSpec['initContainers']).map((c) => of(rec(c), true)),
+    ...arr(podSpec['containers']).map((c) => of(rec(c), false)),
+  ];
 }

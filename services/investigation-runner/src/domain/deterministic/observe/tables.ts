@@ -186,6 +186,11 @@ export function parseTables(
         if (r['TYPE'] === 'LoadBalancer' && r['EXTERNAL-IP'] && !/^<.*>$/.test(r['EXTERNAL-IP']))
           v.fields['externalAddress'] = r['EXTERNAL-IP'];
       }
+      // `kubectl get svc`: "8080:30081/TCP" opens node port 30081 on every node
+      if (v.kind === 'service' && r['PORT(S)'] !== undefined)
+        v.fields['nodePorts'] = [...r['PORT(S)'].matchAll(/(\d+):(\d+)\/([A-Z]+)/g)]
+          .map((m) => m[0])
+          .join(',');
       if (v.kind === 'ingress' && r['HOSTS']) v.fields['hosts'] = r['HOSTS'];
       // `kubectl get ingress`: the class it asks for and the address a controller gave it
       if (v.kind === 'ingress' && r['CLASS'] && r['CLASS'] !== '<none>')
