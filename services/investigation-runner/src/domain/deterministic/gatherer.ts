@@ -13,6 +13,7 @@ import { isUnhealthy } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import type { LogView } from './observe/views';
+import { ownHash, questionNamespace, templateKey } from './questions';
 import type { Scope, Subject } from './scope';
 import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
 
@@ -497,6 +498,7 @@ export class Gatherer {
           .map((s) => this.describe(s)),
       );
     }
+    await this.gatherForSpecQuestion();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -960,6 +962,109 @@ export class Gatherer {
         .sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))
         .slice(0, 4);
     return picked.slice(0, 6);
+  }
+
+  /**
+   * Questions the pod specs and Services answer ("which containers run as root", "which pods use
+   * hostNetwork", "which node ports are open") and a Deployment's revisions: what listings and
+   * descriptions do not show is read whole.
+   */
+  private async gatherForSpecQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type === 'privileged' || q?.type === 'host_network') {
+      const ns = questionNamespace(q, this.model, this.scope);
+      const excluded = q.type === 'host_network' ? (q.excluded ?? []) : [];
+      const pods = this.model
+        .list('pod', ns)
+        .filter(
+          (p) =>
+            (!ns || p.namespace === ns) &&
+            !excluded.includes(p.namespace ?? '') &&
+            !p.fields['podSecurity'] &&
+            !/^(Succeeded|Completed)$/.test(p.status ?? ''),
+        );
+      // pods of one ReplicaSet or DaemonSet share their template: one of each first
+      const seen = new Set<string>();
+      const firsts = pods.filter((p) => {
+        const k = templateKey(this.model, p);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+      const rest = pods.filter((p) => !firsts.includes(p));
+      const room = Math.max(4, Math.min(24, this.budget - 4));
+      await Promise.all([...firsts, ...rest].slice(0, room).map((p) => this.readWhole(p)));
+    }
+    if (q?.type === 'node_ports') {
+      const ns = questionNamespace(q, this.model, this.scope);
+      if (!this.model.list('service', ns).some((s) => !ns || s.namespace === ns))
+        await this.first(
+          this.listers('service'),
+          { kind: 'service', namespace: ns, all: !ns },
+          { kind: 'service', namespace: ns },
+        );
+      // a listing that shows no ports: each Service described ("NodePort: http 30080/TCP")
+      await Promise.all(
+        this.model
+          .list('service', ns)
+          .filter((s) => (!ns || s.namespace === ns) && s.fields['nodePorts'] === undefined)
+          .slice(0, 12)
+          .map((s) => this.describe(s)),
+      );
+    }
+    if (q?.type === 'rollout_history' && q.subject) {
+      const dep =
+        this.model.list('deployment').find((d) => d.name === q.subject) ??
+        this.model
+          .list('deployment')
+          .find((d) => this.scope.subjects.some((s) => this.model.matches(d, s)));
+      const name = dep?.name ?? q.subject;
+      const ns = dep?.namespace ?? this.scope.namespaces[0];
+      await Promise.all([
+        this.first(
+          this.tools('history'),
+          { kind: 'deployment', name, namespace: ns },
+          { kind: 'deployment', namespace: ns },
+        ),
+        this.first(
+          this.listers('replicaset'),
+          { kind: 'replicaset', namespace: ns, all: !ns },
+          { kind: 'replicaset', namespace: ns },
+        ),
+        dep ? this.readWhole(dep) : Promise.resolve(),
+      ]);
+      // each ReplicaSet's revision is an annotation: read whole (or described)
+      const owned = this.model
+        .list('replicaset', ns)
+        .filter(
+          (r) =>
+            (r.owner?.name === name || (!r.owner && ownHash(name).test(r.name))) &&
+            r.fields['revision'] === undefined,
+        )
+        .slice(0, 10);
+      await Promise.all(
+        owned.map(async (r) => {
+          if (!(await this.readWhole(r))) await this.describe(r);
+        }),
+      );
+    }
+  }
+
+  /** The object whole, as `kubectl get -o yaml` prints it (a get that answers YAML or JSON first). */
+  private readWhole(o: ObjectView): Promise<boolean> {
+    const whole = (p: ToolProfile) =>
+      p.params.output ||
+      /\byaml\b|\bjson\b|-o yaml|in full/i.test(`${p.tool.name} ${p.tool.description}`)
+        ? 0
+        : 1;
+    const ps = this.tools('get', o.kind)
+      .filter((p) => p.params.name || p.params.pod)
+      .sort((a, b) => whole(a) - whole(b));
+    return this.first(
+      ps,
+      { kind: o.kind, name: o.name, namespace: o.namespace },
+      { kind: o.kind, namespace: o.namespace, pod: o.kind === 'pod' ? o.name : undefined },
+    );
   }
 
   /** The object's own description (describe, else get by name). */

@@ -221,6 +221,14 @@ export function answerQuestion(
       return limitAndUse(model, scope, q.resource, q.subject);
     case 'no_endpoints':
       return servicesWithoutEndpoints(model, q.namespace ?? scope.namespaces[0]);
+    case 'privileged':
+      return privilegedContainers(model, questionNamespace(q, model, scope));
+    case 'host_network':
+      return hostNetworkPods(model, questionNamespace(q, model, scope), q.excluded ?? []);
+    case 'node_ports':
+      return nodePortServices(model, questionNamespace(q, model, scope));
+    case 'rollout_history':
+      return rolloutHistory(model, scope, q.subject);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -688,3 +696,273 @@ function lastRun(
   );
   return `${schedule}${subject ?? 'It'} last succeeded with Job ${last.name}: ${start !== undefined ? `started ${new Date(start).toISOString()}, ` : ''}completed ${new Date(end).toISOString()} (${ago(now - end)} ago)${took}.${failed.length ? ` Since then ${failed.length} run(s) failed: ${failed.map((j) => j.name).join(', ')}.` : ''}`;
 }
+
+/** what a pod's spec was made from: its ReplicaSet, DaemonSet, StatefulSet or Job (else itself) */
+export function templateKey(model: ClusterModel, p: ObjectView): string {
+  if (p.owner) return `${p.namespace ?? ''}/${p.owner.name}`;
+  // a listing that shows no owner: the pod's name without its generated suffix
+  const base = /^(.+)-[a-z0-9]{5}$/.exec(p.name)?.[1];
+  return `${p.namespace ?? ''}/${base ?? model.workloadOf(p).name}`;
+}
+
+interface ContainerSecurity {
+  name: string;
+  init?: boolean;
+  privileged?: boolean;
+  runAsUser?: number;
+  runAsNonRoot?: boolean;
+}
+
+/**
+ * The pods of `pods` with their spec's facts: read whole, or (not read) a pod of the same
+ * ReplicaSet or DaemonSet that was, since they share one template; undefined when neither.
+ */
+function withSpecs(
+  model: ClusterModel,
+  pods: ObjectView[],
+): { pod: ObjectView; spec?: ObjectView; inferred: boolean }[] {
+  const read = new Map<string, ObjectView>();
+  for (const p of pods)
+    if (p.fields['podSecurity'] && !read.has(templateKey(model, p)))
+      read.set(templateKey(model, p), p);
+  return pods.map((p) => {
+    if (p.fields['podSecurity']) return { pod: p, spec: p, inferred: false };
+    const twin = read.get(templateKey(model, p));
+    return { pod: p, spec: twin, inferred: !!twin };
+  });
+}
+
+const runningPods = (model: ClusterModel, namespace?: string) =>
+  model
+    .list('pod', namespace)
+    .filter(
+      (p) =>
+        (!namespace || p.namespace === namespace) &&
+        !/^(Succeeded|Completed)$/.test(p.status ?? ''),
+    );
+
+/** "which containers run privileged or as root?": what the pod specs' securityContexts say */
+function privilegedContainers(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const pods = withSpecs(model, runningPods(model, namespace));
+  const known = pods.filter((x) => x.spec);
+  if (!known.length)
+    return `I could not read the pod specs${where} (their securityContext) with the tools available.`;
+  // per workload and container: why it runs privileged or as root, and the pods it runs in
+  const hits = new Map<string, { why: string; pods: string[] }>();
+  const unset = new Map<string, string[]>();
+  let containers = 0;
+  for (const { pod, spec } of known) {
+    let sec: ContainerSecurity[] = [];
+    try {
+      sec = JSON.parse(spec!.fields['podSecurity'] ?? '[]') as ContainerSecurity[];
+    } catch {
+      continue;
+    }
+    const w = model.workloadOf(pod);
+    for (const c of sec) {
+      containers++;
+      const label = `${c.init ? 'init container' : 'container'} ${c.name} of ${w.kind} ${w.name}`;
+      const why = [
+        ...(c.privileged ? ['privileged: true'] : []),
+        ...(c.runAsUser === 0 ? ['runAsUser: 0 (root)'] : []),
+      ];
+      if (why.length) {
+        const h = hits.get(label) ?? { why: why.join(', '), pods: [] };
+        h.pods.push(pod.name);
+        hits.set(label, h);
+      } else if (c.runAsUser === undefined && c.runAsNonRoot !== true) {
+        const u = unset.get(label) ?? [];
+        u.push(pod.name);
+        unset.set(label, u);
+      }
+    }
+  }
+  const missing = pods.length - known.length;
+  const tail = `${
+    unset.size
+      ? ` ${unset.size} container(s) set neither runAsUser nor runAsNonRoot, so they run as their image's user (root unless the image sets another): ${[
+          ...unset.keys(),
+        ].join('; ')}.`
+      : ''
+  }${missing ? ` ${missing} pod(s) could not be read.` : ''}`;
+  if (!hits.size)
+    return `No container${where} runs privileged or with runAsUser 0 (${containers} containers of ${known.length} pods read, init containers included).${tail}`;
+  return `${hits.size} container${hits.size === 1 ? '' : 's'}${where} run${hits.size === 1 ? 's' : ''} privileged or as root (of ${containers} containers of ${known.length} pods read, init containers included): ${[
+    ...hits,
+  ]
+    .map(
+      ([label, h]) =>
+        `${label} (${h.why}; pod${h.pods.length === 1 ? '' : 's'} ${h.pods.join(', ')})`,
+    )
+    .join('; ')}.${tail}`;
+}
+
+/** "which pods run with hostNetwork (not counting kube-system)?" */
+function hostNetworkPods(
+  model: ClusterModel,
+  namespace: string | undefined,
+  excluded: string[],
+): string {
+  const where = namespace
+    ? ` in namespace ${namespace}`
+    : excluded.length
+      ? ` outside ${excluded.join(', ')}`
+      : '';
+  const pods = withSpecs(
+    model,
+    runningPods(model, namespace).filter((p) => !excluded.includes(p.namespace ?? '')),
+  );
+  const known = pods.filter((x) => x.spec?.fields['hostNetwork'] !== undefined);
+  if (!known.length)
+    return `I could not read the pod specs${where} (hostNetwork) with the tools available.`;
+  const hits = known.filter((x) => x.spec!.fields['hostNetwork'] === 'true');
+  const missing = pods.length - known.length;
+  const tail = missing ? ` ${missing} pod(s) could not be read.` : '';
+  if (!hits.length)
+    return `No pod${where} runs with hostNetwork: true (${known.length} pods read).${tail}`;
+  const byWorkload = new Map<string, ObjectView[]>();
+  for (const { pod } of hits) {
+    const w = model.workloadOf(pod);
+    const k = `${w.kind} ${pod.namespace ? `${pod.namespace}/` : ''}${w.name}`;
+    byWorkload.set(k, [...(byWorkload.get(k) ?? []), pod]);
+  }
+  return `${hits.length} pod${hits.length === 1 ? '' : 's'}${where} run${hits.length === 1 ? 's' : ''} with hostNetwork: true (of ${known.length} pods read): ${[
+    ...byWorkload,
+  ]
+    .map(
+      ([w, ps]) =>
+        `${ps.length} of ${w} (${ps.map((p) => p.name).join(', ')}${ps[0]!.fields['dnsPolicy'] ? `; dnsPolicy ${ps[0]!.fields['dnsPolicy']}` : ''})`,
+    )
+    .join('; ')}.${tail}`;
+}
+
+/** "which services are NodePort, on which node ports?" (a LoadBalancer allocates node ports too) */
+function nodePortServices(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const services = model
+    .list('service', namespace)
+    .filter((s) => !namespace || s.namespace === namespace);
+  if (!services.length) return `I could not list the Services${where} with the tools available.`;
+  const ports = (s: ObjectView) =>
+    (s.fields['nodePorts'] ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((p) => {
+        const m = /^(\d*):(\d+)\/(\w+)$/.exec(p);
+        return m ? `node port ${m[2]}/${m[3]}${m[1] ? ` (service port ${m[1]})` : ''}` : p;
+      });
+  const nodePort = services.filter((s) => s.fields['type'] === 'NodePort');
+  const lbs = services.filter((s) => s.fields['type'] === 'LoadBalancer' && ports(s).length);
+  const unknown = services.filter((s) => s.fields['type'] === undefined).length;
+  const list = (xs: ObjectView[]) =>
+    xs
+      .map(
+        (s) =>
+          `${s.name}${namespace || !s.namespace ? '' : ` (namespace ${s.namespace})`} on ${ports(s).join(', ') || 'node ports not shown'}`,
+      )
+      .join('; ');
+  const tail = `${
+    lbs.length
+      ? ` ${lbs.length} LoadBalancer Service${lbs.length === 1 ? '' : 's'} also open${lbs.length === 1 ? 's' : ''} node ports (a LoadBalancer allocates them, though it is not of type NodePort): ${list(lbs)}.`
+      : ''
+  }${unknown ? ` The type of ${unknown} Service(s) was not shown.` : ''}`;
+  if (!nodePort.length)
+    return `No Service${where} is of type NodePort (of ${services.length} Services seen).${tail}`;
+  return `${nodePort.length} Service${nodePort.length === 1 ? ' is' : 's are'} of type NodePort${where} (of ${services.length} Services seen): ${list(nodePort)}.${tail}`;
+}
+
+/** "show me the rollout history of X": its ReplicaSets' revisions, images, and the current one */
+function rolloutHistory(model: ClusterModel, scope: Scope, subject: string | undefined): string {
+  const dep =
+    model.list('deployment').find((d) => d.name === subject) ??
+    model.list('deployment').find((d) => scope.subjects.some((s) => model.matches(d, s)));
+  const name = dep?.name ?? subject;
+  if (!name) return "I could not tell which Deployment's rollout history is asked about.";
+  const ns = dep?.namespace;
+  interface Rev {
+    revision: number;
+    images: string[];
+    rs?: string;
+    replicas?: string;
+    created?: number;
+    history?: string;
+    current?: boolean;
+    cause?: string;
+  }
+  const revs = new Map<number, Rev>();
+  const add = (r: Rev) => {
+    const prev = revs.get(r.revision);
+    revs.set(r.revision, {
+      ...prev,
+      ...Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)),
+      images: prev?.images.length ? prev.images : r.images,
+    } as Rev);
+  };
+  for (const r of model.list('replicaset', ns)) {
+    if (r.owner ? r.owner.name !== name : !ownHash(name).test(r.name)) continue;
+    const n = Number(r.fields['revision']);
+    if (!r.fields['revision'] || !Number.isFinite(n)) continue;
+    add({
+      revision: n,
+      images: r.images.length ? r.images : r.containers.map((c) => c.image ?? '').filter(Boolean),
+      rs: r.name,
+      replicas: r.fields['status.readyReplicas'] ?? r.fields['replicas'] ?? r.fields['ready'],
+      created: r.created,
+      history: r.fields['revisionHistory'],
+      cause: r.fields['changeCause'],
+    });
+  }
+  // a history tool's rows (`kubectl rollout history`)
+  for (const r of model.list('revision', ns)) {
+    if (r.owner?.name !== name) continue;
+    const n = Number(r.fields['revision']);
+    if (!Number.isFinite(n) || !r.fields['revision']) continue;
+    add({
+      revision: n,
+      images: r.images,
+      rs: r.fields['replicaset'],
+      replicas: r.fields['replicas'],
+      created: r.created,
+      current: r.fields['current'] === 'true' ? true : undefined,
+      cause: r.fields['changeCause'] !== '<none>' ? r.fields['changeCause'] : undefined,
+    });
+  }
+  if (!revs.size)
+    return `I could not read the revisions of ${name} (its ReplicaSets' revision annotations) with the tools available.`;
+  const sorted = [...revs.values()].sort((a, b) => a.revision - b.revision);
+  const depRev = Number(dep?.fields['revision'] ?? NaN);
+  const current =
+    sorted.find((r) => r.revision === depRev) ??
+    sorted.find((r) => r.current) ??
+    sorted[sorted.length - 1]!;
+  const parts = sorted.map(
+    (r) =>
+      `revision ${r.revision}${r === current ? ' (current)' : ''}: ${r.images.join(', ') || 'image not shown'}${r.rs ? ` (ReplicaSet ${r.rs}${r.replicas !== undefined ? `, ${r.replicas} ready` : ''}${r.created ? `, created ${new Date(r.created).toISOString()}` : ''})` : ''}${r.cause ? `, change-cause "${clip(r.cause, 120)}"` : ''}`,
+  );
+  const rollback = current.history
+    ? ` Revision ${current.revision} was revision ${current.history.split(',').join(', ')} before: rolling back to a revision (kubectl rollout undo) renumbers it as the newest, so that number no longer appears.`
+    : '';
+  return `Rollout history of ${name}${ns ? ` (namespace ${ns})` : ''}, ${sorted.length} revision${sorted.length === 1 ? '' : 's'} kept: ${parts.join('; ')}. The current (live) revision is ${current.revision}, image ${current.images.join(', ') || 'not shown'}.${rollback}`;
+}
+
+/**
+ * The namespace a question is about: named as one, else a word after "in" ("which services in
+ * retail ...") once objects were seen there; never one the question leaves out.
+ */
+export function questionNamespace(
+  q: { namespace?: string; near?: string[]; excluded?: string[] },
+  model: ClusterModel,
+  scope: Scope,
+): string | undefined {
+  const out = q.excluded ?? [];
+  if (q.namespace && !out.includes(q.namespace)) return q.namespace;
+  const named = scope.namespaces.find((n) => !out.includes(n));
+  if (named) return named;
+  const spaces = new Set(model.list().map((o) => (o.kind === 'namespace' ? o.name : o.namespace)));
+  return (q.near ?? []).find((w) => spaces.has(w) && !out.includes(w));
+}
+
+/** a ReplicaSet named for a Deployment: `<name>-<pod-template-hash>` */
+export const ownHash = (deployment: string) =>
+  new RegExp(`^${deployment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[a-z0-9]{5,10}$`);

@@ -57,7 +57,18 @@ export type Question =
   /** "which volumes in data are still on gp2?" */
   | { type: 'storage_class'; name: string; namespace?: string }
   /** "which services are exposed through a LoadBalancer, and at what address?" */
-  | { type: 'load_balancers'; namespace?: string };
+  | { type: 'load_balancers'; namespace?: string }
+  /**
+   * "which containers run privileged or as root?"; `near`: words after "in" that may name a
+   * namespace ("which services in retail ..."), checked once namespaces are seen
+   */
+  | { type: 'privileged'; namespace?: string; near?: string[] }
+  /** "which services are NodePort, and on which node ports?" */
+  | { type: 'node_ports'; namespace?: string; near?: string[] }
+  /** "which pods use hostNetwork, not counting kube-system?" */
+  | { type: 'host_network'; namespace?: string; excluded?: string[]; near?: string[] }
+  /** "show me the rollout history of X": its revisions, their images, the current one */
+  | { type: 'rollout_history'; subject?: string };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -287,6 +298,10 @@ function parseQuestion(
   const t = message.toLowerCase();
   const asks =
     /\?|^\s*(how many|which|what|list|show|are there|is there|count|give me|find)\b/.test(t);
+  // "security audit: list the containers that run as root" asks too
+  if (!asks && !/(?:^|[.,;:!]\s*)(?:list|show|find)\b/.test(t)) return undefined;
+  const security = securityQuestion(t, namespaces, subjects);
+  if (security) return security;
   if (!asks) return undefined;
   const ns = namespaces[0];
   const status = STATUS_WORDS.find(([re]) => re.test(t))?.[1];
@@ -479,5 +494,72 @@ function parseQuestion(
     !subjects.length
   )
     return { type: 'nodes' };
+  return undefined;
+}
+
+/** a question that asks for a list, not one that quotes an error ("... is forbidden: privileged") */
+const ASKS_FOR_LIST =
+  /\b(?:which|what|who|whose|any|anything|anyone|anybody|list|show|are there|is there|how many|find|give me)\b/;
+
+/**
+ * Questions about how workloads are exposed and privileged, and about a Deployment's revisions:
+ * "anything running as root?", "what node ports are open?", "who uses host networking?",
+ * "show me the rollout history of X", "what revisions does X have?".
+ */
+function securityQuestion(
+  t: string,
+  namespaces: string[],
+  subjects: Subject[],
+): Question | undefined {
+  // "which pods logged 'privileged mode'?" asks about logs
+  if (/\blog(?:ged|ging|s)?\b/.test(t)) return undefined;
+  const ns = namespaces[0];
+  const near = [
+    ...t.matchAll(/\b(?:in|within|inside|across)\s+(?:the\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g),
+  ]
+    .map((m) => m[1]!)
+    .filter((w) => !STOP.has(w));
+  if (
+    ASKS_FOR_LIST.test(t) &&
+    /\b(?:run(?:s|ning)?|runs? as|execut\w*|as)\s+(?:the\s+)?root\b|\bprivileged\b|\broot (?:users?|containers?|pods?|privileges?)\b|\buid 0\b|\brunasuser:? 0\b/.test(
+      t,
+    ) &&
+    !/\b(?:forbidden|violat\w*|not allowed|denied|rejected|admission|podsecurity|cannot|can'?t|won'?t|fails?|failing|failed)\b/.test(
+      t,
+    )
+  )
+    return { type: 'privileged', namespace: ns, near };
+  if (ASKS_FOR_LIST.test(t) && /\bnode ?ports?\b/.test(t))
+    return { type: 'node_ports', namespace: ns, near };
+  if (ASKS_FOR_LIST.test(t) && /\bhost ?network(?:ing)?\b|\bhost net\b/.test(t)) {
+    // "not counting kube-system", "outside kube-system", "except the monitoring namespace"
+    const excluded = [
+      ...t.matchAll(
+        /\b(?:not counting|outside(?: of)?|except(?: for)?|excluding|other than|besides|apart from|ignoring|ignore|not in)\s+(?:the\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+      ),
+    ]
+      .map((m) => m[1]!)
+      .filter((n) => !STOP.has(n) || n === 'default');
+    const inNs = namespaces.find((n) => !excluded.includes(n));
+    return {
+      type: 'host_network',
+      namespace: inNs,
+      ...(excluded.length ? { excluded } : {}),
+      near: near.filter((w) => !excluded.includes(w)),
+    };
+  }
+  // "what revisions does billing have?": the word after "does" names it (checked once listed)
+  const subject =
+    subjects.find((s) => !s.kind || s.kind === 'deployment')?.name ??
+    /\brevisions? (?:does|do|did|has|have) (?:the )?([a-z0-9][a-z0-9-]*[a-z0-9])\b/
+      .exec(t)?.[1]
+      ?.replace(/^(?:it|they|this|that)$/, '');
+  if (
+    subject &&
+    (/\b(?:rollout|deployment|deploy|revision|release)s? history\b|\bhistory of\b/.test(t) ||
+      (/\b(?:which|what|show|list|how many)\b[^?]*\brevisions?\b/.test(t) &&
+        !/\b(?:crash\w*|fail\w*|error\w*|broken|why)\b/.test(t)))
+  )
+    return { type: 'rollout_history', subject };
   return undefined;
 }
