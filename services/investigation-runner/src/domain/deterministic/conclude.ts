@@ -765,6 +765,7 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   const pods =
     obj?.kind === 'pod' ? [obj] : model.podsOf('deployment', f.workload, f.object?.namespace);
   const pod = pods[0] ?? obj;
+  const names = new Set(pods.map((p) => p.name));
   const named = f.groups['container'];
   const c = pod?.containers.find((x) => x.name === named) ?? pod?.containers[0];
   if (named && pod && pod.containers.length > 1)
@@ -802,7 +803,6 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
   if (f.entry.id === 'mongo_no_primary') vars['members'] = replicaMembers(model, f);
   if (f.entry.id === 'health_checks_dependency') {
     // which probe calls that check: the kubelet's Unhealthy events on these pods say
-    const names = new Set(pods.map((p) => p.name));
     const probes = model.events
       .filter((e) => e.reason === 'Unhealthy' && (!e.object || names.has(e.object.name)))
       .map((e) => /^(Liveness|Readiness|Startup) probe/i.exec(e.message)?.[1]?.toLowerCase());
@@ -874,7 +874,6 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       : 'so the kubelet restarts it before it is ready';
   if (f.entry.id === 'kafka_record_too_large') {
     // the size its own log gives a record it failed to send ("... (1310000 bytes)")
-    const names = new Set(pods.map((p) => p.name));
     const size = model.logs
       .filter((l) => l.pod && names.has(l.pod))
       .flatMap((l) => l.lines.map((x) => /\b(\d{6,})\s*bytes\b/i.exec(x.text)?.[1]))
@@ -973,7 +972,6 @@ function varsFor(f: Finding, model: ClusterModel, subject: string): Record<strin
       .join(', ')})`;
   if (f.entry.id === 'sched_insufficient') {
     // why no node comes: the cluster autoscaler's answer for these pods
-    const names = new Set(pods.map((p) => p.name));
     const said = model.events.find(
       (e) =>
         e.reason === 'NotTriggerScaleUp' &&

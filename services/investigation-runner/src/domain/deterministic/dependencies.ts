@@ -1,5 +1,6 @@
 import type { ClusterModel } from './model';
 import type { IngressBackend, ObjectView } from './observe';
+import { newObject } from './observe/views';
 
 /** A workload the subject's failing requests name (by Service DNS name, URL or host=). */
 export interface Dependency {
@@ -77,15 +78,8 @@ function productWorkloads(
 }
 
 const workloadView = (kind: string, name: string, namespace?: string): ObjectView => ({
-  kind,
-  name,
+  ...newObject(kind, name, 'pods'),
   namespace,
-  labels: {},
-  containers: [],
-  conditions: [],
-  images: [],
-  fields: {},
-  source: 'pods',
 });
 
 /** The pods of the workload a Service is named for (`web` -> web, web-api). */
@@ -177,6 +171,10 @@ export function failingDependencies(
   }
   return [...counts.values()].sort((a, b) => b.n - a.n).map((x) => x.dep);
 }
+
+/** a connection or lookup that got no answer */
+export const NETWORK_TIMEOUT =
+  /i\/o timeout|connection timed out|connect timeout|ETIMEDOUT|EAI_AGAIN/i;
 
 /** the per-node network agents' pods: Service routing (kube-proxy) and the pod network (CNI) */
 export const NODE_AGENT =

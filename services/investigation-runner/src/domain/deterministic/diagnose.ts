@@ -4,6 +4,7 @@ import {
   backingWorkload,
   INGRESS_CONTROLLER,
   ingressBackends,
+  NETWORK_TIMEOUT,
   NODE_AGENT,
   podsNamedFor,
   tlsSecretWorkload,
@@ -512,9 +513,6 @@ function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding
   return out;
 }
 
-/** a connection or lookup that got no answer */
-const NET_TIMEOUT = /i\/o timeout|connection timed out|connect timeout|ETIMEDOUT|EAI_AGAIN/i;
-
 /**
  * A node's network agent (kube-proxy, the CNI's pod) down while the pods on that node time out
  * on Services and lookups: without it the node has no Service rules (or no pod network), so only
@@ -541,7 +539,7 @@ function nodeNetworkAgentsDown(model: ClusterModel, entry: CauseEntry, now?: num
       const hit = model.logs
         .filter((l) => l.pod === pod.name && l.namespace === pod.namespace)
         .flatMap((l) => l.lines)
-        .find((x) => NET_TIMEOUT.test(x.text));
+        .find((x) => NETWORK_TIMEOUT.test(x.text));
       if (!hit) continue;
       const workload = model.workloadOf(pod).name;
       const elsewhere = model

@@ -6,13 +6,14 @@ import {
   failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
+  NETWORK_TIMEOUT,
   NODE_AGENT,
   podsNamedFor,
 } from './dependencies';
 import { isUnhealthy } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
-import type { LogView } from './observe/views';
+import { newObject, type LogView } from './observe/views';
 import { ownHash, questionNamespace, templateKey } from './questions';
 import type { Scope, Subject } from './scope';
 import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
@@ -28,22 +29,12 @@ const HOST_NAME =
 const DNS_TIMEOUT =
   /lookup \S+ on [\d.:[\]]+:53: (?:read udp[^\n]*)?i\/o timeout|connection timed out; no servers could be reached|EAI_AGAIN|Temporary failure in name resolution/;
 
-/** a connection or lookup that got no answer */
-const NETWORK_TIMEOUT = /i\/o timeout|connection timed out|connect timeout|ETIMEDOUT|EAI_AGAIN/i;
-
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
 /** An object known by name only (named in the request, a backend an Ingress names). */
 const named = (kind: string, name: string, namespace?: string): ObjectView => ({
-  kind,
-  name,
+  ...newObject(kind, name, 'scope'),
   namespace,
-  labels: {},
-  containers: [],
-  conditions: [],
-  images: [],
-  fields: {},
-  source: 'scope',
 });
 
 export class Gatherer {
@@ -603,18 +594,23 @@ export class Gatherer {
           /SSL certificate[^\n]*(?:was not found|no object matching)/.test(x.text),
         ),
     );
-    if (!missing) return;
-    const isController = (p: ObjectView) =>
-      /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/.test(p.name);
-    // a listing of the request's namespace only: cert-manager runs in its own
-    if (!this.model.list('pod').some(isController))
-      await this.first(
-        this.listers('pod'),
-        { kind: 'pod', namespace: 'cert-manager' },
-        { kind: 'pod', namespace: 'cert-manager' },
+    if (missing)
+      await this.systemPodLog(
+        /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/,
+        'cert-manager',
       );
-    const cm = this.model.list('pod').find(isController);
-    if (cm && !this.model.logs.some((l) => l.pod === cm.name)) await this.podLogs(cm, 300);
+  }
+
+  /**
+   * The log of a cluster component's pod (cert-manager, the API server, an operator), once: its
+   * own namespace is listed first when the request's listing did not include it.
+   */
+  private async systemPodLog(name: RegExp, namespace: string): Promise<void> {
+    const is = (p: ObjectView) => name.test(p.name);
+    if (!this.model.list('pod').some(is))
+      await this.first(this.listers('pod'), { kind: 'pod', namespace }, { kind: 'pod', namespace });
+    const pod = this.model.list('pod').find(is);
+    if (pod && !this.model.logs.some((l) => l.pod === pod.name)) await this.podLogs(pod, 300);
   }
 
   /**
@@ -1415,18 +1411,11 @@ export class Gatherer {
       ...model.events.map((e) => e.message),
       ...model.list('pod').flatMap((p) => p.containers.map((c) => c.waiting?.message ?? '')),
     ].some((m) => /secrets? "[^"]+" not found/.test(m));
-    if (!missing) return;
-    const isOperator = (p: ObjectView) =>
-      /^external-secrets-(?!webhook|cert-controller)[a-z0-9]+-[a-z0-9]+$/.test(p.name);
-    // a listing of the request's namespace only: the operator runs in its own
-    if (!model.list('pod').some(isOperator))
-      await this.first(
-        this.listers('pod'),
-        { kind: 'pod', namespace: 'external-secrets' },
-        { kind: 'pod', namespace: 'external-secrets' },
+    if (missing)
+      await this.systemPodLog(
+        /^external-secrets-(?!webhook|cert-controller)[a-z0-9]+-[a-z0-9]+$/,
+        'external-secrets',
       );
-    const op = model.list('pod').find(isOperator);
-    if (op && !model.logs.some((l) => l.pod === op.name)) await this.podLogs(op, 300);
   }
 
   /** The API server's own log (a self-hosted control plane) when a node stopped posting status. */
@@ -1441,17 +1430,7 @@ export class Gatherer {
             /stopped posting/i.test(c.message ?? ''),
         ),
       );
-    if (!silent) return;
-    const isApi = (p: ObjectView) => /^kube-apiserver-/.test(p.name);
-    // a listing of the request's namespace only: the control plane runs in kube-system
-    if (!this.model.list('pod').some(isApi))
-      await this.first(
-        this.listers('pod'),
-        { kind: 'pod', namespace: 'kube-system' },
-        { kind: 'pod', namespace: 'kube-system' },
-      );
-    const api = this.model.list('pod').find(isApi);
-    if (api && !this.model.logs.some((l) => l.pod === api.name)) await this.podLogs(api, 300);
+    if (silent) await this.systemPodLog(/^kube-apiserver-/, 'kube-system');
   }
 
   /**
@@ -1461,16 +1440,7 @@ export class Gatherer {
    */
   private async inspectNodeAgents(targets: ObjectView[]): Promise<void> {
     const { model } = this;
-    const own = new Set(targets.map((t) => model.workloadOf(t).name));
-    const timesOut = model.logs.some((l) => {
-      const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
-      return (
-        pod &&
-        own.has(model.workloadOf(pod).name) &&
-        l.lines.some((x) => NETWORK_TIMEOUT.test(x.text))
-      );
-    });
-    if (!timesOut) return;
+    if (!this.subjectPodsLogging(targets, NETWORK_TIMEOUT).length) return;
     // a listing of the request's namespace only: the node agents live in kube-system
     if (!model.list('pod').some((p) => NODE_AGENT.test(p.name)))
       await this.first(
@@ -1485,19 +1455,27 @@ export class Gatherer {
     await Promise.all(agents.map((p) => this.inspect(p)));
   }
 
+  /** The pods of the subjects' workloads whose logs read so far have a line matching `re`. */
+  private subjectPodsLogging(targets: ObjectView[], re: RegExp): ObjectView[] {
+    const { model } = this;
+    const own = new Set(targets.map((t) => model.workloadOf(t).name));
+    return model.logs.flatMap((l) => {
+      const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+      return pod && own.has(model.workloadOf(pod).name) && l.lines.some((x) => re.test(x.text))
+        ? [pod]
+        : [];
+    });
+  }
+
   /**
    * Lookups that time out from the subjects' pods (the cluster DNS itself may be fine): their
    * namespace's NetworkPolicies, each read whole (listings do not show the rules).
    */
   private async inspectEgressPolicies(targets: ObjectView[]): Promise<void> {
     const { model } = this;
-    const own = new Set(targets.map((t) => model.workloadOf(t).name));
-    const namespaces = new Set<string>();
-    for (const l of model.logs) {
-      const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
-      if (!pod?.namespace || !own.has(model.workloadOf(pod).name)) continue;
-      if (l.lines.some((x) => DNS_TIMEOUT.test(x.text))) namespaces.add(pod.namespace);
-    }
+    const namespaces = new Set(
+      this.subjectPodsLogging(targets, DNS_TIMEOUT).flatMap((p) => p.namespace ?? []),
+    );
     for (const ns of [...namespaces].slice(0, 1)) {
       await this.first(
         this.listers('networkpolicy'),
