@@ -10,7 +10,7 @@ import {
   tlsSecretWorkload,
   upstreamWorkload,
 } from './dependencies';
-import { isUnhealthy } from './health';
+import { hasFinished, isUnhealthy } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { quantity } from './questions';
@@ -856,7 +856,7 @@ function jobPodsHeldBySidecar(model: ClusterModel, entry: CauseEntry): Finding[]
       model.workloadOf(p).kind !== 'cronjob'
     )
       continue;
-    if (/Succeeded|Completed|Failed/.test(p.status ?? '')) continue;
+    if (hasFinished(p)) continue;
     const main = p.containers.filter((c) => !c.init);
     const done = main.find((c) => c.terminated?.exitCode === 0);
     const running = main.find(

@@ -10,7 +10,7 @@ import {
   NODE_AGENT,
   podsNamedFor,
 } from './dependencies';
-import { isUnhealthy } from './health';
+import { hasCompleted, isUnhealthy } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
@@ -977,7 +977,7 @@ export class Gatherer {
             (!ns || p.namespace === ns) &&
             !excluded.includes(p.namespace ?? '') &&
             !p.fields['podSecurity'] &&
-            !/^(Succeeded|Completed)$/.test(p.status ?? ''),
+            !hasCompleted(p),
         );
       // pods of one ReplicaSet or DaemonSet share their template: one of each first
       const seen = new Set<string>();

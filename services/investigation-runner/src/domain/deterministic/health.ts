@@ -1,11 +1,19 @@
 import type { ObjectView } from './observe';
 
+/** A pod that ran to completion (phase Succeeded; kubectl shows Completed). */
+export const hasCompleted = (p: ObjectView): boolean =>
+  /^(Succeeded|Completed)$/.test(p.status ?? '');
+
+/** A pod that will not run again: completed, or failed for good. */
+export const hasFinished = (p: ObjectView): boolean =>
+  hasCompleted(p) || /^Failed$/.test(p.status ?? '');
+
 /** Whether an object is failing now (a pod not running and ready, a node not Ready, ...). */
 export function isUnhealthy(o: ObjectView, now: number = Date.now()): boolean {
   if (o.kind === 'pod') {
     if (o.status && !/^(Running|Succeeded|Completed)$/.test(o.status)) return true;
     // a pod that ran to completion: its containers exited 0 and are never ready again
-    if (o.status && /^(Succeeded|Completed)$/.test(o.status)) return false;
+    if (hasCompleted(o)) return false;
     if (
       o.containers.some(
         (c) =>

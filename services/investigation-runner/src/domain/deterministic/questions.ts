@@ -1,8 +1,10 @@
 import { matchesLabels, parseLabelSelector, type LabelRequirement } from '@inquest/kube';
 import { isCordoned, type ClusterModel } from './model';
+import { hasCompleted, hasFinished } from './health';
 import type { ObjectView } from './observe';
 import type { LogLine } from './observe/views';
 import type { Question, Scope, Subject } from './scope';
+import { clip } from './text';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -47,7 +49,7 @@ export function answerQuestion(
           (p) =>
             (!q.namespace || p.namespace === q.namespace) &&
             p.containers.some((c) => !c.init) &&
-            !/Succeeded|Completed|Failed/.test(p.status ?? ''),
+            !hasFinished(p),
         );
       if (!pods.length)
         return `I could not read the containers of the pods${where(q.namespace)} with the tools available.`;
@@ -428,8 +430,6 @@ function unavailableReplicas(
   return `${notReady.length} of ${pods.length} pods of ${subject ?? 'the service'} are not running and ready${notReady.length ? `: ${notReady.map((p) => `${p.name} [${p.status ?? '?'}]`).join(', ')}` : ''}.`;
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
 /** "which node is kafka-2 running on?": each subject pod's node, and what runs on a named node */
 function placement(model: ClusterModel, scope: Scope, subject: string | undefined): string {
   // a node named bare ("ip-10-0-25-91", no kind) is a node when a node has that name
@@ -631,7 +631,7 @@ function podsUsing(
   if (!all.length)
     return `No pod${where} uses the ${label} ${name} (${pods.length} pods read: env, envFrom and volumes).`;
   // a pod that has finished (a completed Job's) used it, but does not any more
-  const done = all.filter((x) => /^(Succeeded|Completed|Failed)$/.test(x.p.status ?? ''));
+  const done = all.filter((x) => hasFinished(x.p));
   const hits = all.filter((x) => !done.includes(x));
   const list = (xs: typeof all) => xs.map((x) => `${x.p.name} (${x.how.join(', ')})`).join(', ');
   return `${hits.length} pod${hits.length === 1 ? '' : 's'}${where} use${hits.length === 1 ? 's' : ''} the ${label} ${name}${done.length ? ' now' : ''} (of ${pods.length} read)${hits.length ? `: ${list(hits)}` : ''}.${done.length ? ` ${done.length} finished pod${done.length === 1 ? '' : 's'} (not running) also name${done.length === 1 ? 's' : ''} it: ${list(done)}.` : ''}`;
@@ -735,11 +735,7 @@ function withSpecs(
 const runningPods = (model: ClusterModel, namespace?: string) =>
   model
     .list('pod', namespace)
-    .filter(
-      (p) =>
-        (!namespace || p.namespace === namespace) &&
-        !/^(Succeeded|Completed)$/.test(p.status ?? ''),
-    );
+    .filter((p) => (!namespace || p.namespace === namespace) && !hasCompleted(p));
 
 /** "which containers run privileged or as root?": what the pod specs' securityContexts say */
 function privilegedContainers(model: ClusterModel, namespace: string | undefined): string {

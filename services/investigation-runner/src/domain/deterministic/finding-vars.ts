@@ -1,0 +1,587 @@
+import { clipKeepingError, type Finding } from './diagnose';
+import type { ClusterModel } from './model';
+import { quantity } from './questions';
+import type { ContainerView, ObjectView } from './observe/views';
+import { clip } from './text';
+
+/** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
+const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
+
+function heapCap(env: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(env)) {
+    const m = HEAP_FLAG.exec(value);
+    if (m) return name === '__args' ? `${m[0]} in its arguments` : `${m[0]} in ${name}`;
+  }
+  return undefined;
+}
+
+/** a database URL or host variable: "pgbouncer.orders.svc:6432 from DATABASE_URL" */
+const DB_URL =
+  /^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|jdbc:[a-z]+):\/\/(?:[^@/\s]*@)?([^/?\s,]+)/i;
+const DB_HOST_VAR = /^(?:PG|POSTGRES_|DB_|DATABASE_|MYSQL_|MONGO_)HOST$/;
+
+function databaseTarget(env: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(env)) {
+    const m = DB_URL.exec(value);
+    if (m) return `${m[1]} from ${name}`;
+  }
+  for (const [name, value] of Object.entries(env))
+    if (DB_HOST_VAR.test(name) && value) return `${value} from ${name}`;
+  return undefined;
+}
+
+/**
+ * When the database does not say who holds the lock: a Job of the same namespace that was already
+ * running when the statement gave up and still runs (a batch job's long transaction is the usual
+ * holder), with what its log last said.
+ */
+function concurrentJob(
+  model: ClusterModel,
+  f: Finding,
+): { text: string; name: string } | undefined {
+  const ns = f.object?.namespace;
+  const failedAt = f.at;
+  const job = model
+    .list('job', ns)
+    .filter(
+      (j) =>
+        (!ns || j.namespace === ns) &&
+        model.workloadOf(j).name !== f.workload &&
+        !j.name.startsWith(`${f.workload}-`) &&
+        !j.fields['completionTime'] &&
+        !j.conditions.some(
+          (c) => (c.type === 'Failed' || c.type === 'Complete') && c.status === 'True',
+        ),
+    )
+    .map((j) => {
+      const pods = model.list('pod', j.namespace).filter((p) => p.name.startsWith(`${j.name}-`));
+      const running = pods.find((p) => /^Running$/.test(p.status ?? ''));
+      const started = Date.parse(j.fields['startTime'] ?? '') || j.created;
+      return { j, running, started };
+    })
+    .filter(
+      (x) =>
+        x.running && (failedAt === undefined || x.started === undefined || x.started <= failedAt),
+    )
+    .sort((a, b) => (a.started ?? 0) - (b.started ?? 0))[0];
+  if (!job) return undefined;
+  const log = model.logs
+    .filter((l) => l.pod === job.running!.name && !l.previous)
+    .flatMap((l) => l.lines)
+    .pop()?.text;
+  return {
+    name: `Job ${job.j.name}`,
+    text: `Job ${job.j.name} was already running when it gave up${job.started ? ` (since ${new Date(job.started).toISOString()})` : ''} and still runs (pod ${job.running!.name}); a long transaction of a batch job is the usual holder${log ? `, and it last logged "${log.slice(0, 200)}"` : ''}`,
+  };
+}
+
+/**
+ * Who holds the lock a statement waited for, from a PostgreSQL log (log_lock_waits): "Process
+ * holding the lock: 7301", that process's connection line ("[7301] ... user=catalog_export
+ * ... application_name=catalog-export") and a running pod of that application.
+ */
+function lockHolder(model: ClusterModel): { text: string; name: string } | undefined {
+  const lines = model.logs.flatMap((l) => l.lines.map((x) => x.text));
+  const pid = lines.map((x) => /Process(?:es)? holding the lock: (\d+)/.exec(x)?.[1]).find(Boolean);
+  if (!pid) return undefined;
+  const conn = lines.find(
+    (x) => x.includes(`[${pid}]`) && /connection authorized|application_name=/.test(x),
+  );
+  const app = conn && /application_name=([\w.-]+)/.exec(conn)?.[1];
+  const user = conn && /\buser=([\w.-]+)/.exec(conn)?.[1];
+  const since =
+    conn &&
+    /\d{4}-\d{2}-\d{2}[ T](\d{2}:\d{2}(?::\d{2})?)/.exec(
+      conn.replace(/^\d{4}-\d{2}-\d{2}T\S+\s+/, ''),
+    )?.[1];
+  const pod =
+    app &&
+    model
+      .list('pod')
+      .find((p) => p.name.startsWith(`${app}-`) && /Running|Pending/.test(p.status ?? ''));
+  const who = [
+    app ? `application ${app}` : '',
+    user ? `user ${user}` : '',
+    since ? `connected at ${since}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const text =
+    `the lock is held by database process ${pid}${who ? ` (${who})` : ''}` +
+    (pod ? `, still running as pod ${pod.name}` : '');
+  return { text, name: pod ? `pod ${pod.name}, process ${pid}` : `process ${pid}` };
+}
+
+/** The matchLabels of a pod's required podAffinity terms (from its affinity JSON). */
+function requiredPodAffinity(json: string | undefined): [string, string][] {
+  if (!json) return [];
+  try {
+    const a = JSON.parse(json) as {
+      podAffinity?: {
+        requiredDuringSchedulingIgnoredDuringExecution?: {
+          labelSelector?: { matchLabels?: Record<string, string> };
+        }[];
+      };
+    };
+    return (a.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).flatMap((t) =>
+      Object.entries(t.labelSelector?.matchLabels ?? {}),
+    );
+  } catch {
+    return []; // clipped at 600 characters
+  }
+}
+
+/**
+ * The replica-set members a MongoDB client could not reach ("mongodb-1.mongodb-headless...":
+ * "Unknown"), with the state of the pod each names.
+ */
+function replicaMembers(model: ClusterModel, f: Finding): string {
+  const hosts = new Set<string>();
+  for (const l of model.logs)
+    for (const x of l.lines.slice(-200))
+      for (const m of x.text.matchAll(/"([a-z0-9-]+)\.[a-z0-9.-]+:\d+"\s*:\s*"Unknown"/g))
+        hosts.add(m[1]!);
+  const parts = [...hosts].slice(0, 4).map((h) => {
+    const pod =
+      model.get('pod', h, f.object?.namespace) ?? model.list('pod').find((p) => p.name === h);
+    const why = pod
+      ? model.events.find(
+          (e) =>
+            e.object?.name === pod.name && /FailedScheduling|Failed|BackOff/.test(e.reason ?? ''),
+        )
+      : undefined;
+    return `${h}${pod?.status ? ` (${pod.status}${why ? `: ${why.message.slice(0, 160)}` : ''})` : ''}`;
+  });
+  return parts.length ? `; members it cannot reach: ${parts.join(', ')}` : '';
+}
+
+/**
+ * A request larger than what any node can give at all (not only now): the largest allocatable
+ * of that resource among the nodes read, with the instance type, says so (a node group moved to
+ * a smaller type). Empty when some node could fit it once others move.
+ */
+function fitsNoNode(model: ClusterModel, pod: ObjectView, res: string): string {
+  if (res !== 'cpu' && res !== 'memory') return '';
+  const want = pod.containers
+    .filter((c) => !c.init)
+    .reduce((a, c) => a + quantity(c.requests[res] ?? '0'), 0);
+  const nodes = model
+    .list('node')
+    .map((n) => {
+      let alloc: Record<string, string> = {};
+      try {
+        alloc = JSON.parse(n.fields['allocatable'] ?? '{}') as Record<string, string>;
+      } catch {
+        /* unread */
+      }
+      return { n, have: alloc[res] };
+    })
+    .filter((x): x is { n: ObjectView; have: string } => !!x.have);
+  if (!want || !nodes.length) return '';
+  const best = nodes.sort((a, b) => quantity(b.have) - quantity(a.have))[0]!;
+  if (quantity(best.have) >= want) return '';
+  const type =
+    best.n.labels['node.kubernetes.io/instance-type'] ??
+    best.n.labels['beta.kubernetes.io/instance-type'];
+  return `; no node can ever fit it: the largest allocatable ${res} is ${best.have}${type ? ` (instance type ${type})` : ''} of ${nodes.length} node(s) read, below the pod's request`;
+}
+
+/**
+ * What starves a workload whose work overruns: its pods' CPU use against their limit (kubectl
+ * top) and its autoscaler at its maximum. Empty when neither was seen.
+ */
+function saturation(model: ClusterModel, workload: string, ns?: string): string {
+  const parts: string[] = [];
+  const pods = model.podsOf('deployment', workload, ns);
+  const hot = model.metrics
+    .filter((m) => m.kind === 'pod' && m.cpu && pods.some((p) => p.name === m.name))
+    .map((m) => {
+      const pod = pods.find((p) => p.name === m.name)!;
+      const limit = pod.containers.find((c) => !c.init && c.limits['cpu'])?.limits['cpu'];
+      return { m, limit, share: limit ? quantity(m.cpu!) / quantity(limit) : 0 };
+    })
+    .filter((x) => x.limit && x.share >= 0.9)
+    .sort((a, b) => b.share - a.share);
+  if (hot[0])
+    parts.push(
+      `${hot.length} of its pods use${hot.length === 1 ? 's' : ''} ${hot[0].m.cpu} of their ${hot[0].limit} CPU limit (throttled at the limit)`,
+    );
+  const hpa = model
+    .list('horizontalpodautoscaler', ns)
+    .find((h) => (h.fields['scaleTarget'] ?? '').split('/').pop() === workload);
+  const max = Number(hpa?.fields['maxReplicas']);
+  const current = Number(hpa?.fields['status.currentReplicas']);
+  if (hpa && Number.isFinite(max) && current >= max)
+    parts.push(`its HorizontalPodAutoscaler ${hpa.name} is at its maxReplicas ${max}`);
+  return parts.length ? `; ${parts.join(', and ')}` : '';
+}
+
+/** What an enricher knows of a finding: the object, its pods and the container it names. */
+interface FindingContext {
+  f: Finding;
+  model: ClusterModel;
+  obj?: ObjectView;
+  /** the finding's pod, or the pods of its workload */
+  pods: ObjectView[];
+  pod?: ObjectView;
+  /** the names of those pods */
+  names: Set<string>;
+  /** the container the finding names, else the pod's first */
+  container?: ContainerView;
+  /** the template variables so far: the finding's groups and what every finding gets */
+  vars: Record<string, string>;
+}
+
+type Enricher = (x: FindingContext) => Record<string, string>;
+
+/** A memory limit nobody wrote: the namespace's LimitRange default, set at admission. */
+function oomSource({ model, pods, container: c }: FindingContext): Record<string, string> {
+  const ranger = pods.find((p) => /memory limit/i.test(p.fields['limitRanger'] ?? ''));
+  if (!ranger || !c?.limits['memory'])
+    return { oom_also: ' (or fix the leak / roll back the change that raised its memory use)' };
+  const lr = model.list('limitrange', ranger.namespace).map((x) => x.name);
+  return {
+    limit_from: `. Its pod spec sets no such limit: the namespace's LimitRange${lr.length ? ` ${lr.join(', ')}` : ''} default gave it at admission ("${ranger.fields['limitRanger']}")`,
+    oom_also:
+      ', in its own spec (a LimitRange default only applies to containers without one), or raise the default of the LimitRange',
+  };
+}
+
+/** The images a paused Deployment's pods still run, against what its template says. */
+function pausedImages({ f, model, obj }: FindingContext): Record<string, string> {
+  const images = [
+    ...new Set(
+      model
+        .podsOf('deployment', f.workload, f.object?.namespace)
+        .flatMap((p) => p.containers.filter((c) => !c.init && c.image).map((c) => c.image!)),
+    ),
+  ];
+  const template = obj?.images.filter((i) => !images.includes(i)) ?? [];
+  return {
+    running: images.length
+      ? ` (${images.slice(0, 2).join(', ')}${template.length ? `, while the template says ${template.slice(0, 2).join(', ')}` : ''})`
+      : '',
+  };
+}
+
+/** Which probe calls the dependency check: the kubelet's Unhealthy events on these pods say. */
+function dependencyProbe({ model, names }: FindingContext): Record<string, string> {
+  const probes = model.events
+    .filter((e) => e.reason === 'Unhealthy' && (!e.object || names.has(e.object.name)))
+    .map((e) => /^(Liveness|Readiness|Startup) probe/i.exec(e.message)?.[1]?.toLowerCase());
+  const liveness = probes.includes('liveness');
+  return {
+    probe: liveness ? 'liveness' : 'readiness',
+    probe_effect: liveness
+      ? 'its liveness probe fails on every replica together, so the kubelet restarts pods that are themselves fine, all at once'
+      : 'every replica turns unready at once, so the Service has no ready endpoints and clients get 503 while the pods themselves run',
+  };
+}
+
+/**
+ * A node gone silent whose kubelet the API server refuses with a client certificate that expired
+ * just then: the kubelet's own certificate expired (kubeadm issues it for a year).
+ */
+function expiredNodeCertificate({ f, model }: FindingContext): Record<string, string> {
+  const node = model.get('node', f.groups['node'] ?? f.object?.name ?? '');
+  const since = node?.conditions.find((c) => c.type === 'Ready')?.at;
+  const refused = model.logs
+    .filter((l) => l.pod && /^kube-apiserver-/.test(l.pod))
+    .flatMap((l) => l.lines)
+    .map((x) => ({
+      x,
+      m: /x509: certificate has expired or is not yet valid: current time \S+ is after (\S+?),?\s/.exec(
+        x.text,
+      ),
+    }))
+    .find(
+      ({ m }) => m && (since === undefined || Math.abs(Date.parse(m[1]!) - since) < 15 * 60_000),
+    );
+  if (!refused?.m) return {};
+  const name = node?.name ?? 'the node';
+  return {
+    node_cause: `. The API server refuses a client certificate that expired at ${refused.m[1]}, just when the node went silent ("x509: certificate has expired or is not yet valid"): the kubelet's client certificate on ${name} expired and was not rotated`,
+    node_fix: `Renew the kubelet client certificate of ${name} (kubeadm: rejoin or renew it, then restart the kubelet) and turn on certificate rotation (rotateCertificates) so it renews before it expires. `,
+  };
+}
+
+/** The ServiceAccount the refused pod runs as, and the one its siblings that still work use. */
+function vaultServiceAccount({ f, model, pod }: FindingContext): Record<string, string> {
+  const saOf = (p: ObjectView) => p.fields['serviceAccount'] ?? p.fields['Service Account'];
+  const sa = pod && saOf(pod);
+  if (!sa) return {};
+  const others = [
+    ...new Set(
+      model
+        .podsOf('deployment', f.workload, pod?.namespace)
+        .map(saOf)
+        .filter((x): x is string => !!x && x !== sa),
+    ),
+  ];
+  return {
+    service_account: ` (${sa}${others.length ? `; its older pods run as ${others.join(', ')} and still log in` : ''})`,
+  };
+}
+
+/** An ExternalSecret meant to create the missing Secret, and the External Secrets controller's error. */
+function externalSecretSource({ f, model }: FindingContext): Record<string, string> {
+  const name = f.groups['secret'];
+  if (!name) return {};
+  const line = model.logs
+    .filter((l) => l.pod && /^external-secrets-/.test(l.pod))
+    .flatMap((l) => l.lines)
+    .filter((x) => x.text.includes(`"${name}"`) && /error|fail|could not/i.test(x.text))
+    .pop();
+  if (!line) return {};
+  const rec = /"msg"\s*:\s*"([^"]+)"/.exec(line.text)?.[1];
+  const err = /"error"\s*:\s*"((?:[^"\\]|\\.)+)"/.exec(line.text)?.[1];
+  return {
+    secret_source: `. It is to be created by the ExternalSecret ${name}, which does not sync (SecretSyncedError): the External Secrets controller logs "${clip([rec, err].filter(Boolean).join(': ') || line.text, 240)}"`,
+    secret_fix: `Fix the ExternalSecret ${name} (the remote key it asks its secret store for must exist, and the store must be allowed to read it); once it syncs, the Secret appears and the pods start. `,
+  };
+}
+
+/** The size its own log gives a record it failed to send ("... (1310000 bytes)"). */
+function recordSize({ model, names }: FindingContext): Record<string, string> {
+  const size = model.logs
+    .filter((l) => l.pod && names.has(l.pod))
+    .flatMap((l) => l.lines.map((x) => /\b(\d{6,})\s*bytes\b/i.exec(x.text)?.[1]))
+    .find(Boolean);
+  return size
+    ? {
+        record_size: `. Its log gives a record of ${size} bytes (${(Number(size) / 1048576).toFixed(1)} MiB)`,
+      }
+    : {};
+}
+
+/** Who holds the lock: the database's own log, else a Job running since before the wait. */
+function lockHolderVars({ f, model }: FindingContext): Record<string, string> {
+  const holder = lockHolder(model) ?? concurrentJob(model, f);
+  return holder ? { lock_holder: `: ${holder.text}`, lock_holder_name: ` (${holder.name})` } : {};
+}
+
+/** The labels a required podAffinity selects, and whether any pod read has them. */
+function podAffinityPeers({ model, pod }: FindingContext): Record<string, string> {
+  if (!pod) return {};
+  const owner = model.workloadOf(pod);
+  const sel = requiredPodAffinity(
+    pod.fields['affinity'] ??
+      model.get(owner.kind, owner.name, pod.namespace)?.fields['affinity'] ??
+      model.list('replicaset', pod.namespace).find((r) => pod.name.startsWith(`${r.name}-`))
+        ?.fields['affinity'],
+  );
+  if (!sel.length) return {};
+  const ns = pod.namespace;
+  // only pods whose labels were read can say whether a peer exists
+  const peers = model
+    .list('pod')
+    .filter(
+      (p) =>
+        p !== pod &&
+        (!ns || p.namespace === ns) &&
+        !p.name.startsWith(`${owner.name}-`) &&
+        Object.keys(p.labels).length,
+    );
+  const matching = peers.filter((p) => sel.every(([k, v]) => p.labels[k] === v));
+  const text = sel.map(([k, v]) => `${k}=${v}`).join(',');
+  return {
+    pod_affinity: matching.length
+      ? ` (labels ${text}: ${matching.length} pod(s) have them)`
+      : peers.length
+        ? ` selects labels ${text}, and no pod${ns ? ` in namespace ${ns}` : ''} has them`
+        : ` selects labels ${text}`,
+  };
+}
+
+/** The other container of the pod that takes the port (containers share one network namespace). */
+function portOwner({ pod, container: c, vars }: FindingContext): Record<string, string> {
+  const bound = ['addr', 'addr2', 'addr3', 'addr4', 'addr5']
+    .map((k) => /(\d+)$/.exec(vars[k] ?? '')?.[1])
+    .find(Boolean);
+  if (!bound || !pod) return {};
+  const named = vars['container'] ?? c?.name;
+  const other = pod.containers.find(
+    (x) =>
+      x.name !== named &&
+      (x.ports.includes(bound) ||
+        new RegExp(`(?:^|[\\s:=])${bound}(?:\\s|$)`).test(x.env['__args'] ?? '')),
+  );
+  return other
+    ? {
+        port_owner: `: container ${other.name}${other.image ? ` (${other.image})` : ''} of the same pod listens on ${bound} (containers of a pod share one network namespace)`,
+      }
+    : {};
+}
+
+/** Sentinel's failover in its log: "+switch-master mymaster <old ip> 6379 <new ip> 6379". */
+function redisFailover({ model }: FindingContext): Record<string, string> {
+  const line = model.logs
+    .flatMap((l) => l.lines.map((x) => ({ pod: l.pod, text: x.text })))
+    .reverse()
+    .find((x) => /\+switch-master \S+ [\d.]+ \d+ [\d.]+ \d+/.test(x.text));
+  const m = line && /\+switch-master \S+ ([\d.]+) \d+ ([\d.]+) \d+/.exec(line.text);
+  if (!m) return {};
+  const podAt = (ip: string) => model.list('pod').find((p) => p.fields['podIP'] === ip)?.name;
+  const name = (ip: string) => (podAt(ip) ? `${podAt(ip)} (${ip})` : ip);
+  return {
+    redis_failover: `: Sentinel failed over (+switch-master) from ${name(m[1]!)} to ${name(m[2]!)}${line.pod ? `, as ${line.pod} logged` : ''}`,
+  };
+}
+
+/** A TLS Secret the Ingress names that exists, but in another namespace. */
+function tlsSecretElsewhere({ model, vars }: FindingContext): Record<string, string> {
+  const tlsSecret = vars['secret'] || vars['secret2'];
+  if (!tlsSecret?.includes('/')) return {};
+  const [ns, name] = tlsSecret.split('/');
+  const other = model.list('secret').find((x) => x.name === name && x.namespace !== ns);
+  return other?.namespace
+    ? {
+        secret_elsewhere: `. A Secret ${name} exists in namespace ${other.namespace}, not in ${ns}: the Ingress cannot use it from there`,
+      }
+    : {};
+}
+
+/** Why no node comes: the cluster autoscaler's answer for these pods, and what fits where. */
+function capacityVars({ f, model, pod, names }: FindingContext): Record<string, string> {
+  const said = model.events.find(
+    (e) =>
+      e.reason === 'NotTriggerScaleUp' &&
+      (!e.object || names.has(e.object.name)) &&
+      /max node group size/i.test(e.message),
+  );
+  const vars: Record<string, string> = {
+    autoscaler_fix: said
+      ? ': raise the max size of the node group the cluster autoscaler scales, it is at its maximum'
+      : ' (cluster autoscaler)',
+  };
+  if (said)
+    vars['autoscaler'] =
+      `. The cluster autoscaler adds no node: the node group is at its max size ("${clip(said.message, 200)}")`;
+  if (pod) vars['capacity'] = fitsNoNode(model, pod, f.groups['res'] ?? '');
+  return vars;
+}
+
+/** What a catalog entry's template says beyond the finding's own groups, by entry id. */
+const ENTRY_VARS: Record<string, Enricher> = {
+  admission_webhook_unreachable: ({ f }) => ({
+    for_service: f.groups['service'] ? ` for service ${f.groups['service']}` : '',
+    webhook_service: f.groups['service'] ?? 'it',
+  }),
+  deployment_paused: pausedImages,
+  mongo_no_primary: ({ f, model }) => ({ members: replicaMembers(model, f) }),
+  health_checks_dependency: dependencyProbe,
+  node_not_ready: expiredNodeCertificate,
+  vault_kubernetes_login_denied: vaultServiceAccount,
+  missing_secret: externalSecretSource,
+  probe_timeout: ({ f }) => ({
+    probe_effect: /^readiness$/i.test(f.groups['probe'] ?? '')
+      ? 'so it is taken out of the Service endpoints until it answers again'
+      : 'so the kubelet restarts it before it is ready',
+  }),
+  kafka_record_too_large: recordSize,
+  gunicorn_worker_timeout: ({ f, model }) => ({
+    saturation: saturation(model, f.workload, f.object?.namespace),
+  }),
+  db_lock_timeout: lockHolderVars,
+  sched_pod_affinity: podAffinityPeers,
+  port_bind_failed: portOwner,
+  redis_readonly_replica: redisFailover,
+  ingress_tls_secret_missing: tlsSecretElsewhere,
+  sched_insufficient: capacityVars,
+};
+
+/** The same, by the entry's class. */
+const CLASS_VARS: Record<string, Enricher> = { oom_killed: oomSource };
+
+const HOSTS = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9'];
+
+/**
+ * The variables a catalog entry's templates are filled with: the finding's groups, what every
+ * finding gets from its pod and container (limits, requests, image, node, exit code, ...), and
+ * what its entry's enricher adds.
+ */
+export function varsFor(f: Finding, model: ClusterModel, subject: string): Record<string, string> {
+  const vars: Record<string, string> = {
+    ...f.groups,
+    subject,
+    fact: clipKeepingError(f.fact, 240, f.groups['matched']),
+  };
+  if (f.groups['ns']) vars['in_ns'] = ` in namespace ${f.groups['ns']}`;
+  const obj = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
+  const pods =
+    obj?.kind === 'pod' ? [obj] : model.podsOf('deployment', f.workload, f.object?.namespace);
+  const pod = pods[0] ?? obj;
+  const named = f.groups['container'];
+  const c = pod?.containers.find((x) => x.name === named) ?? pod?.containers[0];
+  if (named && pod && pod.containers.length > 1)
+    vars['in_container'] = ` (its container ${named}${c?.image ? `, image ${c.image}` : ''})`;
+  if (c?.limits['memory']) vars['limit'] = ` of ${c.limits['memory']}`;
+  const context: FindingContext = {
+    f,
+    model,
+    obj,
+    pods,
+    pod,
+    names: new Set(pods.map((p) => p.name)),
+    container: c,
+    vars,
+  };
+  for (const enrich of [CLASS_VARS[f.entry.class], ENTRY_VARS[f.entry.id]])
+    if (enrich) Object.assign(vars, enrich(context));
+
+  const db = c && databaseTarget(c.env);
+  if (db) vars['db'] = ` (${db})`;
+  const heap = c && heapCap(c.env);
+  if (heap) vars['heap'] = ` (${heap})`;
+  if (pod?.fields['memoryVolumes'])
+    vars['tmpfs'] =
+      `. Its emptyDir volume ${pod.fields['memoryVolumes']} has medium: Memory (tmpfs): the files written there are RAM and count against that limit`;
+  if (c?.limits['cpu']) vars['cpu_limit'] = ` of ${c.limits['cpu']}`;
+  if (c?.requests && Object.keys(c.requests).length)
+    vars['requests'] = ` (${Object.entries(c.requests)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`;
+  const img = pod?.images[0] ?? c?.image;
+  vars['image'] = vars['image'] ?? vars['image2'] ?? img ?? '';
+  // where its trusted CAs come from: a mounted ConfigMap or Secret named for a CA or bundle
+  const trust = [
+    ...(pod?.fields['configMaps'] ?? '').split(',').map((n) => `ConfigMap ${n}`),
+    ...(pod?.fields['secrets'] ?? '').split(',').map((n) => `Secret ${n}`),
+  ].find((x) =>
+    /\b(?:ca|trust|bundle|root)\b|[-_](?:ca|bundle|trust)(?:[-_]|$)/i.test(x.split(' ')[1] ?? ''),
+  );
+  if (trust) vars['trust'] = ` (${trust})`;
+  if (f.object?.kind === 'node') vars['node'] = f.object.name;
+  else if (pod?.node) vars['node'] = pod.node;
+  const sel = pod?.fields['nodeSelector'];
+  if (sel) vars['selector'] = ` (nodeSelector ${sel})`;
+  else if (pod?.fields['affinity'])
+    vars['selector'] = ` (affinity ${clip(pod.fields['affinity'], 160)})`;
+  const last = pod?.containers
+    .map((x) => x.last ?? x.terminated)
+    .find((x) => x?.exitCode !== undefined);
+  if (last) vars['exit'] = ` (exit code ${last.exitCode}${last.reason ? `, ${last.reason}` : ''})`;
+  if (obj?.kind === 'persistentvolumeclaim') {
+    const size = obj.fields['capacity'] ?? obj.fields['Capacity'];
+    const modes = obj.fields['accessModes'] ?? obj.fields['Access Modes'];
+    if (size || modes)
+      vars['claim_request'] = ` (it requests ${[size, modes].filter(Boolean).join(' ')})`;
+  }
+  if (vars['pv']) {
+    const pv = model.get('persistentvolume', vars['pv']);
+    if (pv?.fields['claim']) vars['claim'] = ` (${pv.fields['claim']})`;
+  }
+  if (obj?.fields['backoffLimit']) vars['backoff'] = obj.fields['backoffLimit'];
+  if (obj?.fields['activeDeadlineSeconds'])
+    vars['deadline'] = ` (${obj.fields['activeDeadlineSeconds']} s)`;
+  if (obj?.fields['maxReplicas']) vars['max'] = obj.fields['maxReplicas'];
+  if (obj?.fields['targets']) vars['targets'] = ` (${obj.fields['targets']})`;
+  const probeLine = c?.probes.find((p) => vars['probe'] && p.startsWith(vars['probe']));
+  if (probeLine)
+    vars['probe_target'] = ` (${probeLine.replace(/^\w+:\s*/, '').split(' delay')[0]})`;
+  if (vars['port']) vars['probe_port'] = ` ${vars['port'].replace(':', '')}`;
+  // one host named: the first the finding's groups caught, the others blank
+  const host = HOSTS.find((k) => vars[k]);
+  if (host) for (const k of HOSTS) if (k !== host) vars[k] = '';
+  return vars;
+}
