@@ -12,17 +12,20 @@ import {
   NOW,
   ago,
   apiTools,
+  deploymentObj,
   findingsOf,
   ids,
   investigateAt,
   jsonOutputs,
   kubeEvent,
   kubeTime,
+  podObj,
   stamped,
   str,
   table,
   textTools,
   type ApiWorld,
+  type Box,
   type FakeTool,
   type TextWorld,
 } from './spec-world';
@@ -194,103 +197,25 @@ const describePdb = (b: {
 // ------------------------------------------------------------------------------------------------
 // API objects
 
-interface Ctr {
-  name: string;
-  image: string;
-  ports?: { name?: string; containerPort: number }[];
-  limits?: Record<string, string>;
-  requests?: Record<string, string>;
-  /** container state; running when absent */
-  state?: Obj;
-  ready?: boolean;
-  restarts?: number;
-}
+type PodArgs = Parameters<typeof podObj>[0];
 
-interface PodSpec {
-  name: string;
-  ns: string;
-  labels: Record<string, string>;
-  owner: { kind: string; name: string };
-  containers: Ctr[];
-  phase?: 'Running' | 'Pending' | 'Succeeded' | 'Failed';
-  /** pod-level status reason and message (Evicted, ...) */
-  reason?: string;
-  message?: string;
-  node?: string;
-  /** minutes ago */
-  created?: number;
-  priorityClassName?: string;
-  conditions?: Obj[];
-}
+/** a Pod of this cluster: its uid and resources listed, conditions only when given */
+const pod = (p: PodArgs): Obj =>
+  podObj({
+    uid: `0f6c2a8e-${p.name.length.toString(16).padStart(4, '0')}-4b1d-9e7a-53c1d8f2a406`,
+    created: 60 * 24 * 3,
+    conditions: null,
+    podIP: '10.244.6.23',
+    ...p,
+    boxes: p.boxes.map((b) => ({ resources: {}, started: null, ...b })),
+  });
 
-function pod(p: PodSpec): Obj {
-  const phase = p.phase ?? 'Running';
-  const created = p.created ?? 60 * 24 * 3;
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: p.name,
-      namespace: p.ns,
-      uid: `0f6c2a8e-${p.name.length.toString(16).padStart(4, '0')}-4b1d-9e7a-53c1d8f2a406`,
-      labels: p.labels,
-      creationTimestamp: ago(created),
-      ownerReferences: [
-        {
-          apiVersion: /Job$/.test(p.owner.kind) ? 'batch/v1' : 'apps/v1',
-          kind: p.owner.kind,
-          name: p.owner.name,
-          controller: true,
-        },
-      ],
-    },
-    spec: {
-      ...(p.node ? { nodeName: p.node } : {}),
-      ...(p.priorityClassName ? { priorityClassName: p.priorityClassName } : {}),
-      containers: p.containers.map((c) => ({
-        name: c.name,
-        image: c.image,
-        ...(c.ports ? { ports: c.ports.map((x) => ({ ...x, protocol: 'TCP' })) } : {}),
-        resources: {
-          ...(c.limits ? { limits: c.limits } : {}),
-          ...(c.requests ? { requests: c.requests } : {}),
-        },
-      })),
-    },
-    status: {
-      phase,
-      ...(p.reason ? { reason: p.reason } : {}),
-      ...(p.message ? { message: p.message } : {}),
-      ...(p.conditions ? { conditions: p.conditions } : {}),
-      ...(p.node ? { startTime: ago(created), podIP: '10.244.6.23' } : {}),
-      ...(phase === 'Pending' && !p.node
-        ? {}
-        : {
-            containerStatuses: p.containers.map((c) => ({
-              name: c.name,
-              image: c.image,
-              ready: c.ready ?? (phase === 'Running' && !c.state),
-              restartCount: c.restarts ?? 0,
-              state: c.state ?? { running: { startedAt: ago(created) } },
-            })),
-          }),
-    },
-  };
-}
-
-function deployment(name: string, ns: string, image: string, replicas: number, ready = replicas) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 120) },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image }] } },
-    },
-    status: { replicas, readyReplicas: ready, availableReplicas: ready, updatedReplicas: replicas },
-  };
-}
+/** a Deployment of this cluster (120 days old, its status without unavailableReplicas) */
+const deployment = (name: string, ns: string, image: string, replicas: number, ready = replicas) =>
+  deploymentObj(name, ns, [image], replicas, ready, [], {
+    created: 60 * 24 * 120,
+    unavailable: false,
+  });
 
 /** the pods of a Deployment's current ReplicaSet */
 const replicaPod = (
@@ -298,8 +223,8 @@ const replicaPod = (
   hash: string,
   suffix: string,
   ns: string,
-  containers: Ctr[],
-  more: Partial<PodSpec> = {},
+  boxes: Box[],
+  more: Partial<PodArgs> = {},
 ): Obj =>
   pod({
     name: `${app}-${hash}-${suffix}`,
@@ -307,7 +232,7 @@ const replicaPod = (
     labels: { app, 'pod-template-hash': hash },
     owner: { kind: 'ReplicaSet', name: `${app}-${hash}` },
     node: 'ip-10-42-5-12.eu-central-1.compute.internal',
-    containers,
+    boxes,
     ...more,
   });
 
@@ -498,7 +423,7 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
         },
         owner: { kind: 'DaemonSet', name: 'vector-agent' },
         node: on,
-        containers: [{ name: 'vector-agent', image }],
+        boxes: [{ name: 'vector-agent', image }],
       });
     const world = (tolerations: Obj[], on: string[]): ApiWorld => ({
       objects: [
@@ -557,7 +482,11 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
     const world = (targetPort: string, ready: boolean): ApiWorld => {
       const pods = ['c5x8v', 'f2k9p'].map((suffix) =>
         replicaPod('rate-quoter', '7b4d9c6f8', suffix, ns, [
-          { name: 'rate-quoter', image, ports: [{ name: 'app-http', containerPort: 9000 }] },
+          {
+            name: 'rate-quoter',
+            image,
+            ports: [{ name: 'app-http', containerPort: 9000, protocol: 'TCP' }],
+          },
         ]),
       );
       return {
@@ -695,8 +624,7 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
           {
             name: 'catalog-indexer',
             image,
-            limits: { memory: '3Gi' },
-            requests: { cpu: '1', memory: '3Gi' },
+            resources: { limits: { memory: '3Gi' }, requests: { cpu: '1', memory: '3Gi' } },
             ready: false,
           },
         ]),
@@ -777,7 +705,13 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
           '6d4b8f7c5',
           't5j8w',
           ns,
-          [{ name: 'feature-scorer', image, requests: { cpu: '1500m', memory: '2Gi' } }],
+          [
+            {
+              name: 'feature-scorer',
+              image,
+              resources: { requests: { cpu: '1500m', memory: '2Gi' } },
+            },
+          ],
           { phase: 'Pending', node: undefined, created: 26 },
         ),
       ],
@@ -961,8 +895,10 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
             {
               name: 'pricing-web',
               image,
-              limits: { cpu: '1', memory: '1Gi' },
-              requests: { cpu: '500m', memory: '512Mi' },
+              resources: {
+                limits: { cpu: '1', memory: '1Gi' },
+                requests: { cpu: '500m', memory: '512Mi' },
+              },
             },
           ]),
         ),

@@ -11,15 +11,18 @@ import {
   NOW,
   ago,
   apiTools,
+  deploymentObj,
   eventsTable,
   findingsOf,
   investigateAt,
   jsonOutputs,
   kubeEvent,
   kubeTime,
+  podObj,
   table,
   textTools,
   type ApiWorld,
+  type Box,
   type TextWorld,
 } from './spec-world';
 import { clipKeepingError } from './diagnose';
@@ -29,90 +32,36 @@ type Obj = Record<string, unknown>;
 // ------------------------------------------------------------------------------------------------
 // API objects
 
-interface Ctr {
-  name: string;
-  image: string;
-  /** container state; running when absent */
-  state?: Obj;
-  lastState?: Obj;
-  ready?: boolean;
-  restarts?: number;
-}
+type PodArgs = Parameters<typeof podObj>[0];
 
-function apiPod(p: {
-  name: string;
-  ns: string;
-  labels: Record<string, string>;
-  owner: { kind: string; name: string };
-  containers: Ctr[];
-  phase?: 'Running' | 'Pending' | 'Succeeded' | 'Failed';
-  node?: string;
-  ready?: boolean;
-  /** minutes ago */
-  created?: number;
-}): Obj {
+/**
+ * a Pod of this cluster: its uid, its owner blocking deletion, conditions with their reasons
+ * (`ready`: the Ready condition, when not its containers')
+ */
+function apiPod({ ready, ...p }: PodArgs & { ready?: boolean }): Obj {
   const phase = p.phase ?? 'Running';
-  const created = p.created ?? 60 * 24 * 2;
   const scheduled = phase !== 'Pending';
-  const node = p.node ?? 'gke-prod-pool-2-8c1d4e7a-x1kq';
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: p.name,
-      namespace: p.ns,
-      uid: `5c1e9a70-${p.name.length.toString(16).padStart(4, '0')}-4e2b-8d31-0a7f6c2b9e14`,
-      labels: p.labels,
-      creationTimestamp: ago(created),
-      ownerReferences: [
-        {
-          apiVersion: /Job$/.test(p.owner.kind) ? 'batch/v1' : 'apps/v1',
-          kind: p.owner.kind,
-          name: p.owner.name,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
-    },
-    spec: {
-      ...(scheduled ? { nodeName: node } : {}),
-      containers: p.containers.map((c) => ({ name: c.name, image: c.image })),
-    },
-    status: {
-      phase,
-      conditions: [
-        {
-          type: 'PodScheduled',
-          status: scheduled ? 'True' : 'False',
-          ...(scheduled ? {} : { reason: 'Unschedulable' }),
-        },
-        ...(scheduled
-          ? [
-              {
-                type: 'Ready',
-                status: (p.ready ?? phase === 'Running') ? 'True' : 'False',
-                ...((p.ready ?? phase === 'Running') ? {} : { reason: 'ContainersNotReady' }),
-              },
-            ]
-          : []),
-      ],
+  const podReady = ready ?? phase === 'Running';
+  return podObj({
+    uid: `5c1e9a70-${p.name.length.toString(16).padStart(4, '0')}-4e2b-8d31-0a7f6c2b9e14`,
+    node: 'gke-prod-pool-2-8c1d4e7a-x1kq',
+    podIP: '10.52.3.41',
+    conditions: [
+      scheduled
+        ? { type: 'PodScheduled', status: 'True' }
+        : { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' },
       ...(scheduled
-        ? {
-            startTime: ago(created),
-            podIP: '10.52.3.41',
-            containerStatuses: p.containers.map((c) => ({
-              name: c.name,
-              image: c.image,
-              ready: c.ready ?? (phase === 'Running' && !c.state),
-              started: !c.state || 'running' in c.state,
-              restartCount: c.restarts ?? 0,
-              state: c.state ?? { running: { startedAt: ago(created) } },
-              ...(c.lastState ? { lastState: c.lastState } : {}),
-            })),
-          }
-        : {}),
-    },
-  };
+        ? [
+            podReady
+              ? { type: 'Ready', status: 'True' }
+              : { type: 'Ready', status: 'False', reason: 'ContainersNotReady' },
+          ]
+        : []),
+    ],
+    ...p,
+    owner: { ...p.owner, blockOwnerDeletion: true },
+    boxes: p.boxes.map((b) => ({ started: !b.state || 'running' in b.state, ...b })),
+  });
 }
 
 const terminated = (reason: string, exitCode: number, minutesAgo: number, ranFor = 30): Obj => ({
@@ -143,25 +92,9 @@ const job = (name: string, ns: string, cronJob: string, active: number, succeede
   },
 });
 
-function deployment(name: string, ns: string, image: string, replicas: number, ready: number) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 60) },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image }] } },
-    },
-    status: {
-      replicas,
-      readyReplicas: ready,
-      availableReplicas: ready,
-      updatedReplicas: replicas,
-      ...(ready < replicas ? { unavailableReplicas: replicas - ready } : {}),
-    },
-  };
-}
+/** a Deployment of this cluster (60 days old) */
+const deployment = (name: string, ns: string, image: string, replicas: number, ready: number) =>
+  deploymentObj(name, ns, [image], replicas, ready, [], { created: 60 * 24 * 60 });
 
 // ------------------------------------------------------------------------------------------------
 
@@ -177,7 +110,7 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
       owner: { kind: 'Job', name: 'ledger-reconcile-29407320' },
       created: 60 * 9,
       ready: false,
-      containers: [
+      boxes: [
         { name: 'reconcile', image, state: terminated('Completed', 0, 60 * 8, 55) },
         { name: 'cloud-sql-proxy', image: proxy, ready: true },
       ],
@@ -189,7 +122,7 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
       owner: { kind: 'Job', name: 'ledger-reconcile-29405880' },
       phase: 'Succeeded',
       created: 60 * 33,
-      containers: [
+      boxes: [
         { name: 'reconcile', image, state: terminated('Completed', 0, 60 * 32, 50) },
         { name: 'cloud-sql-proxy', image: proxy, state: terminated('Completed', 0, 60 * 32, 51) },
       ],
@@ -344,7 +277,7 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
           labels: { app: 'stock-db', 'statefulset.kubernetes.io/pod-name': 'stock-db-0' },
           owner: { kind: 'StatefulSet', name: 'stock-db' },
           created: 40,
-          containers: [
+          boxes: [
             {
               name: 'postgres',
               image,
@@ -397,7 +330,7 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
           ns,
           labels: { app: 'rates-poller', 'pod-template-hash': '5b8d6c9f7' },
           owner: { kind: 'ReplicaSet', name: 'rates-poller-5b8d6c9f7' },
-          containers: [{ name: 'rates-poller', image: 'registry.acme.dev/fx/rates-poller:1.9.3' }],
+          boxes: [{ name: 'rates-poller', image: 'registry.acme.dev/fx/rates-poller:1.9.3' }],
         }),
       ],
       logs: {
@@ -442,14 +375,14 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
   it('"which pods in <ns> got OOMKilled today?": the count and the pods killed for memory today', async () => {
     const ns = 'media-encode';
     const image = 'registry.acme.dev/media/transcoder:3.7.1';
-    const worker = (suffix: string, c: Partial<Ctr>) =>
+    const worker = (suffix: string, c: Partial<Box>) =>
       apiPod({
         name: `transcoder-7b4f9c6d8-${suffix}`,
         ns,
         labels: { app: 'transcoder', 'pod-template-hash': '7b4f9c6d8' },
         owner: { kind: 'ReplicaSet', name: 'transcoder-7b4f9c6d8' },
         created: 60 * 24 * 5,
-        containers: [{ name: 'transcoder', image, ...c }],
+        boxes: [{ name: 'transcoder', image, ...c }],
       });
     const world: ApiWorld = {
       objects: [
@@ -679,7 +612,7 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
           ns,
           labels: { app: 'fare-api', 'pod-template-hash': '68c7d9f5b4' },
           owner: { kind: 'ReplicaSet', name: 'fare-api-68c7d9f5b4' },
-          containers: [
+          boxes: [
             { name: 'fare-api', image },
             { name: 'istio-proxy', image: proxy },
           ],
@@ -737,7 +670,7 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
         phase,
         ready: phase === 'Running',
         created: phase === 'Pending' ? 40 : 60 * 24 * 30,
-        containers: [{ name: 'mongod', image: 'docker.io/library/mongo:7.0.14' }],
+        boxes: [{ name: 'mongod', image: 'docker.io/library/mongo:7.0.14' }],
       });
     const unschedulable =
       '0/6 nodes are available: 3 node(s) had volume node affinity conflict, 3 node(s) were unschedulable. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.';
@@ -749,7 +682,7 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
           ns,
           labels: { app: 'cart-service', 'pod-template-hash': '5d9b8c7f6' },
           owner: { kind: 'ReplicaSet', name: 'cart-service-5d9b8c7f6' },
-          containers: [{ name: 'cart-service', image }],
+          boxes: [{ name: 'cart-service', image }],
         }),
         mongo(0, 'Running'),
         mongo(1, 'Pending'),

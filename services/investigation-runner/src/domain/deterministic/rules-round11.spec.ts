@@ -11,6 +11,7 @@ import {
   NOW,
   ago,
   apiTools,
+  deploymentObj,
   describePod,
   eventsTable,
   findingsOf,
@@ -19,6 +20,8 @@ import {
   jsonOutputs,
   kubeEvent,
   kubeTime,
+  namespaceObj,
+  podObj,
   podsTable,
   table,
   textTools,
@@ -28,103 +31,25 @@ import {
 
 type Obj = Record<string, unknown>;
 
-interface Ctr {
-  name: string;
-  image: string;
-  /** status.containerStatuses[].imageID */
-  imageID?: string;
-  /** container state; running when absent */
-  state?: Obj;
-  lastState?: Obj;
-  restarts?: number;
-}
+/** a Pod of this cluster, labelled with its app */
+const pod = ({ app, ...p }: Omit<Parameters<typeof podObj>[0], 'labels'> & { app: string }): Obj =>
+  podObj({
+    created: 60 * 24,
+    node: 'ip-10-31-4-117.eu-central-1.compute.internal',
+    podIP: '10.31.7.52',
+    ...p,
+    labels: { app },
+  });
 
-/** a Pod as the API returns it */
-function pod(p: {
-  name: string;
-  ns: string;
-  app: string;
-  owner: { kind: string; name: string };
-  containers: Ctr[];
-  node?: string;
-  phase?: 'Running' | 'Pending';
-  /** minutes ago */
-  created?: number;
-}): Obj {
-  const created = p.created ?? 60 * 24;
-  const phase = p.phase ?? 'Running';
-  const ready = phase === 'Running' && p.containers.every((c) => !c.state);
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: p.name,
-      namespace: p.ns,
-      labels: { app: p.app },
-      creationTimestamp: ago(created),
-      ownerReferences: [
-        {
-          apiVersion: /Job$/.test(p.owner.kind) ? 'batch/v1' : 'apps/v1',
-          kind: p.owner.kind,
-          name: p.owner.name,
-          controller: true,
-        },
-      ],
-    },
-    spec: {
-      nodeName: p.node ?? 'ip-10-31-4-117.eu-central-1.compute.internal',
-      containers: p.containers.map((c) => ({ name: c.name, image: c.image })),
-    },
-    status: {
-      phase,
-      conditions: [
-        { type: 'PodScheduled', status: 'True' },
-        { type: 'Ready', status: ready ? 'True' : 'False' },
-      ],
-      startTime: ago(created),
-      podIP: '10.31.7.52',
-      containerStatuses: p.containers.map((c) => ({
-        name: c.name,
-        image: c.image,
-        ...(c.imageID ? { imageID: c.imageID } : {}),
-        ready: !c.state,
-        started: !c.state,
-        restartCount: c.restarts ?? 0,
-        state: c.state ?? { running: { startedAt: ago(created) } },
-        ...(c.lastState ? { lastState: c.lastState } : {}),
-      })),
-    },
-  };
-}
-
-function deployment(
+/** a Deployment of this cluster (40 days old) */
+const deployment = (
   name: string,
   ns: string,
   image: string,
   replicas: number,
   ready: number,
-  extra: { paused?: boolean; conditions?: Obj[] } = {},
-): Obj {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 40) },
-    spec: {
-      replicas,
-      ...(extra.paused ? { paused: true } : {}),
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image }] } },
-    },
-    status: {
-      replicas,
-      readyReplicas: ready,
-      availableReplicas: ready,
-      updatedReplicas: extra.paused ? 0 : replicas,
-      ...(ready < replicas ? { unavailableReplicas: replicas - ready } : {}),
-      ...(extra.conditions ? { conditions: extra.conditions } : {}),
-    },
-  };
-}
+  more: Parameters<typeof deploymentObj>[6] = {},
+) => deploymentObj(name, ns, [image], replicas, ready, [], { created: 60 * 24 * 40, ...more });
 
 const crashLoop = (container: string, podName: string): Obj => ({
   waiting: {
@@ -188,7 +113,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
           ns,
           app: api,
           owner: { kind: 'ReplicaSet', name: 'perks-api-7d9f6b5c8' },
-          containers: [{ name: api, image: apiImage }],
+          boxes: [{ name: api, image: apiImage }],
         }),
         jobObj,
         pod({
@@ -197,7 +122,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
           app: 'tier-recalc',
           owner: { kind: 'Job', name: jobName },
           created: 95,
-          containers: [{ name: 'expiry', image: 'registry.example.org/perks/tier-recalc:1.2.0' }],
+          boxes: [{ name: 'expiry', image: 'registry.example.org/perks/tier-recalc:1.2.0' }],
         }),
         doneJob,
       ],
@@ -238,7 +163,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
           ns,
           app: name,
           owner: { kind: 'ReplicaSet', name: 'price-feed-5f8c7d9b4' },
-          containers: [{ name, image, imageID: `${repo}@${old}` }],
+          boxes: [{ name, image, imageID: `${repo}@${old}` }],
         });
       return {
         objects: [
@@ -252,7 +177,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
             owner: { kind: 'ReplicaSet', name: 'price-feed-5f8c7d9b4' },
             created: 30,
             node: 'ip-10-31-9-204.eu-central-1.compute.internal',
-            containers: [
+            boxes: [
               {
                 name,
                 image,
@@ -394,7 +319,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
             owner: { kind: 'ReplicaSet', name: 'pdf-renderer-66b9c8d7f' },
             node,
             created: 140,
-            containers: [{ name: 'pdf-renderer', image }],
+            boxes: [{ name: 'pdf-renderer', image }],
           }),
         ),
       ],
@@ -429,14 +354,14 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
     const controller = 'ingress-nginx-controller-7f5c9b6d48-wq2zk';
     const world: ApiWorld = {
       objects: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'webshop' } },
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ingress-nginx' } },
+        namespaceObj('webshop'),
+        namespaceObj('ingress-nginx'),
         pod({
           name: controller,
           ns: 'ingress-nginx',
           app: 'ingress-nginx',
           owner: { kind: 'ReplicaSet', name: 'ingress-nginx-controller-7f5c9b6d48' },
-          containers: [
+          boxes: [
             { name: 'controller', image: 'registry.k8s.io/ingress-nginx/controller:v1.11.2' },
           ],
         }),
@@ -467,7 +392,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
           app: 'rate-sync',
           owner: { kind: 'ReplicaSet', name: 'rate-sync-6c8d7b9f5' },
           node,
-          containers: [{ name: 'rate-sync', image }],
+          boxes: [{ name: 'rate-sync', image }],
         }),
       ],
       events: [
@@ -518,7 +443,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
           app: 'pick-slip-printer',
           owner: { kind: 'ReplicaSet', name: 'pick-slip-printer-84c6f7d95' },
           created: 25,
-          containers: [
+          boxes: [
             {
               name: 'pick-slip-printer',
               image,
@@ -562,7 +487,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
           app: 'session-gate',
           owner: { kind: 'ReplicaSet', name: 'session-gate-5d7b8c6f9' },
           created: 40,
-          containers: [
+          boxes: [
             {
               name: 'session-gate',
               image,
@@ -623,7 +548,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
             app: 'avatar-api',
             owner: { kind: 'ReplicaSet', name: 'avatar-api-74f8b6d9c' },
             created: 60 * 24 * 6,
-            containers: [{ name: 'avatar-api', image: `${repo}:2.8.4` }],
+            boxes: [{ name: 'avatar-api', image: `${repo}:2.8.4` }],
           }),
         ),
       ],
@@ -753,15 +678,15 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
     const image = 'registry.example.org/docs/files-api:2.2.0';
     const world: ApiWorld = {
       objects: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ingress-nginx' } },
+        namespaceObj(ns),
+        namespaceObj('ingress-nginx'),
         deployment('files-api', ns, image, 2, 2),
         pod({
           name: 'files-api-7d9c8b6f5-q4m2n',
           ns,
           app: 'files-api',
           owner: { kind: 'ReplicaSet', name: 'files-api-7d9c8b6f5' },
-          containers: [{ name: 'files-api', image }],
+          boxes: [{ name: 'files-api', image }],
         }),
         {
           apiVersion: 'v1',
@@ -796,7 +721,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
           ns: 'ingress-nginx',
           app: 'ingress-nginx',
           owner: { kind: 'ReplicaSet', name: 'ingress-nginx-controller-5b8f7c6d9' },
-          containers: [
+          boxes: [
             { name: 'controller', image: 'registry.k8s.io/ingress-nginx/controller:v1.11.2' },
           ],
         }),
@@ -859,7 +784,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
     });
     const world: ApiWorld = {
       objects: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        namespaceObj(ns),
         deployment('journal-api', ns, 'registry.example.org/ledgerops/app:1.0.0', 1, 1),
         deployment('audit-feed', ns, 'registry.example.org/ledgerops/app:1.0.0', 1, 1),
         raw(
@@ -901,7 +826,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
     });
     const world: ApiWorld = {
       objects: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        namespaceObj(ns),
         pvc('pg-data-pg-0', 'gp2'),
         pvc('minio-data-minio-1', 'gp3'),
         pvc('kafka-logs-kafka-0', 'gp2'),
@@ -945,11 +870,11 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
         ns,
         app: 'ingestor',
         owner: { kind: 'StatefulSet', name: 'ingestor' },
-        containers: [{ name: 'ingestor', image }],
+        boxes: [{ name: 'ingestor', image }],
       });
     const world: ApiWorld = {
       objects: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        namespaceObj(ns),
         sts,
         member(0, 'registry.example.org/ingestor:3.0.4'),
         member(1, 'registry.example.org/ingestor:3.1.0'),

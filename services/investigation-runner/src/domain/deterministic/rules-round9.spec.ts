@@ -7,104 +7,35 @@
  * suspended CronJob, and three questions (how many 'X' errors since T, which pods use a volume,
  * cpu request/limit with the autoscaler's bounds).
  */
-import { NOW, ago, apiTools, investigateAt, kubeEvent, stamped, type ApiWorld } from './spec-world';
+import {
+  NOW,
+  ago,
+  apiTools,
+  deploymentObj,
+  investigateAt,
+  kubeEvent,
+  podObj,
+  stamped,
+  type ApiWorld,
+} from './spec-world';
 
 // ------------------------------------------------------------------------------------------------
 // API objects
 
 type Obj = Record<string, unknown>;
 
-interface Ctr {
-  name: string;
-  image: string;
-  limits?: Record<string, string>;
-  requests?: Record<string, string>;
-  /** container status; running and ready when absent */
-  status?: Obj;
-}
-
-interface PodSpec {
-  name: string;
-  ns: string;
-  labels: Record<string, string>;
-  owner: { kind: string; name: string };
-  containers: Ctr[];
-  phase?: 'Running' | 'Pending' | 'Succeeded' | 'Failed';
-  node?: string;
-  ip?: string;
-  /** minutes ago */
-  created?: number;
-  claims?: string[];
-}
-
-function pod(p: PodSpec): Obj {
-  const phase = p.phase ?? 'Running';
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: p.name,
-      namespace: p.ns,
-      labels: p.labels,
-      creationTimestamp: ago(p.created ?? 60 * 24),
-      ownerReferences: [
-        {
-          apiVersion: p.owner.kind === 'Job' ? 'batch/v1' : 'apps/v1',
-          kind: p.owner.kind,
-          name: p.owner.name,
-          controller: true,
-        },
-      ],
-    },
-    spec: {
-      nodeName: p.node ?? 'ip-10-30-4-17.eu-west-1.compute.internal',
-      restartPolicy: p.owner.kind === 'Job' ? 'Never' : 'Always',
-      containers: p.containers.map((c) => ({
-        name: c.name,
-        image: c.image,
-        resources: {
-          ...(c.limits ? { limits: c.limits } : {}),
-          ...(c.requests ? { requests: c.requests } : {}),
-        },
-        ...(p.claims ? { volumeMounts: [{ name: 'data', mountPath: '/data' }] } : {}),
-      })),
-      ...(p.claims
-        ? {
-            volumes: p.claims.map((claimName, i) => ({
-              name: i ? `data-${i}` : 'data',
-              persistentVolumeClaim: { claimName },
-            })),
-          }
-        : {}),
-    },
-    status: {
-      phase,
-      ...(p.ip ? { podIP: p.ip } : {}),
-      startTime: ago(p.created ?? 60 * 24),
-      containerStatuses: p.containers.map((c) => ({
-        name: c.name,
-        image: c.image,
-        ready: c.status ? false : phase === 'Running',
-        restartCount: 0,
-        state: c.status ?? { running: { startedAt: ago(p.created ?? 60 * 24) } },
-      })),
-    },
-  };
-}
-
-function deployment(name: string, ns: string, image: string, replicas: number, ready = replicas) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 90) },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image }] } },
-    },
-    status: { replicas, readyReplicas: ready, availableReplicas: ready, updatedReplicas: replicas },
-  };
-}
+/** a Pod of this cluster: on a node, its resources listed, no conditions, an IP when given */
+const pod = (p: Parameters<typeof podObj>[0]): Obj =>
+  podObj({
+    created: 60 * 24,
+    node: 'ip-10-30-4-17.eu-west-1.compute.internal',
+    scheduled: true,
+    restartPolicy: p.owner.kind === 'Job' ? 'Never' : 'Always',
+    conditions: null,
+    podIP: null,
+    ...p,
+    boxes: p.boxes.map((b) => ({ resources: {}, started: null, ...b })),
+  });
 
 /** a container that ran to its end */
 const exited = (exitCode: number, minutesAgo: number): Obj => ({
@@ -156,7 +87,7 @@ describe('rules of f6c1ad5', () => {
         owner: { kind: 'Job', name: 'fx-rates-import' },
         phase: exitCode ? 'Failed' : 'Succeeded',
         created,
-        containers: [{ name: 'import', image, status: exited(exitCode, created - 4) }],
+        boxes: [{ name: 'import', image, state: exited(exitCode, created - 4) }],
       });
     const job = (failed: number, succeeded: number): Obj => ({
       apiVersion: 'batch/v1',
@@ -240,11 +171,11 @@ describe('rules of f6c1ad5', () => {
           owner: { kind: 'Job', name: 'tile-cache-warm-29001440' },
           phase: 'Succeeded',
           created: 50,
-          containers: [
+          boxes: [
             {
               name: 'warm',
               image: 'registry.example.com/geo/tile-cache-warm:1.2.0',
-              status: exited(0, 45),
+              state: exited(0, 45),
             },
           ],
         }),
@@ -253,11 +184,11 @@ describe('rules of f6c1ad5', () => {
           ns,
           labels: { app: 'geocoder', 'pod-template-hash': '5d9c8b7f6' },
           owner: { kind: 'ReplicaSet', name: 'geocoder-5d9c8b7f6' },
-          containers: [
+          boxes: [
             {
               name: 'geocoder',
               image: 'registry.example.com/geo/geocoder:4.0.3',
-              status: {
+              state: {
                 waiting: {
                   reason: 'CrashLoopBackOff',
                   message: 'back-off 2m40s restarting failed container',
@@ -271,7 +202,7 @@ describe('rules of f6c1ad5', () => {
           ns,
           labels: { app: 'geocoder', 'pod-template-hash': '5d9c8b7f6' },
           owner: { kind: 'ReplicaSet', name: 'geocoder-5d9c8b7f6' },
-          containers: [{ name: 'geocoder', image: 'registry.example.com/geo/geocoder:4.0.3' }],
+          boxes: [{ name: 'geocoder', image: 'registry.example.com/geo/geocoder:4.0.3' }],
         }),
       ],
     };
@@ -294,7 +225,7 @@ describe('rules of f6c1ad5', () => {
     const newPod = 'grafana-7b9f4c6d58-q6z2v';
     const world: ApiWorld = {
       objects: [
-        deployment('grafana', ns, image, 1, 0),
+        deploymentObj('grafana', ns, [image], 1, 0, [], { unavailable: false }),
         pod({
           name: 'grafana-64c8d9f7b5-m3k8p',
           ns,
@@ -302,7 +233,7 @@ describe('rules of f6c1ad5', () => {
           owner: { kind: 'ReplicaSet', name: 'grafana-64c8d9f7b5' },
           node: 'ip-10-30-4-17.eu-west-1.compute.internal',
           claims: ['grafana-storage'],
-          containers: [{ name: 'grafana', image: 'docker.io/grafana/grafana:11.1.4' }],
+          boxes: [{ name: 'grafana', image: 'docker.io/grafana/grafana:11.1.4' }],
         }),
         pod({
           name: newPod,
@@ -313,9 +244,7 @@ describe('rules of f6c1ad5', () => {
           node: 'ip-10-30-7-202.eu-west-1.compute.internal',
           created: 18,
           claims: ['grafana-storage'],
-          containers: [
-            { name: 'grafana', image, status: { waiting: { reason: 'ContainerCreating' } } },
-          ],
+          boxes: [{ name: 'grafana', image, state: { waiting: { reason: 'ContainerCreating' } } }],
         }),
       ],
       events: [
@@ -360,13 +289,13 @@ describe('rules of f6c1ad5', () => {
       "elasticsearch.ApiError: ApiError(429, 'circuit_breaking_exception', '[parent] Data too large, data for [<http_request>] would be [2087461528/1.9gb], which is larger than the limit of [2040109465/1.8gb], real usage: [2087460864/1.9gb], new bytes reserved: [664/664b], usages [fielddata=1381024812/1.2gb, request=0/0b, inflight_requests=664/664b, model_inference=0/0b, eql_sequence=0/0b]')";
     const world: ApiWorld = {
       objects: [
-        deployment('product-finder', ns, image, 1),
+        deploymentObj('product-finder', ns, [image], 1, 1),
         pod({
           name,
           ns,
           labels: { app: 'product-finder', 'pod-template-hash': '8c7d6b5a4' },
           owner: { kind: 'ReplicaSet', name: 'product-finder-8c7d6b5a4' },
-          containers: [{ name: 'product-finder', image }],
+          boxes: [{ name: 'product-finder', image }],
         }),
       ],
       logs: {
@@ -403,21 +332,21 @@ describe('rules of f6c1ad5', () => {
         ns,
         labels: { 'app.kubernetes.io/name': 'redis', 'app.kubernetes.io/component': 'node' },
         owner: { kind: 'StatefulSet', name: 'sessions-redis-node' },
-        ip,
-        containers: [
+        podIP: ip,
+        boxes: [
           { name: 'redis', image: 'docker.io/bitnami/redis:7.2.5-debian-12-r4' },
           { name: 'sentinel', image: 'docker.io/bitnami/redis-sentinel:7.2.5-debian-12-r3' },
         ],
       });
     const world: ApiWorld = {
       objects: [
-        deployment('token-service', ns, image, 1),
+        deploymentObj('token-service', ns, [image], 1, 1),
         pod({
           name: client,
           ns,
           labels: { app: 'token-service', 'pod-template-hash': '6f5e4d3c2' },
           owner: { kind: 'ReplicaSet', name: 'token-service-6f5e4d3c2' },
-          containers: [{ name: 'token-service', image }],
+          boxes: [{ name: 'token-service', image }],
         }),
         redis('sessions-redis-node-0', '10.244.2.31'),
         redis('sessions-redis-node-1', '10.244.3.18'),
@@ -539,14 +468,14 @@ describe('rules of f6c1ad5', () => {
       ];
       const world: ApiWorld = {
         objects: [
-          deployment('stock-ledger', ns, image, 2),
+          deploymentObj('stock-ledger', ns, [image], 2, 2),
           ...pods.map((name) =>
             pod({
               name,
               ns,
               labels: { app: 'stock-ledger', 'pod-template-hash': '7c6b5a498' },
               owner: { kind: 'ReplicaSet', name: 'stock-ledger-7c6b5a498' },
-              containers: [{ name: 'stock-ledger', image }],
+              boxes: [{ name: 'stock-ledger', image }],
             }),
           ),
         ],
@@ -585,7 +514,7 @@ describe('rules of f6c1ad5', () => {
           ns,
           labels: { app: name.split('-').slice(0, -2).join('-'), 'pod-template-hash': hash },
           owner: { kind: 'ReplicaSet', name: name.split('-').slice(0, -1).join('-') },
-          containers: [
+          boxes: [
             {
               name: name.split('-').slice(0, -2).join('-'),
               image: `registry.example.com/analytics/${name.split('-').slice(0, -2).join('-')}:2.0.0`,
@@ -606,11 +535,11 @@ describe('rules of f6c1ad5', () => {
             phase: 'Succeeded',
             created: 170,
             claims: ['event-archive'],
-            containers: [
+            boxes: [
               {
                 name: 'compact',
                 image: 'registry.example.com/analytics/archive-compact:1.0.7',
-                status: exited(0, 150),
+                state: exited(0, 150),
               },
             ],
           }),
@@ -638,19 +567,21 @@ describe('rules of f6c1ad5', () => {
       const pods = ['price-engine-84b7c6d5e-k3l4m', 'price-engine-84b7c6d5e-n5o6p'];
       const world: ApiWorld = {
         objects: [
-          deployment('price-engine', ns, image, 2),
+          deploymentObj('price-engine', ns, [image], 2, 2),
           ...pods.map((name) =>
             pod({
               name,
               ns,
               labels: { app: 'price-engine', 'pod-template-hash': '84b7c6d5e' },
               owner: { kind: 'ReplicaSet', name: 'price-engine-84b7c6d5e' },
-              containers: [
+              boxes: [
                 {
                   name: 'price-engine',
                   image,
-                  requests: { cpu: '750m', memory: '1Gi' },
-                  limits: { cpu: '1500m', memory: '1Gi' },
+                  resources: {
+                    limits: { cpu: '1500m', memory: '1Gi' },
+                    requests: { cpu: '750m', memory: '1Gi' },
+                  },
                 },
               ],
             }),

@@ -745,7 +745,13 @@ export interface Box {
   lastState?: Record<string, unknown>;
   restarts?: number;
   ready?: boolean;
+  /** status.containerStatuses[].started: no state (running) unless given; left out when null */
+  started?: boolean | null;
   resources?: Record<string, unknown>;
+  /** spec.containers[].ports */
+  ports?: Record<string, unknown>[];
+  /** status.containerStatuses[].imageID (the digest it resolved to) */
+  imageID?: string;
 }
 
 /** a Pod as the API returns it, with what these worlds need (annotations, several containers) */
@@ -753,27 +759,47 @@ export function podObj(p: {
   name: string;
   ns: string;
   labels: Record<string, string>;
-  owner: { kind: string; name: string };
+  owner: { kind: string; name: string; blockOwnerDeletion?: boolean };
   boxes: Box[];
   annotations?: Record<string, string>;
-  phase?: 'Running' | 'Pending' | 'Failed';
+  phase?: 'Running' | 'Pending' | 'Succeeded' | 'Failed';
   /** minutes ago */
   created?: number;
   scheduled?: boolean;
   /** the node it runs on */
   node?: string;
   serviceAccount?: string;
+  uid?: string;
+  restartPolicy?: string;
+  /** PersistentVolumeClaims it mounts (the first as `data`, at /data in every container) */
+  claims?: string[];
+  /** status.reason and status.message (Evicted, ...) */
+  reason?: string;
+  message?: string;
+  /** status.conditions: PodScheduled and Ready when absent, left out when null */
+  conditions?: Record<string, unknown>[] | null;
+  /** status.podIP once scheduled: 10.52.3.18 when absent, left out when null */
+  podIP?: string | null;
 }): Record<string, unknown> {
   const created = p.created ?? 60 * 24 * 2;
   const phase = p.phase ?? 'Running';
   const scheduled = p.scheduled ?? phase !== 'Pending';
   const readyOf = (b: Box) => b.ready ?? (phase === 'Running' && !b.state);
+  const podIP = p.podIP === undefined ? '10.52.3.18' : p.podIP;
+  const conditions =
+    p.conditions === undefined
+      ? [
+          { type: 'PodScheduled', status: scheduled ? 'True' : 'False' },
+          { type: 'Ready', status: p.boxes.every(readyOf) ? 'True' : 'False' },
+        ]
+      : p.conditions;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
       name: p.name,
       namespace: p.ns,
+      ...(p.uid ? { uid: p.uid } : {}),
       labels: p.labels,
       ...(p.annotations ? { annotations: p.annotations } : {}),
       creationTimestamp: ago(created),
@@ -783,33 +809,45 @@ export function podObj(p: {
           kind: p.owner.kind,
           name: p.owner.name,
           controller: true,
+          ...(p.owner.blockOwnerDeletion ? { blockOwnerDeletion: true } : {}),
         },
       ],
     },
     spec: {
       ...(scheduled ? { nodeName: p.node ?? 'gke-prod-pool-b-4c1f9e2a-m7qd' } : {}),
       ...(p.serviceAccount ? { serviceAccountName: p.serviceAccount } : {}),
+      ...(p.restartPolicy ? { restartPolicy: p.restartPolicy } : {}),
       containers: p.boxes.map((b) => ({
         name: b.name,
         image: b.image,
+        ...(b.ports ? { ports: b.ports } : {}),
         ...(b.resources ? { resources: b.resources } : {}),
+        ...(p.claims ? { volumeMounts: [{ name: 'data', mountPath: '/data' }] } : {}),
       })),
+      ...(p.claims
+        ? {
+            volumes: p.claims.map((claimName, i) => ({
+              name: i ? `data-${i}` : 'data',
+              persistentVolumeClaim: { claimName },
+            })),
+          }
+        : {}),
     },
     status: {
       phase,
-      conditions: [
-        { type: 'PodScheduled', status: scheduled ? 'True' : 'False' },
-        { type: 'Ready', status: p.boxes.every(readyOf) ? 'True' : 'False' },
-      ],
+      ...(p.reason ? { reason: p.reason } : {}),
+      ...(p.message ? { message: p.message } : {}),
+      ...(conditions ? { conditions } : {}),
       ...(scheduled
         ? {
             startTime: ago(created),
-            podIP: '10.52.3.18',
+            ...(podIP ? { podIP } : {}),
             containerStatuses: p.boxes.map((b) => ({
               name: b.name,
               image: b.image,
+              ...(b.imageID ? { imageID: b.imageID } : {}),
               ready: readyOf(b),
-              started: !b.state,
+              ...(b.started === null ? {} : { started: b.started ?? !b.state }),
               restartCount: b.restarts ?? 0,
               state: b.state ?? { running: { startedAt: ago(created) } },
               ...(b.lastState ? { lastState: b.lastState } : {}),
@@ -828,13 +866,29 @@ export function deploymentObj(
   ready: number,
   /** the containers' names, when not the Deployment's */
   names: string[] = [],
-) {
+  more: {
+    /** minutes ago; 90 days when absent */
+    created?: number;
+    /** spec.paused: no replica updated */
+    paused?: boolean;
+    /** status.conditions */
+    conditions?: Record<string, unknown>[];
+    /** status.unavailableReplicas when fewer are ready (left out when false, as older servers do) */
+    unavailable?: boolean;
+  } = {},
+): Record<string, unknown> {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 90) },
+    metadata: {
+      name,
+      namespace: ns,
+      labels: { app: name },
+      creationTimestamp: ago(more.created ?? 60 * 24 * 90),
+    },
     spec: {
       replicas,
+      ...(more.paused ? { paused: true } : {}),
       selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
@@ -845,8 +899,11 @@ export function deploymentObj(
       replicas,
       readyReplicas: ready,
       availableReplicas: ready,
-      updatedReplicas: replicas,
-      ...(ready < replicas ? { unavailableReplicas: replicas - ready } : {}),
+      updatedReplicas: more.paused ? 0 : replicas,
+      ...(ready < replicas && more.unavailable !== false
+        ? { unavailableReplicas: replicas - ready }
+        : {}),
+      ...(more.conditions ? { conditions: more.conditions } : {}),
     },
   };
 }
