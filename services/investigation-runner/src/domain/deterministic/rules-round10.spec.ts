@@ -13,17 +13,19 @@ import {
   ago,
   apiTools,
   deploymentObj,
+  describeNode,
   findingsOf,
+  hpaObj,
   ids,
   investigateAt,
   jsonOutputs,
   kubeEvent,
-  kubeTime,
   podObj,
   stamped,
   str,
   table,
   textTools,
+  warningEvent,
   type ApiWorld,
   type Box,
   type FakeTool,
@@ -37,140 +39,6 @@ const answerOf = (r: { summary: string; root_cause: { description: string } }) =
 
 // ------------------------------------------------------------------------------------------------
 // kubectl text
-
-/** `kubectl describe node` text: its taints, whether cordoned, and its "Non-terminated Pods" */
-function describeNode(n: {
-  name: string;
-  taints?: string[];
-  unschedulable?: boolean;
-  /** [namespace, name] */
-  pods?: [string, string][];
-}): string {
-  const pods = n.pods ?? [];
-  return [
-    `Name:               ${n.name}`,
-    'Roles:              <none>',
-    'Labels:             kubernetes.io/arch=amd64',
-    `                    kubernetes.io/hostname=${n.name}`,
-    '                    kubernetes.io/os=linux',
-    'Annotations:        node.alpha.kubernetes.io/ttl: 0',
-    '                    volumes.kubernetes.io/controller-managed-attach-detach: true',
-    `CreationTimestamp:  ${kubeTime(60 * 24 * 9)}`,
-    `Taints:             ${(n.taints ?? []).join('\n                    ') || '<none>'}`,
-    `Unschedulable:      ${n.unschedulable ? 'true' : 'false'}`,
-    'Lease:',
-    `  HolderIdentity:  ${n.name}`,
-    '  AcquireTime:     <unset>',
-    `  RenewTime:       ${kubeTime(0)}`,
-    'Conditions:',
-    table(
-      ['Type', 'Status', 'LastHeartbeatTime', 'LastTransitionTime', 'Reason', 'Message'],
-      [
-        ['----', '------', '-----------------', '------------------', '------', '-------'],
-        [
-          'MemoryPressure',
-          'False',
-          kubeTime(1),
-          kubeTime(60 * 24 * 9),
-          'KubeletHasSufficientMemory',
-          'kubelet has sufficient memory available',
-        ],
-        [
-          'DiskPressure',
-          'False',
-          kubeTime(1),
-          kubeTime(60 * 24 * 9),
-          'KubeletHasNoDiskPressure',
-          'kubelet has no disk pressure',
-        ],
-        [
-          'PIDPressure',
-          'False',
-          kubeTime(1),
-          kubeTime(60 * 24 * 9),
-          'KubeletHasSufficientPID',
-          'kubelet has sufficient PID available',
-        ],
-        [
-          'Ready',
-          'True',
-          kubeTime(1),
-          kubeTime(60 * 24 * 9),
-          'KubeletReady',
-          'kubelet is posting ready status',
-        ],
-      ],
-      '  ',
-    ),
-    'Addresses:',
-    '  InternalIP:  10.42.7.61',
-    `  Hostname:    ${n.name}`,
-    'Capacity:',
-    '  cpu:                4',
-    '  memory:             16069936Ki',
-    '  pods:               58',
-    'System Info:',
-    '  Kernel Version:             6.1.112-124.190.amzn2023.x86_64',
-    '  OS Image:                   Amazon Linux 2023.6.20241010',
-    '  Container Runtime Version:  containerd://1.7.22',
-    '  Kubelet Version:            v1.30.4-eks-a737599',
-    `ProviderID:                   aws:///eu-central-1b/i-0c4d2e9a7f1b36e50`,
-    `Non-terminated Pods:          (${pods.length} in total)`,
-    table(
-      [
-        'Namespace',
-        'Name',
-        'CPU Requests',
-        'CPU Limits',
-        'Memory Requests',
-        'Memory Limits',
-        'Age',
-      ],
-      [
-        [
-          '---------',
-          '----',
-          '------------',
-          '----------',
-          '---------------',
-          '-------------',
-          '---',
-        ],
-        ...pods.map(([ns, name]) => [
-          ns,
-          name,
-          '250m (6%)',
-          '0 (0%)',
-          '512Mi (3%)',
-          '512Mi (3%)',
-          '9d',
-        ]),
-      ],
-      '  ',
-    ),
-    'Allocated resources:',
-    '  (Total limits may be over 100 percent, i.e., overcommitted.)',
-    'Events:',
-    table(
-      ['Type', 'Reason', 'Age', 'From', 'Message'],
-      [
-        ['----', '------', '----', '----', '-------'],
-        ...(n.unschedulable
-          ? [
-              [
-                'Normal',
-                'NodeNotSchedulable',
-                '22m',
-                'kubelet',
-                `Node ${n.name} status is now: NodeNotSchedulable`,
-              ],
-            ]
-          : []),
-      ],
-      '  ',
-    ),
-  ].join('\n');
-}
 
 /** `kubectl describe pdb` text, as kubectl prints it */
 const describePdb = (b: {
@@ -261,17 +129,6 @@ function node(name: string, taints: Obj[] = []): Obj {
   };
 }
 
-const warning = (
-  ns: string,
-  involved: { kind: string; name: string },
-  reason: string,
-  message: string,
-  firstMin: number,
-  lastMin: number,
-  count: number,
-  component: string,
-): Obj => kubeEvent(ns, involved, 'Warning', reason, message, firstMin, lastMin, count, component);
-
 // ------------------------------------------------------------------------------------------------
 
 describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
@@ -326,9 +183,63 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
       describe: {
         [`node/${node}`]: describeNode({
           name: node,
-          unschedulable: true,
+          labels: [
+            'kubernetes.io/arch=amd64',
+            `kubernetes.io/hostname=${node}`,
+            'kubernetes.io/os=linux',
+          ],
+          annotations: [
+            'node.alpha.kubernetes.io/ttl: 0',
+            'volumes.kubernetes.io/controller-managed-attach-detach: true',
+          ],
+          created: 60 * 24 * 9,
           taints: ['node.kubernetes.io/unschedulable:NoSchedule'],
-          pods: left,
+          unschedulable: true,
+          lease: true,
+          conditions: [
+            [
+              'MemoryPressure',
+              'False',
+              'KubeletHasSufficientMemory',
+              'kubelet has sufficient memory available',
+            ],
+            ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+            [
+              'PIDPressure',
+              'False',
+              'KubeletHasSufficientPID',
+              'kubelet has sufficient PID available',
+            ],
+            ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
+          ],
+          internalIP: '10.42.7.61',
+          capacity: { cpu: '4', memory: '16069936Ki', pods: '58' },
+          systemInfo: {
+            'Kernel Version': '6.1.112-124.190.amzn2023.x86_64',
+            'OS Image': 'Amazon Linux 2023.6.20241010',
+            'Container Runtime Version': 'containerd://1.7.22',
+            'Kubelet Version': 'v1.30.4-eks-a737599',
+          },
+          providerID: 'aws:///eu-central-1b/i-0c4d2e9a7f1b36e50',
+          pods: left.map(([podNs, pod]) => [
+            podNs,
+            pod,
+            '250m (6%)',
+            '0 (0%)',
+            '512Mi (3%)',
+            '512Mi (3%)',
+            '9d',
+          ]),
+          allocated: true,
+          events: [
+            [
+              'Normal',
+              'NodeNotSchedulable',
+              '22m',
+              'kubelet',
+              `Node ${node} status is now: NodeNotSchedulable`,
+            ],
+          ],
         }),
         'poddisruptionbudget/invoice-store-pdb': describePdb({
           name: 'invoice-store-pdb',
@@ -630,7 +541,7 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
         ]),
       ],
       events: [
-        warning(
+        warningEvent(
           ns,
           { kind: 'Pod', name },
           'Unhealthy',
@@ -716,7 +627,7 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
         ),
       ],
       events: [
-        warning(
+        warningEvent(
           ns,
           { kind: 'Pod', name: victim },
           'Preempted',
@@ -726,7 +637,7 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
           1,
           'default-scheduler',
         ),
-        warning(
+        warningEvent(
           ns,
           { kind: 'Pod', name: replacement },
           'FailedScheduling',
@@ -789,7 +700,7 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
         }),
       ],
       events: [
-        warning(
+        warningEvent(
           ns,
           { kind: 'Pod', name: evicted },
           'Evicted',
@@ -902,34 +813,20 @@ describe('rules of 7232ec3, 35caad5, 5748c7d and 1da9ed7', () => {
             },
           ]),
         ),
-        {
-          apiVersion: 'autoscaling/v2',
-          kind: 'HorizontalPodAutoscaler',
-          metadata: { name: 'pricing-web', namespace: ns },
-          spec: {
-            scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'pricing-web' },
-            minReplicas: 2,
-            maxReplicas: 4,
-            metrics: [
-              {
-                type: 'Resource',
-                resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
-              },
-            ],
-          },
-          status: {
-            currentReplicas: 4,
-            desiredReplicas: 4,
-            conditions: [
-              {
-                type: 'ScalingLimited',
-                status: 'True',
-                reason: 'TooManyReplicas',
-                message: 'the desired replica count is more than the maximum replica count',
-              },
-            ],
-          },
-        },
+        hpaObj('pricing-web', ns, 'pricing-web', {
+          min: 2,
+          max: 4,
+          cpu: 70,
+          current: 4,
+          conditions: [
+            {
+              type: 'ScalingLimited',
+              status: 'True',
+              reason: 'TooManyReplicas',
+              message: 'the desired replica count is more than the maximum replica count',
+            },
+          ],
+        }),
       ],
       logs: Object.fromEntries(
         pods.map((p, i) => [

@@ -12,12 +12,12 @@ import {
   ago,
   apiTools,
   deploymentObj,
+  describeNode,
   eventsTable,
   findingsOf,
   investigateAt,
   jsonOutputs,
   kubeEvent,
-  kubeTime,
   podObj,
   table,
   textTools,
@@ -426,70 +426,26 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
     const nodeA = 'gke-prod-general-4c2e91ab-7m4d';
     const nodeB = 'gke-prod-general-4c2e91ab-q9xt';
     /** `kubectl describe node`, down to its Non-terminated Pods */
-    const describeNode = (name: string, pods: [string, string][]) =>
-      [
-        `Name:               ${name}`,
-        'Roles:              <none>',
-        'Labels:             cloud.google.com/gke-nodepool=general',
-        `                    kubernetes.io/hostname=${name}`,
-        `CreationTimestamp:  ${kubeTime(60 * 24 * 12)}`,
-        'Taints:             <none>',
-        'Unschedulable:      false',
-        'Conditions:',
-        table(
-          ['Type', 'Status', 'LastHeartbeatTime', 'LastTransitionTime', 'Reason', 'Message'],
-          [
-            ['----', '------', '-----------------', '------------------', '------', '-------'],
-            [
-              'Ready',
-              'True',
-              kubeTime(1),
-              kubeTime(60 * 24 * 12),
-              'KubeletReady',
-              'kubelet is posting ready status. AppArmor enabled',
-            ],
-          ],
-          '  ',
-        ),
-        'Addresses:',
-        '  InternalIP:  10.128.0.47',
-        `  Hostname:    ${name}`,
-        `ProviderID:                   gce://acme-prod/europe-west4-b/${name}`,
-        `Non-terminated Pods:          (${pods.length} in total)`,
-        table(
-          [
-            'Namespace',
-            'Name',
-            'CPU Requests',
-            'CPU Limits',
-            'Memory Requests',
-            'Memory Limits',
-            'Age',
-          ],
-          [
-            [
-              '---------',
-              '----',
-              '------------',
-              '----------',
-              '---------------',
-              '-------------',
-              '---',
-            ],
-            ...pods.map(([podNs, pod]) => [
-              podNs,
-              pod,
-              '100m (2%)',
-              '0 (0%)',
-              '256Mi (1%)',
-              '0 (0%)',
-              '3d',
-            ]),
-          ],
-          '  ',
-        ),
-        'Events:              <none>',
-      ].join('\n');
+    const nodeText = (name: string, pods: [string, string][]) =>
+      describeNode({
+        name,
+        labels: ['cloud.google.com/gke-nodepool=general', `kubernetes.io/hostname=${name}`],
+        created: 60 * 24 * 12,
+        conditions: [
+          ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status. AppArmor enabled'],
+        ],
+        internalIP: '10.128.0.47',
+        providerID: `gce://acme-prod/europe-west4-b/${name}`,
+        pods: pods.map(([podNs, pod]) => [
+          podNs,
+          pod,
+          '100m (2%)',
+          '0 (0%)',
+          '256Mi (1%)',
+          '0 (0%)',
+          '3d',
+        ]),
+      });
     const world: TextWorld = {
       tables: {
         // `kubectl get pods -n search`: no NODE column
@@ -511,14 +467,14 @@ describe('rules of e84d415, 8d1ec47 and f44cee4', () => {
         ),
       },
       describe: {
-        [`node/${nodeA}`]: describeNode(nodeA, [
+        [`node/${nodeA}`]: nodeText(nodeA, [
           ['kube-system', 'fluentbit-gke-8xw2l'],
           ['kube-system', 'kube-proxy-gke-prod-general-4c2e91ab-7m4d'],
           [ns, 'query-api-6d8b7f9c4-9tx8w'],
           [ns, 'indexer-1'],
           ['checkout', 'cart-5f7d9c8b6-r2m7k'],
         ]),
-        [`node/${nodeB}`]: describeNode(nodeB, [
+        [`node/${nodeB}`]: nodeText(nodeB, [
           ['kube-system', 'fluentbit-gke-p4n6s'],
           [ns, 'query-api-6d8b7f9c4-4kq2n'],
           [ns, 'indexer-0'],

@@ -12,14 +12,15 @@ import {
   ago,
   apiTools,
   deploymentObj,
+  describeNode,
   describePod,
   eventsTable,
   findingsOf,
+  hpaObj,
   ids,
   investigateAt,
   jsonOutputs,
   kubeEvent,
-  kubeTime,
   namespaceObj,
   podObj,
   podsTable,
@@ -224,24 +225,14 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
 
   describe('an autoscaler rescaled up and down again and again', () => {
     const ns = 'lookup';
-    const hpa: Obj = {
-      apiVersion: 'autoscaling/v2',
-      kind: 'HorizontalPodAutoscaler',
-      metadata: { name: 'query-router', namespace: ns, creationTimestamp: ago(60 * 24 * 30) },
-      spec: {
-        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'query-router' },
-        minReplicas: 2,
-        maxReplicas: 12,
-        metrics: [
-          {
-            type: 'Resource',
-            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } },
-          },
-        ],
-        behavior: { scaleDown: { stabilizationWindowSeconds: 0 } },
-      },
-      status: { currentReplicas: 3, desiredReplicas: 3 },
-    };
+    const hpa = hpaObj('query-router', ns, 'query-router', {
+      min: 2,
+      max: 12,
+      cpu: 60,
+      current: 3,
+      created: 60 * 24 * 30,
+      behavior: { scaleDown: { stabilizationWindowSeconds: 0 } },
+    });
     const rescale = (size: number, up: boolean, count: number, first: number, last: number) => ({
       ...kubeEvent(
         ns,
@@ -571,49 +562,35 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
       'ip-10-31-21-74.eu-central-1.compute.internal',
     ];
     /** `kubectl describe node` down to its allocatable */
-    const describeNode = (name: string) =>
-      [
-        `Name:               ${name}`,
-        'Roles:              <none>',
-        'Labels:             beta.kubernetes.io/arch=amd64',
-        '                    eks.amazonaws.com/nodegroup=batch-r6a',
-        `                    kubernetes.io/hostname=${name}`,
-        '                    node.kubernetes.io/instance-type=r6a.large',
-        '                    topology.kubernetes.io/zone=eu-central-1b',
-        `CreationTimestamp:  ${kubeTime(60 * 24 * 4)}`,
-        'Taints:             <none>',
-        'Unschedulable:      false',
-        'Conditions:',
-        table(
-          ['Type', 'Status', 'LastHeartbeatTime', 'LastTransitionTime', 'Reason', 'Message'],
-          [
-            ['----', '------', '-----------------', '------------------', '------', '-------'],
-            [
-              'Ready',
-              'True',
-              kubeTime(1),
-              kubeTime(60 * 24 * 4),
-              'KubeletReady',
-              'kubelet is posting ready status',
-            ],
-          ],
-          '  ',
-        ),
-        'Capacity:',
-        '  cpu:                2',
-        '  ephemeral-storage:  83873772Ki',
-        '  memory:             15896504Ki',
-        '  pods:               29',
-        'Allocatable:',
-        '  cpu:                1930m',
-        '  ephemeral-storage:  76224326324',
-        '  memory:             15205304Ki',
-        '  pods:               29',
-        'System Info:',
-        '  Kernel Version:             6.1.112-122.189.amzn2023.x86_64',
-        '  Container Runtime Version:  containerd://1.7.22',
-        'Events:              <none>',
-      ].join('\n');
+    const nodeText = (name: string) =>
+      describeNode({
+        name,
+        labels: [
+          'beta.kubernetes.io/arch=amd64',
+          'eks.amazonaws.com/nodegroup=batch-r6a',
+          `kubernetes.io/hostname=${name}`,
+          'node.kubernetes.io/instance-type=r6a.large',
+          'topology.kubernetes.io/zone=eu-central-1b',
+        ],
+        created: 60 * 24 * 4,
+        conditions: [['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status']],
+        capacity: {
+          cpu: '2',
+          'ephemeral-storage': '83873772Ki',
+          memory: '15896504Ki',
+          pods: '29',
+        },
+        allocatable: {
+          cpu: '1930m',
+          'ephemeral-storage': '76224326324',
+          memory: '15205304Ki',
+          pods: '29',
+        },
+        systemInfo: {
+          'Kernel Version': '6.1.112-122.189.amzn2023.x86_64',
+          'Container Runtime Version': 'containerd://1.7.22',
+        },
+      });
     const podName = 'demand-model-0';
     const world = (memory: string): TextWorld => ({
       tables: {
@@ -647,7 +624,7 @@ describe('rules of e60d0b9, c1aaacb, 9390e52 and e8c42a6', () => {
             ],
           ],
         }),
-        ...Object.fromEntries(nodes.map((n) => [`node/${n}`, describeNode(n)])),
+        ...Object.fromEntries(nodes.map((n) => [`node/${n}`, nodeText(n)])),
       },
       events: eventsTable([
         [

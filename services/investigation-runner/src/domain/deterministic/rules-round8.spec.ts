@@ -13,11 +13,11 @@ import {
   ago,
   apiTools,
   investigateAt,
-  kubeEvent,
   metaOf,
   stamped,
   str,
   table,
+  warningEvent,
   type ApiWorld,
   type FakeTool,
 } from './spec-world';
@@ -145,18 +145,6 @@ function serviceOf(name: string, ns: string, spec: Obj): Obj {
   };
 }
 
-/** a Warning event (spec-world's kubeEvent) */
-const eventOf = (
-  ns: string,
-  involved: { kind: string; name: string },
-  reason: string,
-  message: string,
-  firstMin: number,
-  lastMin: number,
-  count: number,
-  component = 'kubelet',
-): Obj => kubeEvent(ns, involved, 'Warning', reason, message, firstMin, lastMin, count, component);
-
 /** a container that exits again and again: waiting in CrashLoopBackOff, last exit `code` */
 const crashing = (exitCode: number): Partial<Box> => ({
   ready: false,
@@ -218,7 +206,7 @@ describe('rules of 44e10ab', () => {
         }),
       ],
       events: [
-        eventOf(
+        warningEvent(
           'maps',
           { kind: 'Pod', name },
           'BackOff',
@@ -458,7 +446,7 @@ describe('rules of 44e10ab', () => {
         }),
       ],
       events: [
-        eventOf(
+        warningEvent(
           'warehouse',
           { kind: 'Job', name: job },
           'BackoffLimitExceeded',
@@ -567,7 +555,7 @@ describe('rules of 44e10ab', () => {
         }),
       ],
       events: [
-        eventOf(
+        warningEvent(
           'routing',
           { kind: 'Pod', name },
           'FailedScheduling',

@@ -12,10 +12,11 @@ import {
   ago,
   apiTools,
   deploymentObj,
+  hpaObj,
   investigateAt,
-  kubeEvent,
   podObj,
   stamped,
+  warningEvent,
   type ApiWorld,
 } from './spec-world';
 
@@ -46,18 +47,6 @@ const exited = (exitCode: number, minutesAgo: number): Obj => ({
     finishedAt: ago(minutesAgo),
   },
 });
-
-/** a Warning event (spec-world's kubeEvent) */
-const warning = (
-  ns: string,
-  involved: { kind: string; name: string },
-  reason: string,
-  message: string,
-  firstMin: number,
-  lastMin: number,
-  count: number,
-  component: string,
-): Obj => kubeEvent(ns, involved, 'Warning', reason, message, firstMin, lastMin, count, component);
 
 const answerOf = (r: { summary: string; root_cause: { description: string } }) =>
   [r.summary, r.root_cause.description].join('\n');
@@ -248,7 +237,7 @@ describe('rules of f6c1ad5', () => {
         }),
       ],
       events: [
-        warning(
+        warningEvent(
           ns,
           { kind: 'Pod', name: newPod },
           'FailedAttachVolume',
@@ -258,7 +247,7 @@ describe('rules of f6c1ad5', () => {
           9,
           'attachdetach-controller',
         ),
-        warning(
+        warningEvent(
           ns,
           { kind: 'Pod', name: newPod },
           'FailedMount',
@@ -586,26 +575,7 @@ describe('rules of f6c1ad5', () => {
               ],
             }),
           ),
-          {
-            apiVersion: 'autoscaling/v2',
-            kind: 'HorizontalPodAutoscaler',
-            metadata: { name: 'price-engine-cpu', namespace: ns },
-            spec: {
-              scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'price-engine' },
-              minReplicas: 2,
-              maxReplicas: 14,
-              metrics: [
-                {
-                  type: 'Resource',
-                  resource: {
-                    name: 'cpu',
-                    target: { type: 'Utilization', averageUtilization: 65 },
-                  },
-                },
-              ],
-            },
-            status: { currentReplicas: 2, desiredReplicas: 2 },
-          },
+          hpaObj('price-engine-cpu', ns, 'price-engine', { min: 2, max: 14, cpu: 65, current: 2 }),
         ],
       };
       const { result } = await investigateAt(

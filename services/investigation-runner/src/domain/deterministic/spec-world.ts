@@ -385,6 +385,125 @@ export function describePod(p: DescribePodSpec): string {
   return `${out.join('\n')}\n`;
 }
 
+export interface DescribeNodeSpec {
+  name: string;
+  /** its labels (key=value), kubernetes.io/hostname among them */
+  labels: string[];
+  annotations?: string[];
+  /** minutes ago */
+  created: number;
+  taints?: string[];
+  unschedulable?: boolean;
+  /** a Lease held by the node, renewed now */
+  lease?: boolean;
+  /** [type, status, reason, message], its last heartbeat a minute ago, its transition at creation */
+  conditions: [string, string, string, string][];
+  /** the InternalIP under Addresses, with the node's Hostname */
+  internalIP?: string;
+  capacity?: Record<string, string>;
+  allocatable?: Record<string, string>;
+  systemInfo?: Record<string, string>;
+  providerID?: string;
+  /** Non-terminated Pods: [namespace, name, cpu requests, cpu limits, memory requests, memory limits, age] */
+  pods?: string[][];
+  /** the "Allocated resources" heading after the pods */
+  allocated?: boolean;
+  /** [type, reason, age, from, message]; <none> when absent */
+  events?: string[][];
+}
+
+/** `kubectl describe node` text, the sections given */
+export function describeNode(n: DescribeNodeSpec): string {
+  const field = (key: string, lines: string[], width = 20) =>
+    `${`${key}:`.padEnd(width)}${lines.join(`\n${' '.repeat(width)}`)}`;
+  const block = (title: string, entries: Record<string, string> | undefined, width: number) =>
+    entries
+      ? [`${title}:`, ...Object.entries(entries).map(([k, v]) => field(`  ${k}`, [v], width))]
+      : [];
+  return [
+    field('Name', [n.name]),
+    field('Roles', ['<none>']),
+    field('Labels', n.labels),
+    ...(n.annotations ? [field('Annotations', n.annotations)] : []),
+    field('CreationTimestamp', [kubeTime(n.created)]),
+    field('Taints', n.taints?.length ? n.taints : ['<none>']),
+    field('Unschedulable', [n.unschedulable ? 'true' : 'false']),
+    ...(n.lease
+      ? [
+          'Lease:',
+          field('  HolderIdentity', [n.name], 19),
+          field('  AcquireTime', ['<unset>'], 19),
+          field('  RenewTime', [kubeTime(0)], 19),
+        ]
+      : []),
+    'Conditions:',
+    table(
+      ['Type', 'Status', 'LastHeartbeatTime', 'LastTransitionTime', 'Reason', 'Message'],
+      [
+        ['----', '------', '-----------------', '------------------', '------', '-------'],
+        ...n.conditions.map(([type, status, reason, message]) => [
+          type,
+          status,
+          kubeTime(1),
+          kubeTime(n.created),
+          reason,
+          message,
+        ]),
+      ],
+      '  ',
+    ),
+    ...(n.internalIP
+      ? ['Addresses:', field('  InternalIP', [n.internalIP], 15), field('  Hostname', [n.name], 15)]
+      : []),
+    ...block('Capacity', n.capacity, 22),
+    ...block('Allocatable', n.allocatable, 22),
+    ...block('System Info', n.systemInfo, 30),
+    ...(n.providerID ? [field('ProviderID', [n.providerID], 30)] : []),
+    ...(n.pods
+      ? [
+          field('Non-terminated Pods', [`(${n.pods.length} in total)`], 30),
+          table(
+            [
+              'Namespace',
+              'Name',
+              'CPU Requests',
+              'CPU Limits',
+              'Memory Requests',
+              'Memory Limits',
+              'Age',
+            ],
+            [
+              [
+                '---------',
+                '----',
+                '------------',
+                '----------',
+                '---------------',
+                '-------------',
+                '---',
+              ],
+              ...n.pods,
+            ],
+            '  ',
+          ),
+        ]
+      : []),
+    ...(n.allocated
+      ? ['Allocated resources:', '  (Total limits may be over 100 percent, i.e., overcommitted.)']
+      : []),
+    ...(n.events
+      ? [
+          'Events:',
+          table(
+            ['Type', 'Reason', 'Age', 'From', 'Message'],
+            [['----', '------', '----', '----', '-------'], ...n.events],
+            '  ',
+          ),
+        ]
+      : ['Events:              <none>']),
+  ].join('\n');
+}
+
 /** `kubectl get pods -o wide` */
 export function podsTable(
   rows: [
@@ -502,6 +621,19 @@ export function kubeEvent(
     source: component === 'kubelet' ? { component, host: 'worker-1' } : { component },
   };
 }
+
+/** a Warning event (kubeEvent's), each field given */
+export const warningEvent = (
+  ns: string,
+  involved: { kind: string; name: string },
+  reason: string,
+  message: string,
+  firstMin: number,
+  lastMin: number,
+  count: number,
+  component = 'kubelet',
+): Record<string, unknown> =>
+  kubeEvent(ns, involved, 'Warning', reason, message, firstMin, lastMin, count, component);
 
 // ---------------------------------------------------------------- YAML / table vocabulary
 
@@ -913,3 +1045,47 @@ export const namespaceObj = (name: string): Record<string, unknown> => ({
   kind: 'Namespace',
   metadata: { name },
 });
+
+/** a HorizontalPodAutoscaler of a Deployment on its pods' average CPU utilization */
+export function hpaObj(
+  name: string,
+  ns: string,
+  /** the Deployment it scales */
+  target: string,
+  h: {
+    min: number;
+    max: number;
+    /** the target average utilization, percent */
+    cpu: number;
+    /** status.currentReplicas, and desiredReplicas */
+    current: number;
+    /** minutes ago; no creationTimestamp when absent */
+    created?: number;
+    behavior?: Record<string, unknown>;
+    conditions?: Record<string, unknown>[];
+  },
+): Record<string, unknown> {
+  const created = h.created === undefined ? {} : { creationTimestamp: ago(h.created) };
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name, namespace: ns, ...created },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target },
+      minReplicas: h.min,
+      maxReplicas: h.max,
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: h.cpu } },
+        },
+      ],
+      ...(h.behavior ? { behavior: h.behavior } : {}),
+    },
+    status: {
+      currentReplicas: h.current,
+      desiredReplicas: h.current,
+      ...(h.conditions ? { conditions: h.conditions } : {}),
+    },
+  };
+}
