@@ -226,6 +226,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
       .filter(Boolean)
       .join(',');
   }
+  // the ServiceAccount a pod (or a workload's Pod Template) runs as
+  const sa = lines.find((l) => l.key === 'Service Account' && l.indent <= 2)?.value;
+  if (sa && (kind === 'pod' || lines.some((l) => /^Pod Template:?$/.test(l.raw.trim()))))
+    v.fields['serviceAccount'] = sa;
+  readQuotaAndRbac(lines, kind, v.fields);
   // an Ingress's rules: host, then "path  service:port (endpoints)"
   // "Annotations:  kubernetes.io/limit-ranger: LimitRanger plugin set: memory limit for container x"
   const limitRanger = lines
@@ -321,7 +326,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const nameIndent = lines[cStart + 1]?.indent === base + 1 ? base + 1 : base + 2;
     const fieldIndent = nameIndent === base + 1 ? base + 2 : base + 4;
     let cur: ContainerView | undefined;
-    let section: 'state' | 'last' | 'limits' | 'requests' | 'env' | 'other' = 'other';
+    let section: 'state' | 'last' | 'limits' | 'requests' | 'env' | 'envFrom' | 'other' = 'other';
     for (let i = cStart + 1; i < lines.length; i++) {
       const l = lines[i]!;
       if (l.indent <= base && l.raw.trim()) break;
@@ -330,6 +335,15 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
         if (init) cur.init = true;
         v.containers.push(cur);
         section = 'other';
+        continue;
+      }
+      // "Environment Variables from:" then "  fx-rates-env  ConfigMap  Optional: false"
+      if (cur && section === 'envFrom' && l.indent > fieldIndent) {
+        const from = /^\s*(\S+)\s+(ConfigMap|Secret)\b(?: with prefix '([^']*)')?/.exec(l.raw);
+        if (from)
+          cur.envRefs.push(
+            `envFrom ${from[2]!.toLowerCase()} ${from[1]}${from[3] ? ` prefix ${from[3]}` : ''}`,
+          );
         continue;
       }
       if (!cur || !l.key) continue;
@@ -368,6 +382,9 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
             break;
           case 'Environment':
             section = 'env';
+            break;
+          case 'Environment Variables from':
+            section = 'envFrom';
             break;
           case 'Port':
           case 'Ports':
@@ -541,6 +558,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
 
 function describeKind(lines: Line[], ctx: CallContext): string {
   const has = (k: string) => lines.some((l) => l.indent === 0 && l.key === k);
+  if (lines.some((l) => l.indent === 0 && /^Resource\s+Used\s+Hard$/.test(l.raw.trim())))
+    return 'resourcequota';
+  if (has('Role') && has('Subjects'))
+    return ctx.kind === 'clusterrolebinding' ? ctx.kind : 'rolebinding';
+  if (has('PolicyRule')) return ctx.kind === 'clusterrole' ? ctx.kind : 'role';
   if (has('Containers') && (has('Node') || has('IP') || has('QoS Class'))) return 'pod';
   if (has('Taints') && (has('Roles') || has('Unschedulable'))) return 'node';
   if (has('StrategyType') || has('NewReplicaSet')) return 'deployment';
@@ -614,4 +636,86 @@ function setState(c: ContainerView, which: 'state' | 'last', value: string) {
   }
   if (/^Waiting/i.test(word)) c.waiting = {};
   else if (/^Terminated/i.test(word)) c.terminated = {};
+}
+
+/**
+ * `kubectl describe quota` ("Resource  Used  Hard" rows), a ConfigMap's "Data" section (its
+ * values), a binding's "Role:" and "Subjects:" and a role's "PolicyRule:" table, as the API's
+ * fields (observe/kube-objects.ts).
+ */
+function readQuotaAndRbac(lines: Line[], kind: string, fields: Record<string, string>) {
+  const after = (i: number) => {
+    const rows: string[] = [];
+    for (const l of lines.slice(i + 1)) {
+      if (!l.raw.trim() || (l.indent === 0 && l.key)) break;
+      if (!/^\s*-+(\s+-+)*\s*$/.test(l.raw)) rows.push(l.raw);
+    }
+    return rows;
+  };
+  if (kind === 'resourcequota') {
+    const at = lines.findIndex((l) => /^Resource\s+Used\s+Hard$/.test(l.raw.trim()));
+    const used: Record<string, string> = {};
+    const hard: Record<string, string> = {};
+    for (const row of at >= 0 ? after(at) : []) {
+      const [r, u, h] = row.trim().split(/\s+/);
+      if (r && u && h) {
+        used[r] = u;
+        hard[r] = h;
+      }
+    }
+    if (Object.keys(hard).length) {
+      fields['hard'] = JSON.stringify(hard);
+      fields['used'] = JSON.stringify(used);
+    }
+  }
+  if (kind === 'configmap') {
+    // "Data", "====", then "key:", "----", the value's lines, a blank line
+    const at = lines.findIndex(
+      (l, i) => l.raw.trim() === 'Data' && /^=+$/.test(lines[i + 1]?.raw.trim() ?? ''),
+    );
+    const data: Record<string, string> = {};
+    for (let i = at + 2; at >= 0 && i < lines.length; i++) {
+      if (/^(BinaryData|Events:)/.test(lines[i]!.raw.trim())) break;
+      const key = /^([\w.-]+):$/.exec(lines[i]!.raw)?.[1];
+      if (!key || !/^-+$/.test(lines[i + 1]?.raw.trim() ?? '')) continue;
+      const value: string[] = [];
+      let j = i + 2;
+      for (; j < lines.length && lines[j]!.raw.trim(); j++) value.push(lines[j]!.raw);
+      const text = value.join('\n').trim();
+      if (!/^\*+$|^<\d+ bytes, value (?:hidden|never shown)/.test(text))
+        data[key] = text.slice(0, 200);
+      i = j;
+    }
+    if (Object.keys(data).length) fields['data'] = JSON.stringify(data);
+  }
+  if (kind === 'rolebinding' || kind === 'clusterrolebinding') {
+    const role = lines.findIndex((l) => l.indent === 0 && l.key === 'Role');
+    const sub = (k: string) =>
+      lines.slice(role + 1, role + 4).find((l) => l.indent > 0 && l.key === k)?.value;
+    if (role >= 0 && sub('Name')) fields['roleRef'] = `${sub('Kind') ?? 'Role'}/${sub('Name')}`;
+    const at = lines.findIndex((l) => l.indent === 0 && l.key === 'Subjects');
+    fields['subjects'] = JSON.stringify(
+      (at >= 0 ? after(at) : [])
+        .map((row) => row.trim().split(/\s+/))
+        .filter(([k, n]) => k && n && k !== 'Kind')
+        .map(([k, n, ns]) => ({ kind: k!, name: n!, ...(ns ? { namespace: ns } : {}) })),
+    );
+  }
+  if (kind === 'role' || kind === 'clusterrole') {
+    const at = lines.findIndex((l) => l.indent === 0 && l.key === 'PolicyRule');
+    // "secrets  []  [payouts-signing-key]  [get watch]": resources, URLs, names, verbs
+    fields['rules'] = (at >= 0 ? after(at) : [])
+      .map((row) => row.trim().split(/\s{2,}/))
+      .filter((c) => c[0] !== 'Resources')
+      .map((c) => {
+        const verbs = (c[c.length - 1] ?? '')
+          .replace(/^\[|\]$/g, '')
+          .split(' ')
+          .join(',');
+        const names = c.length >= 4 ? (c[2] ?? '').replace(/^\[|\]$/g, '') : '';
+        return `${verbs} ${c[0]}${names ? ` [${names}]` : ''}`;
+      })
+      .join('; ')
+      .slice(0, 600);
+  }
 }

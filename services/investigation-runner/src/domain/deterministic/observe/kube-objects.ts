@@ -18,6 +18,9 @@ import {
 
 // ---------------------------------------------------------------- Kubernetes API objects
 
+/** a value a tool server masked ("***", "<12 bytes, value hidden ...>") */
+export const HIDDEN_VALUE = /^\*+$|^<\d+ bytes, value (?:hidden|never shown)/;
+
 export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out: Observed): void {
   const kind = kindOf(String(o['kind'])) ?? String(o['kind']).toLowerCase();
   const meta = rec(o['metadata']);
@@ -364,6 +367,39 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         ...rec(o['stringData']),
         ...rec(o['binaryData']),
       }).join(',');
+    // a ConfigMap's values (never a Secret's), those a tool server did not hide
+    if (kind === 'configmap') {
+      const data = Object.entries(strMap(o['data'])).filter(([, x]) => !HIDDEN_VALUE.test(x));
+      if (data.length)
+        v.fields['data'] = JSON.stringify(
+          Object.fromEntries(data.map(([k, x]) => [k, x.slice(0, 200)])),
+        );
+    }
+    // who a binding grants what: its role and its subjects
+    if (kind === 'rolebinding' || kind === 'clusterrolebinding') {
+      const ref = rec(o['roleRef']);
+      if (ref['name']) v.fields['roleRef'] = `${str(ref['kind']) ?? 'Role'}/${str(ref['name'])}`;
+      v.fields['subjects'] = JSON.stringify(
+        arr(o['subjects'])
+          .map(rec)
+          .map((x) => ({
+            kind: str(x['kind']) ?? '',
+            name: str(x['name']) ?? '',
+            ...(str(x['namespace']) ? { namespace: str(x['namespace']) } : {}),
+          })),
+      );
+    }
+    // what a role allows: "get,watch secrets [payouts-signing-key]"
+    if (kind === 'role' || kind === 'clusterrole')
+      v.fields['rules'] = arr(o['rules'])
+        .map(rec)
+        .map((r) => {
+          const names = arr(r['resourceNames']).map(String);
+          const what = [...arr(r['resources']), ...arr(r['nonResourceURLs'])].map(String);
+          return `${arr(r['verbs']).map(String).join(',')} ${what.join(',')}${names.length ? ` [${names.join(' ')}]` : ''}`;
+        })
+        .join('; ')
+        .slice(0, 600);
     if (kind === 'job') {
       v.fields['startTime'] = str(status['startTime']) ?? '';
       if (str(status['completionTime']))

@@ -116,9 +116,15 @@ export function parseTables(
                             ? 'cronjob'
                             : has('DATA')
                               ? 'configmap'
-                              : has('CLUSTER-IP')
-                                ? 'service'
-                                : (ctx.kind ?? 'resource');
+                              : has('REQUEST') && has('LIMIT')
+                                ? 'resourcequota'
+                                : has('ROLE') && !has('STATUS')
+                                  ? ctx.kind === 'clusterrolebinding'
+                                    ? ctx.kind
+                                    : 'rolebinding'
+                                  : has('CLUSTER-IP')
+                                    ? 'service'
+                                    : (ctx.kind ?? 'resource');
     for (const r of rows) {
       const raw = r['NAME'] ?? '';
       const [k, n] = raw.includes('/') ? raw.split('/', 2) : [undefined, raw];
@@ -204,6 +210,44 @@ export function parseTables(
       // `kubectl get svc -o wide`: app=web,tier=frontend
       if (v.kind === 'service' && r['SELECTOR'] && r['SELECTOR'] !== '<none>')
         v.fields['selector'] = r['SELECTOR'];
+      // `kubectl get quota`: "requests.cpu: 14500m/16, pods: 11/40" under REQUEST and LIMIT
+      if (v.kind === 'resourcequota' && (r['REQUEST'] || r['LIMIT'])) {
+        const used: Record<string, string> = {};
+        const hard: Record<string, string> = {};
+        for (const m of `${r['REQUEST'] ?? ''}, ${r['LIMIT'] ?? ''}`.matchAll(
+          /([\w./-]+): ([^,/\s]+)\/([^,\s]+)/g,
+        )) {
+          used[m[1]!] = m[2]!;
+          hard[m[1]!] = m[3]!;
+        }
+        if (Object.keys(hard).length) {
+          v.fields['hard'] = JSON.stringify(hard);
+          v.fields['used'] = JSON.stringify(used);
+        }
+      }
+      // `kubectl get rolebinding -o wide`: ROLE "Role/x", SERVICEACCOUNTS "ns/name, ns/other"
+      if ((v.kind === 'rolebinding' || v.kind === 'clusterrolebinding') && r['ROLE']) {
+        v.fields['roleRef'] = r['ROLE'];
+        if (r['SERVICEACCOUNTS'] !== undefined)
+          v.fields['subjects'] = JSON.stringify([
+            ...r['SERVICEACCOUNTS']
+              .split(/,\s*/)
+              .filter((x) => x.includes('/'))
+              .map((x) => ({
+                kind: 'ServiceAccount',
+                namespace: x.split('/')[0],
+                name: x.split('/')[1],
+              })),
+            ...(r['USERS'] ?? '')
+              .split(/,\s*/)
+              .filter(Boolean)
+              .map((x) => ({ kind: 'User', name: x })),
+            ...(r['GROUPS'] ?? '')
+              .split(/,\s*/)
+              .filter(Boolean)
+              .map((x) => ({ kind: 'Group', name: x })),
+          ]);
+      }
       if (r['LABELS'])
         for (const kv of r['LABELS'].split(',')) {
           const [a, b] = kv.split('=');
