@@ -14,7 +14,7 @@ import { hasCompleted, isUnhealthy } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
-import { ownHash, questionNamespace, templateKey } from './questions';
+import { LOG_LEVEL_VARIABLE, ownHash, questionNamespace, templateKey } from './questions';
 import type { Scope, Subject } from './scope';
 import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
 
@@ -490,6 +490,7 @@ export class Gatherer {
       );
     }
     await this.gatherForSpecQuestion();
+    await this.gatherForInventoryQuestion();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1042,6 +1043,178 @@ export class Gatherer {
         owned.map(async (r) => {
           if (!(await this.readWhole(r))) await this.describe(r);
         }),
+      );
+    }
+  }
+
+  /** The object read whole, else described. */
+  private async readOrDescribe(o: ObjectView): Promise<void> {
+    if (!(await this.readWhole(o))) await this.describe(o);
+  }
+
+  /** a kind listed in a namespace (every namespace when none) */
+  private listKind(kind: string, ns: string | undefined): Promise<boolean> {
+    return this.first(
+      this.listers(kind),
+      { kind, namespace: ns, all: !ns },
+      { kind, namespace: ns },
+    );
+  }
+
+  /**
+   * Questions about a namespace's state (scope.ts inventoryQuestion): its ResourceQuotas, its
+   * evicted pods, an environment variable in each workload, a workload's ServiceAccount and what
+   * is bound to it. What listings do not show is read whole or described.
+   */
+  private async gatherForInventoryQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type === 'quota') {
+      const ns = questionNamespace(q, this.model, this.scope);
+      await this.listKind('resourcequota', ns);
+      await Promise.all(
+        this.model
+          .list('resourcequota', ns)
+          .filter((r) => (!ns || r.namespace === ns) && !r.fields['hard'])
+          .slice(0, 4)
+          .map((r) => this.readOrDescribe(r)),
+      );
+    }
+    if (q?.type === 'evicted') {
+      const ns = questionNamespace(q, this.model, this.scope);
+      if (ns && !this.namespaceEvents.has(ns)) {
+        this.namespaceEvents.add(ns);
+        await this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns });
+      }
+      // when each was evicted and why: the pod's own status (a listing shows neither)
+      const evented = new Set(
+        this.model.events.filter((e) => e.reason === 'Evicted').map((e) => e.object?.name),
+      );
+      await Promise.all(
+        this.model
+          .list('pod', ns)
+          .filter(
+            (p) =>
+              (!ns || p.namespace === ns) &&
+              /^(Evicted|Failed|Error|ContainerStatusUnknown)$/.test(p.status ?? '') &&
+              !p.message &&
+              !(evented.has(p.name) && p.containers.length),
+          )
+          .slice(0, 12)
+          .map((p) => this.describe(p)),
+      );
+    }
+    if (q?.type === 'env') {
+      const ns = questionNamespace(q, this.model, this.scope);
+      const kinds = q.kind ? [q.kind] : ['deployment', 'statefulset', 'daemonset'];
+      await Promise.all(
+        kinds
+          .filter((k) => !this.model.list(k, ns).some((o) => !ns || o.namespace === ns))
+          .map((k) => this.listKind(k, ns)),
+      );
+      const workloads = this.model
+        .list(undefined, ns)
+        .filter(
+          (o) =>
+            kinds.includes(o.kind) &&
+            (!ns || o.namespace === ns) &&
+            !o.containers.some((c) => !c.init),
+        );
+      await Promise.all(workloads.slice(0, 12).map((o) => this.readOrDescribe(o)));
+      // the ConfigMaps the variable may come from (a Secret's values are never read)
+      const mapsOf = (o: ObjectView) =>
+        o.containers.flatMap((c) =>
+          c.envRefs
+            .map(
+              (r) =>
+                (new RegExp(`^${q.variable} <- configmap (\\S+) key`).exec(r) ??
+                  /^envFrom configmap (\S+)/.exec(r))?.[1],
+            )
+            .filter((m): m is string => !!m),
+        );
+      const inScope = this.model
+        .list(undefined, ns)
+        .filter((o) => kinds.includes(o.kind) && (!ns || o.namespace === ns));
+      const maps = new Set(inScope.flatMap(mapsOf));
+      await Promise.all(
+        [...maps]
+          .filter((m) => !this.model.get('configmap', m, ns)?.fields['data'])
+          .slice(0, 8)
+          .map((m) => this.readOrDescribe(named('configmap', m, ns))),
+      );
+      // a log level the tools hid (ConfigMap values off): the levels one pod of each logs at
+      if (LOG_LEVEL_VARIABLE.test(q.variable)) {
+        const hidden = inScope.filter(
+          (o) =>
+            mapsOf(o).some((m) => !this.model.get('configmap', m, ns)?.fields['data']) &&
+            !o.containers.some((c) => c.env[q.variable] !== undefined),
+        );
+        await Promise.all(
+          hidden.slice(0, 4).map((o) => {
+            const pod = this.model
+              .list('pod', ns)
+              .find(
+                (p) =>
+                  p.namespace === o.namespace &&
+                  this.model.workloadOf(p).name === o.name &&
+                  !hasCompleted(p) &&
+                  !/Failed|Evicted/.test(p.status ?? ''),
+              );
+            return pod && !this.model.logs.some((l) => l.pod === pod.name)
+              ? this.podLogs(pod, 50)
+              : Promise.resolve();
+          }),
+        );
+      }
+    }
+    if (q?.type === 'service_account') {
+      const subject = this.scope.subjects.find((s) => s.name === q.subject);
+      const w =
+        this.model
+          .list()
+          .find(
+            (o) =>
+              ['deployment', 'statefulset', 'daemonset', 'cronjob', 'job'].includes(o.kind) &&
+              o.name === q.subject,
+          ) ??
+        (subject
+          ? named(subject.kind ?? 'deployment', subject.name, subject.namespace)
+          : undefined);
+      const ns = w?.namespace ?? q.namespace ?? this.scope.namespaces[0];
+      if (w && !w.fields['serviceAccount'] && !w.containers.length)
+        await this.readOrDescribe({ ...w, namespace: ns });
+      await Promise.all([
+        this.listKind('rolebinding', ns),
+        this.listKind('clusterrolebinding', undefined),
+        this.listKind('serviceaccount', ns),
+      ]);
+      const bindings = [
+        ...this.model.list('rolebinding', ns).filter((b) => !ns || b.namespace === ns),
+        ...this.model.list('clusterrolebinding'),
+      ];
+      // subjects a listing did not show (kubectl shows them only with -o wide)
+      await Promise.all(
+        bindings
+          .filter((b) => !b.fields['subjects'])
+          // the namespace's own bindings first, the cluster's system ones last
+          .sort((a, b) => Number(/^system:/.test(a.name)) - Number(/^system:/.test(b.name)))
+          .slice(0, 16)
+          .map((b) => this.readOrDescribe(b)),
+      );
+      // what the roles bound to it allow
+      const sa = this.model.get(w?.kind ?? 'deployment', w?.name ?? '', ns)?.fields[
+        'serviceAccount'
+      ];
+      const roles = bindings
+        .filter((b) => !sa || (b.fields['subjects'] ?? '').includes(`"${sa}"`))
+        .map((b) => (b.fields['roleRef'] ?? '').split('/'))
+        .filter(([, n]) => n)
+        .slice(0, 6);
+      await Promise.all(
+        roles.map(([k, n]) =>
+          this.readOrDescribe(
+            k === 'ClusterRole' ? named('clusterrole', n!) : named('role', n!, ns),
+          ),
+        ),
       );
     }
   }

@@ -231,6 +231,14 @@ export function answerQuestion(
       return nodePortServices(model, questionNamespace(q, model, scope));
     case 'rollout_history':
       return rolloutHistory(model, scope, q.subject);
+    case 'quota':
+      return quotaUsage(model, questionNamespace(q, model, scope), q.add);
+    case 'evicted':
+      return evictedPods(model, questionNamespace(q, model, scope), q.since);
+    case 'env':
+      return envValues(model, q.variable, questionNamespace(q, model, scope), q.kind);
+    case 'service_account':
+      return serviceAccountOf(model, scope, q.subject, q.namespace ?? scope.namespaces[0]);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -962,3 +970,432 @@ export function questionNamespace(
 /** a ReplicaSet named for a Deployment: `<name>-<pod-template-hash>` */
 export const ownHash = (deployment: string) =>
   new RegExp(`^${deployment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[a-z0-9]{5,10}$`);
+
+const pct = (used: number, hard: number) =>
+  hard > 0 ? Math.round((used / hard) * 100) : used > 0 ? Infinity : 0;
+
+/** what is left of a quota, in the unit its figures use ("1500m", "10Gi", "29") */
+function leftOf(resource: string, hard: string, left: number): string {
+  if (/cpu/.test(resource))
+    return Number.isInteger(left) ? String(left) : `${Math.round(left * 1000)}m`;
+  if (/memory|storage|ephemeral/.test(resource) || /[KMGT]i?$/.test(hard)) {
+    const gi = left / 1024 ** 3;
+    return gi >= 1 ? `${Math.round(gi * 10) / 10}Gi` : `${Math.round(left / 1024 ** 2)}Mi`;
+  }
+  return String(Math.round(left * 100) / 100);
+}
+
+/** "how close is batch to its quota?": each ResourceQuota's used against hard, tightest first */
+function quotaUsage(
+  model: ClusterModel,
+  namespace: string | undefined,
+  add?: { count: number; subject?: string; cpu?: string; memory?: string },
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const quotas = model
+    .list('resourcequota', namespace)
+    .filter((q) => !namespace || q.namespace === namespace);
+  if (!quotas.length)
+    return `I found no ResourceQuota${where} (none listed with the tools available): nothing caps the namespace's requests, limits or object counts.`;
+  const parse = (v?: string): Record<string, string> => {
+    try {
+      return JSON.parse(v ?? '{}') as Record<string, string>;
+    } catch {
+      return {};
+    }
+  };
+  let tightest: { quota: string; resource: string; p: number } | undefined;
+  const parts = quotas.map((q) => {
+    const hard = parse(q.fields['hard']);
+    const used = parse(q.fields['used']);
+    if (!Object.keys(hard).length)
+      return `ResourceQuota ${q.name}: its used and hard figures were not shown`;
+    const rows = Object.keys(hard)
+      .map((r) => {
+        const u = quantity(used[r] ?? '0');
+        const h = quantity(hard[r]);
+        return { r, u, h, p: pct(u, h) };
+      })
+      .sort((a, b) => b.p - a.p);
+    const top = rows[0]!;
+    if (!tightest || top.p > tightest.p) tightest = { quota: q.name, resource: top.r, p: top.p };
+    return `ResourceQuota ${q.name} (used of hard, tightest first): ${rows
+      .map(
+        (x) =>
+          `${x.r} ${used[x.r] ?? '0'} of ${hard[x.r]} (${Number.isFinite(x.p) ? `${x.p}%` : 'over'}${x.h >= x.u ? `, ${leftOf(x.r, hard[x.r]!, x.h - x.u)} left` : ', over the quota'})`,
+      )
+      .join('; ')}`;
+  });
+  const t = tightest as { quota: string; resource: string; p: number } | undefined;
+  const verdict = t
+    ? ` The closest to its limit is ${t.resource} at ${Number.isFinite(t.p) ? `${t.p}%` : 'over 100%'} (ResourceQuota ${t.quota}): a pod whose ${t.resource} would take the namespace past it is refused at admission ("exceeded quota").`
+    : '';
+  return `${parts.join('. ')}${where ? ` (namespace ${namespace})` : ''}.${verdict}${add ? plannedFit(model, quotas, namespace, add, parse) : ''}`;
+}
+
+/** "add two more etl-worker replicas (2 CPU / 3Gi each)": what they need against what is left */
+function plannedFit(
+  model: ClusterModel,
+  quotas: ObjectView[],
+  namespace: string | undefined,
+  add: { count: number; subject?: string; cpu?: string; memory?: string },
+  parse: (v?: string) => Record<string, string>,
+): string {
+  // a size the message does not give: the requests of a running pod of the workload
+  const pod = add.subject
+    ? runningPods(model, namespace).find(
+        (p) => model.workloadOf(p).name === add.subject && p.containers.some((c) => !c.init),
+      )
+    : undefined;
+  const sum = (r: 'cpu' | 'memory') =>
+    pod?.containers.filter((c) => !c.init).reduce((a, c) => a + quantity(c.requests[r]), 0) ?? 0;
+  const per: Record<string, number> = {
+    cpu: add.cpu ? quantity(add.cpu) : sum('cpu'),
+    memory: add.memory ? quantity(add.memory) : sum('memory'),
+    pods: 1,
+  };
+  const needs: string[] = [];
+  const refused: string[] = [];
+  for (const q of quotas) {
+    const hard = parse(q.fields['hard']);
+    const used = parse(q.fields['used']);
+    for (const r of Object.keys(hard)) {
+      const what =
+        r === 'pods' || r === 'count/pods' ? 'pods' : /^(?:requests\.)?(cpu|memory)$/.exec(r)?.[1];
+      if (!what || !per[what]) continue;
+      const need = per[what]! * add.count;
+      const left = quantity(hard[r]) - quantity(used[r] ?? '0');
+      const fits = need <= left;
+      // what does not fit first
+      needs.splice(
+        fits ? needs.length : refused.length,
+        0,
+        `${r} ${leftOf(r, hard[r]!, need)} (${leftOf(r, hard[r]!, Math.max(0, left))} left: ${fits ? 'fits' : 'does not fit'})`,
+      );
+      if (!fits) refused.push(r);
+    }
+  }
+  if (!needs.length) return '';
+  return ` Adding ${add.count} more ${add.subject ? `${add.subject} ` : ''}pod${add.count === 1 ? '' : 's'} would need ${needs.join(', ')}${
+    refused.length
+      ? `: the quota would refuse ${add.count === 1 ? 'it' : 'them'} (exceeded quota: ${refused.join(', ')}) unless its hard limits are raised.`
+      : ': the quota has room for them.'
+  }`;
+}
+
+/** "node was low on resource: ephemeral-storage" from an eviction message */
+const evictionCause = (message: string) =>
+  /low on resource: ([\w-]+(?:\.[\w-]+)*)/i.exec(message)?.[1] ??
+  (/preempt/i.test(message)
+    ? 'preemption'
+    : /taint/i.test(message)
+      ? 'a NoExecute taint'
+      : undefined);
+
+/** "which pods were evicted (in the last day) and why?": each eviction, when, where and why */
+function evictedPods(
+  model: ClusterModel,
+  namespace: string | undefined,
+  since: number | undefined,
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const inNs = (ns?: string) => !namespace || !ns || ns === namespace;
+  const pods = model.list('pod', namespace).filter((p) => inNs(p.namespace));
+  const events = model.events.filter(
+    (e) =>
+      /^Evicted$/i.test(e.reason ?? '') &&
+      (!e.object?.kind || e.object.kind === 'pod') &&
+      inNs(e.namespace),
+  );
+  const names = new Set([
+    ...pods
+      .filter(
+        (p) =>
+          /^Evicted$/i.test(p.status ?? '') ||
+          /^Evicted$/i.test(p.reason ?? '') ||
+          p.conditions.some(
+            (c) =>
+              c.type === 'DisruptionTarget' &&
+              c.status === 'True' &&
+              /evict|low on resource/i.test(`${c.reason} ${c.message}`),
+          ),
+      )
+      .map((p) => p.name),
+    ...events.map((e) => e.object?.name ?? '').filter(Boolean),
+  ]);
+  if (!pods.length && !events.length)
+    return `I could not list the pods or events${where} with the tools available.`;
+  const all = [...names].map((name) => {
+    const p = pods.find((x) => x.name === name);
+    const e = events
+      .filter((x) => x.object?.name === name)
+      .sort((a, b) => (b.last ?? b.first ?? 0) - (a.last ?? a.first ?? 0))[0];
+    const cond = p?.conditions.find((c) => c.type === 'DisruptionTarget');
+    const ended = Math.max(
+      -Infinity,
+      ...(p?.containers ?? []).map((c) => c.terminated?.at ?? -Infinity),
+    );
+    const at = e?.last ?? e?.first ?? cond?.at ?? (Number.isFinite(ended) ? ended : undefined);
+    const why = (p?.message || e?.message || cond?.message || '').trim();
+    return { name, pod: p, at, why };
+  });
+  const inWindow = all.filter((x) => since === undefined || (x.at !== undefined && x.at >= since));
+  const older = all.filter((x) => since !== undefined && x.at !== undefined && x.at < since);
+  const unknown = all.filter((x) => since !== undefined && x.at === undefined);
+  const window = since !== undefined ? ` since ${new Date(since).toISOString()}` : '';
+  // killed for memory by the kernel is no eviction: said apart, never counted
+  const oom = pods.filter(
+    (p) =>
+      !names.has(p.name) &&
+      p.containers.some((c) =>
+        [c.terminated, c.last].some(
+          (st) =>
+            st?.reason === 'OOMKilled' &&
+            (since === undefined || st.at === undefined || st.at >= since),
+        ),
+      ),
+  );
+  const tail = `${older.length ? ` ${older.length} older eviction${older.length === 1 ? '' : 's'} (before the window) ${older.length === 1 ? 'is' : 'are'} left out.` : ''}${unknown.length ? ` ${unknown.length} evicted pod${unknown.length === 1 ? '' : 's'} whose eviction time was not shown: ${unknown.map((x) => x.name).join(', ')}.` : ''}${oom.length ? ` Not evictions: ${oom.map((p) => p.name).join(', ')} ${oom.length === 1 ? 'was' : 'were'} OOMKilled (the kernel killed a container over its memory limit), which is not an eviction.` : ''}`;
+  if (!inWindow.length)
+    return `No pod was evicted${where}${window} (${pods.length} pods and their events read).${tail}`;
+  const causes = new Map<string, number>();
+  for (const x of inWindow) {
+    const c = evictionCause(x.why) ?? 'reason not shown';
+    causes.set(c, (causes.get(c) ?? 0) + 1);
+  }
+  const byCause = [...causes]
+    .map(
+      ([c, n]) => `${n} for ${/^[\w.-]+$/.test(c) && c !== 'preemption' ? `node low on ${c}` : c}`,
+    )
+    .join(', ');
+  return `${inWindow.length} pod${inWindow.length === 1 ? ' was' : 's were'} evicted${where}${window} (${byCause}): ${inWindow
+    .sort((a, b) => (a.at ?? 0) - (b.at ?? 0))
+    .map(
+      (x) =>
+        `${x.name}${x.pod ? ` (${model.workloadOf(x.pod).kind} ${model.workloadOf(x.pod).name})` : ''}${x.at !== undefined ? ` at ${new Date(x.at).toISOString()}` : ''}${x.pod?.node ? ` on node ${x.pod.node}` : ''}: ${x.why ? `"${clip(x.why, 220)}"` : 'no eviction message shown'}`,
+    )
+    .join('; ')}.${tail}`;
+}
+
+/** the value of `variable` in one container, and where it comes from */
+function envValue(
+  model: ClusterModel,
+  c: ObjectView['containers'][number],
+  variable: string,
+  namespace: string | undefined,
+): string | undefined {
+  const data = (kind: string, name: string): Record<string, string> | undefined => {
+    const o = model.get(kind, name, namespace);
+    try {
+      return o?.fields['data']
+        ? (JSON.parse(o.fields['data']) as Record<string, string>)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  // env entries win over envFrom; a later envFrom source over an earlier one
+  if (c.env[variable] !== undefined) return `${c.env[variable] || '""'} (set in env)`;
+  const ref = c.envRefs
+    .map((r) => new RegExp(`^${variable} <- (configmap|secret) (\\S+) key (\\S+)`).exec(r))
+    .find(Boolean);
+  if (ref) {
+    if (ref[1] === 'secret')
+      return `? (from Secret ${ref[2]} key ${ref[3]}: a Secret's value is never shown)`;
+    const v = data('configmap', ref[2]!)?.[ref[3]!];
+    return v !== undefined
+      ? `${v} (from ConfigMap ${ref[2]} key ${ref[3]})`
+      : `? (from ConfigMap ${ref[2]} key ${ref[3]}, whose value the tools did not show)`;
+  }
+  const from = c.envRefs
+    .map((r) => /^envFrom (configmap|secret) (\S+)(?: prefix (\S+))?/.exec(r))
+    .filter((m): m is RegExpExecArray => !!m)
+    .reverse();
+  const unread: string[] = [];
+  for (const m of from) {
+    const key = m[3]
+      ? variable.startsWith(m[3])
+        ? variable.slice(m[3].length)
+        : undefined
+      : variable;
+    if (key === undefined) continue;
+    if (m[1] === 'secret') {
+      const keys = model.get('secret', m[2]!, namespace)?.fields['keys'];
+      if (keys?.split(',').includes(key))
+        return `? (from Secret ${m[2]} through envFrom: a Secret's value is never shown)`;
+      if (keys === undefined) unread.push(`Secret ${m[2]}`);
+      continue;
+    }
+    const d = data('configmap', m[2]!);
+    if (d?.[key] !== undefined) return `${d[key]} (from ConfigMap ${m[2]} through envFrom)`;
+    if (!d) unread.push(`ConfigMap ${m[2]}`);
+  }
+  if (unread.length)
+    return `? (not set in env; it may come through envFrom from ${unread.join(', ')}, whose values the tools did not show)`;
+  return undefined;
+}
+
+/** a variable that sets how much an application logs */
+export const LOG_LEVEL_VARIABLE = /LOG_?LEVEL|LOGLEVEL|LOG_?LVL|VERBOSITY/i;
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];
+
+/**
+ * A log level whose value the tools did not show: the finest level the workload's pods' logs
+ * (when read) have lines at ("TRACE fx.cache ...", {"level":"debug"}).
+ */
+function loggedLevel(model: ClusterModel, o: ObjectView, variable: string): string {
+  if (!LOG_LEVEL_VARIABLE.test(variable)) return '';
+  const name = o.kind === 'pod' ? model.workloadOf(o).name : o.name;
+  const pods = new Set(
+    model
+      .list('pod', o.namespace)
+      .filter((p) => p.namespace === o.namespace && model.workloadOf(p).name === name)
+      .map((p) => p.name),
+  );
+  const lines = model.logs
+    .filter((l) => !l.previous && l.pod && pods.has(l.pod))
+    .flatMap((l) => l.lines);
+  const level = LEVELS.find((lv) =>
+    lines.some((x) =>
+      new RegExp(`^\\S*\\s*\\[?${lv}\\]?\\b|"level"\\s*:\\s*"${lv}"|\\blevel=${lv}\\b`, 'i').test(
+        x.text.slice(0, 120),
+      ),
+    ),
+  );
+  return level
+    ? `; its pods' logs have lines at level ${level} (${lines.length} lines read), so it runs at ${level} or finer`
+    : '';
+}
+
+/** "what is LOG_LEVEL set to in each deployment?": per workload of the namespace, per container */
+function envValues(
+  model: ClusterModel,
+  variable: string,
+  namespace: string | undefined,
+  kind: string | undefined,
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const kinds = kind ? [kind] : ['deployment', 'statefulset', 'daemonset', 'cronjob'];
+  // each workload's pod template; a workload not read whole: one of its running pods
+  const specs = new Map<string, ObjectView>();
+  for (const w of model.list(undefined, namespace))
+    if (
+      kinds.includes(w.kind) &&
+      (!namespace || w.namespace === namespace) &&
+      w.containers.some((c) => !c.init)
+    )
+      specs.set(`${w.kind} ${w.name}`, w);
+  for (const p of runningPods(model, namespace)) {
+    const w = model.workloadOf(p);
+    const key = `${w.kind} ${w.name}`;
+    if (!kinds.includes(w.kind) || specs.has(key) || !p.containers.some((c) => !c.init)) continue;
+    specs.set(key, p);
+  }
+  if (!specs.size)
+    return `I could not read the pod templates of the ${kind ?? 'workload'}s${where} with the tools available.`;
+  const set: string[] = [];
+  const unset: string[] = [];
+  for (const [key, o] of [...specs].sort(([a], [b]) => a.localeCompare(b))) {
+    const values = o.containers
+      .filter((c) => !c.init)
+      .map((c) => ({ c: c.name, v: envValue(model, c, variable, namespace) }))
+      .filter((x) => x.v !== undefined);
+    if (!values.length) unset.push(key);
+    else
+      set.push(
+        `${key}: ${values
+          .map(
+            (x) =>
+              `${x.v!.startsWith('? ') ? `${variable} ${x.v!.slice(2)}${loggedLevel(model, o, variable)}` : `${variable}=${x.v}`}${
+                values.length > 1 || o.containers.filter((c) => !c.init).length > 1
+                  ? ` in container ${x.c}`
+                  : ''
+              }`,
+          )
+          .join(', ')}`,
+      );
+  }
+  return `${variable}${where}, per ${kind ?? 'workload'} (${specs.size} read): ${set.length ? set.join('; ') : `no ${kind ?? 'workload'} sets it`}.${unset.length && set.length ? ` Not set in: ${unset.join(', ')}.` : ''}`;
+}
+
+interface BindingSubject {
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+/** "which service account does X run as, and which roles are bound to it?" */
+function serviceAccountOf(
+  model: ClusterModel,
+  scope: Scope,
+  subject: string | undefined,
+  namespace: string | undefined,
+): string {
+  const kinds = ['deployment', 'statefulset', 'daemonset', 'cronjob', 'job'];
+  const subj = scope.subjects.find((s) => s.name === subject) ?? scope.subjects[0];
+  const workloads = model
+    .list(undefined, namespace)
+    .filter(
+      (o) =>
+        kinds.includes(o.kind) &&
+        (o.name === subject || (subj && o.name === subj.name)) &&
+        (!namespace || o.namespace === namespace),
+    );
+  const w = workloads.find((o) => o.containers.length) ?? workloads[0];
+  const name = w?.name ?? subject;
+  const ns = w?.namespace ?? namespace;
+  if (!name) return 'I could not tell which workload the question is about.';
+  const pods = model
+    .list('pod', ns)
+    .filter((p) => (!ns || p.namespace === ns) && model.workloadOf(p).name === name);
+  const sa =
+    w?.fields['serviceAccount'] ??
+    pods.find((p) => p.fields['serviceAccount'] ?? p.fields['Service Account'])?.fields[
+      'serviceAccount'
+    ] ??
+    pods.find((p) => p.fields['Service Account'])?.fields['Service Account'] ??
+    (w?.containers.length || pods.some((p) => p.containers.length) ? 'default' : undefined);
+  const label = `${w ? `${w.kind} ` : ''}${name}${ns ? ` (namespace ${ns})` : ''}`;
+  if (!sa)
+    return `I could not read the pod template of ${label} (its serviceAccountName) with the tools available.`;
+  const named =
+    sa !== name && model.get('serviceaccount', name, ns)
+      ? ` A ServiceAccount named ${name} exists too, but its pods do not run as it.`
+      : '';
+  const bindings = [
+    ...model.list('rolebinding', ns).filter((b) => !ns || b.namespace === ns),
+    ...model.list('clusterrolebinding'),
+  ];
+  const subjectsOf = (b: ObjectView): BindingSubject[] | undefined => {
+    try {
+      return b.fields['subjects']
+        ? (JSON.parse(b.fields['subjects']) as BindingSubject[])
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const names = (x: BindingSubject, b: ObjectView) =>
+    (x.kind === 'ServiceAccount' && x.name === sa && (x.namespace ?? b.namespace) === ns) ||
+    (x.kind === 'Group' &&
+      (x.name === 'system:serviceaccounts' || x.name === `system:serviceaccounts:${ns}`));
+  const bound = bindings.filter((b) => subjectsOf(b)?.some((x) => names(x, b)));
+  const unread = bindings.filter((b) => !subjectsOf(b)).length;
+  const grants = bound.map((b) => {
+    const [rk, rn] = (b.fields['roleRef'] ?? '/?').split('/') as [string, string];
+    const role =
+      rk === 'ClusterRole' ? model.get('clusterrole', rn) : model.get('role', rn, b.namespace);
+    const rules = role?.fields['rules'];
+    return `${rk || 'Role'} ${rn} through ${b.kind === 'clusterrolebinding' ? 'ClusterRoleBinding' : 'RoleBinding'} ${b.name}${rules ? ` (${clip(rules, 200)})` : ''}`;
+  });
+  const seen = bindings.length
+    ? ` (${bindings.length} RoleBindings and ClusterRoleBindings seen${unread ? `, ${unread} of them without their subjects shown` : ''})`
+    : '';
+  return `${label} runs as ServiceAccount ${sa}${w?.fields['serviceAccount'] ? " (its pod template's serviceAccountName)" : sa === 'default' ? " (no serviceAccountName set: the namespace's default)" : ''}.${named} ${
+    grants.length
+      ? `Bound to ServiceAccount ${sa}${seen}: ${grants.join('; ')}.`
+      : bindings.length
+        ? `No RoleBinding or ClusterRoleBinding I read names ServiceAccount ${sa}${seen}.`
+        : 'I could not list the RoleBindings and ClusterRoleBindings with the tools available.'
+  }`;
+}

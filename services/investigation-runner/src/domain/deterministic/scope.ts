@@ -68,7 +68,21 @@ export type Question =
   /** "which pods use hostNetwork, not counting kube-system?" */
   | { type: 'host_network'; namespace?: string; excluded?: string[]; near?: string[] }
   /** "show me the rollout history of X": its revisions, their images, the current one */
-  | { type: 'rollout_history'; subject?: string };
+  | { type: 'rollout_history'; subject?: string }
+  /** "how close is batch to its ResourceQuota?": used against hard for each resource */
+  | {
+      type: 'quota';
+      namespace?: string;
+      near?: string[];
+      /** "we want to add two more etl-worker replicas (2 CPU / 3Gi each)": what that needs */
+      add?: { count: number; subject?: string; cpu?: string; memory?: string };
+    }
+  /** "which pods were evicted in the last day, and why?" (`since`: the window's start) */
+  | { type: 'evicted'; namespace?: string; since?: number; near?: string[] }
+  /** "what is LOG_LEVEL set to in each deployment?" (`kind`: only that kind of workload) */
+  | { type: 'env'; variable: string; namespace?: string; kind?: string; near?: string[] }
+  /** "which service account does X run as, and which roles are bound to it?" */
+  | { type: 'service_account'; subject?: string; namespace?: string };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -296,6 +310,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const inventory = inventoryQuestion(message, namespaces, subjects, now);
+  if (inventory) return inventory;
   const asks =
     /\?|^\s*(how many|which|what|list|show|are there|is there|count|give me|find)\b/.test(t);
   // "security audit: list the containers that run as root" asks too
@@ -562,4 +578,148 @@ function securityQuestion(
   )
     return { type: 'rollout_history', subject };
   return undefined;
+}
+
+/** words that make a message an incident report, not a question about the cluster's state */
+const REPORTS_A_FAILURE =
+  /\b(?:forbidden|denied|rejected|exceeded|cannot|can'?t|couldn'?t|won'?t|fail(?:s|ed|ing|ure)?|errors?|crash\w*|broken|403|unauthori[sz]ed)\b/;
+
+/**
+ * Questions about the namespace's state that no fault answers: how close it is to its quota,
+ * what was evicted and why, what an environment variable is set to in each workload, which
+ * ServiceAccount a workload runs as and what is bound to it. Asked as questions or as requests
+ * ("quota usage for ns batch", "list the evicted pods").
+ */
+function inventoryQuestion(
+  message: string,
+  namespaces: string[],
+  subjects: Subject[],
+  now: number,
+): Question | undefined {
+  const t = message.toLowerCase();
+  const ns = namespaces[0];
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .filter((w) => !STOP.has(w));
+  const asking =
+    /\?|\b(?:how|which|what|who|whose|where|list|show|tell me|give me|are we|is there|are there|any)\b/.test(
+      t,
+    );
+  // "how close are we to the namespace quota?", "quota usage for ns batch", "are we near the quota?"
+  if (
+    /\b(?:resource ?)?quotas?\b/.test(t) &&
+    (/\b(?:how (?:close|near|far|much)|near|close to|usage|used|use|left|headroom|room|remaining|status|consum\w*|hit(?:ting)?|reach\w*|at)\b/.test(
+      t,
+    ) ||
+      asking) &&
+    !/\bexceeded quota\b|\bforbidden\b|\bfail(?:s|ed|ing)?\b/.test(t)
+  )
+    return { type: 'quota', namespace: ns, near, ...plannedAddition(message, subjects) };
+  // "which pods were evicted in the last day and why?", "what got evicted today?"
+  if (
+    /\bevict(?:ed|ions?)\b/.test(t) &&
+    asking &&
+    !/\bdrain|\bpdb\b|disruption ?budget|(?:cannot|can'?t|won'?t|unable to) (?:be )?evict|evictions? (?:fail|block|stuck|hang)/.test(
+      t,
+    )
+  )
+    return { type: 'evicted', namespace: ns, since: resolveSince(t, now), near };
+  // "what LOG_LEVEL is every deployment running with?", "what is the env var log_level set to?"
+  const variable =
+    /\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/.exec(message)?.[1] ??
+    /\benv(?:ironment)?\s+var(?:iable)?s?\s+[`'"]?([A-Za-z_][A-Za-z0-9_]*)[`'"]?/i.exec(
+      message,
+    )?.[1];
+  if (
+    variable &&
+    !/^(?:var|vars|variable|variables|is|set|the|of|in)$/i.test(variable) &&
+    /\b(?:what|which|show|list|tell me|give me|value|values|set to|running with|runs? with|set in|per)\b/.test(
+      t,
+    ) &&
+    (/\b(?:env\w*|variables?|vars?|set|values?|configured|running with|runs? with)\b/.test(t) ||
+      /\b(?:each|every|per|all|which)\b[^?]*\b(?:deployments?|workloads?|services?|pods?|apps?|statefulsets?|daemonsets?)\b/.test(
+        t,
+      )) &&
+    !REPORTS_A_FAILURE.test(t) &&
+    !/\b(?:why|missing|not set|unset|undefined)\b/.test(t) &&
+    // "which pods use the STRIPE_KEY secret (env or mounted)?" asks who uses a Secret
+    !/\b(?:use|uses|using|mount|mounts|mounting|reference|references)\b[^?]{0,40}?\b(?:secret|configmap|config map)\b/.test(
+      t,
+    ) &&
+    // "which pods logged 'UPSTREAM_TIMEOUT'?" asks about logs
+    !/\blogged\b|\blogs? (?:say|show|contain|mention)|\bin (?:the|their|its) logs?\b/.test(t)
+  )
+    return {
+      type: 'env',
+      variable,
+      namespace: ns,
+      near,
+      kind: /\bdeployments?\b/.test(t)
+        ? 'deployment'
+        : /\bstatefulsets?\b/.test(t)
+          ? 'statefulset'
+          : /\bdaemonsets?\b/.test(t)
+            ? 'daemonset'
+            : undefined,
+    };
+  // "which service account does payouts-api run as, and what roles does it get?", "what
+  // permissions does X have?"
+  const workload = subjects.find(
+    (s) =>
+      !s.kind ||
+      ['deployment', 'statefulset', 'daemonset', 'pod', 'job', 'cronjob'].includes(s.kind),
+  );
+  if (
+    workload &&
+    asking &&
+    (/\bservice ?accounts?\b|\bserviceaccount\b/.test(t) ||
+      /\b(?:what|which)\b[^?]*\b(?:permissions?|privileges|rbac|(?:cluster ?)?roles?|role ?bindings?)\b/.test(
+        t,
+      ) ||
+      /\bwhat can\b[^?]*\bdo\b/.test(t)) &&
+    !REPORTS_A_FAILURE.test(t) &&
+    !/\b(?:root|privileged|host ?network)\b/.test(t)
+  )
+    return { type: 'service_account', subject: workload.name, namespace: workload.namespace ?? ns };
+  return undefined;
+}
+
+const COUNTS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  ten: 10,
+};
+
+/** "add two more etl-worker replicas (2 CPU / 3Gi each)": how many pods of what size */
+function plannedAddition(
+  message: string,
+  subjects: Subject[],
+): { add?: { count: number; subject?: string; cpu?: string; memory?: string } } {
+  const t = message.toLowerCase();
+  const m = /\b(\d+|one|two|three|four|five|six|ten)\s+(?:more|extra|additional|new)\b/.exec(t);
+  if (!m) return {};
+  const count = COUNTS[m[1]!] ?? Number(m[1]);
+  if (!(count > 0)) return {};
+  const cpu = /\b(\d+(?:\.\d+)?)\s*(m\b|millicores?|cpus?|cores?|vcpus?)\b/.exec(t);
+  const memory = /\b(\d+(?:\.\d+)?)\s*(gi|mi|gb|mb|g|m)\b(?!\s*(?:cpu|core))/.exec(
+    t.replace(cpu?.[0] ?? '\u0000', ' '),
+  );
+  const unit = (u: string) => ({ gi: 'Gi', gb: 'G', g: 'G', mi: 'Mi', mb: 'M', m: 'M' })[u] ?? u;
+  return {
+    add: {
+      count,
+      subject: subjects.find((s) => !s.kind || s.kind === 'deployment' || s.kind === 'statefulset')
+        ?.name,
+      ...(cpu ? { cpu: /^m/.test(cpu[2]!) ? `${cpu[1]}m` : cpu[1] } : {}),
+      ...(memory ? { memory: `${memory[1]}${unit(memory[2]!)}` } : {}),
+    },
+  };
 }
