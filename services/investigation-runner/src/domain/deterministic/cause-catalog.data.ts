@@ -44,6 +44,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Raise the memory limit of {subject}{in_container} above its working set{oom_also}; check `kubectl top pod` against the limit.',
   },
   {
+    // class metadata lives outside the heap: -Xmx and the container limit do not matter, the
+    // JVM's -XX:MaxMetaspaceSize does (a release that loads more classes needs more)
+    id: 'jvm_metaspace_exhausted',
+    class: 'crashloop_panic',
+    title: 'the JVM ran out of Metaspace (class metadata, capped by MaxMetaspaceSize)',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log'],
+    text: 'java\\.lang\\.OutOfMemoryError: (?:Metaspace|Compressed class space)[^\\n]*',
+    cause:
+      '{subject} runs out of Metaspace{in_container}: "{fact}". Metaspace holds the classes the JVM loaded, outside the heap, and -XX:MaxMetaspaceSize caps it{metaspace}: more classes (new dependencies, generated or reloaded classes) than the cap holds end the JVM. Not the heap, not the container memory limit{limit}',
+    fix: 'Raise -XX:MaxMetaspaceSize of {subject}{metaspace} (or drop the cap and let the container limit bound it), or find what loads so many classes (a class loader leak shows as Metaspace growing with every reload).',
+  },
+  {
     // the runtime's own heap cap (V8's --max-old-space-size, the JVM's -Xmx) reached: the process
     // aborts (V8: exit 134) or throws, while the container may be far below its limit; when the
     // kernel did kill the container, oom_killed's state match is the stronger finding
@@ -882,6 +896,33 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Free or grow the volume of {subject} (and find what fills it: logs, segments, temp files); alert before it reaches 100%.',
   },
   {
+    // PostgreSQL's protection against transaction ID wraparound: it stops assigning XIDs
+    id: 'pg_xid_wraparound',
+    class: 'dependency_failure',
+    title: 'PostgreSQL refuses writes to avoid transaction ID wraparound',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log', 'text'],
+    text: 'database is not accepting commands (?:that assign new (?:XIDs|transaction IDs) )?to avoid wraparound data loss in database "?(?<dbname>[\\w-]+)"?[^\\n]*',
+    cause:
+      'PostgreSQL refuses the writes of {subject} ("{fact}"): the database {dbname} is close to transaction ID wraparound, because (auto)vacuum has not frozen its old rows, and PostgreSQL stops assigning transaction IDs to protect the data',
+    fix: 'VACUUM (FREEZE) the database {dbname} (the oldest tables by age(relfrozenxid) first; on older versions in single-user mode), and remove what held vacuum back: long-running or idle-in-transaction sessions, abandoned replication slots, orphaned prepared transactions.',
+  },
+  {
+    // a container's /dev/shm is 64 MB unless a memory-backed emptyDir is mounted there;
+    // PostgreSQL's parallel workers share their hash tables through it
+    id: 'pg_shm_exhausted',
+    class: 'dependency_failure',
+    title: "PostgreSQL runs out of shared memory in /dev/shm (the container's 64M default)",
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'could not resize shared memory segment "?[^"\\s]+"? to \\d+ bytes: No space left on device',
+    cause:
+      'PostgreSQL fails {subject}\'s queries because /dev/shm is full ("{fact}"): its parallel query workers share memory through /dev/shm, and a container\'s /dev/shm is 64M unless a memory-backed emptyDir is mounted there',
+    fix: 'Mount an emptyDir with medium: Memory (a sizeLimit of a few GiB) at /dev/shm in the PostgreSQL pod, or lower max_parallel_workers_per_gather / work_mem so parallel queries need less shared memory.',
+  },
+  {
     // a new PostgreSQL major version started on a data directory of the previous one
     id: 'pg_data_major_version_mismatch',
     class: 'crashloop_config',
@@ -1331,6 +1372,62 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} writes to a Redis replica ("{fact}"): the address it uses points at a node that is no longer the master{redis_failover}',
     fix: 'Point {subject} at the current master (through Sentinel or a Service that follows the master role), not at one pod; then find why the master changed.',
+  },
+  {
+    // Redis stops taking writes when its last background save failed (stop-writes-on-bgsave-error
+    // yes, the default); its own log says why the save failed (a full volume, permissions)
+    id: 'redis_misconf_bgsave',
+    class: 'dependency_failure',
+    title: 'Redis refuses writes: its RDB snapshot cannot be saved (MISCONF)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: "MISCONF Redis is configured to save RDB snapshots, but it(?:'s| is) currently (?:unable|not able) to persist to disk",
+    cause:
+      'Redis refuses the writes of {subject} ("{fact}"): its last background save (RDB snapshot) failed, and with stop-writes-on-bgsave-error yes Redis disables every write until a save succeeds{redis_save_error}',
+    fix: 'Make the Redis save succeed again{redis_save_fix}; then check that `INFO persistence` shows rdb_last_bgsave_status:ok. Setting stop-writes-on-bgsave-error no only hides the failing snapshots.',
+  },
+  {
+    // RabbitMQ 3.8.15+ closes the channel of a consumer that holds a delivery unacknowledged
+    // longer than consumer_timeout (30 min by default); the message goes back to the queue
+    id: 'rabbitmq_consumer_ack_timeout',
+    class: 'dependency_failure',
+    title:
+      'RabbitMQ closes the channel of a consumer that acknowledges too late (consumer_timeout)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'PRECONDITION_FAILED - delivery acknowledgement on channel \\d+ timed out(?:\\. Timeout value used: (?<ack_ms>\\d+) ms)?|delivery acknowledgement on channel \\d+ timed out\\. Timeout value used: (?<ack_ms2>\\d+) ms',
+    cause:
+      '{subject} holds a message longer than RabbitMQ\'s consumer timeout{ack_timeout} before acknowledging it ("{fact}"): the broker closes its channel (PRECONDITION_FAILED) and puts the message back, so the same long job is delivered again and again, never finishes, and the queue behind it grows',
+    fix: 'Make {subject} acknowledge within the timeout (split the long job, or acknowledge on receipt and track completion elsewhere), or raise consumer_timeout for that queue (a policy or the x-consumer-timeout queue argument, or rabbitmq.conf) above the longest job.',
+  },
+  {
+    // the Java client's coordinator leaves the group when poll() is not called again within
+    // max.poll.interval.ms: a batch of max.poll.records takes longer to process than that
+    id: 'kafka_max_poll_interval',
+    class: 'dependency_failure',
+    title: 'Kafka consumers exceed max.poll.interval.ms and are dropped from their group',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log', 'text'],
+    text: 'consumer poll timeout has expired[^\\n]*|CommitFailedException[^\\n]*|max\\.poll\\.interval\\.ms[^\\n]*(?:exceeded|expired|longer than)[^\\n]*',
+    cause:
+      '{subject}\'s Kafka consumers take longer between two poll() calls than max.poll.interval.ms{poll_interval} ("{fact}"): the group coordinator drops them, the group rebalances again and again, their commits fail and the lag grows{poll_records}',
+    fix: 'Lower max.poll.records of {subject}{poll_records_fix} so a batch is processed well within max.poll.interval.ms, or raise max.poll.interval.ms above the time a batch takes (or process faster).',
+  },
+  {
+    // ClickHouse: every INSERT makes a part; too many small inserts outrun the merges
+    id: 'clickhouse_too_many_parts',
+    class: 'dependency_failure',
+    title: 'ClickHouse rejects inserts: too many parts (inserts too small and too frequent)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'Too many parts \\(\\d+[^)]*\\)[^\\n"]*|TOO_MANY_PARTS',
+    cause:
+      'ClickHouse rejects the inserts of {subject} ("{fact}"): each INSERT creates a part, and inserts this small and this frequent outrun the background merges until the partition reaches parts_to_throw_insert',
+    fix: 'Insert into ClickHouse in fewer, larger batches (thousands of rows, seconds apart, or async_insert=1) from {subject}; restore the batching a recent change shortened. Raising parts_to_throw_insert only buys time.',
   },
   {
     // PgBouncer's own answer when its client limit is reached (PostgreSQL says "too many clients")

@@ -112,8 +112,21 @@ export function conclude(
     .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus, dependsOn) }))
     .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length)
     .filter((x) => !resolved(x.f, model, now));
+  // a failing pod's own finding before one on a pod of the same workload that still serves
+  // (the crash-looping new pod's fatal line explains more than an old pod's slow request)
+  const podState = (f: Finding) => {
+    const o =
+      f.object?.kind === 'pod' ? model.get('pod', f.object.name, f.object.namespace) : undefined;
+    return o ? (isUnhealthy(o, now) ? 'failing' : 'serving') : undefined;
+  };
+  const failingPodOf = new Set(
+    scored.filter((x) => podState(x.f) === 'failing').map((x) => x.f.workload),
+  );
   const weight = (x: { f: Finding; r: number }) =>
-    x.f.entry.strength + (x.f.entry.role === 'cause' ? 0.15 : 0) + 0.3 * x.r;
+    x.f.entry.strength +
+    (x.f.entry.role === 'cause' ? 0.15 : 0) +
+    0.3 * x.r -
+    (failingPodOf.has(x.f.workload) && podState(x.f) === 'serving' ? 0.03 : 0);
   scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
   let top = scored[0];
   let symptom: typeof top | undefined;
@@ -289,7 +302,7 @@ export function conclude(
       const hit = new Set(
         findings
           .filter((f) => f.entry.id === top!.f.entry.id && f.workload === top!.f.workload)
-          .map((f) => f.object?.name),
+          .flatMap((f) => [f.object?.name, ...(f.alsoOn ?? [])]),
       );
       const pod = model.get('pod', top.f.object.name, top.f.object.namespace);
       if (same.length > 1 && hit.size === 1 && read.length > 1)
@@ -680,8 +693,9 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
     return pulls[0] ? registryAnswer(pulls[0].message) : undefined;
   }
   for (const l of logs) {
-    const i = l.lines.map((x) => x.level === 'error').lastIndexOf(true);
-    if (i < 0) continue;
+    const last = l.lines.map((x) => x.level === 'error').lastIndexOf(true);
+    if (last < 0) continue;
+    const i = thrownAt(l.lines, last);
     const line = l.lines[i]!.text;
     // PostgreSQL writes why on the next record: "FATAL: database files are incompatible with
     // server" then "DETAIL: The data directory was initialized by PostgreSQL version 15, ..."
@@ -691,6 +705,27 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
     return detail ? `${line} (DETAIL: ${detail})` : line;
   }
   return undefined;
+}
+
+const STACK_FRAME = /^\s+at \S/;
+/** a line that goes on a record: a stack frame, an indented field of a dumped object, a brace */
+const RECORD_GOES_ON = /^(?:\s|[{}\])]|$)/;
+
+/**
+ * The line of the error thrown when the last error-level line only belongs to its dump: Node
+ * prints an uncaught error's "MongoServerError: …" line, its stack, then the error object's
+ * fields (`errmsg: '…'`, `code: 292`). The line a stack follows heads that record.
+ */
+function thrownAt(lines: { text: string }[], last: number): number {
+  // kubectl logs --timestamps puts the time before each line
+  const body = (i: number) =>
+    (lines[i]?.text ?? '').replace(/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)? /, '');
+  for (let h = last; h >= 0 && h >= last - 80; h--) {
+    const goesOn = RECORD_GOES_ON.test(body(h));
+    if (!goesOn && STACK_FRAME.test(body(h + 1))) return h;
+    if (h < last && !goesOn) return last;
+  }
+  return last;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { matchesLabels, parseLabelSelector, type LabelRequirement } from '@inquest/kube';
 import type { ClusterModel } from './model';
 import type { IngressBackend, ObjectView } from './observe';
 import { newObject } from './observe/views';
@@ -57,30 +58,77 @@ const PRODUCT_WORDS: Record<string, string[]> = {
 };
 
 /**
- * The workloads of the namespace named for the product a failing line names, when the line names
- * no host: a client that logs "elasticsearch: all shards failed" calls the es-data StatefulSet.
+ * The workloads named for the product a failing line names, when the line names no host: a client
+ * that logs "elasticsearch: all shards failed" calls the es-data StatefulSet. Its own namespace's
+ * first; else those of the other namespaces read (a shared broker in its own namespace, "kafka"),
+ * the namespace named for the product first.
  */
 function productWorkloads(
   model: ClusterModel,
   line: string,
   namespace: string | undefined,
-): { name: string; kind: string }[] {
+): { name: string; kind: string; namespace?: string }[] {
   const product = PRODUCT.exec(line)?.[1]?.toLowerCase();
   if (!product || !namespace) return [];
   const words = PRODUCT_WORDS[product] ?? [product];
-  const out = new Map<string, { name: string; kind: string }>();
-  for (const p of model.list('pod', namespace)) {
+  const named = (x: string) => x.split('-').some((w) => words.includes(w));
+  const found = new Map<string, { name: string; kind: string; namespace?: string }>();
+  for (const p of model.list('pod')) {
     const w = model.workloadOf(p);
-    if (p.namespace === namespace && w.name.split('-').some((x) => words.includes(x)))
-      out.set(w.name, w);
+    if (p.namespace && named(w.name))
+      found.set(`${p.namespace}/${w.name}`, { ...w, namespace: p.namespace });
   }
-  return [...out.values()];
+  const all = [...found.values()];
+  const own = all.filter((w) => w.namespace === namespace);
+  if (own.length) return own;
+  const home = all.filter((w) => named(w.namespace!));
+  return home.length ? home : all;
+}
+
+/**
+ * The hosts a pod is configured to reach the product a failing line names by: its env's URLs of
+ * that product (REDIS_URL=redis://session-store.identity.svc:6379) and variables named for it
+ * (KAFKA_BOOTSTRAP_SERVERS, REDIS_HOST). The line says "redis" but not which one.
+ */
+function configuredHosts(
+  pod: ObjectView | undefined,
+  line: string,
+): { name: string; namespace?: string }[] {
+  const product = PRODUCT.exec(line)?.[1]?.toLowerCase();
+  if (!product || !pod) return [];
+  const words = PRODUCT_WORDS[product] ?? [product];
+  const out: { name: string; namespace?: string }[] = [];
+  for (const c of pod.containers)
+    for (const [k, v] of Object.entries(c.env)) {
+      if (
+        k === '__args' ||
+        !k
+          .toLowerCase()
+          .split('_')
+          .some((w) => words.includes(w))
+      )
+        continue;
+      const hosts = hostsIn(v);
+      // a bare host name: REDIS_HOST=session-store, or session-store.identity
+      const bare = /^([a-z][a-z0-9-]*)(?:\.([a-z][a-z0-9-]*))?(?:\.svc(?:\.[\w.]+)?)?$/.exec(v);
+      if (!hosts.length && bare) hosts.push({ name: bare[1]!, namespace: bare[2] });
+      out.push(...hosts);
+    }
+  return out;
 }
 
 const workloadView = (kind: string, name: string, namespace?: string): ObjectView => ({
   ...newObject(kind, name, 'pods'),
   namespace,
 });
+
+/** The workload of that name that pods read belong to (session-store-0: StatefulSet session-store). */
+function podsWorkload(model: ClusterModel, name: string, ns?: string): ObjectView | undefined {
+  const pod = model
+    .list('pod', ns)
+    .find((p) => (!ns || p.namespace === ns) && model.workloadOf(p).name === name);
+  return pod ? workloadView(model.workloadOf(pod).kind, name, pod.namespace) : undefined;
+}
 
 /** The pods of the workload a Service is named for (`web` -> web, web-api). */
 export function podsNamedFor(model: ClusterModel, svc: ObjectView): ObjectView[] {
@@ -100,16 +148,39 @@ export function ingressBackends(ing: ObjectView): IngressBackend[] {
   }
 }
 
-/** The Deployment/StatefulSet behind a Service: the one of its name, else one whose name extends it (or it extends). */
+/**
+ * The Deployment/StatefulSet behind a Service: the one of its name, else one whose name extends it
+ * (or it extends), else the workload of the pods its selector matches (Service elasticsearch,
+ * selector app=es-data: StatefulSet es-data).
+ */
 export function backingWorkload(model: ClusterModel, svc: ObjectView): ObjectView | undefined {
   const candidates = [
     ...model.list('deployment', svc.namespace),
     ...model.list('statefulset', svc.namespace),
   ];
-  return (
+  const named =
     candidates.find((w) => w.name === svc.name) ??
-    candidates.find((w) => svc.name.startsWith(w.name) || w.name.startsWith(svc.name))
-  );
+    candidates.find((w) => svc.name.startsWith(w.name) || w.name.startsWith(svc.name));
+  if (named) return named;
+  let reqs: LabelRequirement[];
+  try {
+    reqs = parseLabelSelector(svc.fields['selector'] ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!reqs.length) return undefined;
+  // only pods whose labels were read can tell
+  const pod = model
+    .list('pod', svc.namespace)
+    .find(
+      (p) =>
+        p.namespace === svc.namespace &&
+        Object.keys(p.labels).length &&
+        matchesLabels(p.labels, reqs),
+    );
+  if (!pod) return undefined;
+  const w = model.workloadOf(pod);
+  return candidates.find((c) => c.name === w.name) ?? workloadView(w.kind, w.name, svc.namespace);
 }
 
 /**
@@ -128,15 +199,9 @@ export function failingDependencies(
     if (!w || !workloads.has(w)) continue;
     for (const line of l.lines.slice(-300)) {
       if (line.level !== 'error' && !FAILING.test(line.text)) continue;
-      const named = hostsIn(line.text);
-      const hosts: { name: string; namespace?: string; kind?: string }[] = named.length
-        ? named
-        : productWorkloads(model, line.text, l.namespace).map((w) => ({
-            ...w,
-            namespace: l.namespace,
-          }));
-      for (const h of hosts) {
-        if (workloads.has(h.name)) continue;
+      type Host = { name: string; namespace?: string; kind?: string };
+      const resolve = (h: Host): Dependency | undefined => {
+        if (workloads.has(h.name)) return undefined;
         const ns = h.namespace ?? l.namespace ?? defaultNamespace;
         const service = model
           .list('service')
@@ -146,26 +211,32 @@ export function failingDependencies(
           : ([...model.list('deployment', ns), ...model.list('statefulset', ns)].find(
               (x) => x.name === h.name,
             ) ??
-            // a workload known from its pods only (named for the product the line names)
-            (h.kind ? workloadView(h.kind, h.name, ns) : undefined));
-        if (!service && !workload) continue;
-        if (workload && workloads.has(workload.name)) continue;
-        const key = `${ns ?? ''}/${h.name}`;
+            // a workload known from its pods only (named for the product the line names, or
+            // the name a Service would have when Services were not listed)
+            (h.kind ? workloadView(h.kind, h.name, ns) : podsWorkload(model, h.name, ns)));
+        if ((!service && !workload) || (workload && workloads.has(workload.name))) return undefined;
+        return { host: h.name, service, workload, namespace: service?.namespace ?? ns };
+      };
+      // the hosts the line names; else the ones the pod's env configures for the product the
+      // line names; else the workloads named for that product
+      const named = hostsIn(line.text);
+      let deps = named.map(resolve);
+      if (!named.length) {
+        deps = configuredHosts(pod, line.text).map(resolve);
+        // a Service whose pods are not known says less than the workloads named for the product
+        if (!deps.some((d) => d?.workload)) {
+          const products = productWorkloads(model, line.text, l.namespace).map(resolve);
+          if (products.some(Boolean)) deps = products;
+        }
+      }
+      for (const dep of deps) {
+        if (!dep) continue;
+        const key = `${dep.namespace ?? ''}/${dep.host}`;
         const prev = counts.get(key);
         if (prev) {
           prev.n++;
           prev.dep.line = line.text;
-        } else
-          counts.set(key, {
-            n: 1,
-            dep: {
-              host: h.name,
-              service,
-              workload,
-              namespace: service?.namespace ?? ns,
-              line: line.text,
-            },
-          });
+        } else counts.set(key, { n: 1, dep: { ...dep, line: line.text } });
       }
     }
   }

@@ -28,6 +28,8 @@ export interface Finding {
   at?: number;
   where: FactSource;
   source: string;
+  /** the other objects the same fact was seen on (their findings merge into this one) */
+  alsoOn?: string[];
 }
 
 interface Compiled {
@@ -97,6 +99,15 @@ function test(
       : where === 'log' || text.length < 300
         ? clip(text)
         : clip(m[0]);
+  // what the entry matched stays in the fact even when the record is cut before it (a
+  // traceback's message first, the driver's "MISCONF ..." at its end)
+  const flat = (x: string) => x.replace(/\\/g, '').replace(/\s+/g, ' ').trim();
+  const matched = flat(m[0]);
+  if (matched.length >= 12 && matched.length <= 160 && !flat(fact).includes(matched.slice(0, 40)))
+    return {
+      fact: `${clip(fact, 300 - matched.length - 3).replace(/…$/, '')} … ${matched}`,
+      groups,
+    };
   return { fact, groups };
 }
 
@@ -109,6 +120,9 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     const first = seen.get(k);
     // the same fact again: it is still happening when its last record is recent
     if (first) {
+      const on = f.object?.name;
+      if (on && on !== first.object?.name && !first.alsoOn?.includes(on))
+        (first.alsoOn ??= []).push(on);
       const last = first.groups['last'] ? Date.parse(first.groups['last']) : first.at;
       if (f.at !== undefined && (last === undefined || f.at > last))
         first.groups['last'] = new Date(f.at).toISOString();

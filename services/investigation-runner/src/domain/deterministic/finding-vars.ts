@@ -7,9 +7,13 @@ import { clip } from './text';
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
 
-function heapCap(env: Record<string, string>): string | undefined {
+/** the JVM's cap on class metadata */
+const METASPACE_FLAG = /-XX:MaxMetaspaceSize=\d+[kmgt]?/i;
+
+/** A runtime flag a container sets, and where: "-Xmx1g in JAVA_OPTS", "... in its arguments". */
+function runtimeFlag(env: Record<string, string>, flag: RegExp): string | undefined {
   for (const [name, value] of Object.entries(env)) {
-    const m = HEAP_FLAG.exec(value);
+    const m = flag.exec(value);
     if (m) return name === '__args' ? `${m[0]} in its arguments` : `${m[0]} in ${name}`;
   }
   return undefined;
@@ -461,6 +465,59 @@ function capacityVars({ f, model, pod, names }: FindingContext): Record<string, 
   return vars;
 }
 
+/** what Redis logs when a background save fails */
+const REDIS_SAVE_ERROR =
+  /(?:Write error saving DB on disk|Failed opening the (?:temp )?RDB file|Background saving error)[^\n]*/i;
+
+/**
+ * Why Redis could not save its snapshot, from the Redis server's own log: the latest specific
+ * error ("Write error saving DB on disk: No space left on device") before the summary line
+ * ("Background saving error").
+ */
+function redisSaveError({ model }: FindingContext): Record<string, string> {
+  const hits = model.logs
+    .flatMap((l) => l.lines.map((x) => ({ pod: l.pod, said: REDIS_SAVE_ERROR.exec(x.text)?.[0] })))
+    .filter((x): x is { pod: string | undefined; said: string } => !!x.said);
+  const hit = hits.filter((x) => !/^Background/i.test(x.said)).pop() ?? hits.pop();
+  if (!hit) return {};
+  const where = hit.pod ? ` ${hit.pod}` : '';
+  return {
+    redis_save_error: `: Redis${where} logs "${clip(hit.said, 200)}"`,
+    redis_save_fix: /no space left/i.test(hit.said)
+      ? `: free or grow the volume of${where || ' Redis'} (its data directory is full)`
+      : /permission denied/i.test(hit.said)
+        ? `: give${where || ' Redis'} write access to its data directory`
+        : '',
+  };
+}
+
+/** A Kafka consumer setting, from the ConsumerConfig the client logs or the container's env. */
+function consumerSetting(x: FindingContext, key: string, envName: RegExp): string | undefined {
+  const re = new RegExp(`${key.replace(/\./g, '\\.')}\\s*=\\s*(\\d+)`);
+  const logged = x.model.logs
+    .filter((l) => l.pod && x.names.has(l.pod))
+    .flatMap((l) => l.lines.map((y) => re.exec(y.text)?.[1]))
+    .filter(Boolean)
+    .pop();
+  if (logged) return `${key} = ${logged}`;
+  const env = Object.entries(x.container?.env ?? {}).find(
+    ([k, v]) => envName.test(k) && /^\d+$/.test(v),
+  );
+  return env ? `${key} = ${env[1]} (${env[0]})` : undefined;
+}
+
+function kafkaPollSettings(x: FindingContext): Record<string, string> {
+  const interval = consumerSetting(x, 'max.poll.interval.ms', /MAX_POLL_INTERVAL/i);
+  const records = consumerSetting(x, 'max.poll.records', /MAX_POLL_RECORDS/i);
+  return {
+    poll_interval: interval ? ` (${interval})` : '',
+    poll_records: records
+      ? `. Each poll() hands it up to ${records.replace(/^\S+ = /, '')} records (${records})`
+      : '',
+    poll_records_fix: records ? ` (${records})` : '',
+  };
+}
+
 /** What a catalog entry's template says beyond the finding's own groups, by entry id. */
 const ENTRY_VARS: Record<string, Enricher> = {
   admission_webhook_unreachable: ({ f }) => ({
@@ -487,6 +544,14 @@ const ENTRY_VARS: Record<string, Enricher> = {
   port_bind_failed: portOwner,
   redis_readonly_replica: redisFailover,
   ingress_tls_secret_missing: tlsSecretElsewhere,
+  redis_misconf_bgsave: redisSaveError,
+  rabbitmq_consumer_ack_timeout: ({ f }) => {
+    const ms = Number(f.groups['ack_ms'] || f.groups['ack_ms2']);
+    return {
+      ack_timeout: ms ? ` (consumer_timeout ${ms} ms, ${Math.round(ms / 60_000)} min)` : '',
+    };
+  },
+  kafka_max_poll_interval: kafkaPollSettings,
   sched_insufficient: capacityVars,
 };
 
@@ -531,8 +596,10 @@ export function varsFor(f: Finding, model: ClusterModel, subject: string): Recor
 
   const db = c && databaseTarget(c.env);
   if (db) vars['db'] = ` (${db})`;
-  const heap = c && heapCap(c.env);
+  const heap = c && runtimeFlag(c.env, HEAP_FLAG);
   if (heap) vars['heap'] = ` (${heap})`;
+  const metaspace = c && runtimeFlag(c.env, METASPACE_FLAG);
+  if (metaspace) vars['metaspace'] = ` (${metaspace})`;
   if (pod?.fields['memoryVolumes'])
     vars['tmpfs'] =
       `. Its emptyDir volume ${pod.fields['memoryVolumes']} has medium: Memory (tmpfs): the files written there are RAM and count against that limit`;
