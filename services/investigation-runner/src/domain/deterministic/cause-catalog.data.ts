@@ -583,6 +583,33 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Check the name {host}{host2}{host3}{host4}{host5}{host6} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
   },
   {
+    // the CNI cannot give a new pod an address: the node's (or its subnet's) IPs are used up
+    id: 'pod_ip_exhausted',
+    class: 'node_not_ready',
+    title: 'new pods get no IP address on the node (CNI addresses used up)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    reason: 'FailedCreatePodSandBox',
+    text: 'failed to assign an IP address[^\\n"]*|failed to allocate (?:an? )?IP(?:v4)? address[^\\n"]*|no (?:more )?(?:free )?IP addresses? (?:available|left)[^\\n"]*|no IP addresses available in range set[^\\n"]*|InsufficientFreeAddressesInSubnet',
+    cause:
+      'the pods of {subject} on node {node} get no IP address ("{fact}"): the CNI has no address left to give them, so their sandbox is never created and they stay ContainerCreating{cni_error}',
+    fix: "Give node {node} pod addresses again: AWS VPC CNI: free addresses in its subnet (a larger or additional subnet, prefix delegation, a lower WARM_IP_TARGET / WARM_ENI_TARGET); other CNIs: the node's pod CIDR or IP pool. Meanwhile move the pods to nodes that have addresses (cordon {node}).",
+  },
+  {
+    // the kubelet knows a CSI driver only while its node plugin runs on that node
+    id: 'csi_driver_not_registered',
+    class: 'pending_pvc',
+    title: "the volume's CSI driver is not registered on the node (its node plugin is not running)",
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    text: 'driver name (?<driver>[\\w.-]+) not found in the list of registered CSI drivers',
+    cause:
+      '{subject}\'s volume cannot be mounted on node {node}: the CSI driver {driver} is not registered there ("{fact}"), because its node plugin does not run on that node{csi_node}',
+    fix: 'Get the {driver} node plugin running on {node}{csi_node_fix}; once it registers, the kubelet mounts the volume and the pod starts. Until then, cordon {node} so the pod can run elsewhere.',
+  },
+  {
     // not matched line by line: diagnose pairs an unhealthy kube-proxy / CNI pod with the pods of
     // its node that time out
     id: 'node_network_agent_down',
@@ -808,6 +835,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the HorizontalPodAutoscaler of {subject} is at its maximum ({max} replicas) and cannot add capacity while load stays above target{targets}',
     fix: 'Raise maxReplicas of the HPA of {subject} (cluster capacity permitting) and find what drives the load; consider making each replica cheaper.',
+  },
+  {
+    // the HPA's scaleTargetRef names a workload that no longer exists (renamed by a chart):
+    // nothing scales the real one
+    id: 'hpa_target_missing',
+    class: 'hpa_throttling',
+    title: 'the HorizontalPodAutoscaler targets a workload that does not exist',
+    role: 'cause',
+    strength: 0.89,
+    on: ['event', 'condition'],
+    reason: 'FailedGetScale|AbleToScale',
+    text: '(?<scale_kind>deployments|statefulsets|replicasets|replicationcontrollers)/scale(?:\\.apps)? "(?<target>[\\w.-]+)" not found',
+    cause:
+      'the HorizontalPodAutoscaler {subject} scales nothing: its scaleTargetRef names the {target_kind} {target}, which does not exist ("{fact}"){unscaled}',
+    fix: 'Point the scaleTargetRef of HorizontalPodAutoscaler {subject} at the workload that runs now{unscaled_name} (or delete the stale HPA and create one for it), then check that `kubectl get hpa` shows its current metrics.',
   },
   {
     id: 'cpu_throttled',

@@ -251,6 +251,17 @@ export const NETWORK_TIMEOUT =
 export const NODE_AGENT =
   /^(?:kube-proxy|aws-node|calico-node|cilium|kube-router|kube-flannel|flannel|weave-net|antrea-agent|canal|kindnet)-[a-z0-9]+$/;
 
+/** a pod sandbox the CNI gave no IP address (a node's or subnet's addresses used up) */
+export const NO_POD_IP =
+  /failed to assign an IP address|failed to allocate (?:an? )?IP(?:v4)? address|no (?:more )?(?:free )?IP addresses? (?:available|left)|no IP addresses available in range set|InsufficientFreeAddressesInSubnet/i;
+
+/** a volume whose CSI driver the node's kubelet has not registered */
+export const CSI_NOT_REGISTERED =
+  /driver name (?<driver>[\w.-]+) not found in the list of registered CSI drivers/;
+
+/** the per-node plugin pods of a CSI driver (ebs-csi-node-x, csi-rbdplugin-x, ...) */
+export const CSI_NODE_PLUGIN = /csi[a-z0-9-]*node|node[a-z0-9-]*csi|csi-?[a-z]*plugin/;
+
 /** pods of an ingress controller or gateway proxy (they log every request's upstream) */
 export const INGRESS_CONTROLLER =
   /^(?:ingress-nginx|nginx-ingress|rke2-ingress-nginx|ingress-controller|traefik|haproxy-ingress|kubernetes-ingress|contour|envoy-gateway|kong|istio-ingressgateway)/;

@@ -1,4 +1,6 @@
+import { CSI_NODE_PLUGIN, NODE_AGENT } from './dependencies';
 import { clipKeepingError, type Finding } from './diagnose';
+import { isUnhealthy } from './health';
 import type { ClusterModel } from './model';
 import { quantity } from './questions';
 import type { ContainerView, ObjectView } from './observe/views';
@@ -518,6 +520,98 @@ function kafkaPollSettings(x: FindingContext): Record<string, string> {
   };
 }
 
+/**
+ * The workload a stale HPA was meant for: one of its namespace, named like the missing target
+ * (catalog-api -> catalog), that no HorizontalPodAutoscaler scales.
+ */
+function unscaledWorkload({ f, model }: FindingContext): Record<string, string> {
+  const target = f.groups['target'];
+  const ns = f.object?.namespace;
+  if (!target) return {};
+  const KINDS: Record<string, string> = {
+    deployments: 'Deployment',
+    statefulsets: 'StatefulSet',
+    replicasets: 'ReplicaSet',
+    replicationcontrollers: 'ReplicationController',
+  };
+  const target_kind = KINDS[f.groups['scale_kind'] ?? ''] ?? 'workload';
+  const scaled = new Set(
+    model
+      .list('horizontalpodautoscaler', ns)
+      .map((h) => (h.fields['scaleTarget'] ?? '').split('/').pop()),
+  );
+  const stem = (x: string) => x.replace(/-(?:api|svc|service|app|web|server|deployment)$/, '');
+  const w = [...model.list('deployment', ns), ...model.list('statefulset', ns)].find(
+    (x) =>
+      (!ns || x.namespace === ns) &&
+      x.name !== target &&
+      !scaled.has(x.name) &&
+      (stem(x.name) === stem(target) ||
+        target.startsWith(`${x.name}-`) ||
+        x.name.startsWith(`${target}-`)),
+  );
+  if (!w) return { target_kind };
+  const replicas = w.fields['replicas'] ?? w.fields['ready'];
+  return {
+    target_kind,
+    unscaled: `. The ${w.kind === 'statefulset' ? 'StatefulSet' : 'Deployment'} ${w.name} runs instead, and no HorizontalPodAutoscaler scales it${replicas ? ` (it stays at ${replicas})` : ''}, however loaded`,
+    unscaled_name: ` (${w.kind} ${w.name})`,
+  };
+}
+
+/** The plugin pod of that kind on the finding's node, and the error its log gives last. */
+function nodePlugin(
+  x: FindingContext,
+  plugin: RegExp,
+): { pod: ObjectView; said?: string } | undefined {
+  const node = x.pod?.node ?? x.vars['node'];
+  if (!node) return undefined;
+  const pods = x.model
+    .list('pod')
+    .filter((p) => p.node === node && plugin.test(p.name))
+    .sort((a, b) => Number(isUnhealthy(b)) - Number(isUnhealthy(a)));
+  const pod = pods[0];
+  if (!pod) return undefined;
+  const said = x.model.logs
+    .filter((l) => l.pod === pod.name)
+    .sort((a, b) => Number(b.previous) - Number(a.previous))
+    .map((l) => l.lines.filter((y) => y.level === 'error' || y.level === 'warn').pop()?.text)
+    .find(Boolean);
+  return { pod, said };
+}
+
+function cniError(x: FindingContext): Record<string, string> {
+  const found = nodePlugin(x, NODE_AGENT);
+  return found?.said
+    ? {
+        cni_error: `. The CNI agent ${found.pod.name} on that node logs "${clip(errorLine(found.said), 240)}"`,
+      }
+    : {};
+}
+
+function csiNode(x: FindingContext): Record<string, string> {
+  const found = nodePlugin(x, CSI_NODE_PLUGIN);
+  if (!found) return {};
+  const state =
+    found.pod.status && found.pod.status !== 'Running'
+      ? ` is ${found.pod.status}`
+      : ' is not ready';
+  return {
+    csi_node: `: its pod there, ${found.pod.name},${isUnhealthy(found.pod) ? state : ' runs'}${found.said ? ` and logs "${clip(errorLine(found.said), 240)}"` : ''}`,
+    csi_node_fix: ` (pod ${found.pod.name}${found.said ? ': fix what its log says' : ''})`,
+  };
+}
+
+/** A structured record's message and error ("msg: err"), else the line without its stamp. */
+function errorLine(text: string): string {
+  const msg = /"msg"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  const err =
+    /"err(?:or)?"\s*[:=]\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1] ??
+    /\berr="((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  if (msg || err) return [msg, err].filter(Boolean).join(': ').replace(/\\"/g, '"');
+  return text.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z?\s+/, '');
+}
+
 /** What a catalog entry's template says beyond the finding's own groups, by entry id. */
 const ENTRY_VARS: Record<string, Enricher> = {
   admission_webhook_unreachable: ({ f }) => ({
@@ -552,6 +646,9 @@ const ENTRY_VARS: Record<string, Enricher> = {
     };
   },
   kafka_max_poll_interval: kafkaPollSettings,
+  hpa_target_missing: unscaledWorkload,
+  pod_ip_exhausted: cniError,
+  csi_driver_not_registered: csiNode,
   sched_insufficient: capacityVars,
 };
 

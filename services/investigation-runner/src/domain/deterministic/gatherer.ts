@@ -3,10 +3,13 @@ import { toolSettingsOf } from '../agents';
 import { fillFromRequest, type Params } from '../param-filler';
 import type { ToolRunner } from '../tool-runner';
 import {
+  CSI_NODE_PLUGIN,
+  CSI_NOT_REGISTERED,
   failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
   NETWORK_TIMEOUT,
+  NO_POD_IP,
   NODE_AGENT,
   podsNamedFor,
 } from './dependencies';
@@ -104,6 +107,8 @@ export class Gatherer {
       keyword?: string;
       all?: boolean;
       tail?: number;
+      /** a listing's wide form (a pod's node) */
+      wide?: boolean;
     },
   ): Params | undefined {
     const out: Params = {};
@@ -135,7 +140,7 @@ export class Gatherer {
     if (t.keyword) set('keyword', t.keyword);
     if (t.all) set('allNamespaces', true);
     // a Service listing shows its selector only in the wide form, a ReplicaSet's its images
-    if (p.params.wide && (t.kind === 'service' || t.kind === 'replicaset') && !t.name)
+    if (p.params.wide && (t.wide || t.kind === 'service' || t.kind === 'replicaset') && !t.name)
       set('wide', true);
     // a format choice: a listing's wide table (status, restarts, node), an object's whole YAML
     // (a default JSON "summary" may hide both)
@@ -559,6 +564,8 @@ export class Gatherer {
     await this.inspectSecretOperator();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
+    // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
+    await this.inspectNodePlugins();
     // a node whose kubelet stopped posting: what the API server says about the clients it
     // refuses (an expired kubelet certificate is refused there, not on the node)
     await this.inspectApiServerForSilentNodes();
@@ -1387,6 +1394,8 @@ export class Gatherer {
       const pods = this.model
         .podsOf(o.kind, o.name, ns)
         .filter((p) => isUnhealthy(p, this.now) || o.kind === 'job')
+        // a Job's latest attempts first: the last pod's log says why it gave up
+        .sort((a, b) => (o.kind === 'job' ? (b.created ?? 0) - (a.created ?? 0) : 0))
         .slice(0, 2);
       await Promise.all(pods.map((p) => this.inspect(p)));
       // the ReplicaSet a rollout creates carries the FailedCreate events (quota, LimitRange)
@@ -1626,6 +1635,47 @@ export class Gatherer {
       .filter((p) => NODE_AGENT.test(p.name) && isUnhealthy(p, this.now))
       .slice(0, 2);
     await Promise.all(agents.map((p) => this.inspect(p)));
+  }
+
+  /**
+   * Pods the kubelet cannot start on a node for a node-local plugin: a sandbox without an IP
+   * (the CNI's agent on that node), a volume whose CSI driver is not registered there (the
+   * driver's node plugin). That node's plugin pods are inspected, failing ones first.
+   */
+  private async inspectNodePlugins(): Promise<void> {
+    const { model } = this;
+    const wants = [
+      { event: NO_POD_IP, plugin: NODE_AGENT },
+      { event: CSI_NOT_REGISTERED, plugin: CSI_NODE_PLUGIN },
+    ];
+    const needs = wants.flatMap(({ event, plugin }) =>
+      model.events
+        .filter((e) => e.object?.kind === 'pod' && event.test(e.message))
+        .flatMap((e) => model.get('pod', e.object!.name, e.namespace)?.node ?? [])
+        .map((node) => ({ node, plugin })),
+    );
+    if (!needs.length) return;
+    if (
+      !needs.every(({ node, plugin }) =>
+        model.list('pod').some((p) => p.node === node && plugin.test(p.name)),
+      )
+    )
+      await this.first(
+        this.listers('pod'),
+        // wide: the node each pod runs on
+        { kind: 'pod', namespace: 'kube-system', wide: true },
+        { kind: 'pod', namespace: 'kube-system' },
+      );
+    const pods = needs
+      .flatMap(({ node, plugin }) =>
+        model
+          .list('pod')
+          .filter((p) => p.node === node && plugin.test(p.name))
+          .sort((a, b) => Number(isUnhealthy(b, this.now)) - Number(isUnhealthy(a, this.now))),
+      )
+      .filter((p, i, all) => all.indexOf(p) === i && !this.inspected.has(viewKey(p)))
+      .slice(0, 2);
+    await Promise.all(pods.map((p) => this.inspect(p)));
   }
 
   /** The pods of the subjects' workloads whose logs read so far have a line matching `re`. */
