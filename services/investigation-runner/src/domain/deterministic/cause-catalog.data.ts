@@ -583,6 +583,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Check the name {host}{host2}{host3}{host4}{host5}{host6} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
   },
   {
+    // not matched line by line: diagnose pairs a sidecar-less client's resets with a meshed
+    // dependency
+    id: 'mesh_mtls_plaintext_refused',
+    class: 'tls_certificate',
+    title: 'a client outside the service mesh is refused by a sidecar that requires mTLS',
+    role: 'cause',
+    strength: 0.91,
+    on: [],
+    cause:
+      '{subject} has no service-mesh sidecar, while {dependency} runs the {proxy} sidecar: its calls to {dependency} are reset ("{fact}"){refused}. A sidecar that requires mutual TLS (an Istio PeerAuthentication in STRICT mode for {dependency}\'s namespace, or Linkerd\'s authenticated-only policy) drops plaintext connections, and a client without a sidecar speaks plaintext',
+    fix: 'Put {subject} in the mesh (sidecar injection: label its namespace istio-injection=enabled or its pods sidecar.istio.io/inject=true, then restart it), or set the PeerAuthentication of {dependency} to PERMISSIVE (a portLevelMtls exception for its port) until every client has a sidecar; `kubectl get peerauthentication -A` shows which policy turned STRICT.',
+  },
+  {
     // the CNI cannot give a new pod an address: the node's (or its subnet's) IPs are used up
     id: 'pod_ip_exhausted',
     class: 'node_not_ready',

@@ -2,6 +2,7 @@ import { matchesLabels, parseLabelSelector } from '@inquest/kube';
 import type { CauseEntry, FactSource } from './cause-catalog.data';
 import {
   backingWorkload,
+  failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
   NETWORK_TIMEOUT,
@@ -356,6 +357,65 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (agentDown) for (const f of nodeNetworkAgentsDown(model, agentDown.entry, now)) push(f);
   const cutDns = catalog.find((c) => c.entry.id === 'netpol_blocks_dns');
   if (cutDns) for (const f of dnsCutByNetworkPolicy(model, cutDns.entry, out)) push(f);
+  const mesh = catalog.find((c) => c.entry.id === 'mesh_mtls_plaintext_refused');
+  if (mesh) for (const f of plaintextRefusedByMesh(model, mesh.entry)) push(f);
+  return out;
+}
+
+/** a connection the other side closed or reset before answering */
+const CONNECTION_RESET =
+  /Connection reset by peer|ECONNRESET|connection reset|upstream connect error or disconnect\/reset before headers|Connection aborted/i;
+/** a mesh's sidecar proxy container */
+const MESH_PROXY = /^(?:istio-proxy|linkerd-proxy)$/;
+
+/**
+ * A client without a mesh sidecar whose calls to a meshed service are reset: the service's
+ * sidecar requires mutual TLS (an Istio PeerAuthentication in STRICT mode, Linkerd's
+ * all-authenticated policy) and drops the client's plaintext; its access log shows them with
+ * NR filter_chain_not_found.
+ */
+function plaintextRefusedByMesh(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const done = new Set<string>();
+  for (const l of model.logs) {
+    const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+    if (!pod || !pod.containers.length || pod.containers.some((c) => MESH_PROXY.test(c.name)))
+      continue;
+    const client = model.workloadOf(pod).name;
+    const line = l.lines.filter((x) => CONNECTION_RESET.test(x.text)).pop();
+    if (!line || done.has(client)) continue;
+    const dep = failingDependencies(model, new Set([client]), pod.namespace).find((d) => {
+      if (!d.workload || !CONNECTION_RESET.test(d.line ?? '')) return false;
+      const pods = model.podsOf(d.workload.kind, d.workload.name, d.namespace);
+      return pods.some((p) => p.containers.some((c) => MESH_PROXY.test(c.name)));
+    });
+    if (!dep?.workload) continue;
+    done.add(client);
+    const pods = model.podsOf(dep.workload.kind, dep.workload.name, dep.namespace);
+    const proxy =
+      pods.flatMap((p) => p.containers).find((c) => MESH_PROXY.test(c.name))?.name ?? 'istio-proxy';
+    const names = new Set(pods.map((p) => p.name));
+    const refused = model.logs
+      .filter((x) => x.pod && names.has(x.pod))
+      .flatMap((x) => x.lines)
+      .filter((x) => /filter_chain_not_found|NR filter_chain/.test(x.text)).length;
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload: client,
+      fact: clip(line.text, 220),
+      groups: {
+        dependency: dep.workload.name,
+        proxy,
+        refused: refused
+          ? `; ${dep.workload.name}'s ${proxy} logs ${refused} connection(s) it dropped with NR filter_chain_not_found, the plaintext it does not accept`
+          : '',
+      },
+      at: line.at,
+      where: 'log',
+      source: l.source,
+    });
+  }
   return out;
 }
 
