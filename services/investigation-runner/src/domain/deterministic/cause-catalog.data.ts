@@ -1458,6 +1458,33 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Make {subject} acknowledge within the timeout (split the long job, or acknowledge on receipt and track completion elsewhere), or raise consumer_timeout for that queue (a policy or the x-consumer-timeout queue argument, or rabbitmq.conf) above the longest job.',
   },
   {
+    // a Kafka producer or consumer told that the partition's leader is gone or moved: the
+    // brokers' trouble, seen from the client (it explains nothing by itself)
+    id: 'kafka_client_no_leader',
+    class: 'dependency_failure',
+    title: 'Kafka clients find no leader for their partitions',
+    role: 'symptom',
+    strength: 0.7,
+    on: ['log'],
+    text: 'NOT_LEADER_OR_FOLLOWER|LEADER_NOT_AVAILABLE|NotLeaderOrFollowerException|Expiring \\d+ record\\(s\\) for [\\w.-]+',
+    cause:
+      '{subject}\'s Kafka client finds no leader for some partitions ("{fact}"): a broker that led them is gone or failing',
+    fix: 'Check the Kafka brokers: the one that led these partitions (its pod, its disk, its log) and the under-replicated partitions.',
+  },
+  {
+    // a broker whose every log directory failed (disk I/O errors) stops itself
+    id: 'kafka_log_dir_failed',
+    class: 'crashloop_panic',
+    title: 'a Kafka broker stops: its log directories failed (disk I/O errors)',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: 'Shutdown broker because all log dirs in [^\\n]*have failed|(?:Error while|Failed to)[^\\n]*(?:log dir|checkpoint)[^\\n]*(?:I/O|Input/output) error|java\\.io\\.IOException: Input/output error',
+    cause:
+      'Kafka broker {subject} shuts itself down: its log directories failed with disk I/O errors ("{fact}"), so the partitions it led have to move and clients see NOT_LEADER_OR_FOLLOWER until they do',
+    fix: "Replace the failing disk (volume) of {subject}: check the node's kernel log for I/O errors on that device, move the broker to a healthy volume, and let it re-replicate; meanwhile make sure the other brokers took over its partitions (under-replicated partitions).",
+  },
+  {
     // the Java client's coordinator leaves the group when poll() is not called again within
     // max.poll.interval.ms: a batch of max.poll.records takes longer to process than that
     id: 'kafka_max_poll_interval',

@@ -646,7 +646,8 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   if (!o || o.kind !== 'pod') return false;
   if (jobRetrySucceeded(o, model)) return true;
   // a pod the scheduler could not place, placed since: that FailedScheduling is over
-  if (f.entry.id.startsWith('sched_') && f.where === 'event' && o.node) return true;
+  if (/^(?:sched_|failed_scheduling$)/.test(f.entry.id) && f.where === 'event' && o.node)
+    return true;
   if (isUnhealthy(o, now) || !o.status) return false;
   if (f.entry.class === 'probe_failure') return true;
   // a skewed clock writes times far in the past: they say nothing about when it happened

@@ -840,7 +840,8 @@ export class Gatherer {
   private async widenInNamespace(ns: string, own: ObjectView[]): Promise<Subject[]> {
     const { model } = this;
     // first the subject's own pods not read yet (one node's clock or disk may fail one pod)
-    const unread = this.unreadSubjectPods();
+    // the newest first: the latest attempt of a failing Job, the pods of the latest rollout
+    const unread = this.unreadSubjectPods().sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
     const nodesRead = new Set(
       own.filter((o) => o.kind === 'pod' && !unread.includes(o)).map((o) => o.node),
     );
@@ -860,13 +861,18 @@ export class Gatherer {
     const score = (ps: ObjectView[]) =>
       (ps.some((p) => isUnhealthy(p, this.now)) ? 1000 : 0) +
       Math.max(...ps.map((p) => p.restarts ?? 0));
+    const newest = (ps: ObjectView[]) => Math.max(0, ...ps.map((p) => p.created ?? 0));
     const picked = [...byWorkload.entries()]
-      .sort((a, b) => score(b[1]) - score(a[1]) || a[0].localeCompare(b[0]))
+      .sort(
+        (a, b) =>
+          score(b[1]) - score(a[1]) || newest(b[1]) - newest(a[1]) || a[0].localeCompare(b[0]),
+      )
       .slice(0, 3)
       .map(([name, ps]) => {
-        const pod =
-          ps.find((p) => isUnhealthy(p, this.now)) ??
-          [...ps].sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))[0]!;
+        const failing = ps.filter((p) => isUnhealthy(p, this.now));
+        const pod = failing.length
+          ? failing.sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0]!
+          : [...ps].sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))[0]!;
         return { name, pod };
       });
     await Promise.all(picked.map(({ pod }) => this.inspect(pod)));
@@ -949,14 +955,25 @@ export class Gatherer {
           picked.push(named(s.kind, s.name, s.namespace));
     }
     if (!picked.length) {
-      picked = model
-        .list()
-        .filter(
-          (o) =>
-            ['pod', 'node', 'job', 'persistentvolumeclaim', 'deployment'].includes(o.kind) &&
-            unhealthy(o),
-        )
-        .slice(0, 4);
+      // newest first, one per workload before a second (seven failed attempts of one Job
+      // are one failure: its latest pod and the Job say why)
+      const failing = rank(
+        model
+          .list()
+          .filter(
+            (o) =>
+              ['pod', 'node', 'job', 'persistentvolumeclaim', 'deployment'].includes(o.kind) &&
+              unhealthy(o),
+          ),
+      );
+      const seen = new Set<string>();
+      const firsts = failing.filter((o) => {
+        const k = `${o.kind === 'pod' ? model.workloadOf(o).name : o.name}`;
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+      picked = [...firsts, ...failing.filter((o) => !firsts.includes(o))].slice(0, 4);
     }
     // nothing named and nothing failing in the namespace: read the pods' logs ("throwing errors")
     if (!picked.length && scope.namespaces.length && !scope.question)
@@ -1577,7 +1594,13 @@ export class Gatherer {
     const pods: ObjectView[] = [];
     for (const d of deps.slice(0, 2)) {
       const w = d.workload!;
-      const ps = model.podsOf(w.kind, w.name, w.namespace);
+      // a workload known from its pods' names only may have been given the wrong kind
+      const named = model.podsOf(w.kind, w.name, w.namespace);
+      const ps = named.length
+        ? named
+        : model
+            .list('pod', w.namespace)
+            .filter((p) => p.namespace === w.namespace && model.workloadOf(p).name === w.name);
       const pick =
         ps.find((p) => isUnhealthy(p, this.now)) ??
         [...ps].sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0];

@@ -555,229 +555,230 @@ describe('rules of e935bec', () => {
     expect(text).toContain('(deployment pricer)');
   });
 
-  it("a CronJob's failed Job with seven failed pods, the older ones returning no log and the newest one logging the error: asked about the Job, its newest pod is read and its error is the answer", async () => {
-    const ns = 'billing-ops';
-    const image = 'registry.example.org/billing/statement-export:4.0.0';
-    const job = 'statement-export-29555040';
-    // oldest first, as the API lists them
-    const attempts: [string, number][] = [
-      ['x7k2p', 70],
-      ['m4q9d', 64],
-      ['t8w3n', 55],
-      ['f5h1c', 43],
-      ['k9s4v', 30],
-      ['d6j8g', 19],
-      ['b2r6z', 9],
-    ];
-    const newest = `${job}-b2r6z`;
-    const failedPod = ([suffix, created]: [string, number]) =>
-      podObj({
-        name: `${job}-${suffix}`,
-        ns,
-        labels: { 'job-name': job, 'batch.kubernetes.io/job-name': job },
-        owner: { kind: 'Job', name: job },
-        restartPolicy: 'Never',
-        phase: 'Failed',
-        created,
-        boxes: [
-          {
-            name: 'statement-export',
-            image,
-            ready: false,
-            started: false,
-            state: {
-              terminated: {
-                reason: 'Error',
-                exitCode: 1,
-                startedAt: ago(created - 1),
-                finishedAt: ago(created - 3),
-              },
-            },
-          },
-        ],
-      });
-    const world: ApiWorld = {
-      objects: [
-        namespaceObj(ns),
-        {
-          apiVersion: 'batch/v1',
-          kind: 'CronJob',
-          metadata: {
-            name: 'statement-export',
-            namespace: ns,
-            creationTimestamp: ago(60 * 24 * 90),
-          },
-          spec: {
-            schedule: '0 2 * * *',
-            jobTemplate: { spec: { backoffLimit: 6 } },
-          },
-          status: { lastScheduleTime: ago(70) },
-        },
-        {
-          apiVersion: 'batch/v1',
-          kind: 'Job',
-          metadata: {
-            name: job,
-            namespace: ns,
-            creationTimestamp: ago(70),
-            ownerReferences: [
-              {
-                apiVersion: 'batch/v1',
-                kind: 'CronJob',
-                name: 'statement-export',
-                controller: true,
-              },
-            ],
-          },
-          spec: { completions: 1, parallelism: 1, backoffLimit: 6 },
-          status: {
-            startTime: ago(70),
-            failed: 7,
-            conditions: [
-              {
-                type: 'Failed',
-                status: 'True',
-                reason: 'BackoffLimitExceeded',
-                message: 'Job has reached the specified backoff limit',
-              },
-            ],
-          },
-        },
-        ...attempts.map(failedPod),
-      ],
-      events: [
-        warningEvent(
-          ns,
-          { kind: 'Job', name: job },
-          'BackoffLimitExceeded',
-          'Job has reached the specified backoff limit',
-          6,
-          6,
-          1,
-          'job-controller',
-        ),
-      ],
-      // the older attempts' containers are gone: their logs come back empty
-      logs: {
-        [newest]: [
-          `${ago(8).slice(0, 19).replace('T', ' ')},114 INFO statement_export: exporting 18211 statements for 2026-02`,
-          `${ago(6).slice(0, 19).replace('T', ' ')},902 ERROR statement_export: upload failed`,
-          'Traceback (most recent call last):',
-          '  File "/app/statement_export/upload.py", line 57, in push',
-          '    s3.upload_file(path, bucket, key)',
-          '  File "/usr/local/lib/python3.12/site-packages/boto3/s3/transfer.py", line 378, in upload_file',
-          '    raise S3UploadFailedError(',
-          'boto3.exceptions.S3UploadFailedError: Failed to upload /tmp/statements-2026-02.csv.gz to acme-statement-exports/2026/02/statements.csv.gz: An error occurred (AccessDenied) when calling the PutObject operation: Access Denied',
-        ].join('\n'),
-      },
-    };
-    const { text, gateway } = await investigateAt(
-      apiTools(world),
-      `why did job ${job} fail?`,
-      NOW,
-      ns,
-    );
-    expect(
-      gateway.calls.some((c) => c.tool === 'k8s:pods_log' && c.params['name'] === newest),
-    ).toBe(true);
-    expect(text).toContain('when calling the PutObject operation: Access Denied');
-  });
-
-  it('a pod with an old FailedScheduling "Insufficient cpu", placed on a node since, crash-looping on a missing setting: the answer is the crash, not "Insufficient cpu"', async () => {
-    const ns = 'geo-tiles';
-    const image = 'registry.example.org/geo/tile-render:8.4.0';
-    const pod = 'tile-render-7c5f8d9b64-p2m7s';
-    const node = 'gke-maps-prod-pool-c-1e8f3a7d-w5kq';
-    const world: ApiWorld = {
-      objects: [
-        namespaceObj(ns),
-        deploymentObj('tile-render', ns, [image], 1, 0, [], { created: 60 }),
+  it.each([
+    ['asked about the Job', (job: string) => `why did job ${job} fail?`],
+    ['asked without its name', () => 'a job in billing-ops failed tonight, why?'],
+  ])(
+    "a CronJob's failed Job with seven failed pods, the older ones returning no log and the newest one logging the error: %s, its newest pod is read and its error is the answer",
+    async (_how, ask) => {
+      const ns = 'billing-ops';
+      const image = 'registry.example.org/billing/statement-export:4.0.0';
+      const job = 'statement-export-29555040';
+      // oldest first, as the API lists them
+      const attempts: [string, number][] = [
+        ['x7k2p', 70],
+        ['m4q9d', 64],
+        ['t8w3n', 55],
+        ['f5h1c', 43],
+        ['k9s4v', 30],
+        ['d6j8g', 19],
+        ['b2r6z', 9],
+      ];
+      const newest = `${job}-b2r6z`;
+      const failedPod = ([suffix, created]: [string, number]) =>
         podObj({
-          name: pod,
+          name: `${job}-${suffix}`,
           ns,
-          labels: { app: 'tile-render' },
-          owner: { kind: 'ReplicaSet', name: 'tile-render-7c5f8d9b64' },
-          node,
-          created: 58,
+          labels: { 'job-name': job, 'batch.kubernetes.io/job-name': job },
+          owner: { kind: 'Job', name: job },
+          restartPolicy: 'Never',
+          phase: 'Failed',
+          created,
           boxes: [
             {
-              name: 'tile-render',
+              name: 'statement-export',
               image,
-              restarts: 9,
-              resources: { requests: { cpu: '3500m', memory: '2Gi' } },
+              ready: false,
+              started: false,
               state: {
-                waiting: {
-                  reason: 'CrashLoopBackOff',
-                  message: `back-off 5m0s restarting failed container=tile-render pod=${pod}_${ns}(0b7e4c2a-9d1f-4a83-b6e5-7f2c8d0a1e94)`,
+                terminated: {
+                  reason: 'Error',
+                  exitCode: 1,
+                  startedAt: ago(created - 1),
+                  finishedAt: ago(created - 3),
                 },
-              },
-              lastState: {
-                terminated: { reason: 'Error', exitCode: 2, startedAt: ago(4), finishedAt: ago(4) },
               },
             },
           ],
-        }),
-      ],
-      events: [
-        warningEvent(
-          ns,
-          { kind: 'Pod', name: pod },
-          'FailedScheduling',
-          '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
-          58,
-          41,
-          6,
-          'default-scheduler',
-        ),
-        kubeEvent(
-          ns,
-          { kind: 'Pod', name: pod },
-          'Normal',
-          'Scheduled',
-          `Successfully assigned ${ns}/${pod} to ${node}`,
-          40,
-          40,
-          1,
-          'default-scheduler',
-        ),
-        warningEvent(
-          ns,
-          { kind: 'Pod', name: pod },
-          'BackOff',
-          `Back-off restarting failed container tile-render in pod ${pod}_${ns}(0b7e4c2a-9d1f-4a83-b6e5-7f2c8d0a1e94)`,
-          37,
-          1,
-          41,
-        ),
-      ],
-      previous: {
-        [pod]: [
-          `time="${ago(4)}" level=info msg="tile-render 8.4.0 starting" zoom_levels=0-16`,
-          `time="${ago(4)}" level=fatal msg="invalid configuration" error="environment variable TILE_STYLE_URL is not set"`,
-        ].join('\n'),
-      },
-    };
-    const { text, result } = await investigateAt(
-      apiTools(world),
-      'tile-render in geo-tiles is not serving, what is wrong?',
-      NOW,
-      ns,
-    );
-    expect(result.root_cause.description).toContain('TILE_STYLE_URL');
-    expect(text).not.toContain('Insufficient cpu');
-  });
+        });
+      const world: ApiWorld = {
+        objects: [
+          namespaceObj(ns),
+          {
+            apiVersion: 'batch/v1',
+            kind: 'CronJob',
+            metadata: {
+              name: 'statement-export',
+              namespace: ns,
+              creationTimestamp: ago(60 * 24 * 90),
+            },
+            spec: {
+              schedule: '0 2 * * *',
+              jobTemplate: { spec: { backoffLimit: 6 } },
+            },
+            status: { lastScheduleTime: ago(70) },
+          },
+          {
+            apiVersion: 'batch/v1',
+            kind: 'Job',
+            metadata: {
+              name: job,
+              namespace: ns,
+              creationTimestamp: ago(70),
+              ownerReferences: [
+                {
+                  apiVersion: 'batch/v1',
+                  kind: 'CronJob',
+                  name: 'statement-export',
+                  controller: true,
+                },
+              ],
+            },
+            spec: { completions: 1, parallelism: 1, backoffLimit: 6 },
+            status: {
+              startTime: ago(70),
+              failed: 7,
+              conditions: [
+                {
+                  type: 'Failed',
+                  status: 'True',
+                  reason: 'BackoffLimitExceeded',
+                  message: 'Job has reached the specified backoff limit',
+                },
+              ],
+            },
+          },
+          ...attempts.map(failedPod),
+        ],
+        events: [
+          warningEvent(
+            ns,
+            { kind: 'Job', name: job },
+            'BackoffLimitExceeded',
+            'Job has reached the specified backoff limit',
+            6,
+            6,
+            1,
+            'job-controller',
+          ),
+        ],
+        // the older attempts' containers are gone: their logs come back empty
+        logs: {
+          [newest]: [
+            `${ago(8).slice(0, 19).replace('T', ' ')},114 INFO statement_export: exporting 18211 statements for 2026-02`,
+            `${ago(6).slice(0, 19).replace('T', ' ')},902 ERROR statement_export: upload failed`,
+            'Traceback (most recent call last):',
+            '  File "/app/statement_export/upload.py", line 57, in push',
+            '    s3.upload_file(path, bucket, key)',
+            '  File "/usr/local/lib/python3.12/site-packages/boto3/s3/transfer.py", line 378, in upload_file',
+            '    raise S3UploadFailedError(',
+            'boto3.exceptions.S3UploadFailedError: Failed to upload /tmp/statements-2026-02.csv.gz to acme-statement-exports/2026/02/statements.csv.gz: An error occurred (AccessDenied) when calling the PutObject operation: Access Denied',
+          ].join('\n'),
+        },
+      };
+      const { text, gateway } = await investigateAt(apiTools(world), ask(job), NOW, ns);
+      expect(
+        gateway.calls.some((c) => c.tool === 'k8s:pods_log' && c.params['name'] === newest),
+      ).toBe(true);
+      expect(text).toContain('when calling the PutObject operation: Access Denied');
+    },
+  );
 
-  // gaps (engine unchanged), each world checked with the rule in place:
-  // the same job world asked 'a job in billing-ops failed tonight, why?' (no subject): the four
-  // oldest failed pods are read in listing order, the Job's pods are not, and the newest pod's
-  // AccessDenied is missed
-  it.todo('a failed Job asked about without its name: its newest pod is read first');
-  // the same tile-render world crash-looping on `error="TILE_STYLE_URL: required environment
-  // variable is not set"` (no catalog entry matches it): the generic failed_scheduling symptom
-  // (not a sched_* id) is not over, and the answer stays "the scheduler finds no node for it",
-  // quoting "Insufficient cpu"
-  it.todo(
-    'a pod placed since its FailedScheduling, crash-looping on an error no catalog entry knows: the answer is not the scheduling',
+  it.each([
+    // matched by the catalog's missing_env entry
+    'environment variable TILE_STYLE_URL is not set',
+    // matched by no entry: only the generic crash loop explains it
+    'TILE_STYLE_URL: required environment variable is not set',
+  ])(
+    'a pod with an old FailedScheduling "Insufficient cpu", placed on a node since, crash-looping on a missing setting (%s): the answer is the crash, not "Insufficient cpu"',
+    async (fatal) => {
+      const ns = 'geo-tiles';
+      const image = 'registry.example.org/geo/tile-render:8.4.0';
+      const pod = 'tile-render-7c5f8d9b64-p2m7s';
+      const node = 'gke-maps-prod-pool-c-1e8f3a7d-w5kq';
+      const world: ApiWorld = {
+        objects: [
+          namespaceObj(ns),
+          deploymentObj('tile-render', ns, [image], 1, 0, [], { created: 60 }),
+          podObj({
+            name: pod,
+            ns,
+            labels: { app: 'tile-render' },
+            owner: { kind: 'ReplicaSet', name: 'tile-render-7c5f8d9b64' },
+            node,
+            created: 58,
+            boxes: [
+              {
+                name: 'tile-render',
+                image,
+                restarts: 9,
+                resources: { requests: { cpu: '3500m', memory: '2Gi' } },
+                state: {
+                  waiting: {
+                    reason: 'CrashLoopBackOff',
+                    message: `back-off 5m0s restarting failed container=tile-render pod=${pod}_${ns}(0b7e4c2a-9d1f-4a83-b6e5-7f2c8d0a1e94)`,
+                  },
+                },
+                lastState: {
+                  terminated: {
+                    reason: 'Error',
+                    exitCode: 2,
+                    startedAt: ago(4),
+                    finishedAt: ago(4),
+                  },
+                },
+              },
+            ],
+          }),
+        ],
+        events: [
+          warningEvent(
+            ns,
+            { kind: 'Pod', name: pod },
+            'FailedScheduling',
+            '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+            58,
+            41,
+            6,
+            'default-scheduler',
+          ),
+          kubeEvent(
+            ns,
+            { kind: 'Pod', name: pod },
+            'Normal',
+            'Scheduled',
+            `Successfully assigned ${ns}/${pod} to ${node}`,
+            40,
+            40,
+            1,
+            'default-scheduler',
+          ),
+          warningEvent(
+            ns,
+            { kind: 'Pod', name: pod },
+            'BackOff',
+            `Back-off restarting failed container tile-render in pod ${pod}_${ns}(0b7e4c2a-9d1f-4a83-b6e5-7f2c8d0a1e94)`,
+            37,
+            1,
+            41,
+          ),
+        ],
+        previous: {
+          [pod]: [
+            `time="${ago(4)}" level=info msg="tile-render 8.4.0 starting" zoom_levels=0-16`,
+            `time="${ago(4)}" level=fatal msg="invalid configuration" error="${fatal}"`,
+          ].join('\n'),
+        },
+      };
+      const { text, result } = await investigateAt(
+        apiTools(world),
+        'tile-render in geo-tiles is not serving, what is wrong?',
+        NOW,
+        ns,
+      );
+      expect(result.root_cause.description).toContain('TILE_STYLE_URL');
+      expect(text).not.toContain('Insufficient cpu');
+    },
   );
 });
 
