@@ -52,7 +52,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.88,
     on: ['log'],
-    text: 'java\\.lang\\.OutOfMemoryError: (?:Metaspace|Compressed class space)[^\\n]*',
+    // Spring wraps it: "... threw exception with message: Metaspace"
+    text: 'java\\.lang\\.OutOfMemoryError: (?:Metaspace|Compressed class space)[^\\n]*|threw exception with message: (?:Metaspace|Compressed class space)\\b[^\\n]*',
     cause:
       '{subject} runs out of Metaspace{in_container}: "{fact}". Metaspace holds the classes the JVM loaded, outside the heap, and -XX:MaxMetaspaceSize caps it{metaspace}: more classes (new dependencies, generated or reloaded classes) than the cap holds end the JVM. Not the heap, not the container memory limit{limit}',
     fix: 'Raise -XX:MaxMetaspaceSize of {subject}{metaspace} (or drop the cap and let the container limit bound it), or find what loads so many classes (a class loader leak shows as Metaspace growing with every reload).',

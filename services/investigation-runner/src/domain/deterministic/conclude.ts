@@ -111,7 +111,7 @@ export function conclude(
   const scored = findings
     .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus, dependsOn) }))
     .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length)
-    .filter((x) => !resolved(x.f, model, now));
+    .filter((x) => !resolved(x.f, model, now) && !refusedWhileCrashing(x.f, model));
   // a failing pod's own finding before one on a pod of the same workload that still serves
   // (the crash-looping new pod's fatal line explains more than an old pod's slow request)
   const podState = (f: Finding) => {
@@ -631,6 +631,28 @@ function jobRetrySucceeded(pod: ObjectView, model: ClusterModel): boolean {
         hasCompleted(p) &&
         (p.created ?? 0) >= (pod.created ?? 0),
     );
+}
+
+/**
+ * A probe refused on a port the container declares, by a container that last exited on its own
+ * (an error exit, not the kubelet's kill: 137 / 143): nothing listens there because the process
+ * died, not because the probe has the wrong port; the crash says why.
+ */
+function refusedWhileCrashing(f: Finding, model: ClusterModel): boolean {
+  if (f.entry.id !== 'probe_refused' || f.object?.kind !== 'pod') return false;
+  const pod = model.get('pod', f.object.name, f.object.namespace);
+  const port = /:(\d+)(?:\/|$)/.exec(f.groups['url'] ?? '')?.[1];
+  return !!(
+    port &&
+    pod?.containers.some(
+      (c) =>
+        c.ports.includes(port) &&
+        c.last?.exitCode !== undefined &&
+        c.last.exitCode !== 0 &&
+        c.last.exitCode !== 137 &&
+        c.last.exitCode !== 143,
+    )
+  );
 }
 
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {
