@@ -251,6 +251,12 @@ export const NETWORK_TIMEOUT =
 export const NODE_AGENT =
   /^(?:kube-proxy|aws-node|calico-node|cilium|kube-router|kube-flannel|flannel|weave-net|antrea-agent|canal|kindnet)-[a-z0-9]+$/;
 
+/** a connection the other side closed or reset before answering */
+export const CONNECTION_RESET =
+  /Connection reset by peer|ECONNRESET|connection reset|upstream connect error or disconnect\/reset before headers|Connection aborted/i;
+/** a mesh's sidecar proxy container */
+export const MESH_PROXY = /^(?:istio-proxy|linkerd-proxy)$/;
+
 /** a pod sandbox the CNI gave no IP address (a node's or subnet's addresses used up) */
 export const NO_POD_IP =
   /failed to assign an IP address|failed to allocate (?:an? )?IP(?:v4)? address|no (?:more )?(?:free )?IP addresses? (?:available|left)|no IP addresses available in range set|InsufficientFreeAddressesInSubnet/i;

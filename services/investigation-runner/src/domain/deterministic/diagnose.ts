@@ -2,9 +2,11 @@ import { matchesLabels, parseLabelSelector } from '@inquest/kube';
 import type { CauseEntry, FactSource } from './cause-catalog.data';
 import {
   backingWorkload,
+  CONNECTION_RESET,
   failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
+  MESH_PROXY,
   NETWORK_TIMEOUT,
   NODE_AGENT,
   podsNamedFor,
@@ -361,12 +363,6 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (mesh) for (const f of plaintextRefusedByMesh(model, mesh.entry)) push(f);
   return out;
 }
-
-/** a connection the other side closed or reset before answering */
-const CONNECTION_RESET =
-  /Connection reset by peer|ECONNRESET|connection reset|upstream connect error or disconnect\/reset before headers|Connection aborted/i;
-/** a mesh's sidecar proxy container */
-const MESH_PROXY = /^(?:istio-proxy|linkerd-proxy)$/;
 
 /**
  * A client without a mesh sidecar whose calls to a meshed service are reset: the service's

@@ -3,11 +3,13 @@ import { toolSettingsOf } from '../agents';
 import { fillFromRequest, type Params } from '../param-filler';
 import type { ToolRunner } from '../tool-runner';
 import {
+  CONNECTION_RESET,
   CSI_NODE_PLUGIN,
   CSI_NOT_REGISTERED,
   failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
+  MESH_PROXY,
   NETWORK_TIMEOUT,
   NO_POD_IP,
   NODE_AGENT,
@@ -1363,6 +1365,17 @@ export class Gatherer {
               (c.restarts ?? 0) > 0),
         ),
         ...main.filter((c, i) => i > 0 && c.ready === false),
+        // a mesh proxy in front of a service whose callers' connections are reset: its access
+        // log says whether it dropped them (NR filter_chain_not_found: plaintext under mTLS)
+        ...main.filter(
+          (c, i) =>
+            i > 0 &&
+            c.ready !== false &&
+            MESH_PROXY.test(c.name) &&
+            this.model.logs.some(
+              (l) => l.pod !== o.name && l.lines.some((x) => CONNECTION_RESET.test(x.text)),
+            ),
+        ),
         // a pod of two main containers, the first a proxy in front of the second (nginx before
         // php-fpm on 127.0.0.1): the second one's own log, once per workload, even when it is
         // ready (the proxy only reports that its local upstream times out)

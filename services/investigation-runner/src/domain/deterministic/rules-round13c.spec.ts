@@ -5,9 +5,9 @@
  * Kafka broker): a client without a mesh sidecar whose calls to a meshed Service in another
  * namespace are reset (STRICT mTLS, NR filter_chain_not_found), and a Kafka broker of another
  * namespace that shut itself down when its log dirs failed behind a producer that sees
- * NOT_LEADER_OR_FOLLOWER and expiring records. The engine reads a healthy dependency's log without
- * naming a container: the meshed pods carry istio-proxy first, so that read is the proxy's access
- * log (with istio-proxy second the finding is the same, without the dropped count).
+ * NOT_LEADER_OR_FOLLOWER and expiring records. The meshed pods carry istio-proxy first (a log
+ * read naming no container gets the proxy's access log) or second (the engine then reads the
+ * proxy's log by its name, because the callers' connections are reset).
  */
 import {
   NOW,
@@ -64,7 +64,8 @@ describe('a client outside the mesh reset by a STRICT mTLS sidecar (7d50f2c)', (
   const dropped = (minutesAgo: number, millis: number, port: number) =>
     `[${ms(minutesAgo, millis)}] "- - -" 0 NR filter_chain_not_found - "-" 0 0 0 - "-" "-" "-" "-" "-" - - 10.52.7.31:8080 10.52.3.18:${port} - -`;
 
-  function world(clientMeshed: boolean): ApiWorld {
+  function world(clientMeshed: boolean, proxyFirst = true): ApiWorld {
+    const app = { name: 'vin-lookup', image: depImage };
     return {
       objects: [
         namespaceObj(clientNs),
@@ -89,7 +90,8 @@ describe('a client outside the mesh reset by a STRICT mTLS sidecar (7d50f2c)', (
             created: 60 * 24 * 4,
             // injected first (holdApplicationUntilProxyStarts): a log read that names no
             // container gets the proxy's, the one the engine reads of a healthy dependency
-            boxes: [istioProxy, { name: 'vin-lookup', image: depImage }],
+            // (or second, the usual order: then the proxy's log is read by its name)
+            boxes: proxyFirst ? [istioProxy, app] : [app, istioProxy],
           }),
         ),
         peerAuth,
@@ -105,14 +107,14 @@ describe('a client outside the mesh reset by a STRICT mTLS sidecar (7d50f2c)', (
         ...Object.fromEntries(
           depPods.flatMap((pod, p) => [
             [
-              pod,
+              proxyFirst ? pod : `${pod}/istio-proxy`,
               [
                 `[${ms(40, 118)}] "GET /v3/vehicles/WVWZZZ1JZXW000123 HTTP/1.1" 200 - via_upstream - "-" 0 612 4 3 "-" "dispatch-api/5.1.0" "0c9e7d4a-2b61-4f3e-9a58-7d1c6b2e40f9" "vin-lookup.${depNs}.svc.cluster.local:8080" "10.52.7.31:8080" inbound|8080|| 127.0.0.6:51234 10.52.7.31:8080 10.52.9.4:40122 outbound_.8080_._.vin-lookup.${depNs}.svc.cluster.local default`,
                 ...[43, 32, 21, 10, 1].map((m, i) => dropped(m, 301 + i * 7, 41810 + p * 100 + i)),
               ].join('\n'),
             ],
             [
-              `${pod}/vin-lookup`,
+              proxyFirst ? `${pod}/vin-lookup` : pod,
               `${ms(3, 412)} INFO  vin_lookup.http: GET /v3/vehicles/WF0XXXGCDX7A12345 200 2ms`,
             ],
           ]),
@@ -121,21 +123,27 @@ describe('a client outside the mesh reset by a STRICT mTLS sidecar (7d50f2c)', (
     };
   }
 
-  it('route-planner (no istio-proxy) logs "Connection reset by peer" calling vin-lookup in another namespace, whose pods run istio-proxy logging NR filter_chain_not_found: no sidecar, mTLS STRICT and the count are said', async () => {
-    const { text } = await investigateAt(
-      apiTools(world(false)),
-      `route-planner in ${clientNs} cannot refresh vehicles since about 11:15, connection resets from vin-lookup`,
-      NOW,
-      clientNs,
-    );
-    expect(text).toContain(
-      'route-planner has no service-mesh sidecar, while vin-lookup runs the istio-proxy sidecar',
-    );
-    expect(text).toContain('STRICT');
-    expect(text).toMatch(
-      /vin-lookup's istio-proxy logs [1-9]\d* connection\(s\) it dropped with NR filter_chain_not_found/,
-    );
-  });
+  it.each([
+    ['istio-proxy first', true],
+    ['istio-proxy second, its log read by name', false],
+  ])(
+    'route-planner (no istio-proxy) logs "Connection reset by peer" calling vin-lookup in another namespace, whose pods run istio-proxy (%s) logging NR filter_chain_not_found: no sidecar, mTLS STRICT and the count are said',
+    async (_order, proxyFirst) => {
+      const { text } = await investigateAt(
+        apiTools(world(false, proxyFirst)),
+        `route-planner in ${clientNs} cannot refresh vehicles since about 11:15, connection resets from vin-lookup`,
+        NOW,
+        clientNs,
+      );
+      expect(text).toContain(
+        'route-planner has no service-mesh sidecar, while vin-lookup runs the istio-proxy sidecar',
+      );
+      expect(text).toContain('STRICT');
+      expect(text).toMatch(
+        /vin-lookup's istio-proxy logs [1-9]\d* connection\(s\) it dropped with NR filter_chain_not_found/,
+      );
+    },
+  );
 
   it('the same world with an istio-proxy in the client\'s pod: no "no service-mesh sidecar" finding', async () => {
     const { text, gateway } = await investigateAt(
