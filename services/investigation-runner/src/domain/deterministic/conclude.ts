@@ -2,7 +2,7 @@ import type { InvestigationResultRecord } from '@inquest/store';
 import type { EngineRun } from '../engine';
 import type { KnowledgeChunk, LearnedPatternView } from '../ports';
 import { backingWorkload, failingDependencies } from './dependencies';
-import { findFindings, relevance, type Finding, type compile } from './diagnose';
+import { findFindings, LINE_STAMP, relevance, type Finding, type compile } from './diagnose';
 import { hasCompleted, isUnhealthy } from './health';
 import { varsFor } from './finding-vars';
 import { workloadName, type ClusterModel } from './model';
@@ -743,8 +743,7 @@ const RECORD_GOES_ON = /^(?:\s|[{}\])]|$)/;
  */
 function thrownAt(lines: { text: string }[], last: number): number {
   // kubectl logs --timestamps puts the time before each line
-  const body = (i: number) =>
-    (lines[i]?.text ?? '').replace(/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)? /, '');
+  const body = (i: number) => (lines[i]?.text ?? '').replace(LINE_STAMP, '');
   for (let h = last; h >= 0 && h >= last - 80; h--) {
     const goesOn = RECORD_GOES_ON.test(body(h));
     if (!goesOn && STACK_FRAME.test(body(h + 1))) return h;

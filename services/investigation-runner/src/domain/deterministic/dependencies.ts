@@ -1,4 +1,4 @@
-import { matchesLabels, parseLabelSelector, type LabelRequirement } from '@inquest/kube';
+import { matchesLabels, parseLabelSelector } from '@inquest/kube';
 import type { ClusterModel } from './model';
 import type { IngressBackend, ObjectView } from './observe';
 import { newObject } from './observe/views';
@@ -117,7 +117,8 @@ function configuredHosts(
   return out;
 }
 
-const workloadView = (kind: string, name: string, namespace?: string): ObjectView => ({
+/** An object known only by its name: a workload seen through its pods, a Service an Ingress names. */
+const stubView = (kind: string, name: string, namespace?: string): ObjectView => ({
   ...newObject(kind, name, 'pods'),
   namespace,
 });
@@ -127,7 +128,16 @@ function podsWorkload(model: ClusterModel, name: string, ns?: string): ObjectVie
   const pod = model
     .list('pod', ns)
     .find((p) => (!ns || p.namespace === ns) && model.workloadOf(p).name === name);
-  return pod ? workloadView(model.workloadOf(pod).kind, name, pod.namespace) : undefined;
+  return pod ? stubView(model.workloadOf(pod).kind, name, pod.namespace) : undefined;
+}
+
+/** `app=web,tier=frontend`, as Kubernetes reads it; undefined when it cannot be read */
+export function selectorOf(selector: string) {
+  try {
+    return parseLabelSelector(selector);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The pods of the workload a Service is named for (`web` -> web, web-api). */
@@ -162,13 +172,8 @@ export function backingWorkload(model: ClusterModel, svc: ObjectView): ObjectVie
     candidates.find((w) => w.name === svc.name) ??
     candidates.find((w) => svc.name.startsWith(w.name) || w.name.startsWith(svc.name));
   if (named) return named;
-  let reqs: LabelRequirement[];
-  try {
-    reqs = parseLabelSelector(svc.fields['selector'] ?? '');
-  } catch {
-    return undefined;
-  }
-  if (!reqs.length) return undefined;
+  const reqs = selectorOf(svc.fields['selector'] ?? '');
+  if (!reqs?.length) return undefined;
   // only pods whose labels were read can tell
   const pod = model
     .list('pod', svc.namespace)
@@ -180,7 +185,7 @@ export function backingWorkload(model: ClusterModel, svc: ObjectView): ObjectVie
     );
   if (!pod) return undefined;
   const w = model.workloadOf(pod);
-  return candidates.find((c) => c.name === w.name) ?? workloadView(w.kind, w.name, svc.namespace);
+  return candidates.find((c) => c.name === w.name) ?? stubView(w.kind, w.name, svc.namespace);
 }
 
 /**
@@ -213,7 +218,7 @@ export function failingDependencies(
             ) ??
             // a workload known from its pods only (named for the product the line names, or
             // the name a Service would have when Services were not listed)
-            (h.kind ? workloadView(h.kind, h.name, ns) : podsWorkload(model, h.name, ns)));
+            (h.kind ? stubView(h.kind, h.name, ns) : podsWorkload(model, h.name, ns)));
         if ((!service && !workload) || (workload && workloads.has(workload.name))) return undefined;
         return { host: h.name, service, workload, namespace: service?.namespace ?? ns };
       };
@@ -298,7 +303,7 @@ export function upstreamWorkload(model: ClusterModel, line: string): ObjectView 
     if (rule)
       svc =
         services.find((s) => s.name === rule.b.service && s.namespace === rule.ns) ??
-        ({ kind: 'service', name: rule.b.service, namespace: rule.ns } as ObjectView);
+        stubView('service', rule.b.service, rule.ns);
   }
   if (!svc) return undefined;
   return backingWorkload(model, svc);
@@ -324,8 +329,6 @@ export function tlsSecretWorkload(model: ClusterModel, line: string): ObjectView
     ) ?? (ingresses.length === 1 ? ingresses[0] : undefined);
   const b = ing ? ingressBackends(ing)[0] : undefined;
   if (!b) return undefined;
-  const svc =
-    model.get('service', b.service, ns) ??
-    ({ kind: 'service', name: b.service, namespace: ns } as ObjectView);
-  return backingWorkload(model, svc) ?? workloadView('deployment', b.service, ns);
+  const svc = model.get('service', b.service, ns) ?? stubView('service', b.service, ns);
+  return backingWorkload(model, svc) ?? stubView('deployment', b.service, ns);
 }

@@ -1,4 +1,4 @@
-import { matchesLabels, parseLabelSelector } from '@inquest/kube';
+import { matchesLabels } from '@inquest/kube';
 import type { CauseEntry, FactSource } from './cause-catalog.data';
 import {
   backingWorkload,
@@ -10,6 +10,7 @@ import {
   NETWORK_TIMEOUT,
   NODE_AGENT,
   podsNamedFor,
+  selectorOf,
   tlsSecretWorkload,
   upstreamWorkload,
 } from './dependencies';
@@ -484,7 +485,7 @@ const isErrorRecord = (t: string) =>
   (EXPLICIT_ERROR_WORD.test(t) && !(LOWER_LEVEL.test(t) && !/^.{0,80}\b(?:ERROR|FATAL)\b/.test(t)));
 
 /** The message of an error record: its error field, else its message, without time and ids. */
-function errorMessage(line: string): string {
+export function errorMessage(line: string): string {
   // a JSON record may come after the time kubectl --timestamps puts before it
   const record = line.replace(LINE_STAMP, '');
   const text = /^\s*\{/.test(record) ? record : line;
@@ -772,15 +773,6 @@ function fixedRewrites(model: ClusterModel, entry: CauseEntry): Finding[] {
     }
   }
   return out;
-}
-
-/** `app=web,tier=frontend`, as Kubernetes reads it; undefined when it cannot be read */
-function selectorOf(selector: string) {
-  try {
-    return parseLabelSelector(selector);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -1192,7 +1184,8 @@ const LOG_RECORD =
 const RUNTIME_FRAME =
   /runtime\/|node_modules|node:internal|java\.base|site-packages|\/usr\/lib\/|\/lib\/python\d|goroutine \d+/;
 /** kubectl logs --timestamps puts an RFC 3339 time before every line of a record */
-const LINE_STAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?/;
+export const LINE_STAMP =
+  /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?/;
 /** the line that ends a Python traceback ("ValueError: ...", "google.auth.exceptions.X: ...") */
 const PY_ERROR = /^[\w.]+(?:Error|Exception|Exit|Interrupt|Fault)\b/;
 /** what joins chained Python exceptions ("The above exception was the direct cause of...") */

@@ -1,5 +1,5 @@
 import { CSI_NODE_PLUGIN, NODE_AGENT } from './dependencies';
-import { clipKeepingError, type Finding } from './diagnose';
+import { clipKeepingError, errorMessage, type Finding } from './diagnose';
 import { isUnhealthy } from './health';
 import type { ClusterModel } from './model';
 import { quantity } from './questions';
@@ -584,7 +584,7 @@ function cniError(x: FindingContext): Record<string, string> {
   const found = nodePlugin(x, NODE_AGENT);
   return found?.said
     ? {
-        cni_error: `. The CNI agent ${found.pod.name} on that node logs "${clip(errorLine(found.said), 240)}"`,
+        cni_error: `. The CNI agent ${found.pod.name} on that node logs "${clip(errorMessage(found.said), 240)}"`,
       }
     : {};
 }
@@ -597,19 +597,9 @@ function csiNode(x: FindingContext): Record<string, string> {
       ? ` is ${found.pod.status}`
       : ' is not ready';
   return {
-    csi_node: `: its pod there, ${found.pod.name},${isUnhealthy(found.pod) ? state : ' runs'}${found.said ? ` and logs "${clip(errorLine(found.said), 240)}"` : ''}`,
+    csi_node: `: its pod there, ${found.pod.name},${isUnhealthy(found.pod) ? state : ' runs'}${found.said ? ` and logs "${clip(errorMessage(found.said), 240)}"` : ''}`,
     csi_node_fix: ` (pod ${found.pod.name}${found.said ? ': fix what its log says' : ''})`,
   };
-}
-
-/** A structured record's message and error ("msg: err"), else the line without its stamp. */
-function errorLine(text: string): string {
-  const msg = /"msg"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
-  const err =
-    /"err(?:or)?"\s*[:=]\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1] ??
-    /\berr="((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
-  if (msg || err) return [msg, err].filter(Boolean).join(': ').replace(/\\"/g, '"');
-  return text.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z?\s+/, '');
 }
 
 /** What a catalog entry's template says beyond the finding's own groups, by entry id. */

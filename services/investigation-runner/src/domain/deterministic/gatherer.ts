@@ -1607,13 +1607,7 @@ export class Gatherer {
     const pods: ObjectView[] = [];
     for (const d of deps.slice(0, 2)) {
       const w = d.workload!;
-      // a workload known from its pods' names only may have been given the wrong kind
-      const named = model.podsOf(w.kind, w.name, w.namespace);
-      const ps = named.length
-        ? named
-        : model
-            .list('pod', w.namespace)
-            .filter((p) => p.namespace === w.namespace && model.workloadOf(p).name === w.name);
+      const ps = model.podsOf(w.kind, w.name, w.namespace);
       const pick =
         ps.find((p) => isUnhealthy(p, this.now)) ??
         [...ps].sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0];

@@ -1,4 +1,5 @@
-import { matchesLabels, parseLabelSelector, type LabelRequirement } from '@inquest/kube';
+import { matchesLabels } from '@inquest/kube';
+import { selectorOf } from './dependencies';
 import { isCordoned, type ClusterModel } from './model';
 import { hasCompleted, hasFinished } from './health';
 import type { ObjectView } from './observe';
@@ -589,12 +590,8 @@ function servicesWithoutEndpoints(model: ClusterModel, namespace: string | undef
 
 /** The workload whose pod template carries a Service's selector labels (by name when unknown). */
 function backingWorkloadOf(model: ClusterModel, svc: ObjectView): ObjectView | undefined {
-  let reqs: LabelRequirement[] = [];
-  try {
-    reqs = parseLabelSelector(svc.fields['selector'] ?? '');
-  } catch {
-    // not a selector the API server would take: no workload matches it
-  }
+  // not a selector the API server would take: no workload matches it
+  const reqs = selectorOf(svc.fields['selector'] ?? '') ?? [];
   return model
     .list(undefined, svc.namespace)
     .filter((o) => ['deployment', 'statefulset', 'daemonset'].includes(o.kind))
