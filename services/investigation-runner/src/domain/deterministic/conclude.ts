@@ -1,6 +1,7 @@
 import type { InvestigationResultRecord } from '@inquest/store';
 import type { EngineRun } from '../engine';
 import type { KnowledgeChunk, LearnedPatternView } from '../ports';
+import { dedupe } from './collections';
 import { backingWorkload, failingDependencies } from './dependencies';
 import { findFindings, LINE_STAMP, relevance, type Finding, type compile } from './diagnose';
 import { hasCompleted, isUnhealthy } from './health';
@@ -208,7 +209,7 @@ export function conclude(
   const recs: Rec[] = [];
   let headline: string;
   if (top) {
-    const vars = varsFor(top.f, model, subjectName);
+    const vars = varsFor(top.f, model, subjectName, now);
     const change = recentChange(model, top.f.workload || subjectName, ns, firstError);
     description = fillTemplate(top.f.entry.cause, vars);
     description = `${capital(description, subjectName)}.`;
@@ -269,7 +270,7 @@ export function conclude(
         .find((p) => /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p, now));
       // running coredns that names its own cause (an upstream resolver that does not answer)
       const own = dns && !pod && dns.entry.role === 'cause' ? dns : undefined;
-      const ownVars = own ? varsFor(own, model, own.workload) : {};
+      const ownVars = own ? varsFor(own, model, own.workload, now) : {};
       if (own) fix = fillTemplate(own.entry.fix, ownVars);
       if (dns || pod)
         description += ` Cluster DNS itself is failing: ${pod ? `coredns pod ${pod.name} is ${pod.status ?? 'not ready'}` : 'coredns'}${own ? `: ${fillTemplate(own.entry.cause, ownVars)}` : dns ? ` ("${clip(dns.fact, 200)}")` : ''}.`;
@@ -515,16 +516,6 @@ function sameFact(e: string): string {
 function capital(s: string, name?: string) {
   if (name && s.startsWith(name)) return s;
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
-}
-
-function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
-  const seen = new Set<string>();
-  return xs.filter((x) => {
-    const k = key(x);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }
 
 /**

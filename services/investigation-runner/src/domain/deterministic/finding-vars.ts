@@ -1,6 +1,6 @@
 import { CSI_NODE_PLUGIN, NODE_AGENT } from './dependencies';
 import { clipKeepingError, errorMessage, type Finding } from './diagnose';
-import { isUnhealthy } from './health';
+import { isUnhealthy, podsOnNode } from './health';
 import type { ClusterModel } from './model';
 import { quantity } from './questions';
 import type { ContainerView, ObjectView } from './observe/views';
@@ -236,6 +236,8 @@ interface FindingContext {
   container?: ContainerView;
   /** the template variables so far: the finding's groups and what every finding gets */
   vars: Record<string, string>;
+  /** the investigation's clock (ms) */
+  now: number;
 }
 
 type Enricher = (x: FindingContext) => Record<string, string>;
@@ -566,11 +568,7 @@ function nodePlugin(
 ): { pod: ObjectView; said?: string } | undefined {
   const node = x.pod?.node ?? x.vars['node'];
   if (!node) return undefined;
-  const pods = x.model
-    .list('pod')
-    .filter((p) => p.node === node && plugin.test(p.name))
-    .sort((a, b) => Number(isUnhealthy(b)) - Number(isUnhealthy(a)));
-  const pod = pods[0];
+  const pod = podsOnNode(x.model.list('pod'), node, plugin, x.now)[0];
   if (!pod) return undefined;
   const said = x.model.logs
     .filter((l) => l.pod === pod.name)
@@ -597,7 +595,7 @@ function csiNode(x: FindingContext): Record<string, string> {
       ? ` is ${found.pod.status}`
       : ' is not ready';
   return {
-    csi_node: `: its pod there, ${found.pod.name},${isUnhealthy(found.pod) ? state : ' runs'}${found.said ? ` and logs "${clip(errorMessage(found.said), 240)}"` : ''}`,
+    csi_node: `: its pod there, ${found.pod.name},${isUnhealthy(found.pod, x.now) ? state : ' runs'}${found.said ? ` and logs "${clip(errorMessage(found.said), 240)}"` : ''}`,
     csi_node_fix: ` (pod ${found.pod.name}${found.said ? ': fix what its log says' : ''})`,
   };
 }
@@ -652,7 +650,12 @@ const HOSTS = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'ho
  * finding gets from its pod and container (limits, requests, image, node, exit code, ...), and
  * what its entry's enricher adds.
  */
-export function varsFor(f: Finding, model: ClusterModel, subject: string): Record<string, string> {
+export function varsFor(
+  f: Finding,
+  model: ClusterModel,
+  subject: string,
+  now: number,
+): Record<string, string> {
   const vars: Record<string, string> = {
     ...f.groups,
     subject,
@@ -677,6 +680,7 @@ export function varsFor(f: Finding, model: ClusterModel, subject: string): Recor
     names: new Set(pods.map((p) => p.name)),
     container: c,
     vars,
+    now,
   };
   for (const enrich of [CLASS_VARS[f.entry.class], ENTRY_VARS[f.entry.id]])
     if (enrich) Object.assign(vars, enrich(context));

@@ -15,7 +15,8 @@ import {
   NODE_AGENT,
   podsNamedFor,
 } from './dependencies';
-import { hasCompleted, isUnhealthy } from './health';
+import { dedupe } from './collections';
+import { hasCompleted, isUnhealthy, podsOnNode } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
@@ -968,13 +969,7 @@ export class Gatherer {
               unhealthy(o),
           ),
       );
-      const seen = new Set<string>();
-      const firsts = failing.filter((o) => {
-        const k = `${o.kind === 'pod' ? model.workloadOf(o).name : o.name}`;
-        if (seen.has(k)) return false;
-        seen.add(k);
-        return true;
-      });
+      const firsts = dedupe(failing, (o) => (o.kind === 'pod' ? model.workloadOf(o).name : o.name));
       picked = [...firsts, ...failing.filter((o) => !firsts.includes(o))].slice(0, 4);
     }
     // nothing named and nothing failing in the namespace: read the pods' logs ("throwing errors")
@@ -1697,12 +1692,7 @@ export class Gatherer {
         { kind: 'pod', namespace: 'kube-system' },
       );
     const pods = needs
-      .flatMap(({ node, plugin }) =>
-        model
-          .list('pod')
-          .filter((p) => p.node === node && plugin.test(p.name))
-          .sort((a, b) => Number(isUnhealthy(b, this.now)) - Number(isUnhealthy(a, this.now))),
-      )
+      .flatMap(({ node, plugin }) => podsOnNode(model.list('pod'), node, plugin, this.now))
       .filter((p, i, all) => all.indexOf(p) === i && !this.inspected.has(viewKey(p)))
       .slice(0, 2);
     await Promise.all(pods.map((p) => this.inspect(p)));

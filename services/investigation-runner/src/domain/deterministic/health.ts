@@ -54,3 +54,15 @@ export function isUnhealthy(o: ObjectView, now: number = Date.now()): boolean {
   }
   return o.conditions.some((c) => c.type === 'Ready' && c.status === 'False');
 }
+
+/** The pods on a node whose names match `name` (a node plugin's DaemonSet pods), failing first. */
+export function podsOnNode(
+  pods: ObjectView[],
+  node: string,
+  name: RegExp,
+  now: number,
+): ObjectView[] {
+  return pods
+    .filter((p) => p.node === node && name.test(p.name))
+    .sort((a, b) => Number(isUnhealthy(b, now)) - Number(isUnhealthy(a, now)));
+}
