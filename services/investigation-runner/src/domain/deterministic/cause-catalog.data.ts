@@ -73,6 +73,35 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} runs out of its runtime heap{in_container}: "{fact}". The heap cap{heap} is reached, not the container memory limit{limit}; the runtime aborts the process',
     fix: 'Raise the heap cap of {subject}{heap} toward the container limit{limit} (leave room for memory off the heap), or hold less in memory per request (stream or page large exports); a heap profile shows what fills it.',
   },
+  {
+    // "OutOfMemoryError: unable to create native thread" is not about memory: the process may
+    // not start another thread (the pod's PIDs limit, the kubelet's podPidsLimit, ulimit -u)
+    id: 'thread_limit_reached',
+    class: 'crashloop_panic',
+    title: 'the process cannot start more threads (PIDs limit)',
+    role: 'cause',
+    // above runtime_heap_exhausted, whose java.lang.OutOfMemoryError pattern matches this line too
+    strength: 0.9,
+    on: ['log'],
+    text: 'java\\.lang\\.OutOfMemoryError: unable to create (?:new )?native thread[^\\n]*|pthread_create failed[^\\n]*|runtime: failed to create new OS thread[^\\n]*|fork: (?:retry: )?Resource temporarily unavailable',
+    cause:
+      '{subject} cannot start more threads{in_container}: "{fact}". This is not a lack of memory: the process reached the number of processes/threads it may run (the pod\'s PIDs limit, set by the kubelet\'s podPidsLimit, or its ulimit), so every new thread fails',
+    fix: "Count the threads of {subject} against the pids limit (in the container: `cat /sys/fs/cgroup/pids.current` and `pids.max`; the kubelet config's podPidsLimit); bound its thread pools (per-request or fan-out threads), or raise podPidsLimit for its nodes.",
+  },
+  {
+    // a pre-fork worker pool (Celery/billiard, gunicorn): the kernel OOM-kills a child at the
+    // container's memory limit while the main process, and so the container, keeps running
+    id: 'worker_sigkilled',
+    class: 'oom_killed',
+    title: 'worker processes killed with SIGKILL (OOM kill of a child)',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log'],
+    text: "Worker exited prematurely: signal 9 \\(SIGKILL\\)[^\\n]*|exited with 'signal 9 \\(SIGKILL\\)'[^\\n]*|Worker \\(pid:\\d+\\) was sent SIGKILL! Perhaps out of memory\\?",
+    cause:
+      '{subject}\'s worker processes are killed with SIGKILL ("{fact}"): the kernel\'s OOM killer kills a child process when the container reaches its memory limit{limit}; the main process survives, so the container keeps running and may not show OOMKilled',
+    fix: 'Raise the memory limit of {subject}{in_container} above what one worker needs for its largest task times the pool size, or run fewer workers / recycle them (Celery: --max-memory-per-child, --concurrency); check `kubectl top pod` against the limit.',
+  },
   // ---------------------------------------------------------------- image pull
   {
     id: 'image_not_found',
@@ -580,8 +609,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['log', 'event', 'text', 'state'],
     text: '(?:lookup (?<host>[\\w.-]+)(?: on [\\d.:]+)?: (?:no such host|server misbehaving|i/o timeout|read udp[^\\n]*i/o timeout))|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host2>[\\w.-]+)|server can\'t find (?<host6>[\\w-]+(?:\\.[\\w-]+)*): NXDOMAIN|(?:Name or service not known|Temporary failure in name resolution|NXDOMAIN|could not resolve host:? ?(?<host3>[\\w.-]+)?|UnknownHostException:? ?(?<host4>[\\w.-]+)?|host not found in upstream "(?<host5>[\\w.-]+))',
     cause:
-      '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}{host6}: DNS lookups fail ("{fact}")',
-    fix: 'Check the name {host}{host2}{host3}{host4}{host5}{host6} (Service name and namespace, `<svc>.<ns>.svc.cluster.local`) and cluster DNS (coredns pods, kube-dns Service endpoints).',
+      '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}{host6}: DNS lookups fail ("{fact}"){advertised}',
+    fix: '{dns_fix}',
   },
   {
     // not matched line by line: diagnose pairs a sidecar-less client's resets with a meshed
@@ -748,7 +777,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['event', 'condition', 'log', 'text'],
     text: "(?:Failed to (?:renew|issue|create Order)|renewal (?:has )?failed|Issuing certificate as Secret[^\\n]*failed|challenge[^\\n]*(?:403|failed|invalid|error)|\\bACME\\b(?![-.])[^\\n]*(?:403|failed|error|invalid)|acme: authorization error|Error presenting challenge|Failed to finalize Order|wrong status code '\\d+', expected '200'|self check failed|propagation check failed|Waiting for (?:HTTP-01|DNS-01) challenge propagation[^\\n]*)[^\\n]*",
     cause: 'the certificate {subject} cannot be renewed: "{fact}", so it will expire (or has)',
-    fix: 'Fix what the ACME challenge needs (the http-01 path must be reachable through the ingress without auth/redirect, or the DNS-01 credentials), then check the Certificate is Ready again.',
+    fix: 'Fix what the ACME challenge needs{solver_fix}, then check the Certificate is Ready again.',
   },
   {
     id: 'dependency_auth_failed',
@@ -873,8 +902,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.75,
     on: ['log', 'text', 'event', 'metric'],
     text: 'cpu[^\\n]{0,40}throttl\\w*|throttl\\w*[^\\n]{0,40}cpu|CPUThrottlingHigh',
-    cause: '{subject} is CPU-throttled: it needs more CPU than its limit{cpu_limit} ("{fact}")',
-    fix: 'Raise (or remove) the CPU limit of {subject}, or reduce its CPU use.',
+    cause:
+      '{subject} is CPU-throttled: it needs more CPU than its limit{cpu_limit} ("{fact}"){uneven}',
+    fix: '{uneven_fix}Raise (or remove) the CPU limit of {subject}, or reduce its CPU use.',
   },
   // ---------------------------------------------------------------- crashes (from logs)
   {
@@ -1334,6 +1364,35 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the ingress cannot get an answer from {subject}: its requests to the pods fail ("{fact}"), so clients get 502/504',
     fix: 'Check the pods behind {subject} (ready endpoints, the port the Service targets, slow requests against the ingress proxy timeouts).',
+  },
+  {
+    // nginx reuses an idle upstream connection the app has just closed: the app's keep-alive
+    // timeout is shorter than the proxy's (Node's default server.keepAliveTimeout is 5 s)
+    id: 'upstream_keepalive_closed',
+    class: 'dependency_failure',
+    title: 'the service closes keep-alive connections the ingress still reuses',
+    role: 'cause',
+    // above ingress_upstream_unavailable, which matches the same line
+    strength: 0.885,
+    on: ['log'],
+    text: 'upstream prematurely closed connection while reading response header[^\\n]*',
+    cause:
+      "the ingress's requests to {subject} fail now and then because the pods close the connection under them (\"{fact}\"). When the pods do not restart, the app closes idle keep-alive connections sooner than the proxy stops reusing them: its keep-alive timeout (Node's server.keepAliveTimeout is 5 s by default) is shorter than the ingress's upstream keepalive timeout (60 s in ingress-nginx), so a request sent on a connection the app has just closed gets a 502",
+    fix: "Make the keep-alive timeout of {subject} longer than the proxy's (Node: server.keepAliveTimeout and headersTimeout above 60 s; other servers: their idle timeout), or lower the ingress's upstream-keepalive-timeout below the app's.",
+  },
+  {
+    // RabbitMQ blocks publishing connections while a resource alarm is set (free disk below
+    // disk_free_limit, memory above vm_memory_high_watermark)
+    id: 'rabbitmq_resource_alarm',
+    class: 'dependency_failure',
+    title: 'RabbitMQ blocks publishers (disk or memory alarm)',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'text'],
+    text: 'connection blocked by broker[^\\n]*|ConnectionBlockedTimeout[^\\n]*|(?:disk|memory) resource limit alarm set[^\\n]*|Connection\\.Blocked[^\\n]*(?:low on|alarm)[^\\n]*',
+    cause:
+      'RabbitMQ blocks the connections that publish for {subject} ("{fact}"): a broker resource alarm is set{alarm}, and while it lasts every publisher is paused',
+    fix: '{alarm_fix} The alarm clears by itself and the publishers resume.',
   },
   {
     id: 'cloud_access_denied',

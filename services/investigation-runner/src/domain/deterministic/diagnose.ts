@@ -15,9 +15,8 @@ import {
   upstreamWorkload,
 } from './dependencies';
 import { hasFinished, isUnhealthy } from './health';
-import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
+import { isCordoned, nodesRefusingDaemonSet, quantity, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
-import { quantity } from './questions';
 import type { Subject } from './scope';
 
 /** One fact that matched a catalog entry, on an object. */

@@ -1,8 +1,7 @@
-import { CSI_NODE_PLUGIN, NODE_AGENT } from './dependencies';
+import { backingWorkload, CSI_NODE_PLUGIN, NODE_AGENT } from './dependencies';
 import { clipKeepingError, errorMessage, type Finding } from './diagnose';
-import { isUnhealthy, podsOnNode } from './health';
-import type { ClusterModel } from './model';
-import { quantity } from './questions';
+import { isUnhealthy, podsOnNode, unevenLoad } from './health';
+import { quantity, type ClusterModel } from './model';
 import type { ContainerView, ObjectView } from './observe/views';
 import { clip } from './text';
 
@@ -601,7 +600,94 @@ function csiNode(x: FindingContext): Record<string, string> {
 }
 
 /** What a catalog entry's template says beyond the finding's own groups, by entry id. */
+/**
+ * A workload throttled on some pods while its others idle: more CPU would not help, the load is
+ * not spread. A Service with sessionAffinity: ClientIP pins each client to one pod (few callers:
+ * few hot pods); without it, long-lived connections stay on the pod they opened.
+ */
+function unevenCpu({ f, model, obj }: FindingContext): Record<string, string> {
+  const ns = obj?.namespace ?? f.object?.namespace;
+  const load = unevenLoad(model, f.workload, ns);
+  if (!load) return {};
+  const total = load.hot.length + load.idle.length;
+  const names = load.hot.map((p) => p.name).join(', ');
+  const svc = model
+    .list('service', ns)
+    .find((s) => s.fields['sessionAffinity'] && backingWorkload(model, s)?.name === f.workload);
+  const spread = `: only ${load.hot.length} of its ${total} pods (${names}) run at the limit while the other ${load.idle.length} use ${load.idleCpu} or less, so the load is not spread across the pods and an autoscaler that averages them sees no need to scale`;
+  return svc
+    ? {
+        uneven: `${spread}. Service ${svc.name} has sessionAffinity ${svc.fields['sessionAffinity']}: kube-proxy sends every request of a client to the pod it first reached, so each of its few callers is pinned to one pod`,
+        uneven_fix: `Set sessionAffinity: None on Service ${svc.name} (or move the stickiness the app needs into a shared store), so requests spread over all pods. If the pods still run at the limit after that: `,
+      }
+    : {
+        uneven: `${spread}: kube-proxy balances connections, not requests, so long-lived connections (HTTP keep-alive, HTTP/2, gRPC) stay on the pod they opened`,
+        uneven_fix: `Spread the requests, not only the connections (client-side or L7 balancing for HTTP/2 and gRPC, or a bounded connection lifetime). If the pods still run at the limit after that: `,
+      };
+}
+
+/** What the failing ACME challenge needs: a DNS-01 error names the DNS provider that refused. */
+function acmeSolver({ f }: FindingContext): Record<string, string> {
+  return {
+    solver_fix: DNS_SOLVER_ERROR.test(f.fact)
+      ? ': the DNS-01 solver must be allowed to change records in the zone, and its credentials are what the DNS provider refused here (grant that permission on that zone, or point the solver at credentials that have it)'
+      : ' (the http-01 path must be reachable through the ingress without auth/redirect, or the DNS-01 credentials)',
+  };
+}
+
+/** a DNS-01 solver's error: the DNS provider's API refused or failed the record change */
+const DNS_SOLVER_ERROR =
+  /route ?53|ChangeResourceRecordSets|hostedzone|dns-?01|cloudflare|clouddns|azuredns|google ?dns|digitalocean/i;
+
+/** Which RabbitMQ resource alarm blocks the publishers: the line says disk or memory. */
+function rabbitAlarm({ f }: FindingContext): Record<string, string> {
+  if (/\bdisk\b/i.test(f.fact))
+    return {
+      alarm: ' (free disk on the broker is below its disk_free_limit)',
+      alarm_fix:
+        'Free disk on the RabbitMQ nodes (delete or move what fills their volume, or grow it) until free space is above disk_free_limit.',
+    };
+  if (/\bmemory\b/i.test(f.fact))
+    return {
+      alarm: ' (the broker uses more memory than its high watermark)',
+      alarm_fix:
+        'Bring the broker under its memory high watermark: drain the queues (start or scale their consumers), or raise vm_memory_high_watermark if the node has room.',
+    };
+  return {
+    alarm:
+      ' (free disk below disk_free_limit, or memory above the high watermark: the broker log says which)',
+    alarm_fix:
+      'Clear the alarm the broker log names (free disk above disk_free_limit, or memory under the high watermark).',
+  };
+}
+
+/** Environment variables that list a Kafka client's bootstrap servers. */
+const KAFKA_BOOTSTRAP_ENV = /^(?:\w+_)?(?:KAFKA_)?(?:BROKERS|BOOTSTRAP_SERVERS?)$/i;
+
+/**
+ * A name that does not resolve. When a Kafka client fails on a broker address that is not the
+ * bootstrap address it is configured with, it reached the cluster and got that address from the
+ * brokers' metadata: the brokers advertise a name (advertised.listeners) clients cannot resolve.
+ */
+function unresolvedName({ f, container }: FindingContext): Record<string, string> {
+  const g = f.groups;
+  const host = g['host'] ?? g['host2'] ?? g['host3'] ?? g['host4'] ?? g['host5'] ?? g['host6'];
+  const checkName = `Check the name ${host ?? ''} (Service name and namespace, \`<svc>.<ns>.svc.cluster.local\`) and cluster DNS (coredns pods, kube-dns Service endpoints).`;
+  const bootstrap = Object.entries(container?.env ?? {}).find(([k]) => KAFKA_BOOTSTRAP_ENV.test(k));
+  const kafkaClient = /kafkajs|"broker"|org\.apache\.kafka|\(id: \d+ rack/i.test(f.fact);
+  if (!host || !bootstrap || !kafkaClient || bootstrap[1].includes(host))
+    return { dns_fix: checkName };
+  return {
+    advertised: `. ${host} is not the bootstrap address ${f.workload} is configured with (${bootstrap[0]}=${bootstrap[1]}): the client reached the cluster there and was handed ${host} in the brokers' metadata, so the Kafka brokers advertise an address that does not resolve from here (their advertised.listeners, KAFKA_ADVERTISED_LISTENERS, name it)`,
+    dns_fix: `Set the brokers' advertised.listeners (KAFKA_ADVERTISED_LISTENERS) to names clients can resolve (the headless Service in the namespace the brokers run in now), and restart the brokers one at a time; the clients reconnect by themselves.`,
+  };
+}
+
 const ENTRY_VARS: Record<string, Enricher> = {
+  dns_failure: unresolvedName,
+  rabbitmq_resource_alarm: rabbitAlarm,
+  tls_renewal_failed: acmeSolver,
+  cpu_throttled: unevenCpu,
   admission_webhook_unreachable: ({ f }) => ({
     for_service: f.groups['service'] ? ` for service ${f.groups['service']}` : '',
     webhook_service: f.groups['service'] ?? 'it',

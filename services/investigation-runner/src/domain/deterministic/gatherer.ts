@@ -3,6 +3,7 @@ import { toolSettingsOf } from '../agents';
 import { fillFromRequest, type Params } from '../param-filler';
 import type { ToolRunner } from '../tool-runner';
 import {
+  backingWorkload,
   CONNECTION_RESET,
   CSI_NODE_PLUGIN,
   CSI_NOT_REGISTERED,
@@ -16,7 +17,7 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { dedupe } from './collections';
-import { hasCompleted, isUnhealthy, podsOnNode } from './health';
+import { hasCompleted, isUnhealthy, podsOnNode, unevenLoad } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
@@ -1919,6 +1920,17 @@ export class Gatherer {
         );
     }
     await Promise.all(jobs);
+    // some pods of a workload at their CPU limit while others idle: the load is not spread, and
+    // the Service in front of it says whether it pins each client to one pod (sessionAffinity)
+    const pinned = model
+      .list('service')
+      .filter((svc) => {
+        const w = backingWorkload(model, svc);
+        return w && !this.inspected.has(viewKey(svc)) && unevenLoad(model, w.name, svc.namespace);
+      })
+      .slice(0, 2);
+    for (const svc of pinned) this.inspected.add(viewKey(svc));
+    await Promise.all(pinned.map((svc) => this.describe(svc)));
   }
 }
 

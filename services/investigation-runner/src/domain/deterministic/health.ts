@@ -1,3 +1,4 @@
+import { quantity, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 
 /** A pod that ran to completion (phase Succeeded; kubectl shows Completed). */
@@ -65,4 +66,44 @@ export function podsOnNode(
   return pods
     .filter((p) => p.node === node && name.test(p.name))
     .sort((a, b) => Number(isUnhealthy(b, now)) - Number(isUnhealthy(a, now)));
+}
+
+/** A workload's pods at their CPU limit while others of it idle: the load is not spread. */
+export interface UnevenLoad {
+  /** pods using at least 90% of their CPU limit */
+  hot: ObjectView[];
+  /** pods using under a quarter of it */
+  idle: ObjectView[];
+  /** the most CPU an idle pod uses */
+  idleCpu: string;
+}
+
+/** From resource metrics (kubectl top): uneven CPU across the pods of one workload. */
+export function unevenLoad(
+  model: ClusterModel,
+  workload: string,
+  namespace?: string,
+): UnevenLoad | undefined {
+  const hot: ObjectView[] = [];
+  const idle: { pod: ObjectView; cpu: string }[] = [];
+  const limitOf = (p: ObjectView) =>
+    p.containers.reduce((sum, c) => sum + quantity(c.limits['cpu']), 0);
+  const pods = model
+    .list('pod', namespace)
+    .filter(
+      (p) => (!namespace || p.namespace === namespace) && model.workloadOf(p).name === workload,
+    );
+  // a listing shows no limits: the pods of one template share those of the ones described
+  const shared = pods.map(limitOf).find((x) => x > 0);
+  for (const { kind, name, cpu } of model.metrics) {
+    const pod = kind === 'pod' && cpu ? pods.find((p) => p.name === name) : undefined;
+    const limit = pod && (limitOf(pod) || shared);
+    if (!pod || !cpu || !limit) continue;
+    const share = quantity(cpu) / limit;
+    if (share >= 0.9) hot.push(pod);
+    else if (share < 0.25) idle.push({ pod, cpu });
+  }
+  if (!hot.length || !idle.length) return undefined;
+  const most = idle.reduce((a, b) => (quantity(b.cpu) > quantity(a.cpu) ? b : a));
+  return { hot, idle: idle.map((x) => x.pod), idleCpu: most.cpu };
 }

@@ -1,6 +1,6 @@
 import { matchesLabels } from '@inquest/kube';
 import { selectorOf } from './dependencies';
-import { isCordoned, type ClusterModel } from './model';
+import { isCordoned, quantity, type ClusterModel } from './model';
 import { hasCompleted, hasFinished } from './health';
 import type { ObjectView } from './observe';
 import type { LogLine } from './observe/views';
@@ -291,29 +291,6 @@ function statusMatches(o: ObjectView, status?: string, since?: number): boolean 
   if (status === 'cordoned') return isCordoned(o);
   if (status === 'CrashLoopBackOff') return /CrashLoop/i.test(s);
   return s.toLowerCase() === status.toLowerCase();
-}
-
-/** "250m" -> 0.25, "512Mi" -> bytes */
-export function quantity(q?: string): number {
-  if (!q) return 0;
-  const m = /^([\d.]+)\s*([a-zA-Z]*)/.exec(q.trim());
-  if (!m) return 0;
-  const n = Number(m[1]);
-  const unit: Record<string, number> = {
-    m: 1e-3,
-    n: 1e-9,
-    u: 1e-6,
-    k: 1e3,
-    K: 1e3,
-    Ki: 1024,
-    M: 1e6,
-    Mi: 1024 ** 2,
-    G: 1e9,
-    Gi: 1024 ** 3,
-    T: 1e12,
-    Ti: 1024 ** 4,
-  };
-  return n * (unit[m[2] ?? ''] ?? 1);
 }
 
 /** "2 days 3 hours" */

@@ -194,6 +194,8 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
   if (kind === 'service' && v.fields['Type']) v.fields['type'] = v.fields['Type'];
+  const affinity = v.fields['Session Affinity'];
+  if (kind === 'service' && affinity && affinity !== 'None') v.fields['sessionAffinity'] = affinity;
   const lbIngress = lines.find((l) => l.indent === 0 && l.key === 'LoadBalancer Ingress')?.value;
   if (kind === 'service' && lbIngress) v.fields['externalAddress'] = lbIngress;
   if (kind === 'pod' && v.fields['IP']) v.fields['podIP'] = v.fields['IP'];

@@ -286,6 +286,12 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
       if (str(spec['externalName'])) v.fields['externalName'] = String(spec['externalName']);
       if (str(spec['type'])) v.fields['type'] = String(spec['type']);
+      // ClientIP: each client stays on the pod it first reached (for timeoutSeconds)
+      if (str(spec['sessionAffinity']) && spec['sessionAffinity'] !== 'None') {
+        const timeout = num(rec(rec(spec['sessionAffinityConfig'])['clientIP'])['timeoutSeconds']);
+        v.fields['sessionAffinity'] =
+          `${String(spec['sessionAffinity'])}${timeout !== undefined ? ` (timeoutSeconds ${timeout})` : ''}`;
+      }
       // the node ports it opens on every node (a LoadBalancer allocates them too)
       v.fields['nodePorts'] = arr(spec['ports'])
         .map(rec)
