@@ -509,6 +509,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{node_fix}Check node {node}: kubelet and container runtime status (`systemctl status kubelet`, its logs), network and the machine itself; cordon and drain it if it does not recover.',
   },
   {
+    // the cloud route controller could not create the route to the node's pod CIDR: the node is
+    // Ready, its pods run, but nothing routes traffic between them and other nodes' pods
+    id: 'node_network_unavailable',
+    class: 'node_not_ready',
+    title: 'node NetworkUnavailable (no route to its pods)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['condition', 'event'],
+    reason: 'NoRouteCreated|FailedToCreateRoute|NetworkUnavailable',
+    text: "RouteController failed to create a route[^\\n]*|Could not create route[^\\n]*|Quota '\\w+' exceeded[^\\n]*|NoRouteCreated",
+    cause:
+      'node {node} has NetworkUnavailable=True ("{fact}"): the cloud network has no route to the pod addresses of that node, so its pods cannot reach pods on other nodes (nor be reached from them) although they run and look healthy',
+    fix: 'Fix what keeps the route controller from creating the route of node {node} (its events say: a quota such as ROUTES exceeded, or missing permissions), then check the condition clears; meanwhile cordon {node} and move its pods to other nodes.',
+  },
+  {
     id: 'node_pressure',
     class: 'eviction',
     title: 'node under resource pressure',
@@ -767,6 +782,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'a TLS certificate has expired ("{fact}"): {subject} rejects or serves an expired certificate',
     fix: 'Renew the expired certificate (and its Secret), then find why automatic renewal did not happen (cert-manager Certificate/Order/Challenge status).',
+  },
+  {
+    // "remote error": the peer's alert. The server refuses the certificate this client presents
+    // (mutual TLS): the client's own certificate has expired
+    id: 'client_cert_expired',
+    class: 'tls_certificate',
+    title: 'the client certificate it presents has expired (mTLS)',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log'],
+    text: 'remote error: tls: expired certificate[^\\n]*',
+    cause:
+      'the server {subject} calls refuses the client certificate {subject} presents: it has expired ("{fact}"){cert_reload}',
+    fix: '{cert_reload_fix}Renew the client certificate of {subject} (or check that the renewed one is what it loads), then check its calls succeed.',
   },
   {
     id: 'tls_renewal_failed',
@@ -1385,7 +1414,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // disk_free_limit, memory above vm_memory_high_watermark)
     id: 'rabbitmq_resource_alarm',
     class: 'dependency_failure',
-    title: 'RabbitMQ blocks publishers (disk or memory alarm)',
+    title: 'a RabbitMQ resource alarm blocks publishers',
     role: 'cause',
     strength: 0.89,
     on: ['log', 'text'],
@@ -1501,6 +1530,48 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'Redis refuses the writes of {subject} ("{fact}"): its last background save (RDB snapshot) failed, and with stop-writes-on-bgsave-error yes Redis disables every write until a save succeeds{redis_save_error}',
     fix: 'Make the Redis save succeed again{redis_save_fix}; then check that `INFO persistence` shows rdb_last_bgsave_status:ok. Setting stop-writes-on-bgsave-error no only hides the failing snapshots.',
+  },
+  {
+    // memcached refuses a store when it is full and may not evict (-M): every write fails, the
+    // hit ratio falls, and the reads it no longer answers land on the database behind it
+    id: 'memcached_out_of_memory',
+    class: 'dependency_failure',
+    title: 'memcached is full and refuses writes (evictions disabled)',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'text'],
+    text: 'SERVER_ERROR out of memory storing object|out of memory storing object',
+    cause:
+      'the memcached cache of {subject} refuses to store items ("{fact}"): it is full at its memory limit (-m) and may not evict old items (memcached started with -M: evictions disabled), so every cache write fails, reads miss, and the load falls through to what the cache protects (the database)',
+    fix: 'Let memcached evict again (drop -M from its arguments) or give it more memory (-m, and the container limit with it), then restart it; the hit ratio recovers as the cache fills, and the database load falls.',
+  },
+  {
+    // a MySQL replica whose SQL (applier) thread stopped on an error: it stays up and Ready and
+    // serves data frozen at that point; usually a row written on the replica itself (1062)
+    id: 'mysql_replica_sql_stopped',
+    class: 'dependency_failure',
+    title: 'MySQL replication stopped on the replica (SQL thread error)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: '(?:Replica|Slave) SQL for channel[^\\n]*?(?:Error_code: ?(?<code>\\d+)|failed executing)[^\\n]*|Error running query, (?:replica|slave) SQL thread aborted[^\\n]*',
+    cause:
+      'replication to the MySQL replica {subject} has stopped: its replica SQL thread failed ("{fact}") and stays stopped, so the replica is up and Ready but serves data frozen at that moment, and everything that reads from it sees stale rows',
+    fix: 'On {subject}, resolve the conflicting row the error names (a row written on the replica itself: remove it, or skip that transaction), then START REPLICA and check `SHOW REPLICA STATUS` shows Replica_SQL_Running: Yes and the lag falling; set super_read_only on the replica so nothing writes to it again.',
+  },
+  {
+    // Redis Cluster stops serving every command (cluster-require-full-coverage yes) when a master
+    // is lost and no replica takes over its hash slots
+    id: 'redis_cluster_down',
+    class: 'dependency_failure',
+    title: 'the Redis Cluster is down (hash slots unserved)',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'text'],
+    text: 'CLUSTERDOWN[^\\n]*|Cluster state changed: fail',
+    cause:
+      'the Redis Cluster {subject} uses is down ("{fact}"): a master was lost and no replica took over its hash slots, so (with cluster-require-full-coverage) the cluster refuses every command{redis_cluster_lost}',
+    fix: 'Bring the lost master back{redis_cluster_fix} (or fail its slots over to a replica); then give every master a replica so losing one node does not take the cluster down.',
   },
   {
     // RabbitMQ 3.8.15+ closes the channel of a consumer that holds a delivery unacknowledged

@@ -683,7 +683,41 @@ function unresolvedName({ f, container }: FindingContext): Record<string, string
   };
 }
 
+/**
+ * An expired client certificate while its Secret may already hold the renewed one: files mounted
+ * by subPath never receive the Secret's updates, so the running pods keep the old certificate.
+ */
+function certReload({ pods }: FindingContext): Record<string, string> {
+  const mounted = pods.map((p) => p.fields['subPathMounts']).find(Boolean);
+  if (!mounted) return {};
+  return {
+    cert_reload: `. Its pods mount the certificate files by subPath (${mounted}): a subPath mount never receives updates of its Secret, so a renewed certificate in the Secret does not reach the running containers, which keep presenting the old one until they restart`,
+    cert_reload_fix:
+      'Restart the pods (`kubectl rollout restart`) so they load the renewed certificate, and mount the Secret as a directory instead of by subPath so renewals reach them (the app must re-read the files, or be restarted on renewal). ',
+  };
+}
+
+/** The Redis Cluster pod that is not serving (terminating, failing, or on a node not Ready). */
+function redisClusterLost({ model, now }: FindingContext): Record<string, string> {
+  const lost = model.list('pod').find((p) => {
+    if (!/redis/i.test(p.name)) return false;
+    const node = p.node ? model.get('node', p.node) : undefined;
+    return p.fields['terminating'] || isUnhealthy(p, now) || (node && isUnhealthy(node, now));
+  });
+  if (!lost) return {};
+  const node = lost.node ? model.get('node', lost.node) : undefined;
+  const nodeDown = node && isUnhealthy(node, now);
+  return {
+    redis_cluster_lost: `: pod ${lost.name} is ${lost.fields['terminating'] ? 'stuck Terminating' : (lost.status ?? 'not ready')}${nodeDown ? ` on node ${node.name}, which is NotReady (its kubelet stopped posting status)` : lost.node ? ` on node ${lost.node}` : ''}`,
+    redis_cluster_fix: nodeDown
+      ? ` (recover node ${node.name}, or once it is confirmed gone delete pod ${lost.name} so its StatefulSet recreates it elsewhere)`
+      : ` (pod ${lost.name})`,
+  };
+}
+
 const ENTRY_VARS: Record<string, Enricher> = {
+  redis_cluster_down: redisClusterLost,
+  client_cert_expired: certReload,
   dns_failure: unresolvedName,
   rabbitmq_resource_alarm: rabbitAlarm,
   tls_renewal_failed: acmeSolver,

@@ -17,7 +17,7 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { dedupe } from './collections';
-import { hasCompleted, isUnhealthy, podsOnNode, unevenLoad } from './health';
+import { hasCompleted, hasFinished, isUnhealthy, podsOnNode, unevenLoad } from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
@@ -575,6 +575,9 @@ export class Gatherer {
     await this.inspectApiServerForSilentNodes();
     // 4. what the subjects call and fail on: the logs and state of that dependency
     await this.followDependencies(targets);
+    // ... and a data store named as overloaded that logs no fault of its own: what its clients
+    // log (a cache that stopped caching sends every read to the database)
+    await this.inspectDataStoreClients(targets, text);
     // ... and DNS that times out from their pods: the NetworkPolicies that may cut port 53
     await this.inspectEgressPolicies(targets);
     // 5. clients get 502/503/504 while the pods may look fine: what the ingress controller logs
@@ -713,6 +716,8 @@ export class Gatherer {
     const wanted: [LogView[], RegExp][] = [
       [said(LOCK_WAIT), DATABASE_POD],
       [said(REDIS_READONLY), /redis|sentinel/i],
+      // a replica whose lag is unknown (its SQL thread stopped): the replica says why
+      [said(REPLICA_LAG_UNKNOWN), DATABASE_REPLICA],
     ];
     const picks: { pod: ObjectView; container?: string }[] = [];
     for (const [clients, store] of wanted) {
@@ -904,9 +909,16 @@ export class Gatherer {
       // "receipt PDFs" names receipts-api: the word, its plural or its singular
       for (const w of [word, `${word}s`, word.replace(/s$/, '')].filter((x) => x.length > 3)) {
         const s: Subject = { name: w, from: 'message-word' };
+        // ... and names something no subject names already ("the cert" beside cert-manager)
         const hit = model
           .list()
-          .some((o) => o.kind !== 'namespace' && o.kind !== 'node' && model.matches(o, s));
+          .some(
+            (o) =>
+              o.kind !== 'namespace' &&
+              o.kind !== 'node' &&
+              model.matches(o, s) &&
+              !scope.subjects.some((x) => model.matches(o, x)),
+          );
         if (hit && !scope.subjects.some((x) => x.name === w)) {
           scope.subjects.push(s);
           break;
@@ -1612,6 +1624,44 @@ export class Gatherer {
     await Promise.all(pods.map((p) => this.inspect(p)));
   }
 
+  /**
+   * "catalog-db cpu pegged, did someone run a heavy query?": when the subjects are data stores
+   * and the message speaks of load, the pods of two other workloads of the namespace are read,
+   * those named like the store first (catalog-api before billing-worker).
+   */
+  private async inspectDataStoreClients(targets: ObjectView[], text: string): Promise<void> {
+    const { model } = this;
+    const stores = targets
+      .map((t) => model.workloadOf(model.get(t.kind, t.name, t.namespace) ?? t))
+      .filter((w) => DATA_STORE.test(w.name));
+    if (!stores.length || !OVERLOAD.test(text)) return;
+    const ns = targets[0]!.namespace;
+    const storeNames = new Set(stores.map((w) => w.name));
+    const product = (name: string) => name.split('-')[0]!;
+    const near = new Set(stores.map((w) => product(w.name)));
+    const clients = dedupe(
+      model
+        .list('pod', ns)
+        .filter((p) => {
+          const w = model.workloadOf(p).name;
+          return (
+            p.namespace === ns &&
+            !storeNames.has(w) &&
+            !DATA_STORE.test(w) &&
+            !hasFinished(p) &&
+            !this.inspected.has(viewKey(p))
+          );
+        })
+        .sort(
+          (a, b) =>
+            Number(near.has(product(model.workloadOf(b).name))) -
+            Number(near.has(product(model.workloadOf(a).name))),
+        ),
+      (p) => model.workloadOf(p).name,
+    ).slice(0, 2);
+    await Promise.all(clients.map((p) => this.inspect(p)));
+  }
+
   /** The External Secrets controller's log when a pod waits for a Secret that does not exist. */
   private async inspectSecretOperator(): Promise<void> {
     const { model } = this;
@@ -1937,9 +1987,21 @@ export class Gatherer {
 const CONTROLLER_KINDS = new Set(['deployment', 'statefulset', 'daemonset', 'job', 'cronjob']);
 
 /** what clients see when the ingress cannot get a good answer from the service behind it */
+/** a workload that stores data (a database, a cache), by its name */
+const DATA_STORE =
+  /(?:^|-)(?:db|database|postgres(?:ql)?|pg|mysql|mariadb|mongo(?:db)?|redis|memcached?|cache)(?:-|$)/i;
+/** the message speaks of load or slowness */
+const OVERLOAD =
+  /\bslow|pegged|saturat|\bcpu\b|\bload\b|heavy|latency|\bp9\d\b|timing out|timeouts?\b/i;
 /** a statement that gave up waiting for a lock (PostgreSQL, MySQL) */
 const LOCK_WAIT =
   /canceling statement due to lock timeout|LockNotAvailable|Lock wait timeout exceeded|could not obtain lock/i;
+/** a client that finds its database replica's lag unknown or growing */
+const REPLICA_LAG_UNKNOWN =
+  /seconds_behind_(?:source|master)[=:]\s*NULL|Seconds_Behind_(?:Source|Master): NULL|replica(?:tion)? lag (?:unknown|is null)/i;
+/** a database replica pod, by its name */
+const DATABASE_REPLICA =
+  /(?:mysql|mariadb|postgres|pg|db)[\w-]*(?:secondary|replica|slave|standby|read)|(?:secondary|replica|slave|standby)[\w-]*(?:mysql|mariadb|postgres|pg|db)/i;
 /** a write sent to a Redis replica */
 const REDIS_READONLY = /READONLY You can'?t write against a read only/;
 /** a pod that is a database server, by its name or image */

@@ -473,6 +473,13 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     tmpfs.push(`${name}${at ? ` at ${at}` : ''}`);
   });
   if (tmpfs.length && !v.fields['memoryVolumes']) v.fields['memoryVolumes'] = tmpfs.join(', ');
+  // "/etc/tls/tls.crt from certs (ro,path="tls.crt")": a file mounted by subPath
+  const subPaths = lines
+    .map((x) => /^\s+(\/\S*) from (\S+) \([^)]*path="[^"]+"/.exec(x.raw))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => `${m[1]} from ${m[2]}`);
+  if (subPaths.length && !v.fields['subPathMounts'])
+    v.fields['subPathMounts'] = subPaths.join(', ');
   if (secrets.length && !v.fields['secrets']) v.fields['secrets'] = secrets.join(',');
   // conditions table
   const condIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Conditions');

@@ -98,12 +98,16 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   // RAM-backed emptyDir volumes (medium: Memory) and where the containers mount them: what is
   // written there counts against the container's memory limit
   const mounts = new Map<string, string>();
+  // files mounted one by one (subPath): they never receive updates of their ConfigMap/Secret
+  const subPaths: string[] = [];
   for (const c of arr(podSpec['containers']).map(rec))
     for (const m of arr(c['volumeMounts']).map(rec)) {
       const name = str(m['name']);
       const path = str(m['mountPath']);
       if (name && path && !mounts.has(name)) mounts.set(name, path);
+      if (name && path && str(m['subPath'])) subPaths.push(`${path} from ${name}`);
     }
+  if (subPaths.length) v.fields['subPathMounts'] = subPaths.join(', ');
   const tmpfs: string[] = [];
   for (const vol of arr(podSpec['volumes']).map(rec)) {
     const name = str(vol['name']);
