@@ -574,6 +574,8 @@ export class Gatherer {
     // refuses (an expired kubelet certificate is refused there, not on the node)
     await this.inspectApiServerForSilentNodes();
     // 4. what the subjects call and fail on: the logs and state of that dependency
+    // a dependency configured in another namespace (REDIS_URL=redis://x.cache.svc): list it there
+    await this.listConfiguredNamespaces(targets);
     await this.followDependencies(targets);
     // ... and a data store named as overloaded that logs no fault of its own: what its clients
     // log (a cache that stopped caching sends every read to the database)
@@ -1660,6 +1662,33 @@ export class Gatherer {
       (p) => model.workloadOf(p).name,
     ).slice(0, 2);
     await Promise.all(clients.map((p) => this.inspect(p)));
+  }
+
+  /**
+   * The namespaces the subjects' failing pods are configured to reach (`<svc>.<ns>.svc` in their
+   * env) when nothing of them was listed: their pods, Services and StatefulSets, so a dependency
+   * there can be followed (a shared Redis in "cache").
+   */
+  private async listConfiguredNamespaces(targets: ObjectView[]): Promise<void> {
+    const { model } = this;
+    const own = new Set(targets.map((t) => model.workloadOf(t).name));
+    const failing = model.logs.filter(
+      (l) => l.pod && l.lines.some((x) => x.level === 'error') && !l.previous,
+    );
+    const known = new Set(
+      model.list().map((o) => o.namespace ?? (o.kind === 'namespace' ? o.name : '')),
+    );
+    const wanted = new Set<string>();
+    for (const l of failing) {
+      const pod = model.get('pod', l.pod!, l.namespace);
+      if (!pod || !own.has(model.workloadOf(pod).name)) continue;
+      for (const c of pod.containers)
+        for (const v of Object.values(c.env))
+          for (const m of v.matchAll(/\b[a-z0-9-]+\.([a-z0-9-]+)\.svc\b/g))
+            if (!known.has(m[1]!)) wanted.add(m[1]!);
+    }
+    for (const ns of [...wanted].slice(0, 2))
+      await Promise.all(['pod', 'service', 'statefulset'].map((kind) => this.listKind(kind, ns)));
   }
 
   /** The External Secrets controller's log when a pod waits for a Secret that does not exist. */
