@@ -22,6 +22,29 @@ describe('TextAnalyzer', () => {
     expect(a.terms('node drain blocked by a PodDisruptionBudget')).toContain('c_drain');
     expect(a.terms('namespace stuck Terminating on finalizers')).toContain('c_finalizer');
   });
+  it('tells confusable failures apart (vocabulary 4)', () => {
+    const has = (t: string, c: string) => a.terms(t).includes(`c_${c}`);
+    expect(has('NET::ERR_CERT_DATE_INVALID in the browser', 'cert_expired')).toBe(true);
+    expect(has('NET::ERR_CERT_DATE_INVALID in the browser', 'cert_chain')).toBe(false);
+    expect(has('curl: unable to get local issuer certificate', 'cert_chain')).toBe(true);
+    expect(has('curl: unable to get local issuer certificate', 'cert_expired')).toBe(false);
+    expect(has('Lock wait timeout exceeded; try restarting transaction', 'lock_wait')).toBe(true);
+    expect(has('Lock wait timeout exceeded; try restarting transaction', 'deadlock')).toBe(false);
+    expect(has('ERROR: deadlock detected', 'deadlock')).toBe(true);
+    expect(
+      has(
+        'Pod ephemeral local storage usage exceeds the total limit of containers',
+        'ephemeral_storage_limit',
+      ),
+    ).toBe(true);
+    expect(has('java.lang.OutOfMemoryError: Java heap space', 'heap_oom')).toBe(true);
+    expect(has('G1 Evacuation Pause (to-space exhausted)', 'heap_oom')).toBe(false);
+  });
+  it('does not read a service name as a kind of failure (vocabulary 4)', () => {
+    // "payments-api" and "checkout" name services; the payment concept is about card payments
+    expect(a.terms('checkout pods restart, payments-api logs are fine')).not.toContain('c_payment');
+    expect(a.terms('card authorizations fail at the payment provider')).toContain('c_payment');
+  });
   it('reads a status code used as a word as the code (analyzer 3)', () => {
     expect(a.terms('shop is 502ing since 10:40')).toEqual(
       expect.arrayContaining(['502', 'c_server_error']),
