@@ -1546,6 +1546,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Let memcached evict again (drop -M from its arguments) or give it more memory (-m, and the container limit with it), then restart it; the hit ratio recovers as the cache fills, and the database load falls.',
   },
   {
+    // a client that reads from a replica whose lag is NULL: replication to it is not running
+    id: 'replica_lag_unknown',
+    class: 'dependency_failure',
+    title: 'the database replica it reads from does not replicate',
+    role: 'symptom',
+    strength: 0.6,
+    on: ['log'],
+    text: 'seconds_behind_(?:source|master)[=:] ?NULL|Seconds_Behind_(?:Source|Master): NULL|replica(?:tion)? lag (?:unknown|is null)',
+    cause:
+      '{subject} reads from a database replica whose lag is unknown ("{fact}"): replication to it is not running, so it serves data as old as the moment it stopped',
+    fix: 'Check the replica {subject} reads from (`SHOW REPLICA STATUS`: Replica_IO_Running, Replica_SQL_Running and the last error), fix what stopped it and START REPLICA.',
+  },
+  {
     // a MySQL replica whose SQL (applier) thread stopped on an error: it stays up and Ready and
     // serves data frozen at that point; usually a row written on the replica itself (1062)
     id: 'mysql_replica_sql_stopped',
@@ -1554,9 +1567,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.9,
     on: ['log'],
-    text: '(?:Replica|Slave) SQL for channel[^\\n]*?(?:Error_code: ?(?<code>\\d+)|failed executing)[^\\n]*|Error running query, (?:replica|slave) SQL thread aborted[^\\n]*',
+    text: '(?:Replica|Slave) SQL for channel[^\\n]*?Error_code: ?(?<code>\\d+)[^\\n]*|(?:Replica|Slave) SQL for channel[^\\n]*failed executing[^\\n]*|Error running query, (?:replica|slave) SQL thread aborted[^\\n]*',
     cause:
-      'replication to the MySQL replica {subject} has stopped: its replica SQL thread failed ("{fact}") and stays stopped, so the replica is up and Ready but serves data frozen at that moment, and everything that reads from it sees stale rows',
+      'replication to the MySQL replica {subject} has stopped: its replica SQL thread failed{replica_error} ("{fact}") and stays stopped, so the replica is up and Ready but serves data frozen at that moment, and everything that reads from it sees stale rows',
     fix: 'On {subject}, resolve the conflicting row the error names (a row written on the replica itself: remove it, or skip that transaction), then START REPLICA and check `SHOW REPLICA STATUS` shows Replica_SQL_Running: Yes and the lag falling; set super_read_only on the replica so nothing writes to it again.',
   },
   {

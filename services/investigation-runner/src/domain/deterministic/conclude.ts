@@ -646,6 +646,12 @@ function refusedWhileCrashing(f: Finding, model: ClusterModel): boolean {
   );
 }
 
+/** Failures that do not end by themselves, and the line that says they did end. */
+const LATCHED: Record<string, RegExp> = {
+  mysql_replica_sql_stopped:
+    /(?:Replica|Slave) SQL thread (?:for channel '[^']*' )?initialized, starting replication|START (?:REPLICA|SLAVE)\b/i,
+};
+
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
   // a node that went NotReady (an event) and is Ready again: a reboot that is over
@@ -665,6 +671,15 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   if (f.entry.class === 'probe_failure') return true;
   // a skewed clock writes times far in the past: they say nothing about when it happened
   if (f.entry.id === 'clock_skew') return false;
+  // a failure that stays until someone acts (a replica's stopped SQL thread): over only when the
+  // log shows it started again
+  const restart = LATCHED[f.entry.id];
+  if (restart)
+    return model.logs.some(
+      (l) =>
+        l.pod === o.name &&
+        l.lines.some((x) => x.at !== undefined && x.at > (f.at ?? 0) && restart.test(x.text)),
+    );
   // a repeated error is history only when its last record is
   const at = f.groups['last'] ? Date.parse(f.groups['last']) : f.at;
   if (at === undefined || now - at <= 30 * 60_000) return false;

@@ -17,7 +17,7 @@ export interface Dependency {
 
 /** a log line about a failed call (not an access log of a healthy request) */
 const FAILING =
-  /\b(error|err|fail(ed|ure)?|refused|timed? ?out|timeout|unavailable|reset|denied|too many|5\d\d|exception|cannot|unable)\b|"status"\s*:\s*5\d\d|status=5\d\d/i;
+  /\b(error|err|fail(ed|ure)?|refused|timed? ?out|timeout|unavailable|reset|denied|too many|5\d\d|exception|cannot|unable)\b|"status"\s*:\s*5\d\d|status=5\d\d|\blag unknown\b|_behind_(?:source|master)=NULL/i;
 
 /** hosts a line names: `name.ns.svc`, `http://name:port/`, `host=name`, `name:5432` */
 function hostsIn(line: string): { name: string; namespace?: string }[] {

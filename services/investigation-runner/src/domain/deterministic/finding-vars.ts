@@ -715,7 +715,22 @@ function redisClusterLost({ model, now }: FindingContext): Record<string, string
   };
 }
 
+/** The error a replica's SQL thread stopped on: the code and what it says, from its log. */
+function replicaError({ f, model, names }: FindingContext): Record<string, string> {
+  const lines = model.logs
+    .filter((l) => l.pod && (names.has(l.pod) || l.pod === f.object?.name))
+    .flatMap((l) => l.lines.map((x) => x.text));
+  const coded = [f.fact, ...lines].find((t) => /Error_code: ?\d+/.test(t));
+  if (!coded) return {};
+  const code = /Error_code: ?(\d+)/.exec(coded)![1];
+  const dup = /Duplicate entry '[^']*' for key '[^']*'/.exec(coded)?.[0];
+  return {
+    replica_error: ` with error ${code}${dup ? ` (${dup}: the row already exists on the replica, written there directly)` : ''}`,
+  };
+}
+
 const ENTRY_VARS: Record<string, Enricher> = {
+  mysql_replica_sql_stopped: replicaError,
   redis_cluster_down: redisClusterLost,
   client_cert_expired: certReload,
   dns_failure: unresolvedName,

@@ -911,15 +911,15 @@ export class Gatherer {
       // "receipt PDFs" names receipts-api: the word, its plural or its singular
       for (const w of [word, `${word}s`, word.replace(/s$/, '')].filter((x) => x.length > 3)) {
         const s: Subject = { name: w, from: 'message-word' };
-        // ... and names something no subject names already ("the cert" beside cert-manager)
-        const hit = model
+        // ... and is not part of what a subject names already ("the cert" beside cert-manager,
+        // "orders" beside order-history-api)
+        const named = model
           .list()
-          .some(
-            (o) =>
-              o.kind !== 'namespace' &&
-              o.kind !== 'node' &&
-              model.matches(o, s) &&
-              !scope.subjects.some((x) => model.matches(o, x)),
+          .filter((o) => o.kind !== 'namespace' && o.kind !== 'node' && model.matches(o, s));
+        const hit =
+          named.length > 0 &&
+          !named.some((o) =>
+            scope.subjects.some((x) => x.from !== 'message-word' && model.matches(o, x)),
           );
         if (hit && !scope.subjects.some((x) => x.name === w)) {
           scope.subjects.push(s);

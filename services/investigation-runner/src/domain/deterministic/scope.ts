@@ -98,6 +98,10 @@ const NOT_A_NAME_AFTER_KIND =
 const NOT_A_NAME_BEFORE_KIND =
   /^(?:single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong|\d+)$/;
 
+/** a word said to work ("checkout itself works", "the db is fine", "payments looks ok") */
+const WORKS_FINE =
+  /\b([a-z][a-z0-9-]{2,})(?: itself)? (?:works|is working|works fine|is fine|looks fine|looks ok|is ok|is okay|seems fine|is healthy|looks healthy)\b/g;
+
 const K8S_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 /** Subjects from the message, the context and alert labels. */
@@ -223,9 +227,12 @@ export function scopeIncident(
   for (const s of subjects)
     if (!s.namespace && namespaces.length === 1) s.namespace = namespaces[0];
   const candidates: string[] = [];
+  // "Checkout itself works", "the db is fine": named as what is not failing
+  const fine = new Set([...message.toLowerCase().matchAll(WORKS_FINE)].map((m) => m[1]!));
   for (const m of message.toLowerCase().matchAll(/\b([a-z][a-z0-9-]{2,})\b/g)) {
     const w = m[1]!;
-    if (STOP.has(w) || namespaces.includes(w) || subjects.some((x) => x.name === w)) continue;
+    if (STOP.has(w) || namespaces.includes(w) || subjects.some((x) => x.name === w) || fine.has(w))
+      continue;
     if (!candidates.includes(w)) candidates.push(w);
   }
   return {
