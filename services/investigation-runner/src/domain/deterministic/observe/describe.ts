@@ -192,6 +192,14 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   }
   if (kind === 'cronjob' && v.fields['Last Schedule Time'])
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
+  // "Last Schedule Time: <unset>": it never ran
+  if (kind === 'cronjob' && v.fields['Last Schedule Time'] === '<unset>')
+    v.fields['lastSchedule'] = 'never';
+  // `kubectl describe pvc`: "Used By: pod-a" then one pod a line ("<none>": no pod names it)
+  if (kind === 'persistentvolumeclaim' && v.fields['Used By'] !== undefined)
+    v.fields['usedBy'] = collectMulti(lines, 'Used By')
+      .filter((x) => x !== '<none>')
+      .join(',');
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
   if (kind === 'service' && v.fields['Type']) v.fields['type'] = v.fields['Type'];
   const affinity = v.fields['Session Affinity'];

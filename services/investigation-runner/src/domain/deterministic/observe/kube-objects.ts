@@ -158,6 +158,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         cv = emptyContainer(cname);
         v.containers.push(cv);
       }
+      if (cv.image && str(s['image']) && s['image'] !== cv.image) cv.specImage = cv.image;
       cv.image = str(s['image']) ?? cv.image;
       if (str(s['imageID'])) cv.imageID = String(s['imageID']);
       cv.restarts = num(s['restartCount']);

@@ -146,6 +146,7 @@ export function parseTables(
       }
       if (r['READY']) v.fields['ready'] = r['READY'];
       if (r['STORAGECLASS']) v.fields['storageClassName'] = r['STORAGECLASS'];
+      if (v.kind === 'persistentvolumeclaim' && r['CAPACITY']) v.fields['capacity'] = r['CAPACITY'];
       if (r['VOLUME']) v.fields['volumeName'] = r['VOLUME'];
       if (r['COMPLETIONS']) v.fields['completions'] = r['COMPLETIONS'];
       if (r['MINPODS']) v.fields['minReplicas'] = r['MINPODS'];
@@ -206,6 +207,20 @@ export function parseTables(
       if (v.kind === 'cronjob' && r['SCHEDULE']) v.fields['schedule'] = r['SCHEDULE'];
       if (v.kind === 'cronjob' && r['TIMEZONE'] !== undefined)
         v.fields['timeZone'] = r['TIMEZONE'] === '<none>' ? '' : r['TIMEZONE'];
+      // `kubectl get cronjob`: SUSPEND True/False (kept apart from spec.suspend read whole), LAST
+      // SCHEDULE an age ("28d") or <none>
+      if (v.kind === 'cronjob' && /^(?:true|false)$/i.test(r['SUSPEND'] ?? ''))
+        v.fields['suspendListed'] = r['SUSPEND']!.toLowerCase();
+      if (v.kind === 'cronjob' && r['LAST SCHEDULE']) {
+        const at = ageToTime(r['LAST SCHEDULE'], ctx.now ?? Date.now());
+        v.fields['lastSchedule'] =
+          at !== undefined
+            ? `${r['LAST SCHEDULE']} ago`
+            : r['LAST SCHEDULE'] === '<none>'
+              ? 'never'
+              : '';
+        if (at !== undefined) v.fields['lastScheduleAt'] = new Date(at).toISOString();
+      }
       if (v.kind === 'ingressclass' && r['CONTROLLER']) v.fields['controller'] = r['CONTROLLER'];
       // `kubectl get svc -o wide`: app=web,tier=frontend
       if (v.kind === 'service' && r['SELECTOR'] && r['SELECTOR'] !== '<none>')

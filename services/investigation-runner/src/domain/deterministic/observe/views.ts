@@ -12,6 +12,8 @@ export interface ContainerView {
   /** an init container (runs to completion before the others start) */
   init?: boolean;
   image?: string;
+  /** the image as the pod spec names it, when the status names it otherwise ("nginx" for docker.io/library/nginx:latest) */
+  specImage?: string;
   /** the digest the image reference resolved to when the container started (status imageID) */
   imageID?: string;
   restarts?: number;
