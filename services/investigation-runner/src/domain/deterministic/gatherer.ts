@@ -500,6 +500,7 @@ export class Gatherer {
     }
     await this.gatherForSpecQuestion();
     await this.gatherForInventoryQuestion();
+    await this.gatherForHygieneQuestion();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1081,6 +1082,99 @@ export class Gatherer {
         }),
       );
     }
+  }
+
+  /**
+   * Questions about leftovers in a namespace (scope.ts hygieneQuestion): its claims and the pods
+   * that mount them, its pods' images, its CronJobs with their last Jobs, what was created in a
+   * window. What listings do not show is read whole or described.
+   */
+  private async gatherForHygieneQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (
+      q?.type !== 'unmounted_claims' &&
+      q?.type !== 'floating_images' &&
+      q?.type !== 'suspended_cronjobs' &&
+      q?.type !== 'created'
+    )
+      return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    const listed = (kind: string) => this.model.list(kind, ns).some(inNs);
+    if (q.type === 'created') {
+      if (!this.model.list(q.kind, ns).some((o) => inNs(o) && o.created !== undefined))
+        await this.listKind(q.kind, ns);
+      return;
+    }
+    if (q.type === 'suspended_cronjobs') {
+      await Promise.all([
+        listed('cronjob') ? Promise.resolve(false) : this.listKind('cronjob', ns),
+        listed('job') ? Promise.resolve(false) : this.listKind('job', ns),
+      ]);
+      // spec.suspend and the exact last schedule time: each CronJob read whole (or described)
+      await Promise.all(
+        this.model
+          .list('cronjob', ns)
+          .filter(
+            (c) =>
+              inNs(c) && c.fields['suspend'] === undefined && c.fields['suspendListed'] !== 'false',
+          )
+          .slice(0, 12)
+          .map((c) => this.readOrDescribe(c)),
+      );
+      // how the last run of each suspended one ended: its newest Job, when not shown yet
+      const jobs = this.model.list('job', ns).filter(inNs);
+      const last = this.model
+        .list('cronjob', ns)
+        .filter((c) => inNs(c) && c.fields['suspend'] === 'true')
+        .map(
+          (c) =>
+            jobs
+              .filter((j) => j.owner?.name === c.name || this.model.workloadOf(j).name === c.name)
+              .sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0],
+        )
+        .filter(
+          (j): j is ObjectView =>
+            !!j && !j.fields['completionTime'] && !j.conditions.length && !j.status,
+        );
+      await Promise.all(last.slice(0, 6).map((j) => this.readOrDescribe(j)));
+      return;
+    }
+    if (!listed('pod')) await this.listKind('pod', ns);
+    if (q.type === 'unmounted_claims' && !listed('persistentvolumeclaim'))
+      await this.listKind('persistentvolumeclaim', ns);
+    if (q.type === 'unmounted_claims' && !listed('statefulset'))
+      await this.listKind('statefulset', ns);
+    // each pod's volumes or containers (a listing shows neither): one pod of each template first
+    const pods = this.model
+      .list('pod', ns)
+      .filter((p) => inNs(p) && !p.containers.length && p.fields['claims'] === undefined);
+    const seen = new Set<string>();
+    const firsts = pods.filter((p) => {
+      const k = templateKey(this.model, p);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    // images are shared by a template's pods; volumes are each pod's own (a StatefulSet's claims)
+    const wanted =
+      q.type === 'floating_images'
+        ? firsts
+        : [...firsts, ...pods.filter((p) => !firsts.includes(p))];
+    const room = Math.max(4, Math.min(20, this.budget - 4));
+    await Promise.all(wanted.slice(0, room).map((p) => this.describe(p)));
+    // pods whose volumes stay unread: the claims no read pod names, described ("Used By")
+    if (q.type !== 'unmounted_claims') return;
+    const pods2 = this.model.list('pod', ns).filter(inNs);
+    if (!pods2.some((p) => !p.containers.length && p.fields['claims'] === undefined)) return;
+    const named = new Set(pods2.flatMap((p) => (p.fields['claims'] ?? '').split(',')));
+    await Promise.all(
+      this.model
+        .list('persistentvolumeclaim', ns)
+        .filter((c) => inNs(c) && !named.has(c.name) && c.fields['usedBy'] === undefined)
+        .slice(0, 8)
+        .map((c) => this.describe(c)),
+    );
   }
 
   /** The object read whole, else described. */

@@ -240,6 +240,14 @@ export function answerQuestion(
       return envValues(model, q.variable, questionNamespace(q, model, scope), q.kind);
     case 'service_account':
       return serviceAccountOf(model, scope, q.subject, q.namespace ?? scope.namespaces[0]);
+    case 'unmounted_claims':
+      return unmountedClaims(model, questionNamespace(q, model, scope));
+    case 'floating_images':
+      return floatingImages(model, questionNamespace(q, model, scope));
+    case 'suspended_cronjobs':
+      return suspendedCronJobs(model, questionNamespace(q, model, scope), now);
+    case 'created':
+      return createdSince(model, q.kind, questionNamespace(q, model, scope), q.since, now);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -1372,4 +1380,240 @@ function serviceAccountOf(
         ? `No RoleBinding or ClusterRoleBinding I read names ServiceAccount ${sa}${seen}.`
         : 'I could not list the RoleBindings and ClusterRoleBindings with the tools available.'
   }`;
+}
+
+/** a pod whose volumes were read (described or read whole), not only listed */
+const volumesRead = (p: ObjectView) => p.containers.length > 0 || p.fields['claims'] !== undefined;
+
+/**
+ * "which PVCs are not mounted by any pod?": the namespace's claims no pod's volumes name (the
+ * pods read whole or described, or the claim's own "Used By"); a claim only finished pods name is
+ * said apart. A StatefulSet scaled below a claim's ordinal keeps that claim.
+ */
+function unmountedClaims(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const inNs = (o: ObjectView) => !namespace || o.namespace === namespace;
+  const claims = model.list('persistentvolumeclaim', namespace).filter(inNs);
+  if (!claims.length)
+    return `I could not list the PersistentVolumeClaims${where} with the tools available.`;
+  const pods = model.list('pod', namespace).filter(inNs);
+  const unread = pods.filter((p) => !volumesRead(p));
+  const users = (c: ObjectView) => {
+    const byPods = pods.filter((p) => (p.fields['claims'] ?? '').split(',').includes(c.name));
+    const listed = (c.fields['usedBy'] ?? '')
+      .split(',')
+      .filter((n) => n && !byPods.some((p) => p.name === n));
+    return {
+      running: byPods
+        .filter((p) => !hasFinished(p))
+        .map((p) => p.name)
+        .concat(listed),
+      finished: byPods.filter(hasFinished).map((p) => p.name),
+    };
+  };
+  const size = (c: ObjectView) =>
+    [c.fields['capacity'] || c.fields['Capacity'], c.fields['storageClassName'], c.status]
+      .filter(Boolean)
+      .join(', ');
+  const statefulSets = model.list('statefulset', namespace).filter(inNs);
+  const kept = (c: ObjectView) => {
+    for (const sts of statefulSets) {
+      const m = new RegExp(`-${sts.name}-(\\d+)$`).exec(c.name);
+      // the spec's replicas, else what a listing's READY ("1/1") wants
+      const replicas = Number(sts.fields['replicas'] ?? sts.fields['ready']?.split('/')[1] ?? NaN);
+      if (m && Number.isFinite(replicas) && Number(m[1]) >= replicas)
+        return `; StatefulSet ${sts.name} runs ${replicas} replica${replicas === 1 ? '' : 's'}, so ordinal ${m[1]} is gone and its claim was kept`;
+    }
+    return '';
+  };
+  const rows = claims.sort((a, b) => a.name.localeCompare(b.name)).map((c) => ({ c, ...users(c) }));
+  // a claim no read pod names is unmounted when every pod was read, or its "Used By" says none
+  const free = rows.filter(
+    (r) => !r.running.length && (!unread.length || r.c.fields['usedBy'] === ''),
+  );
+  const unsure = rows.filter((r) => !r.running.length && !free.includes(r));
+  const used = rows.filter((r) => r.running.length);
+  const n = free.length;
+  const head = n
+    ? `${n} of the ${claims.length} PersistentVolumeClaims${where} ${n === 1 ? 'is' : 'are'} not mounted by any pod: ${free
+        .map(
+          (r) =>
+            `${r.c.name}${size(r.c) ? ` (${size(r.c)}${kept(r.c)})` : kept(r.c) ? ` (${kept(r.c).slice(2)})` : ''}${r.finished.length ? ` (only finished pod${r.finished.length === 1 ? '' : 's'} ${r.finished.join(', ')} named it)` : ''}`,
+        )
+        .join('; ')}.`
+    : `Every PersistentVolumeClaim${where} I could check is mounted by a pod (${claims.length} claims, ${pods.length} pods read).`;
+  const mounted = used.length
+    ? ` Mounted: ${used.map((r) => `${r.c.name} (by ${r.running.slice(0, 3).join(', ')})`).join(', ')}.`
+    : '';
+  const doubt = unsure.length
+    ? ` Not named by any pod I read, but ${unread.length} pod${unread.length === 1 ? '' : 's'} (${unread
+        .slice(0, 5)
+        .map((p) => p.name)
+        .join(', ')}) could not be read: ${unsure.map((r) => r.c.name).join(', ')}.`
+    : '';
+  return `${head}${mounted}${doubt}`;
+}
+
+/** An image's tag ("" when none), or undefined when a digest pins it. */
+export function imageTag(image: string): string | undefined {
+  if (image.includes('@')) return undefined;
+  const last = image.split('/').pop() ?? image;
+  const i = last.indexOf(':');
+  return i < 0 ? '' : last.slice(i + 1);
+}
+
+/**
+ * "which containers run :latest or an untagged image?": per workload and container of the
+ * namespace, from its pods' specs (an image without a tag or digest pulls latest; a digest pins).
+ */
+function floatingImages(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const pods = model
+    .list('pod', namespace)
+    .filter((p) => (!namespace || p.namespace === namespace) && !hasCompleted(p));
+  const read = pods.filter((p) => p.containers.some((c) => c.image || c.specImage));
+  if (!read.length)
+    return `I could not read the containers of the pods${where} with the tools available.`;
+  const seen = new Map<string, { label: string; image: string; tag: string }>();
+  const pinned = new Set<string>();
+  for (const p of read) {
+    const w = model.workloadOf(p);
+    const owner = w.kind === 'pod' || w.name === p.name ? `pod ${p.name}` : `${w.kind} ${w.name}`;
+    for (const c of p.containers) {
+      const image = c.specImage ?? c.image;
+      if (!image) continue;
+      const tag = imageTag(image);
+      const label = `${owner} container ${c.name}${c.init ? ' (init)' : ''}`;
+      if (tag === '' || tag === 'latest') seen.set(label, { label, image, tag });
+      else pinned.add(`${owner}/${c.name}`);
+    }
+  }
+  // a pod not read shares its template with one that was (a ReplicaSet's replicas)
+  const readTemplates = new Set(read.map((p) => templateKey(model, p)));
+  const missed = pods.filter((p) => !read.includes(p) && !readTemplates.has(templateKey(model, p)));
+  const unread = missed.length;
+  const tail = unread
+    ? ` ${unread} pod${unread === 1 ? '' : 's'} whose containers I could not read: ${missed
+        .slice(0, 5)
+        .map((p) => p.name)
+        .join(', ')}.`
+    : '';
+  const hits = [...seen.values()].sort((a, b) => a.label.localeCompare(b.label));
+  if (!hits.length)
+    return `No container${where} runs an image tagged latest or without a tag (${pinned.size} container${pinned.size === 1 ? '' : 's'} read, each pinned to a tag or digest).${tail}`;
+  return `${hits.length} container${hits.length === 1 ? '' : 's'}${where} run${hits.length === 1 ? 's' : ''} an image tagged latest or with no tag (which pulls latest): ${hits
+    .map(
+      (h) => `${h.label}: ${h.image} (${h.tag === 'latest' ? 'tag latest' : 'no tag, so latest'})`,
+    )
+    .join(
+      '; ',
+    )}. ${pinned.size} other container${pinned.size === 1 ? ' is' : 's are'} pinned to a version tag or digest.${tail}`;
+}
+
+/** the time a field holds (ISO or RFC 1123), else undefined */
+const timeOf = (v: string | undefined) => {
+  const t = Date.parse(v ?? '');
+  return Number.isFinite(t) ? t : undefined;
+};
+
+/** how a Job ended: succeeded, failed, still running, or undefined when not shown */
+function jobOutcome(j: ObjectView): string | undefined {
+  if (
+    j.conditions.some((c) => c.type === 'Failed' && c.status === 'True') ||
+    /^Failed$/i.test(j.status ?? '') ||
+    (Number(j.fields['status.failed'] ?? 0) > 0 && !Number(j.fields['status.succeeded'] ?? 0))
+  )
+    return 'failed';
+  if (
+    j.fields['completionTime'] ||
+    j.conditions.some((c) => c.type === 'Complete' && c.status === 'True') ||
+    /^Complete$/i.test(j.status ?? '') ||
+    Number(j.fields['status.succeeded'] ?? 0) > 0
+  )
+    return 'succeeded';
+  if (/^Running$/i.test(j.status ?? '') || Number(j.fields['status.active'] ?? 0) > 0)
+    return 'still running';
+  return undefined;
+}
+
+/**
+ * "which CronJobs are suspended, and when did each last run?": spec.suspend, the last schedule
+ * time, and how the Job of that run ended when it is still there.
+ */
+function suspendedCronJobs(
+  model: ClusterModel,
+  namespace: string | undefined,
+  now: number,
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const crons = model
+    .list('cronjob', namespace)
+    .filter((c) => !namespace || c.namespace === namespace);
+  if (!crons.length) return `I could not list the CronJobs${where} with the tools available.`;
+  const suspendOf = (c: ObjectView) => c.fields['suspend'] ?? c.fields['suspendListed'];
+  const suspended = crons.filter((c) => suspendOf(c) === 'true');
+  const unknown = crons.filter((c) => suspendOf(c) === undefined);
+  const active = crons.filter((c) => suspendOf(c) === 'false');
+  const jobs = model.list('job', namespace).filter((j) => !namespace || j.namespace === namespace);
+  const lastRun = (c: ObjectView): string => {
+    const at = timeOf(c.fields['lastScheduleTime']) ?? timeOf(c.fields['lastScheduleAt']);
+    const approx = timeOf(c.fields['lastScheduleTime']) === undefined;
+    if (at === undefined)
+      return c.fields['lastSchedule'] === 'never'
+        ? 'never ran (no last schedule time)'
+        : 'when it last ran was not shown';
+    const mine = jobs
+      .filter((j) => j.owner?.name === c.name || model.workloadOf(j).name === c.name)
+      .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+    // the Job of that run: named <cronjob>-<scheduled minute>, else the newest one
+    const job =
+      mine.find((j) => j.name === `${c.name}-${Math.round(at / 60_000)}`) ??
+      (approx ? mine[0] : undefined);
+    const outcome = job ? jobOutcome(job) : undefined;
+    const success = timeOf(c.fields['lastSuccessfulTime']);
+    const day = new Date(at).toISOString();
+    return `last ran ${approx ? 'about ' : ''}${approx ? day.slice(0, 10) : day} (${ago(now - at)} ago)${
+      job
+        ? outcome
+          ? `, and that run ${outcome === 'still running' ? 'is still running' : outcome} (Job ${job.name})`
+          : ` (Job ${job.name})`
+        : ''
+    }${success !== undefined && outcome !== 'succeeded' ? `; last success ${new Date(success).toISOString()}` : ''}`;
+  };
+  const others = `${active.length ? ` Not suspended: ${active.map((c) => c.name).join(', ')}.` : ''}${unknown.length ? ` Whether ${unknown.map((c) => c.name).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} suspended was not shown.` : ''}`;
+  if (!suspended.length)
+    return `No CronJob${where} is suspended (${crons.length} CronJobs read).${others}`;
+  return `${suspended.length} of the ${crons.length} CronJobs${where} ${suspended.length === 1 ? 'is' : 'are'} suspended (spec.suspend: true, so no run starts): ${suspended
+    .map((c) => `${c.name} ${lastRun(c)}`)
+    .join('; ')}.${others}`;
+}
+
+/** "which pods were created in the last hour?": the kind's objects of the namespace by creation time */
+function createdSince(
+  model: ClusterModel,
+  kind: string,
+  namespace: string | undefined,
+  since: number,
+  now: number,
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const what = kind === 'persistentvolumeclaim' ? 'PersistentVolumeClaim' : kind;
+  const all = model
+    .list(kind, namespace)
+    .filter((o) => o.kind === kind && (!namespace || o.namespace === namespace));
+  if (!all.length) return `I could not list the ${what}s${where} with the tools available.`;
+  const hits = all
+    .filter((o) => o.created !== undefined && o.created >= since)
+    .sort((a, b) => b.created! - a.created!);
+  const older = all.filter((o) => o.created !== undefined && o.created < since).length;
+  const unknown = all.filter((o) => o.created === undefined);
+  const window = `since ${new Date(since).toISOString()} (the last ${ago(now - since)})`;
+  const tail = `${older ? ` ${older} older ${what}${older === 1 ? '' : 's'} left out.` : ''}${unknown.length ? ` ${unknown.length} ${what}${unknown.length === 1 ? '' : 's'} whose creation time was not shown: ${unknown.map((o) => o.name).join(', ')}.` : ''}`;
+  if (!hits.length) return `No ${what}${where} was created ${window} (${all.length} seen).${tail}`;
+  return `${hits.length} ${what}${hits.length === 1 ? ' was' : 's were'} created${where} ${window}: ${hits
+    .map((o) => {
+      const w = kind === 'pod' ? model.workloadOf(o) : undefined;
+      return `${o.name} at ${new Date(o.created!).toISOString()} (${ago(now - o.created!)} ago${w && w.name !== o.name ? `, ${w.kind} ${w.name}` : ''}${o.status ? `, ${o.status}` : ''})`;
+    })
+    .join('; ')}.${tail}`;
 }

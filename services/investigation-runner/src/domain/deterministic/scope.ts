@@ -82,7 +82,15 @@ export type Question =
   /** "what is LOG_LEVEL set to in each deployment?" (`kind`: only that kind of workload) */
   | { type: 'env'; variable: string; namespace?: string; kind?: string; near?: string[] }
   /** "which service account does X run as, and which roles are bound to it?" */
-  | { type: 'service_account'; subject?: string; namespace?: string };
+  | { type: 'service_account'; subject?: string; namespace?: string }
+  /** "which PVCs are not mounted by any pod?": claims no pod's volumes name */
+  | { type: 'unmounted_claims'; namespace?: string; near?: string[] }
+  /** "anything running :latest?": containers whose image has the tag latest or none */
+  | { type: 'floating_images'; namespace?: string; near?: string[] }
+  /** "which cronjobs are suspended, and when did each last run?" */
+  | { type: 'suspended_cronjobs'; namespace?: string; near?: string[] }
+  /** "which pods were created in the last hour?" (`kind`: pod unless another is named) */
+  | { type: 'created'; kind: string; since: number; namespace?: string; near?: string[] };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -92,7 +100,7 @@ const STOP = new Set(
 
 /** words that follow a kind as a phrase ("node group", "pod security"), never as its name */
 const NOT_A_NAME_AFTER_KIND =
-  /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec|actually|really|still|just|now|already|always|ever|never|currently|usually|suddenly|again|keeps?|seems?|looks?|temporarily|unavailable|intermittently|randomly|constantly|slowly|completely|partially|sometimes|occasionally|returns?|returning|responds?|answers?|shows?|says?|\d+)$/;
+  /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec|actually|really|still|just|now|already|always|ever|never|currently|usually|suddenly|again|keeps?|seems?|looks?|temporarily|unavailable|intermittently|randomly|constantly|slowly|completely|partially|sometimes|occasionally|returns?|returning|responds?|answers?|shows?|says?|right|\d+)$/;
 
 /** words that come before a kind as a determiner or adjective ("a single pod"), never as a name */
 const NOT_A_NAME_BEFORE_KIND =
@@ -275,6 +283,16 @@ export function resolveSince(text: string, now: number): number | undefined {
           : 7 * 86_400_000;
     return now - n * unit;
   }
+  // "in the past 2h", "last 30m"
+  m = /\b(?:last|past)\s+(\d+)\s*(m|h|d)\b/.exec(t);
+  if (m) return now - Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'm'];
+  // "since 10am", "since 2:30 pm"
+  m = /\bsince\s+(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b/.exec(t);
+  if (m) {
+    const d = new Date(now);
+    d.setUTCHours((Number(m[1]) % 12) + (m[3] === 'p' ? 12 : 0), Number(m[2] ?? 0), 0, 0);
+    return d.getTime() > now ? d.getTime() - 86_400_000 : d.getTime();
+  }
   m = /\bsince\s+(\d{1,2}):(\d{2})\b/.exec(t);
   if (m) {
     const d = new Date(now);
@@ -319,6 +337,8 @@ function parseQuestion(
   const t = message.toLowerCase();
   const inventory = inventoryQuestion(message, namespaces, subjects, now);
   if (inventory) return inventory;
+  const hygiene = hygieneQuestion(t, namespaces, now);
+  if (hygiene) return hygiene;
   const asks =
     /\?|^\s*(how many|which|what|list|show|are there|is there|count|give me|find)\b/.test(t);
   // "security audit: list the containers that run as root" asks too
@@ -692,6 +712,98 @@ function inventoryQuestion(
     !/\b(?:root|privileged|host ?network)\b/.test(t)
   )
     return { type: 'service_account', subject: workload.name, namespace: workload.namespace ?? ns };
+  return undefined;
+}
+
+/**
+ * Questions about leftovers and drift in a namespace: claims no pod mounts, images on a floating
+ * tag, suspended CronJobs and when they last ran, what was created in a window. Asked as
+ * questions or as requests ("new pods since 10:00", "anything running :latest?").
+ */
+function hygieneQuestion(t: string, namespaces: string[], now: number): Question | undefined {
+  if (REPORTS_A_FAILURE.test(t) || /\bwhy\b/.test(t)) return undefined;
+  const ns = namespaces[0];
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .filter((w) => !STOP.has(w));
+  const asking =
+    /\?|\b(?:how many|which|what|who|list|show|find|tell me|give me|is there|are there|any|anything|count)\b/.test(
+      t,
+    );
+  // "which PVCs aren't mounted by any pod?", "unused / orphaned volumes", "claims not attached to anything"
+  if (
+    asking &&
+    /\b(?:pvcs?|persistent ?volume ?claims?|(?:volume )?claims?|volumes?|disks?)\b/.test(t) &&
+    (/\b(?:unused|orphan(?:ed|s)?|dangling|unattached|unmounted|unreferenced|leftover|left over|abandoned)\b/.test(
+      t,
+    ) ||
+      /(?:\bnot|n['’]t|\bnever)\s+(?:being\s+|currently\s+|even\s+)?(?:mounted|attached|used|in use|referenced|claimed by)\b/.test(
+        t,
+      ) ||
+      /\b(?:no|without(?: an?)?)\s+pods?\s+(?:mount|use|using|attached|referenc)/.test(t) ||
+      /\b(?:nothing|no one|nobody|no pod)\s+(?:mounts|uses|is using|references)\b/.test(t))
+  )
+    return { type: 'unmounted_claims', namespace: ns, near };
+  // "which containers run :latest or no tag?", "anything on latest?", "which images are untagged"
+  if (
+    asking &&
+    (/:latest\b|\buntagged\b|\bunpinned\b|\bnot pinned\b|\bfloating tags?\b/.test(t) ||
+      /\blatest\b[^?.]{0,25}\btags?\b|\btags?\b[^?.]{0,25}\blatest\b/.test(t) ||
+      /\b(?:no|without(?: an?)?|missing(?: an?)?)\s+(?:image\s+)?tags?\b/.test(t) ||
+      /\b(?:run(?:s|ning)?|on|using|uses?)\s+(?:the\s+)?latest\b(?!\s+(?:version|release|build|deploy\w*|rollout|revision|change))/.test(
+        t,
+      )) &&
+    /\b(?:images?|tags?|containers?|pods?|deployments?|workloads?|running|anything|:latest)\b|:latest/.test(
+      t,
+    )
+  )
+    return { type: 'floating_images', namespace: ns, near };
+  // "which cronjobs are suspended / paused, and when did each last run?"
+  if (
+    asking &&
+    /\bcron ?jobs?\b|\bscheduled jobs?\b/.test(t) &&
+    /\b(?:suspend(?:ed)?|paused|disabled|turned off|on hold)\b/.test(t)
+  )
+    return { type: 'suspended_cronjobs', namespace: ns, near };
+  // "which pods were created in the last hour?", "what came up in the last 30 minutes", "new pods since 10:00"
+  const since = resolveSince(t, now);
+  if (
+    since !== undefined &&
+    /\b(?:created|new|newly|came up|come up|spun up|brought up|launched|appeared|born|started(?! (?:to|failing|crash\w*|erroring|throwing|returning|timing|logging))|got started)\b/.test(
+      t,
+    ) &&
+    // what was created: objects, or "what / anything ... came up" (not "latency went up since")
+    (/\b(?:pods?|deployments?|statefulsets?|daemonsets?|jobs?|cron ?jobs?|services?|pvcs?|persistent ?volume ?claims?|replicasets?|workloads?|objects?|resources?)\b/.test(
+      t,
+    ) ||
+      /\b(?:what|which|anything|something)\b[^?]{0,30}\b(?:created|came up|spun up|launched|appeared|new)\b/.test(
+        t,
+      )) &&
+    !/\brestart\w*|\bevict\w*|\bkill\w*|\blatency\b|\bslow\w*|\btime ?outs?\b|\bspik\w*|\b5\d\ds?\b/.test(
+      t,
+    )
+  ) {
+    const kind = /\bpods?\b/.test(t)
+      ? 'pod'
+      : /\bdeployments?\b/.test(t)
+        ? 'deployment'
+        : /\bstatefulsets?\b/.test(t)
+          ? 'statefulset'
+          : /\bcron ?jobs?\b/.test(t)
+            ? 'cronjob'
+            : /\bjobs?\b/.test(t)
+              ? 'job'
+              : /\bservices?\b/.test(t)
+                ? 'service'
+                : /\b(?:pvcs?|persistent ?volume ?claims?)\b/.test(t)
+                  ? 'persistentvolumeclaim'
+                  : 'pod';
+    return { type: 'created', kind, since, namespace: ns, near };
+  }
   return undefined;
 }
 
