@@ -5,7 +5,7 @@ import { dedupe } from './collections';
 import { backingWorkload, failingDependencies } from './dependencies';
 import { findFindings, LINE_STAMP, relevance, type Finding, type compile } from './diagnose';
 import { hasCompleted, isUnhealthy } from './health';
-import { varsFor } from './finding-vars';
+import { hostOf, varsFor } from './finding-vars';
 import { workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { answerQuestion } from './questions';
@@ -774,9 +774,7 @@ function dependencyDetail(
   model: ClusterModel,
   vars: Record<string, string>,
 ): { text: string; workload?: string } | undefined {
-  const host = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9']
-    .map((k) => vars[k])
-    .find((h) => h);
+  const host = hostOf(vars);
   if (!host) return undefined;
   const bare = host.replace(/:\d+$/, '');
   const ip = /^\d+\.\d+\.\d+\.\d+$/.test(bare) ? bare : undefined;

@@ -661,6 +661,13 @@ function rabbitAlarm({ f }: FindingContext): Record<string, string> {
   };
 }
 
+/** The groups an entry's pattern may name its host in (one per alternative). */
+const HOSTS = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9'];
+
+/** The host a finding's groups (or template variables) name, whichever alternative matched. */
+export const hostOf = (groups: Record<string, string>): string | undefined =>
+  HOSTS.map((k) => groups[k]).find(Boolean);
+
 /** Environment variables that list a Kafka client's bootstrap servers. */
 const KAFKA_BOOTSTRAP_ENV = /^(?:\w+_)?(?:KAFKA_)?(?:BROKERS|BOOTSTRAP_SERVERS?)$/i;
 
@@ -670,8 +677,7 @@ const KAFKA_BOOTSTRAP_ENV = /^(?:\w+_)?(?:KAFKA_)?(?:BROKERS|BOOTSTRAP_SERVERS?)
  * brokers' metadata: the brokers advertise a name (advertised.listeners) clients cannot resolve.
  */
 function unresolvedName({ f, container }: FindingContext): Record<string, string> {
-  const g = f.groups;
-  const host = g['host'] ?? g['host2'] ?? g['host3'] ?? g['host4'] ?? g['host5'] ?? g['host6'];
+  const host = hostOf(f.groups);
   const checkName = `Check the name ${host ?? ''} (Service name and namespace, \`<svc>.<ns>.svc.cluster.local\`) and cluster DNS (coredns pods, kube-dns Service endpoints).`;
   const bootstrap = Object.entries(container?.env ?? {}).find(([k]) => KAFKA_BOOTSTRAP_ENV.test(k));
   const kafkaClient = /kafkajs|"broker"|org\.apache\.kafka|\(id: \d+ rack/i.test(f.fact);
@@ -777,8 +783,6 @@ const ENTRY_VARS: Record<string, Enricher> = {
 
 /** The same, by the entry's class. */
 const CLASS_VARS: Record<string, Enricher> = { oom_killed: oomSource };
-
-const HOSTS = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9'];
 
 /**
  * The variables a catalog entry's templates are filled with: the finding's groups, what every
