@@ -30,12 +30,10 @@ import {
   type Box,
   type FakeTool,
   type TextWorld,
+  answerOf,
 } from './spec-world';
 
 type Obj = Record<string, unknown>;
-
-const answerOf = (r: { summary: string; root_cause: { description: string } }) =>
-  [r.summary, r.root_cause.description].join('\n');
 
 // ------------------------------------------------------------------------------------------------
 // kubectl text

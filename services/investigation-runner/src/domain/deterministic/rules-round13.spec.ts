@@ -20,25 +20,13 @@ import {
   warningEvent,
   type ApiWorld,
   type Box,
+  serviceObj,
+  withEnv,
 } from './spec-world';
 
 type Obj = Record<string, unknown>;
 
 /** the pod with env on its first container (podObj sets none) */
-function withEnv(pod: Obj, env: Record<string, string>): Obj {
-  const spec = pod['spec'] as { containers: Obj[] };
-  const [first, ...rest] = spec.containers;
-  return {
-    ...pod,
-    spec: {
-      ...spec,
-      containers: [
-        { ...first, env: Object.entries(env).map(([name, value]) => ({ name, value })) },
-        ...rest,
-      ],
-    },
-  };
-}
 
 /** a StatefulSet as the API returns it */
 function statefulSetObj(
@@ -67,19 +55,6 @@ function statefulSetObj(
 }
 
 /** a ClusterIP Service selecting `selector` */
-function serviceObj(name: string, ns: string, selector: Record<string, string>, port: number) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name, namespace: ns, creationTimestamp: ago(60 * 24 * 120) },
-    spec: {
-      type: 'ClusterIP',
-      clusterIP: '10.96.14.203',
-      selector,
-      ports: [{ name: 'tcp', port, targetPort: port, protocol: 'TCP' }],
-    },
-  };
-}
 
 /** a Deployment's pod of ReplicaSet `${app}-${hash}` */
 function appPod(
@@ -139,7 +114,7 @@ describe('rules of ee9e5a0', () => {
           SEAT_HOLD_TTL: '600',
         }),
         statefulSetObj('lock-store', ns, redisImage, 1, 1),
-        serviceObj('lock-store', ns, { app: 'lock-store' }, 6379),
+        serviceObj('lock-store', ns, { app: 'lock-store' }, 6379, { portName: 'tcp', age: 120 }),
         podObj({
           name: 'lock-store-0',
           ns,
@@ -651,7 +626,10 @@ describe('rules of ee9e5a0', () => {
           app: 'fulltext-store',
           role: 'data',
         }),
-        serviceObj('query-gateway', ns, { app: 'fulltext-store', role: 'data' }, 9200),
+        serviceObj('query-gateway', ns, { app: 'fulltext-store', role: 'data' }, 9200, {
+          portName: 'tcp',
+          age: 120,
+        }),
         idx(0, false),
         idx(1, true),
       ],

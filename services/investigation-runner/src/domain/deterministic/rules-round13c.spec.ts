@@ -20,22 +20,12 @@ import {
   warningEvent,
   type ApiWorld,
   type Box,
+  serviceObj,
 } from './spec-world';
 
 type Obj = Record<string, unknown>;
 
 /** a ClusterIP Service in `ns` selecting `app` on `port` */
-const clusterService = (name: string, ns: string, app: string, port: number): Obj => ({
-  apiVersion: 'v1',
-  kind: 'Service',
-  metadata: { name, namespace: ns, creationTimestamp: ago(60 * 24 * 200) },
-  spec: {
-    type: 'ClusterIP',
-    clusterIP: '10.100.72.45',
-    selector: { app },
-    ports: [{ name: 'http', port, targetPort: port, protocol: 'TCP' }],
-  },
-});
 
 /** the istio-proxy sidecar container Istio's injector adds */
 const istioProxy: Box = { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.22.3' };
@@ -80,7 +70,7 @@ describe('a client outside the mesh reset by a STRICT mTLS sidecar (7d50f2c)', (
           boxes: [{ name: 'route-planner', image }, ...(clientMeshed ? [istioProxy] : [])],
         }),
         deploymentObj('vin-lookup', depNs, [depImage], 2, 2),
-        clusterService('vin-lookup', depNs, 'vin-lookup', 8080),
+        serviceObj('vin-lookup', depNs, { app: 'vin-lookup' }, 8080, { clusterIP: '10.100.72.45' }),
         ...depPods.map((name) =>
           podObj({
             name,

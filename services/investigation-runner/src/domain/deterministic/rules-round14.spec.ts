@@ -29,12 +29,12 @@ import {
   type Box,
   type FakeTool,
   type TextWorld,
+  answerOf,
+  serviceObj,
+  withEnv,
 } from './spec-world';
 
 type Obj = Record<string, unknown>;
-
-const answerOf = (r: { summary: string; root_cause: { description: string } }) =>
-  [r.summary, r.root_cause.description].join('\n');
 
 /** the pods of one ReplicaSet of a Deployment, each with these containers */
 const replicas = (
@@ -59,23 +59,19 @@ const replicas = (
   );
 
 /** a ClusterIP Service selecting app=<app>, with spec.sessionAffinity when given */
-const service = (name: string, ns: string, app: string, port: number, affinity?: string): Obj => ({
-  apiVersion: 'v1',
-  kind: 'Service',
-  metadata: { name, namespace: ns, creationTimestamp: ago(60 * 24 * 200) },
-  spec: {
-    type: 'ClusterIP',
+
+/** a Service on port 80 for the pods of `app`, with ClientIP affinity when given */
+const service = (name: string, ns: string, app: string, port: number, affinity?: string) =>
+  serviceObj(name, ns, { app }, port, {
+    port: 80,
     clusterIP: '172.20.118.41',
-    selector: { app },
-    ports: [{ name: 'http', port: 80, targetPort: port, protocol: 'TCP' }],
-    ...(affinity
+    spec: affinity
       ? {
           sessionAffinity: affinity,
           sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } },
         }
-      : { sessionAffinity: 'None' }),
-  },
-});
+      : { sessionAffinity: 'None' },
+  });
 
 /** `kubectl top pod` as a tool: [pod, cpu, memory] */
 const topTool = (rows: [string, string, string][]): FakeTool => ({
@@ -93,12 +89,6 @@ const boxOf = (name: string, image: string, limits: Record<string, string>): Box
 });
 
 /** sets env on every container of a Pod object */
-function withEnv(pod: Obj, env: Record<string, string>): Obj {
-  const spec = pod['spec'] as { containers: Obj[] };
-  for (const c of spec.containers)
-    c['env'] = Object.entries(env).map(([name, value]) => ({ name, value }));
-  return pod;
-}
 
 // ------------------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import {
   stamped,
   warningEvent,
   type ApiWorld,
+  answerOf,
 } from './spec-world';
 
 // ------------------------------------------------------------------------------------------------
@@ -47,9 +48,6 @@ const exited = (exitCode: number, minutesAgo: number): Obj => ({
     finishedAt: ago(minutesAgo),
   },
 });
-
-const answerOf = (r: { summary: string; root_cause: { description: string } }) =>
-  [r.summary, r.root_cause.description].join('\n');
 
 // ------------------------------------------------------------------------------------------------
 

@@ -866,6 +866,10 @@ export async function investigateAt(tools: FakeTool[], message: string, now: num
   return { text: conclusion(out.result), result: out.result, gateway };
 }
 
+/** An answer as the rule specs read it: summary and root cause, not the recommendations. */
+export const answerOf = (r: { summary: string; root_cause: { description: string } }) =>
+  [r.summary, r.root_cause.description].join('\n');
+
 // ------------------------------------------------------------------------------------------------
 // API objects: a Pod, a Deployment, a Namespace
 
@@ -1086,6 +1090,55 @@ export function hpaObj(
       currentReplicas: h.current,
       desiredReplicas: h.current,
       ...(h.conditions ? { conditions: h.conditions } : {}),
+    },
+  };
+}
+
+/** The pod with `env` set on its first container (a copy). */
+export function withEnv(pod: Record<string, unknown>, env: Record<string, string>) {
+  const spec = pod['spec'] as { containers: Record<string, unknown>[] };
+  const [first, ...rest] = spec.containers;
+  return {
+    ...pod,
+    spec: {
+      ...spec,
+      containers: [
+        { ...first, env: Object.entries(env).map(([name, value]) => ({ name, value })) },
+        ...rest,
+      ],
+    },
+  };
+}
+
+/** A ClusterIP Service selecting `selector`, with one TCP port to `targetPort`. */
+export function serviceObj(
+  name: string,
+  ns: string,
+  selector: Record<string, string>,
+  targetPort: number,
+  o: {
+    /** the Service's own port (default: targetPort) */
+    port?: number;
+    portName?: string;
+    clusterIP?: string;
+    /** days since it was created */
+    age?: number;
+    /** more spec fields (sessionAffinity, ...) */
+    spec?: Record<string, unknown>;
+  } = {},
+): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: ns, creationTimestamp: ago(60 * 24 * (o.age ?? 200)) },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: o.clusterIP ?? '10.96.14.203',
+      selector,
+      ports: [
+        { name: o.portName ?? 'http', port: o.port ?? targetPort, targetPort, protocol: 'TCP' },
+      ],
+      ...o.spec,
     },
   };
 }
