@@ -106,9 +106,10 @@ export function conclude(
         scope.namespaces[0],
       )
     : [];
-  const dependsOn = new Set(
-    dependencies.slice(0, 2).flatMap((d) => (d.workload ? [d.workload.name] : [])),
-  );
+  const dependsOn = new Set([
+    ...dependencies.slice(0, 2).flatMap((d) => (d.workload ? [d.workload.name] : [])),
+    ...(subjectFails ? (scope.dependencies ?? []).map((d) => d.name) : []),
+  ]);
   const scored = findings
     .map((f) => ({ f, r: relevance(f, model, scope.subjects, focus, dependsOn) }))
     .filter((x) => x.r > 0 || !scope.subjects.length || !focusObjects.length)

@@ -53,6 +53,11 @@ export class Gatherer {
   private readonly workloadsRead = new Set<string>();
   /** namespaces whose events were read as a whole */
   private readonly namespaceEvents = new Set<string>();
+  /**
+   * the clients of a data store said to be overloaded, read on its behalf: when the store looks
+   * healthy, they are the first neighbours of a wider conclusion
+   */
+  private readonly storeClients = new Map<string, Subject>();
 
   constructor(
     private readonly run: EngineRun,
@@ -739,6 +744,13 @@ export class Gatherer {
       await Promise.all(stores.filter((p) => !p.containers.length).map((p) => this.describe(p)));
       for (const listed of stores) {
         const p = this.model.get('pod', listed.name, listed.namespace) ?? listed;
+        const name = this.model.workloadOf(p).name;
+        if (!this.scope.dependencies?.some((d) => d.name === name))
+          (this.scope.dependencies ??= []).push({
+            name,
+            namespace: p.namespace,
+            from: 'data-store',
+          });
         picks.push({ pod: p });
         const sentinel = p.containers.find((c) => /sentinel/i.test(c.name));
         if (sentinel) picks.push({ pod: p, container: sentinel.name });
@@ -810,8 +822,9 @@ export class Gatherer {
     const dnsWriters = await this.inspectDnsRecordWriters();
     const own = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
     const ns = scope.namespaces[0] ?? own.find((o) => o.namespace && o.kind !== 'node')?.namespace;
-    if (!ns || /^kube-/.test(ns)) return dnsWriters;
-    return [...dnsWriters, ...(await this.widenInNamespace(ns, own))];
+    const consulted = [...this.storeClients.values()];
+    if (!ns || /^kube-/.test(ns)) return [...dnsWriters, ...consulted];
+    return [...dnsWriters, ...consulted, ...(await this.widenInNamespace(ns, own))];
   }
 
   /**
@@ -1755,6 +1768,10 @@ export class Gatherer {
         ),
       (p) => model.workloadOf(p).name,
     ).slice(0, 2);
+    for (const p of clients) {
+      const name = model.workloadOf(p).name;
+      this.storeClients.set(name, { name, namespace: p.namespace, from: 'data-store-client' });
+    }
     await Promise.all(clients.map((p) => this.inspect(p)));
   }
 

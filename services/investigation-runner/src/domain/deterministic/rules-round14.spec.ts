@@ -987,10 +987,114 @@ describe('rules of e92f91a: memcached full, a MySQL replica stopped', () => {
     expect(fine.text).not.toMatch(/SQL thread failed|with error 1062|Duplicate entry/i);
   });
 
-  it.todo(
-    'the clients of a data store said to be overloaded are read (inspectDataStoreClients) and their finding answers: not pinned. In the world above the look around the namespace (widen) reads ledger-web anyway, so the test passes with that step reverted; with three healthy neighbours newer than ledger-web (statement-mailer, fx-rates-sync, audit-export) widen reads those instead, and the answer is "No problem found" with and without the step: the finding it reads on ledger-web is no subject\'s, so conclude drops it',
-  );
-  it.todo(
-    'the replica log read because a client finds the replica lag unknown (REPLICA_LAG_UNKNOWN) answers: not pinned. Above, the look around the namespace (widen) reads the replica anyway; with three healthy neighbours newer than the replicas (search-indexer, promo-banner, image-resizer) the answer is "No problem found" with and without that read: its finding on the replica is no subject\'s (the client logs a warning, so the replica is no failing dependency either)',
-  );
+  /** three healthy workloads whose pods are newer than every other pod of the namespace */
+  const newerNeighbours = (ns: string, names: string[]): Obj[] =>
+    names.flatMap((name, i) => [
+      deploymentObj(name, ns, [`registry.example.net/${ns}/${name}:1.0.${i}`], 1, 1, [], {
+        created: 60 * 24 * 30,
+      }),
+      podObj({
+        name: `${name}-7c9d8e6f5${i}-q${i}z4m`,
+        ns,
+        labels: { app: name, 'pod-template-hash': `7c9d8e6f5${i}` },
+        owner: { kind: 'ReplicaSet', name: `${name}-7c9d8e6f5${i}` },
+        node: 'ip-10-40-3-77.eu-west-1.compute.internal',
+        created: 30 + i,
+        podIP: `10.40.8.${40 + i}`,
+        boxes: [
+          boxOf(name, `registry.example.net/${ns}/${name}:1.0.${i}`, {
+            cpu: '250m',
+            memory: '256Mi',
+          }),
+        ],
+      }),
+    ]);
+
+  it('the clients of a data store said to be overloaded are read and their finding answers, even when three healthy neighbours are newer than the client', async () => {
+    const ns = 'ledger';
+    const web = 'registry.example.net/ledger/ledger-web:9.2.0';
+    const hash = '6b9c7d8f42';
+    const world = (cacheErrors: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        ...statefulSet('ledger-db', ns, 'docker.io/library/postgres:16.4', 1),
+        deploymentObj('ledger-web', ns, [web], 1, 1, [], { created: 60 * 24 * 200 }),
+        ...replicas(
+          'ledger-web',
+          hash,
+          ns,
+          ['p7x2c'],
+          [boxOf('ledger-web', web, { cpu: '1', memory: '1Gi' })],
+        ),
+        ...newerNeighbours(ns, ['statement-mailer', 'fx-rates-sync', 'audit-export']),
+      ],
+      logs: {
+        [`ledger-web-${hash}-p7x2c`]: [
+          '[2026-03-10 11:40:02 +0000] [INFO] ledger.web: GET /accounts/3309 200 2411ms',
+          ...(cacheErrors
+            ? [0, 1, 2, 3].map(
+                (i) =>
+                  `[2026-03-10 11:${44 + i * 3}:1${i} +0000] [ERROR] ledger.cache: set failed for key page:/accounts/${3310 + i}: pymemcache.exceptions.MemcacheServerError: b'out of memory storing object'`,
+              )
+            : []),
+        ].join('\n'),
+      },
+    });
+    const message = 'ledger-db cpu pegged, slow pages';
+    const full = await investigateAt(apiTools(world(true)), message, NOW, ns);
+    expect(full.text).toContain('out of memory storing object');
+    expect(full.text).toMatch(/Ledger-db itself looks healthy; the failure is in ledger-web/);
+    const calm = await investigateAt(apiTools(world(false)), message, NOW, ns);
+    expect(calm.text).not.toMatch(/memcached|out of memory storing/i);
+    expect(calm.text).toMatch(/No problem found/);
+  });
+
+  it('the replica a client finds lagging (its log and env name no host) is read and its stopped SQL thread answers, even when three healthy neighbours are newer than the replica', async () => {
+    const ns = 'catalog';
+    const api = 'registry.example.net/catalog/price-history-api:5.0.3';
+    const hash = '8d6f7c9b35';
+    const replica = 'catalog-mysql-secondary';
+    const world = (stopped: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('price-history-api', ns, [api], 1, 1, [], { created: 60 * 24 * 150 }),
+        withEnv(
+          replicas(
+            'price-history-api',
+            hash,
+            ns,
+            ['c5n2v'],
+            [boxOf('price-history-api', api, { cpu: '500m', memory: '512Mi' })],
+          )[0]!,
+          { DB_READ_HOST: '10.40.9.30' },
+        ),
+        service(replica, ns, replica, 3306),
+        ...statefulSet(replica, ns, 'docker.io/bitnami/mysql:8.4.3', 1),
+        ...newerNeighbours(ns, ['search-indexer', 'promo-banner', 'image-resizer']),
+      ],
+      logs: {
+        [`price-history-api-${hash}-c5n2v`]: [0, 1, 2]
+          .map(
+            (i) =>
+              `time=${ago(20 - i * 6)} level=WARN msg="replica lag unknown, serving possibly stale reads" seconds_behind_source=NULL`,
+          )
+          .join('\n'),
+        [`${replica}-0`]: [
+          "2026-03-09T22:14:05.118442Z 0 [System] [MY-010931] [Server] /opt/bitnami/mysql/bin/mysqld: ready for connections. Version: '8.4.3'  socket: '/opt/bitnami/mysql/tmp/mysql.sock'  port: 3306  Source distribution.",
+          ...(stopped
+            ? [
+                "2026-03-10T11:38:27.560118Z 14 [ERROR] [MY-010584] [Repl] Replica SQL for channel '': Worker 1 failed executing transaction 'ANONYMOUS' at source log mysql-bin.000231, end_log_pos 5514893; Could not execute Write_rows event on table catalog.price_points; Duplicate entry '918273' for key 'price_points.PRIMARY', Error_code: 1062; handler error HA_ERR_FOUND_DUPP_KEY; the event's source log mysql-bin.000231, end_log_pos 5514893, Error_code: MY-001062",
+              ]
+            : []),
+        ].join('\n'),
+      },
+    });
+    const message =
+      'price-history-api in catalog shows prices from this morning, new prices do not appear';
+    const broken = await investigateAt(apiTools(world(true)), message, NOW, ns);
+    expect(broken.text).toMatch(/replica SQL thread failed/);
+    expect(broken.text).toContain("Duplicate entry '918273'");
+    const fine = await investigateAt(apiTools(world(false)), message, NOW, ns);
+    expect(fine.text).not.toMatch(/SQL thread failed|Duplicate entry/i);
+  });
 });

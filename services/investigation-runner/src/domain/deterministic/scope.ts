@@ -17,6 +17,11 @@ export interface Scope {
   candidates: string[];
   /** the message asks a question the data should answer */
   question?: Question;
+  /**
+   * what the subjects were found to depend on while gathering, when their logs name no host (the
+   * replica a client finds lagging, read because it is the namespace's replica)
+   */
+  dependencies?: Subject[];
 }
 
 export type Question =
