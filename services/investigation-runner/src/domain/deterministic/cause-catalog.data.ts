@@ -601,6 +601,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Create the ServiceAccount {sa} in the namespace (with the Role/RoleBindings it needs), or set serviceAccountName of {subject} to one that exists.',
   },
   {
+    // IRSA: the pod's projected token is exchanged by STS, which must trust the cluster's OIDC
+    // issuer through an IAM identity provider (a rebuilt cluster has a new issuer URL)
+    id: 'aws_oidc_provider_missing',
+    class: 'rbac_denied',
+    title: 'AWS STS does not trust the cluster (IRSA OIDC provider missing)',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'text'],
+    text: 'No OpenIDConnect provider found[^\\n]*|InvalidIdentityToken[^\\n]*',
+    cause:
+      '{subject} cannot get AWS credentials through the IAM role of its ServiceAccount (IRSA): "{fact}". STS does not trust the cluster\'s OIDC issuer: no IAM OpenIDConnect (OIDC) provider exists for it (a rebuilt cluster has a new issuer URL)',
+    fix: "Create the IAM OIDC identity provider for the cluster's issuer URL (`eksctl utils associate-iam-oidc-provider --approve`) and point the role's trust policy at the new issuer; then restart {subject}.",
+  },
+  {
     // Vault's Kubernetes auth refuses the pod's ServiceAccount token: the role is bound to other
     // ServiceAccount names or namespaces (the agent init container never renders the secrets)
     id: 'vault_kubernetes_login_denied',
@@ -624,7 +638,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['log', 'event', 'text', 'state'],
     text: '(?:lookup (?<host>[\\w.-]+)(?: on [\\d.:]+)?: (?:no such host|server misbehaving|i/o timeout|read udp[^\\n]*i/o timeout))|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host2>[\\w.-]+)|server can\'t find (?<host6>[\\w-]+(?:\\.[\\w-]+)*): NXDOMAIN|(?:Name or service not known|Temporary failure in name resolution|NXDOMAIN|could not resolve host:? ?(?<host3>[\\w.-]+)?|UnknownHostException:? ?(?<host4>[\\w.-]+)?|host not found in upstream "(?<host5>[\\w.-]+))',
     cause:
-      '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}{host6}: DNS lookups fail ("{fact}"){advertised}',
+      '{subject} cannot resolve {host}{host2}{host3}{host4}{host5}{host6}: DNS lookups fail ("{fact}"){advertised}{peer_dns}',
     fix: '{dns_fix}',
   },
   {
@@ -679,6 +693,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} fails on node {node} only: {agent_kind} does not run there ({fact}), so pod {pod} on that node gets no answer from Services and lookups ("{symptom}"){elsewhere}',
     fix: 'Fix {agent} on node {node} (its error says why: kernel modules, configuration, the node image) or cordon and drain {node} so the pods of {subject} move to healthy nodes.',
+  },
+  {
+    // not matched line by line: diagnose reads the egress NetworkPolicies of pods whose
+    // connections to a port time out
+    id: 'netpol_blocks_port',
+    class: 'dependency_failure',
+    title: 'an egress NetworkPolicy does not open the port a dependency listens on',
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      "{subject}'s connections to {target} time out because egress NetworkPolicies select its pods and do not open port {port}: {policies}{created} open only {opened}, so the packets are dropped and the connection gets no answer",
+    fix: 'Add port {port} to the egress rules of {policies} (to the destination {subject} now uses), or point {subject} back at a port the policy opens.',
   },
   {
     // not matched line by line: diagnose reads the egress NetworkPolicies of pods whose lookups
@@ -1129,6 +1156,36 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Fix the crash in {subject} (the stack trace in its previous logs points at the code), or roll back to the last version that ran.',
   },
   {
+    // the binary starts but the dynamic loader cannot find a library it links: a base image
+    // changed (glibc to musl/Alpine, a slimmer distro) or a package was dropped; exit code 127
+    // too, so it must outrank command_not_found
+    id: 'shared_library_missing',
+    class: 'crashloop_config',
+    title: 'a shared library the binary needs is missing from the image',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'state'],
+    text: 'Error loading shared library (?<lib>[^\\s:]+)[^\\n]*|error while loading shared libraries: (?<lib2>[^\\s:]+)[^\\n]*|Error relocating [^\\n]*symbol not found[^\\n]*',
+    cause:
+      '{subject} cannot load a shared library its binary is linked against: "{fact}". The image does not contain it (or a compatible C library): a base image change (glibc to musl on Alpine, a slimmer distro) or a dropped package',
+    fix: 'Build {subject} on a base image that has the library {lib}{lib2} (a glibc image for a glibc-linked binary, or install the package, e.g. `apk add libstdc++`), or roll back to the last image that started.',
+  },
+  {
+    // Elasticsearch/OpenSearch refuse to start in production mode below the kernel's
+    // vm.max_map_count of 262144: a node-level sysctl (an init container, a DaemonSet, the
+    // node image) that new nodes lack
+    id: 'es_max_map_count',
+    class: 'crashloop_config',
+    title: "the node's vm.max_map_count is too low for Elasticsearch (bootstrap check)",
+    role: 'cause',
+    strength: 0.91,
+    on: ['log'],
+    text: 'max virtual memory areas vm\\.max_map_count \\[(?<have>\\d+)\\] is too low[^\\n]*',
+    cause:
+      '{subject} fails its bootstrap check and exits: "{fact}". The kernel setting vm.max_map_count of the node it runs on is {have}, below what Elasticsearch needs (262144); it is a node setting, made by a privileged sysctl init container, a DaemonSet or the node image, and nodes without it (a new node pool) fail',
+    fix: 'Set vm.max_map_count=262144 on the nodes {subject} runs on: a privileged init container running `sysctl -w vm.max_map_count=262144`, or extend the sysctl DaemonSet (its nodeSelector/tolerations) or the node image to the new nodes.',
+  },
+  {
     id: 'command_not_found',
     class: 'crashloop_config',
     title: 'container command not found',
@@ -1225,6 +1282,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Make {subject} meet the policy the webhook {webhook} enforces (the message names the rule), or ask its owners for an exception.',
   },
   {
+    // each nginx worker holds at most worker_connections connections, clients and upstreams
+    // together: past it nginx answers at once with an error (a 500 without an upstream), while
+    // its CPU stays low and a CPU autoscaler sees nothing
+    id: 'nginx_worker_connections',
+    class: 'hpa_throttling',
+    title: 'nginx has no free worker connections (worker_connections)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: '(?<conns>\\d+ )?worker_connections are not enough[^\\n]*',
+    cause:
+      '{subject} runs out of nginx connections: "{fact}". Each worker process holds at most worker_connections connections ({conns}per worker, client and upstream connections together); with few worker processes and more traffic, nginx fails new requests at once (500 without reaching the upstream) while its CPU stays low, so a CPU autoscaler does not add pods',
+    fix: 'Raise worker_connections (with worker_rlimit_nofile) and set worker_processes auto in the nginx configuration of {subject}, or add replicas; scale it on connections or requests rather than CPU.',
+  },
+  {
     id: 'hpa_metrics_unavailable',
     class: 'hpa_throttling',
     title: 'autoscaler cannot read metrics',
@@ -1233,7 +1305,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['condition', 'event', 'status'],
     text: 'FailedGetResourceMetric[^\\n]*|FailedComputeMetricsReplicas[^\\n]*|unable to get metrics for resource[^\\n]*|unable to fetch metrics from resource metrics API[^\\n]*|the server is currently unable to handle the request \\(get pods\\.metrics\\.k8s\\.io\\)',
     cause:
-      'the HorizontalPodAutoscaler of {subject} cannot read its metrics ("{fact}"): the resource metrics API (metrics.k8s.io, served by metrics-server) does not answer, so it cannot scale out',
+      'the HorizontalPodAutoscaler of {subject} cannot read its metrics ("{fact}"): the resource metrics API (metrics.k8s.io, served by metrics-server) does not answer, so it cannot scale out{metrics_server}',
     fix: 'Restore the metrics API (check the metrics-server Deployment in kube-system and the v1beta1.metrics.k8s.io APIService); scale {subject} by hand meanwhile.',
   },
   {
@@ -1301,6 +1373,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       "{subject} fails because its query on a PostgreSQL hot standby is cancelled: replaying the primary's cleanup (vacuum) removes row versions the query still needs, and the standby waits at most max_standby_streaming_delay before it cancels the query ({fact})",
     fix: 'For long queries on the standby of {subject}: turn on hot_standby_feedback (or raise max_standby_streaming_delay), or run them against a replica kept for reports; retrying alone fails again while vacuum runs on the primary.',
+  },
+  {
+    // Kafka authorizes each operation of an authenticated principal against its ACLs: a
+    // principal that logs in but has no ACL (a renamed SASL user, a new mTLS certificate name)
+    id: 'kafka_authorization_failed',
+    class: 'crashloop_connection',
+    title: "Kafka refuses the client's principal access to a topic or group (ACLs)",
+    role: 'cause',
+    strength: 0.89,
+    on: ['log'],
+    text: '(?:Topic|Group|TransactionalId|Cluster)AuthorizationException[^\\n]*|(?:TOPIC|GROUP|TRANSACTIONAL_ID|CLUSTER)_AUTHORIZATION_FAILED[^\\n]*|Not authorized to access (?:topics|group)[^\\n]*',
+    cause:
+      '{subject} is refused by the Kafka brokers\' ACLs: "{fact}". It authenticates, but the principal it now uses has no ACL for the topic or group (a renamed SASL user or a new certificate name keeps the old ACLs){kafka_principal}',
+    fix: "Grant the ACLs to the principal {subject} uses (`kafka-acls --add --allow-principal User:<name> --operation Write --operation Describe --topic <topic>`), or go back to the principal the ACLs name; the brokers' authorizer log says which principal is Denied.",
   },
   {
     // the broker refuses a record larger than the topic's max.message.bytes
@@ -1573,6 +1659,34 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'On {subject}, resolve the conflicting row the error names (a row written on the replica itself: remove it, or skip that transaction), then START REPLICA and check `SHOW REPLICA STATUS` shows Replica_SQL_Running: Yes and the lag falling; set super_read_only on the replica so nothing writes to it again.',
   },
   {
+    // Cassandra answers a query only when enough replicas of its partition are up for the
+    // consistency level (QUORUM of RF 3 needs 2)
+    id: 'cassandra_unavailable',
+    class: 'dependency_failure',
+    title: 'Cassandra has too few replicas up for the consistency level',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log', 'text'],
+    text: 'Not enough replicas available for query at consistency[^\\n]*|Cannot achieve consistency level[^\\n]*',
+    cause:
+      'the Cassandra cluster {subject} uses has too few replicas up for the consistency level it asks for ("{fact}"){store_down}',
+    fix: 'Bring the Cassandra nodes that are down back{store_down_fix}; until enough replicas answer, reads and writes at that consistency level fail (a lower level trades consistency for availability).',
+  },
+  {
+    // a store replays its write-ahead/commit log at start: a segment cut short by a kill
+    // mid-write (an OOM kill, a node crash) stops it at every start
+    id: 'store_log_corrupt',
+    class: 'crashloop_panic',
+    title: 'a data store cannot replay its corrupt write-ahead (commit) log',
+    role: 'cause',
+    strength: 0.91,
+    on: ['log'],
+    text: 'opening storage failed[^\\n]*|repair corrupted WAL[^\\n]*|Could not read commit log descriptor[^\\n]*|(?:WAL|write-ahead log|commit ?log)\\b[^\\n]{0,80}\\bcorrupt[^\\n]*|\\bcorrupt(?:ed|ion)? (?:WAL|write-ahead log|commit ?log)[^\\n]*',
+    cause:
+      '{subject} cannot replay its write-ahead (commit) log at start: "{fact}". A log segment on its volume is corrupt, cut short when the process was killed mid-write (an OOM kill, a node crash), so it exits at every start',
+    fix: 'Move the corrupt segment the error names out of the data volume of {subject} (the writes only in it are lost), then let it start; find what killed it mid-write (an OOM kill: raise its memory limit).',
+  },
+  {
     // Redis Cluster stops serving every command (cluster-require-full-coverage yes) when a master
     // is lost and no replica takes over its hash slots
     id: 'redis_cluster_down',
@@ -1753,6 +1867,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Resume the rollout (`kubectl rollout resume deployment/{subject}`) and watch `kubectl rollout status`; if it was paused on purpose, finish what it was paused for first.',
   },
   {
+    id: 'priority_class_missing',
+    class: 'quota_limitrange',
+    title: 'the pod template names a PriorityClass that does not exist',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition'],
+    text: 'no PriorityClass with name (?<pc>[\\w.-]+) was found[^\\n]*',
+    cause:
+      'the pods of {subject} are refused at admission: "{fact}". The pod template names priorityClassName {pc}, which no longer exists, so its controller cannot create any pod',
+    fix: 'Recreate the PriorityClass {pc} (its value as before), or change priorityClassName in the pod template of {subject} to one that exists.',
+  },
+  {
     id: 'replica_failure',
     class: 'quota_limitrange',
     title: 'controller cannot create pods',
@@ -1776,6 +1902,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} cannot start: its volume {vol} is ReadWriteOnce and still attached to another node, where a pod of its own uses it ("{fact}"). A rolling update that starts the new pod before the old one stops, on another node, cannot share it',
     fix: 'Use the Recreate strategy (or maxSurge 0) for {subject} while it mounts a ReadWriteOnce claim, or move to ReadWriteMany storage; deleting the old pod lets the volume detach.',
+  },
+  {
+    // kubelet mounts an NFS volume itself: a server that moved or does not answer leaves the
+    // pods in ContainerCreating (the event carries the mount arguments: server and export)
+    id: 'nfs_mount_failed',
+    class: 'dependency_failure',
+    title: 'an NFS volume cannot be mounted (its server does not answer)',
+    role: 'cause',
+    strength: 0.87,
+    on: ['event'],
+    reason: '^FailedMount$',
+    text: 'MountVolume\\.SetUp failed for volume "(?<vol>[^"]+)"[^\\n]*(?:\\n[^\\n]*){0,3}?-t nfs4? [^\\n]*?(?<server>[\\w.-]+):(?<export>/\\S*)|mount\\.nfs4?: [^\\n]*',
+    cause:
+      '{subject} cannot mount its NFS volume{nfs_vol}: the NFS server{nfs_server} does not answer the mount from the node ("{fact}"), so its pods stay in ContainerCreating',
+    fix: 'Check the server and export the PersistentVolume of {subject} names{nfs_server}: if the share moved, recreate the PV and PVC with the new server; if not, make the server reachable from the nodes (NFS, TCP 2049).',
   },
   {
     id: 'failed_mount',

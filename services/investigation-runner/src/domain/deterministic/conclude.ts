@@ -263,14 +263,24 @@ export function conclude(
         description += ` Its pods run with hostNetwork: true and dnsPolicy ${hostNet.fields['dnsPolicy'] ?? 'ClusterFirst'}, so they ask the node's resolver (its /etc/resolv.conf, e.g. the VPC resolver), which does not know cluster names: that needs dnsPolicy ClusterFirstWithHostNet.`;
         fix = `Set dnsPolicy: ClusterFirstWithHostNet on the pod template of ${subjectName} (it runs with hostNetwork: true), or drop hostNetwork if it is not needed.`;
       }
-      const dns = findings.find(
-        (f) => /^(coredns|kube-dns)/.test(f.workload) && f.entry.id !== 'dns_failure',
-      );
+      // coredns's own cause first (its OOM kill, an upstream that does not answer), the
+      // strongest, before a symptom (its CrashLoopBackOff)
+      const dns = findings
+        .filter((f) => /^(coredns|kube-dns)/.test(f.workload) && f.entry.id !== 'dns_failure')
+        .sort(
+          (a, b) =>
+            Number(b.entry.role === 'cause') - Number(a.entry.role === 'cause') ||
+            b.entry.strength - a.entry.strength,
+        )[0];
       const pod = model
         .list('pod', 'kube-system')
         .find((p) => /^(coredns|kube-dns)/.test(p.name) && isUnhealthy(p, now));
-      // running coredns that names its own cause (an upstream resolver that does not answer)
-      const own = dns && !pod && dns.entry.role === 'cause' ? dns : undefined;
+      // coredns that names its own cause: running (an upstream resolver that does not answer)
+      // or killed at its memory limit
+      const own =
+        dns && dns.entry.role === 'cause' && (!pod || dns.entry.class === 'oom_killed')
+          ? dns
+          : undefined;
       const ownVars = own ? varsFor(own, model, own.workload, now) : {};
       if (own) fix = fillTemplate(own.entry.fix, ownVars);
       if (dns || pod)
@@ -353,7 +363,9 @@ export function conclude(
       description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}${
         scope.subjects.some(
           (s) =>
-            s.from !== 'dns-records' && s.namespace && s.namespace === top!.f.object?.namespace,
+            !['dns-records', 'entry-point'].includes(s.from) &&
+            s.namespace &&
+            s.namespace === top!.f.object?.namespace,
         )
           ? ', in the same namespace'
           : top.f.object?.namespace

@@ -35,6 +35,16 @@ function hostsIn(line: string): { name: string; namespace?: string }[] {
   return out;
 }
 
+/** the Services a line names by their cluster IP ("connect ECONNREFUSED 172.20.249.41:9200") */
+function servicesByIp(model: ClusterModel, line: string): { name: string; namespace?: string }[] {
+  const out: { name: string; namespace?: string }[] = [];
+  for (const m of line.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}\b/g)) {
+    const svc = model.list('service').find((s) => s.fields['clusterIP'] === m[1]);
+    if (svc) out.push({ name: svc.name, namespace: svc.namespace });
+  }
+  return out;
+}
+
 /** a data store or broker a log line names by product ("elasticsearch: all shards failed") */
 const PRODUCT =
   /\b(elasticsearch|opensearch|postgres(?:ql)?|mysql|mariadb|redis|kafka|rabbitmq|mongo(?:db)?|cassandra|zookeeper|memcached|clickhouse)\b/i;
@@ -224,7 +234,7 @@ export function failingDependencies(
       };
       // the hosts the line names; else the ones the pod's env configures for the product the
       // line names; else the workloads named for that product
-      const named = hostsIn(line.text);
+      const named = [...hostsIn(line.text), ...servicesByIp(model, line.text)];
       let deps = named.map(resolve);
       if (!named.length) {
         deps = configuredHosts(pod, line.text).map(resolve);

@@ -359,6 +359,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (agentDown) for (const f of nodeNetworkAgentsDown(model, agentDown.entry, now)) push(f);
   const cutDns = catalog.find((c) => c.entry.id === 'netpol_blocks_dns');
   if (cutDns) for (const f of dnsCutByNetworkPolicy(model, cutDns.entry, out)) push(f);
+  const cutPort = catalog.find((c) => c.entry.id === 'netpol_blocks_port');
+  if (cutPort) for (const f of portCutByNetworkPolicy(model, cutPort.entry)) push(f);
   const mesh = catalog.find((c) => c.entry.id === 'mesh_mtls_plaintext_refused');
   if (mesh) for (const f of plaintextRefusedByMesh(model, mesh.entry)) push(f);
   return out;
@@ -646,6 +648,76 @@ function nodeNetworkAgentsDown(model: ClusterModel, entry: CauseEntry, now?: num
 /** a lookup the DNS server never answered (dns_failure's timeouts, not "no such host") */
 const DNS_TIMED_OUT = /:53: (?:read udp[^\n]*)?i\/o timeout|no servers could be reached|EAI_AGAIN/;
 
+/** the egress NetworkPolicies that select a pod (read whole: their rules are known) */
+function egressPolicies(model: ClusterModel, pod: ObjectView): ObjectView[] {
+  return model.list('networkpolicy', pod.namespace).filter((n) => {
+    if (n.namespace !== pod.namespace || !/Egress/.test(n.fields['policyTypes'] ?? ''))
+      return false;
+    if (n.fields['podSelectorExpressions']) return false;
+    const sel = n.fields['podSelector'] ?? '';
+    const reqs = sel ? selectorOf(sel) : [];
+    return reqs !== undefined && matchesLabels(pod.labels, reqs);
+  });
+}
+
+/** the ports each egress rule of these policies opens ('*': a rule without ports opens all) */
+const egressPorts = (policies: ObjectView[]) =>
+  policies.flatMap((n) => JSON.parse(n.fields['egressPorts'] ?? '[]') as string[][]);
+
+/** a TCP connection to an address and port that got no answer */
+const CONNECT_TIMED_OUT =
+  /(?:connect ETIMEDOUT|dial tcp|connect timed out|Connection timed out)[^\n]*?(?<![\w.-])(?<target>(?:\d{1,3}\.){3}\d{1,3}|[a-z][\w.-]*[a-z]):(?<port>\d{2,5})\b|(?<target2>(?:\d{1,3}\.){3}\d{1,3}):(?<port2>\d{2,5})[^\n]*?\b(?:i\/o timeout|ETIMEDOUT|timed out)/i;
+
+/**
+ * Connections that time out from pods whose egress NetworkPolicies do not open the port they
+ * connect to: the policy drops the packets, so the client sees a timeout, not a refusal (a
+ * database moved to another port, a new dependency the policy was not told about).
+ */
+function portCutByNetworkPolicy(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const l of model.logs) {
+    const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+    if (!pod?.namespace) continue;
+    const w = model.workloadOf(pod).name;
+    if (seen.has(pod.name)) continue;
+    // the latest: it says whether the timeouts go on
+    const line = [...l.lines].reverse().find((x) => CONNECT_TIMED_OUT.test(x.text));
+    if (!line) continue;
+    const m = CONNECT_TIMED_OUT.exec(line.text)!.groups!;
+    const target = m['target'] ?? m['target2']!;
+    const port = m['port'] ?? m['port2']!;
+    if (port === '53') continue;
+    const selecting = egressPolicies(model, pod);
+    if (!selecting.length) continue;
+    const ports = egressPorts(selecting);
+    // a rule that opens every port, or this one (by number: a named port is not known here)
+    if (ports.some((rule) => rule.some((p) => p === '*' || p.split('/')[0] === port))) continue;
+    if (ports.flat().some((p) => !/^\d+\//.test(p))) continue;
+    seen.add(pod.name);
+    const opened = [...new Set(ports.flat())].join(', ') || 'nothing';
+    const names = selecting.map((n) => n.name).join(', ');
+    const newest = selecting.map((n) => n.created ?? 0).sort((a, b) => b - a)[0];
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload: w,
+      fact: `NetworkPolicies ${names} select pod ${pod.name} for egress and open only ${opened}, not port ${port}; it logs "${clip(line.text, 200)}"`,
+      groups: {
+        policies: names,
+        opened,
+        target: `${target}:${port}`,
+        port,
+        created: newest ? ` (the newest created ${new Date(newest).toISOString()})` : '',
+      },
+      at: line.at,
+      where: 'status',
+      source: selecting[0]!.source ?? 'networkpolicy',
+    });
+  }
+  return out;
+}
+
 /**
  * Lookups that time out from pods whose egress NetworkPolicies open no port 53: once any policy
  * selects a pod for egress, only what the selecting policies allow leaves it, and a policy that
@@ -664,19 +736,9 @@ function dnsCutByNetworkPolicy(
     const pod =
       f.object?.kind === 'pod' ? model.get('pod', f.object.name, f.object.namespace) : undefined;
     if (!pod?.namespace) continue;
-    // the egress policies that select the pod (read whole: their rules are known)
-    const selecting = model.list('networkpolicy', pod.namespace).filter((n) => {
-      if (n.namespace !== pod.namespace || !/Egress/.test(n.fields['policyTypes'] ?? ''))
-        return false;
-      if (n.fields['podSelectorExpressions']) return false;
-      const sel = n.fields['podSelector'] ?? '';
-      const reqs = sel ? selectorOf(sel) : [];
-      return reqs !== undefined && matchesLabels(pod.labels, reqs);
-    });
+    const selecting = egressPolicies(model, pod);
     if (!selecting.length) continue;
-    const ports = selecting.flatMap(
-      (n) => JSON.parse(n.fields['egressPorts'] ?? '[]') as string[][],
-    );
+    const ports = egressPorts(selecting);
     if (ports.some((rule) => rule.some((p) => p === '*' || /^(?:53|dns|dns-tcp)\//i.test(p))))
       continue;
     seen.add(f.workload);

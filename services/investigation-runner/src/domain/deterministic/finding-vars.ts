@@ -676,9 +676,12 @@ const KAFKA_BOOTSTRAP_ENV = /^(?:\w+_)?(?:KAFKA_)?(?:BROKERS|BOOTSTRAP_SERVERS?)
  * bootstrap address it is configured with, it reached the cluster and got that address from the
  * brokers' metadata: the brokers advertise a name (advertised.listeners) clients cannot resolve.
  */
-function unresolvedName({ f, container }: FindingContext): Record<string, string> {
+function unresolvedName(x: FindingContext): Record<string, string> {
+  const { f, container } = x;
   const host = hostOf(f.groups);
   const checkName = `Check the name ${host ?? ''} (Service name and namespace, \`<svc>.<ns>.svc.cluster.local\`) and cluster DNS (coredns pods, kube-dns Service endpoints).`;
+  const peer = host ? unreadyPeer(x, host) : undefined;
+  if (peer) return peer;
   const bootstrap = Object.entries(container?.env ?? {}).find(([k]) => KAFKA_BOOTSTRAP_ENV.test(k));
   const kafkaClient = /kafkajs|"broker"|org\.apache\.kafka|\(id: \d+ rack/i.test(f.fact);
   if (!host || !bootstrap || !kafkaClient || bootstrap[1].includes(host))
@@ -686,6 +689,29 @@ function unresolvedName({ f, container }: FindingContext): Record<string, string
   return {
     advertised: `. ${host} is not the bootstrap address ${f.workload} is configured with (${bootstrap[0]}=${bootstrap[1]}): the client reached the cluster there and was handed ${host} in the brokers' metadata, so the Kafka brokers advertise an address that does not resolve from here (their advertised.listeners, KAFKA_ADVERTISED_LISTENERS, name it)`,
     dns_fix: `Set the brokers' advertised.listeners (KAFKA_ADVERTISED_LISTENERS) to names clients can resolve (the headless Service in the namespace the brokers run in now), and restart the brokers one at a time; the clients reconnect by themselves.`,
+  };
+}
+
+/**
+ * `<pod>.<service>.<ns>.svc` names a member of a StatefulSet through its headless Service, which
+ * publishes ready pods only (unless publishNotReadyAddresses): members that must find each other
+ * before any becomes ready (a ZooKeeper or etcd quorum, a database cluster) never do.
+ */
+function unreadyPeer(
+  { model, now }: FindingContext,
+  host: string,
+): Record<string, string> | undefined {
+  const m = /^([a-z0-9-]+)\.([a-z0-9-]+)\.([a-z0-9-]+)\.svc\b/.exec(host);
+  if (!m) return undefined;
+  const [, podName, svcName, ns] = m as unknown as [string, string, string, string];
+  const svc = model.get('service', svcName, ns);
+  const pod = model.get('pod', podName, ns);
+  const published = svc?.fields['publishNotReadyAddresses'];
+  if (!svc || !pod || svc.fields['clusterIP'] !== 'None' || published === 'true') return undefined;
+  if (!isUnhealthy(pod, now) && !/0\//.test(pod.fields['ready'] ?? '')) return undefined;
+  return {
+    peer_dns: `. ${host} is the name of pod ${podName} through the headless Service ${svcName}, which publishes the names of ready pods only${published === 'false' ? ' (publishNotReadyAddresses is not set)' : ', unless publishNotReadyAddresses is true'}: ${podName} is ${pod.status && pod.status !== 'Running' ? pod.status : 'running but not ready'}, so its name does not resolve, and members that need each other's names to become ready never do`,
+    dns_fix: `Set publishNotReadyAddresses: true on the headless Service ${svcName} (the members must find each other before they are ready), then restart the members that gave up.`,
   };
 }
 
@@ -721,6 +747,45 @@ function redisClusterLost({ model, now }: FindingContext): Record<string, string
   };
 }
 
+/**
+ * The members of a clustered data store (pods named like it) that are down, each with what keeps
+ * it down: a pod that cannot be placed says why the scheduler refuses it.
+ */
+function membersDown(store: RegExp) {
+  return ({ model, now }: FindingContext): Record<string, string> => {
+    const members = model.list('pod').filter((p) => store.test(p.name));
+    const down = members.filter((p) => isUnhealthy(p, now));
+    if (!down.length) return {};
+    const why = (p: ObjectView) => {
+      const refused = model.events.find(
+        (e) => e.object?.name === p.name && e.reason === 'FailedScheduling',
+      );
+      return refused ? ` ("${clip(refused.message, 140)}")` : '';
+    };
+    const said = down.map((p) => `${p.name} is ${p.status ?? 'not ready'}${why(p)}`);
+    return {
+      store_down: `: ${down.length} of ${members.length} of its pods are down: ${said.join('; ')}`,
+      store_down_fix: ` (${down.map((p) => p.name).join(', ')})`,
+    };
+  };
+}
+
+/** The principal the Kafka brokers' authorizer denies, from a broker log read. */
+function kafkaPrincipal({ model }: FindingContext): Record<string, string> {
+  for (const l of model.logs)
+    for (const x of l.lines) {
+      const m =
+        /Principal = (User:\S+) is Denied operation = (\w+)[^\n]*?on resource = (\w+):(?:LITERAL|PREFIXED):(\S+)/.exec(
+          x.text,
+        );
+      if (m)
+        return {
+          kafka_principal: `. The brokers' authorizer denies ${m[1]} (${m[2]} on ${m[3]} ${m[4]}): no ACL names that principal`,
+        };
+    }
+  return {};
+}
+
 /** The error a replica's SQL thread stopped on: the code and what it says, from its log. */
 function replicaError({ f, model, names }: FindingContext): Record<string, string> {
   const lines = model.logs
@@ -738,6 +803,23 @@ function replicaError({ f, model, names }: FindingContext): Record<string, strin
 const ENTRY_VARS: Record<string, Enricher> = {
   mysql_replica_sql_stopped: replicaError,
   redis_cluster_down: redisClusterLost,
+  hpa_metrics_unavailable: ({ model }) => {
+    const said = model.logs
+      .filter((l) => /^metrics-server-/.test(l.pod ?? ''))
+      .flatMap((l) => l.lines)
+      .find((x) => x.level === 'error' || /\bE\d{4} /.test(x.text));
+    return {
+      metrics_server: said ? `. metrics-server logs "${clip(errorMessage(said.text), 240)}"` : '',
+    };
+  },
+  cassandra_unavailable: membersDown(/^(?:cassandra|scylla)/i),
+  kafka_authorization_failed: kafkaPrincipal,
+  nfs_mount_failed: ({ f }) => ({
+    nfs_vol: f.groups['vol'] ? ` ${f.groups['vol']}` : '',
+    nfs_server: f.groups['server']
+      ? ` ${f.groups['server']}${f.groups['export'] ? ` (export ${f.groups['server']}:${f.groups['export']})` : ''}`
+      : '',
+  }),
   client_cert_expired: certReload,
   dns_failure: unresolvedName,
   rabbitmq_resource_alarm: rabbitAlarm,

@@ -36,6 +36,9 @@ const HOST_NAME =
 const DNS_TIMEOUT =
   /lookup \S+ on [\d.:[\]]+:53: (?:read udp[^\n]*)?i\/o timeout|connection timed out; no servers could be reached|EAI_AGAIN|Temporary failure in name resolution/;
 
+/** a connection to an address and port that got no answer (an egress policy may drop it) */
+const CONNECT_TIMEOUT = /connect ETIMEDOUT|dial tcp [^\n]*i\/o timeout|connect timed out/i;
+
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
 /** An object known by name only (named in the request, a backend an Ingress names). */
@@ -602,6 +605,20 @@ export class Gatherer {
     // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
     await genericDone;
+    // 7. an autoscaler that cannot read the resource metrics API: metrics-server's log says why
+    await this.inspectMetricsServer();
+  }
+
+  /** An HPA that cannot read resource metrics: what metrics-server (which serves them) logs. */
+  private async inspectMetricsServer(): Promise<void> {
+    const said = [
+      ...this.model.events.map((e) => e.message),
+      ...this.model
+        .list('horizontalpodautoscaler')
+        .flatMap((h) => h.conditions.map((c) => `${c.reason ?? ''} ${c.message ?? ''}`)),
+    ];
+    if (said.some((m) => METRICS_API_DOWN.test(m)))
+      await this.systemPodLog(/^metrics-server-[a-z0-9]+-[a-z0-9]+$/, 'kube-system');
   }
 
   /**
@@ -819,12 +836,62 @@ export class Gatherer {
     const { model, scope } = this;
     // a public name that does not resolve while its Ingress looks fine: the controller that
     // writes the DNS records (external-dns) may be failing
-    const dnsWriters = await this.inspectDnsRecordWriters();
+    const dnsWriters = [
+      ...(await this.inspectDnsRecordWriters()),
+      ...(await this.inspectEntryPoints()),
+    ];
     const own = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
     const ns = scope.namespaces[0] ?? own.find((o) => o.namespace && o.kind !== 'node')?.namespace;
     const consulted = [...this.storeClients.values()];
     if (!ns || /^kube-/.test(ns)) return [...dnsWriters, ...consulted];
     return [...dnsWriters, ...consulted, ...(await this.widenInNamespace(ns, own))];
+  }
+
+  /**
+   * Users get server errors at a public host while the service named looks healthy: what is in
+   * front of it may fail. Without an ingress controller in the cluster, the entry points are the
+   * LoadBalancer Services (a proxy of the team's own, an API gateway): one pod behind each of up to
+   * two of them is read.
+   */
+  private async inspectEntryPoints(): Promise<Subject[]> {
+    const { model } = this;
+    const text = this.run.message;
+    if (!SERVER_ERRORS.test(text) || ![...text.matchAll(PUBLIC_HOST)].length) return [];
+    if (model.list('pod').some((p) => INGRESS_CONTROLLER.test(p.name))) return [];
+    await this.first(
+      this.listers('service'),
+      { kind: 'service', all: true, wide: true },
+      { kind: 'service' },
+    );
+    const entries = model
+      .list('service')
+      .filter(
+        (s) => s.fields['type'] === 'LoadBalancer' && s.namespace && !/^kube-/.test(s.namespace),
+      )
+      .slice(0, 2);
+    const picked: ObjectView[] = [];
+    for (const svc of entries) {
+      const ns = svc.namespace!;
+      if (!model.list('pod', ns).some((p) => p.namespace === ns))
+        await this.first(
+          this.listers('pod'),
+          { kind: 'pod', namespace: ns },
+          { kind: 'pod', namespace: ns },
+        );
+      const w = backingWorkload(model, svc);
+      const pods = w ? model.podsOf(w.kind, w.name, ns) : [];
+      const pod =
+        pods.find((p) => isUnhealthy(p, this.now)) ??
+        [...pods].sort((a, b) => (b.created ?? 0) - (a.created ?? 0))[0];
+      if (pod && !this.inspected.has(viewKey(pod)) && !INGRESS_CONTROLLER.test(pod.name))
+        picked.push(pod);
+    }
+    await Promise.all(picked.map((p) => this.inspect(p)));
+    return picked.map((p) => ({
+      name: model.workloadOf(p).name,
+      namespace: p.namespace,
+      from: 'entry-point',
+    }));
   }
 
   /**
@@ -1908,7 +1975,10 @@ export class Gatherer {
   private async inspectEgressPolicies(targets: ObjectView[]): Promise<void> {
     const { model } = this;
     const namespaces = new Set(
-      this.subjectPodsLogging(targets, DNS_TIMEOUT).flatMap((p) => p.namespace ?? []),
+      [
+        ...this.subjectPodsLogging(targets, DNS_TIMEOUT),
+        ...this.subjectPodsLogging(targets, CONNECT_TIMEOUT),
+      ].flatMap((p) => p.namespace ?? []),
     );
     for (const ns of [...namespaces].slice(0, 1)) {
       await this.first(
@@ -2137,6 +2207,10 @@ const OVERLOAD =
 const LOCK_WAIT =
   /canceling statement due to lock timeout|LockNotAvailable|Lock wait timeout exceeded|could not obtain lock/i;
 /** a client that finds its database replica's lag unknown or growing */
+/** the resource metrics API (metrics-server) does not answer an autoscaler */
+const METRICS_API_DOWN =
+  /unable to fetch metrics from resource metrics API|unable to get metrics for resource|FailedGetResourceMetric/i;
+
 const REPLICA_LAG_UNKNOWN =
   /seconds_behind_(?:source|master)[=:]\s*NULL|Seconds_Behind_(?:Source|Master): NULL|replica(?:tion)? lag (?:unknown|is null)/i;
 /** a database replica pod, by its name */
@@ -2164,6 +2238,9 @@ const MISSING_TELEMETRY =
 /** request bodies the edge may refuse: uploads, large requests, 413 */
 const BODY_REFUSED =
   /\bupload|\b413\b|too large|entity too large|large (?:files?|requests?|payloads?)|body size/i;
+/** users report server errors (500s, 5xx) */
+const SERVER_ERRORS = /\b5\d\d(?:s|ing)?\b|\b5xx\b|server errors?\b/i;
+
 const GATEWAY_ERROR =
   /\b50[234](?:s|ing|ed)?\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 

@@ -289,6 +289,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .join(',');
       v.fields['ports'] = JSON.stringify(spec['ports'] ?? []).slice(0, 300);
       if (str(spec['clusterIP'])) v.fields['clusterIP'] = String(spec['clusterIP']);
+      // a headless Service publishes the DNS names of ready pods only, unless told otherwise
+      if (spec['clusterIP'] === 'None')
+        v.fields['publishNotReadyAddresses'] = String(spec['publishNotReadyAddresses'] === true);
       if (str(spec['externalName'])) v.fields['externalName'] = String(spec['externalName']);
       if (str(spec['type'])) v.fields['type'] = String(spec['type']);
       // ClientIP: each client stays on the pod it first reached (for timeoutSeconds)
