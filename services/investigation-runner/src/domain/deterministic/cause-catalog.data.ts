@@ -112,7 +112,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['event', 'state'],
     text: '(?:pull(?:ing)? image|image) "?(?<image>[\\w./:@-]+)"?[^\\n]*(?:manifest unknown|not found|manifest for \\S+ not found|no such manifest|does not exist)|manifest for (?<image2>[\\w./:@-]+) not found',
     cause:
-      'the image {image}{image2} of {subject} cannot be pulled: that tag/manifest does not exist in the registry (ImagePullBackOff)',
+      'the image {image}{image2} of {subject}{pull_init} cannot be pulled: that tag/manifest does not exist in the registry (ImagePullBackOff){pull_init_effect}',
     fix: 'Fix the image reference of {subject} to a tag that exists (check the registry), or push the missing tag; then the pods pull again.',
   },
   {
@@ -383,7 +383,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.9,
     on: ['event', 'condition'],
-    text: '(?<!Progress)DeadlineExceeded|Job was active longer than specified deadline',
+    // not a gRPC status ("rpc error: code = DeadlineExceeded" of a probe or a call)
+    text: '(?<!Progress)(?<!code = )DeadlineExceeded|Job was active longer than specified deadline',
     cause:
       'the Job {subject} failed with DeadlineExceeded: it ran longer than its activeDeadlineSeconds{deadline} and was terminated',
     fix: 'Make {subject} finish sooner (less work per run, faster dependency) or raise spec.activeDeadlineSeconds.',
@@ -524,6 +525,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Fix what keeps the route controller from creating the route of node {node} (its events say: a quota such as ROUTES exceeded, or missing permissions), then check the condition clears; meanwhile cordon {node} and move its pods to other nodes.',
   },
   {
+    // node-problem-detector's KernelDeadlock: a task (the container runtime) hung in the kernel;
+    // the kubelet cannot manage containers there and the node goes NotReady (PLEG)
+    id: 'node_kernel_deadlock',
+    class: 'node_not_ready',
+    title: 'a node has a kernel deadlock (a hung task, node-problem-detector)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['condition', 'event', 'log'],
+    reason: '^(?:KernelDeadlock|DockerHung|TaskHung|ContainerdHung)$',
+    text: 'task \\S+ blocked for more than \\d+ seconds[^\\n]*|KernelDeadlock[^\\n]*|(?:Docker|Task|Containerd)Hung[^\\n]*',
+    cause:
+      'node {subject} has a kernel deadlock (KernelDeadlock, reported by node-problem-detector): "{fact}". A task (the container runtime) hangs in the kernel, so the kubelet cannot manage the containers there: pods on it hang or stop answering, new ones stay in ContainerCreating, and the node goes NotReady when the kubelet\'s PLEG check fails',
+    fix: 'Cordon and drain {subject}, then reboot or replace it (a task hung in the kernel does not recover by itself); if it recurs, check the kernel and runtime versions and the disk the task waited on.',
+  },
+  {
     id: 'node_pressure',
     class: 'eviction',
     title: 'node under resource pressure',
@@ -642,6 +658,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{dns_fix}',
   },
   {
+    // a mesh proxy (Linkerd) that cannot connect to a destination's endpoints puts the service in
+    // fail-fast and answers 503 for it at once
+    id: 'mesh_proxy_fail_fast',
+    class: 'dependency_failure',
+    title: "the client's mesh proxy cannot connect to the destination's endpoints (fail-fast)",
+    role: 'cause',
+    strength: 0.88,
+    on: ['log'],
+    text: 'service in fail-fast[^\\n]*|linkerd_reconnect: Failed to connect[^\\n]*',
+    cause:
+      '{subject}\'s mesh proxy cannot connect to {mesh_dest}: "{fact}". It stops trying (fail-fast) and answers 503 for it at once{unmeshed}',
+    fix: '{unmeshed_fix}Check that the pods of {mesh_dest} accept connections from the proxy on their port (the NetworkPolicies in front of them, their readiness) and that the mesh is the same on both sides.',
+  },
+  {
     // not matched line by line: diagnose pairs a sidecar-less client's resets with a meshed
     // dependency
     id: 'mesh_mtls_plaintext_refused',
@@ -693,6 +723,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} fails on node {node} only: {agent_kind} does not run there ({fact}), so pod {pod} on that node gets no answer from Services and lookups ("{symptom}"){elsewhere}',
     fix: 'Fix {agent} on node {node} (its error says why: kernel modules, configuration, the node image) or cordon and drain {node} so the pods of {subject} move to healthy nodes.',
+  },
+  {
+    // not matched line by line: diagnose compares the GOMAXPROCS a Go runtime logs with the
+    // container's CPU limit
+    id: 'go_maxprocs_over_limit',
+    class: 'hpa_throttling',
+    title: "the Go runtime runs more threads than the container's CPU limit (GOMAXPROCS)",
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      "{subject} is CPU-throttled: its Go runtime runs with GOMAXPROCS {procs} (the node's CPU count) under a CPU limit of {cpu_limit}, so {procs} threads spend the CFS quota early in every period and the container is throttled for the rest of it{cpu_use}; requests, and its health endpoint, answer in seconds{probe_effect}",
+    fix: 'Set GOMAXPROCS of {subject} from its CPU limit (env GOMAXPROCS from resourceFieldRef limits.cpu, or go.uber.org/automaxprocs; Go 1.25 does it by itself), and give its liveness probe a timeout that survives load; raise the CPU limit if it still needs more.',
   },
   {
     // not matched line by line: diagnose reads the egress NetworkPolicies of pods whose
@@ -1100,8 +1143,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['log', 'text'],
     text: 'ReplicaSetNoPrimary|no writable primary|NotWritablePrimary|not (?:writable )?primary|\\bnot master\\b',
     cause:
-      '{subject} finds no primary in its MongoDB replica set, so every write fails ("{fact}"): without a majority of members up no primary can be elected{members}',
-    fix: 'Bring the missing replica-set members back (their pods: events, volumes, nodes) so a majority can elect a primary; `rs.status()` on a member shows who is reachable.',
+      '{subject} finds no primary in its MongoDB replica set, so every write fails ("{fact}"){mongo_why}',
+    fix: '{mongo_fix}',
   },
   {
     // the kernel's connection-tracking table of a node is full: new connections are dropped
@@ -1186,6 +1229,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set vm.max_map_count=262144 on the nodes {subject} runs on: a privileged init container running `sysctl -w vm.max_map_count=262144`, or extend the sysctl DaemonSet (its nodeSelector/tolerations) or the node image to the new nodes.',
   },
   {
+    // a client speaking TLS to a port that answers plain HTTP reads "HTTP/1.1 400" as a TLS
+    // record: OpenSSL reports a wrong version number
+    id: 'tls_to_plain_port',
+    class: 'tls_certificate',
+    title: 'a client speaks TLS to a port that answers plain HTTP',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log'],
+    text: '(?:\\[SSL: )?(?:wrong version number|WRONG_VERSION_NUMBER)[^\\n]{0,80}',
+    cause:
+      '{subject} speaks TLS to a port that answers plain HTTP: "{fact}". OpenSSL reads the server\'s plain-HTTP answer as a TLS record of an unknown version, so the port it calls (or the Service targetPort behind it) is not the TLS listener{plain_port}',
+    fix: 'Point {subject} at the TLS port of the server (check the Service port and targetPort: https must map to the port the app serves TLS on), or call it over http:// if the port is meant to be plain.',
+  },
+  {
     id: 'command_not_found',
     class: 'crashloop_config',
     title: 'container command not found',
@@ -1194,8 +1251,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['state', 'event', 'log'],
     // "sh: 1: foo: not found", "bash: foo: command not found", "entrypoint.sh: line 5: foo: command not found" (not "<image>: not found")
     text: 'exec: "(?<cmd>[^"]+)": executable file not found|(?:^|(?:sh|bash)(?:: \\d+)?: |line \\d+: )(?<cmd2>[\\w./-]+): (?:command )?not found|exit code:? ?127\\b|StartError[^\\n]*no such file',
-    cause: '{subject} cannot start its command {cmd}{cmd2}: it is not in the image ("{fact}")',
-    fix: 'Fix the command/entrypoint of {subject} to a binary the image contains.',
+    cause:
+      '{subject} cannot start its command {cmd}{cmd2}: it is not in the image ("{fact}"){mounted_over}',
+    fix: '{cmd_fix}',
   },
   {
     id: 'exec_format_error',
@@ -1687,6 +1745,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Move the corrupt segment the error names out of the data volume of {subject} (the writes only in it are lost), then let it start; find what killed it mid-write (an OOM kill: raise its memory limit).',
   },
   {
+    // maxclients reached: one client (often a new release that leaks connections) holds them all
+    id: 'redis_max_clients',
+    class: 'dependency_failure',
+    title: 'Redis refuses new connections: maxclients reached',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'text'],
+    text: 'max number of clients reached[^\\n]*',
+    cause:
+      'the Redis {subject} uses refuses new connections: "{fact}". Every connection it allows (maxclients) is taken, usually by one client that opens connections and never closes them (a connection leak, a pool without a cap)',
+    fix: 'Find the client that holds the connections (`redis-cli CLIENT LIST`, grouped by addr/name) and fix or roll back its leak; then the Redis accepts connections again (raising maxclients only buys time).',
+  },
+  {
     // Redis Cluster stops serving every command (cluster-require-full-coverage yes) when a master
     // is lost and no replica takes over its hash slots
     id: 'redis_cluster_down',
@@ -1877,6 +1948,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the pods of {subject} are refused at admission: "{fact}". The pod template names priorityClassName {pc}, which no longer exists, so its controller cannot create any pod',
     fix: 'Recreate the PriorityClass {pc} (its value as before), or change priorityClassName in the pod template of {subject} to one that exists.',
+  },
+  {
+    // a claim deleted while a pod still mounts it stays Terminating (kubernetes.io/pvc-protection);
+    // a new pod that names it is not scheduled
+    id: 'pvc_being_deleted',
+    class: 'pending_pvc',
+    title: 'the PersistentVolumeClaim the pod needs is being deleted',
+    role: 'cause',
+    strength: 0.91,
+    on: ['event', 'condition'],
+    text: 'persistentvolumeclaim "(?<claim>[^"]+)" is being deleted',
+    cause:
+      '{subject} cannot be scheduled: its PersistentVolumeClaim {claim} is being deleted ("{fact}"). A claim deleted while a pod still mounts it stays Terminating (finalizer kubernetes.io/pvc-protection) until that pod is gone{pvc_holders}',
+    fix: 'If the claim was deleted by mistake, it cannot be undeleted: let the pods that mount it finish{pvc_holders_fix}, then recreate the claim (from a snapshot or by re-binding its PersistentVolume, whose reclaim policy must be Retain) before {subject} starts again.',
   },
   {
     id: 'replica_failure',

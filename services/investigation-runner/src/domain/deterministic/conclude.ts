@@ -319,6 +319,14 @@ export function conclude(
       const pod = model.get('pod', top.f.object.name, top.f.object.namespace);
       if (same.length > 1 && hit.size === 1 && read.length > 1)
         description += ` Only pod ${top.f.object.name}${pod?.node ? ` (on node ${pod.node})` : ''} shows it; the other ${read.length - 1} pod(s) of ${top.f.workload} read do not.`;
+      // a node agent killed at its memory limit on some nodes only: which nodes (one fixed limit
+      // for nodes of different load)
+      if (pod && model.workloadOf(pod).kind === 'daemonset' && top.f.entry.class === 'oom_killed') {
+        const all = model.podsOf('daemonset', top.f.workload, top.f.object.namespace);
+        const bad = all.filter((p) => isUnhealthy(p, now) || (p.restarts ?? 0) > 2);
+        if (bad.length && bad.length < all.length)
+          description += ` It fails on node${bad.length > 1 ? 's' : ''} ${bad.map((p) => p.node ?? p.name).join(', ')} only: its pods on the other ${all.length - bad.length} node(s) run, so what differs is the load or the node there.`;
+      }
       // the same tag, another digest: the tag moved and only this pod pulled the new build
       if (pod && hit.size === 1) description += movedTag(pod, same);
     }
@@ -359,8 +367,13 @@ export function conclude(
         ?.line?.replace(/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)\s+/, '');
       description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}${pod}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails${said ? ` (${callers.length === 1 ? 'it logs' : 'they log'} "${clip(said, 200)}")` : ''}. ${description}`;
     }
-    if (healthyNamed)
-      description = `${capital(healthyNamed)} itself looks healthy; the failure is in ${subjectName}${
+    // the named subjects that looked healthy, not the one the failure was found on after all
+    const stillHealthy = healthyNamed
+      ?.split(', ')
+      .filter((n) => n !== subjectName && n !== top!.f.workload)
+      .join(', ');
+    if (stillHealthy)
+      description = `${capital(stillHealthy)} itself looks healthy; the failure is in ${subjectName}${
         scope.subjects.some(
           (s) =>
             !['dns-records', 'entry-point'].includes(s.from) &&

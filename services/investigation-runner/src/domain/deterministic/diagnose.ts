@@ -206,7 +206,9 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
           'ScalingActive',
         ].includes(cond.type) &&
           cond.status !== 'True') ||
-        (/Pressure$|NetworkUnavailable|^Failed$|ReplicaFailure|ScalingLimited/.test(cond.type) &&
+        (/Pressure$|NetworkUnavailable|^Failed$|ReplicaFailure|ScalingLimited|^KernelDeadlock$/.test(
+          cond.type,
+        ) &&
           cond.status === 'True') ||
         (cond.type === 'Progressing' && cond.status === 'False') ||
         // a rollout paused (and forgotten): the new template never rolls out
@@ -359,6 +361,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (agentDown) for (const f of nodeNetworkAgentsDown(model, agentDown.entry, now)) push(f);
   const cutDns = catalog.find((c) => c.entry.id === 'netpol_blocks_dns');
   if (cutDns) for (const f of dnsCutByNetworkPolicy(model, cutDns.entry, out)) push(f);
+  const goProcs = catalog.find((c) => c.entry.id === 'go_maxprocs_over_limit');
+  if (goProcs) for (const f of goProcsOverLimit(model, goProcs.entry)) push(f);
   const cutPort = catalog.find((c) => c.entry.id === 'netpol_blocks_port');
   if (cutPort) for (const f of portCutByNetworkPolicy(model, cutPort.entry)) push(f);
   const mesh = catalog.find((c) => c.entry.id === 'mesh_mtls_plaintext_refused');
@@ -663,6 +667,76 @@ function egressPolicies(model: ClusterModel, pod: ObjectView): ObjectView[] {
 /** the ports each egress rule of these policies opens ('*': a rule without ports opens all) */
 const egressPorts = (policies: ObjectView[]) =>
   policies.flatMap((n) => JSON.parse(n.fields['egressPorts'] ?? '[]') as string[][]);
+
+/** a Go runtime's thread count as a service logs it at start ("GOMAXPROCS":64, gomaxprocs=64) */
+const GOMAXPROCS = /\bGOMAXPROCS"?\s*[:=]\s*"?(\d+)/i;
+
+/**
+ * A Go service whose runtime sized itself for the node (GOMAXPROCS = the node's CPUs) under a
+ * much smaller CPU limit, and that suffers for it: at its limit in `kubectl top`, or restarted.
+ */
+function goProcsOverLimit(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const l of model.logs) {
+    const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+    if (!pod) continue;
+    const w = model.workloadOf(pod).name;
+    if (seen.has(w)) continue;
+    const line = l.lines.find((x) => GOMAXPROCS.test(x.text));
+    if (!line) continue;
+    const procs = Number(GOMAXPROCS.exec(line.text)![1]);
+    // the limit of the pod read, or of another pod of its template that was described
+    const limitOf = (p: ObjectView) =>
+      (p.containers.find((c) => c.name === l.container) ?? p.containers[0])?.limits['cpu'];
+    const limit =
+      limitOf(pod) ??
+      model
+        .list('pod', pod.namespace)
+        .filter((p) => model.workloadOf(p).name === w)
+        .map(limitOf)
+        .find(Boolean);
+    const cores = quantity(limit);
+    if (!limit || !cores || procs < Math.max(4, 4 * cores)) continue;
+    const used = model.metrics
+      .filter((m) => m.kind === 'pod' && m.cpu && model.get('pod', m.name, pod.namespace))
+      .filter((m) => model.workloadOf(model.get('pod', m.name, pod.namespace)!).name === w)
+      .map((m) => m.cpu!);
+    const atLimit = used.filter((c) => quantity(c) >= 0.9 * cores);
+    const restarted = model
+      .list('pod', pod.namespace)
+      .some((p) => model.workloadOf(p).name === w && (p.restarts ?? 0) > 0);
+    if (!atLimit.length && !restarted) continue;
+    seen.add(w);
+    const probe = model.events.find(
+      (e) =>
+        /Liveness probe failed/i.test(e.message) &&
+        model
+          .list('pod', pod.namespace)
+          .some((p) => p.name === e.object?.name && model.workloadOf(p).name === w),
+    );
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload: w,
+      fact: `GOMAXPROCS ${procs} under a CPU limit of ${limit}${atLimit.length ? `; kubectl top: ${atLimit.slice(0, 3).join(', ')}` : ''}`,
+      groups: {
+        procs: String(procs),
+        cpu_limit: limit,
+        cpu_use: atLimit.length
+          ? ` (kubectl top shows its pods at ${atLimit.slice(0, 3).join(', ')} of ${limit})`
+          : '',
+        probe_effect: probe
+          ? `, so its liveness probe times out and the kubelet restarts it ("${clip(probe.message, 160)}")`
+          : '',
+      },
+      at: line.at,
+      where: 'status',
+      source: pod.source ?? 'pod',
+    });
+  }
+  return out;
+}
 
 /** a TCP connection to an address and port that got no answer */
 const CONNECT_TIMED_OUT =

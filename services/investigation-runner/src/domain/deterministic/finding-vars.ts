@@ -1,4 +1,4 @@
-import { backingWorkload, CSI_NODE_PLUGIN, NODE_AGENT } from './dependencies';
+import { backingWorkload, CSI_NODE_PLUGIN, MESH_PROXY, NODE_AGENT } from './dependencies';
 import { clipKeepingError, errorMessage, type Finding } from './diagnose';
 import { isUnhealthy, podsOnNode, unevenLoad } from './health';
 import { quantity, type ClusterModel } from './model';
@@ -158,6 +158,158 @@ function replicaMembers(model: ClusterModel, f: Finding): string {
     return `${h}${pod?.status ? ` (${pod.status}${why ? `: ${why.message.slice(0, 160)}` : ''})` : ''}`;
   });
   return parts.length ? `; members it cannot reach: ${parts.join(', ')}` : '';
+}
+
+/**
+ * "not primary" from a MongoDB whose members are up: the client is pinned to one member
+ * (directConnection=true, or one host without replicaSet=) and keeps writing to it after an
+ * election made another member primary. Else: no majority, no primary.
+ */
+function mongoPrimary({ f, model, container }: FindingContext): Record<string, string> {
+  const uri = Object.entries(container?.env ?? {}).find(([, v]) =>
+    /^mongodb(?:\+srv)?:\/\//.test(v),
+  );
+  const hosts = uri ? (/^mongodb:\/\/(?:[^@/]*@)?([^/?]+)/.exec(uri[1])?.[1] ?? '').split(',') : [];
+  const direct = uri && /[?&]directConnection=true\b/i.test(uri[1]);
+  if (uri && (direct || (hosts.length === 1 && !/[?&]replicaSet=/i.test(uri[1])))) {
+    const member = hosts[0]!.split(/[.:]/)[0];
+    return {
+      mongo_why: `: its connection string ${uri[0]} names the single member ${hosts[0]}${direct ? ' with directConnection=true' : ' without replicaSet='}, so the driver talks to that member only and does not follow the primary: after an election made another member primary, ${member} is a secondary that refuses writes (and reads without secondaryOk)`,
+      mongo_fix: `Give ${f.workload} a replica-set connection string (all members, replicaSet=<name>, no directConnection) so the driver follows the primary; then restart it.`,
+    };
+  }
+  return {
+    mongo_why: `: without a majority of members up no primary can be elected${replicaMembers(model, f)}`,
+    mongo_fix:
+      'Bring the missing replica-set members back (their pods: events, volumes, nodes) so a majority can elect a primary; `rs.status()` on a member shows who is reachable.',
+  };
+}
+
+/** An image that cannot be pulled for an init container: the main containers never start. */
+function initImage({ f, pods }: FindingContext): Record<string, string> {
+  const image = f.groups['image'] || f.groups['image2'];
+  for (const p of pods)
+    for (const c of p.containers)
+      if (c.init && image && c.image === image)
+        return {
+          pull_init: ` (its init container ${c.name})`,
+          pull_init_effect: `, so the init container ${c.name} never runs and the main containers never start`,
+        };
+  return {};
+}
+
+/** the directories a command without a path is looked up in */
+const PATH_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+/**
+ * A command "not found" in an image that has it: a volume mounted over the directory the command
+ * lives in (a ConfigMap at /usr/local/bin) hides the image's files there.
+ */
+function mountedOverCommand({ f, pods, vars }: FindingContext): Record<string, string> {
+  const plain = {
+    cmd_fix: `Fix the command/entrypoint of ${vars['subject']} to a binary the image contains.`,
+  };
+  const cmd = f.groups['cmd'] || f.groups['cmd2'];
+  if (!cmd) return plain;
+  const dirs = cmd.includes('/') ? [cmd.slice(0, cmd.lastIndexOf('/')) || '/'] : PATH_DIRS;
+  for (const p of pods)
+    for (const mount of (p.fields['mountPaths'] ?? '').split(', ').filter(Boolean)) {
+      const [path, volume] = mount.split(' from ') as [string, string | undefined];
+      const at = path.replace(/\/$/, '');
+      if (dirs.some((d) => d === at || d.startsWith(`${at}/`)))
+        return {
+          mounted_over: `. Volume ${volume ?? ''} is mounted at ${at} (its mountPath), over the image's own ${at}: the mount hides the files the image has there, ${cmd} among them`,
+          cmd_fix: `Mount volume ${volume ?? ''} of ${vars['subject']} at a directory of its own (not ${at}), or by subPath for single files; then the image's ${cmd} is found again.`,
+        };
+    }
+  return plain;
+}
+
+/**
+ * The destination a client's mesh proxy fails on (`service{ns=payments name=payments-api port=80}`
+ * or `logical service payments-api.payments.svc...`) and whether its pods run without the proxy
+ * the client has: not injected, so they are not in the mesh.
+ */
+function unmeshedDestination({ f, model, pods }: FindingContext): Record<string, string> {
+  const lines = [f.fact, ...model.logs.flatMap((l) => l.lines.map((x) => x.text))];
+  let name: string | undefined;
+  let ns: string | undefined;
+  for (const t of lines) {
+    const m =
+      /service\{ns=([a-z0-9-]+) name=([a-z0-9-]+)/.exec(t) ??
+      /logical service ([a-z0-9-]+)\.([a-z0-9-]+)\.svc/.exec(t);
+    if (!m) continue;
+    [ns, name] = t.includes('service{ns=') ? [m[1], m[2]] : [m[2], m[1]];
+    break;
+  }
+  if (!name) return { mesh_dest: 'its destination' };
+  const dest = model
+    .list('pod', ns)
+    .filter((p) => (!ns || p.namespace === ns) && model.workloadOf(p).name === name)
+    .filter((p) => p.containers.length);
+  const proxy = pods.flatMap((p) => p.containers).find((c) => MESH_PROXY.test(c.name))?.name;
+  const where = `${name}${ns ? ` (namespace ${ns})` : ''}`;
+  if (!proxy || !dest.length || dest.some((p) => p.containers.some((c) => MESH_PROXY.test(c.name))))
+    return { mesh_dest: where };
+  return {
+    mesh_dest: where,
+    unmeshed: `. The pods of ${name} run without the ${proxy} sidecar (${dest
+      .slice(0, 2)
+      .map((p) => p.name)
+      .join(
+        ', ',
+      )}): they were not injected (the namespace or the pod template lost the inject annotation, e.g. linkerd.io/inject), so they are not in the mesh: where a policy admits only meshed traffic (on the proxy's inbound port) or the mesh requires mTLS, the client's proxy cannot connect to them`,
+    unmeshed_fix: `Restore proxy injection for ${name} (the linkerd.io/inject: enabled annotation on its namespace or pod template) and restart it so its pods get the sidecar. `,
+  };
+}
+
+/** The Service port a TLS client calls and the targetPort behind it. */
+function plainPort({ f, model }: FindingContext): Record<string, string> {
+  const m =
+    /([a-z][a-z0-9-]*)(?:\.([a-z][a-z0-9-]*))?(?:\.svc(?:\.cluster\.local)?)?(?::|', port=)(\d{2,5})\b/.exec(
+      f.fact,
+    );
+  if (!m) return {};
+  const svc = model
+    .list('service')
+    .find((s) => s.name === m[1] && (!m[2] || !s.namespace || s.namespace === m[2]));
+  if (!svc) return {};
+  let ports: { port?: number; targetPort?: number | string; name?: string }[] = [];
+  try {
+    ports = JSON.parse(svc.fields['ports'] ?? '[]') as typeof ports;
+  } catch {
+    return {};
+  }
+  const p = ports.find((x) => String(x.port) === m[3]);
+  if (p?.targetPort === undefined) return {};
+  return {
+    plain_port: `: the Service ${svc.name} maps port ${p.port}${p.name ? ` (${p.name})` : ''} to targetPort ${p.targetPort}`,
+  };
+}
+
+/** The other pods that still mount a claim being deleted (they hold its finalizer). */
+function pvcHolders({ f, model }: FindingContext): Record<string, string> {
+  const claim = f.groups['claim'];
+  const ns = f.object?.namespace;
+  if (!claim) return {};
+  // the pods that name it (read whole), or the claim's own "Used By" (described)
+  const usedBy = (model.get('persistentvolumeclaim', claim, ns)?.fields['usedBy'] ?? '').split(',');
+  const holders = model
+    .list('pod', ns)
+    .filter(
+      (p) =>
+        (!ns || p.namespace === ns) &&
+        ((p.fields['claims'] ?? '').split(',').includes(claim) || usedBy.includes(p.name)) &&
+        model.workloadOf(p).name !== f.workload &&
+        !/Succeeded|Completed|Failed/.test(p.status ?? ''),
+    )
+    .slice(0, 3);
+  if (!holders.length) return {};
+  const names = holders.map((p) => `${p.name} (of ${model.workloadOf(p).name})`);
+  return {
+    pvc_holders: `: pod ${names.join(', ')} still mounts it`,
+    pvc_holders_fix: ` (${holders.map((p) => p.name).join(', ')})`,
+  };
 }
 
 /**
@@ -830,7 +982,12 @@ const ENTRY_VARS: Record<string, Enricher> = {
     webhook_service: f.groups['service'] ?? 'it',
   }),
   deployment_paused: pausedImages,
-  mongo_no_primary: ({ f, model }) => ({ members: replicaMembers(model, f) }),
+  mongo_no_primary: mongoPrimary,
+  tls_to_plain_port: plainPort,
+  mesh_proxy_fail_fast: unmeshedDestination,
+  command_not_found: mountedOverCommand,
+  image_not_found: initImage,
+  pvc_being_deleted: pvcHolders,
   health_checks_dependency: dependencyProbe,
   node_not_ready: expiredNodeCertificate,
   vault_kubernetes_login_denied: vaultServiceAccount,

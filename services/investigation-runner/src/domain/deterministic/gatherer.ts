@@ -673,7 +673,7 @@ export class Gatherer {
         return Number.isFinite(desired) && desired < nodes.length && !d.fields['nodeSelector'];
       })
       .slice(0, 3);
-    if (!short.length) return;
+    if (!short.length) return this.inspectAgentsOnSubjectNodes();
     await Promise.all([
       ...short.filter((d) => !d.containers.length).map((d) => this.describe(d)),
       ...nodes
@@ -692,6 +692,56 @@ export class Gatherer {
           namespace: d.namespace,
           from: 'evidence',
         });
+    await this.inspectAgentsOnSubjectNodes();
+  }
+
+  /**
+   * The telemetry of the subjects is missing while the node agents (DaemonSets) run everywhere:
+   * the agents' pods on the nodes the subjects' pods run on may be failing there only (a log
+   * shipper killed at its memory limit on the busiest nodes). Up to two failing ones are read and
+   * their DaemonSet becomes a subject.
+   */
+  private async inspectAgentsOnSubjectNodes(): Promise<void> {
+    const { model } = this;
+    const nodes = new Set(
+      this.subjectPods()
+        .map((p) => p.node)
+        .filter((n): n is string => !!n),
+    );
+    if (!nodes.size) return;
+    const agents = model
+      .list('daemonset')
+      .filter((d) => d.namespace)
+      .slice(0, 6);
+    for (const ns of [...new Set(agents.map((d) => d.namespace!))].slice(0, 3))
+      if (!model.list('pod', ns).some((p) => p.namespace === ns))
+        await this.first(
+          this.listers('pod'),
+          { kind: 'pod', namespace: ns },
+          { kind: 'pod', namespace: ns },
+        );
+    const failing = agents
+      .flatMap((d) => model.podsOf('daemonset', d.name, d.namespace))
+      // failing now, or restarting over and over (an OOM kill, then running again)
+      // (a listing that does not say the node: any of them)
+      .filter(
+        (p) =>
+          (!p.node || nodes.has(p.node)) && (isUnhealthy(p, this.now) || (p.restarts ?? 0) > 2),
+      )
+      .sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))
+      .filter((p) => !this.inspected.has(viewKey(p)))
+      .slice(0, 2);
+    await Promise.all(failing.map((p) => this.inspect(p)));
+    for (const p of failing) {
+      const d = model.workloadOf(p);
+      if (!this.scope.subjects.some((s) => s.name === d.name))
+        this.scope.subjects.push({
+          kind: 'daemonset',
+          name: d.name,
+          namespace: p.namespace,
+          from: 'evidence',
+        });
+    }
   }
 
   /**
@@ -1560,6 +1610,19 @@ export class Gatherer {
               (l) => l.pod !== o.name && l.lines.some((x) => CONNECTION_RESET.test(x.text)),
             ),
         ),
+        // ... and in a client whose own calls fail with 502/503/504: the proxy says why it
+        // failed them (fail-fast, connect timeouts to the endpoints)
+        ...main.filter(
+          (c, i) =>
+            i > 0 &&
+            MESH_PROXY.test(c.name) &&
+            this.model.logs.some(
+              (l) =>
+                l.pod === o.name &&
+                l.container !== c.name &&
+                l.lines.some((x) => x.level === 'error' && /\b50[234]\b/.test(x.text)),
+            ),
+        ),
         // a pod of two main containers, the first a proxy in front of the second (nginx before
         // php-fpm on 127.0.0.1): the second one's own log, once per workload, even when it is
         // ready (the proxy only reports that its local upstream times out)
@@ -1864,6 +1927,38 @@ export class Gatherer {
         for (const v of Object.values(c.env))
           for (const m of v.matchAll(/\b[a-z0-9-]+\.([a-z0-9-]+)\.svc\b/g))
             if (!known.has(m[1]!)) wanted.add(m[1]!);
+    }
+    // ... and the namespaces of the Services their failing lines name by a cluster IP no listed
+    // Service or pod has (connect ECONNREFUSED 172.20.88.17:9200)
+    const ips = new Set<string>();
+    for (const l of failing) {
+      const pod = model.get('pod', l.pod!, l.namespace);
+      if (!pod || !own.has(model.workloadOf(pod).name)) continue;
+      for (const x of l.lines.filter((y) => y.level === 'error').slice(-50))
+        for (const m of x.text.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}\b/g))
+          ips.add(m[1]!);
+    }
+    const unknownIp = (ip: string) =>
+      !model
+        .list()
+        .some(
+          (o) =>
+            (o.kind === 'service' && o.fields['clusterIP'] === ip) ||
+            (o.kind === 'pod' && o.fields['podIP'] === ip),
+        );
+    if ([...ips].some(unknownIp)) {
+      await this.first(
+        this.listers('service'),
+        { kind: 'service', all: true, wide: true },
+        { kind: 'service' },
+      );
+      for (const svc of model.list('service'))
+        if (
+          svc.namespace &&
+          ips.has(svc.fields['clusterIP'] ?? '') &&
+          !model.list('pod', svc.namespace).some((p) => p.namespace === svc.namespace)
+        )
+          wanted.add(svc.namespace);
     }
     for (const ns of [...wanted].slice(0, 2))
       await Promise.all(['pod', 'service', 'statefulset'].map((kind) => this.listKind(kind, ns)));

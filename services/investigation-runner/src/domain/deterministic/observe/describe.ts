@@ -488,6 +488,13 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     .map((m) => `${m[1]} from ${m[2]}`);
   if (subPaths.length && !v.fields['subPathMounts'])
     v.fields['subPathMounts'] = subPaths.join(', ');
+  // "/usr/local/bin from health (rw)": every whole-volume mount
+  const mountPaths = lines
+    .map((x) => /^\s+(\/\S*) from (\S+) \((?![^)]*path=")[^)]*\)/.exec(x.raw))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => `${m[1]} from ${m[2]}`);
+  if (mountPaths.length && !v.fields['mountPaths'])
+    v.fields['mountPaths'] = [...new Set(mountPaths)].join(', ');
   if (secrets.length && !v.fields['secrets']) v.fields['secrets'] = secrets.join(',');
   // conditions table
   const condIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Conditions');

@@ -108,6 +108,13 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       if (name && path && str(m['subPath'])) subPaths.push(`${path} from ${name}`);
     }
   if (subPaths.length) v.fields['subPathMounts'] = subPaths.join(', ');
+  // every mount of the main containers: a volume mounted over a directory of the image hides it
+  const mountPaths = arr(podSpec['containers'])
+    .map(rec)
+    .flatMap((c) => arr(c['volumeMounts']).map(rec))
+    .filter((m) => str(m['mountPath']) && !str(m['subPath']))
+    .map((m) => `${String(m['mountPath'])} from ${String(m['name'] ?? '')}`);
+  if (mountPaths.length) v.fields['mountPaths'] = [...new Set(mountPaths)].join(', ');
   const tmpfs: string[] = [];
   for (const vol of arr(podSpec['volumes']).map(rec)) {
     const name = str(vol['name']);
