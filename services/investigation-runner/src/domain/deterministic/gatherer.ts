@@ -607,6 +607,43 @@ export class Gatherer {
     await genericDone;
     // 7. an autoscaler that cannot read the resource metrics API: metrics-server's log says why
     await this.inspectMetricsServer();
+    // ... a claim being deleted: the pods that still mount it hold it (pvc-protection)
+    await this.inspectClaimHolders();
+  }
+
+  /**
+   * A pod waits for a PersistentVolumeClaim that "is being deleted": the claim stays Terminating
+   * while another pod mounts it. The namespace's other running pods not read yet (whose volumes
+   * may not be known) are read, up to three, the oldest first: they held it before the deletion.
+   */
+  private async inspectClaimHolders(): Promise<void> {
+    const { model } = this;
+    const said = [
+      ...model.events.map((e) => ({ text: e.message, ns: e.namespace })),
+      ...model
+        .list('pod')
+        .flatMap((p) => p.conditions.map((c) => ({ text: c.message ?? '', ns: p.namespace }))),
+    ];
+    const hit = said.find((x) => /persistentvolumeclaim "[^"]+" is being deleted/.test(x.text));
+    if (!hit?.ns) return;
+    const claim = /persistentvolumeclaim "([^"]+)"/.exec(hit.text)![1]!;
+    // a running pod known to mount it already says who holds it
+    const holds = (p: ObjectView) =>
+      /Running/.test(p.status ?? '') && (p.fields['claims'] ?? '').split(',').includes(claim);
+    if (model.list('pod', hit.ns).some(holds)) return;
+    const unread = model
+      .list('pod', hit.ns)
+      .filter(
+        (p) =>
+          p.namespace === hit.ns &&
+          // volumes not known: a listing (a pod read whole that mounts no claim has none either)
+          p.fields['claims'] === undefined &&
+          !this.inspected.has(viewKey(p)) &&
+          /Running/.test(p.status ?? ''),
+      )
+      .sort((a, b) => (a.created ?? 0) - (b.created ?? 0))
+      .slice(0, 3);
+    await Promise.all(unread.map((p) => this.describe(p)));
   }
 
   /** An HPA that cannot read resource metrics: what metrics-server (which serves them) logs. */
@@ -886,15 +923,17 @@ export class Gatherer {
     const { model, scope } = this;
     // a public name that does not resolve while its Ingress looks fine: the controller that
     // writes the DNS records (external-dns) may be failing
-    const dnsWriters = [
+    // ... and what serves the subjects from outside their namespace: the controller writing their
+    // DNS records, the entry points in front of them
+    const outside = [
       ...(await this.inspectDnsRecordWriters()),
       ...(await this.inspectEntryPoints()),
     ];
     const own = model.list().filter((o) => scope.subjects.some((s) => model.matches(o, s)));
     const ns = scope.namespaces[0] ?? own.find((o) => o.namespace && o.kind !== 'node')?.namespace;
     const consulted = [...this.storeClients.values()];
-    if (!ns || /^kube-/.test(ns)) return [...dnsWriters, ...consulted];
-    return [...dnsWriters, ...consulted, ...(await this.widenInNamespace(ns, own))];
+    if (!ns || /^kube-/.test(ns)) return [...outside, ...consulted];
+    return [...outside, ...consulted, ...(await this.widenInNamespace(ns, own))];
   }
 
   /**
