@@ -22,6 +22,7 @@ import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
 import { LOG_LEVEL_VARIABLE, ownHash, questionNamespace, templateKey } from './questions';
+import { podsOfWorkload, replicaCounts, unreadyPod } from './questions-fleet';
 import type { Scope, Subject } from './scope';
 import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
 
@@ -121,6 +122,8 @@ export class Gatherer {
       tail?: number;
       /** a listing's wide form (a pod's node) */
       wide?: boolean;
+      /** a listing of whole objects (YAML), where a tool offers that format */
+      whole?: boolean;
     },
   ): Params | undefined {
     const out: Params = {};
@@ -159,7 +162,7 @@ export class Gatherer {
     if (p.params.output && (p.verb === 'get' || p.verb === 'list')) {
       const en = props[p.params.output]?.enum;
       const offered = (v: string) => Array.isArray(en) && en.includes(v);
-      const want = t.name ? ['yaml', 'json'] : ['wide'];
+      const want = t.name || t.whole ? ['yaml', 'json'] : ['wide'];
       const v = want.find(offered);
       if (v) set('output', v);
     }
@@ -509,6 +512,7 @@ export class Gatherer {
     await this.gatherForSpecQuestion();
     await this.gatherForInventoryQuestion();
     await this.gatherForHygieneQuestion();
+    await this.gatherForFleetQuestion();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1343,6 +1347,125 @@ export class Gatherer {
         .filter((c) => inNs(c) && !named.has(c.name) && c.fields['usedBy'] === undefined)
         .slice(0, 8)
         .map((c) => this.describe(c)),
+    );
+  }
+
+  /**
+   * Questions about the cluster's layout and what runs unmanaged or degraded (scope.ts
+   * fleetQuestion): the nodes' labels, each pod's owner, each Ingress's TLS section, each
+   * Deployment's conditions and its unready pods' times. Listings show none of these: a listing of
+   * whole objects where a tool offers one, else each object read whole or described.
+   */
+  private async gatherForFleetQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (
+      q?.type !== 'node_topology' &&
+      q?.type !== 'bare_pods' &&
+      q?.type !== 'ingress_tls' &&
+      q?.type !== 'under_replicated'
+    )
+      return;
+    const room = Math.max(4, Math.min(24, this.budget - 4));
+    if (q.type === 'node_topology') {
+      const unread = () =>
+        this.model
+          .list('node')
+          .filter((n) => !Object.keys(n.labels).length && !n.fields['providerID']);
+      if (!this.model.list('node').length || unread().length > 1)
+        await this.listWhole('node', undefined);
+      await Promise.all(
+        unread()
+          .slice(0, room)
+          .map((n) => this.describe(n)),
+      );
+      return;
+    }
+    const ns = questionNamespace(q, this.model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    const kind = q.type === 'bare_pods' ? 'pod' : q.type === 'ingress_tls' ? 'ingress' : q.kind;
+    if (!this.model.list(kind, ns).some(inNs)) await this.listKind(kind, ns);
+    if (q.type === 'bare_pods') {
+      const unread = () =>
+        this.model
+          .list('pod', ns)
+          .filter((p) => inNs(p) && !p.owner && p.fields['ownedBy'] === undefined);
+      if (unread().length > 1) await this.listWhole('pod', ns);
+      // pods no controller label marks first: the likeliest to have no owner
+      const marked = (p: ObjectView) =>
+        [
+          'pod-template-hash',
+          'controller-revision-hash',
+          'job-name',
+          'batch.kubernetes.io/job-name',
+        ].some((k) => p.labels[k] !== undefined);
+      const pods = unread().sort((a, b) => Number(marked(a)) - Number(marked(b)));
+      await Promise.all(pods.slice(0, room).map((p) => this.describe(p)));
+      return;
+    }
+    if (q.type === 'ingress_tls') {
+      const unread = () =>
+        this.model.list('ingress', ns).filter((i) => inNs(i) && i.fields['tls'] === undefined);
+      if (unread().length > 1) await this.listWhole('ingress', ns);
+      await Promise.all([
+        ...unread()
+          .slice(0, Math.min(room, 12))
+          .map((i) => this.readOrDescribe(i)),
+        // whether each Secret named exists (names only)
+        this.model.list('secret', ns).some(inNs)
+          ? Promise.resolve(false)
+          : this.listKind('secret', ns),
+      ]);
+      return;
+    }
+    // fewer ready than desired: each such workload's conditions with their times (read whole),
+    // and when those do not say, its unready pods' own Ready condition
+    const below = () =>
+      this.model.list(q.kind, ns).filter((o) => {
+        if (!inNs(o) || o.kind !== q.kind) return false;
+        const { desired, ready } = replicaCounts(o);
+        return desired === undefined || ready === undefined || ready < desired;
+      });
+    const untimed = () => below().filter((o) => !o.conditions.some((c) => c.at !== undefined));
+    if (untimed().length > 2) await this.listWhole(q.kind, ns);
+    await Promise.all(
+      untimed()
+        .slice(0, Math.min(room, 12))
+        .map(async (o) => {
+          if (!(await this.readWhole(o))) await this.describe(o);
+        }),
+    );
+    const pods = below()
+      .filter(
+        (o) =>
+          !o.conditions.some(
+            (c) =>
+              (c.type === 'Available' || c.type === 'Progressing') &&
+              c.status === 'False' &&
+              c.at !== undefined,
+          ),
+      )
+      .flatMap((o) =>
+        podsOfWorkload(this.model, o)
+          .filter(
+            (p) =>
+              unreadyPod(p) && !p.conditions.some((c) => c.type === 'Ready' && c.at !== undefined),
+          )
+          .slice(0, 3),
+      );
+    await Promise.all(pods.slice(0, Math.min(room, 8)).map((p) => this.readWhole(p)));
+  }
+
+  /** a kind listed as whole objects (YAML), where a listing tool offers that format */
+  private listWhole(kind: string, ns: string | undefined): Promise<boolean> {
+    return this.first(
+      this.listers(kind).filter((p) => {
+        const en = p.params.output
+          ? p.tool.parameters.properties?.[p.params.output]?.enum
+          : undefined;
+        return Array.isArray(en) && (en.includes('yaml') || en.includes('json'));
+      }),
+      { kind, namespace: ns, all: !ns, whole: true },
+      { kind, namespace: ns },
     );
   }
 

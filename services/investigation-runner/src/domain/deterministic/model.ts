@@ -76,7 +76,12 @@ export class ClusterModel {
     prev.created ??= v.created;
     Object.assign(prev.labels, v.labels);
     Object.assign(prev.fields, v.fields);
-    if (v.conditions.length) prev.conditions = v.conditions;
+    if (v.conditions.length) {
+      // a description shows no times: a condition unchanged since it was read whole keeps its own
+      for (const c of v.conditions)
+        c.at ??= prev.conditions.find((x) => x.type === c.type && x.status === c.status)?.at;
+      prev.conditions = v.conditions;
+    }
     if (
       (v.containers.length && !prev.containers.length) ||
       (v.containers.length >= prev.containers.length &&

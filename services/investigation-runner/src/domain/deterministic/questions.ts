@@ -5,6 +5,7 @@ import { hasCompleted, hasFinished } from './health';
 import type { ObjectView } from './observe';
 import type { LogLine } from './observe/views';
 import type { Question, Scope, Subject } from './scope';
+import { barePods, ingressHostsAndTls, nodeTopology, underReplicated } from './questions-fleet';
 import { clip } from './text';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -248,6 +249,14 @@ export function answerQuestion(
       return suspendedCronJobs(model, questionNamespace(q, model, scope), now);
     case 'created':
       return createdSince(model, q.kind, questionNamespace(q, model, scope), q.since, now);
+    case 'node_topology':
+      return nodeTopology(model);
+    case 'bare_pods':
+      return barePods(model, questionNamespace(q, model, scope));
+    case 'ingress_tls':
+      return ingressHostsAndTls(model, questionNamespace(q, model, scope));
+    case 'under_replicated':
+      return underReplicated(model, q.kind, questionNamespace(q, model, scope), now);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

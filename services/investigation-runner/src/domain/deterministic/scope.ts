@@ -95,7 +95,15 @@ export type Question =
   /** "which cronjobs are suspended, and when did each last run?" */
   | { type: 'suspended_cronjobs'; namespace?: string; near?: string[] }
   /** "which pods were created in the last hour?" (`kind`: pod unless another is named) */
-  | { type: 'created'; kind: string; since: number; namespace?: string; near?: string[] };
+  | { type: 'created'; kind: string; since: number; namespace?: string; near?: string[] }
+  /** "how many nodes per zone and instance type?": the nodes counted by their topology labels */
+  | { type: 'node_topology' }
+  /** "which pods are not managed by any controller?": pods without ownerReferences */
+  | { type: 'bare_pods'; namespace?: string; near?: string[] }
+  /** "which hosts do the Ingresses serve, with which TLS Secret?" */
+  | { type: 'ingress_tls'; namespace?: string; near?: string[] }
+  /** "which deployments have fewer ready replicas than desired, and since when?" */
+  | { type: 'under_replicated'; kind: string; namespace?: string; near?: string[] };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -190,7 +198,11 @@ export function scopeIncident(
   for (const m of text.matchAll(
     /(?:\bin (?:the )?namespace|\bnamespace|\bns|\s-n)\s+[`'"]?([a-z0-9][a-z0-9-]*)/gi,
   ))
-    if (!/\bin (?:the )?[`'"]?[a-z0-9][a-z0-9-]*[`'"]?\s*$/i.test(text.slice(0, m.index)))
+    if (
+      !/\b(?:in|from|of|for|across|within) (?:the )?[`'"]?[a-z0-9][a-z0-9-]*[`'"]?\s*$/i.test(
+        text.slice(0, m.index),
+      )
+    )
       addNs(m[1]!.toLowerCase());
   // "deployment x", "the x deployment", "pod x", "node x", "job x", "pvc x"
   for (const m of text.matchAll(
@@ -340,6 +352,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const fleet = fleetQuestion(t, namespaces);
+  if (fleet) return fleet;
   const inventory = inventoryQuestion(message, namespaces, subjects, now);
   if (inventory) return inventory;
   const hygiene = hygieneQuestion(t, namespaces, now);
@@ -809,6 +823,110 @@ function hygieneQuestion(t: string, namespaces: string[], now: number): Question
                   : 'pod';
     return { type: 'created', kind, since, namespace: ns, near };
   }
+  return undefined;
+}
+
+/**
+ * Questions about how the cluster is laid out and what runs unmanaged or degraded: nodes per zone
+ * and instance type, pods no controller owns, the hosts Ingresses serve with their TLS Secrets,
+ * workloads with fewer ready replicas than desired. Asked as questions or as requests.
+ */
+function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
+  const asking =
+    /\?|\b(?:how many|how are|how is|which|what|who|list|show|find|tell me|give me|is there|are there|any|count|breakdown|break down)\b/.test(
+      t,
+    );
+  if (!asking || /\bwhy\b/.test(t)) return undefined;
+  const ns = namespaces[0];
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    // "the shop namespace", "the shop ingresses"
+    .concat(
+      [...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns|ingress(?:es)?)\b/g)].map(
+        (m) => m[1]!,
+      ),
+    )
+    .filter((w) => !STOP.has(w));
+  const failure =
+    REPORTS_A_FAILURE.test(t) ||
+    /\b(?:pending|stuck|unschedulable|schedul\w*|conflict|evict\w*|not ready|notready|down)\b/.test(
+      t,
+    );
+  // "how many nodes per zone / instance type?", "how are our nodes spread across AZs?", "what
+  // instance types do we run, per zone?", "spot vs on-demand nodes"
+  const instanceTypes =
+    /\b(?:instance|machine|vm|node)[ -]?(?:types?|sizes?|families|family|class(?:es)?|skus?)\b/.test(
+      t,
+    );
+  const zones = /\b(?:(?:availability )?zones?|azs?|failure[ -]domains?|topology|regions?)\b/.test(
+    t,
+  );
+  const capacity = /\bspot\b|\bon[ -]demand\b|\bpreemptible\b|\bcapacity[ -]types?\b/.test(t);
+  const nodes = /\b(?:nodes?|workers?|instances?|machines?|vms?|fleet)\b/.test(t);
+  if (
+    !failure &&
+    (instanceTypes ||
+      (nodes &&
+        (zones || capacity) &&
+        /\b(?:how many|how are|how is|per|each|every|by|spread|distribut\w*|split|balanced|across|breakdown|break down|count|which|what|list|show)\b/.test(
+          t,
+        )))
+  )
+    return { type: 'node_topology' };
+  // "which pods aren't owned by anything?", "bare / naked / orphan / standalone pods", "pods not
+  // managed by a controller", "any pods not owned by a deployment?"
+  if (
+    /\bpods?\b/.test(t) &&
+    !/\b(?:pvcs?|claims?|volumes?|disks?|replicasets?)\b/.test(t) &&
+    (/\b(?:bare|naked|orphan(?:ed|s)?|standalone|stand-alone|unmanaged|unowned|ownerless|controllerless|free[ -]standing)\s+pods?\b/.test(
+      t,
+    ) ||
+      /\bpods?\b[^?.]{0,60}(?:\bnot|n['’]t|\bnever)\s+(?:be(?:ing)?\s+)?(?:owned|managed|controlled|created|backed)\s+by\b/.test(
+        t,
+      ) ||
+      /\bpods?\b[^?.]{0,60}\b(?:without|with no|no|lacking|missing)\s+(?:an?\s+|any\s+)?(?:owner|controller|owner ?references?|ownerreferences?|parent)s?\b/.test(
+        t,
+      ) ||
+      /\b(?:nothing|no controller|no one|nobody)\s+(?:owns|manages|controls)\b/.test(t))
+  )
+    return { type: 'bare_pods', namespace: ns, near };
+  // "which hosts do the shop ingresses serve, with which TLS secret?", "which domains ... and with
+  // which certificate secret?"
+  if (
+    /\b(?:ingress(?:es)?|hosts?|hostnames?|domains?|urls?|fqdns?|virtual hosts?)\b/.test(t) &&
+    /\b(?:tls|ssl|https|certs?|certificates?|secrets?)\b/.test(t) &&
+    /\b(?:ingress(?:es)?|serve[sd]?|serving|exposed?|routes?|routed)\b/.test(t) &&
+    !REPORTS_A_FAILURE.test(t) &&
+    !/\b(?:expir\w*|x509|invalid|mismatch\w*|untrusted|renew\w*|handshake|wrong|self[ -]signed|insecure|not secure|warnings?|fake)\b/.test(
+      t,
+    )
+  )
+    return { type: 'ingress_tls', namespace: ns, near };
+  // "which deployments have fewer ready replicas than desired (and since when)?", "which
+  // deployments are under-replicated / degraded?", "deployments below their desired count"
+  const kind =
+    /\bstatefulsets?\b|\bsts\b/.test(t) && !/\bdeployments?\b/.test(t)
+      ? 'statefulset'
+      : 'deployment';
+  if (
+    /\b(?:deployments|statefulsets|workloads|deploys)\b|\b(?:which|any|what)\s+(?:\w+\s+)?(?:deployment|statefulset|workload)\b/.test(
+      t,
+    ) &&
+    (/\b(?:fewer|less|lower|below|under|short of|not at)\b[^?.]{0,40}\b(?:ready|desired|replicas?|wanted|target|expected|count|spec)\b/.test(
+      t,
+    ) ||
+      /\bunder[ -]?replicated\b|\bdegraded\b|\b(?:not|n['’]t)\s+(?:fully\s+)?(?:ready|available|at full (?:capacity|strength))\b|\b(?:missing|unavailable|unready)\s+(?:replicas?|pods?)\b/.test(
+        t,
+      ) ||
+      /\bready\b[^?.]{0,30}\b(?:<|less than|fewer than|below)\b[^?.]{0,20}\bdesired\b/.test(t)) &&
+    /\b(?:which|what|any|list|show|find|how many)\b/.test(t) &&
+    !/\b(?:wrong|broken|crash\w*|fail\w*|errors?)\b/.test(t)
+  )
+    return { type: 'under_replicated', kind, namespace: ns, near };
   return undefined;
 }
 

@@ -53,6 +53,10 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const [k, n] = controlled.split('/', 2);
     v.owner = { kind: kindOf(k) ?? (k ?? '').toLowerCase(), name: n ?? '' };
   }
+  // a described pod without "Controlled By" has no controller: nothing recreates it
+  if (kind === 'pod') v.fields['ownedBy'] = controlled?.includes('/') ? controlled : 'none';
+  const providerID = top('ProviderID');
+  if (kind === 'node' && providerID) v.fields['providerID'] = providerID;
   const ts = top('CreationTimestamp') ?? top('Start Time');
   if (ts) v.created = parseTime(ts) ?? Date.parse(ts);
   // labels (multi-line: "Labels: app=x\n        pod-template-hash=y")
@@ -264,6 +268,16 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
       .map((l) => /^\s+(\S+) terminates\b/.exec(l.raw)?.[1])
       .filter((x): x is string => !!x && x !== 'SNI');
     if (tls.length) v.fields['tlsSecrets'] = tls.join(',');
+    // "web-tls terminates a.example.com,b.example.com" ("SNI": no Secret named)
+    v.fields['tls'] = JSON.stringify(
+      lines
+        .map((l) => /^\s+(\S+) terminates\b[ \t]*(\S*)/.exec(l.raw))
+        .filter((m): m is RegExpExecArray => !!m)
+        .map((m) => ({
+          secret: m[1] === 'SNI' ? '' : m[1]!,
+          hosts: (m[2] ?? '').split(',').filter(Boolean),
+        })),
+    );
     const at = lines.findIndex((l) => l.indent === 0 && /^Rules:?$/.test(l.raw.trim()));
     const backends: IngressBackend[] = [];
     let host = '*';

@@ -39,6 +39,10 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       kind: kindOf(String(owner['kind'])) ?? String(owner['kind']),
       name: String(owner['name']),
     };
+  // a pod no controller owns (no ownerReferences) is gone for good once deleted or drained
+  if (kind === 'pod' && (o['spec'] || o['status']))
+    v.fields['ownedBy'] =
+      owner['kind'] && owner['name'] ? `${owner['kind']}/${owner['name']}` : 'none';
   if (meta['deletionTimestamp']) v.fields['terminating'] = 'true';
   const ann = strMap(meta['annotations']);
   if (ann['deployment.kubernetes.io/revision'])
@@ -248,6 +252,8 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
           (t) => `${str(t['key'])}${t['value'] ? `=${str(t['value'])}` : ''}:${str(t['effect'])}`,
         );
       if (taints.length) v.fields['taints'] = taints.join(',');
+      // "aws:///eu-west-1a/i-0abc": the zone when no topology label says it
+      if (str(spec['providerID'])) v.fields['providerID'] = String(spec['providerID']);
       v.fields['allocatable'] = JSON.stringify(rec(status['allocatable']));
       const ready = v.conditions.find((c) => c.type === 'Ready');
       v.status = ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : v.status;
@@ -357,6 +363,13 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .map((t) => str(rec(t)['secretName']))
         .filter(Boolean);
       if (tls.length) v.fields['tlsSecrets'] = tls.join(',');
+      // which hosts each TLS entry terminates, with which Secret ('' = none named: the default
+      // certificate); [] = no TLS at all
+      v.fields['tls'] = JSON.stringify(
+        arr(spec['tls'])
+          .map(rec)
+          .map((t) => ({ secret: str(t['secretName']) ?? '', hosts: arr(t['hosts']).map(String) })),
+      );
       const backends = arr(spec['rules']).flatMap((r): IngressBackend[] => {
         const host = str(rec(r)['host']) ?? '*';
         return arr(rec(rec(r)['http'])['paths']).map((x) => {

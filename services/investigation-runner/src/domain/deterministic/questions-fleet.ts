@@ -1,0 +1,371 @@
+import { isCordoned, type ClusterModel } from './model';
+import type { ObjectView } from './observe';
+
+/**
+ * Answers to questions about how the cluster is laid out and what runs unmanaged or degraded
+ * (scope.ts fleetQuestion): nodes per zone and instance type, pods no controller owns, the hosts
+ * Ingresses serve with their TLS Secrets, workloads with fewer ready replicas than desired.
+ */
+
+/** the well-known topology labels, newest first (the beta ones came before Kubernetes 1.17) */
+export const ZONE_LABELS = [
+  'topology.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/zone',
+];
+export const INSTANCE_TYPE_LABELS = [
+  'node.kubernetes.io/instance-type',
+  'beta.kubernetes.io/instance-type',
+];
+/** labels cloud providers and autoscalers put on spot / on-demand nodes */
+const CAPACITY_LABELS = [
+  'karpenter.sh/capacity-type',
+  'eks.amazonaws.com/capacityType',
+  'node.kubernetes.io/lifecycle',
+  'kubernetes.azure.com/scalesetpriority',
+  'cloud.google.com/gke-spot',
+  'cloud.google.com/gke-preemptible',
+];
+
+const labelOf = (o: ObjectView, keys: string[]) =>
+  keys.map((k) => o.labels[k]).find((v) => v !== undefined && v !== '');
+
+/** a node's zone: its topology label, else the zone its provider ID names (aws:///eu-west-1a/i-x) */
+export function zoneOf(n: ObjectView): string | undefined {
+  const label = labelOf(n, ZONE_LABELS);
+  if (label) return label;
+  const id = n.fields['providerID'] ?? '';
+  return (
+    /^aws:\/\/\/([a-z]{2}-[a-z]+-\d[a-z])\//.exec(id)?.[1] ??
+    /^gce:\/\/[^/]+\/([a-z]+-[a-z]+\d-[a-z])\//.exec(id)?.[1]
+  );
+}
+
+/** spot / on-demand, when a label says it */
+function capacityOf(n: ObjectView): string | undefined {
+  for (const k of CAPACITY_LABELS) {
+    const v = n.labels[k];
+    if (v === undefined) continue;
+    if (k.startsWith('cloud.google.com/')) {
+      if (v === 'true') return k.endsWith('spot') ? 'spot' : 'preemptible';
+      continue;
+    }
+    if (/spot/i.test(v)) return 'spot';
+    if (/on[-_ ]?demand|regular|normal/i.test(v)) return 'on-demand';
+    return v.toLowerCase();
+  }
+  return undefined;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "2 m6i.xlarge, 1 r6i.2xlarge", most first */
+function tally(values: string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/** "how many nodes per zone and per instance type?" */
+export function nodeTopology(model: ClusterModel): string {
+  const nodes = model.list('node');
+  if (!nodes.length) return 'I could not list the nodes with the tools available.';
+  const read = nodes.filter((n) => Object.keys(n.labels).length || n.fields['providerID']);
+  if (!read.length)
+    return `${plural(nodes.length, 'node')} seen, but the tools showed none of their labels (topology.kubernetes.io/zone, node.kubernetes.io/instance-type), so I cannot say how they spread across zones and instance types.`;
+  const typeOf = (n: ObjectView) => labelOf(n, INSTANCE_TYPE_LABELS);
+  const zones = tally(read.map((n) => zoneOf(n) ?? '(no zone label)'));
+  const perZone = zones
+    .map(([z, count]) => {
+      const types = tally(
+        read
+          .filter((n) => (zoneOf(n) ?? '(no zone label)') === z)
+          .map((n) => typeOf(n) ?? 'unknown type'),
+      );
+      return `${z}: ${count} (${types.map(([t, c]) => `${c} ${t}`).join(', ')})`;
+    })
+    .join('; ');
+  const types = tally(read.map((n) => typeOf(n) ?? '(no instance-type label)'));
+  const capacities = read.map(capacityOf);
+  const capacity = capacities.some(Boolean)
+    ? ` By capacity type: ${tally(capacities.map((c) => c ?? 'unlabelled'))
+        .map(([c, k]) => `${k} ${c}`)
+        .join(', ')}${
+        read.some((n) => capacityOf(n) === 'spot' || capacityOf(n) === 'preemptible')
+          ? ` (${read
+              .filter((n) => capacityOf(n) === 'spot' || capacityOf(n) === 'preemptible')
+              .map((n) => `${capacityOf(n)}: ${n.name}, ${typeOf(n) ?? '?'} in ${zoneOf(n) ?? '?'}`)
+              .join('; ')})`
+          : ''
+      }.`
+    : '';
+  const unwell = read.filter((n) => (n.status && n.status !== 'Ready') || isCordoned(n));
+  const notes = `${
+    unwell.length
+      ? ` Not schedulable or not Ready: ${unwell.map((n) => `${n.name} [${n.status ?? '?'}]`).join(', ')}.`
+      : ''
+  }${
+    read.length < nodes.length
+      ? ` The labels of ${plural(nodes.length - read.length, 'node')} were not shown: ${nodes
+          .filter((n) => !read.includes(n))
+          .map((n) => n.name)
+          .join(', ')}.`
+      : ''
+  }`;
+  return `${plural(read.length, 'node')} across ${plural(zones.length, 'zone')} (topology.kubernetes.io/zone) and ${plural(types.length, 'instance type')} (node.kubernetes.io/instance-type). Per zone: ${perZone}. Per instance type: ${types
+    .map(([t, c]) => `${t} ${c}`)
+    .join(', ')}.${capacity}${notes}`;
+}
+
+/** the controller labels set on the pods they create (a hint when the owner was not read) */
+const CONTROLLER_LABELS: [string, string][] = [
+  ['pod-template-hash', 'a ReplicaSet'],
+  ['controller-revision-hash', 'a StatefulSet or DaemonSet'],
+  ['batch.kubernetes.io/job-name', 'a Job'],
+  ['job-name', 'a Job'],
+];
+
+/** "which pods are not managed by any controller?": pods without ownerReferences */
+export function barePods(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const pods = model
+    .list('pod', namespace)
+    .filter((p) => p.kind === 'pod' && (!namespace || p.namespace === namespace));
+  if (!pods.length) return `I could not list the pods${where} with the tools available.`;
+  const ownerOf = (p: ObjectView) =>
+    p.owner
+      ? `${p.owner.kind} ${p.owner.name}`
+      : p.fields['ownedBy'] && p.fields['ownedBy'] !== 'none'
+        ? p.fields['ownedBy'].replace('/', ' ')
+        : undefined;
+  const bare = pods.filter((p) => !p.owner && p.fields['ownedBy'] === 'none');
+  const owned = pods.filter((p) => ownerOf(p));
+  const unknown = pods.filter((p) => !bare.includes(p) && !owned.includes(p));
+  const hinted = unknown.filter((p) => CONTROLLER_LABELS.some(([k]) => p.labels[k] !== undefined));
+  const unread = unknown.filter((p) => !hinted.includes(p));
+  const byOwner = new Map<string, number>();
+  for (const p of owned) {
+    const w = model.workloadOf(p);
+    const o = ownerOf(p)!;
+    const label = w.name !== p.owner?.name && w.kind !== 'pod' ? `${o} (${w.kind} ${w.name})` : o;
+    byOwner.set(label, (byOwner.get(label) ?? 0) + 1);
+  }
+  const managed = owned.length
+    ? ` Managed by a controller: ${[...byOwner].map(([o, c]) => `${c} by ${o}`).join(', ')}.`
+    : '';
+  const tail = `${managed}${
+    hinted.length
+      ? ` Not read, but labelled by a controller: ${hinted
+          .map(
+            (p) => `${p.name} (${CONTROLLER_LABELS.find(([k]) => p.labels[k] !== undefined)![1]})`,
+          )
+          .join(', ')}.`
+      : ''
+  }${
+    unread.length
+      ? ` Whether ${unread.map((p) => p.name).join(', ')} ${unread.length === 1 ? 'has' : 'have'} an owner was not shown.`
+      : ''
+  }`;
+  if (!bare.length)
+    return `No pod${where} is unmanaged: every pod read has an owner (${pods.length} pods seen).${tail}`;
+  const age = (p: ObjectView) =>
+    p.created !== undefined ? `, created ${new Date(p.created).toISOString()}` : '';
+  return `${bare.length} of the ${pods.length} pods${where} ${bare.length === 1 ? 'is' : 'are'} not managed by any controller (no ownerReferences): ${bare
+    .map(
+      (p) =>
+        `${p.name} (${p.status ?? 'status not shown'}${age(p)}${p.node ? `, on ${p.node}` : ''})`,
+    )
+    .join(
+      ', ',
+    )}. Nothing recreates ${bare.length === 1 ? 'it' : 'them'} if ${bare.length === 1 ? 'it is' : 'they are'} deleted, evicted or drained off ${bare.length === 1 ? 'its' : 'their'} node.${tail}`;
+}
+
+interface TlsEntry {
+  secret: string;
+  hosts: string[];
+}
+
+/** "which hosts do the Ingresses serve, and which TLS Secret does each use?" */
+export function ingressHostsAndTls(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const ingresses = model
+    .list('ingress', namespace)
+    .filter((i) => !namespace || i.namespace === namespace)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  if (!ingresses.length) return `I could not list any Ingress${where} with the tools available.`;
+  const secrets = new Set(
+    model
+      .list('secret', namespace)
+      .filter((s) => !namespace || s.namespace === namespace)
+      .map((s) => s.name),
+  );
+  const unread: string[] = [];
+  const parts: string[] = [];
+  let hostCount = 0;
+  const plain: string[] = [];
+  for (const ing of ingresses) {
+    let tls: TlsEntry[] | undefined;
+    try {
+      tls =
+        ing.fields['tls'] !== undefined ? (JSON.parse(ing.fields['tls']) as TlsEntry[]) : undefined;
+    } catch {
+      tls = undefined;
+    }
+    const hosts = (ing.fields['hosts'] ?? '').split(',').filter(Boolean);
+    for (const t of tls ?? []) for (const h of t.hosts) if (!hosts.includes(h)) hosts.push(h);
+    if (!tls) {
+      unread.push(
+        `${ing.name}${hosts.length ? ` (${hosts.join(', ')}${ing.fields['tlsSecrets'] ? `; TLS Secrets ${ing.fields['tlsSecrets']}` : ''})` : ''}`,
+      );
+      continue;
+    }
+    hostCount += hosts.length;
+    // hosts grouped by the Secret that terminates them
+    const bySecret = new Map<string, string[]>();
+    for (const h of hosts) {
+      const entry = tls.find((t) => t.hosts.includes(h)) ?? tls.find((t) => !t.hosts.length);
+      const key = entry
+        ? entry.secret || '(no secretName: the controller default certificate)'
+        : '';
+      bySecret.set(key, [...(bySecret.get(key) ?? []), h]);
+      if (!entry) plain.push(h);
+    }
+    const said = [...bySecret]
+      .map(([secret, hs]) => {
+        const names = hs.map((h) => (h === '*' ? 'any host (no host rule)' : h)).join(' and ');
+        if (!secret) return `${names} without TLS (no spec.tls entry: plain HTTP)`;
+        const missing = secrets.size && !secret.startsWith('(') && !secrets.has(secret);
+        return `${names} with TLS Secret ${secret}${missing ? ' (not found in the namespace)' : ''}`;
+      })
+      .join('; ');
+    parts.push(`Ingress ${ing.name} serves ${said || 'no host'}`);
+  }
+  const out = parts.length
+    ? `${plural(parts.length, 'Ingress', 'Ingresses')}${where} serve ${plural(hostCount, 'host')}: ${parts.join('. ')}.${
+        plain.length
+          ? ` ${plain.length === 1 ? 'Host' : 'Hosts'} without TLS: ${plain.join(', ')}.`
+          : ' Every host has TLS.'
+      }`
+    : '';
+  return `${out}${
+    unread.length ? `${out ? ' ' : ''}The TLS section of ${unread.join('; ')} was not shown.` : ''
+  }`.trim();
+}
+
+const timeOf = (ms: number, now: number) => {
+  const d = new Date(ms).toISOString();
+  const mins = Math.max(0, Math.round((now - ms) / 60_000));
+  const ago =
+    mins >= 1440
+      ? `${Math.floor(mins / 1440)} d ${Math.floor((mins % 1440) / 60)} h`
+      : mins >= 60
+        ? `${Math.floor(mins / 60)} h ${mins % 60} min`
+        : `${mins} min`;
+  return `${d.slice(0, 10)} ${d.slice(11, 19)} UTC, ${ago} ago`;
+};
+
+/** desired and ready replicas of a Deployment or StatefulSet, from whatever the tools showed */
+export function replicaCounts(o: ObjectView): { desired?: number; ready?: number } {
+  const listed = /^(\d+)\/(\d+)$/.exec(o.fields['ready'] ?? '');
+  const n = (k: string) => (o.fields[k] !== undefined ? Number(o.fields[k]) : undefined);
+  const desired = n('replicas') ?? (listed ? Number(listed[2]) : undefined) ?? n('status.replicas');
+  // read whole: status.readyReplicas is left out when none is ready
+  const whole = o.fields['replicas'] !== undefined && o.conditions.some((c) => c.at !== undefined);
+  const ready =
+    n('status.readyReplicas') ??
+    (listed ? Number(listed[1]) : undefined) ??
+    (whole ? 0 : n('status.availableReplicas'));
+  return { desired, ready };
+}
+
+/** the pods of a workload (their ReplicaSet's owner, else their name) */
+export function podsOfWorkload(model: ClusterModel, w: ObjectView): ObjectView[] {
+  return model
+    .list('pod', w.namespace)
+    .filter((p) => p.namespace === w.namespace && model.workloadOf(p).name === w.name);
+}
+
+/** a pod not running and ready (its listing's READY "0/1", its containers, its Ready condition) */
+export function unreadyPod(p: ObjectView): boolean {
+  const listed = /^(\d+)\/(\d+)$/.exec(p.fields['ready'] ?? '');
+  return (
+    (p.status !== undefined && p.status !== 'Running') ||
+    (listed !== null && Number(listed[1]) < Number(listed[2])) ||
+    p.containers.some((c) => !c.init && c.ready === false) ||
+    p.conditions.some((c) => c.type === 'Ready' && c.status === 'False')
+  );
+}
+const unready = unreadyPod;
+
+/** when the workload fell below its desired count: its conditions, else its unready pods */
+function belowSince(model: ClusterModel, w: ObjectView, now: number): { at?: number; how: string } {
+  const cond = (type: string) =>
+    w.conditions.find((c) => c.type === type && c.status === 'False' && c.at !== undefined);
+  const available = cond('Available');
+  if (available)
+    return {
+      at: available.at,
+      how: `Available=False${available.reason ? ` (${available.reason})` : ''}`,
+    };
+  const progressing = cond('Progressing');
+  if (progressing)
+    return {
+      at: progressing.at,
+      how: `Progressing=False${progressing.reason ? ` (${progressing.reason})` : ''}`,
+    };
+  const pods = podsOfWorkload(model, w).filter(unready);
+  const podTimes = pods
+    .map((p) => {
+      const ready = p.conditions.find((c) => c.type === 'Ready' && c.status === 'False');
+      if (ready?.at !== undefined) return { at: ready.at, how: `pod ${p.name} not Ready` };
+      if (p.created !== undefined && p.status === 'Pending')
+        return { at: p.created, how: `pod ${p.name} Pending since created` };
+      const warn = model.events
+        .filter((e) => e.object?.name === p.name && e.type === 'Warning' && e.first !== undefined)
+        .sort((a, b) => a.first! - b.first!)[0];
+      if (warn) return { at: warn.first, how: `pod ${p.name}'s first ${warn.reason ?? 'warning'}` };
+      return undefined;
+    })
+    .filter((x): x is { at: number; how: string } => !!x)
+    .sort((a, b) => a.at - b.at);
+  void now;
+  return podTimes[0] ?? { how: 'since when was not shown' };
+}
+
+/** "which deployments have fewer ready replicas than desired, and since when?" */
+export function underReplicated(
+  model: ClusterModel,
+  kind: string,
+  namespace: string | undefined,
+  now: number,
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const what = kind === 'statefulset' ? 'StatefulSet' : 'Deployment';
+  const all = model
+    .list(kind, namespace)
+    .filter((o) => o.kind === kind && (!namespace || o.namespace === namespace));
+  if (!all.length) return `I could not list the ${what}s${where} with the tools available.`;
+  const counted = all.map((o) => ({ o, ...replicaCounts(o) }));
+  const below = counted
+    .filter((x) => x.desired !== undefined && x.ready !== undefined && x.ready < x.desired)
+    .sort((a, b) => a.o.name.localeCompare(b.o.name));
+  const unknown = counted.filter((x) => x.desired === undefined || x.ready === undefined);
+  const scaledToZero = counted.filter((x) => x.desired === 0).map((x) => x.o.name);
+  const tail = `${
+    scaledToZero.length ? ` Scaled to 0 (not below desired): ${scaledToZero.join(', ')}.` : ''
+  }${
+    unknown.length
+      ? ` The ready count of ${unknown.map((x) => x.o.name).join(', ')} was not shown.`
+      : ''
+  }`;
+  if (!below.length)
+    return `Every ${what}${where} has as many ready replicas as desired (${all.length} read).${tail}`;
+  return `${below.length} of the ${all.length} ${what}s${where} ${below.length === 1 ? 'has' : 'have'} fewer ready replicas than desired: ${below
+    .map((x) => {
+      const since = belowSince(model, x.o, now);
+      const pods = podsOfWorkload(model, x.o).filter(unready);
+      return `${x.o.name} ${x.ready}/${x.desired} ready, ${
+        since.at !== undefined ? `since ${timeOf(since.at, now)} (${since.how})` : `${since.how}`
+      }${pods.length ? `; unready: ${pods.map((p) => `${p.name} [${p.status ?? '?'}]`).join(', ')}` : ''}`;
+    })
+    .join('. ')}.${tail}`;
+}
