@@ -93,7 +93,7 @@ export function nodeTopology(model: ClusterModel): string {
         read.some((n) => capacityOf(n) === 'spot' || capacityOf(n) === 'preemptible')
           ? ` (${read
               .filter((n) => capacityOf(n) === 'spot' || capacityOf(n) === 'preemptible')
-              .map((n) => `${capacityOf(n)}: ${n.name}, ${typeOf(n) ?? '?'} in ${zoneOf(n) ?? '?'}`)
+              .map((n) => `${n.name}, ${typeOf(n) ?? '?'} in ${zoneOf(n) ?? '?'}`)
               .join('; ')})`
           : ''
       }.`

@@ -155,6 +155,7 @@ describe('questions of round 15: phrasings', () => {
     'which PVCs are orphaned?',
     'orders-api is degraded since 10:00',
     'why are the new spot nodes in zone b NotReady?',
+    'how many of the web pods run on spot nodes in zone c?',
   ])('"%s" asks no such question', (message) => {
     expect(
       ['node_topology', 'bare_pods', 'ingress_tls', 'under_replicated'].includes(
@@ -203,7 +204,7 @@ describe('questions of round 15', () => {
       NOW,
     );
     expect(text).toMatch(
-      /4 nodes across 3 zones .*Per zone: eu-west-1a: 2 \(2 m6i\.xlarge\); eu-west-1b: 1 \(1 r6i\.2xlarge\); eu-west-1c: 1 \(1 c6i\.2xlarge\)\. Per instance type: m6i\.xlarge 2, c6i\.2xlarge 1, r6i\.2xlarge 1\. By capacity type: 3 on-demand, 1 spot \(spot: ip-10-0-3-30, c6i\.2xlarge in eu-west-1c\)\./,
+      /4 nodes across 3 zones .*Per zone: eu-west-1a: 2 \(2 m6i\.xlarge\); eu-west-1b: 1 \(1 r6i\.2xlarge\); eu-west-1c: 1 \(1 c6i\.2xlarge\)\. Per instance type: m6i\.xlarge 2, c6i\.2xlarge 1, r6i\.2xlarge 1\. By capacity type: 3 on-demand, 1 spot \(ip-10-0-3-30, c6i\.2xlarge in eu-west-1c\)\./,
     );
     expect(
       gateway.calls.filter((c) => c.tool === 'k8s:describe_resource' && c.params['kind'] === 'node')

@@ -867,8 +867,12 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
   );
   const capacity = /\bspot\b|\bon[ -]demand\b|\bpreemptible\b|\bcapacity[ -]types?\b/.test(t);
   const nodes = /\b(?:nodes?|workers?|instances?|machines?|vms?|fleet)\b/.test(t);
+  // "how many pods run on spot nodes?" asks about pods, not about the nodes' layout
   if (
     !failure &&
+    !/\b(?:pods?|deployments?|workloads?|replicas?|containers?|statefulsets?|daemonsets?)\b/.test(
+      t,
+    ) &&
     (instanceTypes ||
       (nodes &&
         (zones || capacity) &&
