@@ -734,7 +734,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.9,
     on: [],
     cause:
-      "{subject} is CPU-throttled: its Go runtime runs with GOMAXPROCS {procs} (the node's CPU count) under a CPU limit of {cpu_limit}, so {procs} threads spend the CFS quota early in every period and the container is throttled for the rest of it{cpu_use}; requests, and its health endpoint, answer in seconds{probe_effect}",
+      "{subject} is CPU-throttled: its Go runtime runs with GOMAXPROCS {procs} (the node's CPU count) under a CPU limit of {procs_limit}, so {procs} threads spend the CFS quota early in every period and the container is throttled for the rest of it{cpu_use}; requests, and its health endpoint, answer in seconds{probe_effect}",
     fix: 'Set GOMAXPROCS of {subject} from its CPU limit (env GOMAXPROCS from resourceFieldRef limits.cpu, or go.uber.org/automaxprocs; Go 1.25 does it by itself), and give its liveness probe a timeout that survives load; raise the CPU limit if it still needs more.',
   },
   {
@@ -825,8 +825,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // Go, OpenSSL/Python, Node and Java words for "the chain does not end at a CA I trust"
     text: '(?:https?://(?<host>[\\w-]+(?:\\.[\\w-]+)+)[^\\n]*?)?(?:x509: certificate signed by unknown authority|unable to get local issuer certificate|self[- ]signed certificate in certificate chain|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|unable to find valid certification path to requested target|PKIX path building failed)',
     cause:
-      '{subject} does not trust the TLS certificate {host} presents: it is signed by a CA that is not in the trust bundle of {subject}{trust} ("{fact}"), typically after the CA was rotated or a server certificate was re-issued by a new CA',
-    fix: 'Add the CA that now signs the certificate of {host} to the trust bundle {subject} reads{trust} (or re-issue the server certificate from a CA the clients trust), then restart {subject} so it reloads it; do not turn verification off.',
+      '{subject} does not trust the TLS certificate {tls_server} presents: it is signed by a CA that is not in the trust bundle of {subject}{trust} ("{fact}"), typically after the CA was rotated or a server certificate was re-issued by a new CA',
+    fix: 'Add the CA that now signs the certificate of {tls_server} to the trust bundle {subject} reads{trust} (or re-issue the server certificate from a CA the clients trust), then restart {subject} so it reloads it; do not turn verification off.',
   },
   {
     // the expired certificate is the server's the app calls, not one the cluster serves

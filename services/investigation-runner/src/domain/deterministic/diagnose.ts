@@ -722,7 +722,7 @@ function goProcsOverLimit(model: ClusterModel, entry: CauseEntry): Finding[] {
       fact: `GOMAXPROCS ${procs} under a CPU limit of ${limit}${atLimit.length ? `; kubectl top: ${atLimit.slice(0, 3).join(', ')}` : ''}`,
       groups: {
         procs: String(procs),
-        cpu_limit: limit,
+        procs_limit: limit,
         cpu_use: atLimit.length
           ? ` (kubectl top shows its pods at ${atLimit.slice(0, 3).join(', ')} of ${limit})`
           : '',

@@ -984,6 +984,8 @@ const ENTRY_VARS: Record<string, Enricher> = {
   deployment_paused: pausedImages,
   mongo_no_primary: mongoPrimary,
   tls_to_plain_port: plainPort,
+  // the server, when the line names its URL ("Get https://ledger.x.svc/...")
+  tls_unknown_authority: ({ f }) => ({ tls_server: f.groups['host'] || 'the server' }),
   mesh_proxy_fail_fast: unmeshedDestination,
   command_not_found: mountedOverCommand,
   image_not_found: initImage,
