@@ -23,6 +23,7 @@ import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
 import { LOG_LEVEL_VARIABLE, ownHash, questionNamespace, templateKey } from './questions';
 import { podsOfWorkload, replicaCounts, unreadyPod } from './questions-fleet';
+import { jobRun, newestFirst, PULL_FAILING } from './questions-activity';
 import type { Scope, Subject } from './scope';
 import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
 
@@ -410,6 +411,8 @@ export class Gatherer {
         .slice(0, 4)
         .map((b) => this.describe(b)),
     );
+    // a question about what happened lately: what answers it is read before the budget goes
+    await this.gatherForActivityQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
     await Promise.all(targets.map((o) => this.inspect(o)));
@@ -1467,6 +1470,213 @@ export class Gatherer {
       { kind, namespace: ns, all: !ns, whole: true },
       { kind, namespace: ns },
     );
+  }
+
+  /**
+   * Questions about what happened lately (scope.ts activityQuestion): the Jobs that failed with
+   * their conditions and their last pods' logs, the pods that cannot pull with the registry's
+   * answer (their events), the restarted pods' containers with their last state, the
+   * ReplicaSets (revisions) of the window. What listings do not show is read whole or described.
+   */
+  private async gatherForActivityQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (
+      q?.type !== 'failed_jobs' &&
+      q?.type !== 'image_pull' &&
+      q?.type !== 'restarts' &&
+      q?.type !== 'rollouts'
+    )
+      return;
+    const { model } = this;
+    const ns =
+      q.type === 'image_pull' && q.all ? undefined : questionNamespace(q, model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    const listed = (kind: string) => model.list(kind, ns).some(inNs);
+    // events say when a Job failed, why a pull failed, which probe killed a container
+    const events = async (namespaces: (string | undefined)[]) => {
+      const wanted = [...new Set(namespaces)]
+        .filter((n): n is string => !!n && !this.namespaceEvents.has(n))
+        .slice(0, 4);
+      for (const n of wanted) this.namespaceEvents.add(n);
+      await Promise.all(
+        wanted.map((n) =>
+          this.first(this.namespaceEventTools(), { namespace: n }, { namespace: n }),
+        ),
+      );
+    };
+    const room = (n: number) => Math.max(2, Math.min(n, this.budget - 4));
+    if (q.type === 'image_pull') {
+      if (!listed('pod')) await this.listKind('pod', ns);
+      const pulling = model
+        .list('pod', ns)
+        .filter(
+          (p) =>
+            inNs(p) &&
+            (PULL_FAILING.test(p.status ?? '') ||
+              p.containers.some((c) => PULL_FAILING.test(c.waiting?.reason ?? ''))),
+        );
+      await events(pulling.map((p) => p.namespace));
+      await Promise.all(pulling.slice(0, room(10)).map((p) => this.describe(p)));
+      return;
+    }
+    if (q.type === 'restarts') {
+      if (!listed('pod')) await this.listKind('pod', ns);
+      await events([ns]);
+      const restarted = model
+        .list('pod', ns)
+        .filter(
+          (p) =>
+            inNs(p) &&
+            (p.restarts ?? 0) > 0 &&
+            !p.containers.some((c) => (c.restarts ?? 0) > 0 && c.last),
+        )
+        .sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0));
+      await Promise.all(restarted.slice(0, room(12)).map((p) => this.describe(p)));
+      // what a container that crashed (not killed for memory) said last, before it restarted
+      const previous = this.tools('logs').filter(
+        (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
+      );
+      const crashed = model
+        .list('pod', ns)
+        .filter(inNs)
+        .flatMap((p) =>
+          p.containers
+            .filter((c) => (c.restarts ?? 0) > 0 && c.last && c.last.reason !== 'OOMKilled')
+            .map((c) => ({ p, c })),
+        )
+        .filter(
+          ({ p, c }) =>
+            !model.logs.some((l) => l.pod === p.name && l.previous && l.container === c.name),
+        );
+      await Promise.all(
+        crashed.slice(0, room(4)).map(({ p, c }) =>
+          this.first(
+            previous,
+            {
+              kind: 'pod',
+              name: p.name,
+              namespace: p.namespace,
+              container: c.name,
+              previous: true,
+            },
+            {
+              kind: 'pod',
+              namespace: p.namespace,
+              pod: p.name,
+              container: c.name,
+              previous: true,
+            },
+          ),
+        ),
+      );
+      return;
+    }
+    if (q.type === 'failed_jobs') {
+      await Promise.all([
+        listed('job') ? Promise.resolve(false) : this.listKind('job', ns),
+        listed('pod') ? Promise.resolve(false) : this.listKind('pod', ns),
+        events([ns]),
+      ]);
+      const day = 86_400_000;
+      const recent = (o: ObjectView) =>
+        q.since === undefined || o.created === undefined || o.created >= q.since - day;
+      // the Jobs that may have failed: their conditions (reason, time) read whole or described
+      const open = model
+        .list('job', ns)
+        .filter(
+          (j) =>
+            inNs(j) &&
+            recent(j) &&
+            !j.conditions.length &&
+            !/^Complete/i.test(j.status ?? '') &&
+            !j.fields['completionTime'],
+        )
+        .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+      // ... and those that completed, whether after a retry (how many pods failed)
+      const done = model
+        .list('job', ns)
+        .filter(
+          (j) =>
+            inNs(j) &&
+            recent(j) &&
+            !open.includes(j) &&
+            j.fields['status.failed'] === undefined &&
+            !j.conditions.length,
+        );
+      await Promise.all([...open, ...done].slice(0, room(10)).map((j) => this.readOrDescribe(j)));
+      // a Job that ran out of retries: how its last pod ended and what it logged
+      const failed = model
+        .list('job', ns)
+        .filter(inNs)
+        .map((j) => jobRun(model, j))
+        .filter(
+          (r) =>
+            r.failed &&
+            r.reason !== 'DeadlineExceeded' &&
+            (q.since === undefined || r.at === undefined || r.at >= q.since),
+        )
+        .slice(0, 4);
+      // which attempt was the last: a listing's ages are coarse, each pod's end says
+      const attempts = failed.map((r) => model.podsOf('job', r.job.name, r.job.namespace));
+      await Promise.all(
+        attempts
+          .flatMap((pods) => newestFirst(pods).slice(0, 4))
+          .filter((p) => !p.containers.some((c) => c.terminated))
+          .slice(0, room(8))
+          .map((p) => this.describe(p)),
+      );
+      const lastPods = attempts.flatMap((pods) => newestFirst(pods).slice(0, 1));
+      const logs = this.podLogTools();
+      await Promise.all(
+        lastPods.flatMap((p) => [
+          ...(model.logs.some((l) => l.pod === p.name)
+            ? []
+            : [
+                this.first(
+                  logs,
+                  { kind: 'pod', name: p.name, namespace: p.namespace },
+                  { kind: 'pod', namespace: p.namespace, pod: p.name, previous: false },
+                ),
+              ]),
+        ]),
+      );
+      return;
+    }
+    // rollouts: the Deployments' ReplicaSets (when each was created) and, for those of the
+    // window and the one before each, their revision and pod template
+    await Promise.all([
+      listed('deployment') ? Promise.resolve(false) : this.listKind('deployment', ns),
+      listed('replicaset') ? Promise.resolve(false) : this.listKind('replicaset', ns),
+      events([ns]),
+    ]);
+    const rss = model.list('replicaset', ns).filter(inNs);
+    const wanted: ObjectView[] = [];
+    for (const d of model.list('deployment', ns).filter(inNs)) {
+      const own = rss
+        .filter((r) => (r.owner ? r.owner.name === d.name : ownHash(d.name).test(r.name)))
+        .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+      const fresh = own.filter((r) => r.created !== undefined && r.created >= q.since);
+      if (!fresh.length) continue;
+      const prev = own.find((r) => !fresh.includes(r));
+      wanted.push(...fresh, ...(prev ? [prev] : []));
+    }
+    await Promise.all(
+      wanted
+        .filter((r) => r.fields['revision'] === undefined || !r.containers.length)
+        .slice(0, room(10))
+        .map((r) => this.readOrDescribe(r)),
+    );
+    // new pods on an old ReplicaSet: the autoscaler that scaled it
+    if (
+      (model.events.some(
+        (e) => e.reason === 'ScalingReplicaSet' && (e.last ?? e.first ?? 0) >= q.since,
+      ) ||
+        model
+          .list('pod', ns)
+          .some((p) => inNs(p) && p.created !== undefined && p.created >= q.since)) &&
+      !listed('horizontalpodautoscaler')
+    )
+      await this.listKind('horizontalpodautoscaler', ns);
   }
 
   /** The object read whole, else described. */

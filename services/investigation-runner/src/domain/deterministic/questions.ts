@@ -6,6 +6,7 @@ import type { ObjectView } from './observe';
 import type { LogLine } from './observe/views';
 import type { Question, Scope, Subject } from './scope';
 import { barePods, ingressHostsAndTls, nodeTopology, underReplicated } from './questions-fleet';
+import { failedJobs, imagePullPods, restartedContainers, rollouts } from './questions-activity';
 import { clip } from './text';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -257,6 +258,14 @@ export function answerQuestion(
       return ingressHostsAndTls(model, questionNamespace(q, model, scope));
     case 'under_replicated':
       return underReplicated(model, q.kind, questionNamespace(q, model, scope), now);
+    case 'failed_jobs':
+      return failedJobs(model, questionNamespace(q, model, scope), q.since, now);
+    case 'image_pull':
+      return imagePullPods(model, q.all ? undefined : questionNamespace(q, model, scope), now);
+    case 'restarts':
+      return restartedContainers(model, questionNamespace(q, model, scope), q.since, now);
+    case 'rollouts':
+      return rollouts(model, questionNamespace(q, model, scope), q.since, now);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

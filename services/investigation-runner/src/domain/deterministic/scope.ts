@@ -103,7 +103,15 @@ export type Question =
   /** "which hosts do the Ingresses serve, with which TLS Secret?" */
   | { type: 'ingress_tls'; namespace?: string; near?: string[] }
   /** "which deployments have fewer ready replicas than desired, and since when?" */
-  | { type: 'under_replicated'; kind: string; namespace?: string; near?: string[] };
+  | { type: 'under_replicated'; kind: string; namespace?: string; near?: string[] }
+  /** "which jobs failed today, and why?": Jobs whose Failed condition is in the window */
+  | { type: 'failed_jobs'; namespace?: string; since?: number; near?: string[] }
+  /** "which pods can't pull their image?" (`all`: every namespace, whatever the context says) */
+  | { type: 'image_pull'; namespace?: string; all?: boolean; near?: string[] }
+  /** "which containers restarted, and how did each last terminate?" */
+  | { type: 'restarts'; namespace?: string; since?: number; near?: string[] }
+  /** "what got deployed in the last hour?": Deployments with a new ReplicaSet in the window */
+  | { type: 'rollouts'; since: number; namespace?: string; near?: string[] };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -310,6 +318,16 @@ export function resolveSince(text: string, now: number): number | undefined {
     d.setUTCHours((Number(m[1]) % 12) + (m[3] === 'p' ? 12 : 0), Number(m[2] ?? 0), 0, 0);
     return d.getTime() > now ? d.getTime() - 86_400_000 : d.getTime();
   }
+  // "since midnight", "since 9" (an hour of today)
+  m =
+    /\bsince\s+(midnight|(?:0?\d|1\d|2[0-3])\b(?![:.,]?\d|\s*(?:[ap]\.?m\b|min|minutes?|h\b|hours?|hrs?|d\b|days?|weeks?|months?|years?|restarts?|times?|pods?|%)))/.exec(
+      t,
+    );
+  if (m) {
+    const d = new Date(now);
+    d.setUTCHours(m[1] === 'midnight' ? 0 : Number(m[1]), 0, 0, 0);
+    return d.getTime() > now ? d.getTime() - 86_400_000 : d.getTime();
+  }
   m = /\bsince\s+(\d{1,2}):(\d{2})\b/.exec(t);
   if (m) {
     const d = new Date(now);
@@ -354,6 +372,8 @@ function parseQuestion(
   const t = message.toLowerCase();
   const fleet = fleetQuestion(t, namespaces);
   if (fleet) return fleet;
+  const activity = activityQuestion(t, namespaces, subjects, now);
+  if (activity) return activity;
   const inventory = inventoryQuestion(message, namespaces, subjects, now);
   if (inventory) return inventory;
   const hygiene = hygieneQuestion(t, namespaces, now);
@@ -629,6 +649,92 @@ function securityQuestion(
 /** words that make a message an incident report, not a question about the cluster's state */
 const REPORTS_A_FAILURE =
   /\b(?:forbidden|denied|rejected|exceeded|cannot|can'?t|couldn'?t|won'?t|fail(?:s|ed|ing|ure)?|errors?|crash\w*|broken|403|unauthori[sz]ed)\b/;
+
+/**
+ * Questions about what happened lately in a namespace (or the whole cluster): which Jobs failed
+ * and why, which pods cannot pull their image, which containers restarted and how each last
+ * ended, which Deployments rolled out in a window. Asked as questions or as requests; one object
+ * named with "why" ("why does checkout-api keep restarting?") is an incident, not a list.
+ */
+function activityQuestion(
+  t: string,
+  namespaces: string[],
+  subjects: Subject[],
+  now: number,
+): Question | undefined {
+  const lists =
+    /\b(?:which|what|who|any|anything|anyone|list|show|find|tell me|give me|is there|are there|were there|how many|count)\b/.test(
+      t,
+    );
+  if (!lists && !/\?/.test(t)) return undefined;
+  const ns = namespaces[0];
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of|within|across|from)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .filter((w) => !STOP.has(w));
+  const many = /\b(?:containers|pods|jobs|cron ?jobs|runs|which|what|anything|anyone|any)\b/.test(
+    t,
+  );
+  const incident =
+    /\bwhy\b/.test(t) &&
+    !many &&
+    subjects.some((s) => s.from !== 'context' && s.from !== 'message-word');
+  if (incident) return undefined;
+  const since = resolveSince(t, now);
+  // "which pods are in ImagePullBackOff?", "anything stuck pulling images?", "which pods can't
+  // pull their image?", "any pull errors across namespaces?"
+  if (
+    lists &&
+    /imagepullbackoff|errimagepull|invalidimagename|\bimage ?pull(?:s|ing)?\b|\bpull(?:ing)?\s+(?:the\s+|their\s+|its\s+|an?\s+)?(?:container\s+)?images?\b|\bpull (?:errors?|failures?|issues?|problems?)\b|\b(?:can'?t|cannot|unable to|fail(?:s|ed|ing)? to|won'?t|could ?n['’]?t)\s+pull\b|\bstuck pulling\b/.test(
+      t,
+    )
+  ) {
+    const all =
+      /\b(?:any|all|every|each|across(?: all)?)\s+(?:the\s+)?namespaces?\b|\bcluster[ -]?wide\b|\b(?:across|in) the (?:whole |entire )?cluster\b|--all-namespaces|(?:^|\s)-a\b/.test(
+        t,
+      );
+    return { type: 'image_pull', namespace: all ? undefined : ns, all, near };
+  }
+  // "which containers restarted, and what was the last termination reason of each?", "what
+  // restarted in data and why?", "why did containers restart in X?" (not "should I restart X?")
+  if (
+    /\brestart(?:ed|s|ing)?\b/.test(t) &&
+    (/\bcontainers?\b/.test(t) ||
+      /\b(?:terminat\w*|exit(?:ed)? codes?|last state|reasons?|why|oom\w*|killed)\b/.test(t) ||
+      /\b(?:what|anything|something|who)\b[^?.]{0,20}\brestart/.test(t)) &&
+    !/\b(?:should|can|could|safe to|how (?:do|to|can)|please|need to|want to)\b[^?.]{0,30}\brestart\b/.test(
+      t,
+    )
+  )
+    return { type: 'restarts', namespace: ns, since, near };
+  // "which jobs failed today and why?", "any cronjob runs that failed since midnight?"
+  if (
+    /\b(?:cron ?)?jobs?\b|\bbatch\b/.test(t) &&
+    (/\b(?:cron ?jobs|jobs|runs|executions)\b/.test(t) ||
+      /\b(?:which|what|any)\s+(?:\w+\s+)?(?:cron ?)?jobs?\b/.test(t)) &&
+    /\bfail(?:ed|ing|s|ures?)?\b|\berror(?:ed)?\b|\bdid ?n[o'’]?t (?:succeed|complete|finish)\b|\bunsuccessful\b|\bcrashed\b/.test(
+      t,
+    ) &&
+    !/\bevict\w*|\boom\w*/.test(t)
+  )
+    return { type: 'failed_jobs', namespace: ns, since, near };
+  // "which deployments rolled out in the last 2 hours?", "what got deployed in the last hour?",
+  // "any rollouts since 9?", "any new images since midnight?"
+  if (
+    since !== undefined &&
+    (/\broll(?:ed|ing)?[ -]?outs?\b|\brolled\b|\b(?:re-?)?deployed\b|\bdeploys\b|\breleased?\b|\breleases\b|\bshipped\b|\bwent out\b|\bnew (?:images?|versions?|revisions?|releases?|builds?)\b|\brevisions?\b|\bimage (?:changes?|updates?|bumps?)\b/.test(
+      t,
+    ) ||
+      /\b(?:deployments?|workloads?|apps?)\b[^?.]{0,40}\b(?:changed|updated)\b/.test(t)) &&
+    !REPORTS_A_FAILURE.test(t) &&
+    !/\bwhy\b|\blatency\b|\bslow\w*|\btime ?outs?\b|\bspik\w*|\b5\d\ds?\b/.test(t)
+  )
+    return { type: 'rollouts', since, namespace: ns, near };
+  return undefined;
+}
 
 /**
  * Questions about the namespace's state that no fault answers: how close it is to its quota,
