@@ -72,6 +72,9 @@ describe('questions of round 16: phrasings', () => {
     'latency went up since the deploy in the last hour',
     'the new release in the last hour broke checkout',
     'which pods restarted in the last hour',
+    'checkout keeps restarting, any idea why?',
+    "payments-api can't pull its image, what's wrong?",
+    'why is checkout restarting?',
   ])('"%s" asks no such question', (message) => {
     expect(
       ['failed_jobs', 'image_pull', 'restarts', 'rollouts'].includes(

@@ -662,10 +662,17 @@ function activityQuestion(
   subjects: Subject[],
   now: number,
 ): Question | undefined {
+  // "what's wrong?", "any idea why?" ask about one incident, not for a list
+  const asked = t.replace(
+    /\bwhat(?:'s| is| was)?\s+(?:wrong|going on|happening|happened|up with|the (?:problem|issue|cause|fix))\b|\bwhat (?:should|can|do|could) (?:i|we)\b|\bany (?:idea|clue|hint|help|thoughts?)s?\b/g,
+    ' ',
+  );
+  const anyOf =
+    /\bany\s+(?:pods?|containers?|namespaces?|images?|pull\w*|imagepull\w*|errimagepull|jobs?|cron ?jobs?|runs?|rollouts?|deploy\w*|releases?|restarts?|new)\b/;
   const lists =
-    /\b(?:which|what|who|any|anything|anyone|list|show|find|tell me|give me|is there|are there|were there|how many|count)\b/.test(
-      t,
-    );
+    /\b(?:which|what|who|anything|anyone|list|show|find|tell me|give me|is there|are there|were there|how many|count)\b/.test(
+      asked,
+    ) || anyOf.test(asked);
   if (!lists && !/\?/.test(t)) return undefined;
   const ns = namespaces[0];
   const near = [
@@ -675,9 +682,9 @@ function activityQuestion(
   ]
     .map((m) => m[1]!)
     .filter((w) => !STOP.has(w));
-  const many = /\b(?:containers|pods|jobs|cron ?jobs|runs|which|what|anything|anyone|any)\b/.test(
-    t,
-  );
+  const many =
+    /\b(?:containers|pods|jobs|cron ?jobs|runs|which|what|anything|everything)\b/.test(asked) ||
+    anyOf.test(asked);
   const incident =
     /\bwhy\b/.test(t) &&
     !many &&
@@ -702,6 +709,7 @@ function activityQuestion(
   // restarted in data and why?", "why did containers restart in X?" (not "should I restart X?")
   if (
     /\brestart(?:ed|s|ing)?\b/.test(t) &&
+    many &&
     (/\bcontainers?\b/.test(t) ||
       /\b(?:terminat\w*|exit(?:ed)? codes?|last state|reasons?|why|oom\w*|killed)\b/.test(t) ||
       /\b(?:what|anything|something|who)\b[^?.]{0,20}\brestart/.test(t)) &&
