@@ -255,6 +255,15 @@ export function pullVerdict(message: string): string | undefined {
   return undefined;
 }
 
+/** what the registry said, without the runtime's wrapping ("rpc error: code = ... desc = ...") */
+const registryAnswer = (message: string) =>
+  message
+    .replace(/^Failed to pull image "[^"]+":\s*/i, '')
+    .replace(/rpc error: code = \w+ desc = /gi, '')
+    .replace(/failed to pull and unpack image "[^"]+":\s*/gi, '')
+    .replace(/failed to resolve reference "[^"]+":\s*/gi, '')
+    .trim();
+
 const quotedImage = (message: string) => /(?:pulling|pull) image "([^"]+)"/i.exec(message)?.[1];
 
 /**
@@ -304,7 +313,7 @@ export function imagePullPods(
       const label = `${p.namespace && !namespace ? `${p.namespace}/` : ''}${p.name}`;
       return `${label}${w || c ? ` (${[w, c ? `${c.init ? 'init ' : ''}container ${c.name}` : ''].filter(Boolean).join(', ')})` : ''}: ${status}${image ? ` on image ${image}` : ''}${
         said
-          ? `; the registry answered ${verdict ? `${verdict}: ` : ''}"${clip(said.replace(/^Failed to pull image "[^"]+":\s*/, ''), 260)}"`
+          ? `; the registry answered ${verdict ? `${verdict}: ` : ''}"${clip(registryAnswer(said), 260)}"`
           : "; the registry's answer was not shown"
       }${failedEv?.count ? ` (${failedEv.count} times, last ${failedEv.last !== undefined ? at(failedEv.last, now) : 'time not shown'})` : ''}`;
     })
