@@ -58,6 +58,16 @@ describe('questions of round 16: phrasings', () => {
     );
     expect(q('any rollouts since 9?')['since']).toBe(Date.parse('2026-03-10T09:00:00Z'));
     expect(q('what got deployed in the last hour?')['since']).toBe(NOW - 3_600_000);
+    expect(q('did any jobs fail overnight in batch?')).toEqual(
+      expect.objectContaining({
+        type: 'failed_jobs',
+        since: Date.parse('2026-03-09T18:00:00Z'),
+        near: ['batch'],
+      }),
+    );
+    expect(q('why are the payments pods restarting?')).toEqual(
+      expect.objectContaining({ type: 'restarts', near: ['payments'] }),
+    );
     expect(
       scopeIncident('which pods are in ImagePullBackOff, any namespace?', { namespace: 'web' }, NOW)
         .question,

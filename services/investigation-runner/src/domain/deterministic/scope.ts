@@ -355,6 +355,12 @@ export function resolveSince(text: string, now: number): number | undefined {
     d.setUTCHours(0, 0, 0, 0);
     return d.getTime();
   }
+  // "overnight", "last night": since 18:00 yesterday
+  if (/\bovernight\b|\blast night\b/.test(t)) {
+    const d = new Date(now);
+    d.setUTCHours(0, 0, 0, 0);
+    return d.getTime() - 6 * 3_600_000;
+  }
   if (/\byesterday\b/.test(t)) {
     const d = new Date(now);
     d.setUTCHours(0, 0, 0, 0);
@@ -681,6 +687,14 @@ function activityQuestion(
     ),
   ]
     .map((m) => m[1]!)
+    // "the payments pods", "the batch jobs": a namespace may name them
+    .concat(
+      [
+        ...t.matchAll(
+          /\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns|pods|containers|jobs|cron ?jobs|deployments)\b/g,
+        ),
+      ].map((m) => m[1]!),
+    )
     .filter((w) => !STOP.has(w));
   const many =
     /\b(?:containers|pods|jobs|cron ?jobs|runs|which|what|anything|everything)\b/.test(asked) ||
