@@ -85,6 +85,9 @@ describe('questions of round 16: phrasings', () => {
     'checkout keeps restarting, any idea why?',
     "payments-api can't pull its image, what's wrong?",
     'why is checkout restarting?',
+    'why is there a pod in Error state in the data namespace?? did the nightly jobs break?',
+    'summary: payments-worker container restarted 1 time in the last 3 days. anything to do here?',
+    'the 5xx alert fired overnight and auto-resolved, is anything still wrong with pick-api?',
   ])('"%s" asks no such question', (message) => {
     expect(
       ['failed_jobs', 'image_pull', 'restarts', 'rollouts'].includes(

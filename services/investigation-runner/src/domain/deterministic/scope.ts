@@ -355,12 +355,6 @@ export function resolveSince(text: string, now: number): number | undefined {
     d.setUTCHours(0, 0, 0, 0);
     return d.getTime();
   }
-  // "overnight", "last night": since 18:00 yesterday
-  if (/\bovernight\b|\blast night\b/.test(t)) {
-    const d = new Date(now);
-    d.setUTCHours(0, 0, 0, 0);
-    return d.getTime() - 6 * 3_600_000;
-  }
   if (/\byesterday\b/.test(t)) {
     const d = new Date(now);
     d.setUTCHours(0, 0, 0, 0);
@@ -704,7 +698,15 @@ function activityQuestion(
     !many &&
     subjects.some((s) => s.from !== 'context' && s.from !== 'message-word');
   if (incident) return undefined;
-  const since = resolveSince(t, now);
+  // "overnight", "last night": since 18:00 the day before
+  const night = new Date(now).setUTCHours(0, 0, 0, 0) - 6 * 3_600_000;
+  const since =
+    resolveSince(t, now) ?? (/\bovernight\b|\blast night\b/.test(t) ? night : undefined);
+  // a list asked for, about what the words after it name ("which ... restarted")
+  const listOf = (what: string) =>
+    new RegExp(
+      `\\b(?:which|what|list|show|how many|anything|any|were there|are there|was there|is there)\\b[^?.]{0,60}${what}`,
+    ).test(asked);
   // "which pods are in ImagePullBackOff?", "anything stuck pulling images?", "which pods can't
   // pull their image?", "any pull errors across namespaces?"
   if (
@@ -723,7 +725,11 @@ function activityQuestion(
   // restarted in data and why?", "why did containers restart in X?" (not "should I restart X?")
   if (
     /\brestart(?:ed|s|ing)?\b/.test(t) &&
-    many &&
+    (listOf('\\brestart') ||
+      /\bany\s+restarts\b/.test(asked) ||
+      /\bwhy (?:did|do|does|are|were|have|has)\b[^?.]{0,30}\b(?:containers|pods)\b[^?.]{0,30}\brestart/.test(
+        asked,
+      )) &&
     (/\bcontainers?\b/.test(t) ||
       /\b(?:terminat\w*|exit(?:ed)? codes?|last state|reasons?|why|oom\w*|killed)\b/.test(t) ||
       /\b(?:what|anything|something|who)\b[^?.]{0,20}\brestart/.test(t)) &&
@@ -735,8 +741,7 @@ function activityQuestion(
   // "which jobs failed today and why?", "any cronjob runs that failed since midnight?"
   if (
     /\b(?:cron ?)?jobs?\b|\bbatch\b/.test(t) &&
-    (/\b(?:cron ?jobs|jobs|runs|executions)\b/.test(t) ||
-      /\b(?:which|what|any)\s+(?:\w+\s+)?(?:cron ?)?jobs?\b/.test(t)) &&
+    listOf('\\b(?:cron ?jobs?|jobs?|job runs?|runs|executions)\\b') &&
     /\bfail(?:ed|ing|s|ures?)?\b|\berror(?:ed)?\b|\bdid ?n[o'’]?t (?:succeed|complete|finish)\b|\bunsuccessful\b|\bcrashed\b/.test(
       t,
     ) &&
@@ -747,6 +752,9 @@ function activityQuestion(
   // "any rollouts since 9?", "any new images since midnight?"
   if (
     since !== undefined &&
+    listOf(
+      '\\b(?:roll|rolled|deploy|re-?deploy|releas|shipped|went out|revision|new (?:image|version|revision|release|build)|image (?:change|update|bump)|changed|updated)',
+    ) &&
     (/\broll(?:ed|ing)?[ -]?outs?\b|\brolled\b|\b(?:re-?)?deployed\b|\bdeploys\b|\breleased?\b|\breleases\b|\bshipped\b|\bwent out\b|\bnew (?:images?|versions?|revisions?|releases?|builds?)\b|\brevisions?\b|\bimage (?:changes?|updates?|bumps?)\b/.test(
       t,
     ) ||
