@@ -31,6 +31,7 @@ import {
   type TextWorld,
   answerOf,
   serviceObj,
+  statefulSetObj,
   withEnv,
 } from './spec-world';
 
@@ -827,46 +828,13 @@ describe('rules of e92f91a: a node without routes, a client certificate that exp
 // ------------------------------------------------------------------------------------------------
 
 describe('rules of e92f91a: memcached full, a MySQL replica stopped', () => {
-  /** a StatefulSet of `replicas` ready pods, each with one container */
-  const statefulSet = (name: string, ns: string, image: string, n: number): Obj[] => [
-    {
-      apiVersion: 'apps/v1',
-      kind: 'StatefulSet',
-      metadata: {
-        name,
-        namespace: ns,
-        labels: { app: name },
-        creationTimestamp: ago(60 * 24 * 300),
-      },
-      spec: {
-        replicas: n,
-        serviceName: name,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: { containers: [{ name: 'main', image }] },
-        },
-      },
-      status: {
-        replicas: n,
-        readyReplicas: n,
-        currentReplicas: n,
-        updatedReplicas: n,
-        availableReplicas: n,
-      },
-    },
-    ...Array.from({ length: n }, (_, i) =>
-      podObj({
-        name: `${name}-${i}`,
-        ns,
-        labels: { app: name, 'statefulset.kubernetes.io/pod-name': `${name}-${i}` },
-        owner: { kind: 'StatefulSet', name },
-        created: 60 * 24 * 12,
-        podIP: `10.40.9.${30 + i}`,
-        boxes: [{ name: 'main', image, resources: { limits: { cpu: '2', memory: '4Gi' } } }],
-      }),
-    ),
-  ];
+  /** a StatefulSet of `n` ready pods, each with one container */
+  const statefulSet = (name: string, ns: string, image: string, n: number): Obj[] =>
+    statefulSetObj(name, ns, image, n, {
+      container: 'main',
+      limits: { cpu: '2', memory: '4Gi' },
+      ipBase: 30,
+    });
 
   it('"ledger-db cpu pegged, slow pages" while ledger-db is healthy and ledger-web logs memcached "out of memory storing object": memcached full with evictions disabled; no cache errors: no memcached claim', async () => {
     const ns = 'ledger';

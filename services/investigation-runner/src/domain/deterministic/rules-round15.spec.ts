@@ -23,6 +23,7 @@ import {
   podObj,
   serviceObj,
   warningEvent,
+  statefulSetObj,
   withEnv,
   type ApiWorld,
   type Box,
@@ -69,44 +70,23 @@ const deployPod = (
     boxes,
   });
 
-/** a StatefulSet of `n` members, with the members' pods given by `member` */
+/** a StatefulSet of `n` members, `ready` of them ready; `member` changes member i */
 const statefulSet = (
   name: string,
   ns: string,
   image: string,
   n: number,
   ready: number,
-  member: (i: number) => Partial<Parameters<typeof podObj>[0]> = () => ({}),
-): Obj[] => [
-  {
-    apiVersion: 'apps/v1',
-    kind: 'StatefulSet',
-    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 200) },
-    spec: {
-      replicas: n,
-      serviceName: name,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name, image }] },
-      },
-    },
-    status: { replicas: n, readyReplicas: ready, currentReplicas: n, updatedReplicas: n },
-  },
-  ...Array.from({ length: n }, (_, i) =>
-    podObj({
-      name: `${name}-${i}`,
-      ns,
-      labels: { app: name, 'statefulset.kubernetes.io/pod-name': `${name}-${i}` },
-      owner: { kind: 'StatefulSet', name },
-      node: NODE,
-      created: 60 * 24 * 9,
-      podIP: `10.31.9.${20 + i}`,
-      boxes: [{ name, image }],
-      ...member(i),
-    }),
-  ),
-];
+  member?: (i: number) => Partial<Parameters<typeof podObj>[0]>,
+): Obj[] =>
+  statefulSetObj(name, ns, image, n, {
+    ready,
+    member,
+    node: NODE,
+    age: 200,
+    podAge: 9,
+    ipPrefix: '10.31.9',
+  });
 
 const backOff = (ns: string, pod: string, container: string) =>
   warningEvent(

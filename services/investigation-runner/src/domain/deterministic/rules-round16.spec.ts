@@ -35,6 +35,7 @@ import {
   table,
   textTools,
   warningEvent,
+  statefulSetObj,
   withEnv,
   type ApiWorld,
   type Box,
@@ -90,41 +91,23 @@ const edited = (pod: Obj, edit: (spec: Obj, status: Obj) => void): Obj => {
   return copy;
 };
 
-/** a StatefulSet of `n` members; `member` changes member i */
+/** a StatefulSet of `n` members, `ready` of them ready; `member` changes member i */
 const members = (
   name: string,
   ns: string,
   image: string,
   n: number,
   ready: number,
-  member: (i: number) => Partial<Parameters<typeof podObj>[0]> = () => ({}),
-): Obj[] => [
-  {
-    apiVersion: 'apps/v1',
-    kind: 'StatefulSet',
-    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: ago(60 * 24 * 300) },
-    spec: {
-      replicas: n,
-      serviceName: name,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image }] } },
-    },
-    status: { replicas: n, readyReplicas: ready, currentReplicas: n, updatedReplicas: n },
-  },
-  ...Array.from({ length: n }, (_, i) =>
-    podObj({
-      name: `${name}-${i}`,
-      ns,
-      labels: { app: name, 'statefulset.kubernetes.io/pod-name': `${name}-${i}` },
-      owner: { kind: 'StatefulSet', name },
-      node: WORKER,
-      created: 60 * 24 * 12,
-      podIP: `10.44.20.${10 + i}`,
-      boxes: [{ name, image }],
-      ...member(i),
-    }),
-  ),
-];
+  member?: (i: number) => Partial<Parameters<typeof podObj>[0]>,
+): Obj[] =>
+  statefulSetObj(name, ns, image, n, {
+    ready,
+    member,
+    node: WORKER,
+    podAge: 12,
+    ipPrefix: '10.44.20',
+    ipBase: 10,
+  });
 
 /** `kubectl top pod` as a tool: [pod, cpu, memory] */
 const podsTop = (rows: [string, string, string][]): FakeTool => ({

@@ -1142,3 +1142,73 @@ export function serviceObj(
     },
   };
 }
+
+/**
+ * A StatefulSet of `n` members (pods `<name>-0`..), `ready` of them ready, each with one container
+ * (named `container`, else like the set); `member` changes the pod of member i.
+ */
+export function statefulSetObj(
+  name: string,
+  ns: string,
+  image: string,
+  n: number,
+  o: {
+    ready?: number;
+    container?: string;
+    limits?: Record<string, string>;
+    node?: string;
+    /** days since the set, and since its pods, were created */
+    age?: number;
+    podAge?: number;
+    /** the members' pod IPs: `<ipPrefix>.<ipBase + i>` */
+    ipPrefix?: string;
+    ipBase?: number;
+    member?: (i: number) => Partial<Parameters<typeof podObj>[0]>;
+  } = {},
+): Record<string, unknown>[] {
+  const ready = o.ready ?? n;
+  const container = o.container ?? name;
+  return [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: {
+        name,
+        namespace: ns,
+        labels: { app: name },
+        creationTimestamp: ago(60 * 24 * (o.age ?? 300)),
+      },
+      spec: {
+        replicas: n,
+        serviceName: name,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { containers: [{ name: container, image }] },
+        },
+      },
+      status: {
+        replicas: n,
+        readyReplicas: ready,
+        currentReplicas: n,
+        updatedReplicas: n,
+        availableReplicas: ready,
+      },
+    },
+    ...Array.from({ length: n }, (_, i) =>
+      podObj({
+        name: `${name}-${i}`,
+        ns,
+        labels: { app: name, 'statefulset.kubernetes.io/pod-name': `${name}-${i}` },
+        owner: { kind: 'StatefulSet', name },
+        ...(o.node ? { node: o.node } : {}),
+        created: 60 * 24 * (o.podAge ?? 12),
+        podIP: `${o.ipPrefix ?? '10.40.9'}.${(o.ipBase ?? 20) + i}`,
+        boxes: [
+          { name: container, image, ...(o.limits ? { resources: { limits: o.limits } } : {}) },
+        ],
+        ...o.member?.(i),
+      }),
+    ),
+  ];
+}
