@@ -28,3 +28,20 @@ describe('scopeIncident: questions', () => {
     });
   });
 });
+
+describe('scopeIncident: kind/name', () => {
+  const at = Date.parse('2026-03-10T12:00:00Z');
+  it('deployment/checkout names the Deployment checkout', () => {
+    expect(scopeIncident('deployment/checkout keeps restarting', {}, at).subjects).toEqual([
+      expect.objectContaining({ kind: 'deployment', name: 'checkout' }),
+    ]);
+  });
+  it('"no deployment/job/statefulset" lists kinds: no subject named job', () => {
+    const { subjects } = scopeIncident(
+      "which pods in tools aren't owned by anything (no deployment/job/statefulset)?",
+      {},
+      at,
+    );
+    expect(subjects.map((s) => s.name)).not.toContain('job');
+  });
+});

@@ -195,7 +195,8 @@ export function scopeIncident(
   // kind/name
   for (const m of text.matchAll(/\b([a-z]+(?:\.[a-z.]+)?)\/([a-z0-9][a-z0-9.-]*[a-z0-9])\b/gi)) {
     const kind = kindOf(m[1]!);
-    if (kind) add({ kind, name: m[2]!, from: 'message' });
+    // "no deployment/job/statefulset" lists kinds: a kind is no name
+    if (kind && !kindOf(m[2]!)) add({ kind, name: m[2]!, from: 'message' });
   }
   // "in namespace y", "namespace y", "-n y", "ns y"
   // "in the mail namespace", "in mail ns" name it before the word: what follows is no namespace
