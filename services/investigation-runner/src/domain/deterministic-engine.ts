@@ -97,7 +97,7 @@ export class DeterministicEngine implements InvestigationEngine {
     if (run.signal.aborted) throw run.signal.reason;
     if (run.deadline < Date.now()) throw timeoutError('the investigation ran out of time');
     progress.step('analysing evidence');
-    const concludeOn = (subjects: typeof scope.subjects, healthyNamed?: string) =>
+    const concludeOn = (subjects: typeof scope.subjects, healthyNamed?: string[]) =>
       conclude(
         run,
         { ...scope, subjects },
@@ -112,7 +112,7 @@ export class DeterministicEngine implements InvestigationEngine {
     let result = concludeOn(scope.subjects);
     // what the request named looks healthy: its neighbours in the namespace may not be
     if (foundNothing(result) && scope.subjects.length && !scope.question) {
-      const named = [...new Set(scope.subjects.map((s) => s.name))].join(', ');
+      const named = [...new Set(scope.subjects.map((s) => s.name))];
       const neighbours = await gather.widen();
       if (run.signal.aborted) throw run.signal.reason;
       if (neighbours.length) {

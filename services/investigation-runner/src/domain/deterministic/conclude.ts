@@ -4,7 +4,7 @@ import type { KnowledgeChunk, LearnedPatternView } from '../ports';
 import { dedupe } from './collections';
 import { backingWorkload, failingDependencies } from './dependencies';
 import { findFindings, LINE_STAMP, relevance, type Finding, type compile } from './diagnose';
-import { hasCompleted, isUnhealthy } from './health';
+import { failsOrRestarts, hasCompleted, isUnhealthy } from './health';
 import { hostOf, varsFor } from './finding-vars';
 import { workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
@@ -71,7 +71,7 @@ export function conclude(
   toolCalls: number,
   refusedTools: ToolProfile[],
   /** the subjects named by the request, when they looked healthy and the scope was widened */
-  healthyNamed?: string,
+  healthyNamed?: string[],
 ): InvestigationResultRecord {
   const refused = refusedTools.map((p) => p.tool.fullName);
   const findings = findFindings(model, catalog, now);
@@ -323,7 +323,7 @@ export function conclude(
       // for nodes of different load)
       if (pod && model.workloadOf(pod).kind === 'daemonset' && top.f.entry.class === 'oom_killed') {
         const all = model.podsOf('daemonset', top.f.workload, top.f.object.namespace);
-        const bad = all.filter((p) => isUnhealthy(p, now) || (p.restarts ?? 0) > 2);
+        const bad = all.filter((p) => failsOrRestarts(p, now));
         if (bad.length && bad.length < all.length)
           description += ` It fails on node${bad.length > 1 ? 's' : ''} ${bad.map((p) => p.node ?? p.name).join(', ')} only: its pods on the other ${all.length - bad.length} node(s) run, so what differs is the load or the node there.`;
       }
@@ -369,8 +369,7 @@ export function conclude(
     }
     // the named subjects that looked healthy, not the one the failure was found on after all
     const stillHealthy = healthyNamed
-      ?.split(', ')
-      .filter((n) => n !== subjectName && n !== top!.f.workload)
+      ?.filter((n) => n !== subjectName && n !== top!.f.workload)
       .join(', ');
     if (stillHealthy)
       description = `${capital(stillHealthy)} itself looks healthy; the failure is in ${subjectName}${

@@ -35,10 +35,13 @@ function hostsIn(line: string): { name: string; namespace?: string }[] {
   return out;
 }
 
-/** the Services a line names by their cluster IP ("connect ECONNREFUSED 172.20.249.41:9200") */
+/** an IPv4 address and port a line names ("connect ECONNREFUSED 172.20.249.41:9200"): the address */
+export const IP_PORT = /(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}\b/g;
+
+/** the Services a line names by their cluster IP */
 function servicesByIp(model: ClusterModel, line: string): { name: string; namespace?: string }[] {
   const out: { name: string; namespace?: string }[] = [];
-  for (const m of line.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}\b/g)) {
+  for (const m of line.matchAll(IP_PORT)) {
     const svc = model.list('service').find((s) => s.fields['clusterIP'] === m[1]);
     if (svc) out.push({ name: svc.name, namespace: svc.namespace });
   }

@@ -15,7 +15,13 @@ import {
   upstreamWorkload,
 } from './dependencies';
 import { hasFinished, isUnhealthy } from './health';
-import { isCordoned, nodesRefusingDaemonSet, quantity, type ClusterModel } from './model';
+import {
+  isCordoned,
+  nodesRefusingDaemonSet,
+  quantity,
+  servicePorts,
+  type ClusterModel,
+} from './model';
 import type { ObjectView } from './observe';
 import type { Subject } from './scope';
 
@@ -558,13 +564,8 @@ function ingressBackendsMissing(model: ClusterModel, entry: CauseEntry): Finding
     for (const b of ingressBackends(ing)) {
       const svc = model.get('service', b.service, ing.namespace);
       // a Service not seen may just not have been listed: only a read one can tell
-      if (!svc?.fields['ports']) continue;
-      let ports: { port?: number; name?: string }[];
-      try {
-        ports = JSON.parse(svc.fields['ports']) as typeof ports;
-      } catch {
-        continue;
-      }
+      if (!svc) continue;
+      const ports = servicePorts(svc);
       if (!ports.length || ports.some((p) => String(p.port) === b.port || p.name === b.port))
         continue;
       const has = ports.map((p) => `${p.port}${p.name ? ` (${p.name})` : ''}`).join(', ');
@@ -686,34 +687,28 @@ function goProcsOverLimit(model: ClusterModel, entry: CauseEntry): Finding[] {
     const line = l.lines.find((x) => GOMAXPROCS.test(x.text));
     if (!line) continue;
     const procs = Number(GOMAXPROCS.exec(line.text)![1]);
-    // the limit of the pod read, or of another pod of its template that was described
-    const limitOf = (p: ObjectView) =>
-      (p.containers.find((c) => c.name === l.container) ?? p.containers[0])?.limits['cpu'];
-    const limit =
-      limitOf(pod) ??
+    // the pods of its workload (names are unique in the namespace)
+    const siblings = new Map(
       model
         .list('pod', pod.namespace)
         .filter((p) => model.workloadOf(p).name === w)
-        .map(limitOf)
-        .find(Boolean);
+        .map((p) => [p.name, p]),
+    );
+    // the limit of the pod read, or of another pod of its template that was described
+    const limitOf = (p: ObjectView) =>
+      (p.containers.find((c) => c.name === l.container) ?? p.containers[0])?.limits['cpu'];
+    const limit = limitOf(pod) ?? [...siblings.values()].map(limitOf).find(Boolean);
     const cores = quantity(limit);
     if (!limit || !cores || procs < Math.max(4, 4 * cores)) continue;
-    const used = model.metrics
-      .filter((m) => m.kind === 'pod' && m.cpu && model.get('pod', m.name, pod.namespace))
-      .filter((m) => model.workloadOf(model.get('pod', m.name, pod.namespace)!).name === w)
-      .map((m) => m.cpu!);
-    const atLimit = used.filter((c) => quantity(c) >= 0.9 * cores);
-    const restarted = model
-      .list('pod', pod.namespace)
-      .some((p) => model.workloadOf(p).name === w && (p.restarts ?? 0) > 0);
+    const atLimit = model.metrics
+      .filter((m) => m.kind === 'pod' && m.cpu && siblings.has(m.name))
+      .map((m) => m.cpu!)
+      .filter((c) => quantity(c) >= 0.9 * cores);
+    const restarted = [...siblings.values()].some((p) => (p.restarts ?? 0) > 0);
     if (!atLimit.length && !restarted) continue;
     seen.add(w);
     const probe = model.events.find(
-      (e) =>
-        /Liveness probe failed/i.test(e.message) &&
-        model
-          .list('pod', pod.namespace)
-          .some((p) => p.name === e.object?.name && model.workloadOf(p).name === w),
+      (e) => /Liveness probe failed/i.test(e.message) && siblings.has(e.object?.name ?? ''),
     );
     out.push({
       entry,
@@ -1084,13 +1079,8 @@ function jobPodsHeldBySidecar(model: ClusterModel, entry: CauseEntry): Finding[]
 function namedTargetPortsUndeclared(model: ClusterModel, entry: CauseEntry): Finding[] {
   const out: Finding[] = [];
   for (const svc of model.list('service')) {
-    if (!svc.namespace || !svc.fields['ports']) continue;
-    let ports: { name?: string; targetPort?: unknown }[];
-    try {
-      ports = JSON.parse(svc.fields['ports']) as { name?: string; targetPort?: unknown }[];
-    } catch {
-      continue;
-    }
+    if (!svc.namespace) continue;
+    const ports = servicePorts(svc);
     const named = ports
       .map((p) => p.targetPort)
       .filter((t): t is string => typeof t === 'string' && !/^\d+$/.test(t));

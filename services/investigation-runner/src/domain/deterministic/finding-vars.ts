@@ -1,7 +1,7 @@
 import { backingWorkload, CSI_NODE_PLUGIN, MESH_PROXY, NODE_AGENT } from './dependencies';
 import { clipKeepingError, errorMessage, type Finding } from './diagnose';
 import { isUnhealthy, podsOnNode, unevenLoad } from './health';
-import { quantity, type ClusterModel } from './model';
+import { quantity, servicePorts, type ClusterModel } from './model';
 import type { ContainerView, ObjectView } from './observe/views';
 import { clip } from './text';
 
@@ -274,13 +274,7 @@ function plainPort({ f, model }: FindingContext): Record<string, string> {
     .list('service')
     .find((s) => s.name === m[1] && (!m[2] || !s.namespace || s.namespace === m[2]));
   if (!svc) return {};
-  let ports: { port?: number; targetPort?: number | string; name?: string }[] = [];
-  try {
-    ports = JSON.parse(svc.fields['ports'] ?? '[]') as typeof ports;
-  } catch {
-    return {};
-  }
-  const p = ports.find((x) => String(x.port) === m[3]);
+  const p = servicePorts(svc).find((x) => String(x.port) === m[3]);
   if (p?.targetPort === undefined) return {};
   return {
     plain_port: `: the Service ${svc.name} maps port ${p.port}${p.name ? ` (${p.name})` : ''} to targetPort ${p.targetPort}`,

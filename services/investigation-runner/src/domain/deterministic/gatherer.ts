@@ -10,6 +10,7 @@ import {
   failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
+  IP_PORT,
   MESH_PROXY,
   NETWORK_TIMEOUT,
   NO_POD_IP,
@@ -17,7 +18,14 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { dedupe } from './collections';
-import { hasCompleted, hasFinished, isUnhealthy, podsOnNode, unevenLoad } from './health';
+import {
+  failsOrRestarts,
+  hasCompleted,
+  hasFinished,
+  isUnhealthy,
+  podsOnNode,
+  unevenLoad,
+} from './health';
 import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
@@ -766,12 +774,8 @@ export class Gatherer {
         );
     const failing = agents
       .flatMap((d) => model.podsOf('daemonset', d.name, d.namespace))
-      // failing now, or restarting over and over (an OOM kill, then running again)
-      // (a listing that does not say the node: any of them)
-      .filter(
-        (p) =>
-          (!p.node || nodes.has(p.node)) && (isUnhealthy(p, this.now) || (p.restarts ?? 0) > 2),
-      )
+      // on the subjects' nodes (a listing that does not say the node: any of them)
+      .filter((p) => (!p.node || nodes.has(p.node)) && failsOrRestarts(p, this.now))
       .sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0))
       .filter((p) => !this.inspected.has(viewKey(p)))
       .slice(0, 2);
@@ -2307,8 +2311,7 @@ export class Gatherer {
       const pod = model.get('pod', l.pod!, l.namespace);
       if (!pod || !own.has(model.workloadOf(pod).name)) continue;
       for (const x of l.lines.filter((y) => y.level === 'error').slice(-50))
-        for (const m of x.text.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}\b/g))
-          ips.add(m[1]!);
+        for (const m of x.text.matchAll(IP_PORT)) ips.add(m[1]!);
     }
     const unknownIp = (ip: string) =>
       !model

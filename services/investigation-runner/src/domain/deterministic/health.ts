@@ -9,6 +9,13 @@ export const hasCompleted = (p: ObjectView): boolean =>
 export const hasFinished = (p: ObjectView): boolean =>
   hasCompleted(p) || /^Failed$/.test(p.status ?? '');
 
+/**
+ * Failing now, or restarting over and over: a container OOM-killed and running again between
+ * kills looks healthy in a listing, its restart count does not.
+ */
+export const failsOrRestarts = (p: ObjectView, now: number) =>
+  isUnhealthy(p, now) || (p.restarts ?? 0) > 2;
+
 /** Whether an object is failing now (a pod not running and ready, a node not Ready, ...). */
 export function isUnhealthy(o: ObjectView, now: number = Date.now()): boolean {
   if (o.kind === 'pod') {

@@ -289,6 +289,20 @@ export function nodesRefusingDaemonSet(
   return out;
 }
 
+/** a Service's spec.ports as read whole (none when it was only listed or its JSON was cut) */
+export interface ServicePort {
+  name?: string;
+  port?: number;
+  targetPort?: number | string;
+}
+export function servicePorts(svc: ObjectView): ServicePort[] {
+  try {
+    return JSON.parse(svc.fields['ports'] ?? '[]') as ServicePort[];
+  } catch {
+    return [];
+  }
+}
+
 /** "250m" -> 0.25, "512Mi" -> bytes */
 export function quantity(q?: string): number {
   if (!q) return 0;

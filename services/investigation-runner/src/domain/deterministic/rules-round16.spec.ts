@@ -838,7 +838,7 @@ describe('rules of 9d96e7a', () => {
     const scope = scopeIncident(message, { namespace: ns }, NOW);
     const { model } = findingsOf(jsonOutputs(world, ns));
     /** the wider conclusion, as the engine draws it when what the request named looked healthy */
-    const wider = (named: string) =>
+    const wider = (named: string[]) =>
       answerOf(
         conclude(
           engineRun(message, { namespace: ns }),
@@ -852,7 +852,7 @@ describe('rules of 9d96e7a', () => {
           named,
         ),
       );
-    const named = [...new Set(scope.subjects.map((s) => s.name))].join(', ');
+    const named = [...new Set(scope.subjects.map((s) => s.name))];
     expect(named).toContain('settlement-sync');
 
     const a = wider(named);
@@ -860,7 +860,7 @@ describe('rules of 9d96e7a', () => {
     // only the namespace word is said to look healthy, not the workload the failure is on
     expect(/: ([\w, -]+) itself looks healthy/.exec(a)?.[1]).toBe('Treasury');
 
-    const other = wider('ledger, settlement-sync');
+    const other = wider(['ledger', 'settlement-sync']);
     expect(other).toMatch(/Ledger itself looks healthy; the failure is in settlement-sync/);
   });
 
