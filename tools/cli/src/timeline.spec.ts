@@ -54,6 +54,18 @@ describe('condenseTimeline', () => {
     ]);
   });
 
+  it('gives no time range to repeats whose first and last time are the same second', () => {
+    // an event with a count and only its last time: the engine writes `(x15, until <that time>)`
+    const { lines } = condenseTimeline([
+      {
+        timestamp: at(34, 23),
+        event: `OOMKilling pod/checkout-api-1: Memory cgroup out of memory (x15, until ${at(34, 23).replace('.000Z', '.404Z')})`,
+      },
+    ]);
+    expect(lines.map((l) => [l.count, l.until])).toEqual([[15, '2026-01-01T00:34:23.404Z']]);
+    expect(repeatNote(lines[0]!)).toBe('×15');
+  });
+
   it('never merges two rollouts, and merges free text that differs only in numbers', () => {
     const pulls = condenseTimeline(
       Array.from({ length: 3 }, (_, i) => ({

@@ -109,7 +109,7 @@ export function condenseTimeline(
   return { lines: lines.filter((l) => kept.has(l)), hidden: lines.length - kept.size };
 }
 
-/** `×14, 00:02:00–00:15:00` (dates too when the run spans days). */
+/** `×14, 00:02:00–00:15:00` (dates too when the run spans days; `×14` when it has no length). */
 export function repeatNote(line: TimelineLine): string {
   if (line.count <= 1) return '';
   if (!line.until) return `×${line.count}`;
@@ -119,5 +119,8 @@ export function repeatNote(line: TimelineLine): string {
     return `×${line.count}, until ${line.until}`;
   const sameDay = a.toISOString().slice(0, 10) === b.toISOString().slice(0, 10);
   const clock = (d: Date) => d.toISOString().slice(11, 19);
+  // a source that gives only the last time (an event's count and last_seen) makes a run with no
+  // length: the line's own time already says when, and `12:34:23–12:34:23` says nothing more
+  if (sameDay && clock(a) === clock(b)) return `×${line.count}`;
   return `×${line.count}, ${clock(a)}–${sameDay ? clock(b) : b.toISOString().slice(0, 19)}`;
 }
