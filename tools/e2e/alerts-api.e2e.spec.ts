@@ -441,6 +441,69 @@ describe('GET /alerts', () => {
   });
 });
 
+// API-DECISIONS "General": every timestamp is ISO 8601 UTC with milliseconds and Z. Senders' times
+// were shown as sent (Alertmanager's nanoseconds, an offset, a generic alert's "yesterday").
+describe('alert times', () => {
+  const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+  it('are shown in UTC with milliseconds and Z, whatever precision and offset the sender used', async () => {
+    const groupKey = `times-${++seq}`;
+    const res = await post(
+      'alertmanager',
+      amPayload(groupKey, [
+        amAlert({
+          startsAt: '2026-11-29T13:00:00.123456789+02:00',
+          endsAt: '2026-11-29T11:30:00.5Z',
+          status: 'resolved',
+        }),
+        amAlert({ startsAt: '2026-11-29T11:00:00.987654321Z' }, { alertname: 'Other' }),
+      ]),
+    );
+    expect(res.status).toBe(202);
+    const listed = await listAlerts(tokenA, `?group_key=${encodeURIComponent(groupKey)}`);
+    const starts = listed.alerts.map((a: { starts_at?: string }) => a.starts_at).sort();
+    expect(starts).toEqual(['2026-11-29T11:00:00.123Z', '2026-11-29T11:00:00.987Z']);
+    const ended = listed.alerts.find((a: { ends_at?: string }) => a.ends_at);
+    expect(ended.ends_at).toBe('2026-11-29T11:30:00.500Z');
+    for (const a of listed.alerts) {
+      expect(a.received_at).toMatch(ISO_MS_Z);
+      expect(a.last_received_at).toMatch(ISO_MS_Z);
+    }
+    const id = res.body.investigations[0].investigation_id;
+    const status = await request('GET', `/api/v1/agents/status/${id}`, { token: tokenA });
+    expect(status.body.alert.starts_at).toMatch(ISO_MS_Z);
+
+    const generic = await post('generic', {
+      title: `Offset ${++seq}`,
+      starts_at: '2026-11-29T07:00:00-05:00',
+    });
+    expect(generic.status).toBe(202);
+    const g = await request(
+      'GET',
+      `/api/v1/agents/status/${generic.body.investigations[0].investigation_id}`,
+      { token: tokenA },
+    );
+    expect(g.body.alert.starts_at).toBe('2026-11-29T12:00:00.000Z');
+  });
+
+  it('a generic alert whose starts_at is no ISO 8601 time is 400 invalid_request', async () => {
+    for (const starts_at of [
+      'yesterday',
+      '2026-11-29',
+      '2026-11-29T12:00:00',
+      '2026-13-45T99:99:99Z',
+    ]) {
+      const res = await post('generic', { title: `Bad time ${++seq}`, starts_at });
+      expect([starts_at, res.status, res.body.error?.code]).toEqual([
+        starts_at,
+        400,
+        'invalid_request',
+      ]);
+      expect(res.body.error.message).toContain('starts_at');
+    }
+  });
+});
+
 describe('bad input: the right 4xx, nothing started, nothing stored', () => {
   const teamC = 'team-c';
   let tokenC: string;

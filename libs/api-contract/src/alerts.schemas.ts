@@ -12,6 +12,10 @@ const AlertStatus = z.enum(['firing', 'resolved'], {
   message: 'status must be firing or resolved',
 });
 
+/** An RFC 3339 time (ISO 8601 with a date, a time, any fraction of a second, and Z or an offset). */
+export const RFC3339_TIME =
+  /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
+
 /** One alert of an Alertmanager or Grafana notification. */
 export const PrometheusStyleAlert = z.looseObject({
   status: AlertStatus,
@@ -137,7 +141,15 @@ export const GenericAlert = z
     description: z.string().max(4096).optional(),
     runbook_url: z.string().max(2048).optional(),
     source_url: z.string().max(2048).optional(),
-    starts_at: z.string().max(64).optional().describe('ISO 8601; default now'),
+    starts_at: z
+      .string()
+      .max(64)
+      .refine(
+        (t) => RFC3339_TIME.test(t) && !Number.isNaN(Date.parse(t)),
+        'starts_at must be an ISO 8601 time such as 2026-11-29T12:00:00Z',
+      )
+      .optional()
+      .describe('ISO 8601 with a time zone (Z or an offset); default now'),
     dedup_key: z
       .string()
       .min(1)

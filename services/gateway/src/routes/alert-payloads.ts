@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type {
-  AlertmanagerWebhook,
-  GenericAlert,
-  GrafanaWebhook,
-  PagerDutyWebhook,
+import {
+  RFC3339_TIME,
+  type AlertmanagerWebhook,
+  type GenericAlert,
+  type GrafanaWebhook,
+  type PagerDutyWebhook,
 } from '@inquest/api-contract';
 import type { alertsV1 } from '@inquest/proto';
 import { alertStatusFields } from '../grpc/alert-messages';
@@ -25,8 +26,16 @@ export function labelsFingerprint(labels: Record<string, string>): string {
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
-const time = (s: string | undefined): string | undefined =>
-  s && !ZERO_TIME.test(s) ? s : undefined;
+/**
+ * A sender's time as the API shows every time (API-DECISIONS "General": ISO 8601 UTC with
+ * milliseconds and Z): Alertmanager sends nanoseconds, Grafana and PagerDuty an offset. Go's zero
+ * time (an alert that has not ended) and anything that is no RFC 3339 time are left out.
+ */
+export function isoTime(s: string | undefined): string | undefined {
+  if (!s || ZERO_TIME.test(s) || !RFC3339_TIME.test(s)) return undefined;
+  const ms = Date.parse(s);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
 
 function clean(m: Record<string, string> | undefined): Record<string, string> {
   return { ...(m ?? {}) };
@@ -48,8 +57,8 @@ export function fromAlertmanager(p: AlertmanagerWebhook): alertsV1.IncomingAlert
       ),
       labels,
       annotations: { ...clean(p.commonAnnotations), ...clean(a.annotations) },
-      starts_at: time(a.startsAt),
-      ends_at: time(a.endsAt),
+      starts_at: isoTime(a.startsAt),
+      ends_at: isoTime(a.endsAt),
       generator_url: a.generatorURL || undefined,
     };
   });
@@ -69,8 +78,8 @@ export function fromGrafana(p: GrafanaWebhook): alertsV1.IncomingAlert[] {
       alertname: key(labels['alertname'] ?? p.commonLabels?.['alertname'] ?? p.title ?? 'alert'),
       labels,
       annotations,
-      starts_at: time(a.startsAt),
-      ends_at: time(a.endsAt),
+      starts_at: isoTime(a.startsAt),
+      ends_at: isoTime(a.endsAt),
       generator_url: a.panelURL || a.dashboardURL || a.generatorURL || undefined,
     };
   });
@@ -111,7 +120,7 @@ export function fromPagerDuty(p: PagerDutyWebhook): alertsV1.IncomingAlert[] {
       alertname: key(title),
       labels,
       annotations,
-      starts_at: d.created_at,
+      starts_at: isoTime(d.created_at),
       generator_url: d.html_url,
       external_id: d.id,
     },
@@ -138,7 +147,7 @@ export function fromGeneric(p: GenericAlert): alertsV1.IncomingAlert[] {
       alertname: p.title,
       labels,
       annotations,
-      starts_at: p.starts_at ?? new Date().toISOString(),
+      starts_at: isoTime(p.starts_at) ?? new Date().toISOString(),
       generator_url: p.source_url,
     },
   ];
