@@ -7,12 +7,12 @@ describe('classifyTool', () => {
   it('honours explicit MCP annotations over the name', () => {
     expect(ro('list_pods', 'List pods', { annotations: { destructiveHint: true } })).toBe(false);
     expect(ro('get_thing', 'Reads', { annotations: { readOnlyHint: false } })).toBe(false);
-    expect(ro('restart_deployment', 'Restart', { annotations: { readOnlyHint: true } })).toBe(true);
+    expect(ro('kubectl_get', 'Get resources', { annotations: { readOnlyHint: true } })).toBe(true);
     expect(ro('x', '', { annotations: { readOnlyHint: true, destructiveHint: true } })).toBe(false);
   });
 
   it('honours the definition flags', () => {
-    expect(ro('delete_cache_entry_preview', '', { read_only: true })).toBe(true);
+    expect(ro('cache_entry_preview', '', { read_only: true })).toBe(true);
     expect(ro('list_pods', '', { destructive: true })).toBe(false);
     expect(ro('list_pods', '', { read_only: false })).toBe(false);
   });
@@ -96,9 +96,62 @@ describe('a read-looking name does not hide a write', () => {
     expect(ro(name, description)).toBe(true);
   });
 
-  it('an explicit read-only mark still decides', () => {
+  it('an explicit read-only mark still decides where nothing says the tool destroys', () => {
+    expect(ro('execute_query', 'Run a read-only SQL query.', { read_only: true })).toBe(true);
     expect(
-      ro('get_and_delete_pod', 'Deletes the pod.', { annotations: { readOnlyHint: true } }),
+      ro('run_promql', 'It runs a PromQL query.', { annotations: { readOnlyHint: true } }),
     ).toBe(true);
+    expect(ro('send_report', 'Formats a report.', { annotations: { readOnlyHint: true } })).toBe(
+      true,
+    );
+    expect(
+      ro('get_restart_count', 'Restarts per pod.', { annotations: { readOnlyHint: true } }),
+    ).toBe(true);
+  });
+});
+
+describe('a read-only mark does not outweigh a tool that says it destroys', () => {
+  const marks: Array<[string, Record<string, unknown>]> = [
+    ['readOnlyHint', { annotations: { readOnlyHint: true } }],
+    ['read_only', { read_only: true }],
+    ['both', { read_only: true, annotations: { readOnlyHint: true, destructiveHint: false } }],
+  ];
+  it.each(
+    marks.flatMap(([mark, extra]) =>
+      (
+        [
+          ['delete_pod', 'Pod tool.'],
+          ['restart_deployment', 'Restart'],
+          ['purge_namespace', 'Namespace tool.'],
+          ['drainNode', 'Node tool.'],
+          ['get_and_delete_pod', 'Gets a pod.'],
+          ['pod_tool', 'Deletes the pod.'],
+          ['list_pods', 'List pods and remove failed ones.'],
+        ] as const
+      ).map(([name, description]) => [name, description, mark, extra] as const),
+    ),
+  )('judges %s (%s) marked %s as a write', (name, description, _mark, extra) => {
+    const safety = classifyTool({ name, description, ...extra });
+    expect(safety.readOnly).toBe(false);
+    expect(safety.reason).toMatch(/outweighs its read-only mark/);
+  });
+});
+
+describe('a name that claims to be read-only is judged by its verb', () => {
+  it.each([
+    ['read_only_restart_deployment', 'Deployment tool.'],
+    ['readOnlyDeletePod', 'Pod tool.'],
+    ['view_only_delete_pod', 'Pod tool.'],
+    ['read_only_scale', 'Workload tool.'],
+  ])('judges %s (%s) as a write', (name, description) => {
+    expect(ro(name, description)).toBe(false);
+  });
+
+  it.each([
+    ['read_only_query', 'Query metrics.'],
+    ['read_file', 'Reads a file.'],
+    ['read_pod_logs', 'Logs of a pod.'],
+  ])('still judges %s (%s) as a read', (name, description) => {
+    expect(ro(name, description)).toBe(true);
   });
 });

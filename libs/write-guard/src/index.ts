@@ -196,6 +196,98 @@ function flag(v: unknown): boolean | undefined {
   return v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined;
 }
 
+/**
+ * Verbs that destroy or disrupt: when one leads a name (or is joined to its read) or a description
+ * sentence says the tool does it to something, a read-only mark from the tool server does not
+ * outweigh it. Annotations are hints from an untrusted server (the MCP specification says so);
+ * `delete_pod` marked `readOnlyHint: true` is a contradiction, and an investigation must not bet
+ * a pod on it. Verbs that also name harmless things (`run_query`, `send_report`, `execute_sql`)
+ * are left to the mark.
+ */
+const DESTRUCTIVE_NAME_VERBS = new Set([
+  'restart',
+  'delete',
+  'remove',
+  'destroy',
+  'purge',
+  'wipe',
+  'kill',
+  'terminate',
+  'evict',
+  'erase',
+  'flush',
+  'truncate',
+  'drop',
+  'reboot',
+  'shutdown',
+  'drain',
+  'cordon',
+  'uncordon',
+  'scale',
+  'patch',
+  'recycle',
+  'rollback',
+  'rollout_undo',
+  'undo',
+  'uninstall',
+  'reset',
+  'overwrite',
+  'nuke',
+  'cleanup',
+  'clean',
+  'clear',
+  'bounce',
+  'failover',
+  'revoke',
+  'taint',
+]);
+
+/**
+ * A read word followed by `only` is a claim (`read_only_restart`, `view_only_delete_pod`), not a
+ * verb: the name is judged by the verb after it, as a name without the claim would be.
+ */
+function leadWords(words: string[]): string[] {
+  return words.filter((w, i) => !(READ_LEADS.has(w) && words[i + 1] === 'only') && w !== 'only');
+}
+
+interface NameReading {
+  /** the first verb of the name reads (claims like `read_only` skipped) */
+  readLead: boolean;
+  /** a write word the name leads with (no read verb before it) */
+  writeWord?: string;
+  /** a write verb joined to the name's read (`get_and_delete_pod`): `and delete` */
+  joined?: { joiner: string; verb: string };
+}
+
+function readName(name: string): NameReading {
+  const words = leadWords(nameWords(name));
+  const lead = words.find((w) => READ_LEADS.has(w) || WRITE_SET.has(w));
+  const readLead = lead !== undefined && READ_LEADS.has(lead);
+  const writeWord = readLead ? undefined : words.find((w) => WRITE_SET.has(w));
+  const joiner = words.findIndex((w) => JOINERS.has(w));
+  const verb = joiner < 0 ? undefined : words.slice(joiner + 1).find((w) => WRITE_SET.has(w));
+  return {
+    readLead,
+    ...(writeWord ? { writeWord } : {}),
+    ...(verb ? { joined: { joiner: words[joiner]!, verb } } : {}),
+  };
+}
+
+const says = (m: RegExpExecArray) => `description says "${m[0].trim().slice(0, 40)}"`;
+
+/**
+ * What outweighs a read-only mark: a name that leads with (or joins) a destructive verb, or a
+ * description sentence saying the tool destroys something ("Deletes the pod").
+ */
+function destroys(name: NameReading, description: string): string | undefined {
+  if (name.writeWord && DESTRUCTIVE_NAME_VERBS.has(name.writeWord))
+    return `name says ${name.writeWord}`;
+  if (name.joined && DESTRUCTIVE_NAME_VERBS.has(name.joined.verb))
+    return `name says ${name.joined.joiner} ${name.joined.verb}`;
+  const acts = DESCRIPTION_ACTS.exec(description) ?? DESCRIPTION_JOINED.exec(description);
+  return acts ? says(acts) : undefined;
+}
+
 export function classifyTool(def: ToolSafetyInput): ToolSafety {
   const a = def.annotations ?? {};
   if (a['destructiveHint'] === true)
@@ -203,22 +295,26 @@ export function classifyTool(def: ToolSafetyInput): ToolSafety {
   if (a['readOnlyHint'] === false)
     return { readOnly: false, reason: 'annotation readOnlyHint false' };
   if (flag(def.destructive) === true) return { readOnly: false, reason: 'definition destructive' };
-  if (flag(def.read_only) === true) return { readOnly: true, reason: 'definition read_only' };
   if (flag(def.read_only) === false)
     return { readOnly: false, reason: 'definition read_only false' };
-  if (a['readOnlyHint'] === true) return { readOnly: true, reason: 'annotation readOnlyHint' };
-  const words = nameWords(def.name);
-  const lead = words.find((w) => READ_LEADS.has(w) || WRITE_SET.has(w));
-  const readLead = lead !== undefined && READ_LEADS.has(lead);
-  const writeWord = words.find((w) => WRITE_SET.has(w));
-  // A name whose first verb reads ("get_restart_count", "list_scale_targets") reads...
-  if (writeWord && !readLead) return { readOnly: false, reason: `name says ${writeWord}` };
-  // ...unless a second action is joined to it ("get_and_delete_pod", "show_then_restart")
-  const joiner = words.findIndex((w) => JOINERS.has(w));
-  const joined = joiner < 0 ? undefined : words.slice(joiner + 1).find((w) => WRITE_SET.has(w));
-  if (joined) return { readOnly: false, reason: `name says ${words[joiner]} ${joined}` };
+  const name = readName(def.name);
   const description = (def.description ?? '').slice(0, 2000);
-  const says = (m: RegExpExecArray) => `description says "${m[0].trim().slice(0, 40)}"`;
+  const markedReadOnly = flag(def.read_only) === true || a['readOnlyHint'] === true;
+  if (markedReadOnly) {
+    // a server's read-only mark does not outweigh a name or description that says it destroys
+    const destroying = destroys(name, description);
+    if (destroying)
+      return { readOnly: false, reason: `${destroying} (outweighs its read-only mark)` };
+    return {
+      readOnly: true,
+      reason: flag(def.read_only) === true ? 'definition read_only' : 'annotation readOnlyHint',
+    };
+  }
+  // A name whose first verb reads ("get_restart_count", "list_scale_targets") reads...
+  if (name.writeWord) return { readOnly: false, reason: `name says ${name.writeWord}` };
+  // ...unless a second action is joined to it ("get_and_delete_pod", "show_then_restart")
+  if (name.joined)
+    return { readOnly: false, reason: `name says ${name.joined.joiner} ${name.joined.verb}` };
   // what the description says the tool does to things counts whatever the name
   const acts =
     DESCRIPTION_CHANGES.exec(description) ??
@@ -226,6 +322,6 @@ export function classifyTool(def: ToolSafetyInput): ToolSafety {
     DESCRIPTION_JOINED.exec(description);
   if (acts) return { readOnly: false, reason: says(acts) };
   const m = DESCRIPTION_WRITE.exec(description);
-  if (m && !readLead) return { readOnly: false, reason: says(m) };
+  if (m && !name.readLead) return { readOnly: false, reason: says(m) };
   return { readOnly: true, reason: 'no sign of a write' };
 }
