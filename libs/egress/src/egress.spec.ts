@@ -164,6 +164,43 @@ describe('createEgress', () => {
     });
   });
 
+  describe('refusal messages', () => {
+    const messageOf = async (p: Promise<unknown>): Promise<string> => {
+      try {
+        await p;
+        return 'ok';
+      } catch (err) {
+        if (isEgressError(err)) return `${err.code}: ${err.message}`;
+        throw err;
+      }
+    };
+
+    it('name the INQUEST_EGRESS_ALLOW entry that opens a refused address on that port, which does open it', async () => {
+      const refused = await messageOf(egress().request(`http://127.0.0.1:${port}/json`));
+      expect(refused).toBe(
+        `egress_refused: 127.0.0.1 is not allowed: loopback address (an operator can allow it by adding 127.0.0.1:${port} to INQUEST_EGRESS_ALLOW)`,
+      );
+      const named = await messageOf(
+        egress({ lookup: async () => ['10.1.2.3'] }).request('http://wiki.corp.example/'),
+      );
+      expect(named).toMatch(/adding 10\.1\.2\.3:80 to INQUEST_EGRESS_ALLOW\)$/);
+      const six = await messageOf(
+        egress({ connectTimeoutMs: 500 }).request('http://[fe80::1]:8080/'),
+      );
+      expect(six).toMatch(/adding \[fe80::1\]:8080 to INQUEST_EGRESS_ALLOW\)$/);
+      // the advice works: that entry reaches the server
+      const e = egress({ allow: [`127.0.0.1:${port}`] });
+      expect((await e.request(`http://127.0.0.1:${port}/json`)).status).toBe(200);
+    });
+
+    it('never suggest opening a cloud metadata address', async () => {
+      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/']) {
+        const m = await messageOf(egress().request(url));
+        expect(m).toMatch(/^egress_refused: .*cloud metadata address$/);
+      }
+    });
+  });
+
   describe('with one loopback port allowed (address:port entries)', () => {
     it('reaches that port, in every notation, and no other port of the address', async () => {
       const other = await listen((_req, res) => res.end('{}'));

@@ -126,11 +126,35 @@ async function resolveChecked(
   // rebinding name from hiding a private answer behind a public one.
   for (const address of addresses) {
     const reason = refusalReason(address, policy, port);
-    if (reason) throw new EgressError('egress_refused', `${hostname} is not allowed: ${reason}`);
+    if (reason)
+      throw new EgressError(
+        'egress_refused',
+        `${hostname} is not allowed: ${reason}${allowHint(address, port)}`,
+      );
   }
   const first = addresses[0];
   if (!first) throw new EgressError('connect_failed', `${hostname} resolved to no address`);
   return first;
+}
+
+/**
+ * What an operator adds to `INQUEST_EGRESS_ALLOW` to reach a refused address on this port (the
+ * address and port only, least privilege), when such an entry would open it: never for a cloud
+ * metadata address, nor for an address no entry of that form opens.
+ */
+function allowHint(address: string, port: number): string {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!isIP(bare)) return '';
+  const entry = isIP(bare) === 6 ? `[${bare}]:${port}` : `${bare}:${port}`;
+  let opens = false;
+  try {
+    opens = refusalReason(address, buildAddressPolicy([entry]), port) === null;
+  } catch {
+    opens = false;
+  }
+  return opens && !/metadata/.test(refusalReason(address, { cidrs: [], hosts: [] }) ?? '')
+    ? ` (an operator can allow it by adding ${entry} to INQUEST_EGRESS_ALLOW)`
+    : '';
 }
 
 function wrapConnectError(err: Error | null, host: string): Error {
