@@ -185,6 +185,19 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('Content-Type', deps.metrics.contentType);
     res.send(await deps.metrics.metrics());
   });
+  // like the API's routes: another method on a path that exists is 405 with Allow, not 404
+  app.all(['/healthz', '/readyz', '/metrics'], (req: Request, res: Response<unknown, Locals>) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    sendError(
+      res,
+      new DomainError(
+        'invalid_input',
+        'method_not_allowed',
+        `method ${req.method} not allowed here`,
+      ),
+      deps.logger,
+    );
+  });
   // A browser pointed at the bare URL lands on the console (else on the API reference).
   if (deps.console) mountConsole(app, deps.console);
   if (deps.console || deps.openapi !== false)

@@ -176,4 +176,18 @@ describe('input safety', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('POST');
   });
+
+  it('answers 405 (with Allow and the error body) to other methods on /healthz, /readyz and /metrics', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      expect((await gw.request('GET', path)).status).toBe(200);
+      expect((await gw.request('HEAD', path)).status).toBe(200);
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const res = await gw.request(method, path);
+        expect([path, method, res.status]).toEqual([path, method, 405]);
+        expect(res.headers.get('allow')).toBe('GET, HEAD');
+        expect(res.body.error.code).toBe('method_not_allowed');
+        expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
+      }
+    }
+  });
 });
