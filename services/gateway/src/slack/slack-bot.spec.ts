@@ -53,3 +53,37 @@ describe('SlackBot.teamOf', () => {
     expect(await bot().teamOf(two, { channel: 'D0X', workspaceId: 'T0ACME' })).toBeUndefined();
   });
 });
+
+describe('SlackBot.tokenFor', () => {
+  /** resolves every reference to a token naming it, as the secret store would */
+  const withDirectory = () =>
+    new SlackBot({
+      slack: { call: async () => ({ ok: true }) },
+      directory: { botToken: async (ref: string) => `token-of:${ref}` },
+      logger: silentLogger(),
+    } as unknown as SlackBotOptions);
+  const withToken = (t: SlackTeam, ref: string): SlackTeam => ({ ...t, botTokenRef: ref });
+
+  it("answers a team with its own token, else the app node's", async () => {
+    const payments = withToken(team('payments', 'C0PAY'), 'vault://inquest/payments/slack');
+    const checkout = team('checkout', 'C0CHK');
+    const a: SlackApp = {
+      ...app(payments, checkout),
+      botTokenRef: 'vault://inquest/acme/slack',
+    };
+    expect(await withDirectory().tokenFor(a, payments)).toBe(
+      'token-of:vault://inquest/payments/slack',
+    );
+    expect(await withDirectory().tokenFor(a, checkout)).toBe('token-of:vault://inquest/acme/slack');
+  });
+
+  it("never answers with another team's token: a team's secret serves that team only", async () => {
+    const payments = withToken(team('payments', 'C0PAY'), 'vault://inquest/payments/slack');
+    const checkout = team('checkout', 'C0CHK');
+    const a = app(payments, checkout);
+    // checkout set no token and the app node none: payments' token is not lent to it
+    expect(await withDirectory().tokenFor(a, checkout)).toBeUndefined();
+    // nor to a channel no team claims
+    expect(await withDirectory().tokenFor(a)).toBeUndefined();
+  });
+});

@@ -155,7 +155,7 @@ export class SlackBot {
       (t) => t.channel && !/^[CGD][A-Z0-9]{6,}$/.test(t.channel) && !claims.has(t),
     );
     if (named.length) {
-      const name = m.channelName ?? (token ? await this.channelName(m.channel, token) : undefined);
+      const name = m.channelName ?? (await this.nameOf(app, m.channel, named, token));
       if (name) for (const t of named) if (t.channel === name) claims.add(t);
     }
     if (claims.size === 1) return [...claims][0];
@@ -175,12 +175,35 @@ export class SlackBot {
     return undefined;
   }
 
-  /** The bot token to answer with: the team's, else the app node's, else any team's. */
+  /**
+   * A channel's name, read with the app node's bot token, else with the token of a team that
+   * names its channel by name (only to learn whether this channel is that team's: nothing is
+   * posted with it).
+   */
+  private async nameOf(
+    app: SlackApp,
+    channel: string,
+    named: SlackTeam[],
+    token?: string,
+  ): Promise<string | undefined> {
+    if (token) return this.channelName(channel, token);
+    for (const t of named) {
+      if (!t.botTokenRef) continue;
+      const own = await this.tokenFor(app, t);
+      if (own) return this.channelName(channel, own);
+    }
+    return undefined;
+  }
+
+  /**
+   * The bot token to answer with: the team's, else the app node's. Another team's token is never
+   * used: a team's secret serves that team's requests only (a channel of a team without a token,
+   * or of no team, is not answered with it).
+   */
   async tokenFor(app: SlackApp, team?: SlackTeam): Promise<string | undefined> {
     const tries: [string, Parameters<SlackDirectory['botToken']>[1]][] = [];
     if (team?.botTokenRef) tries.push([team.botTokenRef, team.botTokenScope]);
     if (app.botTokenRef) tries.push([app.botTokenRef, secretScopeOf(app.nodeId)]);
-    for (const t of app.teams) if (t.botTokenRef) tries.push([t.botTokenRef, t.botTokenScope]);
     for (const [ref, scope] of tries) {
       try {
         return await this.o.directory.botToken(ref, scope);
@@ -194,9 +217,9 @@ export class SlackBot {
   /** Handles one message: a mention, a direct message or `/inquest <text>`. */
   async handleMessage(m: ChatMessage): Promise<void> {
     const log = this.o.logger.child({ requestId: m.requestId, channel: m.channel });
-    const anyToken = await this.tokenFor(m.app);
-    const team = await this.teamOf(m.app, m, anyToken);
-    const token = team ? await this.tokenFor(m.app, team) : anyToken;
+    const appToken = await this.tokenFor(m.app);
+    const team = await this.teamOf(m.app, m, appToken);
+    const token = team ? await this.tokenFor(m.app, team) : appToken;
     if (!token) {
       log.warn('slack: no bot token configured (tokens_vault_path.slack_bot_token)');
       return;
@@ -394,13 +417,13 @@ export class SlackBot {
 
   /** Handles a button: Cancel of an investigation, Undo of a learn, Approve / Reject of a change. */
   async handleAction(a: ChatAction): Promise<void> {
-    const anyToken = await this.tokenFor(a.app);
+    const appToken = await this.tokenFor(a.app);
     const team = await this.teamOf(
       a.app,
       { channel: a.channel, workspaceId: a.workspaceId },
-      anyToken,
+      appToken,
     );
-    const token = team ? await this.tokenFor(a.app, team) : anyToken;
+    const token = team ? await this.tokenFor(a.app, team) : appToken;
     if (!token) return;
     const thread = a.threadTs ?? a.messageTs;
     const say = (text: string) => this.post(token, { channel: a.channel, thread_ts: thread, text });
