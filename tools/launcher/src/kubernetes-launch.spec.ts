@@ -13,6 +13,11 @@ import { TOOLSERVER_TOKENS_FILE } from './toolserver-tokens';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+const DEMO_ALONGSIDE =
+  'demo-team also reads the demo tool server (a synthetic shop), so its answers may mix it with ' +
+  'your systems: remove "demo" from its mcp_servers (`inquest config edit`, or Configuration > ' +
+  'Edit in the console) to investigate only yours';
+
 describe('npm start with a kubeconfig', () => {
   let api: FakeKubeApiServer;
   beforeAll(async () => {
@@ -71,6 +76,8 @@ describe('npm start with a kubeconfig', () => {
         `(kubeconfig ${kubeconfig}; read-only), registered for demo-team as "kubernetes"`,
       );
       url = /^Kubernetes tool server: (\S+)/.exec(banner)![1]!;
+      // demo-team still reads the synthetic shop too: the banner says so and how to stop it
+      expect(lines).toContain(DEMO_ALONGSIDE);
       // the token is kept in the data dir and in the embedded vault, both owner-only
       const tokens = JSON.parse(readFileSync(join(dataDir, TOOLSERVER_TOKENS_FILE), 'utf8'));
       token = tokens.kubernetes as string;
@@ -151,16 +158,28 @@ describe('npm start with a kubeconfig', () => {
       expect((otherRun.tools_used as string[]).filter((t) => t.startsWith('kubernetes:'))).toEqual(
         [],
       );
+
+      // demo-team does as the banner says: its investigations read only the cluster
+      const dropped = await demo('PUT', '/config/me', {
+        mcp_servers: [servers[1]],
+      });
+      expect(dropped.changed_fields).toEqual(['mcp_servers']);
+      const alone = await demo('POST', '/agents/run', investigation);
+      expect((alone.tools_used as string[]).filter((t) => t.startsWith('demo:'))).toEqual([]);
     } finally {
       await app.stop();
     }
 
-    // a restart keeps the token (and the registration, re-pointed at the new port)
+    // a restart keeps the token (and the registration, re-pointed at the new port), and no
+    // longer prints the note: demo-team reads the cluster alone
+    const againLines: string[] = [];
     const again = await startAllInOne(
       { ...(await baseEnv(dataDir)), INQUEST_KUBECONFIG: kubeconfig },
-      () => undefined,
+      (l) => againLines.push(l),
     );
     try {
+      expect(againLines.some((l) => l.startsWith('Kubernetes tool server: '))).toBe(true);
+      expect(againLines).not.toContain(DEMO_ALONGSIDE);
       const tokens = JSON.parse(readFileSync(join(dataDir, TOOLSERVER_TOKENS_FILE), 'utf8'));
       expect(tokens.kubernetes).toBe(token);
       const eff = await fetch(`${again.url}/api/v1/admin/nodes/demo-team`, {

@@ -25,7 +25,7 @@ import { bootstrapDemo, repointDemoToolServer } from './bootstrap-demo';
 import { LauncherEnvSchema } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { assertPortFree, freePorts } from './free-ports';
-import { registerToolServer } from './register-tool-server';
+import { registerToolServer, teamUsesToolServer } from './register-tool-server';
 import {
   putFileSecret,
   TOOLSERVER_SECRET_PATHS,
@@ -252,6 +252,7 @@ export async function startAllInOne(
     let demoTeamToken: string | undefined;
     let prometheusRegistered = false;
     let kubernetesRegistered = false;
+    let demoAlongside = false;
     if (cfg.INQUEST_DEMO || prometheusToolServerUrl || kubernetesToolServerUrl) {
       const config = createClient(configV1.ConfigServiceClient, addr(pConfig));
       try {
@@ -282,6 +283,9 @@ export async function startAllInOne(
             },
             logger,
           );
+        // investigations of demo-team then read the synthetic shop as well as the user's systems
+        if (prometheusRegistered || kubernetesRegistered)
+          demoAlongside = await teamUsesToolServer(config, 'demo-team', 'demo');
       } finally {
         config.close();
       }
@@ -319,6 +323,12 @@ export async function startAllInOne(
     } else if (kubernetesSkipped) {
       out(`Kubernetes tool server not started (KUBECONFIG ${kubeconfig}): ${kubernetesSkipped}`);
     }
+    if (demoAlongside)
+      out(
+        'demo-team also reads the demo tool server (a synthetic shop), so its answers may mix it ' +
+          'with your systems: remove "demo" from its mcp_servers (`inquest config edit`, or ' +
+          'Configuration > Edit in the console) to investigate only yours',
+      );
     if (vaultBacked && (prometheusToolServerUrl || kubernetesToolServerUrl)) {
       const servers = (['prometheus', 'kubernetes'] as const).filter((s) =>
         s === 'prometheus' ? prometheusToolServerUrl : kubernetesToolServerUrl,

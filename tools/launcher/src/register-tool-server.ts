@@ -54,3 +54,24 @@ export async function registerToolServer(
   logger.info({ team: teamId, server: entry.name, url: entry.url }, 'tool server registered');
   return true;
 }
+
+/**
+ * Whether a team's investigations read the named tool server: its effective `mcp_servers` has
+ * that name, as a reference or as an entry not turned off. False when the team does not exist.
+ */
+export async function teamUsesToolServer(
+  config: PromiseClient<configV1.ConfigServiceClient>,
+  teamId: string,
+  name: string,
+): Promise<boolean> {
+  const eff = await config.getEffectiveConfig({ team_id: teamId }, { ctx }).catch(() => undefined);
+  const servers = (eff?.config as { mcp_servers?: unknown } | undefined)?.mcp_servers;
+  return (Array.isArray(servers) ? servers : []).some((s: unknown) =>
+    typeof s === 'string'
+      ? s === name
+      : typeof s === 'object' &&
+        s !== null &&
+        (s as { name?: unknown }).name === name &&
+        (s as { enabled?: unknown }).enabled !== false,
+  );
+}
