@@ -74,6 +74,28 @@ describe('PatternLearning', () => {
     expect(doc?.tags).toContain('investigation_agent');
   });
 
+  it('joins recommendations that are whole sentences with a space, not "limit.; If"', async () => {
+    const sentences = oom(3);
+    sentences.investigation.result.recommendations = [
+      {
+        priority: 'high',
+        priority_enum: priorityEnum.toProto('high'),
+        action: 'Raise the memory limit of checkout-api above its working set.',
+      },
+      {
+        priority: 'high',
+        priority_enum: priorityEnum.toProto('high'),
+        action: 'If the fix cannot be made at once, roll checkout-api back.',
+      },
+      { priority: 'low', priority_enum: priorityEnum.toProto('low'), action: 'add an alert' },
+    ];
+    expect(await learning.learnFromInvestigation(sentences)).toBe('learned');
+    const [p] = await h.store.listPatterns('t1');
+    expect(p?.solution).toBe(
+      'Raise the memory limit of checkout-api above its working set. If the fix cannot be made at once, roll checkout-api back. add an alert',
+    );
+  });
+
   it('turns a completed investigation into an incident document and a new pattern', async () => {
     expect(await learning.learnFromInvestigation(oom(1))).toBe('learned');
     const [p] = await h.store.listPatterns('t1');

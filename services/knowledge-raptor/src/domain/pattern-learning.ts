@@ -131,10 +131,12 @@ export class PatternLearning {
         priority: priorityEnum.read(r.priority_enum, r.priority) ?? r.priority,
       }))
       .sort((a, b) => prio(a.priority) - prio(b.priority));
+    // fragments ("raise the limit; add an alert") joined by "; ", whole sentences by a space
+    // (the engine's "… against the limit. If the fix …", not "… against the limit.; If …")
     const solution = recs
       .map((r) => r.action)
       .filter(Boolean)
-      .join('; ');
+      .reduce((acc, a) => (acc ? `${acc}${/[.!?]$/.test(acc) ? ' ' : '; '}${a}` : a), '');
     const lines = [
       `# Incident: ${result.summary || inv.message || inv.investigation_id}`,
       `Investigation: ${inv.investigation_id ?? ''} (agent ${agent ?? 'unknown'}, completed ${inv.completed_at ?? event.occurred_at ?? ''})`,
