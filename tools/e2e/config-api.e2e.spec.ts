@@ -222,6 +222,23 @@ describe('admin API', () => {
       (await admin('PUT', '/admin/nodes/no-such-node/config', { chat_channel: '#x' })).status,
     ).toBe(404);
     expect((await admin('GET', '/admin/nodes/no-such-node/tokens')).status).toBe(404);
+    // tokens belong to teams: listing those of an org or a group is refused as issuing one is
+    for (const node of ['acme', 'platform']) {
+      for (const method of ['GET', 'POST']) {
+        const body = { permissions: ['read'], owner: 'a@example.com' };
+        const res = await admin(
+          method,
+          `/admin/nodes/${node}/tokens`,
+          method === 'POST' ? body : undefined,
+        );
+        expect([node, method, res.status, res.body.error?.code]).toEqual([
+          node,
+          method,
+          400,
+          'invalid_request',
+        ]);
+      }
+    }
     const bad = await admin('GET', '/admin/nodes/NOT_VALID');
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_request');

@@ -75,7 +75,9 @@ export class TeamTokens {
   }
 
   async list(teamId: string): Promise<TokenInfo[]> {
-    await this.deps.requireNode(teamId);
+    // as issuing one: only a team holds tokens (an org or group is no team_node_id)
+    const team = await this.deps.requireNode(teamId);
+    if (team.kind !== 'team') throw invalidRequest(`node ${teamId} is not a team`);
     return (await this.deps.tokens.listByTeam(teamId)).map(tokenInfo);
   }
 

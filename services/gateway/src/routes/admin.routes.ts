@@ -221,7 +221,11 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       tags: ['admin'],
       auth: 'admin',
       params: NodeIdParams,
-      responses: { 200: { description: 'Tokens', schema: TokenList }, 404: err('Unknown team') },
+      responses: {
+        200: { description: 'Tokens', schema: TokenList },
+        400: err('The node is not a team'),
+        404: err('Unknown team'),
+      },
       handler: async (req) => {
         const res = await config.listTokens(
           { team_id: req.params.node_id },
