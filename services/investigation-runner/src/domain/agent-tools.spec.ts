@@ -144,8 +144,9 @@ describe('checkDataSources', () => {
         { name: 'off', enabled: false, healthy: true, breakerState: 'closed' },
       ],
     };
+    // it names the servers that are down (not the disabled one) and where to see why
     expect(failure(() => checkDataSources(plan({ listing: down }), stats(0, 0, 0)))?.message).toBe(
-      'every enabled tool server is down',
+      "every enabled tool server is down: k8s (breaker open); the team's tool list (GET /api/v1/tools) has each one's last error",
     );
     const withTool = plan({
       listing: down,

@@ -76,6 +76,10 @@ export function checkDataSources(
     enabled.length > 0 &&
     enabled.every((s) => !s.healthy)
   ) {
-    throw dataSourceUnavailable('every enabled tool server is down');
+    throw dataSourceUnavailable(
+      `every enabled tool server is down: ${enabled
+        .map((s) => `${s.name} (breaker ${s.breakerState})`)
+        .join(', ')}; the team's tool list (GET /api/v1/tools) has each one's last error`,
+    );
   }
 }
