@@ -273,6 +273,8 @@ describe('admin API', () => {
     ]);
     expect(res.body.token).toMatch(/^tok_[a-z2-7]{20}\.[A-Za-z0-9_-]{43}$/);
     expect(res.body.expires_at).toBeNull();
+    // the secret is in this answer only: no cache may keep it
+    expect(res.headers.get('cache-control')).toBe('no-store');
     const token = res.body.token as string;
     const secret = token.split('.')[1]!;
     const list = await admin('GET', '/admin/nodes/payments/tokens');

@@ -185,7 +185,11 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
       body: IssueTokenBody,
       invalidCode: 'validation_error',
       responses: {
-        201: { description: 'The token; its secret is shown only here', schema: IssuedToken },
+        201: {
+          description: 'The token; its secret is shown only here',
+          schema: IssuedToken,
+          headers: { 'Cache-Control': 'no-store: the answer carries a secret' },
+        },
         400: err('validation_error, or the node is not a team'),
         404: err('Unknown team'),
       },
@@ -211,7 +215,8 @@ export function adminRoutes(deps: GatewayDeps): RouteDef[] {
           created_at: info.created_at,
           expires_at: info.expires_at ?? null,
         };
-        return { status: 201, body };
+        // the only answer that carries a token's secret: no cache or proxy may keep it
+        return { status: 201, body, headers: { 'Cache-Control': 'no-store' } };
       },
     }),
     defineRoute({
