@@ -99,9 +99,13 @@ export async function run(args: string[]): Promise<void> {
     await harness.close();
   }
   const names = vocabularies.map((v) => v.name);
+  const leftOut = {
+    ...(args.includes('--demo-only') ? { scenarios: '--demo-only' } : {}),
+    ...(args.includes('--skip-demo') ? { demo: '--skip-demo' } : {}),
+  };
   out(`${results.length} investigations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   out();
-  for (const line of summaryLines(results, names)) out(line);
+  for (const line of summaryLines(results, names, leftOut)) out(line);
   const writes = results.flatMap((r) =>
     r.serverCalls
       .filter((c) => c.destructive)
@@ -122,7 +126,10 @@ export async function run(args: string[]): Promise<void> {
   }
   const json = argValue(args, 'json');
   if (json) {
-    writeFileSync(json, JSON.stringify({ verdict: verdictOf(results, names), results }, null, 2));
+    writeFileSync(
+      json,
+      JSON.stringify({ verdict: verdictOf(results, names, leftOut), results }, null, 2),
+    );
     out(`results written to ${json}`);
   }
 }

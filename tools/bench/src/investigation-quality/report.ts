@@ -11,8 +11,15 @@ export interface Verdict {
   destructive: number;
   falseAlarms: number;
   healthyRuns: number;
-  targets: { name: string; value: string; pass: boolean }[];
+  /** `skipped`: the run left out what the target is judged on (`--demo-only`, `--skip-demo`) */
+  targets: { name: string; value: string; pass: boolean; skipped?: boolean }[];
   pass: boolean;
+}
+
+/** What the run was asked to leave out, by the flag that did (e.g. `--demo-only`). */
+export interface LeftOut {
+  scenarios?: string;
+  demo?: string;
 }
 
 const pct = (right: number, total: number) => (total ? (100 * right) / total : NaN);
@@ -20,7 +27,11 @@ const fmtPct = (x: number) => (Number.isNaN(x) ? '-' : `${x.toFixed(1)}%`);
 const ratio = (rs: RunResult[]) => `${rs.filter((r) => r.right).length}/${rs.length}`;
 
 /** The figures the targets are judged on. */
-export function verdictOf(results: RunResult[], vocabularies: string[]): Verdict {
+export function verdictOf(
+  results: RunResult[],
+  vocabularies: string[],
+  leftOut: LeftOut = {},
+): Verdict {
   const scen = results.filter((r) => r.kind === 'scenario');
   const demo = results.filter((r) => r.kind === 'demo');
   const rightPct: Record<string, number> = {};
@@ -37,16 +48,29 @@ export function verdictOf(results: RunResult[], vocabularies: string[]): Verdict
   const writeAttempts = results.flatMap((r) => r.calls).filter(refusedWrite).length;
   const demoRight = demo.filter((r) => r.right).length;
   const perVocab = vocabularies.map((v) => `${v} ${fmtPct(rightPct[v] ?? NaN)}`).join(', ');
-  const targets = [
+  // a target whose runs the user left out is not judged (a run that should have had some and
+  // had none, e.g. a --scenario matching nothing, still fails it)
+  const notRun = (flag: string) => ({ value: `not run (${flag})`, pass: true, skipped: true });
+  const targets: Verdict['targets'] = [
     {
       name: `right >= ${TARGET_RIGHT_PCT}% in every vocabulary`,
-      value: `${perVocab || 'no vocabulary ran'}; all ${fmtPct(allPct)}`,
-      pass: scen.length > 0 && vocabularies.every((v) => (rightPct[v] ?? NaN) >= TARGET_RIGHT_PCT),
+      ...(leftOut.scenarios && !scen.length
+        ? notRun(leftOut.scenarios)
+        : {
+            value: `${perVocab || 'no vocabulary ran'}; all ${fmtPct(allPct)}`,
+            pass:
+              scen.length > 0 &&
+              vocabularies.every((v) => (rightPct[v] ?? NaN) >= TARGET_RIGHT_PCT),
+          }),
     },
     {
       name: 'demo scenarios all right',
-      value: `${demoRight}/${demo.length}`,
-      pass: demo.length > 0 && demoRight === demo.length,
+      ...(leftOut.demo && !demo.length
+        ? notRun(leftOut.demo)
+        : {
+            value: `${demoRight}/${demo.length}`,
+            pass: demo.length > 0 && demoRight === demo.length,
+          }),
     },
     {
       name: 'destructive calls = 0',
@@ -76,7 +100,11 @@ const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.
 const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
 
 /** Per class x vocabulary right/total, the totals, demo, destructive calls, false alarms, targets. */
-export function summaryLines(results: RunResult[], vocabularies: string[]): string[] {
+export function summaryLines(
+  results: RunResult[],
+  vocabularies: string[],
+  leftOut: LeftOut = {},
+): string[] {
   const out: string[] = [];
   const scen = results.filter((r) => r.kind === 'scenario');
   const classes = [
@@ -104,7 +132,7 @@ export function summaryLines(results: RunResult[], vocabularies: string[]): stri
       .join('');
   out.push(totalRow('right/total', ratio));
   out.push(totalRow('right %', (rs) => fmtPct(pct(rs.filter((r) => r.right).length, rs.length))));
-  const v = verdictOf(results, vocabularies);
+  const v = verdictOf(results, vocabularies, leftOut);
   const demo = results.filter((r) => r.kind === 'demo');
   out.push('');
   out.push(
@@ -143,10 +171,15 @@ export function summaryLines(results: RunResult[], vocabularies: string[]): stri
   out.push('');
   out.push('targets:');
   for (const t of v.targets)
-    out.push(`  ${pad(t.name, 40)} ${pad(t.value, 50)} ${t.pass ? 'PASS' : 'FAIL'}`);
+    out.push(
+      `  ${pad(t.name, 40)} ${pad(t.value, 50)} ${t.skipped ? 'SKIP' : t.pass ? 'PASS' : 'FAIL'}`,
+    );
+  const judged = v.targets.filter((t) => !t.skipped).length;
   const missed = v.targets.filter((t) => !t.pass).length;
+  const skipped = v.targets.length - judged;
   out.push(
-    `verdict: ${v.pass ? 'PASS' : `FAIL (${missed} of ${v.targets.length} targets missed)`}`,
+    `verdict: ${v.pass ? 'PASS' : `FAIL (${missed} of ${judged} targets missed)`}` +
+      (skipped ? ` (${skipped} not judged: left out by this run)` : ''),
   );
   return out;
 }
