@@ -24,6 +24,8 @@ import {
 } from '@inquest/testing';
 import { start as startGateway } from '@inquest/gateway-service';
 import { start as startRunner } from '@inquest/investigation-runner-service';
+import { createClient } from '@inquest/grpc-kit';
+import { alertStatusEnum, alertsV1 } from '@inquest/proto';
 
 const INTAKE_SECRET = `intake-${randomBytes(12).toString('hex')}`;
 const PD_SECRET = `pd-${randomBytes(12).toString('hex')}`;
@@ -484,6 +486,52 @@ describe('alert times', () => {
       { token: tokenA },
     );
     expect(g.body.alert.starts_at).toBe('2026-11-29T12:00:00.000Z');
+  });
+
+  it('stored as a sender wrote them (before the intake normalized them), they are still shown in UTC with milliseconds and Z', async () => {
+    const groupKey = `stored-times-${++seq}`;
+    const direct = createClient(alertsV1.AlertServiceClient, runner.address);
+    try {
+      const res = await direct.ingestAlerts(
+        {
+          team_id: 'team-a',
+          source: 'alertmanager',
+          alerts: [
+            {
+              status: 'firing',
+              status_enum: alertStatusEnum.toProto('firing'),
+              group_key: groupKey,
+              fingerprint: `stored-${seq}`,
+              alertname: 'StoredTimes',
+              labels: { alertname: 'StoredTimes' },
+              annotations: {},
+              starts_at: '2026-11-29T13:00:00.123456789+02:00',
+            },
+            {
+              status: 'firing',
+              status_enum: alertStatusEnum.toProto('firing'),
+              group_key: groupKey,
+              fingerprint: `stored-bad-${seq}`,
+              alertname: 'StoredTimes',
+              labels: { alertname: 'StoredTimes', pod: 'b' },
+              annotations: {},
+              starts_at: 'yesterday',
+            },
+          ],
+        },
+        { ctx: { requestId: 'req_stored_times', teamId: 'team-a' } },
+      );
+      const listed = await listAlerts(tokenA, `?group_key=${encodeURIComponent(groupKey)}`);
+      expect(listed.alerts.map((a: { starts_at?: string }) => a.starts_at ?? null).sort()).toEqual(
+        ['2026-11-29T11:00:00.123Z', null].sort(),
+      );
+      const id = res.groups[0]!.investigation_id!;
+      const status = await request('GET', `/api/v1/agents/status/${id}`, { token: tokenA });
+      expect(status.body.alert.starts_at ?? null).not.toBe('yesterday');
+      if (status.body.alert.starts_at) expect(status.body.alert.starts_at).toMatch(ISO_MS_Z);
+    } finally {
+      direct.close();
+    }
   });
 
   it('a generic alert whose starts_at is no ISO 8601 time is 400 invalid_request', async () => {

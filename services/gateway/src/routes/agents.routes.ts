@@ -18,6 +18,7 @@ import {
   type InvestigationView,
 } from '../grpc/investigation-messages';
 import { defineRoute, type RouteDef } from '../http/route';
+import { isoTime } from './alert-payloads';
 import type { GatewayDeps } from './gateway-deps';
 import { err, teamOf } from './route-helpers';
 
@@ -61,10 +62,13 @@ function alertOf(a: investigationV1.AlertRef): InvestigationAlert {
     group_key: a.group_key,
     labels: { ...a.labels },
   };
-  for (const k of ['severity', 'starts_at', 'generator_url', 'external_id'] as const) {
+  for (const k of ['severity', 'generator_url', 'external_id'] as const) {
     const v = a[k];
     if (v !== undefined) out[k] = v;
   }
+  // a time stored as its sender wrote it (before the intake normalized them) is shown like the rest
+  const startsAt = isoTime(a.starts_at);
+  if (startsAt !== undefined) out.starts_at = startsAt;
   return out;
 }
 

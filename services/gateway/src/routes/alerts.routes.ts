@@ -20,7 +20,13 @@ import {
   type SenderAuthInput,
 } from '../http/route';
 import { alertFilterFields, alertStatusOf } from '../grpc/alert-messages';
-import { fromAlertmanager, fromGeneric, fromGrafana, fromPagerDuty } from './alert-payloads';
+import {
+  fromAlertmanager,
+  fromGeneric,
+  fromGrafana,
+  fromPagerDuty,
+  isoTime,
+} from './alert-payloads';
 import type { GatewayDeps } from './gateway-deps';
 import { err } from './route-helpers';
 
@@ -265,16 +271,13 @@ function toItem(a: alertsV1.AlertRecord): AlertItem {
     last_received_at: a.last_received_at,
     receive_count: a.receive_count,
   };
-  for (const k of [
-    'starts_at',
-    'ends_at',
-    'generator_url',
-    'external_id',
-    'investigation_id',
-    'skipped_reason',
-    'resolved_at',
-  ] as const) {
+  for (const k of ['generator_url', 'external_id', 'investigation_id', 'skipped_reason'] as const) {
     const v = a[k];
+    if (v !== undefined) out[k] = v;
+  }
+  // a time stored as its sender wrote it (before the intake normalized them) is shown like the rest
+  for (const k of ['starts_at', 'ends_at', 'resolved_at'] as const) {
+    const v = isoTime(a[k]);
     if (v !== undefined) out[k] = v;
   }
   return out;
