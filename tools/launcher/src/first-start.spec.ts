@@ -215,6 +215,47 @@ describe('the first start and the ones after it', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
+  it('without the demo, on an empty hierarchy, prints the commands that make a first team, and they work', async () => {
+    const bare: string[] = [];
+    const app = await startAllInOne(
+      await env({ INQUEST_DATA_DIR: tempDir(), INQUEST_DEMO: 'false' }),
+      (l) => bare.push(l),
+    );
+    try {
+      expect(bare).not.toContain(`Next step: curl -s ${app.url}/readyz`);
+      const commands = bare.filter((l) => l.startsWith('  npx inquest '));
+      expect(commands).toEqual([
+        `  npx inquest --url ${app.url} --token ${app.adminToken} admin nodes create my-org --kind org --name "My org"`,
+        `  npx inquest --url ${app.url} --token ${app.adminToken} admin nodes create my-team --kind team --name "My team" --parent my-org`,
+        `  npx inquest --url ${app.url} --token ${app.adminToken} admin tokens create my-team --owner you@example.com --write`,
+      ]);
+      // run as printed (the CLI's bin instead of npx, the quoted names as one argument each)
+      const bin = join(__dirname, '../../cli/bin/inquest.js');
+      let printed = '';
+      for (const line of commands) {
+        const argv = (line.trim().match(/"[^"]*"|\S+/g) ?? [])
+          .slice(2)
+          .map((a) => a.replace(/^"|"$/g, ''));
+        const child = spawn(process.execPath, [bin, ...argv], {
+          env: { ...process.env, NO_COLOR: '1' },
+        });
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        const code = await new Promise((r) => child.once('exit', r));
+        expect([line, code]).toEqual([line, 0]);
+        printed = stdout;
+      }
+      const token = /^(tok_\S+)/.exec(printed)![1]!;
+      const res = await fetch(`${app.url}/api/v1/config/me/effective`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Obj).team_node_id).toBe('my-team');
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+
   it('parses its command line', () => {
     expect(parseArgs([])).toEqual({});
     expect(parseArgs(['--reset-admin-token'])).toEqual({ resetAdminToken: true });

@@ -291,6 +291,17 @@ export async function startAllInOne(
       }
     }
 
+    // without the demo, a hierarchy with no node yet: the banner says how to make the first team
+    let noNodes = false;
+    if (!cfg.INQUEST_DEMO) {
+      const config = createClient(configV1.ConfigServiceClient, addr(pConfig));
+      try {
+        noNodes = !(await config.listNodes({}, { ctx: LAUNCHER_CTX })).nodes.length;
+      } finally {
+        config.close();
+      }
+    }
+
     // Only a start that got this far keeps a new admin token's hash: one that died earlier
     // (a port in use) leaves nothing behind, so the next start shows a token again.
     admin.persist();
@@ -354,6 +365,15 @@ export async function startAllInOne(
           `-H 'Content-Type: application/json' ` +
           `-d '{"agent_name":"planner","message":"checkout is returning 500s","context":{"service":"checkout","namespace":"shop"}}'`,
       );
+    } else if (noNodes) {
+      const cli = `npx inquest --url ${url} --token ${admin.generated ?? '<admin token>'}`;
+      out(
+        'Next step: no organization yet (INQUEST_DEMO is off): create one, a team and a token for ' +
+          "it, then add your tool servers to the team's mcp_servers (docs/configuration.md):",
+      );
+      out(`  ${cli} admin nodes create my-org --kind org --name "My org"`);
+      out(`  ${cli} admin nodes create my-team --kind team --name "My team" --parent my-org`);
+      out(`  ${cli} admin tokens create my-team --owner you@example.com --write`);
     } else {
       out(`Next step: curl -s ${url}/readyz`);
     }
@@ -365,6 +385,9 @@ export async function startAllInOne(
     throw err;
   }
 }
+
+/** the launcher's own calls to config-hierarchy */
+const LAUNCHER_CTX = { requestId: 'launcher-start', principal: 'admin' };
 
 const USAGE = `usage: npm start [-- --reset-admin-token]
 
