@@ -95,6 +95,18 @@ const SECURITY_HEADERS = securityHeaders({
   crossOriginResourcePolicy: { policy: 'same-site' },
 }).flat();
 
+/**
+ * API answers carry a team's data (configuration, investigations, knowledge, audit): no cache,
+ * the browser's or a proxy's, keeps them (OWASP REST Security: `Cache-Control: no-store`). The
+ * public API reference (the OpenAPI document and the docs page's assets) stays cacheable.
+ */
+const API_HEADERS = [...SECURITY_HEADERS, 'Cache-Control', 'no-store'];
+const API_PATH = `${API_PREFIX}/`;
+const isApiAnswer = (url: string) =>
+  url.startsWith(API_PATH) &&
+  !url.startsWith(`${API_PREFIX}/docs`) &&
+  !url.startsWith(`${API_PREFIX}/openapi.json`);
+
 /** The gateway's express app: request ids, metrics, health, then every declared route under /api/v1. */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
@@ -153,7 +165,11 @@ export function createApp(deps: AppDeps): express.Express {
       const requestId = requestIdFrom(req.headers['x-request-id']);
       res.locals.requestId = requestId;
       res.locals.started = performance.now();
-      holdHeaders(res, ['X-Request-Id', requestId, ...SECURITY_HEADERS]);
+      holdHeaders(res, [
+        'X-Request-Id',
+        requestId,
+        ...(isApiAnswer(req.url) ? API_HEADERS : SECURITY_HEADERS),
+      ]);
       res.on('finish', recordFinished);
       next();
     },

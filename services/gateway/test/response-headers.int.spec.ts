@@ -110,6 +110,7 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(res.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
+      ['Cache-Control', 'no-store'],
       ...rateHeaders(1000, 999),
       ['ETag', /^"[A-Za-z0-9_-]{32}"$/],
       ['Content-Type', 'application/json; charset=utf-8'],
@@ -151,6 +152,7 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(res.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
+      ['Cache-Control', 'no-store'],
       ...rateHeaders(1000),
       ['ETag', etag],
       ['Date', HTTP_DATE],
@@ -175,6 +177,7 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(res.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
+      ['Cache-Control', 'no-store'],
       ...errorHeaders(res.body),
     ]);
   });
@@ -186,6 +189,7 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(res.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
+      ['Cache-Control', 'no-store'],
       ...rateHeaders(1000, 999),
       ...errorHeaders(res.body),
     ]);
@@ -197,6 +201,7 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(post.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
+      ['Cache-Control', 'no-store'],
       ['Allow', 'GET, HEAD'],
       ...errorHeaders(post.body),
     ]);
@@ -205,6 +210,7 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(missing.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
+      ['Cache-Control', 'no-store'],
       ...errorHeaders(missing.body),
     ]);
   });
@@ -220,9 +226,21 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
     expectHeaders(res.headers, [
       ['X-Request-Id', REQUEST_ID],
       ...SECURITY,
+      ['Cache-Control', 'no-store'],
       ...rateHeaders(1, 0),
       ['Retry-After', /^\d{1,2}$/],
       ...errorHeaders(res.body),
     ]);
+  });
+
+  it('no cache keeps an API answer; the public reference and the console stay cacheable', async () => {
+    const header = (res: RawAnswer, name: string) =>
+      res.headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+    const alerts = await raw(gw.url, 'GET', '/api/v1/alerts', bearer(reader));
+    expect(header(alerts, 'Cache-Control')).toBe('no-store');
+    const openapi = await raw(gw.url, 'GET', '/api/v1/openapi.json');
+    expect(openapi.status).toBe(200);
+    expect(header(openapi, 'Cache-Control')).toBe('no-cache');
+    expect(header(await raw(gw.url, 'GET', '/healthz'), 'Cache-Control')).toBeUndefined();
   });
 });
