@@ -34,18 +34,26 @@ export function runMain(name: string, start: () => Promise<Stoppable>): void {
       running = r;
     },
     (err: unknown) => {
-      if (err instanceof Error && err.name === 'EnvError') {
-        process.stderr.write(`${name}: invalid configuration: ${err.message}\n`);
-      } else if (err instanceof Error && err.name === 'StartupError') {
-        process.stderr.write(`${name}: ${err.message}\n`);
-      } else {
-        process.stderr.write(
-          `${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-        );
-      }
+      process.stderr.write(`${startFailureText(name, err)}\n`);
       process.exit(1);
     },
   );
+}
+
+/**
+ * What a failed start prints: one line for what the user can fix (a bad variable, a busy port, a
+ * backend that cannot be reached at its configured address, naming the variable), the stack for
+ * anything else.
+ */
+export function startFailureText(name: string, err: unknown): string {
+  if (err instanceof Error && err.name === 'EnvError')
+    return `${name}: invalid configuration: ${err.message}`;
+  if (err instanceof Error && err.name === 'StartupError') return `${name}: ${err.message}`;
+  if (err instanceof Error && /^Mongo(ServerSelection|Network|Parse)Error$/.test(err.name))
+    return `${name}: cannot reach MongoDB (${err.message}): check INQUEST_MONGODB_URL and that MongoDB runs there`;
+  if (err instanceof Error && err.name === 'NatsUnreachableError')
+    return `${name}: ${err.message}: check INQUEST_NATS_URL and that nats-server runs there with JetStream (-js)`;
+  return `${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
 }
 
 export { EnvError };

@@ -115,7 +115,11 @@ export class NatsEventBus implements EventBus {
         });
       } catch (err) {
         if (Date.now() >= until)
-          throw new Error(`cannot connect to NATS at ${options.url}: ${String(err)}`);
+          throw Object.assign(
+            new Error(`cannot connect to NATS at ${options.url}: ${String(err)}`),
+            // a start-up failure the user fixes (runMain prints it as one line)
+            { name: 'NatsUnreachableError' },
+          );
         logger.warn({ err: String(err), attempt }, 'NATS not reachable yet, retrying');
         await sleep(Math.min(250 * attempt, 2000));
       }
