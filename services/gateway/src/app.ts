@@ -102,10 +102,16 @@ const SECURITY_HEADERS = securityHeaders({
  */
 const API_HEADERS = [...SECURITY_HEADERS, 'Cache-Control', 'no-store'];
 const API_PATH = `${API_PREFIX}/`;
-const isApiAnswer = (url: string) =>
-  url.startsWith(API_PATH) &&
-  !url.startsWith(`${API_PREFIX}/docs`) &&
-  !url.startsWith(`${API_PREFIX}/openapi.json`);
+/** express mounts the API prefix in any case (`/API/V1/whoami` answers too) */
+const isApiAnswer = (url: string) => {
+  if (url.length <= API_PATH.length) return false;
+  const start = url.slice(0, API_PATH.length + 12).toLowerCase();
+  return (
+    start.startsWith(API_PATH) &&
+    !start.startsWith(`${API_PREFIX}/docs`) &&
+    !start.startsWith(`${API_PREFIX}/openapi.json`)
+  );
+};
 
 /** The gateway's express app: request ids, metrics, health, then every declared route under /api/v1. */
 export function createApp(deps: AppDeps): express.Express {

@@ -238,6 +238,9 @@ describe('response headers of GET /config/me/effective and its neighbours', () =
       res.headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
     const alerts = await raw(gw.url, 'GET', '/api/v1/alerts', bearer(reader));
     expect(header(alerts, 'Cache-Control')).toBe('no-store');
+    // express mounts the prefix in any case
+    const upper = await raw(gw.url, 'GET', '/API/V1/alerts', bearer(reader));
+    expect(header(upper, 'Cache-Control')).toBe('no-store');
     const openapi = await raw(gw.url, 'GET', '/api/v1/openapi.json');
     expect(openapi.status).toBe(200);
     expect(header(openapi, 'Cache-Control')).toBe('no-cache');
