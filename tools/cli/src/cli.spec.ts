@@ -770,6 +770,21 @@ describe('credentials and errors', () => {
     expect(u.stderr).toContain('hint: check INQUEST_TOKEN');
   });
 
+  it('tells a team token refused by an admin endpoint to pass the admin token', async () => {
+    const s = await serve({
+      [`GET ${API}/admin/nodes`]: {
+        status: 403,
+        body: { error: { code: 'forbidden', message: 'this endpoint needs the admin token' } },
+      },
+    });
+    const r = await run(['admin', 'nodes', 'list'], { env: creds(s) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: this endpoint needs the admin token (forbidden, HTTP 403)');
+    expect(r.stderr).toContain(
+      'hint: pass the admin token (admin.…, printed by the first `npm start`) with --token, or set INQUEST_TOKEN to it',
+    );
+  });
+
   it('says where it tried to connect when the service is down, in colour only when forced', async () => {
     const s = await serve({});
     const url = s.url;

@@ -33,7 +33,9 @@ export function describeError(err: unknown, style: Style, url?: string): string 
       break;
     case 'forbidden':
       lines.push(
-        '  hint: this needs a token with write permission (or an admin token for `inquest admin`)',
+        /admin token/i.test(err.message)
+          ? '  hint: pass the admin token (admin.…, printed by the first `npm start`) with --token, or set INQUEST_TOKEN to it'
+          : '  hint: this needs a token with write permission (or an admin token for `inquest admin`)',
       );
       break;
     case 'network_error':
