@@ -429,6 +429,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Point the {probe} probe of {subject} at a health endpoint that exists (check the path) and answers 200.',
   },
   {
+    // 429 Too Many Requests to the kubelet's probe: a rate limiter that does not exempt the
+    // health endpoint counts the probes with the traffic
+    id: 'probe_rate_limited',
+    class: 'probe_failure',
+    title: 'health probe answered 429 by a rate limiter',
+    role: 'cause',
+    strength: 0.87,
+    on: ['event'],
+    reason: '^Unhealthy$',
+    text: '(?<probe>Liveness|Readiness|Startup) probe failed: HTTP probe failed with statuscode: 429',
+    cause:
+      "{subject}'s {probe} probe gets HTTP 429 Too Many Requests from {probe_target}: a rate limiter{rate_limit} counts the probes with the traffic and refuses them when it is busy, so pods fail the probe under load",
+    fix: 'Exempt the health endpoint of {subject} from its rate limiter (or limit per client, not globally); the probe must not compete with traffic.',
+  },
+  {
     // a stop-the-world collection longer than a second: probes and clients time out meanwhile
     // (unified JVM logging "Pause Full (G1 Compaction Pause) 1531M->1430M(1536M) 2580.242ms",
     // JDK 8 "[Full GC (Ergonomics) ... 2.5123 secs]")
@@ -685,6 +700,18 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Put {subject} in the mesh (sidecar injection: label its namespace istio-injection=enabled or its pods sidecar.istio.io/inject=true, then restart it), or set the PeerAuthentication of {dependency} to PERMISSIVE (a portLevelMtls exception for its port) until every client has a sidecar; `kubectl get peerauthentication -A` shows which policy turned STRICT.',
   },
   {
+    // the app's first connections go out before its sidecar has its configuration
+    id: 'mesh_proxy_not_ready_at_start',
+    class: 'crashloop_connection',
+    title: 'the app starts before its mesh sidecar is ready',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      '{subject} starts before its {proxy} sidecar is ready: its first connection fails at {failed_at} ("{fact}") while the proxy is not ready yet{not_ready} (ready at {ready_at}), so the app exits and the kubelet restarts it once; the second start, with the proxy ready, works',
+    fix: 'Make the app wait for the sidecar: Istio `holdApplicationUntilProxyStarts: true` (the pod annotation `proxy.istio.io/config: \'{ "holdApplicationUntilProxyStarts": true }\'`, or mesh-wide in meshConfig.defaultConfig), or native sidecars (Kubernetes 1.29+); or have the app retry its first connections.',
+  },
+  {
     // the CNI cannot give a new pod an address: the node's (or its subnet's) IPs are used up
     id: 'pod_ip_exhausted',
     class: 'node_not_ready',
@@ -827,6 +854,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} does not trust the TLS certificate {tls_server} presents: it is signed by a CA that is not in the trust bundle of {subject}{trust} ("{fact}"), typically after the CA was rotated or a server certificate was re-issued by a new CA',
     fix: 'Add the CA that now signs the certificate of {tls_server} to the trust bundle {subject} reads{trust} (or re-issue the server certificate from a CA the clients trust), then restart {subject} so it reloads it; do not turn verification off.',
+  },
+  {
+    // Go 1.15+ ignores the Common Name: a server certificate without subjectAltName fails
+    id: 'tls_legacy_common_name',
+    class: 'tls_certificate',
+    title: "a server's TLS certificate has no SAN (legacy Common Name only)",
+    role: 'cause',
+    strength: 0.92,
+    on: ['log', 'text'],
+    text: '(?:https?://(?<host>[\\w-]+(?:\\.[\\w-]+)+)[^\\n]*?)?x509: certificate relies on legacy Common Name field[^\\n]*',
+    cause:
+      'the TLS certificate {tls_server} presents has only a Common Name and no subjectAltName (SAN), which {subject} no longer accepts ("{fact}"): Go 1.15 and later ignore the Common Name, so a client built with a newer Go rejects a certificate older builds accepted',
+    fix: 'Re-issue the certificate of {tls_server} with its DNS names in subjectAltName (cert-manager dnsNames, or `-addext subjectAltName=DNS:...`); meanwhile roll {subject} back to the build that worked. Do not turn verification off.',
   },
   {
     // the expired certificate is the server's the app calls, not one the cluster serves
@@ -1079,6 +1119,32 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     text: 'no space left on device|ENOSPC|disk (?:is )?full|disk usage[^\\n]*(?:9[5-9]|100)%',
     cause: '{subject} ran out of disk space ("{fact}")',
     fix: 'Free or grow the volume of {subject} (and find what fills it: logs, segments, temp files); alert before it reaches 100%.',
+  },
+  {
+    // PostgreSQL's statement_timeout cancels a statement that runs longer: the slow requests fail
+    id: 'pg_statement_timeout',
+    class: 'dependency_failure',
+    title: "queries cancelled by PostgreSQL's statement_timeout",
+    role: 'cause',
+    strength: 0.88,
+    on: ['log', 'text'],
+    text: 'canceling statement due to statement timeout[^\\n]*',
+    cause:
+      'PostgreSQL cancels {subject}\'s queries that run longer than its statement_timeout{statement_timeout} ("{fact}"), so the slowest requests (large accounts, big reports) fail while small ones work',
+    fix: 'Give {subject} a statement_timeout its slowest legitimate query fits in{statement_timeout_fix}, or make that query faster (an index, a smaller page); if a change lowered it, roll that change back.',
+  },
+  {
+    // Istio's Envoy refuses a request no AuthorizationPolicy allows: 403 "RBAC: access denied"
+    id: 'mesh_authorization_denied',
+    class: 'dependency_failure',
+    title: 'an Istio AuthorizationPolicy denies the caller (403 RBAC: access denied)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'RBAC: access denied[^\\n]*|\\b403\\b[^\\n]*rbac_access_denied_matched_policy\\[[^\\]]*\\][^\\n]*',
+    cause:
+      'the service mesh refuses {subject}\'s requests with 403 "RBAC: access denied" ("{fact}"): an Istio AuthorizationPolicy on the destination does not allow {subject}\'s identity (its ServiceAccount principal), so its sidecar rejects the calls before the app sees them{mesh_policy}',
+    fix: "Add {subject}'s principal (cluster.local/ns/<namespace>/sa/<serviceaccount>) to the ALLOW rules of the destination's AuthorizationPolicy{mesh_policy_fix}, or roll the policy back.",
   },
   {
     // PostgreSQL's protection against transaction ID wraparound: it stops assigning XIDs
@@ -1770,6 +1836,61 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the Redis Cluster {subject} uses is down ("{fact}"): a master was lost and no replica took over its hash slots, so (with cluster-require-full-coverage) the cluster refuses every command{redis_cluster_lost}',
     fix: 'Bring the lost master back{redis_cluster_fix} (or fail its slots over to a replica); then give every master a replica so losing one node does not take the cluster down.',
+  },
+  {
+    // a multi-key command (MGET, MSET, a transaction, a Lua script) over keys of different hash
+    // slots: Redis Cluster refuses it, where a single Redis served it
+    id: 'redis_crossslot',
+    class: 'crashloop_panic',
+    title: 'Redis Cluster refuses a multi-key command (CROSSSLOT)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: "CROSSSLOT Keys in request don'?t hash to the same slot[^\\n]*",
+    cause:
+      '{subject} sends Redis Cluster a multi-key command (MGET/MSET, a transaction or a script) whose keys hash to different slots, and the cluster refuses it ("{fact}"); a single Redis accepted the same command, so it fails since {subject} talks to a cluster',
+    fix: 'Give the keys one command uses a common hash tag (the same part of each key put between curly braces, so only it is hashed) so they land in one slot, or split the command per key; until then roll back {subject} to the single-Redis configuration.',
+  },
+  {
+    // a queue the consumer expects is not on the broker: deleted, never declared, or declared
+    // non-durable (or auto-delete / exclusive) and gone with a broker restart
+    id: 'rabbitmq_queue_not_found',
+    class: 'crashloop_connection',
+    title: 'RabbitMQ has no such queue (404 NOT_FOUND)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: "NOT_FOUND - no queue '(?<queue>[^']+)' in vhost '(?<vhost>[^']*)'|no queue '(?<queue2>[^']+)' in vhost '[^']*'",
+    cause:
+      'the queue {queue}{queue2} does not exist on the RabbitMQ broker, so {subject} cannot consume from it and the broker closes its channel with 404 NOT_FOUND ("{fact}"). A queue is gone when it was deleted, never declared, or declared non-durable (or auto-delete) and the broker restarted{broker_restart}',
+    fix: 'Declare {queue}{queue2} again, durable (let the consumer declare it too, with the same arguments as the producer, so a broker restart does not lose it); messages published while it did not exist were dropped.',
+  },
+  {
+    // Elasticsearch's index.mapping.total_fields.limit (1000 by default): documents with new
+    // free-form keys add fields until the mapping is full (a "mapping explosion")
+    id: 'es_total_fields_limit',
+    class: 'dependency_failure',
+    title: 'Elasticsearch index mapping full (total fields limit)',
+    role: 'cause',
+    strength: 0.91,
+    on: ['log', 'text'],
+    text: 'Limit of total fields \\[(?<limit>\\d+)\\] (?:in index \\[(?<index>[^\\]]+)\\] )?has been exceeded[^\\n]*',
+    cause:
+      'Elasticsearch refuses the documents {subject} indexes: the mapping of {index} reached its limit of {limit} fields ("{fact}"). Each new key in the documents adds a field (a mapping explosion, typically free-form attributes or ids used as keys)',
+    fix: 'Stop indexing free-form keys as fields (map them as `flattened`, or an object with `dynamic: false`, or key/value pairs) and roll back the change that started sending them; raise index.mapping.total_fields.limit only as a stopgap.',
+  },
+  {
+    // Confluent Schema Registry answers 409 when a new schema breaks the subject's compatibility
+    id: 'schema_registry_incompatible',
+    class: 'recent_change',
+    title: 'Schema Registry rejects an incompatible schema (409)',
+    role: 'cause',
+    strength: 0.91,
+    on: ['log', 'text'],
+    text: 'Schema being registered is incompatible with an earlier schema(?: for subject \\\\?"(?<schema_subject>[^"\\\\]+)\\\\?")?[^\\n]*',
+    cause:
+      '{subject} produces with a schema the Schema Registry refuses as incompatible with the earlier versions of subject {schema_subject} (HTTP 409, "{fact}"), so every message it publishes fails to serialize',
+    fix: "Roll back {subject} to the schema the subject accepts, then change it compatibly (a new optional field with a default, not a changed type) or register it under a new subject; do not lower the subject's compatibility level to let it through.",
   },
   {
     // RabbitMQ 3.8.15+ closes the channel of a consumer that holds a delivery unacknowledged

@@ -3,7 +3,14 @@ import type { EngineRun } from '../engine';
 import type { KnowledgeChunk, LearnedPatternView } from '../ports';
 import { dedupe } from './collections';
 import { backingWorkload, failingDependencies } from './dependencies';
-import { findFindings, LINE_STAMP, relevance, type Finding, type compile } from './diagnose';
+import {
+  errorMessage,
+  findFindings,
+  LINE_STAMP,
+  relevance,
+  type Finding,
+  type compile,
+} from './diagnose';
 import { failsOrRestarts, hasCompleted, isUnhealthy } from './health';
 import { hostOf, varsFor } from './finding-vars';
 import { workloadName, type ClusterModel } from './model';
@@ -749,10 +756,17 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
     return pulls[0] ? registryAnswer(pulls[0].message) : undefined;
   }
   for (const l of logs) {
-    const last = l.lines.map((x) => x.level === 'error').lastIndexOf(true);
+    const errors = l.lines.map((x) => x.level === 'error');
+    let last = errors.lastIndexOf(true);
+    // no error-level record: an uncaught error the runtime printed ("ReplyError: ..." at the margin)
+    if (last < 0 && l.previous) last = l.lines.map((x) => THROWN.test(x.text)).lastIndexOf(true);
     if (last < 0) continue;
     const i = thrownAt(l.lines, last);
     const line = l.lines[i]!.text;
+    // "cannot reach ERP, exiting": the error record just before says why
+    const before = errors.lastIndexOf(true, i - 1);
+    if (EXITING.test(errorMessage(line)) && before >= 0 && before >= i - 10)
+      return `${errorMessage(l.lines[before]!.text)}; then: ${errorMessage(line)}`;
     // PostgreSQL writes why on the next record: "FATAL: database files are incompatible with
     // server" then "DETAIL: The data directory was initialized by PostgreSQL version 15, ..."
     const detail = /\b(?:FATAL|ERROR|PANIC):/.test(line)
@@ -764,6 +778,11 @@ function lastError(model: ClusterModel, f: Finding): string | undefined {
 }
 
 const STACK_FRAME = /^\s+at \S/;
+/** an error a runtime printed uncaught, at the margin: "ReplyError: CROSSSLOT ...", "KeyError: 'x'" */
+const THROWN = /^[A-Z][\w.]*(?:Error|Exception)(?::\s|$)/;
+/** a last record that only says the process gives up, not why */
+const EXITING =
+  /^[^:]{0,60}\b(?:exiting|exit(?:ing)? now|shutting down|giving up|aborting|terminating)\b[^:]*$/i;
 /** a line that goes on a record: a stack frame, an indented field of a dumped object, a brace */
 const RECORD_GOES_ON = /^(?:\s|[{}\])]|$)/;
 

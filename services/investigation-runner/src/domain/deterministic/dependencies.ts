@@ -274,6 +274,9 @@ export const CONNECTION_RESET =
   /Connection reset by peer|ECONNRESET|connection reset|upstream connect error or disconnect\/reset before headers|Connection aborted/i;
 /** a mesh's sidecar proxy container */
 export const MESH_PROXY = /^(?:istio-proxy|linkerd-proxy)$/;
+/** a connection an app could not make: refused, reset, or no route (what an app that starts before its sidecar logs) */
+export const CONNECT_FAILED =
+  /ECONNREFUSED|connection refused|ECONNRESET|connection reset|EHOSTUNREACH|no route to host/i;
 
 /** a pod sandbox the CNI gave no IP address (a node's or subnet's addresses used up) */
 export const NO_POD_IP =

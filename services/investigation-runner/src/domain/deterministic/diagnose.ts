@@ -6,6 +6,7 @@ import {
   failingDependencies,
   INGRESS_CONTROLLER,
   ingressBackends,
+  CONNECT_FAILED,
   MESH_PROXY,
   NETWORK_TIMEOUT,
   NODE_AGENT,
@@ -288,6 +289,12 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     const lines = l.lines.slice(-400);
     lines.forEach((line, i) => {
       if (!line.level && !INTERESTING.test(line.text) && !l.previous && lines.length > 60) return;
+      // a sidecar not ready while it starts, ready a moment later: a start, not a fault
+      if (
+        /proxy is NOT ready/.test(line.text) &&
+        lines.slice(i + 1).some((x) => /proxy is ready/.test(x.text))
+      )
+        return;
       // a crash line carries its first frames of application code (the stack trace below it)
       const text = CRASH.test(line.text)
         ? withFrames(
@@ -373,6 +380,72 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (cutPort) for (const f of portCutByNetworkPolicy(model, cutPort.entry)) push(f);
   const mesh = catalog.find((c) => c.entry.id === 'mesh_mtls_plaintext_refused');
   if (mesh) for (const f of plaintextRefusedByMesh(model, mesh.entry)) push(f);
+  const early = catalog.find((c) => c.entry.id === 'mesh_proxy_not_ready_at_start');
+  if (early) for (const f of appBeforeMeshProxy(model, early.entry)) push(f);
+  return out;
+}
+
+/**
+ * An app that starts before its mesh sidecar is ready: every connection it opens in its first
+ * second goes through a proxy not configured yet and fails, the app exits, the kubelet restarts
+ * it, and the second start works. Its last run's connection error is earlier than the moment the
+ * pod's istio-proxy logged "Envoy proxy is ready" (and no earlier than the proxy's start).
+ */
+function appBeforeMeshProxy(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const done = new Set<string>();
+  for (const pod of model.list('pod')) {
+    const proxy = pod.containers.find((c) => MESH_PROXY.test(c.name));
+    if (!proxy) continue;
+    // a log read without a container name is the pod's first container's
+    const first = pod.containers.find((c) => !c.init)?.name;
+    const own = (container: string, previous?: boolean) =>
+      model.logs.filter(
+        (l) =>
+          l.pod === pod.name &&
+          (l.container ?? first) === container &&
+          (previous === undefined || l.previous === previous),
+      );
+    const proxyLines = own(proxy.name).flatMap((l) => l.lines);
+    const started = proxyLines.find((x) => x.at !== undefined)?.at;
+    const ready = proxyLines.find(
+      (x) =>
+        x.at !== undefined &&
+        /Envoy proxy is ready|proxy is ready|linkerd-proxy[^\n]*ready/i.test(x.text) &&
+        !/NOT ready/.test(x.text),
+    )?.at;
+    if (started === undefined || ready === undefined) continue;
+    const app = pod.containers.find((c) => !c.init && c !== proxy && (c.restarts ?? 0) > 0);
+    if (!app) continue;
+    const failed = own(app.name, true)
+      .flatMap((l) => l.lines)
+      .find(
+        (x) =>
+          x.at !== undefined &&
+          x.at >= started - 1000 &&
+          x.at < ready &&
+          CONNECT_FAILED.test(x.text),
+      );
+    const workload = model.workloadOf(pod).name;
+    if (!failed || done.has(workload)) continue;
+    done.add(workload);
+    const notReady = proxyLines.find((x) => /NOT ready/.test(x.text));
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload,
+      fact: clip(errorMessage(failed.text), 200),
+      groups: {
+        proxy: proxy.name,
+        failed_at: new Date(failed.at!).toISOString(),
+        ready_at: new Date(ready).toISOString(),
+        not_ready: notReady ? ` ("${clip(errorMessage(notReady.text), 120)}")` : '',
+      },
+      at: failed.at,
+      where: 'log',
+      source: own(app.name, true)[0]?.source ?? pod.source,
+    });
+  }
   return out;
 }
 
@@ -539,7 +612,14 @@ export function errorMessage(line: string): string {
     const err = /\b(?:err|error|exception)="((?:[^"\\]|\\.)*)"/.exec(text);
     const m = /\bmsg="((?:[^"\\]|\\.)*)"|\bmsg=(\S+)/.exec(text);
     if (err) msg = m ? `${m[1] ?? m[2]}: ${err[1]}` : err[1]!;
-    else if (m) msg = m[1] ?? m[2]!;
+    else if (m) {
+      msg = m[1] ?? m[2]!;
+      // no error field: the answer it got says why ("status=403 body=\"RBAC: access denied\"")
+      const said = [...text.matchAll(/\b(status|code|body|reason|detail)=("(?:[^"\\]|\\.)*"|\S+)/g)]
+        .filter((x) => x.index! > m.index!)
+        .map((x) => `${x[1]}=${x[2]}`);
+      if (said.length) msg = `${msg} (${said.join(' ')})`;
+    }
   }
   return msg
     .replace(/^\S*\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?\S*\s*/, '')
@@ -1199,7 +1279,8 @@ function appErrors(model: ClusterModel, entry: CauseEntry, now?: number): Findin
       }
       const rootCause = [...trace].reverse().find((x) => /^Caused by: /.test(x));
       const head = thrown ?? errorMessage(line.text);
-      const text = rootCause ? `${head}; ${rootCause}` : head;
+      // the root cause must survive the clip of a long head (a message that dumps a schema)
+      const text = rootCause ? `${clip(head, 120)}; ${rootCause}` : head;
       if (text.length < 8) return;
       const key = `${workload}|${shape(text)}`;
       const g = groups.get(key);
@@ -1313,6 +1394,8 @@ export const LINE_STAMP =
   /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?/;
 /** the line that ends a Python traceback ("ValueError: ...", "google.auth.exceptions.X: ...") */
 const PY_ERROR = /^[\w.]+(?:Error|Exception|Exit|Interrupt|Fault)\b/;
+/** a line at the margin shaped like a raised error: a (dotted) class name, then ": " or nothing */
+const PY_RAISED = /^[A-Za-z_][\w.]*(?::\s|$)/;
 /** what joins chained Python exceptions ("The above exception was the direct cause of...") */
 const PY_CHAIN = /^(?:The above exception was|During handling of the above exception)/;
 
@@ -1323,9 +1406,15 @@ const PY_CHAIN = /^(?:The above exception was|During handling of the above excep
  */
 function pythonError(trace: string[]): string | undefined {
   const errors: string[] = [];
+  let framed = false;
   for (let i = 0; i < trace.length; i++) {
     const x = trace[i]!;
-    if (!PY_ERROR.test(x)) continue;
+    // below the frames, the first line at the margin names the error, whatever its class is
+    // called ("pika.exceptions.ChannelClosedByBroker: (404, ...)", "KeyboardInterrupt")
+    const ends = framed && PY_RAISED.test(x);
+    if (/^\s+File "/.test(x)) framed = true;
+    if (!PY_ERROR.test(x) && !ends) continue;
+    framed = false;
     errors.push(x.trim());
     const next = trace.slice(i + 1).find((y) => y.trim());
     if (!next || !PY_CHAIN.test(next)) break;

@@ -1,5 +1,5 @@
 import { backingWorkload, CSI_NODE_PLUGIN, MESH_PROXY, NODE_AGENT } from './dependencies';
-import { clipKeepingError, errorMessage, type Finding } from './diagnose';
+import { clipKeepingError, errorMessage, LINE_STAMP, type Finding } from './diagnose';
 import { isUnhealthy, podsOnNode, unevenLoad } from './health';
 import { quantity, servicePorts, type ClusterModel } from './model';
 import type { ContainerView, ObjectView } from './observe/views';
@@ -476,21 +476,180 @@ function vaultServiceAccount({ f, model, pod }: FindingContext): Record<string, 
   };
 }
 
-/** An ExternalSecret meant to create the missing Secret, and the External Secrets controller's error. */
-function externalSecretSource({ f, model }: FindingContext): Record<string, string> {
+/**
+ * What should have made the missing Secret, and why it did not: an ExternalSecret that does not
+ * sync, a SealedSecret the controller cannot decrypt, a cert-manager Certificate whose issuer is
+ * not ready.
+ */
+function secretSource({ f, model }: FindingContext): Record<string, string> {
   const name = f.groups['secret'];
   if (!name) return {};
-  const line = model.logs
-    .filter((l) => l.pod && /^external-secrets-/.test(l.pod))
-    .flatMap((l) => l.lines)
-    .filter((x) => x.text.includes(`"${name}"`) && /error|fail|could not/i.test(x.text))
+  const ns = f.object?.namespace;
+  const named = new RegExp(`["/]${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:["),\\s]|$)`);
+  const controllerSaid = (pod: RegExp) =>
+    model.logs
+      .filter((l) => l.pod && pod.test(l.pod))
+      .flatMap((l) => l.lines)
+      .filter((x) => named.test(x.text) && /error|fail|could not|cannot/i.test(x.text))
+      .pop()?.text;
+  const external = controllerSaid(/^external-secrets-/);
+  if (external) {
+    const rec = /"msg"\s*:\s*"([^"]+)"/.exec(external)?.[1];
+    const err = /"error"\s*:\s*"((?:[^"\\]|\\.)+)"/.exec(external)?.[1];
+    return {
+      secret_source: `. It is to be created by the ExternalSecret ${name}, which does not sync (SecretSyncedError): the External Secrets controller logs "${clip([rec, err].filter(Boolean).join(': ') || external, 240)}"`,
+      secret_fix: `Fix the ExternalSecret ${name} (the remote key it asks its secret store for must exist, and the store must be allowed to read it); once it syncs, the Secret appears and the pods start. `,
+    };
+  }
+  // a SealedSecret the controller cannot decrypt (sealed with another key than the one it has)
+  const sealed = controllerSaid(/^sealed-secrets/);
+  if (sealed) {
+    const said = clip(
+      sealed.replace(LINE_STAMP, '').replace(/^\d{4}\/\d\d\/\d\d [\d:]+ /, ''),
+      240,
+    );
+    return {
+      secret_source: `. It is to be unsealed from the SealedSecret ${name}, and the sealed-secrets controller fails to: "${said}"${/decrypt/i.test(sealed) ? ' (it was sealed with a key the controller does not have, e.g. after the controller was reinstalled with a new key)' : ''}`,
+      secret_fix: `Re-seal ${name} with the controller's current certificate (\`kubeseal --fetch-cert\`) or restore the controller's previous private key; once it unseals, the Secret appears and the pods start. `,
+    };
+  }
+  // a certificate cert-manager is to issue into the Secret, held up by its issuer
+  const certificate =
+    model.get('certificate', name, ns) ??
+    model
+      .list('certificate', ns)
+      .find((c) => c.fields['secretName'] === name || c.fields['secret'] === name) ??
+    model.events.find(
+      (e) => /^certificate$/i.test(e.object?.kind ?? '') && e.object?.name === name,
+    ) ??
+    // its CertificateRequests are named after it ("ledger-api-tls-1")
+    model.logs
+      .filter((l) => l.pod && /^cert-manager-/.test(l.pod))
+      .some((l) => l.lines.some((x) => x.text.includes(`"${name}-`)));
+  if (!certificate) return {};
+  // its issuer's error: an Err* event on an (Cluster)Issuer, else what cert-manager logs of one
+  const event = model.events
+    .filter(
+      (e) =>
+        /issuer$/i.test(e.object?.kind ?? '') &&
+        /^Err/.test(e.reason ?? '') &&
+        (!ns || !e.namespace || e.namespace === ns),
+    )
+    .sort((a, b) => (a.last ?? a.first ?? 0) - (b.last ?? b.first ?? 0))
     .pop();
-  if (!line) return {};
-  const rec = /"msg"\s*:\s*"([^"]+)"/.exec(line.text)?.[1];
-  const err = /"error"\s*:\s*"((?:[^"\\]|\\.)+)"/.exec(line.text)?.[1];
+  const logged = model.logs
+    .filter((l) => l.pod && /^cert-manager-/.test(l.pod))
+    .flatMap((l) => l.lines)
+    .map((x) => ({
+      err: /\berr="((?:[^"\\]|\\.)*)"/.exec(x.text)?.[1],
+      key: /\bkey="([^"]+)"/.exec(x.text)?.[1] ?? /resource_name="([^"]+)"/.exec(x.text)?.[1],
+    }))
+    .filter((x) => x.err && /issuer/i.test(x.err))
+    .pop();
+  const issuer = event
+    ? { name: `${event.object!.kind ?? 'Issuer'} ${event.object!.name}`, said: event.message }
+    : logged
+      ? {
+          name: `issuer ${logged.key?.split('/').pop() ?? ''}`.trim(),
+          said: logged.err!.replace(/\\"/g, '"'),
+        }
+      : undefined;
+  if (!issuer) return {};
   return {
-    secret_source: `. It is to be created by the ExternalSecret ${name}, which does not sync (SecretSyncedError): the External Secrets controller logs "${clip([rec, err].filter(Boolean).join(': ') || line.text, 240)}"`,
-    secret_fix: `Fix the ExternalSecret ${name} (the remote key it asks its secret store for must exist, and the store must be allowed to read it); once it syncs, the Secret appears and the pods start. `,
+    secret_source: `. cert-manager is to issue it (Certificate ${name}), but its ${issuer.name} is not ready: "${clip(issuer.said, 200)}"`,
+    secret_fix: `Make the ${issuer.name} ready (what it reports: ${clip(issuer.said, 120)}); cert-manager then issues ${name} and the pods start. `,
+  };
+}
+
+/**
+ * A setting of the container's, wherever it is set: its own environment (values and runtime
+ * flags in them, "PGOPTIONS=-c statement_timeout=500ms") or a ConfigMap it loads with envFrom or
+ * a key reference, when that ConfigMap was read. "statement_timeout=500ms, in PGOPTIONS of
+ * ConfigMap billing-api-config".
+ */
+export function containerSetting(
+  model: ClusterModel,
+  pod: ObjectView | undefined,
+  c: ContainerView | undefined,
+  setting: RegExp,
+): string | undefined {
+  if (!c) return undefined;
+  for (const [name, value] of Object.entries(c.env)) {
+    const m = setting.exec(value) ?? setting.exec(`${name}=${value}`);
+    if (m) return `${m[0]}, in ${name}`;
+  }
+  for (const ref of c.envRefs) {
+    const map = /configmap (\S+)/.exec(ref)?.[1];
+    const data = map ? model.get('configmap', map, pod?.namespace)?.fields['data'] : undefined;
+    if (!data) continue;
+    let values: Record<string, string>;
+    try {
+      values = JSON.parse(data) as Record<string, string>;
+    } catch {
+      continue;
+    }
+    for (const [name, value] of Object.entries(values)) {
+      const m = setting.exec(String(value)) ?? setting.exec(`${name}=${String(value)}`);
+      if (m) return `${m[0]}, in ${name} of ConfigMap ${map}`;
+    }
+  }
+  return undefined;
+}
+
+/** Where the statement_timeout that cancels the queries is set, when the world shows it. */
+function statementTimeout({ model, pod, container }: FindingContext): Record<string, string> {
+  const set = containerSetting(model, pod, container, /statement_timeout\s*=\s*'?\w+/i);
+  return set
+    ? { statement_timeout: ` (${set})`, statement_timeout_fix: ` (${set.split(', in ')[1]})` }
+    : {};
+}
+
+/** A rate limit the container configures ("RATE_LIMIT_RPS=150"). */
+function rateLimit({ model, pod, container }: FindingContext): Record<string, string> {
+  const set = containerSetting(model, pod, container, /^\w*RATE_?LIMIT\w*=\S+/i);
+  return set ? { rate_limit: ` (${set})` } : {};
+}
+
+/**
+ * The RabbitMQ broker restarted before the queue went missing: a queue declared non-durable
+ * (or auto-delete) does not survive it. The broker's pod that started last, and when.
+ */
+function brokerRestart({ f, model }: FindingContext): Record<string, string> {
+  const started = model.logs
+    .filter((l) => l.pod && /rabbitmq/i.test(l.pod))
+    .flatMap((l) =>
+      l.lines
+        .filter((x) => x.at !== undefined && /Starting RabbitMQ \d/.test(x.text))
+        .map((x) => ({ pod: l.pod!, at: x.at! })),
+    )
+    .filter((x) => f.at === undefined || x.at <= f.at)
+    .pop();
+  if (!started) return {};
+  const before =
+    f.at !== undefined
+      ? ` (${Math.round((f.at - started.at) / 60_000)} min before the first refusal)`
+      : '';
+  return {
+    broker_restart: `: the broker ${started.pod} restarted at ${new Date(started.at).toISOString()}${before}, so a non-durable queue declared before it is gone`,
+  };
+}
+
+/** The AuthorizationPolicy istiod pushed last before the denials, when its log was read. */
+function meshPolicy({ f, model }: FindingContext): Record<string, string> {
+  const push = model.logs
+    .filter((l) => l.pod && /^istiod-/.test(l.pod))
+    .flatMap((l) =>
+      l.lines
+        .filter((x) => f.at === undefined || x.at === undefined || x.at <= f.at)
+        .map((x) => ({ at: x.at, m: /AuthorizationPolicy\/([\w.-]+)\/([\w.-]+)/.exec(x.text) })),
+    )
+    .filter((x) => x.m)
+    .pop();
+  if (!push?.m) return {};
+  const name = `${push.m[1]}/${push.m[2]}`;
+  return {
+    mesh_policy: `; istiod pushed the AuthorizationPolicy ${name}${push.at !== undefined ? ` at ${new Date(push.at).toISOString()}` : ''}, just before`,
+    mesh_policy_fix: ` (${name})`,
   };
 }
 
@@ -980,6 +1139,11 @@ const ENTRY_VARS: Record<string, Enricher> = {
   tls_to_plain_port: plainPort,
   // the server, when the line names its URL ("Get https://ledger.x.svc/...")
   tls_unknown_authority: ({ f }) => ({ tls_server: f.groups['host'] || 'the server' }),
+  tls_legacy_common_name: ({ f }) => ({ tls_server: f.groups['host'] || 'the server' }),
+  pg_statement_timeout: statementTimeout,
+  probe_rate_limited: rateLimit,
+  rabbitmq_queue_not_found: brokerRestart,
+  mesh_authorization_denied: meshPolicy,
   mesh_proxy_fail_fast: unmeshedDestination,
   command_not_found: mountedOverCommand,
   image_not_found: initImage,
@@ -987,7 +1151,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   health_checks_dependency: dependencyProbe,
   node_not_ready: expiredNodeCertificate,
   vault_kubernetes_login_denied: vaultServiceAccount,
-  missing_secret: externalSecretSource,
+  missing_secret: secretSource,
   probe_timeout: ({ f }) => ({
     probe_effect: /^readiness$/i.test(f.groups['probe'] ?? '')
       ? 'so it is taken out of the Service endpoints until it answers again'

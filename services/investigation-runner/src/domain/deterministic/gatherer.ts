@@ -11,6 +11,7 @@ import {
   INGRESS_CONTROLLER,
   ingressBackends,
   IP_PORT,
+  CONNECT_FAILED,
   MESH_PROXY,
   NETWORK_TIMEOUT,
   NO_POD_IP,
@@ -47,6 +48,10 @@ const DNS_TIMEOUT =
   /lookup \S+ on [\d.:[\]]+:53: (?:read udp[^\n]*)?i\/o timeout|connection timed out; no servers could be reached|EAI_AGAIN|Temporary failure in name resolution/;
 
 /** a connection to an address and port that got no answer (an egress policy may drop it) */
+/** cert-manager's controller pod (not its webhook or cainjector) */
+const CERT_MANAGER_POD = /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/;
+/** a timeout the client sets on its database session: its value is in its configuration */
+const SETTING_TIMEOUT = /canceling statement due to (?:statement|lock) timeout/i;
 const CONNECT_TIMEOUT = /connect ETIMEDOUT|dial tcp [^\n]*i\/o timeout|connect timed out/i;
 
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
@@ -590,6 +595,8 @@ export class Gatherer {
     await this.inspectNodeAgents(targets);
     // a Secret that does not exist: the operator that should create it (External Secrets) says why
     await this.inspectSecretOperator();
+    // a database timeout its client sets (statement_timeout in PGOPTIONS): the ConfigMaps it loads
+    await this.inspectLoadedSettings(targets);
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -686,11 +693,33 @@ export class Gatherer {
           /SSL certificate[^\n]*(?:was not found|no object matching)/.test(x.text),
         ),
     );
-    if (missing)
-      await this.systemPodLog(
-        /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/,
-        'cert-manager',
-      );
+    if (missing) await this.systemPodLog(CERT_MANAGER_POD, 'cert-manager');
+  }
+
+  /**
+   * Errors a client-side setting decides (PostgreSQL's statement_timeout, lock_timeout, often set
+   * in PGOPTIONS): the ConfigMaps the failing pods load their environment from, read whole.
+   */
+  private async inspectLoadedSettings(targets: ObjectView[]): Promise<void> {
+    const pods = this.subjectPodsLogging(targets, SETTING_TIMEOUT);
+    const maps = new Set(
+      pods.flatMap((p) =>
+        p.containers.flatMap((c) =>
+          c.envRefs
+            .map((r) => /configmap (\S+)/.exec(r)?.[1])
+            .filter((m): m is string => !!m)
+            .map((m) => `${p.namespace ?? ''}/${m}`),
+        ),
+      ),
+    );
+    await Promise.all(
+      [...maps].slice(0, 3).map((key) => {
+        const [ns, name] = key.split('/') as [string, string];
+        return this.model.get('configmap', name, ns || undefined)?.fields['data']
+          ? undefined
+          : this.readOrDescribe(named('configmap', name, ns || undefined));
+      }),
+    );
   }
 
   /**
@@ -1999,6 +2028,18 @@ export class Gatherer {
                 l.lines.some((x) => x.level === 'error' && /\b50[234]\b/.test(x.text)),
             ),
         ),
+        // ... and in a pod whose app restarted after a failed connection: whether the proxy was
+        // ready yet when the app made it (an app that starts before its sidecar)
+        ...main.filter(
+          (c, i) =>
+            i > 0 &&
+            MESH_PROXY.test(c.name) &&
+            main.some((m) => m !== c && (m.restarts ?? 0) > 0) &&
+            this.model.logs.some(
+              (l) =>
+                l.pod === o.name && l.previous && l.lines.some((x) => CONNECT_FAILED.test(x.text)),
+            ),
+        ),
         // a pod of two main containers, the first a proxy in front of the second (nginx before
         // php-fpm on 127.0.0.1): the second one's own log, once per workload, even when it is
         // ready (the proxy only reports that its local upstream times out)
@@ -2339,18 +2380,24 @@ export class Gatherer {
       await Promise.all(['pod', 'service', 'statefulset'].map((kind) => this.listKind(kind, ns)));
   }
 
-  /** The External Secrets controller's log when a pod waits for a Secret that does not exist. */
+  /**
+   * The controllers that make Secrets, when a pod waits for a Secret that does not exist: the
+   * External Secrets controller, the sealed-secrets controller and cert-manager's, read in their
+   * usual namespaces.
+   */
   private async inspectSecretOperator(): Promise<void> {
     const { model } = this;
     const missing = [
       ...model.events.map((e) => e.message),
       ...model.list('pod').flatMap((p) => p.containers.map((c) => c.waiting?.message ?? '')),
     ].some((m) => /secrets? "[^"]+" not found/.test(m));
-    if (missing)
-      await this.systemPodLog(
-        /^external-secrets-(?!webhook|cert-controller)[a-z0-9]+-[a-z0-9]+$/,
-        'external-secrets',
-      );
+    if (!missing) return;
+    await this.systemPodLog(
+      /^external-secrets-(?!webhook|cert-controller)[a-z0-9]+-[a-z0-9]+$/,
+      'external-secrets',
+    );
+    await this.systemPodLog(/^sealed-secrets(?:-controller)?-[a-z0-9]+-[a-z0-9]+$/, 'kube-system');
+    await this.systemPodLog(CERT_MANAGER_POD, 'cert-manager');
   }
 
   /** The API server's own log (a self-hosted control plane) when a node stopped posting status. */
