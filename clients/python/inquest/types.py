@@ -14,6 +14,7 @@ InvestigationStatus = Literal["pending", "running", "completed", "failed", "canc
 KnowledgeType = Literal[
     "runbook", "procedure", "remediation", "fact", "configuration", "threshold", "sla",
     "incident", "deployment", "policy", "escalation", "oncall",
+    "procedural", "factual", "temporal",
 ]
 ConfigDocument = Dict[str, Any]
 

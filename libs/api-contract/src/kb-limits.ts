@@ -3,7 +3,10 @@
  * schemas) and for knowledge-raptor, which checks the same rules behind gRPC.
  */
 
-/** Knowledge types and their level (API-DECISIONS "Knowledge"). */
+/**
+ * Knowledge types and their level (API-DECISIONS "Knowledge"), and the spec's own names of the
+ * levels (Procedural, Factual, Temporal; Policy is a type already) as types of their level.
+ */
 export const TYPE_LEVEL = {
   runbook: 'L1',
   procedure: 'L1',
@@ -17,6 +20,9 @@ export const TYPE_LEVEL = {
   policy: 'L4',
   escalation: 'L4',
   oncall: 'L4',
+  procedural: 'L1',
+  factual: 'L2',
+  temporal: 'L3',
 } as const satisfies Record<string, 'L1' | 'L2' | 'L3' | 'L4'>;
 
 export type KnowledgeTypeName = keyof typeof TYPE_LEVEL;

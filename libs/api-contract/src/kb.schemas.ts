@@ -4,7 +4,7 @@ import { KNOWLEDGE_TYPES, MAX_CONTENT_BYTES, MAX_TOP_K } from './kb-limits';
 export const KnowledgeType = z
   .enum(KNOWLEDGE_TYPES, { message: `type must be one of ${KNOWLEDGE_TYPES.join(', ')}` })
   .describe(
-    'runbook, procedure, remediation: L1; fact, configuration, threshold, sla: L2; incident, deployment: L3; policy, escalation, oncall: L4',
+    'runbook, procedure, remediation, procedural: L1; fact, configuration, threshold, sla, factual: L2; incident, deployment, temporal: L3; policy, escalation, oncall: L4',
   );
 
 export const KnowledgeLevel = z.enum(['L1', 'L2', 'L3', 'L4']);

@@ -1,18 +1,7 @@
+import { KNOWLEDGE_TYPES } from '@inquest/api-contract';
+
 /** Knowledge types a `learn` may name with a leading word (`runbook: …`); default fact. */
-export const KB_TYPES = [
-  'runbook',
-  'procedure',
-  'remediation',
-  'fact',
-  'configuration',
-  'threshold',
-  'sla',
-  'incident',
-  'deployment',
-  'policy',
-  'escalation',
-  'oncall',
-] as const;
+export const KB_TYPES: readonly string[] = KNOWLEDGE_TYPES;
 
 export type ChatCommand =
   | { kind: 'investigate'; message: string; service?: string; namespace?: string }
@@ -119,7 +108,7 @@ function parseLearn(rest: string): ChatCommand {
     const lead = /^([A-Za-z0-9][A-Za-z0-9._/-]{0,62})\s*:(?!\/\/)\s*(.*)$/s.exec(text);
     if (!lead) break;
     const word = (lead[1] ?? '').toLowerCase();
-    if ((KB_TYPES as readonly string[]).includes(word)) type = word;
+    if (KB_TYPES.includes(word)) type = word;
     else if (!service && SERVICE_NAME.test(lead[1] ?? '')) service = lead[1];
     else break;
     text = (lead[2] ?? '').trim();

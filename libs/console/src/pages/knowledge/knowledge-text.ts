@@ -7,9 +7,17 @@ export const TYPES_BY_LEVEL: {
   label: string;
   types: KnowledgeType[];
 }[] = [
-  { level: 'L1', label: 'L1 procedural', types: ['runbook', 'procedure', 'remediation'] },
-  { level: 'L2', label: 'L2 factual', types: ['fact', 'configuration', 'threshold', 'sla'] },
-  { level: 'L3', label: 'L3 temporal', types: ['incident', 'deployment'] },
+  {
+    level: 'L1',
+    label: 'L1 procedural',
+    types: ['runbook', 'procedure', 'remediation', 'procedural'],
+  },
+  {
+    level: 'L2',
+    label: 'L2 factual',
+    types: ['fact', 'configuration', 'threshold', 'sla', 'factual'],
+  },
+  { level: 'L3', label: 'L3 temporal', types: ['incident', 'deployment', 'temporal'] },
   { level: 'L4', label: 'L4 policy', types: ['policy', 'escalation', 'oncall'] },
 ];
 
