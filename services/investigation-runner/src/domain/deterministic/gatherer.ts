@@ -426,6 +426,7 @@ export class Gatherer {
     );
     // a question about what happened lately: what answers it is read before the budget goes
     await this.gatherForActivityQuestion();
+    await this.gatherForLimitsQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
     await Promise.all(targets.map((o) => this.inspect(o)));
@@ -1710,6 +1711,33 @@ export class Gatherer {
       !listed('horizontalpodautoscaler')
     )
       await this.listKind('horizontalpodautoscaler', ns);
+  }
+
+  /**
+   * Questions read off one kind's fields (scope.ts scalingOrAliasQuestion): each
+   * HorizontalPodAutoscaler's current and maximum replicas, each Service's type and external
+   * name. A listing that does not show them: each object read whole, else described.
+   */
+  private async gatherForLimitsQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'hpas_at_max' && q?.type !== 'external_names') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const kind = q.type === 'hpas_at_max' ? 'horizontalpodautoscaler' : 'service';
+    const inNs = (o: ObjectView) => o.kind === kind && (!ns || o.namespace === ns);
+    if (!this.model.list(kind, ns).some(inNs)) await this.listKind(kind, ns);
+    const unread = (o: ObjectView) =>
+      q.type === 'hpas_at_max'
+        ? o.fields['status.currentReplicas'] === undefined || o.fields['maxReplicas'] === undefined
+        : o.fields['type'] === undefined ||
+          (o.fields['type'] === 'ExternalName' && !o.fields['externalName']);
+    const room = Math.max(4, Math.min(16, this.budget - 4));
+    await Promise.all(
+      this.model
+        .list(kind, ns)
+        .filter((o) => inNs(o) && unread(o))
+        .slice(0, room)
+        .map((o) => this.readOrDescribe(o)),
+    );
   }
 
   /** The object read whole, else described. */

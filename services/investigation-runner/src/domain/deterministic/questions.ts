@@ -7,6 +7,7 @@ import type { LogLine } from './observe/views';
 import type { Question, Scope, Subject } from './scope';
 import { barePods, ingressHostsAndTls, nodeTopology, underReplicated } from './questions-fleet';
 import { failedJobs, imagePullPods, restartedContainers, rollouts } from './questions-activity';
+import { externalNameServices, hpasAtMax } from './questions-limits';
 import { clip } from './text';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -266,6 +267,10 @@ export function answerQuestion(
       return restartedContainers(model, questionNamespace(q, model, scope), q.since, now);
     case 'rollouts':
       return rollouts(model, questionNamespace(q, model, scope), q.since, now);
+    case 'hpas_at_max':
+      return hpasAtMax(model, questionNamespace(q, model, scope));
+    case 'external_names':
+      return externalNameServices(model, questionNamespace(q, model, scope));
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

@@ -111,7 +111,11 @@ export type Question =
   /** "which containers restarted, and how did each last terminate?" */
   | { type: 'restarts'; namespace?: string; since?: number; near?: string[] }
   /** "what got deployed in the last hour?": Deployments with a new ReplicaSet in the window */
-  | { type: 'rollouts'; since: number; namespace?: string; near?: string[] };
+  | { type: 'rollouts'; since: number; namespace?: string; near?: string[] }
+  /** "which HPAs are maxed out?": autoscalers whose current replicas reached maxReplicas */
+  | { type: 'hpas_at_max'; namespace?: string; near?: string[] }
+  /** "which services are ExternalName, and where does each point?": spec.externalName */
+  | { type: 'external_names'; namespace?: string; near?: string[] };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
@@ -371,6 +375,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const limits = scalingOrAliasQuestion(t, namespaces);
+  if (limits) return limits;
   const fleet = fleetQuestion(t, namespaces);
   if (fleet) return fleet;
   const activity = activityQuestion(t, namespaces, subjects, now);
@@ -1068,6 +1074,56 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
     !/\b(?:wrong|broken|crash\w*|fail\w*|errors?)\b/.test(t)
   )
     return { type: 'under_replicated', kind, namespace: ns, near };
+  return undefined;
+}
+
+/** an HPA's maximum reached: "maxed out", "at their ceiling", "can't scale further" */
+const AT_MAX =
+  /\bmax(?:ed)?[ -]?out\b|\bmaxed\b|\btopped out\b|\bceilings?\b|\b(?:at|reached?|reaching|hit|hits|hitting|running at|sitting at|stuck at|pinned (?:at|to)|pegged (?:at|to)|equal to)\s+(?:the\s+|their\s+|its\s+)?(?:max(?:imum)?|cap|upper (?:limit|bound)|limit|max ?replicas|maxreplicas)\b|\b(?:can'?t|cannot|can not|unable to|could ?n['’]?t|won'?t|not able to)\s+scale\s+(?:any\s+)?(?:further|more|higher|up|out|beyond|past)\b|\bno (?:more )?(?:room|headroom) to scale\b|\bscaled (?:all the way |fully )?(?:up |out )?to (?:the |their |its )?max(?:imum)?\b/;
+
+/**
+ * Questions read off one kind's own fields: which HorizontalPodAutoscalers are at their maximum
+ * replicas now ("which autoscalers are maxed out?", "is any HPA at its ceiling?"), which Services
+ * are of type ExternalName and the host each aliases ("what external names do our services point
+ * at?", "which services alias an outside host?"). Asked as questions or as requests.
+ */
+function scalingOrAliasQuestion(t: string, namespaces: string[]): Question | undefined {
+  const asking =
+    /\?|\b(?:which|what|whose|who|any|anything|is there|are there|list|show|find|tell me|give me|how many|count)\b/.test(
+      t,
+    );
+  if (!asking || /\bwhy\b/.test(t)) return undefined;
+  const ns = namespaces[0];
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns)\b/g)].map((m) => m[1]!))
+    .filter((w) => !STOP.has(w));
+  // the words that ask, taken out: "can't scale further" is no failure reported
+  const rest = t.replace(new RegExp(AT_MAX.source, 'g'), ' ');
+  const incident =
+    REPORTS_A_FAILURE.test(rest) ||
+    /\b(?:slow\w*|latenc\w*|time ?outs?|timing out|5\d\d|5xx|oom\w*|throttl\w*)\b/.test(rest);
+  if (incident) return undefined;
+  // the cluster autoscaler scales nodes, not pods
+  const hpa =
+    /\bhpas?\b|\bhorizontal ?pod ?autoscal\w*|\bpod autoscal\w*/.test(t) ||
+    (/\bauto-?scal\w*|\bmax(?:imum)? ?replicas\b|\bmaxreplicas\b/.test(t) &&
+      !/\bcluster[ -]?autoscal\w*|\bkarpenter\b|\bnode ?(?:groups?|pools?)\b|\bnodes\b/.test(t));
+  if (hpa && AT_MAX.test(t)) return { type: 'hpas_at_max', namespace: ns, near };
+  // "which services are ExternalName?", "which services alias an outside host?"
+  if (
+    /\bexternal[ -]?names?\b/.test(t) ||
+    (/\bservices?\b|\bsvcs?\b/.test(t) &&
+      (/\b(?:alias(?:es|ed|ing)?|cnames?)\b/.test(t) ||
+        /\b(?:point(?:s|ing)?|map(?:s|ped)?|resolv(?:e|es|ing)|redirect(?:s|ing)?|forward(?:s|ing)?)\s+(?:at|to)\s+(?:an?\s+|the\s+|some\s+)?(?:outside|external|off-cluster|remote|third-party)\b/.test(
+          t,
+        )))
+  )
+    return { type: 'external_names', namespace: ns, near };
   return undefined;
 }
 

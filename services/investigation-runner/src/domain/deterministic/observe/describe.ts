@@ -169,6 +169,21 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
       v.fields['status.desiredReplicas'] = m[2]!;
     }
   }
+  // `kubectl describe hpa`: "Metrics: ( current / target )" then one metric a line, as the
+  // TARGETS column of `kubectl get hpa` prints them ("cpu: 86%/70%")
+  const metricsAt = lines.findIndex((l) => l.indent === 0 && l.key === 'Metrics');
+  if (kind === 'horizontalpodautoscaler' && metricsAt >= 0) {
+    const targets: string[] = [];
+    for (const l of lines.slice(metricsAt + 1)) {
+      if (l.indent === 0) break;
+      const m =
+        /^\s*(?:resource (\S+)(?: of container "[^"]*")? on pods|"([^"]+)"[^:]*)(?:\s+\(as a percentage of request\))?:\s+(\S+)(?: \([^)]*\))? \/ (\S+)\s*$/.exec(
+          l.raw,
+        );
+      if (m) targets.push(`${m[1] ?? m[2]}: ${m[3]}/${m[4]}`);
+    }
+    if (targets.length) v.fields['targets'] = targets.join(', ');
+  }
   const rep =
     /(\d+) desired \| (\d+) updated \| (\d+) total \| (\d+) available \| (\d+) unavailable/.exec(
       v.fields['Replicas'] ?? '',
@@ -211,8 +226,9 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   const lbIngress = lines.find((l) => l.indent === 0 && l.key === 'LoadBalancer Ingress')?.value;
   if (kind === 'service' && lbIngress) v.fields['externalAddress'] = lbIngress;
   if (kind === 'pod' && v.fields['IP']) v.fields['podIP'] = v.fields['IP'];
-  if (kind === 'service' && v.fields['External Name'])
-    v.fields['externalName'] = v.fields['External Name'];
+  // `kubectl describe svc` of an ExternalName Service: "External Name: erp.corp.example.com"
+  const externalName = top('External Name');
+  if (kind === 'service' && externalName) v.fields['externalName'] = externalName;
   // a Service's ports ("Port: http 80/TCP"), as the object's spec.ports
   if (kind === 'service') {
     const ports = lines

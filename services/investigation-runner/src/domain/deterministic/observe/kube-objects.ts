@@ -270,6 +270,24 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .map((m) => JSON.stringify(m))
         .join(' ');
       if (metrics) v.fields['metrics'] = metrics.slice(0, 600);
+      // each metric's current / target, as the TARGETS column of `kubectl get hpa` prints it
+      const current = arr(status['currentMetrics']).map(rec);
+      const targets = arr(spec['metrics'])
+        .map(rec)
+        .map((m, i) => {
+          const body = (x: Record<string, unknown>) =>
+            rec(
+              x['resource'] ?? x['containerResource'] ?? x['pods'] ?? x['object'] ?? x['external'],
+            );
+          const want = body(m);
+          const target = rec(want['target']);
+          const now = rec(body(current[i] ?? {})['current']);
+          const name = str(want['name']) ?? str(rec(want['metric'])['name']) ?? '';
+          if (target['averageUtilization'] !== undefined)
+            return `${name}: ${now['averageUtilization'] !== undefined ? `${str(now['averageUtilization'])}%` : '<unknown>'}/${str(target['averageUtilization'])}%`;
+          return `${name}: ${str(now['averageValue']) ?? str(now['value']) ?? '<unknown>'}/${str(target['averageValue']) ?? str(target['value']) ?? ''}`;
+        });
+      if (targets.length) v.fields['targets'] = targets.join(', ');
       // how fast it may shrink: 0 s lets it scale down at once after every scale-up
       const down = num(rec(rec(spec['behavior'])['scaleDown'])['stabilizationWindowSeconds']);
       if (down !== undefined) v.fields['scaleDownStabilization'] = String(down);
