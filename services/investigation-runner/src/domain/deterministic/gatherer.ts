@@ -427,6 +427,7 @@ export class Gatherer {
     // a question about what happened lately: what answers it is read before the budget goes
     await this.gatherForActivityQuestion();
     await this.gatherForLimitsQuestion();
+    await this.gatherForPodQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
     await Promise.all(targets.map((o) => this.inspect(o)));
@@ -1738,6 +1739,49 @@ export class Gatherer {
         .slice(0, room)
         .map((o) => this.readOrDescribe(o)),
     );
+  }
+
+  /**
+   * Pending pods and hostPath volumes (scope.ts pendingQuestion, securityQuestion): the pods of
+   * the namespace and what a listing does not show: each Pending pod's scheduler message (its
+   * events in a description, its PodScheduled condition in the object), each pod's volumes (one
+   * pod of each template first: its twins share them).
+   */
+  private async gatherForPodQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'pending' && q?.type !== 'host_path') return;
+    const { model } = this;
+    const ns = questionNamespace(q, model, this.scope);
+    const excluded = q.type === 'host_path' ? (q.excluded ?? []) : [];
+    const inNs = (o: ObjectView) =>
+      (!ns || o.namespace === ns) && !excluded.includes(o.namespace ?? '');
+    if (!model.list('pod', ns).some(inNs)) await this.listKind('pod', ns);
+    const room = Math.max(4, Math.min(24, this.budget - 4));
+    if (q.type === 'pending') {
+      const told = (p: ObjectView) =>
+        p.conditions.some((c) => c.type === 'PodScheduled' && !!c.message) ||
+        model.events.some((e) => e.object?.name === p.name && e.reason === 'FailedScheduling');
+      const pods = model
+        .list('pod', ns)
+        .filter((p) => inNs(p) && /^(?:Pending|SchedulingGated)$/.test(p.status ?? '') && !told(p));
+      await Promise.all(pods.slice(0, room).map((p) => this.describe(p)));
+      return;
+    }
+    const unread = () =>
+      model
+        .list('pod', ns)
+        .filter((p) => inNs(p) && p.fields['hostPaths'] === undefined && !hasCompleted(p));
+    const seen = new Set<string>();
+    const firsts = unread().filter((p) => {
+      const k = templateKey(model, p);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    await Promise.all(firsts.slice(0, room).map((p) => this.readOrDescribe(p)));
+    // each pod named with its own paths where room is left (a template's twin answers otherwise)
+    const rest = unread().slice(0, Math.max(0, Math.min(12, this.budget - 6)));
+    await Promise.all(rest.map((p) => this.describe(p)));
   }
 
   /** The object read whole, else described. */

@@ -581,3 +581,138 @@ export function rollouts(
     return `No Deployment${where(namespace)} rolled out ${window}: none has a ReplicaSet (revision) created in it (${deps.length} Deployments read).${tail}`;
   return `${rolled.length} Deployment${rolled.length === 1 ? '' : 's'}${where(namespace)} rolled out ${window} (a new ReplicaSet, so a new revision): ${rolled.join('. ')}.${tail}`;
 }
+
+// ---------------------------------------------------------------- Pending pods
+
+/** a pod not started yet: unscheduled, or scheduled and still creating its containers */
+const NOT_STARTED = /^(?:Pending|ContainerCreating|PodInitializing|SchedulingGated)$/;
+
+/** the scheduler's message in a few words, per reason it gives ("3 Insufficient memory") */
+export function schedulerVerdict(message: string, pod?: ObjectView): string | undefined {
+  // "0/4 nodes are available: 1 node(s) had ..., 3 Insufficient memory. preemption: ..."
+  const body = message.replace(/\.?\s*preemption:.*$/is, '').replace(/^.*?available:\s*/i, '');
+  const said: string[] = [];
+  const requested = (res: string) => {
+    const r = (pod?.containers ?? [])
+      .filter((c) => !c.init)
+      .map((c) => c.requests[res])
+      .filter(Boolean);
+    return r.length ? ` (it requests ${r.join(' + ')})` : '';
+  };
+  for (const part of body.split(/,\s*(?=\d+\s)/)) {
+    const n = /^(\d+)\s/.exec(part)?.[1];
+    const on = n ? ` on ${n} node${n === '1' ? '' : 's'}` : '';
+    const insufficient = /Insufficient\s+(\S+?)\.?$/i.exec(part);
+    const taint = /untolerated taint\(?s?\)?\s*\{([^}]*)\}|had taints? \{([^}]*)\}/i.exec(part);
+    if (/didn'?t match Pod'?s node affinity\/selector|didn'?t match node selector/i.test(part))
+      said.push(
+        `no node matches its node selector / affinity${pod?.fields['nodeSelector'] ? ` (nodeSelector ${pod.fields['nodeSelector']})` : pod?.fields['affinity'] ? ' (its node affinity)' : ''}${on}`,
+      );
+    else if (insufficient)
+      said.push(`not enough free ${insufficient[1]}${on}${requested(insufficient[1]!)}`);
+    else if (taint)
+      said.push(`a taint it does not tolerate (${(taint[1] ?? taint[2] ?? '').trim()})${on}`);
+    else if (
+      /unbound (?:immediate )?PersistentVolumeClaims?|persistentvolumeclaim "[^"]+" not found/i.test(
+        part,
+      )
+    )
+      said.push(
+        `its PersistentVolumeClaim is not bound${pod?.fields['claims'] ? ` (${pod.fields['claims']})` : ''}`,
+      );
+    else if (/volume node affinity conflict/i.test(part))
+      said.push(`its volume is bound to another zone or node (volume node affinity conflict)${on}`);
+    else if (/exceed max volume count/i.test(part))
+      said.push(`the nodes' volume attach limit is reached${on}`);
+    else if (/didn'?t match pod anti-affinity rules/i.test(part))
+      said.push(`its pod anti-affinity rules${on}`);
+    else if (/didn'?t match pod affinity rules/i.test(part))
+      said.push(`its pod affinity rules${on}`);
+    else if (/topology spread constraints/i.test(part))
+      said.push(`its topology spread constraints${on}`);
+    else if (/were unschedulable|node\.kubernetes\.io\/unschedulable/i.test(part))
+      said.push(`cordoned (unschedulable)${on}`);
+    else if (/Too many pods/i.test(part)) said.push(`the pod limit is reached${on}`);
+    else if (/free ports?/i.test(part)) said.push(`its host port is taken${on}`);
+  }
+  return said.length ? said.join('; ') : undefined;
+}
+
+/** why the scheduler does not place a pod: its PodScheduled condition, else its newest event */
+function schedulerSays(model: ClusterModel, p: ObjectView): string | undefined {
+  const cond = p.conditions.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+  if (cond?.message) return cond.message;
+  const ev = eventsAbout(model, p).find((e) =>
+    /^(?:FailedScheduling|Unschedulable|NotTriggerScaleUp|FailedAttachVolume)$/.test(
+      e.reason ?? '',
+    ),
+  );
+  return ev?.message ?? (p.reason === 'Unschedulable' ? p.message : undefined);
+}
+
+/** since when a pod is Pending: its PodScheduled=False condition, else its creation, else its first FailedScheduling */
+function pendingSince(model: ClusterModel, p: ObjectView): number | undefined {
+  const cond = p.conditions.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+  if (cond?.at !== undefined) return cond.at;
+  if (p.created !== undefined) return p.created;
+  const firsts = eventsAbout(model, p)
+    .filter((e) => e.reason === 'FailedScheduling')
+    .map((e) => e.first ?? e.last)
+    .filter((t): t is number => t !== undefined);
+  return firsts.length ? Math.min(...firsts) : undefined;
+}
+
+/**
+ * "which pods have been Pending for more than 10 minutes, and why?": the pods not started
+ * (Pending) for longer than the time asked (all of them when none is), each with how long and
+ * the scheduler's reason (its PodScheduled condition or its latest FailedScheduling event, said
+ * in a few words too); those Pending for less are said apart.
+ */
+export function pendingPods(
+  model: ClusterModel,
+  namespace: string | undefined,
+  over: number | undefined,
+  now: number,
+): string {
+  const pods = model.list('pod', namespace).filter(inNamespace(namespace));
+  const scope = namespace ? where(namespace) : ' across all namespaces';
+  if (!pods.length) return `I could not list the pods${scope} with the tools available.`;
+  const pending = pods
+    .filter((p) => NOT_STARTED.test(p.status ?? '') && p.fields['terminating'] !== 'true')
+    .map((p) => ({ p, since: pendingSince(model, p) }))
+    .sort((a, b) => (a.since ?? now) - (b.since ?? now));
+  const label = (p: ObjectView) => `${p.namespace && !namespace ? `${p.namespace}/` : ''}${p.name}`;
+  const longer = ago(over ?? 0);
+  const hits = pending.filter(
+    (x) => over === undefined || (x.since !== undefined && now - x.since > over),
+  );
+  const shorter = pending.filter(
+    (x) => over !== undefined && x.since !== undefined && now - x.since <= over,
+  );
+  const untimed = pending.filter((x) => over !== undefined && x.since === undefined);
+  const row = ({ p, since }: { p: ObjectView; since?: number }) => {
+    const w = owner(model, p);
+    const said = schedulerSays(model, p);
+    const verdict = said ? schedulerVerdict(said, p) : undefined;
+    const started =
+      p.node && p.status !== 'Pending'
+        ? `; scheduled on ${p.node}, ${p.status}${p.containers.find((c) => c.waiting?.reason)?.waiting?.reason ? ` (${p.containers.find((c) => c.waiting?.reason)!.waiting!.reason})` : ''}`
+        : '';
+    return `${label(p)}${w ? ` (${w})` : ''} Pending ${since !== undefined ? `for ${ago(now - since)}` : 'since a time not shown'}${started}${
+      said
+        ? `: the scheduler says "${clip(said.replace(/\s*preemption:.*$/is, ''), 260)}"${verdict ? ` (${verdict})` : ''}`
+        : started
+          ? ''
+          : ": the scheduler's reason was not shown"
+    }`;
+  };
+  const tail = `${
+    shorter.length
+      ? ` Pending for ${longer} or less, left out: ${shorter.map((x) => `${label(x.p)} (${ago(now - x.since!)})`).join(', ')}.`
+      : ''
+  }${untimed.length ? ` Pending since a time not shown: ${untimed.map((x) => label(x.p)).join(', ')}.` : ''}`;
+  const what = over !== undefined ? ` for more than ${longer}` : '';
+  if (!hits.length)
+    return `No pod${scope} has been Pending${what} (${pods.length} pods read).${tail}`;
+  return `${hits.length} pod${hits.length === 1 ? '' : 's'}${scope} ${hits.length === 1 ? 'has' : 'have'} been Pending${what} (of ${pods.length} pods read): ${hits.map(row).join('; ')}.${tail}`;
+}

@@ -2,11 +2,17 @@ import { matchesLabels } from '@inquest/kube';
 import { selectorOf } from './dependencies';
 import { isCordoned, quantity, type ClusterModel } from './model';
 import { hasCompleted, hasFinished } from './health';
-import type { ObjectView } from './observe';
+import type { HostPathView, ObjectView } from './observe';
 import type { LogLine } from './observe/views';
 import type { Question, Scope, Subject } from './scope';
 import { barePods, ingressHostsAndTls, nodeTopology, underReplicated } from './questions-fleet';
-import { failedJobs, imagePullPods, restartedContainers, rollouts } from './questions-activity';
+import {
+  failedJobs,
+  imagePullPods,
+  pendingPods,
+  restartedContainers,
+  rollouts,
+} from './questions-activity';
 import { externalNameServices, hpasAtMax } from './questions-limits';
 import { clip } from './text';
 
@@ -231,6 +237,10 @@ export function answerQuestion(
       return privilegedContainers(model, questionNamespace(q, model, scope));
     case 'host_network':
       return hostNetworkPods(model, questionNamespace(q, model, scope), q.excluded ?? []);
+    case 'host_path':
+      return hostPathPods(model, questionNamespace(q, model, scope), q.excluded ?? []);
+    case 'pending':
+      return pendingPods(model, questionNamespace(q, model, scope), q.over, now);
     case 'node_ports':
       return nodePortServices(model, questionNamespace(q, model, scope));
     case 'rollout_history':
@@ -733,13 +743,13 @@ interface ContainerSecurity {
 function withSpecs(
   model: ClusterModel,
   pods: ObjectView[],
+  field = 'podSecurity',
 ): { pod: ObjectView; spec?: ObjectView; inferred: boolean }[] {
   const read = new Map<string, ObjectView>();
   for (const p of pods)
-    if (p.fields['podSecurity'] && !read.has(templateKey(model, p)))
-      read.set(templateKey(model, p), p);
+    if (p.fields[field] && !read.has(templateKey(model, p))) read.set(templateKey(model, p), p);
   return pods.map((p) => {
-    if (p.fields['podSecurity']) return { pod: p, spec: p, inferred: false };
+    if (p.fields[field]) return { pod: p, spec: p, inferred: false };
     const twin = read.get(templateKey(model, p));
     return { pod: p, spec: twin, inferred: !!twin };
   });
@@ -842,6 +852,76 @@ function hostNetworkPods(
     .map(
       ([w, ps]) =>
         `${ps.length} of ${w} (${ps.map((p) => p.name).join(', ')}${ps[0]!.fields['dnsPolicy'] ? `; dnsPolicy ${ps[0]!.fields['dnsPolicy']}` : ''})`,
+    )
+    .join('; ')}.${tail}`;
+}
+
+/**
+ * "which pods mount hostPath volumes, and which host paths?": per workload, the node's paths its
+ * pods mount (where and whether read-only), from each pod's spec (a pod of the same template, or
+ * the workload read, when the pod itself was not); emptyDir, PVC and ConfigMap volumes are no
+ * host paths.
+ */
+function hostPathPods(
+  model: ClusterModel,
+  namespace: string | undefined,
+  excluded: string[],
+): string {
+  const where = namespace
+    ? ` in namespace ${namespace}`
+    : excluded.length
+      ? ` outside ${excluded.join(', ')}`
+      : '';
+  const pods = withSpecs(
+    model,
+    runningPods(model, namespace).filter((p) => !excluded.includes(p.namespace ?? '')),
+    'hostPaths',
+  ).map((x) => {
+    if (x.spec) return x;
+    // the workload's own template, read whole or described
+    const w = model.workloadOf(x.pod);
+    const own = model.get(w.kind, w.name, x.pod.namespace);
+    return own?.fields['hostPaths'] ? { ...x, spec: own, inferred: true } : x;
+  });
+  const known = pods.filter((x) => x.spec);
+  if (!known.length)
+    return `I could not read the pod specs${where} (their volumes) with the tools available.`;
+  const pathsOf = (o: ObjectView): HostPathView[] => {
+    try {
+      return JSON.parse(o.fields['hostPaths'] ?? '[]') as HostPathView[];
+    } catch {
+      return [];
+    }
+  };
+  const byWorkload = new Map<string, { pods: string[]; paths: HostPathView[] }>();
+  const without = new Set<string>();
+  let hits = 0;
+  for (const { pod, spec } of known) {
+    const w = model.workloadOf(pod);
+    const k = `${w.kind} ${pod.namespace && !namespace ? `${pod.namespace}/` : ''}${w.name}`;
+    const paths = pathsOf(spec!);
+    if (!paths.length) {
+      without.add(k);
+      continue;
+    }
+    hits++;
+    const e = byWorkload.get(k) ?? { pods: [], paths };
+    e.pods.push(pod.name);
+    byWorkload.set(k, e);
+  }
+  const missing = pods.length - known.length;
+  const unread = missing ? ` ${missing} pod(s) could not be read.` : '';
+  if (!hits)
+    return `No pod${where} mounts a hostPath volume (${known.length} pods read: ${[...without].join(', ')}).${unread}`;
+  const tail = `${without.size ? ` No hostPath volume in the other ${known.length - hits} pod${known.length - hits === 1 ? '' : 's'} read (${[...without].join(', ')}).` : ''}${unread}`;
+  const path = (h: HostPathView) =>
+    `${h.path} (volume ${h.volume}${h.type ? `, type ${h.type}` : ''}${h.mounts?.length ? `, mounted at ${h.mounts.map((m) => m.replace(/ \(ro\)$/, ' read-only')).join(', ')}` : ''})`;
+  return `${hits} pod${hits === 1 ? '' : 's'}${where} mount${hits === 1 ? 's' : ''} hostPath volumes (of ${known.length} pods read), ${byWorkload.size} workload${byWorkload.size === 1 ? '' : 's'}: ${[
+    ...byWorkload,
+  ]
+    .map(
+      ([w, e]) =>
+        `${w} (${e.pods.length} pod${e.pods.length === 1 ? '' : 's'}: ${e.pods.join(', ')}) mounts ${e.paths.map(path).join(', ')}`,
     )
     .join('; ')}.${tail}`;
 }

@@ -72,6 +72,13 @@ export type Question =
   | { type: 'node_ports'; namespace?: string; near?: string[] }
   /** "which pods use hostNetwork, not counting kube-system?" */
   | { type: 'host_network'; namespace?: string; excluded?: string[]; near?: string[] }
+  /** "which pods mount hostPath volumes, and which host paths?" (per pod and workload) */
+  | { type: 'host_path'; namespace?: string; excluded?: string[]; near?: string[] }
+  /**
+   * "which pods have been Pending for more than 10 minutes, and why?" (`over`: ms; without it
+   * every Pending pod), with the scheduler's reason for each
+   */
+  | { type: 'pending'; namespace?: string; over?: number; near?: string[] }
   /** "show me the rollout history of X": its revisions, their images, the current one */
   | { type: 'rollout_history'; subject?: string }
   /** "how close is batch to its ResourceQuota?": used against hard for each resource */
@@ -377,6 +384,8 @@ function parseQuestion(
   const t = message.toLowerCase();
   const limits = scalingOrAliasQuestion(t, namespaces);
   if (limits) return limits;
+  const pending = pendingQuestion(t, namespaces, subjects);
+  if (pending) return pending;
   const fleet = fleetQuestion(t, namespaces);
   if (fleet) return fleet;
   const activity = activityQuestion(t, namespaces, subjects, now);
@@ -620,23 +629,39 @@ function securityQuestion(
     return { type: 'privileged', namespace: ns, near };
   if (ASKS_FOR_LIST.test(t) && /\bnode ?ports?\b/.test(t))
     return { type: 'node_ports', namespace: ns, near };
-  if (ASKS_FOR_LIST.test(t) && /\bhost ?network(?:ing)?\b|\bhost net\b/.test(t)) {
-    // "not counting kube-system", "outside kube-system", "except the monitoring namespace"
-    const excluded = [
-      ...t.matchAll(
-        /\b(?:not counting|outside(?: of)?|except(?: for)?|excluding|other than|besides|apart from|ignoring|ignore|not in)\s+(?:the\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
-      ),
-    ]
-      .map((m) => m[1]!)
-      .filter((n) => !STOP.has(n) || n === 'default');
-    const inNs = namespaces.find((n) => !excluded.includes(n));
-    return {
-      type: 'host_network',
-      namespace: inNs,
-      ...(excluded.length ? { excluded } : {}),
-      near: near.filter((w) => !excluded.includes(w)),
-    };
-  }
+  // "not counting kube-system", "outside kube-system", "except the monitoring namespace"
+  const excluded = [
+    ...t.matchAll(
+      /\b(?:not counting|outside(?: of)?|except(?: for)?|excluding|other than|besides|apart from|ignoring|ignore|not in)\s+(?:the\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .filter((n) => !STOP.has(n) || n === 'default');
+  const outside = {
+    namespace: namespaces.find((n) => !excluded.includes(n)),
+    ...(excluded.length ? { excluded } : {}),
+    near: near.filter((w) => !excluded.includes(w)),
+  };
+  if (ASKS_FOR_LIST.test(t) && /\bhost ?network(?:ing)?\b|\bhost net\b/.test(t))
+    return { type: 'host_network', ...outside };
+  // "who mounts host paths?", "which workloads use hostPath volumes?", "what touches the node's
+  // filesystem directly?" (not "the node's filesystem is full", not a policy that refused one)
+  const nodeFiles =
+    /\b(?:node|host)(?:['’]s|s['’])?\s+(?:own\s+|root\s+)?(?:file ?systems?|director(?:y|ies)|dirs|folders?|paths?)\b|\b(?:director(?:y|ies)|dirs|folders?|paths?|file ?systems?)\s+(?:of|from|on)\s+(?:the\s+|their\s+|its\s+)?(?:node|host)s?\b/.test(
+      t,
+    ) &&
+    /\b(?:mount\w*|touch\w*|access\w*|writ\w*|reads?|reading|use[sd]?|using|expos\w*|shar\w*)\b/.test(
+      t,
+    ) &&
+    !/\b(?:full|pressure|space|filling|usage|free|inodes?)\b/.test(t);
+  if (
+    ASKS_FOR_LIST.test(t) &&
+    (/\bhost ?paths?\b/.test(t) || nodeFiles) &&
+    !/\b(?:forbidden|violat\w*|not allowed|denied|rejected|admission|podsecurity|cannot|can'?t|won'?t|fails?|failing|failed)\b/.test(
+      t,
+    )
+  )
+    return { type: 'host_path', ...outside };
   // "what revisions does billing have?": the word after "does" names it (checked once listed)
   const subject =
     subjects.find((s) => !s.kind || s.kind === 'deployment')?.name ??
@@ -967,6 +992,106 @@ function hygieneQuestion(t: string, namespaces: string[], now: number): Question
     return { type: 'created', kind, since, namespace: ns, near };
   }
   return undefined;
+}
+
+const SPELLED: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  ten: 10,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+};
+
+/** "for more than 10 minutes", "longer than 5m", "over an hour", "10+ min" -> ms */
+export function pendingLongerThan(text: string): number | undefined {
+  const t = text.replace(/\bhalf an hour\b/g, '30 minutes');
+  const unit = (u: string) =>
+    /^d/.test(u) ? 86_400_000 : /^h/.test(u) ? 3_600_000 : /^s/.test(u) ? 1000 : 60_000;
+  const amount =
+    '(\\d+(?:\\.\\d+)?|(?:an?|one|two|three|four|five|ten|fifteen|twenty|thirty)(?=\\s))\\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\\b';
+  const m =
+    new RegExp(
+      `(?:\\b(?:more than|over|longer than|above|at least|in excess of|older than|beyond)|>=?)\\s*${amount}`,
+    ).exec(t) ?? new RegExp(`\\b${amount}\\s*(?:or (?:more|longer)\\b|\\+|plus\\b)`).exec(t);
+  const plus = /\b(\d+)\+\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\b/.exec(t);
+  const hit = m ?? plus;
+  if (!hit) return undefined;
+  const v = SPELLED[hit[1]!] ?? Number(hit[1]);
+  return Number.isFinite(v) && v > 0 ? v * unit(hit[2]!) : undefined;
+}
+
+/**
+ * "which pods have been Pending for more than 10 minutes, and why?", "which pods can't be
+ * scheduled and why?", "pods pending longer than 5m in ml?": the Pending pods (for longer than
+ * the time said) with the scheduler's reason for each. One object named with "why" ("why is
+ * checkout-api pending?") is an incident, not a list; nodes that are unschedulable are cordoned.
+ */
+function pendingQuestion(
+  t: string,
+  namespaces: string[],
+  subjects: Subject[],
+): Question | undefined {
+  const pending =
+    /\bpending\b/.test(t) ||
+    /\b(?:can'?t|cannot|could ?n['’]?t|won'?t|unable to|not|never|fail(?:s|ed|ing)? to)\s+(?:be\s+|being\s+|get\s+|getting\s+)?(?:scheduled|schedule|placed)\b|\bunschedulable\s+pods?\b|\bpods?\b[^?.]{0,30}\bunschedulable\b|\bfailedscheduling\b|\bfailed scheduling\b|\bstuck (?:in )?scheduling\b/.test(
+      t,
+    );
+  if (!pending) return undefined;
+  // "which nodes are unschedulable?" asks about cordoned nodes
+  if (/\bnodes?\b/.test(t) && !/\b(?:pods?|workloads?|replicas?|deployments?|jobs?)\b/.test(t))
+    if (!/\bpending\b/.test(t) || /\b(?:which|what|any|list|show) nodes?\b/.test(t))
+      return undefined;
+  // "pending" as a word of something else: a pending PVC, a pending LoadBalancer address, a
+  // pending rollout, a CSR
+  if (
+    /\b(?:pvcs?|claims?|volumes?|load ?balancers?|external[ -]?ips?|addresse?s?|certificates?|csrs?|rollouts?|changes?|requests?|approvals?|alerts?|updates?|upgrades?)\b[^?.]{0,20}\bpending\b|\bpending\s+(?:pvcs?|claims?|volumes?|load ?balancers?|external|address\w*|certificates?|csrs?|rollouts?|changes?|approvals?|alerts?|updates?|upgrades?)\b/.test(
+      t,
+    ) &&
+    !/\bpods?\b/.test(t)
+  )
+    return undefined;
+  // "what's wrong?", "any idea why?" ask about one incident, not for a list
+  const asked = t.replace(
+    /\bwhat(?:'s| is| was)?\s+(?:wrong|going on|happening|happened|up with|the (?:problem|issue|cause|fix))\b|\bwhat (?:should|can|do|could) (?:i|we)\b|\bany (?:idea|clue|hint|help|thoughts?)s?\b/g,
+    ' ',
+  );
+  const lists =
+    /\b(?:which|what|who|list|show|find|tell me|give me|is there|are there|how many|count)\b/.test(
+      asked,
+    ) || /\bany\s+(?:pods?|workloads?|deployments?|replicas?|pending|unschedulable)\b/.test(asked);
+  if (!lists && !/\?/.test(t)) return undefined;
+  // "why is checkout-api pending?", "why are the metrics-ingester pods Pending?": one
+  // workload's incident, not a list
+  if (!lists && subjects.some((s) => s.from !== 'context' && s.from !== 'message-word'))
+    return undefined;
+  const over = pendingLongerThan(t);
+  // "how many pods are pending?" counts (the count question answers it)
+  if (
+    /\bhow many\b|\bcount\b|\bnumber of\b/.test(t) &&
+    over === undefined &&
+    !/\bwhy\b|\breasons?\b/.test(t)
+  )
+    return undefined;
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns|pods)\b/g)].map((m) => m[1]!))
+    .filter((w) => !STOP.has(w));
+  return {
+    type: 'pending',
+    namespace: namespaces[0],
+    ...(over !== undefined ? { over } : {}),
+    near,
+  };
 }
 
 /**

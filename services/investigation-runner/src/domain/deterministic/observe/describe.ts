@@ -8,6 +8,7 @@ import {
   parseTime,
   type CallContext,
   type ContainerView,
+  type HostPathView,
   type IngressBackend,
   type Observed,
   type StateView,
@@ -526,6 +527,39 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   if (mountPaths.length && !v.fields['mountPaths'])
     v.fields['mountPaths'] = [...new Set(mountPaths)].join(', ');
   if (secrets.length && !v.fields['secrets']) v.fields['secrets'] = secrets.join(',');
+  // "varlog:" / "Type: HostPath (bare host directory volume)" / "Path: /var/log", mounted
+  // "/var/log from varlog (ro)"; a pod spec's "Volumes:" shown says which it has (a
+  // PersistentVolume's hostPath source is no pod's)
+  if (
+    ['pod', 'deployment', 'daemonset', 'statefulset', 'replicaset', 'job', 'cronjob'].includes(
+      kind,
+    ) &&
+    lines.some((l) => l.key === 'Volumes')
+  ) {
+    const hostPaths: HostPathView[] = [];
+    lines.forEach((l, i) => {
+      if (l.key !== 'Type' || !/^HostPath\b/.test(l.value)) return;
+      const volume = lines[i - 1]?.key ?? '';
+      const next = lines.slice(i + 1, i + 4);
+      const path = next.find((x) => x.key === 'Path')?.value;
+      if (!path) return;
+      const type = next.find((x) => x.key === 'HostPathType')?.value;
+      const at = new RegExp(
+        `^\\s+(\\/\\S*) from ${volume.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(([^)]*)\\)`,
+      );
+      const mounts = lines
+        .map((x) => at.exec(x.raw))
+        .filter((m): m is RegExpExecArray => !!m)
+        .map((m) => `${m[1]}${/(?:^|,)ro(?:,|$)/.test(m[2]!) ? ' (ro)' : ''}`);
+      hostPaths.push({
+        volume,
+        path,
+        ...(type ? { type } : {}),
+        ...(mounts.length ? { mounts: [...new Set(mounts)] } : {}),
+      });
+    });
+    v.fields['hostPaths'] = JSON.stringify(hostPaths);
+  }
   // conditions table
   const condIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Conditions');
   if (condIdx >= 0) {

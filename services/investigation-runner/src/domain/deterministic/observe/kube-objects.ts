@@ -10,6 +10,7 @@ import {
   strMap,
   type CallContext,
   type ContainerView,
+  type HostPathView,
   type IngressBackend,
   type ObjectView,
   type Observed,
@@ -126,6 +127,29 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       tmpfs.push(`${name}${mounts.get(name) ? ` at ${mounts.get(name)}` : ''}`);
   }
   if (tmpfs.length) v.fields['memoryVolumes'] = tmpfs.join(', ');
+  // hostPath volumes: a directory of the node in the pod, and where its containers mount it
+  if (specContainers.length) {
+    const all = [...arr(podSpec['initContainers']), ...arr(podSpec['containers'])].map(rec);
+    v.fields['hostPaths'] = JSON.stringify(
+      arr(podSpec['volumes'])
+        .map(rec)
+        .filter((vol) => str(rec(vol['hostPath'])['path']) !== undefined)
+        .map((vol): HostPathView => {
+          const name = str(vol['name']) ?? '';
+          const type = str(rec(vol['hostPath'])['type']);
+          const mounts = all
+            .flatMap((c) => arr(c['volumeMounts']).map(rec))
+            .filter((m) => m['name'] === name && str(m['mountPath']))
+            .map((m) => `${String(m['mountPath'])}${m['readOnly'] === true ? ' (ro)' : ''}`);
+          return {
+            volume: name,
+            path: String(rec(vol['hostPath'])['path']),
+            ...(type ? { type } : {}),
+            ...(mounts.length ? { mounts: [...new Set(mounts)] } : {}),
+          };
+        }),
+    );
+  }
   if (podSpec['hostNetwork'] === true) v.fields['hostNetwork'] = 'true';
   else if (kind === 'pod' && specContainers.length) v.fields['hostNetwork'] = 'false';
   // what the pod spec says of privilege, per container (init containers too): privileged, and

@@ -33,6 +33,17 @@ export interface ContainerView {
   env: Record<string, string>;
 }
 
+/** A hostPath volume of a pod spec (fields.hostPaths holds them as JSON; [] when none) */
+export interface HostPathView {
+  volume: string;
+  /** the node's directory or file */
+  path: string;
+  /** HostPathType: Directory, DirectoryOrCreate, File, Socket... (unset: no check) */
+  type?: string;
+  /** where the containers mount it, "(ro)" when read-only */
+  mounts?: string[];
+}
+
 /** One path of an Ingress rule and the Service port it routes to. */
 export interface IngressBackend {
   host: string;
