@@ -197,6 +197,36 @@ describe('npm start with a kubeconfig', () => {
     } finally {
       await again.stop();
     }
+
+    // a start without the kubeconfig turns the entry off (its port is gone) and says so; the next
+    // start with it turns it back on
+    const entryOf = async (base: string): Promise<Obj> => {
+      const res = await fetch(`${base}/api/v1/admin/nodes/demo-team`, {
+        headers: { authorization: `Bearer ${app.adminToken}` },
+      });
+      return (((await res.json()) as Obj).config.mcp_servers as Obj[]).find(
+        (s) => s.name === 'kubernetes',
+      )!;
+    };
+    const offLines: string[] = [];
+    const off = await startAllInOne(await baseEnv(dataDir), (l) => offLines.push(l));
+    try {
+      expect(offLines).toContain(
+        `demo-team's "kubernetes" tool server is turned off: this start does not run it (start with INQUEST_KUBECONFIG again to turn it back on)`,
+      );
+      expect(await entryOf(off.url)).toMatchObject({ enabled: false });
+    } finally {
+      await off.stop();
+    }
+    const on = await startAllInOne(
+      { ...(await baseEnv(dataDir)), INQUEST_KUBECONFIG: kubeconfig },
+      () => undefined,
+    );
+    try {
+      expect(await entryOf(on.url)).toMatchObject({ enabled: true });
+    } finally {
+      await on.stop();
+    }
   }, 120_000);
 
   it('with Vault as the secret store, writes no secrets file and says where the token goes', async () => {

@@ -25,7 +25,11 @@ import { bootstrapDemo, repointDemoToolServer } from './bootstrap-demo';
 import { LauncherEnvSchema } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { assertPortFree, freePorts } from './free-ports';
-import { registerToolServer, teamUsesToolServer } from './register-tool-server';
+import {
+  registerToolServer,
+  teamUsesToolServer,
+  turnOffStaleToolServer,
+} from './register-tool-server';
 import {
   putFileSecret,
   TOOLSERVER_SECRET_PATHS,
@@ -253,6 +257,7 @@ export async function startAllInOne(
     let prometheusRegistered = false;
     let kubernetesRegistered = false;
     let demoAlongside = false;
+    const turnedOff: string[] = [];
     if (cfg.INQUEST_DEMO || prometheusToolServerUrl || kubernetesToolServerUrl) {
       const config = createClient(configV1.ConfigServiceClient, addr(pConfig));
       try {
@@ -283,6 +288,23 @@ export async function startAllInOne(
             },
             logger,
           );
+        // an earlier start's Prometheus or Kubernetes tool server that this one does not run
+        if (cfg.INQUEST_DEMO)
+          for (const [name, running] of [
+            ['prometheus', prometheusToolServerUrl],
+            ['kubernetes', kubernetesToolServerUrl],
+          ] as const)
+            if (
+              !running &&
+              (await turnOffStaleToolServer(
+                config,
+                'demo-team',
+                name,
+                toolServerTokenRef(name),
+                logger,
+              ))
+            )
+              turnedOff.push(name);
         // investigations of demo-team then read the synthetic shop as well as the user's systems
         if (prometheusRegistered || kubernetesRegistered)
           demoAlongside = await teamUsesToolServer(config, 'demo-team', 'demo');
@@ -334,6 +356,11 @@ export async function startAllInOne(
     } else if (kubernetesSkipped) {
       out(`Kubernetes tool server not started (KUBECONFIG ${kubeconfig}): ${kubernetesSkipped}`);
     }
+    for (const name of turnedOff)
+      out(
+        `demo-team's "${name}" tool server is turned off: this start does not run it ` +
+          `(start with ${name === 'kubernetes' ? 'INQUEST_KUBECONFIG' : 'INQUEST_PROMETHEUS_URL'} again to turn it back on)`,
+      );
     if (demoAlongside)
       out(
         'demo-team also reads the demo tool server (a synthetic shop), so its answers may mix it ' +

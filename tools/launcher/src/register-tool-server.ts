@@ -75,3 +75,38 @@ export async function teamUsesToolServer(
         (s as { enabled?: unknown }).enabled !== false,
   );
 }
+
+/**
+ * Turns off a tool server this launcher registered in a team's own `mcp_servers` (the entry of
+ * that name whose bearer token is `tokenRef`) when this start does not run it: its port is gone,
+ * and the entry would only answer "unreachable". `registerToolServer` turns it on again at the
+ * next start that runs it. True when an entry was turned off.
+ */
+export async function turnOffStaleToolServer(
+  config: PromiseClient<configV1.ConfigServiceClient>,
+  teamId: string,
+  name: string,
+  tokenRef: string,
+  logger: Logger,
+): Promise<boolean> {
+  const node = await config.getNode({ node_id: teamId }, { ctx }).catch(() => undefined);
+  const own = (node?.node && (node.config as { mcp_servers?: unknown } | undefined))?.mcp_servers;
+  if (!Array.isArray(own)) return false;
+  const ours = (s: unknown): s is Record<string, unknown> =>
+    typeof s === 'object' &&
+    s !== null &&
+    (s as { name?: unknown }).name === name &&
+    (s as { auth?: { token?: unknown } }).auth?.token === tokenRef &&
+    (s as { enabled?: unknown }).enabled !== false;
+  if (!own.some(ours)) return false;
+  await config.updateNodeConfig(
+    {
+      node_id: teamId,
+      changed_by: 'admin',
+      patch: { mcp_servers: own.map((s: unknown) => (ours(s) ? { ...s, enabled: false } : s)) },
+    },
+    { ctx },
+  );
+  logger.info({ team: teamId, server: name }, 'tool server not running: turned off');
+  return true;
+}
