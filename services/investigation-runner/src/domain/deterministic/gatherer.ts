@@ -48,6 +48,8 @@ const DNS_TIMEOUT =
   /lookup \S+ on [\d.:[\]]+:53: (?:read udp[^\n]*)?i\/o timeout|connection timed out; no servers could be reached|EAI_AGAIN|Temporary failure in name resolution/;
 
 /** a connection to an address and port that got no answer (an egress policy may drop it) */
+/** a request an Istio sidecar refused for its AuthorizationPolicy */
+const MESH_DENIED = /RBAC: access denied|rbac_access_denied/;
 /** cert-manager's controller pod (not its webhook or cainjector) */
 const CERT_MANAGER_POD = /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/;
 /** a timeout the client sets on its database session: its value is in its configuration */
@@ -334,14 +336,25 @@ export class Gatherer {
         ),
       );
     await Promise.all(phase1);
-    // namespaces found but pods not listed yet (a pods tool that requires a namespace)
-    if (!scope.namespaces.length && this.model.list('pod').length === 0) {
+    // namespaces found but pods not listed yet (a pods tool that requires a namespace); pods
+    // only named by a log search or an alarm were not listed (nothing says how they are)
+    if (
+      !scope.namespaces.length &&
+      !this.model.list('pod').some((p) => p.status !== undefined || p.containers.length)
+    ) {
       const nss = this.model
         .list('namespace')
         .map((n) => n.name)
         .filter((n) => !/^kube-|^default$/.test(n));
-      const liked = nss.filter((n) =>
-        scope.subjects.some((s) => n.includes(s.name) || s.name.includes(n)),
+      // first the namespaces named like a subject, or where something named like one was seen
+      const seenIn = new Set(
+        [...this.model.objects.values()]
+          .filter((o) => o.namespace && scope.subjects.some((s) => o.name.includes(s.name)))
+          .map((o) => o.namespace!),
+      );
+      const liked = nss.filter(
+        (n) =>
+          seenIn.has(n) || scope.subjects.some((s) => n.includes(s.name) || s.name.includes(n)),
       );
       await Promise.all(
         [...liked, ...nss.filter((n) => !liked.includes(n))]
@@ -599,6 +612,9 @@ export class Gatherer {
     await this.inspectSecretOperator();
     // a database timeout its client sets (statement_timeout in PGOPTIONS): the ConfigMaps it loads
     await this.inspectLoadedSettings(targets);
+    // requests a mesh sidecar refuses (403 RBAC: access denied): istiod says which policy it pushed
+    if (this.model.logs.some((l) => l.lines.some((x) => MESH_DENIED.test(x.text))))
+      await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there

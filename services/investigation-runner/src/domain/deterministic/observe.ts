@@ -156,6 +156,17 @@ function fromCustomJson(
       }
       continue;
     }
+    // a list of names only ({"namespaces": ["shop", "payments"]}): the namespaces exist
+    if (
+      LIST_KIND_KEYS[k.toLowerCase()] === 'namespace' &&
+      Array.isArray(val) &&
+      val.length &&
+      val.every((x) => typeof x === 'string')
+    ) {
+      for (const name of (val as string[]).slice(0, 2000))
+        customObject({ name }, 'namespace', ctx, out, undefined);
+      continue;
+    }
     if (Array.isArray(val) && val.length && typeof val[0] === 'object') {
       const kind = LIST_KIND_KEYS[k.toLowerCase()] ?? kindOf(k);
       for (const item of val.slice(0, 2000)) {
