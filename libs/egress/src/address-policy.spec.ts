@@ -1,5 +1,6 @@
 import {
   buildAddressPolicy,
+  deniedReason,
   isHostAllowed,
   parseEgressAllow,
   refusalReason,
@@ -120,6 +121,47 @@ describe('refusalReason', () => {
     expect(refusalReason('169.254.169.254', policy, 443)).not.toBeNull();
     expect(policy.hosts).toEqual([]);
     expect(() => buildAddressPolicy(['127.0.0.1:0'])).toThrow(/invalid port/);
+  });
+
+  it('! entries refuse an address:port inside an allowed range, before any allow entry', () => {
+    // all-in-one: loopback allowed, its own ports (gateway 8080, a gRPC port 50051) refused
+    const policy = buildAddressPolicy(
+      parseEgressAllow(
+        '127.0.0.0/8,::1,127.0.0.1:8080,!127.0.0.0/8:8080=gateway port of this Inquest,' +
+          '![::1]:8080=gateway port of this Inquest,!127.0.0.0/8:50051',
+      ),
+    );
+    expect(refusalReason('127.0.0.1', policy, 9000)).toBeNull(); // a receiver on loopback
+    expect(refusalReason('::1', policy, 9000)).toBeNull();
+    for (const ip of ['127.0.0.1', '127.0.0.2', '127.255.255.254', '::ffff:127.0.0.1'])
+      expect(refusalReason(ip, policy, 8080)).toBe(
+        'gateway port of this Inquest (egress entry !127.0.0.0/8:8080)',
+      );
+    expect(refusalReason('::1', policy, 8080)).toBe(
+      'gateway port of this Inquest (egress entry ![::1]:8080)',
+    );
+    expect(refusalReason('127.0.0.1', policy, 50051)).toBe(
+      'refused address (egress entry !127.0.0.0/8:50051)',
+    );
+    expect(deniedReason('127.0.0.1', policy, 50051)).toMatch(/!127\.0\.0\.0\/8:50051/);
+    expect(deniedReason('127.0.0.1', policy, 9000)).toBeNull();
+    // a port-bound entry refuses a call whose port is not known
+    expect(deniedReason('127.0.0.1', policy)).not.toBeNull();
+    // ::1 is not denied on 50051 (the entry names IPv4 only), and 0.0.0.0 stays refused anyway
+    expect(refusalReason('::1', policy, 50051)).toBeNull();
+    expect(refusalReason('0.0.0.0', policy, 9000)).toMatch(/^unspecified address/);
+    // the other refused ranges stay refused
+    expect(refusalReason('169.254.169.254', policy, 80)).toMatch(/^cloud metadata address/);
+    expect(refusalReason('10.0.0.1', policy, 80)).toMatch(/^private address/);
+  });
+
+  it('! entries without a port refuse every port; host names cannot be one', () => {
+    const policy = buildAddressPolicy(['10.0.0.0/8', '!10.0.0.5']);
+    expect(refusalReason('10.0.0.4', policy, 80)).toBeNull();
+    expect(refusalReason('10.0.0.5', policy, 80)).toBe('refused address (egress entry !10.0.0.5)');
+    expect(refusalReason('10.0.0.5', policy, 443)).not.toBeNull();
+    expect(() => buildAddressPolicy(['!localhost:8080'])).toThrow(/names no address/);
+    expect(() => buildAddressPolicy(['!127.0.0.1:0'])).toThrow(/invalid port/);
   });
 
   it('host names and wildcards on the allow list', () => {

@@ -14,6 +14,20 @@ export interface AddressPolicy {
   /** network, prefix length and, for an `address:port` entry, the only port it opens */
   cidrs: Array<[Addr, number, number?]>;
   hosts: string[];
+  /**
+   * `!` entries: network, prefix length, the only port refused (all when absent) and the reason
+   * given. Checked before everything else: no allow entry or allowed host name opens them.
+   */
+  deny?: Array<DenyEntry>;
+}
+
+/** A `!address[:port][=reason]` entry of the allow list. */
+export interface DenyEntry {
+  net: Addr;
+  bits: number;
+  port?: number;
+  /** what the refusal says: the text after `=` (`refused address` without), and the entry */
+  reason: string;
 }
 
 /** `127.0.0.1:8080`, `10.0.0.0/8:443`, `[::1]:8080`: an allow entry for one port only. */
@@ -28,11 +42,19 @@ export function parseEgressAllow(value: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+/**
+ * Parses an allow list. An entry starting with `!` refuses instead (`!127.0.0.0/8:8080`,
+ * `![::1]:8080`, `!10.0.0.5`; `=reason` after it says why): allowed ranges minus these.
+ */
 export function buildAddressPolicy(allow: string[]): AddressPolicy {
-  const policy: AddressPolicy = { cidrs: [], hosts: [] };
+  const policy: AddressPolicy = { cidrs: [], hosts: [], deny: [] };
   for (const raw of allow) {
     let entry = raw.trim();
     if (!entry) continue;
+    if (entry.startsWith('!')) {
+      policy.deny!.push(parseDeny(entry));
+      continue;
+    }
     let port: number | undefined;
     const withPort = WITH_PORT.exec(entry);
     if (withPort) {
@@ -58,6 +80,33 @@ export function buildAddressPolicy(allow: string[]): AddressPolicy {
   return policy;
 }
 
+function parseDeny(raw: string): DenyEntry {
+  const eq = raw.indexOf('=');
+  const entry = (eq < 0 ? raw.slice(1) : raw.slice(1, eq)).trim();
+  const label = eq < 0 ? '' : raw.slice(eq + 1).trim();
+  const reason = `${label || 'refused address'} (egress entry !${entry})`;
+  const parsed = buildAddressPolicy([entry]).cidrs[0];
+  if (!parsed) throw new Error(`egress deny entry ${raw} names no address or CIDR`);
+  const [net, bits, port] = parsed;
+  return port === undefined ? { net, bits, reason } : { net, bits, port, reason };
+}
+
+/**
+ * The reason a `!` entry refuses this address and port, or null. A port-bound entry also refuses
+ * a call whose port is not known.
+ */
+export function deniedReason(ip: string, policy: AddressPolicy, port?: number): string | null {
+  if (!policy.deny?.length) return null;
+  const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!isIP(bare)) return 'not an IP address';
+  const addr = ipaddr.process(dottedTailToHex(bare));
+  for (const d of policy.deny) {
+    if (d.port !== undefined && port !== undefined && d.port !== port) continue;
+    if (d.net.kind() === addr.kind() && addr.match(d.net as never, d.bits)) return d.reason;
+  }
+  return null;
+}
+
 function normalize(addr: Addr): Addr {
   // IPv4-mapped IPv6 (::ffff:127.0.0.1) must be judged as the IPv4 address it is.
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
@@ -73,13 +122,15 @@ export function isHostAllowed(host: string, policy: AddressPolicy): boolean {
 }
 
 /**
- * Why an address is refused, or null when it may be connected to. Only public unicast
- * addresses pass unless an allow-list CIDR covers them (an `address:port` entry only for that
- * port: a call without `port` is not covered by it).
+ * Why an address is refused, or null when it may be connected to. A `!` entry refuses first;
+ * then only public unicast addresses pass unless an allow-list CIDR covers them (an
+ * `address:port` entry only for that port: a call without `port` is not covered by it).
  */
 export function refusalReason(ip: string, policy: AddressPolicy, port?: number): string | null {
   const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!isIP(bare)) return 'not an IP address';
+  const denied = deniedReason(bare, policy, port);
+  if (denied) return denied;
   const addr = ipaddr.process(dottedTailToHex(bare));
   // a metadata address hands out cloud credentials: only an entry naming it exactly opens it, not
   // a range that happens to contain it (fd00::/8 of an IPv6 cluster holds fd00:ec2::254)

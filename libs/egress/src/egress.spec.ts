@@ -226,6 +226,101 @@ describe('createEgress', () => {
     });
   });
 
+  describe('with loopback allowed minus some ports (all-in-one: ! entries)', () => {
+    it("reaches a receiver's port and refuses the denied ports in every spelling, by name, and after a redirect", async () => {
+      // `own` stands for the gateway, `grpc` for a gRPC port of the same process
+      const hits: string[] = [];
+      const own = await listen((req, res) => {
+        hits.push(`own ${req.url}`);
+        res.end('{}');
+      });
+      const grpc = await listen((req, res) => {
+        hits.push(`grpc ${req.url}`);
+        res.end('{}');
+      });
+      const receiver = await listen((req, res) => {
+        if (req.url === '/to-own') {
+          res.statusCode = 302;
+          res.setHeader('location', `http://127.0.0.1:${own.port}/admin`);
+        }
+        res.end('received');
+      });
+      const allow = [
+        '127.0.0.0/8',
+        '::1',
+        `!127.0.0.0/8:${own.port}=gateway port of this Inquest`,
+        `![::1]:${own.port}=gateway port of this Inquest`,
+        `!127.0.0.0/8:${grpc.port}=gRPC port of this Inquest`,
+        `![::1]:${grpc.port}=gRPC port of this Inquest`,
+      ];
+      const messageOf = async (p: Promise<unknown>): Promise<string> =>
+        p.then(
+          () => 'ok',
+          (err: unknown) => (isEgressError(err) ? `${err.code}: ${err.message}` : String(err)),
+        );
+      try {
+        const e = egress({ allow, connectTimeoutMs: 500 });
+        for (const host of ['127.0.0.1', '127.1', '2130706433', '[::ffff:127.0.0.1]', 'localhost'])
+          expect((await e.request(`http://${host}:${receiver.port}/`)).text()).toBe('received');
+        const spellings = (p: number) => [
+          `http://127.0.0.1:${p}/`,
+          `http://localhost:${p}/`,
+          `http://127.1:${p}/`,
+          `http://127.0.0.2:${p}/`,
+          `http://2130706433:${p}/`,
+          `http://0x7f000001:${p}/`,
+          `http://0177.0.0.1:${p}/`,
+          `http://[::1]:${p}/`,
+          `http://[::ffff:127.0.0.1]:${p}/`,
+          `http://[::ffff:7f00:1]:${p}/`,
+          `http://[::127.0.0.1]:${p}/`,
+          `http://0.0.0.0:${p}/`,
+          `http://[::]:${p}/`,
+        ];
+        for (const [what, p] of [
+          ['gateway', own.port],
+          ['gRPC', grpc.port],
+        ] as const) {
+          for (const url of spellings(p)) {
+            const m = await messageOf(e.request(url));
+            expect(m).toMatch(/^egress_refused: /);
+            // a denied port says whose it is, and suggests no allow entry (none would open it)
+            // (::/96, 0.0.0.0 and :: are refused on every port by the range rules, not the ! entries)
+            if (!/\[::(127|\])|0\.0\.0\.0/.test(url)) {
+              expect(m).toContain(`${what} port of this Inquest (egress entry !`);
+              expect(m).not.toContain('INQUEST_EGRESS_ALLOW');
+            }
+          }
+        }
+        // 0.0.0.0 and :: reach this host on Linux: refused on every port, a receiver's too
+        for (const url of [`http://0.0.0.0:${receiver.port}/`, `http://[::]:${receiver.port}/`])
+          await expect(codeOf(e.request(url))).resolves.toBe('egress_refused');
+        // a DNS name resolving to loopback, and a host name on the allow list, are refused too
+        const named = egress({ allow, lookup: async () => ['127.0.0.1'] });
+        expect(await messageOf(named.request(`http://rebind.example:${own.port}/`))).toBe(
+          `egress_refused: rebind.example is not allowed: gateway port of this Inquest (egress entry !127.0.0.0/8:${own.port})`,
+        );
+        expect((await named.request(`http://rebind.example:${receiver.port}/`)).status).toBe(200);
+        const byName = egress({
+          allow: [...allow, 'inquest.internal'],
+          lookup: async () => ['::1'],
+        });
+        await expect(codeOf(byName.request(`http://inquest.internal:${own.port}/`))).resolves.toBe(
+          'egress_refused',
+        );
+        // a redirect to the gateway is returned, never followed
+        const redirected = await e.request(`http://127.0.0.1:${receiver.port}/to-own`);
+        expect(redirected.status).toBe(302);
+        expect(hits).toEqual([]);
+      } finally {
+        for (const s of [own, grpc, receiver]) {
+          s.server.closeAllConnections();
+          s.server.close();
+        }
+      }
+    });
+  });
+
   describe('with loopback allowed', () => {
     it('calls an allowed address and returns status, headers and body', async () => {
       const e = egress({ allow: ['127.0.0.0/8', '::1'] });

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import {
   buildAddressPolicy,
+  deniedReason,
   isHostAllowed,
   refusalReason,
   type AddressPolicy,
@@ -71,11 +72,12 @@ function guardedConnector(policy: AddressPolicy, connectTimeoutMs: number, resol
             return;
           }
           const peer = (socket as Socket).remoteAddress;
-          const reason = hostAllowed
-            ? null
-            : peer
-              ? refusalReason(peer, policy, (socket as Socket).remotePort ?? port)
-              : 'unknown peer';
+          const peerPort = (socket as Socket).remotePort ?? port;
+          const reason = !peer
+            ? 'unknown peer'
+            : hostAllowed
+              ? deniedReason(peer, policy, peerPort)
+              : refusalReason(peer, policy, peerPort);
           if (reason) {
             socket.destroy();
             callback(
@@ -118,6 +120,11 @@ async function resolveChecked(
     }
   }
   if (hostAllowed) {
+    // an allowed name is not checked against the ranges, but a `!` entry refuses it still
+    for (const address of addresses) {
+      const denied = deniedReason(address, policy, port);
+      if (denied) throw new EgressError('egress_refused', `${hostname} is not allowed: ${denied}`);
+    }
     const first = addresses[0];
     if (!first) throw new EgressError('connect_failed', `${hostname} resolved to no address`);
     return first;
@@ -129,7 +136,7 @@ async function resolveChecked(
     if (reason)
       throw new EgressError(
         'egress_refused',
-        `${hostname} is not allowed: ${reason}${allowHint(address, port)}`,
+        `${hostname} is not allowed: ${reason}${allowHint(address, port, policy)}`,
       );
   }
   const first = addresses[0];
@@ -142,9 +149,11 @@ async function resolveChecked(
  * address and port only, least privilege), when such an entry would open it: never for a cloud
  * metadata address, nor for an address no entry of that form opens.
  */
-function allowHint(address: string, port: number): string {
+function allowHint(address: string, port: number, policy: AddressPolicy): string {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!isIP(bare)) return '';
+  // a `!` entry outweighs any allow entry: there is nothing to add
+  if (deniedReason(bare, policy, port)) return '';
   const entry = isIP(bare) === 6 ? `[${bare}]:${port}` : `${bare}:${port}`;
   let opens = false;
   try {

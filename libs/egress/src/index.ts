@@ -12,6 +12,7 @@ export {
   parseEgressAllow,
   buildAddressPolicy,
   refusalReason,
+  deniedReason,
   isHostAllowed,
 } from './address-policy';
 export type { AddressPolicy } from './address-policy';

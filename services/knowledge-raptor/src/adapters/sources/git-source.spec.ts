@@ -79,6 +79,17 @@ describe('GitSourceConnector http(s) URLs', () => {
     await expect(check(new URL('http://93.184.216.34/r.git'))).resolves.toBeUndefined();
     const allowed = egressHostCheck(['git.internal.example']);
     await expect(allowed(new URL('http://git.internal.example/r.git'))).resolves.toBeUndefined();
+    // all-in-one: loopback allowed, the gateway's port refused, even for a name on the list
+    const loopback = egressHostCheck([
+      '127.0.0.0/8',
+      'localhost',
+      '!127.0.0.0/8:8080=gateway port',
+    ]);
+    await expect(loopback(new URL('http://127.0.0.1:9000/r.git'))).resolves.toBeUndefined();
+    await expect(loopback(new URL('http://127.1:8080/r.git'))).rejects.toThrow(
+      'egress refused: 127.0.0.1:8080 resolves to a gateway port (egress entry !127.0.0.0/8:8080)',
+    );
+    await expect(loopback(new URL('http://localhost:8080/r.git'))).rejects.toThrow(/gateway port/);
   });
 });
 

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildAddressPolicy, isHostAllowed, refusalReason } from '@inquest/egress';
+import { buildAddressPolicy, deniedReason, isHostAllowed, refusalReason } from '@inquest/egress';
 import type { SecretResolver } from '@inquest/secrets';
 import type {
   SourceConnector,
@@ -283,13 +283,15 @@ export function egressHostCheck(allow: string[]): HostCheck {
   const policy = buildAddressPolicy(allow);
   return async (url) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isHostAllowed(host, policy)) return undefined;
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    const hostAllowed = isHostAllowed(host, policy);
+    // an allowed name is not checked against the ranges, but a `!` entry still refuses it
+    if (hostAllowed && !policy.deny?.length) return undefined;
     const addresses = isIP(host)
       ? [host]
       : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     for (const a of addresses) {
-      const why = refusalReason(a, policy, port);
+      const why = hostAllowed ? deniedReason(a, policy, port) : refusalReason(a, policy, port);
       if (why) throw new Error(`egress refused: ${url.host} resolves to a ${why}`);
     }
     return isIP(host) ? undefined : addresses[0];
