@@ -50,8 +50,6 @@ beforeAll(async () => {
       // POST /agents/run is the "trigger" class: 3 a minute per token leaves room for the flows
       // (each uses its own token) and lets the 429 test reach the limit quickly
       INQUEST_RATE_LIMITS: 'read=100000,write=100000,trigger=3',
-      // the webhook receiver listens on a loopback port of its own
-      INQUEST_EGRESS_ALLOW: '127.0.0.0/8,::1',
     }),
     startBrowser(),
   ]);

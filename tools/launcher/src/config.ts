@@ -12,7 +12,10 @@ export const LauncherEnvSchema = z.object({
   INQUEST_DEMO_TOOLSERVER_PORT: envOptionalPort,
   INQUEST_ADMIN_TOKEN: z.string().optional(),
   INQUEST_ADMIN_TOKEN_SHA256: z.string().optional(),
+  /** added to the all-in-one default (loopback minus the launcher's own ports) */
   INQUEST_EGRESS_ALLOW: z.string().optional(),
+  /** passed to the gRPC services; 0 gives each its own free port */
+  INQUEST_METRICS_PORT: envOptionalPort,
   /** when set, the Prometheus/Alertmanager tool server runs in-process too (registered for demo-team) */
   INQUEST_PROMETHEUS_URL: z.string().optional(),
   INQUEST_ALERTMANAGER_URL: z.string().optional(),

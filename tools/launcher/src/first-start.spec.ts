@@ -144,22 +144,26 @@ describe('the first start and the ones after it', () => {
     }
   }, 60_000);
 
-  it("opens only the local tool servers' ports of loopback by default: the demo tool server answers, another loopback port (a team's tool server or webhook URL) is refused", async () => {
-    const hits: string[] = [];
+  it("allows loopback by default but not its own ports: a webhook to a receiver on 127.0.0.1 is delivered, one to the gateway's port is refused saying why, and so is a tool server there", async () => {
+    const bodies: Obj[] = [];
     const receiver = (await import('node:http')).createServer((req, res) => {
-      hits.push(`${req.method} ${req.url}`);
-      res.setHeader('content-type', 'application/json');
-      res.end(req.url?.endsWith('/health') ? '{"status":"ok"}' : '[]');
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        if (req.method === 'POST') bodies.push(JSON.parse(body) as Obj);
+        res.setHeader('content-type', 'application/json');
+        res.end('{}');
+      });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
     const receiverPort = (receiver.address() as { port: number }).port;
-    const app = await startAllInOne(await env({ INQUEST_DATA_DIR: tempDir() }), out);
+    // PORT=0: the launcher picks the gateway's port before the services start, to refuse it
+    const app = await startAllInOne(await env({ INQUEST_DATA_DIR: tempDir(), PORT: '0' }), out);
     try {
       const token = app.demoTeamToken!;
-      const demo = new URL(await demoUrl(app, token));
-      expect(lines.join('\n')).toContain(
-        `Egress allowed to 127.0.0.1:${demo.port} (all-in-one default`,
-      );
+      const banner = lines.join('\n');
+      expect(banner).toContain('Egress: loopback allowed (127.0.0.0/8, ::1');
+      expect(banner).toContain(`except this Inquest's own ports (gateway ${app.port}; gRPC `);
       const call = async (method: string, path: string, body?: unknown) => {
         const res = await fetch(`${app.url}/api/v1${path}`, {
           method,
@@ -168,24 +172,66 @@ describe('the first start and the ones after it', () => {
         });
         return { status: res.status, body: (await res.json()) as Obj };
       };
-      for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '2130706433']) {
-        const put = await call('PUT', '/config/me', {
-          mcp_servers: ['demo', { name: 'local', url: `http://${host}:${receiverPort}` }],
+      const deliveryOf = async (hook: string): Promise<Obj> => {
+        const run = await call('POST', '/agents/run', {
+          agent_name: 'planner',
+          message: 'checkout is returning 500s',
+          context: { service: 'checkout', namespace: 'shop' },
         });
-        expect(put.status).toBe(200);
-        const tools = await call('GET', '/tools?refresh=true');
-        const servers = tools.body.servers as Obj[];
-        expect(servers.find((s) => s.name === 'demo')!.healthy).toBe(true);
-        const local = servers.find((s) => s.name === 'local')!;
-        expect(local.healthy).toBe(false);
-        expect(local.last_error).toMatch(/not allowed|refused/);
+        expect(run.status).toBe(200);
+        const id = run.body.investigation_id as string;
+        for (let i = 0; i < 200; i++) {
+          const list = await call('GET', '/webhooks/deliveries?limit=100&channel=webhook');
+          const d = (list.body.deliveries as Obj[]).find(
+            (x) => String(x.event_id).startsWith(id) && x.target === hook,
+          );
+          if (d && ['delivered', 'failed', 'stopped'].includes(String(d.status))) return d;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`no settled delivery to ${hook}`);
+      };
+
+      const toReceiver = `http://127.0.0.1:${receiverPort}/hook`;
+      expect(
+        (await call('PUT', '/config/me', { webhooks: { investigation_complete: toReceiver } }))
+          .status,
+      ).toBe(200);
+      expect((await deliveryOf(toReceiver)).status).toBe('delivered');
+      expect(bodies.map((b) => b.event)).toEqual(['investigation_complete']);
+
+      for (const host of ['127.0.0.1', 'localhost']) {
+        const toGateway = `http://${host}:${app.port}/api/v1/config/me`;
+        expect(
+          (await call('PUT', '/config/me', { webhooks: { investigation_complete: toGateway } }))
+            .status,
+        ).toBe(200);
+        const refused = await deliveryOf(toGateway);
+        expect(refused.status).not.toBe('delivered');
+        const errors = (refused.attempt_log as Obj[]).map((a) => String(a.error));
+        expect(errors.join('\n')).toMatch(
+          new RegExp(
+            `egress_refused: .*gateway port of this Inquest \\(egress entry !127\\.0\\.0\\.0/8:${app.port}\\)`,
+          ),
+        );
       }
-      expect(hits).toEqual([]);
+
+      // the same for a tool server: one on loopback answers, one on the gateway's port is refused
+      const put = await call('PUT', '/config/me', {
+        webhooks: {},
+        mcp_servers: ['demo', { name: 'own', url: `http://127.0.0.1:${app.port}/` }],
+      });
+      expect(put.status).toBe(200);
+      const tools = await call('GET', '/tools?refresh=true');
+      const servers = tools.body.servers as Obj[];
+      expect(servers.find((x) => x.name === 'demo')!.healthy).toBe(true);
+      const own = servers.find((x) => x.name === 'own')!;
+      expect(own.healthy).toBe(false);
+      expect(own.last_error).toContain('gateway port of this Inquest');
     } finally {
       await app.stop();
       receiver.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('names INQUEST_DEMO_TOOLSERVER_PORT when the port set there is taken', async () => {
     const busy = await hold();

@@ -25,6 +25,7 @@ import { bootstrapDemo, repointDemoToolServer } from './bootstrap-demo';
 import { LauncherEnvSchema } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { assertPortFree, freePorts } from './free-ports';
+import { allInOneEgressAllow, egressBanner, launcherOwnPorts } from './egress-defaults';
 import {
   registerToolServer,
   teamUsesToolServer,
@@ -127,7 +128,15 @@ export async function startAllInOne(
     lock.release();
     throw err;
   }
-  const [pConfig, pInv, pKb, pTools, pNotifier] = await freePorts(5);
+  // PORT=0 takes a free port now rather than at the bind, and INQUEST_METRICS_PORT=0 gives each
+  // gRPC service its own: the egress rules name every port of this process before it starts
+  const [pConfig, pInv, pKb, pTools, pNotifier, pSpare, ...spareMetrics] = await freePorts(
+    cfg.INQUEST_METRICS_PORT === 0 ? 11 : 6,
+  );
+  const gatewayPort = cfg.PORT || pSpare!;
+  const metricsPorts = cfg.INQUEST_METRICS_PORT === 0 ? spareMetrics : undefined;
+  const metricsOf = (i: number): Record<string, string> =>
+    metricsPorts ? { INQUEST_METRICS_PORT: String(metricsPorts[i]) } : {};
   const addr = (p: number | undefined) => `127.0.0.1:${p}`;
   const shared: Record<string, string | undefined> = {
     ...env,
@@ -140,7 +149,6 @@ export async function startAllInOne(
     INQUEST_TOOLS_ADDR: addr(pTools),
     INQUEST_NOTIFIER_ADDR: addr(pNotifier),
   };
-  let egressAllow = '';
   // The Kubernetes and Prometheus tool servers require a bearer token (kept in the data dir), put
   // in the embedded vault under demo-team's prefix: the egress allow list opens their ports to
   // every team's URLs, and only demo-team's config can name that secret.
@@ -163,7 +171,6 @@ export async function startAllInOne(
     lock.release();
   };
   try {
-    // The tool servers start first: the default egress allow list opens exactly their ports.
     let demoToolServerUrl: string | undefined;
     if (cfg.INQUEST_DEMO) {
       const demo = await startDemo(dataDir, cfg.INQUEST_DEMO_TOOLSERVER_PORT);
@@ -222,28 +229,49 @@ export async function startAllInOne(
         kubernetesSkipped = err instanceof Error ? err.message : String(err);
       }
     }
-    // Loopback is where the demo and first-party tool servers live, and also the gateway, the
-    // services' gRPC ports and whatever else runs on this host: only the tool servers' ports
-    // are opened, so a team's webhook or tool-server URL cannot reach the rest.
-    egressAllow =
-      cfg.INQUEST_EGRESS_ALLOW ??
-      [demoToolServerUrl, prometheusToolServerUrl, kubernetesToolServerUrl]
-        .filter((u): u is string => u !== undefined)
-        .map((u) => new URL(u))
-        .map((u) => `${u.hostname}:${u.port || 80}`)
-        .join(',');
+    // Loopback is where the demo tool server and a team's local receivers live (allowed, as the
+    // contract says), and also Inquest's own listeners: those ports are refused, so a team's
+    // webhook or tool-server URL cannot reach the gateway, a gRPC port or a metrics endpoint.
+    const ownPorts = launcherOwnPorts({
+      gateway: gatewayPort,
+      grpc: {
+        'config-hierarchy': pConfig!,
+        'toolserver-proxy': pTools!,
+        'knowledge-raptor': pKb!,
+        'investigation-runner': pInv!,
+        notifier: pNotifier!,
+      },
+      metrics: metricsPorts ?? (cfg.INQUEST_METRICS_PORT ? [cfg.INQUEST_METRICS_PORT] : []),
+    });
+    const egressAllow = allInOneEgressAllow(ownPorts, cfg.INQUEST_EGRESS_ALLOW);
     const services = { ...shared, INQUEST_EGRESS_ALLOW: egressAllow };
-    started.push(await startConfig({ ...services, INQUEST_GRPC_PORT: String(pConfig) }, deps));
-    started.push(await startTools({ ...services, INQUEST_GRPC_PORT: String(pTools) }, deps));
-    started.push(await startKnowledge({ ...services, INQUEST_GRPC_PORT: String(pKb) }, deps));
-    started.push(await startInvestigations({ ...services, INQUEST_GRPC_PORT: String(pInv) }, deps));
-    started.push(await startNotifier({ ...services, INQUEST_GRPC_PORT: String(pNotifier) }, deps));
+    started.push(
+      await startConfig({ ...services, INQUEST_GRPC_PORT: String(pConfig), ...metricsOf(0) }, deps),
+    );
+    started.push(
+      await startTools({ ...services, INQUEST_GRPC_PORT: String(pTools), ...metricsOf(1) }, deps),
+    );
+    started.push(
+      await startKnowledge({ ...services, INQUEST_GRPC_PORT: String(pKb), ...metricsOf(2) }, deps),
+    );
+    started.push(
+      await startInvestigations(
+        { ...services, INQUEST_GRPC_PORT: String(pInv), ...metricsOf(3) },
+        deps,
+      ),
+    );
+    started.push(
+      await startNotifier(
+        { ...services, INQUEST_GRPC_PORT: String(pNotifier), ...metricsOf(4) },
+        deps,
+      ),
+    );
 
-    const gateway = await listenOrExplain('PORT', cfg.PORT, () =>
+    const gateway = await listenOrExplain('PORT', gatewayPort, () =>
       startGateway(
         {
           ...services,
-          PORT: String(cfg.PORT),
+          PORT: String(gatewayPort),
           INQUEST_HTTP_HOST: cfg.INQUEST_HTTP_HOST,
           INQUEST_ADMIN_TOKEN: undefined,
           INQUEST_ADMIN_TOKEN_SHA256: admin.sha256,
@@ -330,12 +358,8 @@ export async function startAllInOne(
     const url = `http://localhost:${gateway.port}`;
     out('');
     out(`Inquest is running on ${url}  (API ${url}/api/v1, reference ${url}/api/v1/docs)`);
-    out(
-      `Data: ${dataDir}   Egress allowed to ${egressAllow || 'public addresses only'}` +
-        (cfg.INQUEST_EGRESS_ALLOW === undefined
-          ? ' (all-in-one default: the local tool servers; INQUEST_EGRESS_ALLOW opens more)'
-          : ''),
-    );
+    out(`Data: ${dataDir}`);
+    out(egressBanner(ownPorts, cfg.INQUEST_EGRESS_ALLOW));
     if (prometheusToolServerUrl) {
       out(
         `Prometheus tool server: ${prometheusToolServerUrl} (Prometheus ${cfg.INQUEST_PROMETHEUS_URL}` +
