@@ -364,6 +364,76 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} stays Pending: the nodes carry a taint {taint}{taint2}{taint3} it does not tolerate ("{fact}")',
     fix: 'Add a matching toleration to {subject} (if it should run there) or remove the taint from the nodes.',
   },
+  // ------------------------------------ nodes, scheduling and container status the kubelet reports
+  {
+    // the scheduler's NodeVolumeLimits filter: every node already attaches as many volumes as
+    // its CSI driver allows (an EBS attach limit per instance type)
+    id: 'sched_volume_limit',
+    class: 'pending_scheduling',
+    title: 'every node is at its limit of attached volumes',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition'],
+    text: 'node\\(s\\) exceed max volume count|exceeds? (?:the )?max(?:imum)? (?:attachable )?volume count|max volume count',
+    cause:
+      '{subject} stays Pending{pending_pods}: "{fact}". Each node already has as many volumes attached as it may take (the CSI driver\'s attach limit per node, for EBS a limit per instance type{attach_limit}), so no node can attach the volumes of its new pods: this is the node volume attach limit, not cpu or memory',
+    fix: 'Add nodes (or an instance type that attaches more volumes) where {subject} may run, or spread the pods that mount volumes over more nodes (topologySpreadConstraints); `kubectl get csinode <node> -o yaml` shows the allocatable volume count of each node.',
+  },
+  {
+    // the kubelet re-admits the pods bound to it (after its restart, a changed kubeReserved /
+    // systemReserved) against the node's allocatable: what no longer fits is failed at admission
+    id: 'kubelet_admission_rejected',
+    class: 'eviction',
+    title: 'the kubelet rejected pods at admission (OutOfcpu / OutOfmemory)',
+    role: 'cause',
+    // above sched_insufficient: the Pending replacement is its consequence
+    strength: 0.93,
+    on: ['event', 'status'],
+    text: "(?:Pod was rejected: )?Node didn'?t have enough resource: (?<res>[\\w./-]+), requested: (?<requested>\\d+), used: (?<used>\\d+), capacity: (?<admit_capacity>\\d+)",
+    cause:
+      '{subject}\'s pod{rejected_pods} was rejected by the kubelet of node {node} at admission (phase Failed, reason OutOf{res}): "{fact}". The kubelet admits the pods bound to it against the node\'s allocatable {res}{node_allocatable}, which no longer holds their requests{also_rejected}{kubelet_restart}; the Pending replacement is the consequence, not the cause',
+    fix: 'Give node {node} back the allocatable {res} its pods need (undo the kubeReserved/systemReserved change, or move pods off it), or lower the {res} requests of {subject}; the Failed pods stay as records (`kubectl delete pod --field-selector=status.phase=Failed`).',
+  },
+  {
+    // containerd: an image built for another OS (a Linux image on a Windows node, or the reverse)
+    id: 'image_os_mismatch',
+    class: 'image_pull',
+    title: "pods scheduled onto nodes of another operating system than their image's",
+    role: 'cause',
+    strength: 0.95,
+    on: ['event', 'state'],
+    text: 'image operating system "(?<image_os>[\\w-]+)" cannot be used on this platform',
+    cause:
+      '{subject} cannot run its image on the nodes its pods were scheduled to{os_nodes}: "{fact}". The image is built for {image_os}, and those nodes run another operating system, so the container runtime refuses it; it is not the image tag or a pull secret. {subject} has no kubernetes.io/os nodeSelector{os_selector}, so the scheduler may place it on any node',
+    fix: 'Add nodeSelector kubernetes.io/os: {image_os} to the pod template of {subject} (and taint the nodes of the other OS so workloads must tolerate them to land there); then delete its stuck pods so they are scheduled again.',
+  },
+  {
+    // not matched line by line: diagnose finds containers of long-running workloads whose last
+    // run ended Completed (exit code 0) and that the kubelet restarts (restartPolicy Always)
+    id: 'container_exits_completed',
+    class: 'crashloop_config',
+    title: 'the container ends successfully (exit code 0) and is restarted over and over',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      "{subject} is in CrashLoopBackOff without failing: its container {container} exits successfully (exit code 0, reason Completed) after each start{restarts}. It runs {command}, which does its work and ends instead of running on; a {controller}'s pods restart always (restartPolicy Always), so the kubelet starts it again and backs off. Its logs show no error because nothing failed{command_change}",
+    fix: 'Run the long-running process of {subject} as its command again{previous_command}; a one-shot script belongs in a Job (or an init container), not in the main container of a {controller}.',
+  },
+  {
+    // a log shipper (promtail, fluent-bit, vector, grafana-agent) whose pushes the log store
+    // refuses with 429: Loki's per-tenant ingestion rate limit
+    id: 'log_push_rate_limited',
+    class: 'dependency_failure',
+    title: "the log store refuses the log agents' pushes: ingestion rate limit (429)",
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: '(?:Ingestion|Per stream) rate limit exceeded(?:[^\\n]*?\\(limit: (?<ingest_limit>\\d+) bytes\\/sec\\))?',
+    cause:
+      '{subject} cannot deliver the logs it collects: the log store answers its pushes with 429 Too Many Requests, {ingest_said} ("{fact}"). The agent retries and then drops the batches, so lines of every pod on its nodes go missing in the store (and in Grafana) while the applications themselves run fine{log_store}',
+    fix: 'Raise the ingestion rate limit of the log store (Loki: limits_config ingestion_rate_mb and ingestion_burst_size_mb, or a per-tenant override) above the volume the agents send, or cut that volume (a workload logging at debug, a chatty stream: drop or sample it in the agent); the agents then catch up.',
+  },
   {
     id: 'failed_scheduling',
     class: 'pending_scheduling',

@@ -382,6 +382,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (mesh) for (const f of plaintextRefusedByMesh(model, mesh.entry)) push(f);
   const early = catalog.find((c) => c.entry.id === 'mesh_proxy_not_ready_at_start');
   if (early) for (const f of appBeforeMeshProxy(model, early.entry)) push(f);
+  const completed = catalog.find((c) => c.entry.id === 'container_exits_completed');
+  if (completed) for (const f of completedAndRestarted(model, completed.entry)) push(f);
   return out;
 }
 
@@ -444,6 +446,96 @@ function appBeforeMeshProxy(model: ClusterModel, entry: CauseEntry): Finding[] {
       at: failed.at,
       where: 'log',
       source: own(app.name, true)[0]?.source ?? pod.source,
+    });
+  }
+  return out;
+}
+
+const CONTROLLER_NAME: Record<string, string> = {
+  deployment: 'Deployment',
+  statefulset: 'StatefulSet',
+  daemonset: 'DaemonSet',
+  replicaset: 'ReplicaSet',
+};
+
+/** The command and arguments a container runs, as its pod, ReplicaSet or controller says. */
+function commandOf(views: (ObjectView | undefined)[], container: string): string | undefined {
+  for (const v of views) {
+    const c = v?.containers.find((x) => x.name === container && !x.init);
+    if (c?.env['__args']) return c.env['__args'];
+  }
+  return undefined;
+}
+
+/**
+ * A container of a long-running workload (Deployment, StatefulSet, DaemonSet) in
+ * CrashLoopBackOff whose last run ended successfully (reason Completed, exit code 0): its command
+ * does its work and ends (a one-shot script as the main process), and restartPolicy Always
+ * starts it again. Its command is named, and the rollout that changed it when a previous
+ * ReplicaSet ran another.
+ */
+function completedAndRestarted(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const pod of model.list('pod')) {
+    const w = model.workloadOf(pod);
+    const controller = CONTROLLER_NAME[w.kind];
+    if (!controller || seen.has(`${pod.namespace ?? ''}/${w.name}`)) continue;
+    const c = pod.containers.find(
+      (x) =>
+        !x.init &&
+        x.waiting?.reason === 'CrashLoopBackOff' &&
+        (x.last ?? x.terminated)?.exitCode === 0 &&
+        /^(?:Completed)?$/.test((x.last ?? x.terminated)?.reason ?? ''),
+    );
+    if (!c) continue;
+    // a liveness or startup probe that failed: the kubelet stopped it (a graceful exit is 0 too)
+    const killed = model.events.some(
+      (e) =>
+        e.object?.name === pod.name &&
+        (e.reason === 'Killing' ||
+          /failed (?:liveness|startup) probe|(?:Liveness|Startup) probe failed/i.test(e.message)),
+    );
+    if (killed) continue;
+    seen.add(`${pod.namespace ?? ''}/${w.name}`);
+    const own = pod.owner?.kind === 'replicaset' ? pod.owner.name : undefined;
+    const rss = model
+      .list('replicaset', pod.namespace)
+      .filter((r) => model.workloadOf(r).name === w.name)
+      .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+    const current = rss.find((r) => r.name === own);
+    const command = commandOf(
+      [pod, current, model.get(w.kind, w.name, pod.namespace), rss[0]],
+      c.name,
+    );
+    // the newest earlier ReplicaSet whose template shows the container: what it ran before
+    const before = rss.find(
+      (r) =>
+        r.name !== (current?.name ?? rss[0]?.name) &&
+        (!current?.created || (r.created ?? 0) < current.created) &&
+        r.containers.some((x) => x.name === c.name),
+    );
+    const previous = before ? commandOf([before], c.name) : undefined;
+    const changed = before && previous !== command;
+    const revision = (current ?? rss[0])?.fields['revision'];
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload: w.name,
+      fact: `container ${c.name} of pod ${pod.name}: last state Terminated, reason ${(c.last ?? c.terminated)?.reason || 'Completed'}, exit code 0; now CrashLoopBackOff${c.restarts ? ` (${c.restarts} restarts)` : ''}`,
+      groups: {
+        container: c.name,
+        controller,
+        restarts: c.restarts ? ` (${c.restarts} restarts)` : '',
+        command: command ? `the command \`${command}\`` : "its image's default command",
+        command_change: changed
+          ? `. The rollout of ReplicaSet ${(current ?? rss[0])!.name}${revision ? ` (revision ${revision})` : ''}${(current ?? rss[0])!.created ? ` at ${new Date((current ?? rss[0])!.created!).toISOString()}` : ''} changed the command from ${previous ? `\`${previous}\`` : "the image's default"} to ${command ? `\`${command}\`` : "the image's default"}`
+          : '',
+        previous_command: changed && previous ? ` (\`${previous}\`, as before the rollout)` : '',
+      },
+      at: (c.last ?? c.terminated)?.at,
+      where: 'state',
+      source: pod.source ?? 'pod',
     });
   }
   return out;

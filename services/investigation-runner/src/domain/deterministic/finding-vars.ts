@@ -1105,7 +1105,170 @@ function replicaError({ f, model, names }: FindingContext): Record<string, strin
   };
 }
 
+/** the operating system a node runs: its kubernetes.io/os label, else what the kubelet reports */
+const osOfNode = (n: ObjectView | undefined): string | undefined =>
+  n?.labels['kubernetes.io/os'] ?? n?.labels['beta.kubernetes.io/os'] ?? n?.fields['os'];
+
+/** The nodes the pods that refused their image's OS were placed on, and the OS those run. */
+function osMismatch({ f, model, pod }: FindingContext): Record<string, string> {
+  const ns = f.object?.namespace;
+  const hit = new Set([f.object?.name, ...(f.alsoOn ?? [])].filter(Boolean));
+  const pods = model.list('pod', ns).filter((p) => hit.has(p.name) && p.node);
+  const byOs = new Map<string, string[]>();
+  for (const p of pods) {
+    const os = osOfNode(model.get('node', p.node!)) ?? 'unknown';
+    const nodes = byOs.get(os) ?? [];
+    if (!nodes.includes(p.node!)) nodes.push(p.node!);
+    byOs.set(os, nodes);
+  }
+  const known = [...byOs.entries()].filter(([os]) => os !== 'unknown');
+  const sel = pod?.fields['nodeSelector'];
+  return {
+    os_nodes: pods.length
+      ? ` (pod${pods.length > 1 ? 's' : ''} ${pods.map((p) => `${p.name} on ${p.node}`).join(', ')}${known.length ? `; ${known.map(([os, nodes]) => `node${nodes.length > 1 ? 's' : ''} ${nodes.join(', ')} run${nodes.length > 1 ? '' : 's'} ${os} (kubernetes.io/os=${os})`).join('; ')}` : ''})`
+      : '',
+    os_selector: sel ? ` (its nodeSelector is ${sel})` : '',
+  };
+}
+
+/** The pods of the workload still Pending, when others of it run. */
+export function pendingPods(model: ClusterModel, workload: string, ns?: string): string {
+  const all = model
+    .list('pod', ns)
+    .filter((p) => (!ns || p.namespace === ns) && model.workloadOf(p).name === workload);
+  const pending = all.filter((p) => /^Pending$/.test(p.status ?? ''));
+  if (!pending.length || pending.length === all.length) return '';
+  return ` (pod${pending.length > 1 ? 's' : ''} ${pending
+    .map((p) => p.name)
+    .sort()
+    .slice(0, 6)
+    .join(', ')} Pending; the other ${all.length - pending.length} of its ${all.length} pods run)`;
+}
+
+/** Which pods wait, and the node type and attach limit, when the nodes say. */
+function volumeLimit({ f, model }: FindingContext): Record<string, string> {
+  const nodes = model.list('node');
+  const types = [
+    ...new Set(nodes.map((n) => n.labels['node.kubernetes.io/instance-type']).filter(Boolean)),
+  ];
+  const counts = [
+    ...new Set(
+      nodes.flatMap((n) =>
+        Object.entries(JSON.parse(n.fields['allocatable'] ?? '{}') as Record<string, string>)
+          .filter(([k]) => /^attachable-volumes-/.test(k))
+          .map(([k, v]) => `${k} ${v}`),
+      ),
+    ),
+  ];
+  return {
+    pending_pods: pendingPods(model, f.workload, f.object?.namespace),
+    attach_limit:
+      types.length || counts.length
+        ? `: here ${[types.length ? `instance type ${types.slice(0, 3).join(', ')}` : '', counts.slice(0, 2).join(', ')].filter(Boolean).join(', ')}`
+        : '',
+  };
+}
+
+/** The pods the kubelet rejected, the node's allocatable, and what changed it (its restart). */
+function admissionRejected({ f, model, vars, pod }: FindingContext): Record<string, string> {
+  const node = f.object?.kind === 'node' ? f.object.name : pod?.node;
+  const ns = f.object?.namespace;
+  const rejected = model
+    .list('pod', ns)
+    .filter(
+      (p) =>
+        /^OutOf/.test(`${p.reason ?? ''}`) ||
+        /^OutOf/.test(p.status ?? '') ||
+        model.events.some((e) => /^OutOf/.test(e.reason ?? '') && e.object?.name === p.name),
+    );
+  const own = rejected.filter((p) => model.workloadOf(p).name === f.workload).map((p) => p.name);
+  const others = rejected.filter((p) => model.workloadOf(p).name !== f.workload).map((p) => p.name);
+  const res = vars['res'] ?? 'cpu';
+  const alloc = node
+    ? (
+        JSON.parse(model.get('node', node)?.fields['allocatable'] ?? '{}') as Record<string, string>
+      )[res]
+    : undefined;
+  // the restart that came before the rejections (not one long after them)
+  const at = Math.max(
+    ...model.events
+      .filter((e) => /^OutOf/.test(e.reason ?? ''))
+      .map((e) => (e.last ?? e.first ?? -Infinity) + 300_000),
+    -Infinity,
+  );
+  const bound = Number.isFinite(at) ? at : Infinity;
+  const started = node
+    ? model.events
+        .filter(
+          (e) =>
+            e.object?.name === node &&
+            (/Starting kubelet/i.test(e.message) || e.reason === 'NodeAllocatableEnforced') &&
+            (e.last ?? e.first ?? 0) <= bound,
+        )
+        .sort((a, b) => (b.last ?? b.first ?? 0) - (a.last ?? a.first ?? 0))
+    : [];
+  const restart = started.find((e) => /Starting kubelet/i.test(e.message)) ?? started[0];
+  const when = restart ? (restart.last ?? restart.first) : undefined;
+  // what changed the reservation: a line that names kubeReserved / systemReserved or the restart
+  const said = model.logs
+    .flatMap((l) => l.lines.map((x) => ({ pod: l.pod, text: x.text })))
+    .filter((x) => /\b(?:kube|system)Reserved\b|restart(?:ing|ed)? (?:the )?kubelet/i.test(x.text))
+    .sort((a, b) => Number(/Reserved/.test(b.text)) - Number(/Reserved/.test(a.text)))[0];
+  return {
+    rejected_pods: own.length ? `${own.length > 1 ? 's' : ''} ${own.slice(0, 4).join(', ')}` : '',
+    node_allocatable: `${alloc ? ` (now ${alloc})` : ''}${vars['admit_capacity'] ? ` (it asked for ${vars['requested']}, the pods already admitted use ${vars['used']} of ${vars['admit_capacity']})` : ''}`,
+    also_rejected: others.length ? `. It rejected ${others.slice(0, 3).join(', ')} too` : '',
+    kubelet_restart: restart
+      ? `. The kubelet on ${node} restarted just before ("${clip(restart.message, 80)}"${when ? ` at ${new Date(when).toISOString()}` : ''}${started.some((e) => e.reason === 'NodeAllocatableEnforced') ? ', then NodeAllocatableEnforced' : ''}) and re-admitted its pods against a smaller allocatable${said ? `; ${said.pod ?? 'a pod'} logged "${clip(said.text, 200)}"` : ''}`
+      : said
+        ? `. ${said.pod ?? 'A pod'} logged "${clip(said.text, 200)}"`
+        : '',
+  };
+}
+
+/** The ingestion limit the log store named, where it is, and who else logs the refusals. */
+function ingestLimit({ f, model }: FindingContext): Record<string, string> {
+  const limit =
+    f.groups['ingest_limit'] ??
+    model.logs
+      .flatMap((l) => l.lines)
+      .map((x) => /rate limit exceeded[^\n]*?\(limit: (\d+) bytes\/sec\)/i.exec(x.text)?.[1])
+      .find(Boolean);
+  const mb = limit ? Number(limit) / 1048576 : undefined;
+  const host = /\bhost=([\w.-]+(?::\d+)?)|https?:\/\/([\w.-]+(?::\d+)?)\/loki\b/.exec(f.fact);
+  const agents = model.logs.filter(
+    (l) =>
+      l.pod &&
+      model.workloadOf(model.get('pod', l.pod, l.namespace) ?? named(l.pod)).name === f.workload &&
+      l.lines.some((x) => /rate limit exceeded/i.test(x.text)),
+  ).length;
+  const store = model.logs.find(
+    (l) =>
+      l.pod &&
+      model.workloadOf(model.get('pod', l.pod, l.namespace) ?? named(l.pod)).name !== f.workload &&
+      l.lines.some((x) => /rate limit exceeded/i.test(x.text)),
+  );
+  return {
+    ingest_said: `"Ingestion rate limit exceeded"${limit ? ` (limit: ${limit} bytes/sec${mb && Number.isInteger(mb * 10) ? `, ${mb} MB/s` : ''})` : ''}`,
+    log_store: `${host ? `. The store it pushes to: ${host[1] ?? host[2]}` : ''}${agents > 1 ? `; ${agents} of its pods log the refusals` : ''}${store?.pod ? `; the store itself (${store.pod}) logs that it refuses them` : ''}`,
+  };
+}
+const named = (pod: string): ObjectView => ({
+  kind: 'pod',
+  name: pod,
+  labels: {},
+  containers: [],
+  conditions: [],
+  images: [],
+  fields: {},
+  source: '',
+});
+
 const ENTRY_VARS: Record<string, Enricher> = {
+  image_os_mismatch: osMismatch,
+  sched_volume_limit: volumeLimit,
+  kubelet_admission_rejected: admissionRejected,
+  log_push_rate_limited: ingestLimit,
   mysql_replica_sql_stopped: replicaError,
   redis_cluster_down: redisClusterLost,
   hpa_metrics_unavailable: ({ model }) => {

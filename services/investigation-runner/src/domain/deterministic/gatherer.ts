@@ -601,6 +601,8 @@ export class Gatherer {
           .slice(0, 4)
           .map((n) => this.describe(n)),
       );
+    // pods the kubelet rejected at admission (OutOfcpu): what their node says it did (restarted)
+    await this.inspectAdmissionRejections();
     // a drain that does not finish: the disruption budgets of what still runs on the node
     if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
     // logs or metrics missing from some nodes: a node agent (DaemonSet) that does not run there
@@ -827,9 +829,83 @@ export class Gatherer {
       .filter((p) => !this.inspected.has(viewKey(p)))
       .slice(0, 2);
     await Promise.all(failing.map((p) => this.inspect(p)));
+    if (!failing.length) await this.inspectLogShippers(agents);
     for (const p of failing) {
       const d = model.workloadOf(p);
       if (!this.scope.subjects.some((s) => s.name === d.name))
+        this.scope.subjects.push({
+          kind: 'daemonset',
+          name: d.name,
+          namespace: p.namespace,
+          from: 'evidence',
+        });
+    }
+  }
+
+  /**
+   * Pods failed by the kubelet at admission (OutOfcpu, OutOfmemory): the node's allocatable no
+   * longer holds them, and the node's own events (in namespace default) say why it changed
+   * ("Starting kubelet.", NodeAllocatableEnforced). Up to two such nodes are read.
+   */
+  private async inspectAdmissionRejections(): Promise<void> {
+    const { model } = this;
+    const rejected = new Set(
+      model.events.filter((e) => /^OutOf/.test(e.reason ?? '')).map((e) => e.object?.name),
+    );
+    const nodes = [
+      ...new Set(
+        model
+          .list('pod')
+          .filter(
+            (p) => p.node && (rejected.has(p.name) || /^OutOf/.test(p.reason ?? p.status ?? '')),
+          )
+          .map((p) => p.node!),
+      ),
+    ].slice(0, 2);
+    const perObject = this.tools('events').filter(
+      (p) => p.params.name || p.params.involved || p.params.pod,
+    );
+    for (const node of nodes) {
+      if (model.events.some((e) => e.object?.name === node)) continue;
+      if (perObject.length)
+        await this.first(
+          perObject,
+          { kind: 'node', name: node, namespace: 'default' },
+          { kind: 'node', namespace: 'default' },
+        );
+      else if (!this.namespaceEvents.has('default')) {
+        this.namespaceEvents.add('default');
+        await this.first(
+          this.namespaceEventTools(),
+          { namespace: 'default' },
+          { namespace: 'default' },
+        );
+      }
+    }
+  }
+
+  /**
+   * Logs missing while every log agent runs: the agents may be refused by the log store (Loki's
+   * 429 "Ingestion rate limit exceeded"). One running pod of each log-shipping DaemonSet is read;
+   * one whose pushes are refused becomes a subject.
+   */
+  private async inspectLogShippers(agents: ObjectView[]): Promise<void> {
+    const { model } = this;
+    const pods = agents
+      .filter((d) => LOG_SHIPPER.test(d.name))
+      .slice(0, 2)
+      .flatMap((d) => model.podsOf('daemonset', d.name, d.namespace).slice(0, 1));
+    await Promise.all(
+      pods
+        .filter((p) => !model.logs.some((l) => l.pod === p.name))
+        .map((p) => this.podLogs(p, 300)),
+    );
+    for (const p of pods) {
+      const refused = model.logs.some(
+        (l) => l.pod === p.name && l.lines.some((x) => PUSH_REFUSED.test(x.text)),
+      );
+      const d = model.workloadOf(p);
+      if (refused && !this.scope.subjects.some((s) => s.name === d.name))
         this.scope.subjects.push({
           kind: 'daemonset',
           name: d.name,
@@ -2838,6 +2914,12 @@ const CERT_COMPLAINT =
 const WORK_OVERRUN = /\bWORKER TIMEOUT\b/;
 
 /** "no logs from the new GPU nodes", "metrics missing since the node group change" */
+/** the DaemonSets that ship logs from the nodes to a log store */
+const LOG_SHIPPER =
+  /promtail|fluent-?bit|fluentd|vector|grafana-agent|alloy|filebeat|otel|opentelemetry/i;
+/** a log store that refuses an agent's pushes */
+const PUSH_REFUSED =
+  /rate limit exceeded|429 Too Many Requests|status(?:=|: ?)429|error sending batch|failed to flush/i;
 const MISSING_TELEMETRY =
   /\b(?:no|missing|lost|gaps? in|not getting|without)\b[^.?!]{0,40}\b(?:logs?|metrics|traces|telemetry)\b|\b(?:logs?|metrics|traces)\b[^.?!]{0,40}\b(?:missing|stopped|gone|not (?:arriving|showing|shipped|collected))\b|\bdaemonsets?\b/i;
 /** request bodies the edge may refuse: uploads, large requests, 413 */
