@@ -433,7 +433,13 @@ describe('InquestClient timeouts and aborts', () => {
     const c = new InquestClient({ baseUrl: s.url, token: 't.s', retry: { baseDelayMs: 5000 } });
     const ac = new AbortController();
     const p = c.config.raw({ signal: ac.signal });
-    setTimeout(() => ac.abort(), 50);
+    // abort once the first answer (503) came, during the 5 s backoff: a fixed 50 ms could fire
+    // before the first request reached the server on a busy machine
+    const start = Date.now();
+    while (s.requests.length < 1 && Date.now() - start < 4000)
+      await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    ac.abort();
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
     expect(s.requests).toHaveLength(1);
   });
