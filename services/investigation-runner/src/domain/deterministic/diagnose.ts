@@ -419,7 +419,8 @@ function appBeforeMeshProxy(model: ClusterModel, entry: CauseEntry): Finding[] {
     if (started === undefined || ready === undefined) continue;
     const app = pod.containers.find((c) => !c.init && c !== proxy && (c.restarts ?? 0) > 0);
     if (!app) continue;
-    const failed = own(app.name, true)
+    const lastRun = own(app.name, true);
+    const failed = lastRun
       .flatMap((l) => l.lines)
       .find(
         (x) =>
@@ -445,7 +446,7 @@ function appBeforeMeshProxy(model: ClusterModel, entry: CauseEntry): Finding[] {
       },
       at: failed.at,
       where: 'log',
-      source: own(app.name, true)[0]?.source ?? pod.source,
+      source: lastRun[0]?.source ?? pod.source,
     });
   }
   return out;

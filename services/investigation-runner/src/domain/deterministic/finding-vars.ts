@@ -1,8 +1,8 @@
 import { backingWorkload, CSI_NODE_PLUGIN, MESH_PROXY, NODE_AGENT } from './dependencies';
 import { clipKeepingError, errorMessage, LINE_STAMP, type Finding } from './diagnose';
 import { isUnhealthy, podsOnNode, unevenLoad } from './health';
-import { quantity, servicePorts, type ClusterModel } from './model';
-import type { ContainerView, ObjectView } from './observe/views';
+import { configMapsOf, quantity, servicePorts, type ClusterModel } from './model';
+import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip } from './text';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
@@ -514,6 +514,9 @@ function secretSource({ f, model }: FindingContext): Record<string, string> {
     };
   }
   // a certificate cert-manager is to issue into the Secret, held up by its issuer
+  const certManager = model.logs
+    .filter((l) => l.pod && /^cert-manager-/.test(l.pod))
+    .flatMap((l) => l.lines);
   const certificate =
     model.get('certificate', name, ns) ??
     model
@@ -523,9 +526,7 @@ function secretSource({ f, model }: FindingContext): Record<string, string> {
       (e) => /^certificate$/i.test(e.object?.kind ?? '') && e.object?.name === name,
     ) ??
     // its CertificateRequests are named after it ("ledger-api-tls-1")
-    model.logs
-      .filter((l) => l.pod && /^cert-manager-/.test(l.pod))
-      .some((l) => l.lines.some((x) => x.text.includes(`"${name}-`)));
+    certManager.some((x) => x.text.includes(`"${name}-`));
   if (!certificate) return {};
   // its issuer's error: an Err* event on an (Cluster)Issuer, else what cert-manager logs of one
   const event = model.events
@@ -537,9 +538,7 @@ function secretSource({ f, model }: FindingContext): Record<string, string> {
     )
     .sort((a, b) => (a.last ?? a.first ?? 0) - (b.last ?? b.first ?? 0))
     .pop();
-  const logged = model.logs
-    .filter((l) => l.pod && /^cert-manager-/.test(l.pod))
-    .flatMap((l) => l.lines)
+  const logged = certManager
     .map((x) => ({
       err: /\berr="((?:[^"\\]|\\.)*)"/.exec(x.text)?.[1],
       key: /\bkey="([^"]+)"/.exec(x.text)?.[1] ?? /resource_name="([^"]+)"/.exec(x.text)?.[1],
@@ -578,9 +577,8 @@ export function containerSetting(
     const m = setting.exec(value) ?? setting.exec(`${name}=${value}`);
     if (m) return `${m[0]}, in ${name}`;
   }
-  for (const ref of c.envRefs) {
-    const map = /configmap (\S+)/.exec(ref)?.[1];
-    const data = map ? model.get('configmap', map, pod?.namespace)?.fields['data'] : undefined;
+  for (const map of configMapsOf(c)) {
+    const data = model.get('configmap', map, pod?.namespace)?.fields['data'];
     if (!data) continue;
     let values: Record<string, string>;
     try {
@@ -1132,7 +1130,7 @@ function osMismatch({ f, model, pod }: FindingContext): Record<string, string> {
 }
 
 /** The pods of the workload still Pending, when others of it run. */
-export function pendingPods(model: ClusterModel, workload: string, ns?: string): string {
+function pendingMembers(model: ClusterModel, workload: string, ns?: string): string {
   const all = model
     .list('pod', ns)
     .filter((p) => (!ns || p.namespace === ns) && model.workloadOf(p).name === workload);
@@ -1161,7 +1159,7 @@ function volumeLimit({ f, model }: FindingContext): Record<string, string> {
     ),
   ];
   return {
-    pending_pods: pendingPods(model, f.workload, f.object?.namespace),
+    pending_pods: pendingMembers(model, f.workload, f.object?.namespace),
     attach_limit:
       types.length || counts.length
         ? `: here ${[types.length ? `instance type ${types.slice(0, 3).join(', ')}` : '', counts.slice(0, 2).join(', ')].filter(Boolean).join(', ')}`
@@ -1236,33 +1234,28 @@ function ingestLimit({ f, model }: FindingContext): Record<string, string> {
       .find(Boolean);
   const mb = limit ? Number(limit) / 1048576 : undefined;
   const host = /\bhost=([\w.-]+(?::\d+)?)|https?:\/\/([\w.-]+(?::\d+)?)\/loki\b/.exec(f.fact);
-  const agents = model.logs.filter(
-    (l) =>
-      l.pod &&
-      model.workloadOf(model.get('pod', l.pod, l.namespace) ?? named(l.pod)).name === f.workload &&
-      l.lines.some((x) => /rate limit exceeded/i.test(x.text)),
-  ).length;
-  const store = model.logs.find(
-    (l) =>
-      l.pod &&
-      model.workloadOf(model.get('pod', l.pod, l.namespace) ?? named(l.pod)).name !== f.workload &&
-      l.lines.some((x) => /rate limit exceeded/i.test(x.text)),
-  );
+  // the pod logs that name the refusals: the agent's own (its workload's), and another's (the store)
+  const refusing = model.logs
+    .filter((l) => l.lines.some((x) => /rate limit exceeded/i.test(x.text)))
+    .flatMap(({ pod, namespace }) =>
+      pod
+        ? [
+            {
+              pod,
+              own:
+                model.workloadOf(model.get('pod', pod, namespace) ?? newObject('pod', pod, ''))
+                  .name === f.workload,
+            },
+          ]
+        : [],
+    );
+  const agents = refusing.filter((x) => x.own).length;
+  const store = refusing.find((x) => !x.own);
   return {
     ingest_said: `"Ingestion rate limit exceeded"${limit ? ` (limit: ${limit} bytes/sec${mb && Number.isInteger(mb * 10) ? `, ${mb} MB/s` : ''})` : ''}`,
     log_store: `${host ? `. The store it pushes to: ${host[1] ?? host[2]}` : ''}${agents > 1 ? `; ${agents} of its pods log the refusals` : ''}${store?.pod ? `; the store itself (${store.pod}) logs that it refuses them` : ''}`,
   };
 }
-const named = (pod: string): ObjectView => ({
-  kind: 'pod',
-  name: pod,
-  labels: {},
-  containers: [],
-  conditions: [],
-  images: [],
-  fields: {},
-  source: '',
-});
 
 const ENTRY_VARS: Record<string, Enricher> = {
   image_os_mismatch: osMismatch,

@@ -27,7 +27,7 @@ import {
   podsOnNode,
   unevenLoad,
 } from './health';
-import { isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
+import { configMapsOf, isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
 import { LOG_LEVEL_VARIABLE, ownHash, questionNamespace, templateKey } from './questions';
@@ -721,24 +721,15 @@ export class Gatherer {
    * in PGOPTIONS): the ConfigMaps the failing pods load their environment from, read whole.
    */
   private async inspectLoadedSettings(targets: ObjectView[]): Promise<void> {
-    const pods = this.subjectPodsLogging(targets, SETTING_TIMEOUT);
-    const maps = new Set(
-      pods.flatMap((p) =>
-        p.containers.flatMap((c) =>
-          c.envRefs
-            .map((r) => /configmap (\S+)/.exec(r)?.[1])
-            .filter((m): m is string => !!m)
-            .map((m) => `${p.namespace ?? ''}/${m}`),
-        ),
-      ),
-    );
+    const maps = new Map<string, ObjectView>();
+    for (const p of this.subjectPodsLogging(targets, SETTING_TIMEOUT))
+      for (const name of p.containers.flatMap(configMapsOf))
+        maps.set(`${p.namespace ?? ''}/${name}`, named('configmap', name, p.namespace));
     await Promise.all(
-      [...maps].slice(0, 3).map((key) => {
-        const [ns, name] = key.split('/') as [string, string];
-        return this.model.get('configmap', name, ns || undefined)?.fields['data']
-          ? undefined
-          : this.readOrDescribe(named('configmap', name, ns || undefined));
-      }),
+      [...maps.values()]
+        .slice(0, 3)
+        .filter((m) => !this.model.get('configmap', m.name, m.namespace)?.fields['data'])
+        .map((m) => this.readOrDescribe(m)),
     );
   }
 

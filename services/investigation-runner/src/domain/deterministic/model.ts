@@ -1,4 +1,5 @@
 import type { EventView, LogView, MetricView, ObjectView, Observed } from './observe';
+import type { ContainerView } from './observe/views';
 import type { Subject } from './scope';
 
 /** Everything a run has seen, merged: one view per object, events and logs deduplicated. */
@@ -295,6 +296,14 @@ export interface ServicePort {
   port?: number;
   targetPort?: number | string;
 }
+/**
+ * The ConfigMaps a container loads its environment from: `envFrom` and single keys
+ * (`X <- configmap app-config key x`), as observe/ records them in envRefs.
+ */
+export function configMapsOf(c: ContainerView): string[] {
+  return c.envRefs.map((r) => /configmap (\S+)/.exec(r)?.[1]).filter((m): m is string => !!m);
+}
+
 export function servicePorts(svc: ObjectView): ServicePort[] {
   try {
     return JSON.parse(svc.fields['ports'] ?? '[]') as ServicePort[];
