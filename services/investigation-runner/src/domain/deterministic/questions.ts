@@ -760,6 +760,21 @@ const runningPods = (model: ClusterModel, namespace?: string) =>
     .list('pod', namespace)
     .filter((p) => (!namespace || p.namespace === namespace) && !hasCompleted(p));
 
+/** The running pods of a namespace, or of all but the excluded ones ("not counting kube-system"). */
+const runningPodsOutside = (
+  model: ClusterModel,
+  namespace: string | undefined,
+  excluded: string[],
+) => runningPods(model, namespace).filter((p) => !excluded.includes(p.namespace ?? ''));
+
+/** " in namespace x", " outside kube-system", or nothing: where an answer looked. */
+const scopeWords = (namespace: string | undefined, excluded: string[]) =>
+  namespace
+    ? ` in namespace ${namespace}`
+    : excluded.length
+      ? ` outside ${excluded.join(', ')}`
+      : '';
+
 /** "which containers run privileged or as root?": what the pod specs' securityContexts say */
 function privilegedContainers(model: ClusterModel, namespace: string | undefined): string {
   const where = namespace ? ` in namespace ${namespace}` : '';
@@ -823,15 +838,8 @@ function hostNetworkPods(
   namespace: string | undefined,
   excluded: string[],
 ): string {
-  const where = namespace
-    ? ` in namespace ${namespace}`
-    : excluded.length
-      ? ` outside ${excluded.join(', ')}`
-      : '';
-  const pods = withSpecs(
-    model,
-    runningPods(model, namespace).filter((p) => !excluded.includes(p.namespace ?? '')),
-  );
+  const where = scopeWords(namespace, excluded);
+  const pods = withSpecs(model, runningPodsOutside(model, namespace, excluded));
   const known = pods.filter((x) => x.spec?.fields['hostNetwork'] !== undefined);
   if (!known.length)
     return `I could not read the pod specs${where} (hostNetwork) with the tools available.`;
@@ -867,22 +875,16 @@ function hostPathPods(
   namespace: string | undefined,
   excluded: string[],
 ): string {
-  const where = namespace
-    ? ` in namespace ${namespace}`
-    : excluded.length
-      ? ` outside ${excluded.join(', ')}`
-      : '';
-  const pods = withSpecs(
-    model,
-    runningPods(model, namespace).filter((p) => !excluded.includes(p.namespace ?? '')),
-    'hostPaths',
-  ).map((x) => {
-    if (x.spec) return x;
-    // the workload's own template, read whole or described
-    const w = model.workloadOf(x.pod);
-    const own = model.get(w.kind, w.name, x.pod.namespace);
-    return own?.fields['hostPaths'] ? { ...x, spec: own, inferred: true } : x;
-  });
+  const where = scopeWords(namespace, excluded);
+  const pods = withSpecs(model, runningPodsOutside(model, namespace, excluded), 'hostPaths').map(
+    (x) => {
+      if (x.spec) return x;
+      // the workload's own template, read whole or described
+      const w = model.workloadOf(x.pod);
+      const own = model.get(w.kind, w.name, x.pod.namespace);
+      return own?.fields['hostPaths'] ? { ...x, spec: own, inferred: true } : x;
+    },
+  );
   const known = pods.filter((x) => x.spec);
   if (!known.length)
     return `I could not read the pod specs${where} (their volumes) with the tools available.`;
