@@ -321,7 +321,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.88,
     on: ['event', 'condition'],
-    text: 'Insufficient (?<res>cpu|memory|nvidia\\.com/gpu|ephemeral-storage|pods|[\\w./-]+)',
+    // not the kubelet's MemoryPressure condition ("kubelet has insufficient memory available")
+    text: '(?<!has )Insufficient (?<res>cpu|memory|nvidia\\.com/gpu|ephemeral-storage|pods|[\\w./-]+)',
     cause:
       '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}{autoscaler}',
     fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes{autoscaler_fix}.',

@@ -138,6 +138,21 @@ export function conclude(
     (failingPodOf.has(x.f.workload) && podState(x.f) === 'serving' ? 0.03 : 0);
   scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
   let top = scored[0];
+  // of equal findings in objects and events (one failure of one workload, as weighty), the one
+  // that says most: a pod's status "Evicted" says less than "Evicted: The node was low on
+  // resource: memory. ..." (log lines keep the first: a longer one is a stack, not more cause)
+  if (top)
+    for (const x of scored)
+      if (
+        x.f.entry.id === top.f.entry.id &&
+        x.f.workload === top.f.workload &&
+        weight(x) === weight(top) &&
+        x.f.where !== 'log' &&
+        top.f.where !== 'log' &&
+        x.f.fact.length > top.f.fact.length &&
+        x.f.fact.includes(top.f.fact)
+      )
+        top = x;
   let symptom: typeof top | undefined;
   if (top && top.f.entry.role === 'symptom') {
     // explain it: a cause on the same object or workload, or on what it depends on
@@ -430,17 +445,28 @@ export function conclude(
         ...proposedRollback(run, refusedTools, subjectName, ns),
       });
     if (symptom) recs.push({ priority: 'medium', action: fillTemplate(symptom.f.entry.fix, vars) });
-    for (const x of scored.slice(1, 4))
+    // one "also seen" per failure and object (two log lines or events of one failure are one
+    // finding), quoting the most telling of its facts: the longest
+    const alsoSeen = new Map<string, { title: string; on: string; fact: string }>();
+    for (const x of scored.slice(1, 4)) {
       if (
-        x.f.entry.id !== top.f.entry.id &&
-        x.f.entry.id !== symptom?.f.entry.id &&
-        x.f.entry.role === 'cause' &&
-        (x.r >= 0.9 || !scope.subjects.length)
+        x.f.entry.id === top.f.entry.id ||
+        x.f.entry.id === symptom?.f.entry.id ||
+        x.f.entry.role !== 'cause' ||
+        (x.r < 0.9 && scope.subjects.length)
       )
-        recs.push({
-          priority: 'low',
-          action: `Also seen: ${fillTemplate(x.f.entry.title, {})} on ${x.f.workload || x.f.object?.name || 'another object'} ("${clip(x.f.fact, 120)}").`,
-        });
+        continue;
+      const on = x.f.workload || x.f.object?.name || 'another object';
+      const key = `${x.f.entry.id}\n${on}`;
+      const seen = alsoSeen.get(key);
+      if (!seen) alsoSeen.set(key, { title: x.f.entry.title, on, fact: x.f.fact });
+      else if (x.f.fact.length > seen.fact.length) seen.fact = x.f.fact;
+    }
+    for (const a of alsoSeen.values())
+      recs.push({
+        priority: 'low',
+        action: `Also seen: ${fillTemplate(a.title, {})} on ${a.on} ("${clip(a.fact, 120)}").`,
+      });
     for (const p of patterns.slice(0, 1))
       recs.push({
         priority: 'medium',
@@ -1015,7 +1041,10 @@ function timeline(
     !name ||
     focus.has(name) ||
     [...focus].some((f) => name.startsWith(`${f}-`));
-  const grouped = new Map<string, { at: number; last: number; count: number; event: string }>();
+  const grouped = new Map<
+    string,
+    { at: number; last: number; count: number; event: string; objects: Set<string>; of: string }
+  >();
   for (const e of model.events) {
     const at = e.first ?? e.last;
     if (at === undefined || at < from || at > now + 60_000) continue;
@@ -1030,20 +1059,30 @@ function timeline(
     if (g) {
       g.count += n;
       g.last = Math.max(g.last, e.last ?? at);
+      if (e.object?.name) g.objects.add(e.object.name);
     } else
       grouped.set(key, {
         at,
         last: e.last ?? at,
         count: n,
+        // "pods of checkout"
+        of: `${(e.object?.kind ?? 'object').toLowerCase()}s of ${who}`,
+        objects: new Set(e.object?.name ? [e.object.name] : []),
         event: `${e.reason ?? 'event'} ${e.object ? `${e.object.kind ?? ''}/${e.object.name}`.replace(/^\//, '') : ''}: ${clip(e.message, 200)}`,
       });
   }
-  for (const g of grouped.values())
+  for (const g of grouped.values()) {
+    // the count is of every object of the group: say so when it is more than the one named
+    const others = g.objects.size - 1;
+    const across = others > 0 ? `, on ${g.objects.size} ${g.of}` : '';
     entries.push({
       at: g.at,
       event:
-        g.count > 1 ? `${g.event} (x${g.count}, until ${new Date(g.last).toISOString()})` : g.event,
+        g.count > 1
+          ? `${g.event} (x${g.count}${across}, until ${new Date(g.last).toISOString()})`
+          : g.event,
     });
+  }
   // one line per distinct log error of a workload (its first occurrence, with a count)
   const logs = new Map<string, { at: number; count: number; event: string }>();
   for (const f of findings) {
