@@ -836,6 +836,32 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set GOMAXPROCS of {subject} from its CPU limit (env GOMAXPROCS from resourceFieldRef limits.cpu, or go.uber.org/automaxprocs; Go 1.25 does it by itself), and give its liveness probe a timeout that survives load; raise the CPU limit if it still needs more.',
   },
   {
+    // not matched line by line: diagnose compares the port an app says it listens on with the
+    // targetPort of the Service in front of it, when connections to that targetPort are refused
+    id: 'service_port_not_listened',
+    class: 'recent_change',
+    title: "the app listens on another port than its Service's targetPort",
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} listens on port {listen}{listen_source}, but its Service {service} sends traffic to port {target} (targetPort), where nothing listens: every connection is refused ("{refused}"), so clients get 502s while the pods look Running{no_readiness}',
+    fix: 'Make {subject} listen on {target} again (drop the setting that moved it to {listen}), or point the Service targetPort (and containerPort, probes) of {service} at {listen}; add a readiness probe on that port so a pod that does not listen there never gets traffic.',
+  },
+  {
+    // not matched line by line: diagnose compares the drain/shutdown timeout an app is given (its
+    // environment, or what it logs when it starts or stops) with its pods' grace period
+    id: 'drain_exceeds_grace_period',
+    class: 'recent_change',
+    title: 'pods killed before their graceful shutdown ends (drain longer than the grace period)',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      "{subject}'s pods are killed before their graceful shutdown ends: it drains for up to {drain} ({drain_source}) after SIGTERM, but terminationGracePeriodSeconds is {grace}, so the kubelet sends SIGKILL {grace} s after each pod is told to stop and every connection it still holds breaks (502s, dropped streams) on every rollout or scale-down{stopped}",
+    fix: 'Raise terminationGracePeriodSeconds of {subject} above its drain time plus any preStop delay (at least {suggest} s), or lower its drain timeout below {grace} s.',
+  },
+  {
     // not matched line by line: diagnose reads the egress NetworkPolicies of pods whose
     // connections to a port time out
     id: 'netpol_blocks_port',
@@ -1203,6 +1229,61 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'PostgreSQL cancels {subject}\'s queries that run longer than its statement_timeout{statement_timeout} ("{fact}"), so the slowest requests (large accounts, big reports) fail while small ones work',
     fix: 'Give {subject} a statement_timeout its slowest legitimate query fits in{statement_timeout_fix}, or make that query faster (an index, a smaller page); if a change lowered it, roll that change back.',
+  },
+  {
+    // a JWT signed with a key the verifier's JWKS does not hold: the identity provider rotated
+    // its signing keys and the verifier still has the old set (a local copy, a long cache)
+    id: 'jwks_no_matching_key',
+    class: 'dependency_failure',
+    title: "tokens signed with a key the service's JWKS does not have",
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'JWKSNoMatchingKey[^\\n]*|ERR_JWKS_NO_MATCHING_KEY|no applicable key found in the JSON Web Key Set|unable to find a signing key that matches[^\\n]*|(?:signing )?key (?:with )?kid[ =:\'"]+[\\w-]+[\'"]? (?:was )?not found[^\\n]*',
+    cause:
+      '{subject} rejects tokens signed with a key its JSON Web Key Set does not hold ("{fact}"): the identity provider rotated its signing key (a new kid) and {subject} still verifies with the old key set{jwks_source}',
+    fix: "Refresh the key set {subject} verifies with{jwks_fix} (or have it fetch the provider's JWKS URL and refetch on an unknown kid), then restart it or wait for the mounted file to update.",
+  },
+  {
+    // MongoDB authenticated the user but its roles do not cover the database or command
+    id: 'mongo_not_authorized',
+    class: 'dependency_failure',
+    title: 'MongoDB refuses the command: the user has no role for it',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log', 'text'],
+    text: 'not authorized on (?<mongo_db>[\\w.-]+) to execute command[^\\n]{0,80}',
+    cause:
+      '{subject} is authenticated to MongoDB but not authorized on database {mongo_db} ("{fact}", code 13 Unauthorized): the roles of its user do not grant that command on {mongo_db} (a changed user, role or database name)',
+    fix: "Give the MongoDB user of {subject} a role on {mongo_db} again (readWrite on {mongo_db}, in the user's definition: the operator's resource or `db.grantRolesToUser`), or point {subject} at the database its user may use.",
+  },
+  {
+    // a Java/Spring keystore opened with a password that is not its own: the keystore (or its
+    // password) was replaced without the other, often by a rotation that updates one Secret
+    id: 'keystore_password_incorrect',
+    class: 'crashloop_config',
+    title: 'the keystore does not open with the password it is given',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: '(?:keystore|key store|truststore|trust store) password was incorrect|Keystore was tampered with, or password was incorrect|failed to decrypt safe contents entry',
+    cause:
+      '{subject} cannot open its keystore: the password it is given is not the keystore\'s ("{fact}"), so the keystore and its password no longer belong together{secret_updated}',
+    fix: "Give {subject} the password of the keystore it now mounts (update the password Secret with the new keystore's password, or sync both from the same source), or restore the keystore that matches the old password; then restart the pods.",
+  },
+  {
+    // Redis at its maxmemory refuses writes (an OOM error reply, not a kernel OOM kill): with
+    // maxmemory-policy noeviction it evicts nothing, reads still work
+    id: 'redis_maxmemory_refused',
+    class: 'dependency_failure',
+    title: 'Redis refuses writes at its maxmemory',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: "(?:OOM )?command not allowed when used memory > 'maxmemory'",
+    cause:
+      'Redis refuses {subject}\'s writes: it is at its maxmemory and evicts nothing to make room{redis_policy} ("{fact}"); reads still work, so only what writes fails. This is Redis\'s own memory limit, not a Kubernetes OOM kill',
+    fix: 'Give that Redis an eviction policy that fits its use (allkeys-lru or volatile-lru for a cache or sessions with a TTL) or a larger maxmemory (within its container limit){redis_policy_fix}; find what fills it (keys without a TTL: `redis-cli --bigkeys`, `INFO memory`).',
   },
   {
     // Istio's Envoy refuses a request no AuthorizationPolicy allows: 403 "RBAC: access denied"

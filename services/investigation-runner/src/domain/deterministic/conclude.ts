@@ -13,7 +13,7 @@ import {
 } from './diagnose';
 import { failsOrRestarts, hasCompleted, isUnhealthy } from './health';
 import { hostOf, varsFor } from './finding-vars';
-import { workloadName, type ClusterModel } from './model';
+import { stripHash, workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
@@ -268,8 +268,26 @@ export function conclude(
         .map((o) => o.name);
       if (hit.length)
         description += ` Affected: ${[...new Set(focusObjects.filter((o) => hit.includes(o.name)).map((o) => model.workloadOf(o).name))].join(', ')} (pods ${hit.slice(0, 4).join(', ')} run on ${top.f.object.name}).`;
+      description += stuckTerminating(model, top.f.object.name, now);
     }
     let fix = fillTemplate(top.f.entry.fix, vars);
+    if (
+      top.f.entry.id === 'db_too_many_connections' ||
+      top.f.entry.id === 'pooler_max_client_conn'
+    ) {
+      const scaled = recentScaleUp(model, firstError);
+      if (scaled) {
+        description += ` ${scaled.workload} was scaled up from ${scaled.from} to ${scaled.to} replicas at ${new Date(scaled.at).toISOString()}, ${Math.max(0, Math.round((firstError - scaled.at) / 60_000))} min before the first refusal: each replica opens its own connection pool, so the clients together now open more connections than the limit.`;
+        fix = `Scale ${scaled.workload} back to ${scaled.from} replicas (or lower its pool size so replicas × pool stays under the limit), then ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`;
+      }
+    }
+    if (top.f.entry.id === 'disk_full') {
+      const resize = resizePending(model, ns);
+      if (resize) {
+        description += ` ${resize.text}`;
+        fix = resize.fix;
+      }
+    }
     if (top.f.entry.class === 'dns_failure') {
       // a hostNetwork pod with the default dnsPolicy asks the node's resolver, which does not
       // know the cluster's names
@@ -387,7 +405,18 @@ export function conclude(
       const said = dependencies
         .find((d) => d.workload?.name === top!.f.workload)
         ?.line?.replace(/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)\s+/, '');
-      description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}${pod}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails${said ? ` (${callers.length === 1 ? 'it logs' : 'they log'} "${clip(said, 200)}")` : ''}. ${description}`;
+      // a Kafka client's line on a topic names no broker: its "no leader" says why it fails
+      const leaderless = findings.find(
+        (f) =>
+          f.entry.id === 'kafka_client_no_leader' &&
+          callers.includes(f.workload) &&
+          /LEADER/.test(f.fact) &&
+          !said?.includes('LEADER'),
+      );
+      const noLeader = leaderless
+        ? `; its Kafka client finds no leader for the partitions that broker led ("${aroundToken(leaderless.fact, /NOT_LEADER_OR_FOLLOWER|LEADER_NOT_AVAILABLE|NotLeaderOrFollowerException/)}")`
+        : '';
+      description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}${pod}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails${said ? ` (${callers.length === 1 ? 'it logs' : 'they log'} "${clip(said, 200)}"${noLeader})` : ''}. ${description}`;
     }
     // the named subjects that looked healthy, not the one the failure was found on after all
     const stillHealthy = healthyNamed
@@ -722,6 +751,7 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
     );
   if (!o || o.kind !== 'pod') return false;
   if (jobRetrySucceeded(o, model)) return true;
+  if (evictedAndReplaced(o, f, model, now)) return true;
   // a pod the scheduler could not place, placed since: that FailedScheduling is over
   if (/^(?:sched_|failed_scheduling$)/.test(f.entry.id) && f.where === 'event' && o.node)
     return true;
@@ -761,6 +791,133 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
     );
   });
   return !repeats;
+}
+
+/**
+ * Pods of a StatefulSet that stay Terminating on a node that stopped answering: the kubelet
+ * never confirms their deletion, and a StatefulSet starts no second pod of the same identity, so
+ * nothing replaces them until the node is back, its Node object deleted, or the pod force-deleted.
+ */
+function stuckTerminating(model: ClusterModel, node: string, now: number): string {
+  const o = model.get('node', node);
+  if (!o || !isUnhealthy(o, now)) return '';
+  const stuck = model
+    .list('pod')
+    .filter(
+      (p) =>
+        p.node === node &&
+        (p.fields['terminating'] === 'true' || /^Terminating\b/.test(p.status ?? '')) &&
+        model.workloadOf(p).kind === 'statefulset',
+    );
+  if (!stuck.length) return '';
+  const names = stuck.slice(0, 4).map((p) => `${p.name} (StatefulSet ${model.workloadOf(p).name})`);
+  return ` ${names.join(', ')} ${stuck.length > 1 ? 'are' : 'is'} stuck Terminating on ${node}: its kubelet cannot confirm the deletion, and a StatefulSet never starts a second pod of the same identity (at most one), so no replacement comes. Once the node is known to be down, delete the Node object or force-delete the pod (kubectl delete pod --force --grace-period=0).`;
+}
+
+/**
+ * A claim grown while its pod runs: the volume is bigger, but the kubelet grows the file system
+ * only when a pod mounts it again (FileSystemResizePending), so the disk stays full until then.
+ */
+function resizePending(
+  model: ClusterModel,
+  ns: string | undefined,
+): { text: string; fix: string } | undefined {
+  const claims = model.list('persistentvolumeclaim', ns);
+  const byCondition = claims.find((c) =>
+    c.conditions.some((x) => x.type === 'FileSystemResizePending' && x.status === 'True'),
+  );
+  const byEvent = model.events.find(
+    (e) =>
+      /^FileSystemResize(?:Required|Pending)$/.test(e.reason ?? '') &&
+      (!ns || !e.namespace || e.namespace === ns),
+  );
+  const name = byCondition?.name ?? byEvent?.object?.name;
+  if (!name) return undefined;
+  const claim = byCondition ?? claims.find((c) => c.name === name);
+  const cond = claim?.conditions.find((x) => x.type === 'FileSystemResizePending');
+  const asked = claim?.fields['capacity'];
+  const actual = claim?.fields['status.capacity'];
+  const pods = model
+    .list('pod', ns)
+    .filter(
+      (p) =>
+        (p.fields['claims'] ?? '').split(',').includes(name) ||
+        // a StatefulSet's claim is named <template>-<pod>
+        (p.fields['claims'] === undefined && name.endsWith(`-${p.name}`)),
+    )
+    .map((p) => p.name);
+  const sizes =
+    asked && actual && asked !== actual
+      ? ` (it asks for ${asked}, its file system is still ${actual})`
+      : '';
+  const quoted = cond?.message ?? byEvent?.message;
+  return {
+    text: `The claim ${name} was grown${sizes}, but the file system resize is pending until a pod mounts it again (FileSystemResizePending${quoted ? `: "${clip(quoted, 160)}"` : ''}), so ${pods.length ? pods.join(', ') : 'its pod'} still sees the old, full volume.`,
+    fix: `Restart ${pods.length ? pods.join(', ') : `the pod that mounts ${name}`} (delete the pod; its controller recreates it) so the kubelet finishes the file system resize of ${name}, then check the free space inside it.`,
+  };
+}
+
+/** The words around a token of a long log line (up to 100 characters before it, 40 after). */
+function aroundToken(line: string, token: RegExp): string {
+  const m = token.exec(line);
+  if (!m) return clip(line, 160);
+  const from = Math.max(0, m.index - 100);
+  const start = from ? line.indexOf(' ', from) + 1 || from : 0;
+  const end = Math.min(line.length, m.index + m[0].length + 40);
+  return `${start ? '…' : ''}${line.slice(start, end).trim()}${end < line.length ? '…' : ''}`;
+}
+
+/**
+ * A Deployment scaled up (not a rollout: "from 4 to 16") in the two hours before the first
+ * error, the latest first: more replicas are more clients of what they share.
+ */
+function recentScaleUp(
+  model: ClusterModel,
+  firstError: number,
+): { workload: string; from: number; to: number; at: number } | undefined {
+  if (!Number.isFinite(firstError)) return undefined;
+  const ups: { workload: string; from: number; to: number; at: number }[] = [];
+  for (const e of model.events) {
+    const at = e.first ?? e.last;
+    if (e.reason !== 'ScalingReplicaSet' || at === undefined) continue;
+    if (at > firstError + 60_000 || at < firstError - 2 * 3600_000) continue;
+    const a = /Scaled up replica set (\S+) from (\d+) to (\d+)/.exec(e.message);
+    const b = a ? undefined : /Scaled up replica set (\S+) to (\d+) from (\d+)/.exec(e.message);
+    const rs = (a ?? b)?.[1];
+    if (!rs) continue;
+    const from = Number(a ? a[2] : b![3]);
+    const to = Number(a ? a[3] : b![2]);
+    const workload = stripHash(rs);
+    if (!(from > 0 && to > from)) continue;
+    ups.push({ workload, from, to, at });
+  }
+  return ups.sort((a, b) => b.at - a.at)[0];
+}
+
+/** An eviction this long ago, replaced since by pods that all run, is history. */
+const EVICTION_HISTORY_MS = 6 * 3600_000;
+
+/**
+ * A pod the kubelet evicted hours ago stays listed (Failed, Evicted) until someone deletes it or
+ * the garbage collector does; when every pod its workload runs now is healthy and some started
+ * after it, the eviction is over (the node's pressure is a finding of its own).
+ */
+function evictedAndReplaced(pod: ObjectView, f: Finding, model: ClusterModel, now: number) {
+  if (!/\bEvicted\b/.test(`${pod.reason ?? ''} ${pod.status ?? ''}`)) return false;
+  const at = f.at ?? pod.created;
+  if (at === undefined || now - at < EVICTION_HISTORY_MS) return false;
+  const w = model.workloadOf(pod);
+  if (!w.kind || w.name === pod.name) return false;
+  const others = model
+    .podsOf(w.kind, w.name, pod.namespace)
+    .filter(
+      (p) => p.name !== pod.name && !/\bEvicted\b/.test(`${p.reason ?? ''} ${p.status ?? ''}`),
+    );
+  return (
+    others.length > 0 &&
+    others.every((p) => !isUnhealthy(p, now)) &&
+    others.some((p) => p.created !== undefined && p.created > at)
+  );
 }
 
 /** The last error line a crashing container wrote (its previous logs first). */

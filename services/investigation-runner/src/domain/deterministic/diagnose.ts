@@ -384,6 +384,159 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (early) for (const f of appBeforeMeshProxy(model, early.entry)) push(f);
   const completed = catalog.find((c) => c.entry.id === 'container_exits_completed');
   if (completed) for (const f of completedAndRestarted(model, completed.entry)) push(f);
+  const moved = catalog.find((c) => c.entry.id === 'service_port_not_listened');
+  if (moved) for (const f of servicePortsNotListened(model, moved.entry)) push(f);
+  const drain = catalog.find((c) => c.entry.id === 'drain_exceeds_grace_period');
+  if (drain) for (const f of drainLongerThanGrace(model, drain.entry)) push(f);
+  return out;
+}
+
+/** What an app logs when it starts serving: "listening on :3000", "listening","port":3000 */
+const LISTENING =
+  /\blisten(?:ing|s)?\b[^\n]{0,60}?(?:\bport\b["']?\s*[:=]?\s*|(?:0\.0\.0\.0|127\.0\.0\.1|localhost|\[::\]|\*|https?:\/\/[\w.-]+)?:)(\d{2,5})\b/i;
+
+/**
+ * Services whose targetPort nothing listens on: the backing pods log that they listen on
+ * another port, and connections to a pod at the targetPort are refused (an ingress controller's
+ * "connect() failed (111: Connection refused) ... upstream: http://10.1.2.3:8080").
+ */
+function servicePortsNotListened(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const svc of model.list('service')) {
+    const w = backingWorkload(model, svc);
+    if (!w) continue;
+    const pods = model.podsOf(w.kind, w.name, svc.namespace);
+    for (const sp of servicePorts(svc)) {
+      const target = String(sp.targetPort ?? sp.port ?? '');
+      if (!/^\d+$/.test(target)) continue;
+      const listen = new Map<string, { pod: ObjectView; line: string }>();
+      for (const l of model.logs) {
+        const pod = pods.find((p) => p.name === l.pod);
+        if (!pod) continue;
+        for (const x of l.lines) {
+          const m = LISTENING.exec(x.text);
+          if (m && m[1] !== target) listen.set(m[1]!, { pod, line: x.text });
+        }
+      }
+      // every pod that said where it listens said the same other port
+      if (listen.size !== 1) continue;
+      const [port, seen] = [...listen.entries()][0]!;
+      const ips = new Set(pods.map((p) => p.fields['podIP']).filter(Boolean));
+      const refused = model.logs
+        .flatMap((l) => l.lines)
+        .find(
+          (x) =>
+            /refused/i.test(x.text) && [...ips].some((ip) => x.text.includes(`${ip}:${target}`)),
+        );
+      if (!refused) continue;
+      const env = seen.pod.containers
+        .flatMap((c) => Object.entries(c.env))
+        .find(([k, v]) => /PORT/i.test(k) && v === port);
+      const ready = pods.some((p) =>
+        p.containers.some((c) => c.probes.some((pr) => /readiness/i.test(pr))),
+      );
+      out.push({
+        entry,
+        object: { kind: 'service', name: svc.name, namespace: svc.namespace },
+        workload: w.name,
+        fact: `listens on ${port}, Service ${svc.name} targetPort ${target}: ${clip(errorMessage(refused.text), 160)}`,
+        groups: {
+          listen: port,
+          listen_source: env
+            ? ` (env ${env[0]}=${env[1]})`
+            : ` ("${clip(errorMessage(seen.line), 100)}")`,
+          service: svc.name,
+          target,
+          refused: clip(errorMessage(refused.text), 160),
+          no_readiness: ready
+            ? ''
+            : '; with no readiness probe the pods stay in its endpoints although they do not answer there',
+        },
+        at: refused.at,
+        where: 'log',
+        source: svc.source ?? 'service',
+      });
+    }
+  }
+  return out;
+}
+
+/** A shutdown/drain timeout in an environment variable: SHUTDOWN_DRAIN_TIMEOUT=60s */
+export const DRAIN_ENV =
+  /^\w*(?:SHUTDOWN|DRAIN|GRACEFUL|GRACE|STOP)\w*(?:TIMEOUT|PERIOD|WAIT|SECONDS)\w*$/i;
+/** ... or in a log record: "drain_timeout":"60s", shutdown timeout=45s, graceful timeout 90 s */
+export const DRAIN_LOGGED =
+  /\b(?:drain|shutdown|graceful|grace)[\w ]{0,20}?timeout"?\s*[:=]?\s*"?(\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|m|min|minutes)?)\b/i;
+
+/** "60s", "1m", "90" (seconds), "1500ms" -> seconds */
+function seconds(v: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds|m|min|minutes)?$/i.exec(v.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 's').toLowerCase();
+  return unit === 'ms' ? n / 1000 : unit.startsWith('m') ? n * 60 : n;
+}
+
+/**
+ * Pods whose app drains longer after SIGTERM than their grace period allows: the kubelet kills
+ * them mid-drain. Needs the grace period from the pod spec, the drain time from the environment
+ * or the app's own log, and a sign that pods were stopped (a Killing event or a SIGTERM logged).
+ */
+function drainLongerThanGrace(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const pod of model.list('pod')) {
+    const w = model.workloadOf(pod).name;
+    const grace = Number(pod.fields['terminationGracePeriodSeconds']);
+    if (seen.has(w) || !Number.isFinite(grace)) continue;
+    let drain: { secs: number; said: string; source: string } | undefined;
+    for (const c of pod.containers)
+      for (const [name, value] of Object.entries(c.env)) {
+        const secs = DRAIN_ENV.test(name) ? seconds(value) : undefined;
+        if (secs !== undefined && (!drain || secs > drain.secs))
+          drain = { secs, said: value, source: `env ${name}=${value}` };
+      }
+    const siblings = new Set(
+      model
+        .list('pod', pod.namespace)
+        .filter((p) => model.workloadOf(p).name === w)
+        .map((p) => p.name),
+    );
+    const logs = model.logs.filter((l) => l.pod && siblings.has(l.pod));
+    if (!drain)
+      for (const l of logs)
+        for (const x of l.lines) {
+          const m = DRAIN_LOGGED.exec(x.text);
+          const secs = m ? seconds(m[1]!) : undefined;
+          if (secs !== undefined && (!drain || secs > drain.secs))
+            drain = { secs, said: m![1]!, source: `its log: ${clip(errorMessage(x.text), 120)}` };
+        }
+    if (!drain || drain.secs <= grace) continue;
+    const killing = model.events.filter(
+      (e) => e.reason === 'Killing' && siblings.has(e.object?.name ?? ''),
+    );
+    const sigterm = logs.some((l) => l.lines.some((x) => /\bSIGTERM\b/.test(x.text)));
+    if (!killing.length && !sigterm) continue;
+    seen.add(w);
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload: w,
+      fact: `drain ${drain.said} (${drain.source}) > terminationGracePeriodSeconds ${grace}`,
+      groups: {
+        drain: drain.said,
+        drain_source: drain.source,
+        grace: String(grace),
+        suggest: String(Math.ceil(drain.secs + 15)),
+        stopped: killing.length
+          ? ` (${killing.length} pod${killing.length > 1 ? 's' : ''} stopped: "${clip(killing[0]!.message, 80)}")`
+          : '',
+      },
+      at: killing[0]?.first ?? killing[0]?.last,
+      where: 'status',
+      source: pod.source ?? 'pod',
+    });
+  }
   return out;
 }
 

@@ -602,6 +602,86 @@ function statementTimeout({ model, pod, container }: FindingContext): Record<str
     : {};
 }
 
+/**
+ * The maxmemory and maxmemory-policy of the Redis that refuses writes, from a redis.conf in a
+ * ConfigMap that was read (the subject's namespace first).
+ */
+function redisPolicy({ model, f }: FindingContext): Record<string, string> {
+  const ns = f.object?.namespace;
+  const maps = model
+    .list('configmap')
+    .filter((m) => m.fields['data'] && /maxmemory-policy/.test(m.fields['data']))
+    .sort((a, b) => Number(b.namespace === ns) - Number(a.namespace === ns));
+  for (const m of maps) {
+    let text = m.fields['data']!;
+    try {
+      text = Object.values(JSON.parse(text) as Record<string, string>).join('\n');
+    } catch {
+      // the data as it is
+    }
+    const policy = /^\s*maxmemory-policy\s+(\S+)/m.exec(text)?.[1];
+    if (!policy) continue;
+    const max = /^\s*maxmemory\s+(\S+)/m.exec(text)?.[1];
+    return {
+      redis_policy: ` (maxmemory-policy ${policy}${max ? `, maxmemory ${max}` : ''} in ConfigMap ${m.name})`,
+      redis_policy_fix: ` in ConfigMap ${m.name}`,
+    };
+  }
+  return {};
+}
+
+/**
+ * A Secret (or the ExternalSecret / SealedSecret that writes it) updated in the day before the
+ * finding: a rotation that changed one half of a pair (a keystore, not its password).
+ */
+function secretUpdated({ model, f }: FindingContext): Record<string, string> {
+  const ns = f.object?.namespace;
+  const until = f.at ?? Infinity;
+  const updated = model.events
+    .filter((e) => {
+      const at = e.last ?? e.first;
+      return (
+        at !== undefined &&
+        at <= until &&
+        (f.at === undefined || at >= f.at - 24 * 3600_000) &&
+        (!ns || !e.namespace || e.namespace === ns) &&
+        /^(?:Secret|ExternalSecret|SealedSecret)$/i.test(e.object?.kind ?? '') &&
+        /^(?:Updated|Unsealed|Synced|Created)$/.test(e.reason ?? '')
+      );
+    })
+    .sort((a, b) => (b.last ?? b.first ?? 0) - (a.last ?? a.first ?? 0))[0];
+  if (!updated) return {};
+  const at = new Date((updated.last ?? updated.first)!).toISOString();
+  return {
+    secret_updated: `: ${updated.object!.kind} ${updated.object!.name} was updated at ${at} ("${clip(updated.message, 80)}"), a rotation of one Secret without the other`,
+  };
+}
+
+/**
+ * Where a service keeps the key set it verifies tokens with, when the world shows it: a ConfigMap
+ * named for a JWKS, and a suspended CronJob of its namespace that should refresh it.
+ */
+function jwksSource({ model, f }: FindingContext): Record<string, string> {
+  const ns = f.object?.namespace;
+  const map = model.list('configmap', ns).find((m) => /jwk/i.test(m.name));
+  const sync = model
+    .list('cronjob', ns)
+    .find((c) => c.fields['suspend'] === 'true' && /jwk|key|cert|sync/i.test(c.name));
+  if (!map && !sync) return {};
+  const where = map ? ` from ConfigMap ${map.name}` : '';
+  const stale = sync
+    ? `; the CronJob ${sync.name} that should refresh it is suspended (spec.suspend: true), so the copy is stale`
+    : '';
+  return {
+    jwks_source: `${where}${stale}`,
+    jwks_fix: sync
+      ? ` (resume CronJob ${sync.name} and run it once)`
+      : map
+        ? ` (ConfigMap ${map.name})`
+        : '',
+  };
+}
+
 /** A rate limit the container configures ("RATE_LIMIT_RPS=150"). */
 function rateLimit({ model, pod, container }: FindingContext): Record<string, string> {
   const set = containerSetting(model, pod, container, /^\w*RATE_?LIMIT\w*=\S+/i);
@@ -1297,6 +1377,9 @@ const ENTRY_VARS: Record<string, Enricher> = {
   tls_unknown_authority: ({ f }) => ({ tls_server: f.groups['host'] || 'the server' }),
   tls_legacy_common_name: ({ f }) => ({ tls_server: f.groups['host'] || 'the server' }),
   pg_statement_timeout: statementTimeout,
+  redis_maxmemory_refused: redisPolicy,
+  keystore_password_incorrect: secretUpdated,
+  jwks_no_matching_key: jwksSource,
   probe_rate_limited: rateLimit,
   rabbitmq_queue_not_found: brokerRestart,
   mesh_authorization_denied: meshPolicy,

@@ -19,6 +19,7 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { dedupe } from './collections';
+import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import {
   failsOrRestarts,
   hasCompleted,
@@ -54,6 +55,11 @@ const MESH_DENIED = /RBAC: access denied|rbac_access_denied/;
 const CERT_MANAGER_POD = /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/;
 /** a timeout the client sets on its database session: its value is in its configuration */
 const SETTING_TIMEOUT = /canceling statement due to (?:statement|lock) timeout/i;
+const REDIS_MAXMEMORY = /command not allowed when used memory > 'maxmemory'/i;
+const JWKS_MISS =
+  /JWKSNoMatchingKey|ERR_JWKS_NO_MATCHING_KEY|no applicable key found in the JSON Web Key Set|unable to find a signing key that matches/i;
+const CONNECTION_LIMIT =
+  /too many connections|too many clients already|remaining connection slots are reserved|no more connections allowed \(max_client_conn\)/i;
 const CONNECT_TIMEOUT = /connect ETIMEDOUT|dial tcp [^\n]*i\/o timeout|connect timed out/i;
 
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
@@ -614,6 +620,19 @@ export class Gatherer {
     await this.inspectSecretOperator();
     // a database timeout its client sets (statement_timeout in PGOPTIONS): the ConfigMaps it loads
     await this.inspectLoadedSettings(targets);
+    // a database refusing connections over its limit: the workloads whose pods started in the two
+    // hours before (a scale-up adds clients), described with their events
+    await this.inspectRecentScaleUps();
+    // tokens signed with a key the service does not know: the ConfigMaps and CronJobs of its
+    // namespace (a local key set and the job that refreshes it)
+    const unknownKey = this.model.logs.find((l) => l.lines.some((x) => JWKS_MISS.test(x.text)));
+    if (unknownKey?.namespace)
+      await Promise.all(
+        ['configmap', 'cronjob'].map((k) => this.listKind(k, unknownKey.namespace)),
+      );
+    // Redis refusing writes at its maxmemory: its redis.conf (a ConfigMap named for it)
+    if (this.model.logs.some((l) => l.lines.some((x) => REDIS_MAXMEMORY.test(x.text))))
+      await this.inspectRedisConfig();
     // requests a mesh sidecar refuses (403 RBAC: access denied): istiod says which policy it pushed
     if (this.model.logs.some((l) => l.lines.some((x) => MESH_DENIED.test(x.text))))
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
@@ -2388,6 +2407,75 @@ export class Gatherer {
   }
 
   /** coredns / kube-dns pods in kube-system: listed, and the failing ones inspected */
+  /**
+   * The ConfigMaps named for Redis in the namespaces of the pods that log its maxmemory refusal
+   * and of the Redis pods, read whole (their redis.conf: maxmemory, maxmemory-policy).
+   */
+  private async inspectRedisConfig(): Promise<void> {
+    const namespaces = new Set<string>();
+    for (const l of this.model.logs)
+      if (l.namespace && l.lines.some((x) => REDIS_MAXMEMORY.test(x.text)))
+        namespaces.add(l.namespace);
+    for (const p of this.model.list('pod'))
+      if (/redis/.test(p.name) && p.namespace) namespaces.add(p.namespace);
+    const lists = [...namespaces].slice(0, 2);
+    await Promise.all(lists.map((ns) => this.listKind('configmap', ns)));
+    const maps = this.model
+      .list('configmap')
+      .filter(
+        (m) => lists.includes(m.namespace ?? '') && /redis/i.test(m.name) && !m.fields['data'],
+      )
+      .slice(0, 3);
+    await Promise.all(maps.map((m) => this.readOrDescribe(m)));
+  }
+
+  /**
+   * A connection limit reached: the Deployments whose pods were created in the two hours before
+   * the first refusal, described (their events say "Scaled up replica set x from 4 to 16"), when
+   * those events were not listed with the namespace's.
+   */
+  private async inspectRecentScaleUps(): Promise<void> {
+    const refused = this.model.logs
+      .flatMap((l) => l.lines.map((x) => ({ l, x })))
+      .filter(({ x }) => x.at !== undefined && CONNECTION_LIMIT.test(x.text));
+    if (!refused.length) return;
+    const first = Math.min(...refused.map(({ x }) => x.at!));
+    const ns = refused[0]!.l.namespace;
+    if (!ns) return;
+    const started = new Map<string, ObjectView>();
+    for (const p of this.model.list('pod', ns)) {
+      const w = this.model.workloadOf(p);
+      if (w.kind !== 'deployment' || p.created === undefined) continue;
+      if (p.created > first || p.created < first - 2 * 3600_000) continue;
+      started.set(w.name, named('deployment', w.name, ns));
+    }
+    await Promise.all(
+      [...started.values()]
+        .filter(
+          (d) =>
+            !this.inspected.has(viewKey(d)) &&
+            // its scaling events were not listed with the namespace's
+            !this.model.events.some(
+              (e) => e.reason === 'ScalingReplicaSet' && e.object?.name === d.name,
+            ),
+        )
+        .slice(0, 2)
+        .map((d) => this.describe(d)),
+    );
+  }
+
+  /** The claims of a namespace, each read whole (or described): their conditions and sizes. */
+  private async inspectClaims(ns: string | undefined): Promise<void> {
+    if (!ns) return;
+    await this.listKind('persistentvolumeclaim', ns);
+    const claims = this.model
+      .list('persistentvolumeclaim', ns)
+      .filter((c) => !this.inspected.has(viewKey(c)))
+      .slice(0, 4);
+    for (const c of claims) this.inspected.add(viewKey(c));
+    await Promise.all(claims.map((c) => this.readOrDescribe(c)));
+  }
+
   private async inspectClusterDns(): Promise<void> {
     const ns = 'kube-system';
     await this.first(
@@ -2816,8 +2904,44 @@ export class Gatherer {
       for (const kind of ['service', 'deployment', 'statefulset', 'pod'])
         jobs.push(this.first(this.listers(kind), { kind, namespace: ns }, { kind, namespace: ns }));
     // DNS failures: is the cluster DNS itself healthy?
-    if (model.logs.some((l) => l.lines.some((x) => DNS_FAILURE.test(x.text))))
+    // a full disk: the claims of its namespace, whole (a grown claim whose file system resize
+    // waits for a pod restart says so in its conditions)
+    const full = model.logs.find((l) =>
+      l.lines.some((x) => /no space left on device|\bENOSPC\b/i.test(x.text)),
+    );
+    if (full) jobs.push(this.inspectClaims(full.namespace ?? this.scope.namespaces[0]));
+    // an app given a drain/shutdown timeout: one of its pods read whole, for the grace period a
+    // description does not show
+    const draining = new Map<string, ObjectView>();
+    for (const p of model.list('pod'))
+      if (
+        p.fields['terminationGracePeriodSeconds'] === undefined &&
+        (p.containers.some((c) => Object.keys(c.env).some((k) => DRAIN_ENV.test(k))) ||
+          model.logs.some(
+            (l) => l.pod === p.name && l.lines.some((x) => DRAIN_LOGGED.test(x.text)),
+          ))
+      )
+        draining.set(model.workloadOf(p).name, p);
+    for (const p of [...draining.values()].slice(0, 2)) jobs.push(this.readWhole(p));
+    const resolving = model.logs.filter((l) => l.lines.some((x) => DNS_FAILURE.test(x.text)));
+    if (resolving.length) {
       jobs.push(this.inspectClusterDns());
+      // a pod that cannot resolve: its hostNetwork and dnsPolicy, which a description does not
+      // show (a hostNetwork pod without ClusterFirstWithHostNet asks the node's resolver)
+      const pods = new Map<string, ObjectView>();
+      for (const l of resolving) {
+        const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+        // its IP is its node's: it runs on the host network
+        if (
+          pod &&
+          pod.fields['hostNetwork'] === undefined &&
+          pod.fields['podIP'] &&
+          pod.fields['podIP'] === pod.fields['hostIP']
+        )
+          pods.set(viewKey(pod), pod);
+      }
+      for (const pod of [...pods.values()].slice(0, 2)) jobs.push(this.readWhole(pod));
+    }
     const q = this.scope.question;
     if (
       q?.type === 'nodes' ||

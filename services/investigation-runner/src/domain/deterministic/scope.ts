@@ -125,7 +125,7 @@ export type Question =
   | { type: 'external_names'; namespace?: string; near?: string[] };
 
 const STOP = new Set(
-  'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing'.split(
+  'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
     ' ',
   ),
 );
@@ -402,7 +402,7 @@ function parseQuestion(
   if (security) return security;
   if (!asks) return undefined;
   const ns = namespaces[0];
-  const status = STATUS_WORDS.find(([re]) => re.test(t))?.[1];
+  const status = STATUS_WORDS.find(([re]) => re.test(t) && asksAbout(t, re))?.[1];
   const what =
     /\bnodes?\b/.test(t) && !/\bpods?\b/.test(t)
       ? 'node'
@@ -553,7 +553,8 @@ function parseQuestion(
       field: unset[2]!.startsWith('limit') ? 'limits' : 'requests',
       namespace: ns,
     };
-  if (/\bhow many\b|\bcount\b|\bnumber of\b/.test(t))
+  // asked, not quoted: an alert's "has not matched the expected number of replicas" counts nothing
+  if (asksAbout(t, /\bhow many\b|\bcount\b|\bnumber of\b/))
     return { type: 'count', what, status, namespace: ns, since: resolveSince(t, now) };
   if (
     /\b(errors?|exceptions?|warnings?|failures?)\b[^?]*\blogs?\b|\blogs?\b[^?]*\b(errors?|exceptions?)\b/.test(
@@ -799,6 +800,25 @@ function activityQuestion(
 }
 
 /**
+ * Whether the sentence that names `topic` asks about it, or the sentence after it does ("pods got
+ * evicted. which ones and why?"). A report that only mentions it before asking something else
+ * ("also saw an Evicted pod in the list. anything we still need to do?") does not; "the list" is
+ * not "list".
+ */
+function asksAbout(t: string, topic: RegExp): boolean {
+  const sentences = t.split(/(?<=[.!?])\s+|\n+/);
+  return sentences.some(
+    (s, i) =>
+      topic.test(s) &&
+      (/\?|\b(?:how|which|what|who|whose|where|(?<!\bthe |\ba )list|show|tell me|give me|are we|is there|are there|any)\b/.test(
+        s,
+      ) ||
+        (/\b(?:which|what|why|how many|list|show)\b/.test(sentences[i + 1] ?? '') &&
+          !/\b(?:need|should|have|got) to do\b|\banything\b/.test(sentences[i + 1] ?? ''))),
+  );
+}
+
+/**
  * Questions about the namespace's state that no fault answers: how close it is to its quota,
  * what was evicted and why, what an environment variable is set to in each workload, which
  * ServiceAccount a workload runs as and what is bound to it. Asked as questions or as requests
@@ -836,7 +856,7 @@ function inventoryQuestion(
   // "which pods were evicted in the last day and why?", "what got evicted today?"
   if (
     /\bevict(?:ed|ions?)\b/.test(t) &&
-    asking &&
+    asksAbout(t, /\bevict(?:ed|ions?)\b/) &&
     !/\bdrain|\bpdb\b|disruption ?budget|(?:cannot|can'?t|won'?t|unable to) (?:be )?evict|evictions? (?:fail|block|stuck|hang)/.test(
       t,
     )

@@ -49,6 +49,9 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   v.message = top('Message');
   const node = top('Node');
   if (node && node !== '<none>') v.node = node.split('/')[0];
+  // "Node: worker-1/10.0.1.7": the node's address (a pod on the host network has it as its IP)
+  if (kind === 'pod' && node && /^[\d.:a-f]+$/i.test(node.split('/')[1] ?? ''))
+    v.fields['hostIP'] = node.split('/')[1]!;
   const controlled = top('Controlled By');
   if (controlled?.includes('/')) {
     const [k, n] = controlled.split('/', 2);

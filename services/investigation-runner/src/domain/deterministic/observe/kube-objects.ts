@@ -157,6 +157,11 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   if (kind === 'pod' && specContainers.length)
     v.fields['podSecurity'] = JSON.stringify(containerSecurity(podSpec));
   if (str(podSpec['dnsPolicy'])) v.fields['dnsPolicy'] = String(podSpec['dnsPolicy']);
+  // how long the kubelet waits after SIGTERM before it kills the containers (default 30 s)
+  if (kind === 'pod' && specContainers.length)
+    v.fields['terminationGracePeriodSeconds'] = String(
+      num(podSpec['terminationGracePeriodSeconds']) ?? 30,
+    );
   for (const vol of arr(podSpec['volumes']).map(rec)) {
     const c = str(rec(vol['persistentVolumeClaim'])['claimName']);
     if (c) claims.push(c);
@@ -177,6 +182,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   if (kind === 'pod') {
     v.node = str(spec['nodeName']);
     if (str(status['podIP'])) v.fields['podIP'] = String(status['podIP']);
+    if (str(status['hostIP'])) v.fields['hostIP'] = String(status['hostIP']);
     const initNames = new Set(
       [...arr(podSpec['initContainers']), ...arr(status['initContainerStatuses'])].map(
         (c) => str(rec(c)['name']) ?? '',
@@ -263,6 +269,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         str(rec(spec['capacity'])['storage']) ??
         str(rec(rec(spec['resources'])['requests'])['storage']);
       if (cap) v.fields['capacity'] = cap;
+      // a claim's actual size (status), which lags its request while a resize is pending
+      const actual = str(rec(status['capacity'])['storage']);
+      if (actual) v.fields['status.capacity'] = actual;
       const modes = arr(spec['accessModes']).map(String);
       if (modes.length) v.fields['accessModes'] = modes.join(',');
       const claim = rec(spec['claimRef']);
