@@ -27,6 +27,11 @@ export interface CauseEntry {
   fix: string;
   /** match `text` case-sensitively (names like ENV_VARS must be upper case) */
   caseSensitive?: boolean;
+  /**
+   * a controller's record about what it applies (a GitOps controller, a deploy Job): the finding
+   * is about any subject its fact, its object or its workload names
+   */
+  namesSubject?: boolean;
 }
 
 export const CAUSE_CATALOG: CauseEntry[] = [
@@ -1556,6 +1561,53 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       'the admission webhook {webhook} rejects what {subject} creates ("{fact}"), so no pod is created',
     fix: 'Make {subject} meet the policy the webhook {webhook} enforces (the message names the rule), or ask its owners for an exception.',
+  },
+  // ---------------------------------------------------------------- delivery: a change not applied
+  {
+    // a GitOps controller (Flux's Kustomization dry-run, Argo CD's sync) or kubectl apply that
+    // changes a field the API server does not let change in place: nothing of the change is
+    // applied, the old version keeps running
+    id: 'apply_field_immutable',
+    class: 'recent_change',
+    title: 'the change cannot be applied: it changes an immutable field',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition', 'status', 'log', 'text'],
+    namesSubject: true,
+    text: '(?<what>[A-Z][A-Za-z]+(?:\\.[a-z][\\w.]*)? \\\\?"[\\w.-]+\\\\?") is invalid: (?<field>[\\w.\\[\\]]+): [^\\n]*?field is immutable(?: when `immutable` is set)?',
+    cause:
+      'the change never reached the cluster: applying {what} fails because it changes {field}, an immutable field ("{fact}"). The API server refuses to change it in place, so the apply (the GitOps sync or kubectl apply) fails and what runs keeps the previous version',
+    fix: 'Keep {field} of {what} as it is in the cluster, or replace the object: delete and re-create it (Flux: `force: true` on the Kustomization; Argo CD: the Replace=true sync option); an immutable ConfigMap or Secret takes new data under a new name (a kustomize configMapGenerator hash) that the workload then points at.',
+  },
+  {
+    // ingress-nginx's validating webhook refuses an Ingress whose host and path another Ingress
+    // already serves: the new route is never created, the old Ingress keeps answering there
+    id: 'ingress_path_already_defined',
+    class: 'job_failed',
+    title: 'the Ingress was refused: its host and path are already defined in another Ingress',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log', 'event', 'text'],
+    namesSubject: true,
+    text: 'admission webhook \\\\?"(?<webhook>[^"\\\\]+)\\\\?" denied the request: host \\\\?"(?<host>[^"\\\\]+)\\\\?" and path \\\\?"(?<path>[^"\\\\]+)\\\\?" is already defined in ingress (?<other>[\\w.-]+(?:/[\\w.-]+)?)',
+    cause:
+      'the Ingress of {subject} was never created: the admission webhook {webhook} denied it because host {host} and path {path} are already defined in Ingress {other} ("{fact}"). That Ingress still owns the route, so requests to {host}{path} reach its backend, not the new one',
+    fix: 'Remove the route {path} from Ingress {other} (or delete that Ingress if it is retired), then apply the new Ingress again (re-run the deploy).',
+  },
+  {
+    // etcd at its backend quota raises the NOSPACE alarm and refuses every write: the API
+    // server answers writes with this error while reads still work
+    id: 'etcd_space_exceeded',
+    class: 'dependency_failure',
+    title: 'etcd is out of space (NOSPACE alarm): the API refuses every write',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log', 'event', 'text', 'condition', 'status'],
+    namesSubject: true,
+    text: 'mvcc: database space exceeded|"alarm":"NOSPACE"|alarm:NOSPACE',
+    cause:
+      'etcd is out of space: it reached its backend quota (--quota-backend-bytes) and raised the NOSPACE alarm, so the API server refuses every write with "etcdserver: mvcc: database space exceeded" ("{fact}"). Syncs, deploys, status and lease updates and events all fail, while reads still work',
+    fix: 'Free etcd: compact to the current revision (`etcdctl compact`), defragment every member (`etcdctl defrag`), then disarm the alarm (`etcdctl alarm disarm`); raise --quota-backend-bytes if the data needs it, and find what grew (Events, large ConfigMaps or Secrets, objects written often).',
   },
   {
     // each nginx worker holds at most worker_connections connections, clients and upstreams

@@ -737,6 +737,13 @@ function refusedWhileCrashing(f: Finding, model: ClusterModel): boolean {
 const LATCHED: Record<string, RegExp> = {
   mysql_replica_sql_stopped:
     /(?:Replica|Slave) SQL thread (?:for channel '[^']*' )?initialized, starting replication|START (?:REPLICA|SLAVE)\b/i,
+  // a GitOps controller retries a failed apply until the limit, then waits for a new revision:
+  // the failure holds until a later apply succeeds
+  apply_field_immutable:
+    /Sync operation to \S+ succeeded|Reconciliation finished|server-side apply completed|Applied revision/i,
+  // etcd refuses writes until its NOSPACE alarm is disarmed
+  etcd_space_exceeded:
+    /alarm disarmed|action:DEACTIVATE[^\n]*NOSPACE|"alarm":"NOSPACE"[^\n]*deactivat/i,
 };
 
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {

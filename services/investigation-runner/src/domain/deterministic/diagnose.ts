@@ -16,6 +16,7 @@ import {
   upstreamWorkload,
 } from './dependencies';
 import { hasFinished, isUnhealthy } from './health';
+import { namesToken } from './text';
 import {
   isCordoned,
   nodesRefusingDaemonSet,
@@ -1746,5 +1747,14 @@ export function relevance(
       .some((n) => model.podsOn(n).some((p) => p.name === f.object!.name));
     if (onNode) return 0.9;
   }
+  // a controller's record about what it applies (a GitOps controller, a deploy Job): about the
+  // subject it names
+  if (
+    f.entry.namesSubject &&
+    subjects.some((s) =>
+      [f.fact, f.workload, f.object?.name ?? ''].some((t) => namesToken(t, s.name)),
+    )
+  )
+    return 0.8;
   return 0;
 }

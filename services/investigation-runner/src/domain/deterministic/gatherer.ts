@@ -20,6 +20,7 @@ import {
 } from './dependencies';
 import { dedupe } from './collections';
 import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
+import { namesToken } from './text';
 import {
   failsOrRestarts,
   hasCompleted,
@@ -618,6 +619,8 @@ export class Gatherer {
     await this.inspectNodeAgents(targets);
     // a Secret that does not exist: the operator that should create it (External Secrets) says why
     await this.inspectSecretOperator();
+    // a change that is not live while the pods are fine: what should have applied it says why
+    if (CHANGE_NOT_LIVE.test(text)) await this.inspectDelivery();
     // a database timeout its client sets (statement_timeout in PGOPTIONS): the ConfigMaps it loads
     await this.inspectLoadedSettings(targets);
     // a database refusing connections over its limit: the workloads whose pods started in the two
@@ -2643,6 +2646,85 @@ export class Gatherer {
     await this.systemPodLog(CERT_MANAGER_POD, 'cert-manager');
   }
 
+  /**
+   * A change (a merge, a sync, a deploy) that did not take effect: what should have applied it
+   * says why. The GitOps controllers' namespaces (Flux, Argo CD) have their events read (a
+   * Kustomization's or an Application's failed apply is an event there) and the controllers that
+   * apply have their logs read; a controller that cannot write to the API because etcd is out of
+   * space leads to etcd's own log; and the failed Jobs of any namespace named for a subject (a CI
+   * deploy Job) have their last pod's log read.
+   */
+  private async inspectDelivery(): Promise<void> {
+    const { model } = this;
+    // the namespaces known (listed, or holding something seen), else listed now
+    const known = () =>
+      dedupe(
+        [
+          ...model.list('namespace').map((n) => n.name),
+          ...model.list().flatMap((o) => (o.namespace ? [o.namespace] : [])),
+        ],
+        (n) => n,
+      ).filter((n) => GITOPS_NAMESPACE.test(n));
+    if (
+      !model.list('namespace').length &&
+      !known().length &&
+      !(await this.first(this.tools('namespaces'), {}, {}))
+    )
+      await this.first(
+        this.listers('namespace').filter(
+          (p) => !p.required.some((r) => r !== p.params.kind && r !== p.params.apiVersion),
+        ),
+        { kind: 'namespace' },
+        { kind: 'namespace' },
+      );
+    const nss = known().slice(0, 2);
+    await Promise.all(
+      nss.map(async (ns) => {
+        const reads: Promise<unknown>[] = [];
+        if (!this.namespaceEvents.has(ns)) {
+          this.namespaceEvents.add(ns);
+          reads.push(this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns }));
+        }
+        if (!model.list('pod').some((p) => p.namespace === ns))
+          reads.push(this.listKind('pod', ns));
+        await Promise.all(reads);
+        await Promise.all(
+          model
+            .list('pod')
+            .filter((p) => p.namespace === ns && GITOPS_APPLIER.test(p.name))
+            .filter((p) => !model.logs.some((l) => l.pod === p.name))
+            .slice(0, 2)
+            .map((p) => this.podLogs(p, 300)),
+        );
+      }),
+    );
+    // writes refused because etcd is out of space: etcd's own log says how full it is
+    if (model.logs.some((l) => l.lines.some((x) => ETCD_SPACE_EXCEEDED.test(x.text))))
+      await this.systemPodLog(/^etcd-/, 'kube-system');
+    // a deploy Job named for a subject, in any namespace (a CI namespace), that failed
+    await this.listKind('job', undefined);
+    const jobs = model
+      .list('job')
+      .filter(
+        (j) =>
+          this.scope.subjects.some((s) => namesToken(j.name, s.name)) &&
+          !this.scope.subjects.some((s) => model.matches(j, s) && j.name === s.name) &&
+          jobRun(model, j).failed,
+      )
+      .sort((a, b) => (b.created ?? 0) - (a.created ?? 0))
+      .slice(0, 2);
+    for (const j of jobs)
+      if (!model.podsOf('job', j.name, j.namespace).length) await this.listKind('pod', j.namespace);
+    await Promise.all(
+      jobs.flatMap((j) =>
+        newestFirst(model.podsOf('job', j.name, j.namespace))
+          .slice(0, 1)
+          .filter((p) => !model.logs.some((l) => l.pod === p.name))
+          .map((p) => this.podLogs(p, 200)),
+      ),
+    );
+  }
+
   /** The API server's own log (a self-hosted control plane) when a node stopped posting status. */
   private async inspectApiServerForSilentNodes(): Promise<void> {
     const silent = this.model
@@ -3035,6 +3117,20 @@ const LOG_SHIPPER =
 /** a log store that refuses an agent's pushes */
 const PUSH_REFUSED =
   /rate limit exceeded|429 Too Many Requests|status(?:=|: ?)429|error sending batch|failed to flush/i;
+/**
+ * A request that says a change did not take effect: merged or synced but not live, a rollout
+ * that never happened, a GitOps tool that fails to sync, a release that "went out" while the
+ * page shows something else.
+ */
+const CHANGE_NOT_LIVE =
+  /\b(?:merged|committed)\b|(?:\bnot|\bnever|n't)\s+(?:(?:been|get|got)\s+)?(?:roll(?:ed|s)?\s*out|appl(?:y|ied)|active|live|deployed|synced|picked up|take effect|took effect)\b|\bsyncs?\b[^.?!]{0,20}\bfail|\b(?:cannot|can't|could not|couldn't)\s+sync\b|\bargo\s?cd\b|\bflux\b|\bgitops\b|\bwent (?:out|live)\b/;
+/** the namespaces GitOps controllers run in (Flux's, Argo CD's) */
+const GITOPS_NAMESPACE = /^(?:flux-system|flux|argocd|argo-cd|openshift-gitops)$/;
+/** the GitOps controllers that apply manifests (Flux's kustomize and helm controllers, Argo CD's) */
+const GITOPS_APPLIER =
+  /^(?:kustomize-controller|helm-controller)-[a-z0-9]+-[a-z0-9]+$|^(?:[a-z0-9-]+-)?application-controller-\d+$/;
+/** etcd refuses writes: its backend quota is reached (the NOSPACE alarm) */
+export const ETCD_SPACE_EXCEEDED = /mvcc: database space exceeded|alarm:NOSPACE|"alarm":"NOSPACE"/;
 const MISSING_TELEMETRY =
   /\b(?:no|missing|lost|gaps? in|not getting|without)\b[^.?!]{0,40}\b(?:logs?|metrics|traces|telemetry)\b|\b(?:logs?|metrics|traces)\b[^.?!]{0,40}\b(?:missing|stopped|gone|not (?:arriving|showing|shipped|collected))\b|\bdaemonsets?\b/i;
 /** request bodies the edge may refuse: uploads, large requests, 413 */
