@@ -396,6 +396,27 @@ describe('questions of round 18: which PVCs are larger than a size, and their po
     );
   });
 
+  it('"which PVCs across the cluster are bigger than 1Ti?": no namespace, each claim named with its own and mounted only by its own pods', async () => {
+    const world: ApiWorld = {
+      objects: [
+        ...pods,
+        ...claims,
+        claim('data-timescale-0', 'staging', '1536Gi'),
+        mounting('timescale-0', 'staging', { kind: 'StatefulSet', name: 'timescale' }, [
+          'other-claim',
+        ]),
+      ],
+    };
+    const { text } = await investigateAt(
+      apiTools(world),
+      'which PVCs across the cluster are bigger than 1Ti?',
+      NOW,
+    );
+    expect(text).toContain(
+      '3 of the 8 PersistentVolumeClaims are larger than 1Ti (by provisioned capacity, else request): warehouse/data-timescale-0 (2Ti): used by timescale-0 of statefulset timescale; warehouse/data-timescale-1 (2Ti): used by timescale-1 of statefulset timescale; staging/data-timescale-0 (1536Gi): no pod mounts it.',
+    );
+  });
+
   it('"which PVCs are smaller than 20Gi?": the other way round', async () => {
     const world: ApiWorld = { objects: [...pods, ...claims] };
     const { text } = await investigateAt(

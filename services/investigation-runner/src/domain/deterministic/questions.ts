@@ -1774,6 +1774,8 @@ export function claimsBySize(
     return `I could not list the PersistentVolumeClaims${where} with the tools available.`;
   const pods = model.list('pod', namespace).filter(inNs);
   const unread = pods.filter((p) => !volumesRead(p));
+  // across namespaces a claim is named with its namespace, and only its own pods mount it
+  const label = (c: ObjectView) => (namespace ? c.name : `${c.namespace ?? '?'}/${c.name}`);
   const sized = claims.map((c) => ({ c, ...claimSize(c), bytes: quantity(claimSize(c).size) }));
   const hits = sized
     .filter(
@@ -1783,10 +1785,14 @@ export function claimsBySize(
           ? x.bytes < q.bytes || (q.inclusive && x.bytes === q.bytes)
           : x.bytes > q.bytes || (q.inclusive && x.bytes === q.bytes)),
     )
-    .sort((a, b) => b.bytes - a.bytes || a.c.name.localeCompare(b.c.name));
+    .sort((a, b) => b.bytes - a.bytes || label(a.c).localeCompare(label(b.c)));
   const unsized = sized.filter((x) => x.size === undefined);
   const users = (c: ObjectView) => {
-    const byPods = pods.filter((p) => (p.fields['claims'] ?? '').split(',').includes(c.name));
+    const byPods = pods.filter(
+      (p) =>
+        (!p.namespace || !c.namespace || p.namespace === c.namespace) &&
+        (p.fields['claims'] ?? '').split(',').includes(c.name),
+    );
     const listed = (c.fields['usedBy'] ?? '')
       .split(',')
       .filter((n) => n && !byPods.some((p) => p.name === n));
@@ -1811,17 +1817,17 @@ export function claimsBySize(
       : unread.length && x.c.fields['usedBy'] === undefined
         ? `no pod I read mounts it (${plural(unread.length, 'pod')} not read)`
         : 'no pod mounts it';
-    return `${x.c.name} (${size}): ${by}${u.finished.length ? `; finished: ${u.finished.join(', ')}` : ''}`;
+    return `${label(x.c)} (${size}): ${by}${u.finished.length ? `; finished: ${u.finished.join(', ')}` : ''}`;
   };
   const others = sized.filter((x) => x.size !== undefined && !hits.includes(x));
   const tail = `${
     others.length
       ? ` Not ${q.below ? 'smaller' : 'larger'}: ${others
           .sort((a, b) => b.bytes - a.bytes || a.c.name.localeCompare(b.c.name))
-          .map((x) => `${x.c.name} ${x.size}`)
+          .map((x) => `${label(x.c)} ${x.size}`)
           .join(', ')}.`
       : ''
-  }${unsized.length ? ` The size of ${unsized.map((x) => x.c.name).join(', ')} was not shown.` : ''}`;
+  }${unsized.length ? ` The size of ${unsized.map((x) => label(x.c)).join(', ')} was not shown.` : ''}`;
   if (!hits.length)
     return `No PersistentVolumeClaim${where} is ${comparison} (${plural(claims.length, 'claim')} read).${tail}`;
   return `${hits.length} of the ${plural(claims.length, 'PersistentVolumeClaim')}${where} ${hits.length === 1 ? 'is' : 'are'} ${comparison} (by provisioned capacity, else request): ${hits
