@@ -843,7 +843,7 @@ function resizePending(
   const claim = byCondition ?? claims.find((c) => c.name === name);
   const cond = claim?.conditions.find((x) => x.type === 'FileSystemResizePending');
   const asked = claim?.fields['capacity'];
-  const actual = claim?.fields['status.capacity'];
+  const actual = claim?.fields['storageCapacity'];
   const pods = model
     .list('pod', ns)
     .filter(

@@ -32,7 +32,13 @@ import {
 import { configMapsOf, isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
-import { LOG_LEVEL_VARIABLE, ownHash, questionNamespace, templateKey } from './questions';
+import {
+  claimSize,
+  LOG_LEVEL_VARIABLE,
+  ownHash,
+  questionNamespace,
+  templateKey,
+} from './questions';
 import { podsOfWorkload, replicaCounts, unreadyPod } from './questions-fleet';
 import { jobRun, newestFirst, PULL_FAILING } from './questions-activity';
 import type { Scope, Subject } from './scope';
@@ -1409,6 +1415,7 @@ export class Gatherer {
     const q = this.scope.question;
     if (
       q?.type !== 'unmounted_claims' &&
+      q?.type !== 'claims_by_size' &&
       q?.type !== 'floating_images' &&
       q?.type !== 'suspended_cronjobs' &&
       q?.type !== 'created'
@@ -1457,8 +1464,21 @@ export class Gatherer {
       return;
     }
     if (!listed('pod')) await this.listKind('pod', ns);
-    if (q.type === 'unmounted_claims' && !listed('persistentvolumeclaim'))
+    if (
+      (q.type === 'unmounted_claims' || q.type === 'claims_by_size') &&
+      !listed('persistentvolumeclaim')
+    )
       await this.listKind('persistentvolumeclaim', ns);
+    // a claim's size: a listing shows its capacity once bound; the others read whole (their
+    // request), else described
+    if (q.type === 'claims_by_size')
+      await Promise.all(
+        this.model
+          .list('persistentvolumeclaim', ns)
+          .filter((c) => inNs(c) && !claimSize(c).size)
+          .slice(0, 8)
+          .map((c) => this.readOrDescribe(c)),
+      );
     if (q.type === 'unmounted_claims' && !listed('statefulset'))
       await this.listKind('statefulset', ns);
     // each pod's volumes or containers (a listing shows neither): one pod of each template first
@@ -1480,7 +1500,7 @@ export class Gatherer {
     const room = Math.max(4, Math.min(20, this.budget - 4));
     await Promise.all(wanted.slice(0, room).map((p) => this.describe(p)));
     // pods whose volumes stay unread: the claims no read pod names, described ("Used By")
-    if (q.type !== 'unmounted_claims') return;
+    if (q.type !== 'unmounted_claims' && q.type !== 'claims_by_size') return;
     const pods2 = this.model.list('pod', ns).filter(inNs);
     if (!pods2.some((p) => !p.containers.length && p.fields['claims'] === undefined)) return;
     const named = new Set(pods2.flatMap((p) => (p.fields['claims'] ?? '').split(',')));
@@ -1505,10 +1525,33 @@ export class Gatherer {
       q?.type !== 'node_topology' &&
       q?.type !== 'bare_pods' &&
       q?.type !== 'ingress_tls' &&
-      q?.type !== 'under_replicated'
+      q?.type !== 'under_replicated' &&
+      q?.type !== 'pods_per_node'
     )
       return;
     const room = Math.max(4, Math.min(24, this.budget - 4));
+    if (q.type === 'pods_per_node') {
+      // every node (those running nothing too) and the pods with the node each is bound to; a
+      // listing that shows no node: the pods read whole, else each node described (its
+      // "Non-terminated Pods")
+      const ns =
+        q.namespace ??
+        questionNamespace({ near: q.near }, this.model, { ...this.scope, namespaces: [] });
+      if (!this.model.list('node').length) await this.listKind('node', undefined);
+      await this.listKind('pod', ns);
+      const pods = this.model.list('pod', ns).filter((p) => !ns || p.namespace === ns);
+      if (pods.some((p) => p.node)) return;
+      await this.listWhole('pod', ns);
+      if (this.model.list('pod', ns).some((p) => p.node)) return;
+      await Promise.all(
+        this.model
+          .list('node')
+          .filter((n) => n.fields['pods'] === undefined)
+          .slice(0, room)
+          .map((n) => this.describe(n)),
+      );
+      return;
+    }
     if (q.type === 'node_topology') {
       const unread = () =>
         this.model

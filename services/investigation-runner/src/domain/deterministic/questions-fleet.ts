@@ -369,3 +369,111 @@ export function underReplicated(
     })
     .join('. ')}.${tail}`;
 }
+
+/**
+ * a pod that no longer holds its node: Succeeded or Failed (Evicted is a Failed pod). A listing
+ * prints a failed pod's container reason ("Error", "ContainerStatusUnknown"): one never restarted
+ * has failed for good (a restarting one goes on to CrashLoopBackOff and still holds its node)
+ */
+const releasedNode = (p: ObjectView) =>
+  /^(?:Succeeded|Completed|Failed|Evicted)$/.test(p.status ?? '') ||
+  (/^(?:Error|ContainerStatusUnknown)$/.test(p.status ?? '') && !p.restarts);
+
+/** a node's allocatable pods ("110"), when its status was read */
+function maxPods(n: ObjectView): number | undefined {
+  try {
+    const a = JSON.parse(n.fields['allocatable'] ?? '{}') as Record<string, unknown>;
+    const v = Number(a['pods']);
+    return Number.isFinite(v) && v > 0 ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * "which node runs the most pods?", "how many pods per node?": the pods that occupy each node
+ * (bound to it and not finished: Running, or Pending there while their containers start), most
+ * first. Finished pods (Succeeded/Failed) no longer hold the node and Pending pods not scheduled
+ * have none: both are said apart. A node's description lists its non-terminated pods when the
+ * pod listing shows no node.
+ */
+export function podsPerNode(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : ' across all namespaces';
+  const nodes = model.list('node');
+  const pods = model
+    .list('pod', namespace)
+    .filter((p) => p.kind === 'pod' && (!namespace || p.namespace === namespace));
+  const key = (p: ObjectView) => `${p.namespace ?? ''}/${p.name}`;
+  const perNode = new Map<string, Set<string>>();
+  const add = (node: string, pod: string) => {
+    const set = perNode.get(node) ?? new Set<string>();
+    set.add(pod);
+    perNode.set(node, set);
+  };
+  for (const n of nodes) perNode.set(n.name, new Set());
+  for (const p of pods) if (p.node && !releasedNode(p)) add(p.node, key(p));
+  // a node's "Non-terminated Pods" (described): the pods the listing did not place
+  const placed = new Set(pods.filter((p) => p.node).map(key));
+  for (const n of nodes)
+    for (const k of (n.fields['pods'] ?? '').split(',').filter(Boolean))
+      if ((!namespace || k.startsWith(`${namespace}/`)) && !placed.has(k)) add(n.name, k);
+  const counted = [...perNode].filter(([, s]) => s.size).length;
+  if (!counted)
+    return pods.length
+      ? `I could not see which node each pod${where} runs on: the ${plural(pods.length, 'pod')} listed showed no node, and no node's description listed its pods.`
+      : `I could not list the pods${where} with the tools available.`;
+  const ranked = [...perNode]
+    .map(([node, s]) => ({ node, count: s.size }))
+    .sort((a, b) => b.count - a.count || a.node.localeCompare(b.node));
+  const top = ranked.filter((r) => r.count === ranked[0]!.count);
+  const rest = ranked.filter((r) => !top.includes(r));
+  // each node's allocatable pods, said once when every node allows the same
+  const maxOf = new Map(nodes.map((n) => [n.name, maxPods(n)]));
+  const maxes = new Set(ranked.map((r) => maxOf.get(r.node)));
+  const same = maxes.size === 1 ? [...maxes][0] : undefined;
+  const of = (node: string) => {
+    const max = maxOf.get(node);
+    return max && !same ? ` of ${max} allowed` : '';
+  };
+  const head = `${
+    top.length === 1
+      ? `${top[0]!.node} runs the most pods${where}: ${top[0]!.count}${of(top[0]!.node)}.`
+      : `${top.map((r) => r.node).join(' and ')} run the most pods${where}: ${top[0]!.count} each.`
+  }${same ? ` Each node allows ${same} pods.` : ''}`;
+  const next = rest.length
+    ? ` Next: ${rest.map((r) => `${r.node} ${r.count}${of(r.node)}`).join(', ')}.`
+    : '';
+  const finished = pods.filter((p) => p.node && releasedNode(p));
+  const inCount = new Set([...perNode.values()].flatMap((s) => [...s]));
+  // Pending without a node: not scheduled, when the listing shows the others' nodes
+  const nodesShown = pods.some((p) => p.node);
+  const unbound = pods.filter(
+    (p) =>
+      !p.node &&
+      !inCount.has(key(p)) &&
+      /^(?:Pending|SchedulingGated)$/.test(p.status ?? '') &&
+      (nodesShown || p.conditions.some((c) => c.type === 'PodScheduled' && c.status === 'False')),
+  );
+  const unknown = pods.filter(
+    (p) => !p.node && !releasedNode(p) && !unbound.includes(p) && !inCount.has(key(p)),
+  );
+  const notes = `${
+    finished.length
+      ? ` Not counted: ${plural(finished.length, 'finished pod')} (Succeeded/Failed, no longer holding ${finished.length === 1 ? 'its' : 'their'} node): ${finished
+          .map((p) => `${p.name} [${p.status}] on ${p.node}`)
+          .join(', ')}.`
+      : ''
+  }${
+    unbound.length
+      ? ` ${plural(unbound.length, 'Pending pod')} not scheduled to any node: ${unbound.map((p) => p.name).join(', ')}.`
+      : ''
+  }${
+    unknown.length
+      ? ` The node of ${plural(unknown.length, 'pod')} was not shown: ${unknown
+          .slice(0, 8)
+          .map((p) => p.name)
+          .join(', ')}${unknown.length > 8 ? ', ...' : ''}.`
+      : ''
+  }`;
+  return `${head}${next} Counted: the pods bound to each node that still occupy it (Running, or Pending there while starting).${notes}`;
+}

@@ -5,7 +5,13 @@ import { hasCompleted, hasFinished } from './health';
 import type { HostPathView, ObjectView } from './observe';
 import type { LogLine } from './observe/views';
 import type { Question, Scope, Subject } from './scope';
-import { barePods, ingressHostsAndTls, nodeTopology, underReplicated } from './questions-fleet';
+import {
+  barePods,
+  ingressHostsAndTls,
+  nodeTopology,
+  podsPerNode,
+  underReplicated,
+} from './questions-fleet';
 import {
   failedJobs,
   imagePullPods,
@@ -281,6 +287,14 @@ export function answerQuestion(
       return hpasAtMax(model, questionNamespace(q, model, scope));
     case 'external_names':
       return externalNameServices(model, questionNamespace(q, model, scope));
+    case 'pods_per_node':
+      // the nodes' load: every namespace unless the message names one
+      return podsPerNode(
+        model,
+        q.namespace ?? questionNamespace({ near: q.near }, model, { ...scope, namespaces: [] }),
+      );
+    case 'claims_by_size':
+      return claimsBySize(model, q, questionNamespace(q, model, scope));
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
@@ -1720,5 +1734,103 @@ function createdSince(
       const w = kind === 'pod' ? model.workloadOf(o) : undefined;
       return `${o.name} at ${new Date(o.created!).toISOString()} (${ago(now - o.created!)} ago${w && w.name !== o.name ? `, ${w.kind} ${w.name}` : ''}${o.status ? `, ${o.status}` : ''})`;
     })
+    .join('; ')}.${tail}`;
+}
+
+/** a claim's size: what was provisioned (status.capacity), else what it requests */
+export function claimSize(c: ObjectView): { size?: string; requested: boolean } {
+  const provisioned =
+    c.fields['storageCapacity'] ??
+    (c.fields['storageRequest'] === undefined
+      ? c.fields['capacity'] || c.fields['Capacity'] || undefined
+      : undefined);
+  if (provisioned) return { size: provisioned, requested: false };
+  const asked = c.fields['storageRequest'];
+  return asked ? { size: asked, requested: true } : { requested: false };
+}
+
+/**
+ * "which PVCs in data are larger than 100Gi, and which pods use them?": the namespace's claims
+ * above (or under) the size, by their provisioned capacity, else their request; each with the pods
+ * whose volumes name it (read whole or described, or the claim's own "Used By"), or "no pod".
+ * Finished pods that named a claim are said apart.
+ */
+export function claimsBySize(
+  model: ClusterModel,
+  q: { bytes: number; size: string; inclusive: boolean; below?: boolean },
+  namespace: string | undefined,
+): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const inNs = (o: ObjectView) => !namespace || o.namespace === namespace;
+  const claims = model
+    .list('persistentvolumeclaim', namespace)
+    .filter(inNs)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const comparison = q.inclusive
+    ? `${q.below ? 'at most' : 'at least'} ${q.size}`
+    : `${q.below ? 'smaller' : 'larger'} than ${q.size}`;
+  const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  if (!claims.length)
+    return `I could not list the PersistentVolumeClaims${where} with the tools available.`;
+  const pods = model.list('pod', namespace).filter(inNs);
+  const unread = pods.filter((p) => !volumesRead(p));
+  // across namespaces a claim is named with its namespace, and only its own pods mount it
+  const label = (c: ObjectView) => (namespace ? c.name : `${c.namespace ?? '?'}/${c.name}`);
+  const sized = claims.map((c) => ({ c, ...claimSize(c), bytes: quantity(claimSize(c).size) }));
+  const hits = sized
+    .filter(
+      (x) =>
+        x.size !== undefined &&
+        (q.below
+          ? x.bytes < q.bytes || (q.inclusive && x.bytes === q.bytes)
+          : x.bytes > q.bytes || (q.inclusive && x.bytes === q.bytes)),
+    )
+    .sort((a, b) => b.bytes - a.bytes || label(a.c).localeCompare(label(b.c)));
+  const unsized = sized.filter((x) => x.size === undefined);
+  const users = (c: ObjectView) => {
+    const byPods = pods.filter(
+      (p) =>
+        (!p.namespace || !c.namespace || p.namespace === c.namespace) &&
+        (p.fields['claims'] ?? '').split(',').includes(c.name),
+    );
+    const listed = (c.fields['usedBy'] ?? '')
+      .split(',')
+      .filter((n) => n && !byPods.some((p) => p.name === n));
+    const named = (p: ObjectView) => {
+      const w = model.workloadOf(p);
+      const owner = w.kind !== 'pod' && w.name !== p.name ? ` of ${w.kind} ${w.name}` : '';
+      return `${p.name}${owner}${p.status && p.status !== 'Running' ? ` [${p.status}]` : ''}`;
+    };
+    return {
+      running: byPods
+        .filter((p) => !hasFinished(p))
+        .map(named)
+        .concat(listed),
+      finished: byPods.filter(hasFinished).map((p) => `${p.name} [${p.status}]`),
+    };
+  };
+  const line = (x: (typeof sized)[number]) => {
+    const u = users(x.c);
+    const size = `${x.size}${x.requested ? ' requested' : ''}${x.c.status && x.c.status !== 'Bound' ? `, ${x.c.status}` : ''}`;
+    const by = u.running.length
+      ? `used by ${u.running.join(', ')}`
+      : unread.length && x.c.fields['usedBy'] === undefined
+        ? `no pod I read mounts it (${plural(unread.length, 'pod')} not read)`
+        : 'no pod mounts it';
+    return `${label(x.c)} (${size}): ${by}${u.finished.length ? `; finished: ${u.finished.join(', ')}` : ''}`;
+  };
+  const others = sized.filter((x) => x.size !== undefined && !hits.includes(x));
+  const tail = `${
+    others.length
+      ? ` Not ${q.below ? 'smaller' : 'larger'}: ${others
+          .sort((a, b) => b.bytes - a.bytes || a.c.name.localeCompare(b.c.name))
+          .map((x) => `${label(x.c)} ${x.size}`)
+          .join(', ')}.`
+      : ''
+  }${unsized.length ? ` The size of ${unsized.map((x) => label(x.c)).join(', ')} was not shown.` : ''}`;
+  if (!hits.length)
+    return `No PersistentVolumeClaim${where} is ${comparison} (${plural(claims.length, 'claim')} read).${tail}`;
+  return `${hits.length} of the ${plural(claims.length, 'PersistentVolumeClaim')}${where} ${hits.length === 1 ? 'is' : 'are'} ${comparison} (by provisioned capacity, else request): ${hits
+    .map(line)
     .join('; ')}.${tail}`;
 }

@@ -122,7 +122,22 @@ export type Question =
   /** "which HPAs are maxed out?": autoscalers whose current replicas reached maxReplicas */
   | { type: 'hpas_at_max'; namespace?: string; near?: string[] }
   /** "which services are ExternalName, and where does each point?": spec.externalName */
-  | { type: 'external_names'; namespace?: string; near?: string[] };
+  | { type: 'external_names'; namespace?: string; near?: string[] }
+  /** "which node runs the most pods?": pods occupying each node (bound, not finished), most first */
+  | { type: 'pods_per_node'; namespace?: string; near?: string[] }
+  /**
+   * "which PVCs in data are larger than 100Gi, and which pods use them?": claims above (or, with
+   * `below`, under) `bytes`, as `size` said it; `inclusive`: "at least", "or more"
+   */
+  | {
+      type: 'claims_by_size';
+      bytes: number;
+      size: string;
+      inclusive: boolean;
+      below?: boolean;
+      namespace?: string;
+      near?: string[];
+    };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
@@ -136,7 +151,7 @@ const NOT_A_NAME_AFTER_KIND =
 
 /** words that come before a kind as a determiner or adjective ("a single pod"), never as a name */
 const NOT_A_NAME_BEFORE_KIND =
-  /^(?:single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong|\d+)$/;
+  /^(?:per|by|across|single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong|\d+)$/;
 
 /** a word said to work ("checkout itself works", "the db is fine", "payments looks ok") */
 const WORKS_FINE =
@@ -941,6 +956,10 @@ function hygieneQuestion(t: string, namespaces: string[], now: number): Question
     /\?|\b(?:how many|which|what|who|list|show|find|tell me|give me|is there|are there|any|anything|count)\b/.test(
       t,
     );
+  // "which PVCs in data are larger than 100Gi (and which pods use them)?", "claims of at least
+  // 1Ti", "any volumes over 500G?"
+  const sized = asking ? claimsBySize(t) : undefined;
+  if (sized) return { ...sized, namespace: ns, near };
   // "which PVCs aren't mounted by any pod?", "unused / orphaned volumes", "claims not attached to anything"
   if (
     asking &&
@@ -1029,6 +1048,58 @@ const SPELLED: Record<string, number> = {
 };
 
 /** "for more than 10 minutes", "longer than 5m", "over an hour", "10+ min" -> ms */
+/** bytes of a storage unit as people write it: binary (Gi, GiB), decimal (G, GB) */
+const STORAGE_UNITS: Record<string, number> = {
+  ki: 1024,
+  mi: 1024 ** 2,
+  gi: 1024 ** 3,
+  ti: 1024 ** 4,
+  pi: 1024 ** 5,
+  k: 1e3,
+  m: 1e6,
+  g: 1e9,
+  t: 1e12,
+  p: 1e15,
+};
+
+/** a size with a storage unit ("100Gi", "1 TiB", "500G", "750GB"; a bare "5m" is minutes) */
+const SIZE = String.raw`(\d+(?:\.\d+)?)\s*(kib|mib|gib|tib|pib|ki|mi|gi|ti|pi|kb|mb|gb|tb|pb|g|t|p)\b`;
+const LARGER_THAN = new RegExp(
+  String.raw`(?<!\bno )(?<![a-z])(larger|bigger|greater|more|higher|over|above|exceed(?:s|ing)?|at least|no (?:less|smaller) than|>=?|≥)\s*(?:than\s+|or equal(?: to)?\s+)?(?:the\s+size\s+of\s+)?${SIZE}(\s+or\s+(?:more|larger|bigger|above|over)\b|\s+and\s+(?:up|above|over|more|larger|bigger)\b|\+)?`,
+);
+const SMALLER_THAN = new RegExp(
+  String.raw`(?<!\bno )(?<![a-z])(smaller|less|lower|under|below|at most|no (?:more|larger|bigger) than|<=?|≤)\s*(?:than\s+|or equal(?: to)?\s+)?${SIZE}(\s+or\s+(?:less|smaller|below|under)\b)?`,
+);
+
+/**
+ * A question about claims above (or under) a size: the size and which way it compares. Asks about
+ * claims (PVCs, volume claims, volumes, disks) and names a size with a unit after a comparison.
+ */
+function claimsBySize(
+  t: string,
+): Omit<Extract<Question, { type: 'claims_by_size' }>, 'namespace' | 'near'> | undefined {
+  if (!/\b(?:pvcs?|persistent ?volume ?claims?|(?:volume )?claims?|volumes?|disks?)\b/.test(t))
+    return undefined;
+  // a rate, memory or CPU is no claim's size ("pods over 2Gi of memory")
+  if (/\b(?:memory|ram|heap|cpu|per (?:second|minute|hour|day))\b|\/s\b/.test(t)) return undefined;
+  // "claims of 100Gi or more": the comparison after the size
+  const after = new RegExp(
+    String.raw`()${SIZE}(\s+(?:or|and)\s+(?:more|larger|bigger|above|over|up)\b)`,
+  ).exec(t);
+  const up = LARGER_THAN.exec(t) ?? after;
+  const m = up ?? SMALLER_THAN.exec(t);
+  if (!m) return undefined;
+  const unit = m[3]!.replace(/b$/, '');
+  const bytes = Number(m[2]) * (STORAGE_UNITS[unit] ?? NaN);
+  if (!(bytes > 0)) return undefined;
+  const inclusive =
+    /^(?:at least|at most|no (?:less|smaller|more|larger|bigger) than|>=|<=|≥|≤)$/.test(m[1]!) ||
+    /\bor equal\b/.test(m[0]) ||
+    !!m[4];
+  const size = `${m[2]}${unit.length === 2 ? `${unit[0]!.toUpperCase()}i` : unit.toUpperCase()}`;
+  return { type: 'claims_by_size', bytes, size, inclusive, ...(up ? {} : { below: true }) };
+}
+
 export function pendingLongerThan(text: string): number | undefined {
   const t = text.replace(/\bhalf an hour\b/g, '30 minutes');
   const unit = (u: string) =>
@@ -1169,6 +1240,12 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
         )))
   )
     return { type: 'node_topology' };
+  // "which node runs the most pods?", "busiest node by pod count", "how many pods per node?",
+  // "node with the fewest pods": pods counted on each node
+  if (!failure && podsPerNodeAsked(t)) {
+    const named = namespaces.find((n) => new RegExp(`\\b${n}\\b`).test(t));
+    return { type: 'pods_per_node', namespace: named, near: named ? [] : near };
+  }
   // "which pods aren't owned by anything?", "bare / naked / orphan / standalone pods", "pods not
   // managed by a controller", "any pods not owned by a deployment?"
   if (
@@ -1220,6 +1297,34 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
   )
     return { type: 'under_replicated', kind, namespace: ns, near };
   return undefined;
+}
+
+const MOST_PODS =
+  /\b(?:most|fewest|least|(?:highest|largest|biggest|greatest|lowest|smallest) (?:number|count) of)\s+(?:\w+\s+)?pods\b/;
+
+/** "which node runs the most pods?", "pods per node", "busiest node by pod count" */
+function podsPerNodeAsked(t: string): boolean {
+  if (!/\bpods?\b/.test(t) || !/\bnodes?\b/.test(t)) return false;
+  // "which node is kafka-2 on", "which node uses the most memory": another question
+  if (/\b(?:memory|cpu|ram|disk|storage|network|bandwidth|load|utili[sz]\w*)\b/.test(t))
+    return false;
+  return (
+    // "which node runs the most pods", "what node has the most running pods"
+    (MOST_PODS.test(t) &&
+      /\b(?:which|what|whichever)\s+(?:\w+\s+)?nodes?\b|\bnodes?\s+(?:with|has|have|having|hosts?|hosting|runs?|running|carr(?:y|ies|ying)|holds?|holding|that)\b/.test(
+        t,
+      )) ||
+    // "busiest / most crowded / most loaded node by pod count"
+    /\b(?:busiest|most (?:crowded|packed|loaded|populated)|fullest)\s+nodes?\b[^?.]{0,40}\bpods?\b/.test(
+      t,
+    ) ||
+    // "pod count per node", "how many pods per node / on each node", "pods by node"
+    /\bpods?(?:\s+(?:count|counts|number|numbers|total|totals))?\s+(?:(?:are\s+|is\s+)?(?:running|scheduled|placed)\s+)?(?:per|by|on each|on every|for each|across(?: the)?|across all)\s+nodes?\b/.test(
+      t,
+    ) ||
+    /\bhow many pods\b[^?.]{0,40}\b(?:each|every|per)\s+node\b/.test(t) ||
+    /\b(?:pod count|number of pods)\s+(?:of|on|for)\s+(?:each|every)\s+node\b/.test(t)
+  );
 }
 
 /** an HPA's maximum reached: "maxed out", "at their ceiling", "can't scale further" */

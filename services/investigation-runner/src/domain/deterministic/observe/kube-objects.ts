@@ -269,9 +269,13 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         str(rec(spec['capacity'])['storage']) ??
         str(rec(rec(spec['resources'])['requests'])['storage']);
       if (cap) v.fields['capacity'] = cap;
-      // a claim's actual size (status), which lags its request while a resize is pending
-      const actual = str(rec(status['capacity'])['storage']);
-      if (actual) v.fields['status.capacity'] = actual;
+      // a claim's size: what was provisioned (status.capacity), apart from what it asks
+      if (kind === 'persistentvolumeclaim') {
+        const provisioned = str(rec(status['capacity'])['storage']);
+        if (provisioned) v.fields['storageCapacity'] = provisioned;
+        const asked = str(rec(rec(spec['resources'])['requests'])['storage']);
+        if (asked) v.fields['storageRequest'] = asked;
+      }
       const modes = arr(spec['accessModes']).map(String);
       if (modes.length) v.fields['accessModes'] = modes.join(',');
       const claim = rec(spec['claimRef']);
