@@ -17,7 +17,7 @@ import { stripHash, workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
-import { clip } from './text';
+import { clip, namesToken } from './text';
 import { kindValue, type ToolProfile } from './tool-profile';
 
 export interface Knowledge {
@@ -223,7 +223,16 @@ export function conclude(
     run.context.service ||
     'the affected service';
   const ns = top?.f.object?.namespace ?? scope.namespaces[0];
-  const label = `${subjectName}${ns ? ` (namespace ${ns})` : ''}`;
+  // a controller's record about what it applies (a GitOps controller, a deploy Job) is told about
+  // the subject it names, not about the controller: "... on checkout (via kustomize-controller in
+  // flux-system)"
+  const named = top?.f.entry.namesSubject
+    ? scope.subjects.find((s) => [top!.f.fact, top!.f.workload].some((t) => namesToken(t, s.name)))
+    : undefined;
+  const label =
+    named && named.name !== subjectName
+      ? `${named.name} (via ${subjectName}${ns ? ` in namespace ${ns}` : ''})`
+      : `${subjectName}${ns ? ` (namespace ${ns})` : ''}`;
 
   const question = scope.question ? answerQuestion(scope.question, model, scope, now) : undefined;
   let description: string;
