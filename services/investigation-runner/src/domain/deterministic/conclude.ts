@@ -55,11 +55,24 @@ export function absorbKnowledge(tool: string, output: unknown, k: Knowledge): vo
 // Conclusion
 
 function fillTemplate(t: string, vars: Record<string, string>): string {
+  // the template's own spacing and empty brackets are tidied, never the values put in it (a
+  // quoted "connect() failed" keeps its brackets)
+  const values: string[] = [];
   return t
-    .replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '')
+    .replace(/\{(\w+)\}/g, (_, k: string) => {
+      const v = vars[k] ?? '';
+      if (!v) return '';
+      values.push(v);
+      return `\u0000${values.length - 1}\u0000`;
+    })
     .replace(/\s+([,.)])/g, '$1')
     .replace(/\(\s*\)/g, '')
-    .replace(/\s{2,}/g, ' ');
+    .replace(/\s{2,}/g, ' ')
+    .replace(/(\s?)\u0000(\d+)\u0000/g, (_, space: string, i: string) => {
+      const v = values[Number(i)]!;
+      // where the template's space meets a value that starts with one (or with , . or ")")
+      return space && /^[\s,.)]/.test(v) ? v.replace(/^\s+/, '') : space + v;
+    });
 }
 
 export const NO_PROBLEM = 'No problem found';
@@ -851,7 +864,9 @@ function resizePending(
   if (!name) return undefined;
   const claim = byCondition ?? claims.find((c) => c.name === name);
   const cond = claim?.conditions.find((x) => x.type === 'FileSystemResizePending');
-  const asked = claim?.fields['capacity'];
+  // what the claim asks (its spec) against what it has (its status); a table's CAPACITY is only
+  // the latter
+  const asked = claim?.fields['storageRequest'];
   const actual = claim?.fields['storageCapacity'];
   const pods = model
     .list('pod', ns)

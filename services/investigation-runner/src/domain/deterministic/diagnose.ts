@@ -22,6 +22,7 @@ import {
   nodesRefusingDaemonSet,
   quantity,
   servicePorts,
+  workloadName,
   type ClusterModel,
 } from './model';
 import type { ObjectView } from './observe';
@@ -513,8 +514,11 @@ function drainLongerThanGrace(model: ClusterModel, entry: CauseEntry): Finding[]
             drain = { secs, said: m![1]!, source: `its log: ${clip(errorMessage(x.text), 120)}` };
         }
     if (!drain || drain.secs <= grace) continue;
+    // the pods it stopped may be gone already: their events stay, named like its pods
     const killing = model.events.filter(
-      (e) => e.reason === 'Killing' && siblings.has(e.object?.name ?? ''),
+      (e) =>
+        e.reason === 'Killing' &&
+        (siblings.has(e.object?.name ?? '') || workloadName(e.object?.name ?? '') === w),
     );
     const sigterm = logs.some((l) => l.lines.some((x) => /\bSIGTERM\b/.test(x.text)));
     if (!killing.length && !sigterm) continue;

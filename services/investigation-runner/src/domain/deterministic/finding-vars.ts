@@ -634,16 +634,24 @@ function redisPolicy({ model, f }: FindingContext): Record<string, string> {
  * A Secret (or the ExternalSecret / SealedSecret that writes it) updated in the day before the
  * finding: a rotation that changed one half of a pair (a keystore, not its password).
  */
-function secretUpdated({ model, f }: FindingContext): Record<string, string> {
+function secretUpdated({ model, f, names }: FindingContext): Record<string, string> {
   const ns = f.object?.namespace;
-  const until = f.at ?? Infinity;
+  // a finding without a time (a stack frame's "Caused by:") is as recent as its pods' last record
+  const until =
+    f.at ??
+    Math.max(
+      ...model.logs
+        .filter((l) => l.pod && names.has(l.pod))
+        .flatMap((l) => l.lines.map((x) => x.at ?? -Infinity)),
+    );
+  if (!Number.isFinite(until)) return {};
   const updated = model.events
     .filter((e) => {
       const at = e.last ?? e.first;
       return (
         at !== undefined &&
         at <= until &&
-        (f.at === undefined || at >= f.at - 24 * 3600_000) &&
+        at >= until - 24 * 3600_000 &&
         (!ns || !e.namespace || e.namespace === ns) &&
         /^(?:Secret|ExternalSecret|SealedSecret)$/i.test(e.object?.kind ?? '') &&
         /^(?:Updated|Unsealed|Synced|Created)$/.test(e.reason ?? '')
@@ -651,9 +659,9 @@ function secretUpdated({ model, f }: FindingContext): Record<string, string> {
     })
     .sort((a, b) => (b.last ?? b.first ?? 0) - (a.last ?? a.first ?? 0))[0];
   if (!updated) return {};
-  const at = new Date((updated.last ?? updated.first)!).toISOString();
+  const when = new Date((updated.last ?? updated.first)!).toISOString();
   return {
-    secret_updated: `: ${updated.object!.kind} ${updated.object!.name} was updated at ${at} ("${clip(updated.message, 80)}"), a rotation of one Secret without the other`,
+    secret_updated: `: ${updated.object!.kind} ${updated.object!.name} was updated at ${when} ("${clip(updated.message, 80)}"), a rotation of one Secret without the other`,
   };
 }
 
@@ -898,7 +906,7 @@ function kafkaPollSettings(x: FindingContext): Record<string, string> {
   return {
     poll_interval: interval ? ` (${interval})` : '',
     poll_records: records
-      ? `. Each poll() hands it up to ${records.replace(/^\S+ = /, '')} records (${records})`
+      ? `. Each poll hands it up to ${records.replace(/^\S+ = /, '')} records (${records})`
       : '',
     poll_records_fix: records ? ` (${records})` : '',
   };
