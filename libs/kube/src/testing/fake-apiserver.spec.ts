@@ -8,7 +8,7 @@ import {
   Metrics,
   VersionApi,
 } from '@kubernetes/client-node';
-import { WorldIndex } from '../world';
+import { WorldIndex, type Json } from '../world';
 import { aScenarioWorld } from './a-scenario-world';
 import { startFakeKubeApiServer, writeKubeconfig, type FakeKubeApiServer } from './fake-apiserver';
 
@@ -215,7 +215,7 @@ describe('fake Kubernetes API server: custom resources of the world', () => {
 
   const json = async (path: string) => {
     const res = await fetch(`${server.url}${path}`);
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as Record<string, Json> };
   };
 
   it('lists their groups and resources in discovery', async () => {
