@@ -266,7 +266,7 @@ export function resolveKindIn(input: string, catalogue: readonly KindInfo[]): Ki
   // else matches
   const exact = catalogue.find(
     (k) =>
-      matches(k, { ...q }) &&
+      matches(k, q) &&
       (k.kind.toLowerCase() === q.name || k.plural === q.name || k.singular === q.name),
   );
   return exact ?? catalogue.find((k) => matches(k, q));
