@@ -308,4 +308,24 @@ describe('the Helm chart with every option on', () => {
       },
     ]);
   });
+
+  it('lets the Kubernetes tool server read custom resources, read-only, namespaced and cluster-scoped', () => {
+    const role = (name: string) =>
+      manifests.find((m) => m.kind === 'ClusterRole' && m.metadata.name === name)!;
+    const read = role('inq-inquest-toolserver-kubernetes-read').rules as Obj[];
+    const cluster = role('inq-inquest-toolserver-kubernetes-cluster-read').rules as Obj[];
+    expect(read).toContainEqual({
+      apiGroups: ['argoproj.io'],
+      resources: ['applications', 'applicationsets', 'appprojects'],
+      verbs: ['get', 'list', 'watch'],
+    });
+    expect(read.some((r) => r.apiGroups.includes('kustomize.toolkit.fluxcd.io'))).toBe(true);
+    expect(cluster).toContainEqual({
+      apiGroups: ['cert-manager.io'],
+      resources: ['clusterissuers'],
+      verbs: ['get', 'list', 'watch'],
+    });
+    for (const r of [...read, ...cluster])
+      expect(r.verbs.every((v: string) => ['get', 'list', 'watch'].includes(v))).toBe(true);
+  });
 });

@@ -1,5 +1,16 @@
-export { KINDS, resolveKind, kindOf } from './kinds';
-export type { KindInfo } from './kinds';
+export {
+  KINDS,
+  resolveKind,
+  kindOf,
+  builtinKindOf,
+  isBuiltinKind,
+  customKind,
+  groupOf,
+  guessPlural,
+  parseKindQuery,
+  resolveKindIn,
+} from './kinds';
+export type { KindInfo, KindQuery } from './kinds';
 export { WorldIndex, loadWorld } from './world';
 export type {
   Json,

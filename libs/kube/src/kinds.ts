@@ -9,6 +9,10 @@ export interface KindInfo {
   plural: string;
   namespaced: boolean;
   shortNames: string[];
+  /** discovery's singular name (custom kinds; a built-in's is its lower-case kind) */
+  singular?: string;
+  /** true for a kind that is not one of KINDS: a custom resource, or one found by discovery */
+  custom?: boolean;
 }
 
 function k(
@@ -122,4 +126,148 @@ export function resolveKind(input: string): KindInfo | undefined {
 export function kindOf(obj: { kind?: string } | undefined): KindInfo | undefined {
   if (!obj?.kind) return undefined;
   return KINDS.find((i) => i.kind === obj.kind);
+}
+
+// ------------------------------------------------------------------ custom resources
+
+const VERSION = /^v\d+(?:(?:alpha|beta)\d+)?$/;
+
+/** The group of an `apiVersion`: '' for `v1`, `apps` for `apps/v1`. */
+export function groupOf(apiVersion: string | undefined): string {
+  const av = apiVersion ?? '';
+  const slash = av.indexOf('/');
+  return slash >= 0 ? av.slice(0, slash) : '';
+}
+
+/** True for a kind of the fixed built-in list (same kind and group), false for a custom one. */
+export function isBuiltinKind(info: KindInfo): boolean {
+  return KINDS.some((k) => k.kind === info.kind && k.group === info.group);
+}
+
+/**
+ * The built-in KindInfo of an object, looking at its apiVersion's group too: a Knative
+ * `serving.knative.dev/v1` Service is not the core Service. An object without apiVersion is
+ * taken by its kind alone.
+ */
+export function builtinKindOf(
+  obj: { apiVersion?: string; kind?: string } | undefined,
+): KindInfo | undefined {
+  const info = kindOf(obj);
+  if (!info || !obj?.apiVersion) return info;
+  return groupOf(obj.apiVersion) === info.group ? info : undefined;
+}
+
+/**
+ * The plural a kind's resource is guessed to have, as Kubernetes' UnsafeGuessKindToResource does:
+ * the lower-case kind + `s` (`-s` → `-ses`, `-y` → `-ies`).
+ */
+export function guessPlural(kind: string): string {
+  const singular = kind.toLowerCase();
+  if (singular.endsWith('s')) return `${singular}es`;
+  if (singular.endsWith('y')) return `${singular.slice(0, -1)}ies`;
+  return `${singular}s`;
+}
+
+/**
+ * A KindInfo for a kind discovery (or a scenario object) tells of. Without a plural the plural is
+ * guessed (guessPlural), as the loopback API server serves a scenario's custom kinds.
+ */
+export function customKind(
+  apiVersion: string,
+  kind: string,
+  namespaced: boolean,
+  names: { plural?: string; singular?: string; shortNames?: string[] } = {},
+): KindInfo {
+  const group = groupOf(apiVersion);
+  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+  return {
+    kind,
+    group,
+    version,
+    apiVersion: group ? `${group}/${version}` : version,
+    plural: names.plural ?? guessPlural(kind),
+    namespaced,
+    shortNames: names.shortNames ?? [],
+    singular: names.singular || kind.toLowerCase(),
+    custom: true,
+  };
+}
+
+/** What a typed kind asks for: a name (kind, plural, singular or short name), maybe group and version. */
+export interface KindQuery {
+  name: string;
+  group?: string;
+  version?: string;
+}
+
+/**
+ * Parses the forms kubectl takes for a resource type: `kustomization`, `Kustomization`,
+ * `kustomizations.kustomize.toolkit.fluxcd.io`, `applications.v1alpha1.argoproj.io`,
+ * `applications.argoproj.io/v1alpha1`, `argoproj.io/v1alpha1/applications`, `v1/pods`.
+ */
+export function parseKindQuery(input: string): KindQuery | undefined {
+  const raw = input.trim().toLowerCase();
+  if (!raw || /\s/.test(raw)) return undefined;
+  let name = raw;
+  let group: string | undefined;
+  let version: string | undefined;
+  const parts = raw.split('/');
+  if (parts.length === 2 && VERSION.test(parts[1]!)) {
+    // resource.group/version
+    name = parts[0]!;
+    version = parts[1];
+  } else if (parts.length === 2) {
+    // version/resource (core) or group/resource
+    name = parts[1]!;
+    if (VERSION.test(parts[0]!)) version = parts[0];
+    else group = parts[0];
+  } else if (parts.length === 3) {
+    [group, version, name] = parts as [string, string, string];
+  } else if (parts.length > 3) return undefined;
+  if (!name) return undefined;
+  const dot = name.indexOf('.');
+  if (dot >= 0) {
+    let rest = name.slice(dot + 1);
+    name = name.slice(0, dot);
+    const m = /^(v\d+(?:(?:alpha|beta)\d+)?)(?:\.(.*))?$/.exec(rest);
+    if (m) {
+      version = m[1];
+      rest = m[2] ?? '';
+    }
+    group = rest;
+  }
+  if (group === 'core') group = '';
+  return { name, ...(group !== undefined ? { group } : {}), ...(version ? { version } : {}) };
+}
+
+function matches(info: KindInfo, q: KindQuery): boolean {
+  if (q.group !== undefined && q.group !== info.group) return false;
+  if (q.version !== undefined && q.version !== info.version) return false;
+  return (
+    info.kind.toLowerCase() === q.name ||
+    info.plural === q.name ||
+    (info.singular ?? '') === q.name ||
+    info.shortNames.some((s) => s.toLowerCase() === q.name)
+  );
+}
+
+/**
+ * Resolves a typed kind the way kubectl does against what the API server serves: the built-in
+ * kinds first (so `svc`, `Service`, `certificate`... mean what they mean to kubectl even when a
+ * CRD reuses the name), then `catalogue` (discovery's kinds, preferred versions first) in its
+ * order. A group-qualified name (`services.serving.knative.dev`) always reaches its own group.
+ */
+export function resolveKindIn(input: string, catalogue: readonly KindInfo[]): KindInfo | undefined {
+  const builtin = resolveKind(input);
+  if (builtin) return builtin;
+  const q = parseKindQuery(input);
+  if (!q) return undefined;
+  // by plural/kind/singular before short names: kubectl expands short names only when nothing
+  // else matches
+  const exact = catalogue.find(
+    (k) =>
+      matches(k, q) &&
+      (k.kind.toLowerCase() === q.name || k.plural === q.name || k.singular === q.name),
+  );
+  return exact ?? catalogue.find((k) => matches(k, q));
 }

@@ -137,3 +137,58 @@ describe('WorldIndex', () => {
     }
   });
 });
+
+describe('WorldIndex: custom resources', () => {
+  const w = new WorldIndex(aScenarioWorld({ customResources: true }));
+
+  it('serves any apiVersion/kind it does not know as a custom kind', () => {
+    expect(w.customKinds().map((k) => [k.apiVersion, k.kind, k.plural, k.namespaced])).toEqual([
+      ['argoproj.io/v1alpha1', 'Application', 'applications', true],
+      ['kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'kustomizations', true],
+      ['source.toolkit.fluxcd.io/v1', 'GitRepository', 'gitrepositories', true],
+      ['cert-manager.io/v1', 'ClusterIssuer', 'clusterissuers', false],
+    ]);
+    expect(
+      w
+        .kinds()
+        .slice(-4)
+        .map((k) => k.kind),
+    ).toEqual(['Application', 'Kustomization', 'GitRepository', 'ClusterIssuer']);
+    expect(w.kindsPresent().map((k) => k.kind)).toContain('Kustomization');
+  });
+
+  it('lists, gets and resolves them as kubectl would', () => {
+    expect(names(w.list('applications.argoproj.io'))).toEqual(['pricing-api']);
+    expect(names(w.list('Kustomization', { namespace: 'flux-system' }))).toEqual(['apps']);
+    expect(w.list('kustomization', { namespace: 'shop' })).toEqual([]);
+    expect(w.get('clusterissuer', 'letsencrypt-prod', 'ignored')?.kind).toBe('ClusterIssuer');
+    expect(w.resolve('service')?.group).toBe('');
+    expect(w.resolve('widgets')).toBeUndefined();
+    expect(() => w.list('widgets')).toThrow('the server doesn\'t have a resource type "widgets"');
+  });
+
+  it('keeps a built-in kind name of another group apart from the built-in', () => {
+    const world = aScenarioWorld();
+    world.objects.push({
+      apiVersion: 'serving.knative.dev/v1',
+      kind: 'Service',
+      metadata: { name: 'hello', namespace: 'shop' },
+    });
+    const ix = new WorldIndex(world);
+    expect(names(ix.list('svc', { namespace: 'shop' }))).not.toContain('hello');
+    expect(names(ix.list('services.serving.knative.dev'))).toEqual(['hello']);
+  });
+
+  it('finds the events about one', () => {
+    expect(
+      w
+        .events({ involved: { kind: 'kustomizations.kustomize.toolkit.fluxcd.io', name: 'apps' } })
+        .map((e) => e.reason),
+    ).toEqual(['ReconciliationFailed']);
+    expect(
+      w
+        .events({ involved: { kind: 'Application', name: 'pricing-api', namespace: 'argocd' } })
+        .map((e) => e.source?.component),
+    ).toEqual(['argocd-application-controller']);
+  });
+});

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { invalidField, invalidRequest, notFound } from '@inquest/errors';
-import { KINDS, kindOf, resolveKind, type KindInfo } from './kinds';
+import {
+  KINDS,
+  builtinKindOf,
+  customKind,
+  groupOf,
+  isBuiltinKind,
+  resolveKindIn,
+  type KindInfo,
+} from './kinds';
 import {
   matchesFields,
   matchesLabels,
@@ -121,12 +129,9 @@ export function loadWorld(file: string): ScenarioWorld {
   return world;
 }
 
-function requireKind(kind: string | KindInfo): KindInfo {
-  if (typeof kind !== 'string') return kind;
-  const info = resolveKind(kind);
-  if (!info) throw invalidField('kind', `the server doesn't have a resource type "${kind}"`);
-  return info;
-}
+/** Where a kind's objects are kept: a built-in by its kind, a custom kind by kind and group. */
+const keyOf = (info: KindInfo): string =>
+  isBuiltinKind(info) ? info.kind : `${info.kind}.${info.group}`;
 
 const eventTime = (e: KubeObject): number =>
   (
@@ -147,14 +152,26 @@ export class WorldIndex {
   readonly now: Date;
   private readonly byKind = new Map<string, KubeObject[]>();
   private readonly byUid = new Map<string, KubeObject>();
+  /** kinds of the world's objects that are not built-in (custom resources), in order of appearance */
+  private readonly custom: KindInfo[] = [];
 
   constructor(readonly world: ScenarioWorld) {
     const now = toDate(world.now);
     if (!now) throw invalidRequest('a scenario world needs "now" as an RFC 3339 time');
     this.now = now;
     for (const obj of world.objects) {
-      const info = kindOf(obj);
-      const key = info?.kind ?? obj.kind ?? '';
+      let info = builtinKindOf(obj);
+      if (!info && obj.kind) {
+        // any other apiVersion/kind is a custom resource: plural = lower-case kind + s (-ies,
+        // -ses as Kubernetes guesses), namespaced unless its objects have no namespace
+        const group = groupOf(obj.apiVersion);
+        info = this.custom.find((k) => k.kind === obj.kind && k.group === group);
+        if (!info) {
+          info = customKind(obj.apiVersion ?? 'v1', obj.kind, Boolean(obj.metadata?.namespace));
+          this.custom.push(info);
+        } else if (!info.namespaced && obj.metadata?.namespace) info.namespaced = true;
+      }
+      const key = info ? keyOf(info) : (obj.kind ?? '');
       const list = this.byKind.get(key) ?? [];
       list.push(obj);
       this.byKind.set(key, list);
@@ -171,20 +188,42 @@ export class WorldIndex {
     return this.world.objects;
   }
 
-  /** Kinds that have at least one object in this world. */
+  /** Kinds that have at least one object in this world (built-ins, then custom kinds). */
   kindsPresent(): KindInfo[] {
-    return KINDS.filter((k) => (this.byKind.get(k.kind)?.length ?? 0) > 0);
+    return [...KINDS.filter((k) => (this.byKind.get(k.kind)?.length ?? 0) > 0), ...this.custom];
+  }
+
+  /** The custom kinds of this world's objects (any apiVersion/kind that is not built-in). */
+  customKinds(): KindInfo[] {
+    return [...this.custom];
+  }
+
+  /** Every kind this world's API server serves: the built-in kinds, then its custom kinds. */
+  kinds(): KindInfo[] {
+    return [...KINDS, ...this.custom];
+  }
+
+  /** A typed kind resolved as kubectl would against this world's API server (built-ins first). */
+  resolve(kind: string): KindInfo | undefined {
+    return resolveKindIn(kind, this.custom);
+  }
+
+  private requireKind(kind: string | KindInfo): KindInfo {
+    if (typeof kind !== 'string') return kind;
+    const info = this.resolve(kind);
+    if (!info) throw invalidField('kind', `the server doesn't have a resource type "${kind}"`);
+    return info;
   }
 
   /** Objects of `kind`, filtered as the API server filters a list; sorted by namespace then name. */
   list(kind: string | KindInfo, opts: ListOptions = {}): KubeObject[] {
-    const info = requireKind(kind);
+    const info = this.requireKind(kind);
     const labels = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined;
     const fields = opts.fieldSelector
-      ? parseFieldSelector(opts.fieldSelector, info.kind)
+      ? parseFieldSelector(opts.fieldSelector, isBuiltinKind(info) ? info.kind : '')
       : undefined;
     const fragment = opts.nameContains?.toLowerCase();
-    const out = (this.byKind.get(info.kind) ?? []).filter((o) => {
+    const out = (this.byKind.get(keyOf(info)) ?? []).filter((o) => {
       if (info.namespaced && opts.namespace && o.metadata?.namespace !== opts.namespace)
         return false;
       if (labels && !matchesLabels(o.metadata?.labels, labels)) return false;
@@ -201,8 +240,8 @@ export class WorldIndex {
 
   /** One object, or undefined. `namespace` is ignored for cluster-scoped kinds. */
   get(kind: string | KindInfo, name: string, namespace?: string): KubeObject | undefined {
-    const info = requireKind(kind);
-    return (this.byKind.get(info.kind) ?? []).find(
+    const info = this.requireKind(kind);
+    return (this.byKind.get(keyOf(info)) ?? []).find(
       (o) =>
         o.metadata?.name === name &&
         (!info.namespaced || namespace === undefined || o.metadata?.namespace === namespace),
@@ -217,7 +256,7 @@ export class WorldIndex {
     } = {},
   ): KubeObject[] {
     const inv = opts.involved;
-    const involvedKind = inv?.kind ? (resolveKind(inv.kind)?.kind ?? inv.kind) : undefined;
+    const involvedKind = inv?.kind ? (this.resolve(inv.kind)?.kind ?? inv.kind) : undefined;
     return (this.byKind.get('Event') ?? [])
       .filter((e) => {
         if (opts.namespace && e.metadata?.namespace !== opts.namespace) return false;
@@ -328,7 +367,10 @@ export class WorldIndex {
       const byUid = this.byUid.get(ref.uid);
       if (byUid && byUid.kind === ref.kind) return byUid;
     }
-    const info = resolveKind(ref.kind);
+    const info =
+      (ref.apiVersion
+        ? this.kinds().find((k) => k.kind === ref.kind && k.group === groupOf(ref.apiVersion))
+        : undefined) ?? this.resolve(ref.kind);
     return info ? this.get(info, ref.name, namespace) : undefined;
   }
 

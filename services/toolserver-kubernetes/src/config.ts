@@ -20,6 +20,8 @@ export const EnvSchema = z.object({
   INQUEST_KUBE_CONFIGMAP_VALUES: envBool(false),
   /** deadline of each Kubernetes API call */
   INQUEST_KUBE_TIMEOUT_MS: envPositiveInt(10_000),
+  /** how long the API server's discovery (where custom resource kinds are found) is cached */
+  INQUEST_KUBE_DISCOVERY_TTL_SECONDS: envPositiveInt(300),
   /** set by Kubernetes in a pod: in-cluster service account */
   KUBERNETES_SERVICE_HOST: z.string().optional(),
   INQUEST_LOG_LEVEL: envLogLevel,

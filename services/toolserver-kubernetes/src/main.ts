@@ -35,6 +35,8 @@ export interface KubernetesToolServerOptions {
   now?: () => Date;
   /** deadline of each Kubernetes API call (default 10 s) */
   timeoutMs?: number;
+  /** how long the API server's discovery (custom resource kinds) is cached (default 5 min) */
+  discoveryTtlMs?: number;
   logger?: Logger;
 }
 
@@ -66,6 +68,7 @@ export async function startKubernetesToolServer(
     ...(options.namespaces ? { namespaces: options.namespaces } : {}),
     secrets: options.secrets ?? false,
     configMapValues: options.configMapValues ?? false,
+    ...(options.discoveryTtlMs !== undefined ? { discoveryTtlMs: options.discoveryTtlMs } : {}),
   });
   const server = await startToolHttpServer({
     tools,
@@ -118,6 +121,7 @@ export async function start(
         secrets: config.INQUEST_KUBE_SECRETS,
         configMapValues: config.INQUEST_KUBE_CONFIGMAP_VALUES,
         timeoutMs: config.INQUEST_KUBE_TIMEOUT_MS,
+        discoveryTtlMs: config.INQUEST_KUBE_DISCOVERY_TTL_SECONDS * 1000,
         logger,
       }),
   ).catch((e: unknown) => {

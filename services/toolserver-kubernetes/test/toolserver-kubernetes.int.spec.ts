@@ -20,7 +20,7 @@ import {
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The test world: aScenarioWorld plus a second BackOff event record for the same pod and message. */
-function world(opts: { metrics?: boolean } = {}): ScenarioWorld {
+function world(opts: { metrics?: boolean; customResources?: boolean } = {}): ScenarioWorld {
   const w = aScenarioWorld(opts);
   const backoff = w.objects.find((o) => o.kind === 'Event' && o.reason === 'BackOff')!;
   const older: KubeObject = {
@@ -47,7 +47,7 @@ interface Started {
 async function startBoth(
   apiOpts: FakeKubeApiServerOptions = {},
   srvOpts: Partial<KubernetesToolServerOptions> = {},
-  worldOpts: { metrics?: boolean } = {},
+  worldOpts: { metrics?: boolean; customResources?: boolean } = {},
 ): Promise<Started> {
   const index = new WorldIndex(world(worldOpts));
   const api = await startFakeKubeApiServer(index, apiOpts);
@@ -430,8 +430,9 @@ describe('toolserver-kubernetes through @kubernetes/client-node against a loopba
     const unknownKind = await call(s.srv, 'list_resources', { kind: 'widgets' });
     expect(unknownKind.status).toBe(400);
     expect(unknownKind.body.error).toMatch(
-      /^unknown kind "widgets"; known kinds: namespaces, nodes, pods/,
+      /^unknown kind "widgets": not a built-in kind \(namespaces, nodes, pods/,
     );
+    expect(unknownKind.body.error).toContain('custom resources are looked up by discovery');
     const unknownTool = await call(s.srv, 'delete_pod', { name: 'x' });
     expect(unknownTool.status).toBe(404);
     const extra = await call(s.srv, 'list_resources', { kind: 'pods', verb: 'delete' });
@@ -521,6 +522,113 @@ describe('toolserver-kubernetes through @kubernetes/client-node against a loopba
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('toolserver-kubernetes: custom resources, found by discovery', () => {
+  let s: Started;
+  beforeAll(async () => {
+    s = await startBoth({}, {}, { customResources: true });
+  });
+  afterAll(() => s.stop());
+
+  it('lists an Argo CD Application and a Flux Kustomization with their printer columns', async () => {
+    const apps = await ok(s.srv, 'list_resources', { kind: 'applications.argoproj.io' });
+    expect(apps).toMatchObject({
+      kind: 'Application',
+      namespace: 'all',
+      count: 1,
+      items: [
+        {
+          namespace: 'argocd',
+          name: 'pricing-api',
+          sync_status: 'OutOfSync',
+          health_status: 'Degraded',
+        },
+      ],
+    });
+    expect(apps.text.split('\n')[0]).toMatch(/^NAMESPACE +NAME +SYNC STATUS +HEALTH STATUS$/);
+    const ks = await ok(s.srv, 'list_resources', {
+      kind: 'Kustomization',
+      namespace: 'flux-system',
+    });
+    expect(ks.items).toEqual([
+      {
+        name: 'apps',
+        age: '55d',
+        ready: 'False',
+        status:
+          'Deployment/shop/checkout dry-run failed: Deployment.apps "checkout" is invalid: spec.selector: Invalid value: field is immutable',
+      },
+    ]);
+    const plural = await ok(s.srv, 'list_resources', {
+      kind: 'kustomizations.kustomize.toolkit.fluxcd.io',
+    });
+    expect(plural.count).toBe(1);
+    const issuers = await ok(s.srv, 'list_resources', { kind: 'clusterissuer' });
+    expect(issuers).toMatchObject({ kind: 'ClusterIssuer', count: 1 });
+    expect(issuers.namespace).toBeUndefined();
+  });
+
+  it('gets one as YAML and JSON, found by name when the namespace is not given', async () => {
+    const app = await ok(s.srv, 'get_resource', { kind: 'application', name: 'pricing-api' });
+    expect(app).toMatchObject({ kind: 'Application', name: 'pricing-api', namespace: 'argocd' });
+    expect(app.object.apiVersion).toBe('argoproj.io/v1alpha1');
+    expect(app.object.status.sync.status).toBe('OutOfSync');
+    expect(app.text).toContain('apiVersion: argoproj.io/v1alpha1\nkind: Application\n');
+    expect(app.text).toContain('field is immutable');
+  });
+
+  it('describes a Kustomization that is not Ready: conditions table and its events', async () => {
+    const d = await ok(s.srv, 'describe_resource', {
+      kind: 'kustomization',
+      name: 'apps',
+      namespace: 'flux-system',
+    });
+    expect(d).toMatchObject({ kind: 'Kustomization', name: 'apps', events: 1 });
+    expect(d.text).toContain('Kind:         Kustomization\n');
+    expect(d.text).toMatch(
+      /Conditions:\n +Type +Status +Reason +Last Transition Time +Message\n[- ]+\n +Ready +False +ReconciliationFailed +Thu, 12 Mar 2026 10:05:00 \+0000 +Deployment\/shop\/checkout dry-run failed/,
+    );
+    expect(d.text).toMatch(
+      /Warning +ReconciliationFailed +5m \(x3 over 25m\) +kustomize-controller/,
+    );
+    const app = await ok(s.srv, 'describe_resource', {
+      kind: 'applications.argoproj.io',
+      name: 'pricing-api',
+    });
+    expect(app.text).toContain('SyncError');
+    expect(app.text).toMatch(/OperationCompleted +20m +argocd-application-controller/);
+    const events = await ok(s.srv, 'get_events', {
+      kind: 'Application',
+      name: 'pricing-api',
+      namespace: 'argocd',
+    });
+    expect(events.events).toMatchObject([
+      { reason: 'OperationCompleted', object: 'application/pricing-api' },
+    ]);
+    const found = await ok(s.srv, 'find_resources', {
+      name_contains: 'pricing',
+      kinds: ['applications.argoproj.io', 'deployments'],
+    });
+    expect(found.matches).toMatchObject([{ kind: 'Application', name: 'pricing-api' }]);
+  });
+
+  it('caches discovery, and still answers invalid_input for a truly unknown kind', async () => {
+    const discoveries = () => s.api.requests.filter((r) => r === 'GET /apis').length;
+    const before = discoveries();
+    for (let i = 0; i < 5; i++)
+      await ok(s.srv, 'list_resources', { kind: 'applications.argoproj.io' });
+    expect(discoveries()).toBe(before);
+    const unknown = await call(s.srv, 'list_resources', { kind: 'widgets.example.com' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('invalid_field');
+    expect(unknown.body.error).toContain(
+      "not a custom resource kind the API server's discovery lists",
+    );
+    // built-in kinds never ask discovery; the built-in wins a short name
+    const svc = await ok(s.srv, 'list_resources', { kind: 'svc', namespace: 'shop' });
+    expect(svc.kind).toBe('Service');
   });
 });
 

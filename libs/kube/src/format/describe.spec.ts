@@ -201,3 +201,58 @@ describe('describe (kubectl describe layout)', () => {
     expect(rfc1123z(undefined)).toBe('<unknown>');
   });
 });
+
+describe('describe: custom resources', () => {
+  const w = new WorldIndex(aScenarioWorld({ customResources: true }));
+  const now = w.now;
+
+  it('prints metadata, the spec, the status conditions as a table and the events', () => {
+    const ks = w.get('kustomization', 'apps', 'flux-system')!;
+    const text = describeObject(ks, {
+      events: w.events({ involved: { kind: 'Kustomization', name: 'apps' } }),
+      now,
+    });
+    expect(text).toContain(
+      'API Version:  kustomize.toolkit.fluxcd.io/v1\nKind:         Kustomization\n',
+    );
+    expect(text).toContain('  Generation:          7\n');
+    expect(text).toContain('Spec:\n  Interval:  10m\n  Path:      ./apps/production\n');
+    expect(text).toContain(
+      '  Conditions:\n    Type     Status   Reason                Last Transition Time             Message\n' +
+        '    ----     ------   ------                --------------------             -------\n' +
+        '    Ready    False    ReconciliationFailed  Thu, 12 Mar 2026 10:05:00 +0000  Deployment/shop/checkout dry-run failed',
+    );
+    expect(text).toContain(
+      'Events:\n  Type     Reason                Age               From                  Message\n',
+    );
+    expect(text).toContain('Warning  ReconciliationFailed  5m (x3 over 25m)  kustomize-controller');
+  });
+
+  it('bounds long values and long sections', () => {
+    const big = {
+      apiVersion: 'helm.toolkit.fluxcd.io/v2',
+      kind: 'HelmRelease',
+      metadata: { name: 'big', namespace: 'apps' },
+      spec: {
+        values: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`key${i}`, i])),
+        note: 'x'.repeat(500),
+      },
+    };
+    const text = describeObject(big, { events: [], now });
+    expect(text).toContain('... (123 more lines; get the object for all of it)');
+    expect(text).toContain(`${'x'.repeat(300)}... (200 more characters)`);
+    expect(text).toContain('Events:  <none>');
+  });
+
+  it('keeps a built-in kind name of another group off the built-in layout', () => {
+    const ksvc = {
+      apiVersion: 'serving.knative.dev/v1',
+      kind: 'Service',
+      metadata: { name: 'hello', namespace: 'shop' },
+      spec: { template: { spec: { containers: [{ image: 'hello:1' }] } } },
+    };
+    const text = describeObject(ksvc, { events: [], now });
+    expect(text).toContain('API Version:  serving.knative.dev/v1\n');
+    expect(text).not.toContain('Endpoints:');
+  });
+});

@@ -1,3 +1,4 @@
+import { builtinKindOf } from '../kinds';
 import type { KubeObject, Json } from '../world';
 import { formatSelector } from '../selectors';
 import { age, toDate } from '../time';
@@ -53,6 +54,16 @@ class Out {
   }
   raw(text: string): void {
     this.parts.push(text);
+  }
+  /** lines written so far */
+  get size(): number {
+    return this.parts.length;
+  }
+  /** keeps at most `max` of the lines written since `start`, then `note` */
+  cap(start: number, max: number, note: (dropped: number) => string): void {
+    const over = this.parts.length - start - max;
+    if (over <= 0) return;
+    this.parts.splice(start + max, over, note(over));
   }
   /** kubectl flushes before the events table; a tabless line has the same effect. */
   toString(): string {
@@ -1297,14 +1308,19 @@ function describeNamespace(w: Out, ns: KubeObject, ctx: DescribeContext): void {
 
 // ---------------------------------------------------------------- generic
 
-function generic(w: Out, value: unknown, indent: string): void {
+function generic(w: Out, value: unknown, indent: string, maxString = Infinity): void {
   if (value === null || typeof value !== 'object') return;
+  const text = (v: unknown) => {
+    const t = v instanceof Date ? v.toISOString() : String(v);
+    if (t.length <= maxString) return t;
+    return `${t.slice(0, maxString).replace(/\s+$/, '')}... (${t.length - maxString} more characters)`;
+  };
   if (Array.isArray(value)) {
     for (const v of value) {
       if (v !== null && typeof v === 'object') {
-        generic(w, v, indent);
+        generic(w, v, indent, maxString);
         w.raw('');
-      } else w.raw(`${indent}${String(v)}`);
+      } else w.raw(`${indent}${text(v)}`);
     }
     return;
   }
@@ -1312,11 +1328,86 @@ function generic(w: Out, value: unknown, indent: string): void {
   for (const [k, v] of Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) {
     const key = `${k.charAt(0).toUpperCase()}${k.slice(1)}:`;
     if (v === null || v === undefined) continue;
-    if (typeof v === 'object') {
+    if (typeof v === 'object' && !(v instanceof Date)) {
       w.raw(`${indent}${key}`);
-      generic(w, v, indent + L1);
-    } else w.line(indent, key, v instanceof Date ? v.toISOString() : String(v));
+      generic(w, v, indent + L1, maxString);
+    } else w.line(indent, key, maxString === Infinity ? text(v) : text(v).replace(/\t/g, ' '));
   }
+}
+
+/** How much of a custom resource's spec and status a description prints (get shows it all). */
+const CUSTOM_SECTION_LINES = 80;
+const CUSTOM_STRING_CHARS = 300;
+const CONDITION_MESSAGE_CHARS = 1000;
+
+/**
+ * A custom resource (a kind the fixed list does not know: Argo CD Application, Flux
+ * Kustomization, cert-manager Certificate...) as kubectl's generic describer prints it, with the
+ * status conditions as a table (they say why it is not Ready), long values cut and each section
+ * bounded, then the object's events.
+ */
+function describeCustom(w: Out, obj: KubeObject, ctx: DescribeContext): void {
+  header(w, obj, { namespace: !!obj.metadata?.namespace });
+  w.line('', 'API Version:', str(obj.apiVersion, ''));
+  w.line('', 'Kind:', str(obj.kind, ''));
+  const { apiVersion: _a, kind: _k, metadata, status, ...rest } = obj;
+  w.raw('Metadata:');
+  const created = metadata?.creationTimestamp;
+  w.line(
+    L1,
+    'Creation Timestamp:',
+    str(created instanceof Date ? created.toISOString() : created, ''),
+  );
+  if (metadata?.generation !== undefined) w.line(L1, 'Generation:', metadata.generation);
+  const owners: Json[] = metadata?.ownerReferences ?? [];
+  if (owners.length) {
+    w.raw(`${L1}Owner References:`);
+    for (const r of owners) w.line(L2, `${r.kind}/${r.name}${r.controller ? ' (controller)' : ''}`);
+  }
+  if (metadata?.resourceVersion) w.line(L1, 'Resource Version:', metadata.resourceVersion);
+  if (metadata?.uid) w.line(L1, 'UID:', metadata.uid);
+  const section = (write: () => void) => {
+    const start = w.size;
+    write();
+    w.cap(
+      start,
+      CUSTOM_SECTION_LINES,
+      (n) => `${L1}... (${n} more lines; get the object for all of it)`,
+    );
+  };
+  for (const [k, v] of Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))) {
+    if (v === null || v === undefined) continue;
+    section(() => generic(w, { [k]: v }, '', CUSTOM_STRING_CHARS));
+  }
+  if (status && typeof status === 'object' && !Array.isArray(status)) {
+    const { conditions, ...other } = status as Record<string, unknown>;
+    w.raw('Status:');
+    section(() => generic(w, other, L1, CUSTOM_STRING_CHARS));
+    if (Array.isArray(conditions) && conditions.length) {
+      w.raw(`${L1}Conditions:`);
+      w.line(L2, 'Type', 'Status', 'Reason', 'Last Transition Time', 'Message');
+      w.line(L2, '----', '------', '------', '--------------------', '-------');
+      for (const c of conditions as Json[]) {
+        const message = String(c?.message ?? '')
+          .trim()
+          .replace(/\s*\n\s*/g, ' ')
+          .replace(/\t/g, ' ');
+        w.line(
+          L2,
+          str(c?.type, ''),
+          str(c?.status, ''),
+          str(c?.reason, ''),
+          c?.lastTransitionTime ? rfc1123z(c.lastTransitionTime) : '',
+          message.length > CONDITION_MESSAGE_CHARS
+            ? `${message.slice(0, CONDITION_MESSAGE_CHARS)}...`
+            : message,
+        );
+      }
+    }
+  } else if (status !== undefined && status !== null) {
+    section(() => generic(w, { status }, '', CUSTOM_STRING_CHARS));
+  }
+  events(w, ctx.events, ctx.now);
 }
 
 function describeGeneric(w: Out, obj: KubeObject, ctx: DescribeContext): void {
@@ -1375,10 +1466,16 @@ const DESCRIBERS: Record<string, (w: Out, obj: KubeObject, ctx: DescribeContext)
 /**
  * An object as `kubectl describe` prints it: the same sections, labels and tabbed alignment,
  * ages against `ctx.now`, an Events table from `ctx.events`. Secrets show sizes, never values.
- * Kinds without a dedicated layout get kubectl's generic one.
+ * Built-in kinds without a dedicated layout get kubectl's generic one; custom resources get it
+ * with their status conditions as a table and bounded sections.
  */
 export function describe(obj: KubeObject, ctx: DescribeContext): string {
   const w = new Out();
-  (DESCRIBERS[obj.kind ?? ''] ?? describeGeneric)(w, obj, ctx);
+  // a kind of the fixed list has its own layout; a custom resource (also one that reuses a
+  // built-in kind's name in its own group) gets the generic one with its conditions as a table
+  const describer = builtinKindOf(obj)
+    ? (DESCRIBERS[obj.kind ?? ''] ?? describeGeneric)
+    : describeCustom;
+  describer(w, obj, ctx);
   return w.toString();
 }

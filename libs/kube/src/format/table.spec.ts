@@ -202,3 +202,48 @@ describe('topTable (kubectl top)', () => {
     );
   });
 });
+
+describe('getTable: custom resources', () => {
+  const w = new WorldIndex(aScenarioWorld({ customResources: true }));
+  const now = w.now;
+  const table = (kind: string, opts: { wide?: boolean; allNamespaces?: boolean } = {}) => {
+    const info = w.resolve(kind)!;
+    return getTable(info, w.list(info), { now, ...opts });
+  };
+
+  it("prints well-known CRDs' printer columns", () => {
+    expect(table('applications.argoproj.io', { wide: true })).toBe(
+      'NAME          SYNC STATUS   HEALTH STATUS   REVISION\npricing-api   OutOfSync     Degraded        9f2c1e7\n',
+    );
+    expect(table('kustomization', { allNamespaces: true })).toBe(
+      'NAMESPACE     NAME   AGE   READY   STATUS\nflux-system   apps   55d   False   Deployment/shop/checkout dry-run failed: Deployment.apps "checkout" is invalid: spec.selector: Invalid value: field is immutable\n',
+    );
+    expect(table('clusterissuer')).toBe(
+      'NAME               READY   AGE\nletsencrypt-prod   True    61d\n',
+    );
+  });
+
+  it('prints READY and STATUS for other custom kinds that report them, else NAME and AGE', () => {
+    const world = aScenarioWorld();
+    world.objects.push(
+      {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1', namespace: 'shop', creationTimestamp: '2026-03-12T10:00:00Z' },
+        status: { conditions: [{ type: 'Ready', status: 'False', reason: 'BrokenGear' }] },
+      },
+      {
+        apiVersion: 'example.com/v1',
+        kind: 'Gadget',
+        metadata: { name: 'g1', namespace: 'shop', creationTimestamp: '2026-03-12T10:00:00Z' },
+      },
+    );
+    const ix = new WorldIndex(world);
+    expect(getTable(ix.resolve('widgets')!, ix.list('widgets'), { now })).toBe(
+      'NAME   READY   STATUS       AGE\nw1     False   BrokenGear   30m\n',
+    );
+    expect(getTable(ix.resolve('gadget')!, ix.list('gadget'), { now })).toBe(
+      'NAME   AGE\ng1     30m\n',
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import { invalidField } from '@inquest/errors';
-import { resolveKind, type KindInfo } from '../kinds';
+import { isBuiltinKind, resolveKind, type KindInfo } from '../kinds';
 import { formatSelector } from '../selectors';
 import { age, humanDuration, toDate } from '../time';
 import type { Json, KubeObject, NodeMetrics, PodMetrics } from '../world';
@@ -589,6 +589,131 @@ const GENERIC: Columns = {
   row: (o, now) => [o.metadata?.name ?? '', created(o, now)],
 };
 
+const condition = (o: KubeObject, type: string): Json | undefined =>
+  ((o.status?.conditions ?? []) as Json[]).find((c) => c?.type === type);
+const oneLine = (v: unknown) =>
+  String(v ?? '')
+    .trim()
+    .replace(/\s*\n\s*/g, ' ');
+const readyStatus = (o: KubeObject) => none(condition(o, 'Ready')?.status, 'Unknown');
+const readyMessage = (o: KubeObject) => oneLine(condition(o, 'Ready')?.message);
+const readyReason = (o: KubeObject) => none(condition(o, 'Ready')?.reason, '');
+
+/** Flux's kinds print Age, Ready and the Ready message (their CRDs' printer columns). */
+const FLUX: Columns = {
+  headers: ['NAME', 'AGE', 'READY', 'STATUS'],
+  row: (o, now) => [o.metadata?.name ?? '', created(o, now), readyStatus(o), readyMessage(o)],
+};
+const FLUX_SOURCE: Columns = {
+  headers: ['NAME', 'URL', 'AGE', 'READY', 'STATUS'],
+  row: (o, now) => [
+    o.metadata?.name ?? '',
+    none(o.spec?.url, ''),
+    created(o, now),
+    readyStatus(o),
+    readyMessage(o),
+  ],
+};
+const CERT_ISSUER: Columns = {
+  headers: ['NAME', 'READY', 'AGE'],
+  wide: ['STATUS'],
+  row: (o, now) => [o.metadata?.name ?? '', readyStatus(o), created(o, now)],
+  wideRow: (o) => [readyMessage(o)],
+};
+
+/**
+ * `kubectl get` columns of well-known custom resources: what their CRDs' additionalPrinterColumns
+ * print (keyed `Kind.group`; a Flux kind by its group's suffix).
+ */
+const CUSTOM_COLUMNS: Record<string, Columns> = {
+  'Application.argoproj.io': {
+    headers: ['NAME', 'SYNC STATUS', 'HEALTH STATUS'],
+    wide: ['REVISION'],
+    row: (o) => [
+      o.metadata?.name ?? '',
+      none(o.status?.sync?.status, ''),
+      none(o.status?.health?.status, ''),
+    ],
+    wideRow: (o) => [none(o.status?.sync?.revision, '')],
+  },
+  'Kustomization.kustomize.toolkit.fluxcd.io': FLUX,
+  'HelmRelease.helm.toolkit.fluxcd.io': FLUX,
+  'GitRepository.source.toolkit.fluxcd.io': FLUX_SOURCE,
+  'HelmRepository.source.toolkit.fluxcd.io': FLUX_SOURCE,
+  'OCIRepository.source.toolkit.fluxcd.io': FLUX_SOURCE,
+  'Bucket.source.toolkit.fluxcd.io': {
+    ...FLUX_SOURCE,
+    headers: ['NAME', 'ENDPOINT', 'AGE', 'READY', 'STATUS'],
+    row: (o, now) => [
+      o.metadata?.name ?? '',
+      none(o.spec?.endpoint, ''),
+      created(o, now),
+      readyStatus(o),
+      readyMessage(o),
+    ],
+  },
+  'Certificate.cert-manager.io': {
+    headers: ['NAME', 'READY', 'SECRET', 'AGE'],
+    wide: ['ISSUER', 'STATUS'],
+    row: (o, now) => [
+      o.metadata?.name ?? '',
+      readyStatus(o),
+      none(o.spec?.secretName, ''),
+      created(o, now),
+    ],
+    wideRow: (o) => [none(o.spec?.issuerRef?.name, ''), readyMessage(o)],
+  },
+  'CertificateRequest.cert-manager.io': {
+    headers: ['NAME', 'APPROVED', 'DENIED', 'READY', 'ISSUER', 'REQUESTOR', 'AGE'],
+    wide: ['STATUS'],
+    row: (o, now) => [
+      o.metadata?.name ?? '',
+      none(condition(o, 'Approved')?.status, ''),
+      none(condition(o, 'Denied')?.status, ''),
+      readyStatus(o),
+      none(o.spec?.issuerRef?.name, ''),
+      none(o.spec?.username, ''),
+      created(o, now),
+    ],
+    wideRow: (o) => [readyMessage(o)],
+  },
+  'Issuer.cert-manager.io': CERT_ISSUER,
+  'ClusterIssuer.cert-manager.io': CERT_ISSUER,
+  'ExternalSecret.external-secrets.io': {
+    headers: ['NAME', 'STORE', 'REFRESH INTERVAL', 'STATUS', 'READY'],
+    row: (o) => [
+      o.metadata?.name ?? '',
+      none(o.spec?.secretStoreRef?.name, ''),
+      none(o.spec?.refreshInterval, ''),
+      readyReason(o),
+      readyStatus(o),
+    ],
+  },
+};
+
+/**
+ * A custom resource without known printer columns: NAME, READY and STATUS when its objects
+ * report a Ready condition or a phase (what an investigation needs first), AGE.
+ */
+function customColumns(info: KindInfo, objects: KubeObject[]): Columns {
+  const known =
+    CUSTOM_COLUMNS[`${info.kind}.${info.group}`] ??
+    (info.group.endsWith('.toolkit.fluxcd.io') ? FLUX : undefined);
+  if (known) return known;
+  const ready = objects.some((o) => condition(o, 'Ready'));
+  const phase = objects.some((o) => o.status?.phase !== undefined);
+  if (!ready && !phase) return GENERIC;
+  return {
+    headers: ['NAME', ...(ready ? ['READY'] : []), 'STATUS', 'AGE'],
+    row: (o, now) => [
+      o.metadata?.name ?? '',
+      ...(ready ? [readyStatus(o)] : []),
+      none(o.status?.phase ?? condition(o, 'Ready')?.reason, ''),
+      created(o, now),
+    ],
+  };
+}
+
 const eventSortKey = (e: KubeObject) =>
   (
     toDate(e.lastTimestamp) ??
@@ -606,7 +731,7 @@ export function tableRows(
   const info = typeof kind === 'string' ? resolveKind(kind) : kind;
   if (!info)
     throw invalidField('kind', `the server doesn't have a resource type "${String(kind)}"`);
-  const cols = COLUMNS[info.kind] ?? GENERIC;
+  const cols = isBuiltinKind(info) ? (COLUMNS[info.kind] ?? GENERIC) : customColumns(info, objects);
   const withNs = opts.allNamespaces && info.namespaced;
   const headers = [
     ...(withNs ? ['NAMESPACE'] : []),

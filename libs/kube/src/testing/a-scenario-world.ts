@@ -130,12 +130,174 @@ const checkoutTemplate = (image: string) => ({
 });
 
 /**
+ * Custom resources of a GitOps-managed cluster, with the events their controllers record: an
+ * Argo CD Application whose sync failed (argocd/pricing-api: OutOfSync, Degraded), a Flux
+ * Kustomization that is not Ready (flux-system/apps: dry-run failed, field is immutable) and its
+ * GitRepository, a cert-manager ClusterIssuer (cluster-scoped) that is Ready.
+ */
+export function customResourceObjects(): KubeObject[] {
+  const crEvent = (e: KubeObject, apiVersion: string): KubeObject => ({
+    ...e,
+    involvedObject: { ...e.involvedObject, apiVersion },
+  });
+  const objects: KubeObject[] = [
+    {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: meta('pricing-api', 'argocd', '2026-02-01T09:00:00Z', {
+        labels: { team: 'pricing' },
+        generation: 42,
+      }),
+      spec: {
+        project: 'default',
+        source: {
+          repoURL: 'https://git.example.com/platform/deploy.git',
+          path: 'apps/pricing-api',
+          targetRevision: 'main',
+        },
+        destination: { server: 'https://kubernetes.default.svc', namespace: 'pricing' },
+        syncPolicy: { automated: { prune: true, selfHeal: true } },
+      },
+      status: {
+        sync: { status: 'OutOfSync', revision: '9f2c1e7' },
+        health: { status: 'Degraded' },
+        conditions: [
+          {
+            type: 'SyncError',
+            message:
+              'Failed sync attempt to 9f2c1e7: one or more objects failed to apply, reason: ConfigMap "pricing-limits" is invalid: data: Forbidden: field is immutable when `immutable` is set',
+            lastTransitionTime: '2026-03-12T10:10:00Z',
+          },
+        ],
+        operationState: {
+          phase: 'Failed',
+          message: 'one or more objects failed to apply',
+          startedAt: '2026-03-12T10:09:58Z',
+          finishedAt: '2026-03-12T10:10:00Z',
+        },
+      },
+    },
+    {
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: meta('apps', 'flux-system', '2026-01-15T12:00:00Z', { generation: 7 }),
+      spec: {
+        interval: '10m',
+        path: './apps/production',
+        prune: true,
+        sourceRef: { kind: 'GitRepository', name: 'flux-system' },
+      },
+      status: {
+        observedGeneration: 7,
+        lastAppliedRevision: 'main@sha1:41d2b9a0',
+        lastAttemptedRevision: 'main@sha1:7c3e5f12',
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'False',
+            reason: 'ReconciliationFailed',
+            message:
+              'Deployment/shop/checkout dry-run failed: Deployment.apps "checkout" is invalid: spec.selector: Invalid value: field is immutable',
+            lastTransitionTime: '2026-03-12T10:05:00Z',
+            observedGeneration: 7,
+          },
+          {
+            type: 'Healthy',
+            status: 'Unknown',
+            reason: 'ReconciliationFailed',
+            message: 'health check canceled due to reconciliation failure',
+            lastTransitionTime: '2026-03-12T10:05:00Z',
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'source.toolkit.fluxcd.io/v1',
+      kind: 'GitRepository',
+      metadata: meta('flux-system', 'flux-system', '2026-01-15T12:00:00Z'),
+      spec: {
+        interval: '1m',
+        url: 'ssh://git@git.example.com/platform/fleet',
+        ref: { branch: 'main' },
+      },
+      status: {
+        artifact: { revision: 'main@sha1:7c3e5f12' },
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Succeeded',
+            message: "stored artifact for revision 'main@sha1:7c3e5f12'",
+            lastTransitionTime: '2026-03-12T10:04:30Z',
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'ClusterIssuer',
+      metadata: meta('letsencrypt-prod', undefined, '2026-01-10T08:00:00Z'),
+      spec: { acme: { server: 'https://acme-v02.api.letsencrypt.org/directory' } },
+      status: {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'ACMEAccountRegistered',
+            message: 'The ACME account was registered with the ACME server',
+            lastTransitionTime: '2026-01-10T08:01:00Z',
+          },
+        ],
+      },
+    },
+    crEvent(
+      event(
+        'flux-system',
+        'apps.17bc3c0000000001',
+        { kind: 'Kustomization', name: 'apps' },
+        'Warning',
+        'ReconciliationFailed',
+        'Deployment/shop/checkout dry-run failed: Deployment.apps "checkout" is invalid: spec.selector: Invalid value: field is immutable',
+        '2026-03-12T10:05:00Z',
+        '2026-03-12T10:25:00Z',
+        3,
+        'kustomize-controller',
+      ),
+      'kustomize.toolkit.fluxcd.io/v1',
+    ),
+    crEvent(
+      event(
+        'argocd',
+        'pricing-api.17bc3d0000000001',
+        { kind: 'Application', name: 'pricing-api' },
+        'Warning',
+        'OperationCompleted',
+        'Sync operation to 9f2c1e7 failed: one or more objects failed to apply',
+        '2026-03-12T10:10:00Z',
+        '2026-03-12T10:10:00Z',
+        1,
+        'argocd-application-controller',
+      ),
+      'argoproj.io/v1alpha1',
+    ),
+  ];
+  for (const o of objects) {
+    if (o.kind !== 'Event')
+      o.metadata!.uid = uidOf(o.kind!, o.metadata!.namespace, o.metadata!.name!);
+  }
+  return objects;
+}
+
+/**
  * A small, consistent world for tests: a CrashLoopBackOff pod with a previous log (shop/checkout),
  * a Pending pod that cannot be scheduled (shop/reports), a failed Job of a CronJob
  * (shop/nightly-report), an unbound PVC (shop/data-db-0, missing StorageClass), a NotReady node
- * (node-b), healthy coredns in kube-system, metrics unless `metrics: false`.
+ * (node-b), healthy coredns in kube-system, metrics unless `metrics: false`; with
+ * `customResources: true` also customResourceObjects() (Argo CD, Flux, cert-manager).
  */
-export function aScenarioWorld(opts: { metrics?: boolean } = {}): ScenarioWorld {
+export function aScenarioWorld(
+  opts: { metrics?: boolean; customResources?: boolean } = {},
+): ScenarioWorld {
   const objects: KubeObject[] = [
     {
       apiVersion: 'v1',
@@ -963,6 +1125,7 @@ export function aScenarioWorld(opts: { metrics?: boolean } = {}): ScenarioWorld 
   for (const o of objects) {
     o.metadata!.uid = uidOf(o.kind!, o.metadata!.namespace, o.metadata!.name!);
   }
+  if (opts.customResources) objects.push(...customResourceObjects());
   return {
     id: 'test-world',
     class: 'crashloop_config',

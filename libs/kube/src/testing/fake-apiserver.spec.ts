@@ -8,7 +8,7 @@ import {
   Metrics,
   VersionApi,
 } from '@kubernetes/client-node';
-import { WorldIndex } from '../world';
+import { WorldIndex, type Json } from '../world';
 import { aScenarioWorld } from './a-scenario-world';
 import { startFakeKubeApiServer, writeKubeconfig, type FakeKubeApiServer } from './fake-apiserver';
 
@@ -199,5 +199,84 @@ describe('fake Kubernetes API server, through @kubernetes/client-node', () => {
     expect(f.body.message).toBe('field label not supported: spec.image');
     const res = await fetch(`${server.url}/apis/widgets.example.com/v1/widgets`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('fake Kubernetes API server: custom resources of the world', () => {
+  let server: FakeKubeApiServer;
+  let kc: KubeConfig;
+  beforeAll(async () => {
+    server = await startFakeKubeApiServer(
+      new WorldIndex(aScenarioWorld({ customResources: true })),
+    );
+    kc = kubeConfig(server.url);
+  });
+  afterAll(() => server.close());
+
+  const json = async (path: string) => {
+    const res = await fetch(`${server.url}${path}`);
+    return { status: res.status, body: (await res.json()) as Record<string, Json> };
+  };
+
+  it('lists their groups and resources in discovery', async () => {
+    const groups = (await json('/apis')).body.groups as Array<{
+      name: string;
+      preferredVersion: { groupVersion: string };
+    }>;
+    const names = groups.map((g) => g.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'argoproj.io',
+        'kustomize.toolkit.fluxcd.io',
+        'source.toolkit.fluxcd.io',
+        'cert-manager.io',
+      ]),
+    );
+    // built-in groups first, as a real API server orders them
+    expect(names.indexOf('apps')).toBeLessThan(names.indexOf('argoproj.io'));
+    expect(groups.find((g) => g.name === 'argoproj.io')?.preferredVersion.groupVersion).toBe(
+      'argoproj.io/v1alpha1',
+    );
+    const argo = (await json('/apis/argoproj.io/v1alpha1')).body;
+    expect(argo.resources).toEqual([
+      {
+        name: 'applications',
+        singularName: 'application',
+        namespaced: true,
+        kind: 'Application',
+        verbs: ['get', 'list', 'watch'],
+      },
+    ]);
+    const cm = (await json('/apis/cert-manager.io/v1')).body;
+    expect(cm.resources[0]).toMatchObject({ name: 'clusterissuers', namespaced: false });
+  });
+
+  it('lists and gets them through client-node, with their events', async () => {
+    const objects = kc.makeApiClient(KubernetesObjectApi);
+    const list = await objects.list('argoproj.io/v1alpha1', 'Application', 'argocd');
+    expect(list.items.map((o) => o.metadata?.name)).toEqual(['pricing-api']);
+    const all = await objects.list('kustomize.toolkit.fluxcd.io/v1', 'Kustomization');
+    expect(all.items).toHaveLength(1);
+    const ks = (await objects.read({
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: { name: 'apps', namespace: 'flux-system' },
+    })) as { kind?: string; status?: { conditions?: Array<{ status: string }> } };
+    expect(ks.kind).toBe('Kustomization');
+    expect(ks.status?.conditions?.[0]?.status).toBe('False');
+    const issuer = await objects.read({
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'ClusterIssuer',
+      metadata: { name: 'letsencrypt-prod' },
+    });
+    expect(issuer.metadata?.name).toBe('letsencrypt-prod');
+    const missing = await json('/apis/argoproj.io/v1alpha1/namespaces/argocd/applications/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('applications.argoproj.io "nope" not found');
+    const events = await kc.makeApiClient(CoreV1Api).listNamespacedEvent({
+      namespace: 'flux-system',
+      fieldSelector: 'involvedObject.kind=Kustomization,involvedObject.name=apps',
+    });
+    expect(events.items.map((e) => e.reason)).toEqual(['ReconciliationFailed']);
   });
 });

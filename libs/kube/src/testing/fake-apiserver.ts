@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDomainError } from '@inquest/errors';
-import { KINDS, type KindInfo } from '../kinds';
+import type { KindInfo } from '../kinds';
 import type { KubeObject, WorldIndex } from '../world';
 
 /** An RBAC denial the fake server answers with 403 (verb defaults to every read verb). */
@@ -65,7 +65,8 @@ const notFoundPath = () =>
 
 function groupVersions(world: WorldIndex): Array<{ group: string; versions: string[] }> {
   const groups = new Map<string, Set<string>>();
-  for (const k of KINDS) {
+  // the built-in groups, then the groups of the world's custom resources
+  for (const k of world.kinds()) {
     if (!k.group) continue;
     const set = groups.get(k.group) ?? new Set<string>();
     set.add(k.version);
@@ -80,7 +81,7 @@ function resourceList(groupVersion: string, kinds: readonly KindInfo[]) {
   const resources = kinds.flatMap((k) => {
     const main = {
       name: k.plural,
-      singularName: k.kind.toLowerCase(),
+      singularName: k.singular ?? k.kind.toLowerCase(),
       namespaced: k.namespaced,
       kind: k.kind,
       verbs: ['get', 'list', 'watch'],
@@ -129,7 +130,8 @@ function listAnswer(info: KindInfo, items: KubeObject[], query: URLSearchParams)
 
 /**
  * A loopback HTTP server speaking the read side of the Kubernetes REST API over a scenario
- * world, as @kubernetes/client-node calls it: discovery, list/get of every kind (label and
+ * world, as @kubernetes/client-node calls it: discovery, list/get of every kind (any
+ * apiVersion/kind of the world that is not built-in is served as a custom resource; label and
  * field selectors, limit/continue), pod logs, metrics.k8s.io (absent when the world has no
  * metrics, as without metrics-server), errors as `Status` objects, and 405 for every write.
  * The only fake in the Kubernetes tests: everything else is real.
@@ -318,9 +320,12 @@ export async function startFakeKubeApiServer(
     query: URLSearchParams,
   ): Answer => {
     const [plural, name, sub, ...extra] = rest;
-    const info = KINDS.find(
-      (k) => k.group === groupInfo.group && k.version === groupInfo.version && k.plural === plural,
-    );
+    const info = world
+      .kinds()
+      .find(
+        (k) =>
+          k.group === groupInfo.group && k.version === groupInfo.version && k.plural === plural,
+      );
     if (!info || extra.length > 0) return notFoundPath();
     if (ns !== undefined && !info.namespaced) return notFoundPath();
     if (sub !== undefined) {
@@ -414,10 +419,10 @@ export async function startFakeKubeApiServer(
           status: 200,
           body: resourceList(
             'v1',
-            KINDS.filter((k) => k.group === ''),
+            world.kinds().filter((k) => k.group === ''),
           ),
         };
-      const core = KINDS.find((k) => k.kind === 'Pod')!;
+      const core = world.kinds().find((k) => k.kind === 'Pod')!;
       // /api/v1/namespaces/{name} is a get of a Namespace, not a namespace prefix
       if (parts[2] === 'namespaces' && parts.length === 4) {
         return resourceAt(core, undefined, ['namespaces', parts[3]!], q);
@@ -491,7 +496,7 @@ export async function startFakeKubeApiServer(
         }
         return metrics(parts.slice(3), q);
       }
-      const kinds = KINDS.filter((k) => k.group === g.group && k.version === version);
+      const kinds = world.kinds().filter((k) => k.group === g.group && k.version === version);
       if (parts.length === 3)
         return { status: 200, body: resourceList(`${g.group}/${version}`, kinds) };
       return resources(kinds[0]!, parts.slice(3), q);

@@ -1,3 +1,3 @@
 export { startFakeKubeApiServer, writeKubeconfig } from './fake-apiserver';
 export type { FakeKubeApiServer, FakeKubeApiServerOptions, ForbiddenRule } from './fake-apiserver';
-export { aScenarioWorld } from './a-scenario-world';
+export { aScenarioWorld, customResourceObjects } from './a-scenario-world';

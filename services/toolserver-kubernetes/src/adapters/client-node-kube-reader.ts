@@ -20,7 +20,13 @@ import {
   timeoutError,
   unavailable,
 } from '@inquest/errors';
-import type { KindInfo, KubeObject, NodeMetrics, PodMetrics } from '@inquest/kube';
+import {
+  customKind,
+  type KindInfo,
+  type KubeObject,
+  type NodeMetrics,
+  type PodMetrics,
+} from '@inquest/kube';
 import type { KubeReader, ListPage, ListQuery, LogQuery } from '../domain/kube-reader';
 
 const METRICS_GROUP = 'metrics.k8s.io';
@@ -228,6 +234,53 @@ export function clientNodeKubeReader(
       } catch (e) {
         throw translate(e, `get ${info.plural} ${name}`);
       }
+    },
+
+    async discover(): Promise<KindInfo[]> {
+      type Resource = {
+        name: string;
+        kind: string;
+        namespaced: boolean;
+        verbs: string[];
+        singularName?: string;
+        shortNames?: string[];
+      };
+      const kindsOf = (groupVersion: string, resources: Resource[]): KindInfo[] =>
+        resources
+          .filter(
+            (r) => !r.name.includes('/') && (r.verbs.includes('list') || r.verbs.includes('get')),
+          )
+          .map((r) =>
+            customKind(groupVersion, r.kind, r.namespaced, {
+              plural: r.name,
+              ...(r.singularName ? { singular: r.singularName } : {}),
+              ...(r.shortNames?.length ? { shortNames: r.shortNames } : {}),
+            }),
+          );
+      let groups: Awaited<ReturnType<typeof apis.getAPIVersions>>;
+      let coreList: Awaited<ReturnType<typeof core.getAPIResources>>;
+      try {
+        [coreList, groups] = await Promise.all([core.getAPIResources(), apis.getAPIVersions()]);
+      } catch (e) {
+        throw translate(e, 'API discovery');
+      }
+      const perGroup = await Promise.all(
+        groups.groups.map(async (g) => {
+          const gv = g.preferredVersion?.groupVersion ?? g.versions[0]?.groupVersion;
+          if (!gv) return [];
+          try {
+            const list = await custom.getAPIResources({
+              group: g.name,
+              version: gv.slice(gv.indexOf('/') + 1),
+            });
+            return kindsOf(gv, list.resources as Resource[]);
+          } catch {
+            // an aggregated API that is down (503) leaves its group out, as kubectl does
+            return [];
+          }
+        }),
+      );
+      return [...kindsOf('v1', coreList.resources as Resource[]), ...perGroup.flat()];
     },
 
     async logs(q: LogQuery): Promise<string> {

@@ -40,6 +40,11 @@ export interface KubeReader {
   version(): Promise<string>;
   list(kind: KindInfo, query: ListQuery): Promise<ListPage>;
   get(kind: KindInfo, name: string, namespace?: string): Promise<KubeObject>;
+  /**
+   * Every readable kind the API server's discovery lists (core v1, then each group's preferred
+   * version in the server's order), subresources left out: how custom resources are found.
+   */
+  discover(): Promise<KindInfo[]>;
   logs(query: LogQuery): Promise<string>;
   podMetrics(namespace?: string, labelSelector?: string): Promise<PodMetrics[]>;
   nodeMetrics(): Promise<NodeMetrics[]>;

@@ -3,6 +3,7 @@ import { forbidden, invalidField, invalidRequest, isDomainError, notFound } from
 import {
   KINDS,
   age,
+  builtinKindOf,
   describe,
   formatTabs,
   getTable,
@@ -20,6 +21,7 @@ import {
   type NodeMetrics,
   type PodMetrics,
 } from '@inquest/kube';
+import { KindCatalogue } from './kind-catalogue';
 import type { KubeReader } from './kube-reader';
 import {
   DEFAULT_LIMIT,
@@ -40,6 +42,8 @@ export interface KubernetesToolsOptions {
   secrets?: boolean;
   /** show ConfigMap values */
   configMapValues?: boolean;
+  /** how long the API server's discovery (custom resource kinds) is cached; default 5 min */
+  discoveryTtlMs?: number;
 }
 
 type Params = Record<string, unknown>;
@@ -92,9 +96,15 @@ export class KubernetesTools {
   private readonly secrets: boolean;
   private readonly configMapValues: boolean;
   private readonly handlers: Record<string, (p: Params) => Promise<Output>>;
+  /** built-in kinds, and custom resources by the API server's discovery */
+  readonly catalogue: KindCatalogue;
 
   constructor(opts: KubernetesToolsOptions) {
     this.reader = opts.reader;
+    this.catalogue = new KindCatalogue({
+      discover: () => this.reader.discover(),
+      ...(opts.discoveryTtlMs !== undefined ? { ttlMs: opts.discoveryTtlMs } : {}),
+    });
     this.now = opts.now ?? (() => new Date());
     this.allowed = opts.namespaces?.length ? [...opts.namespaces] : undefined;
     this.secrets = opts.secrets ?? false;
@@ -144,15 +154,18 @@ export class KubernetesTools {
 
   // ------------------------------------------------------------------ policy
 
-  private kind(input: unknown): KindInfo {
-    const info = resolveKind(String(input));
+  private async kind(input: unknown): Promise<KindInfo> {
+    const { info, discoveryError } = await this.catalogue.resolve(String(input));
     if (!info) {
       throw invalidField(
         'kind',
-        `unknown kind "${String(input)}"; known kinds: ${KINDS.map((k) => k.plural).join(', ')}`,
+        `unknown kind "${String(input)}": not a built-in kind (${KINDS.map((k) => k.plural).join(', ')}) ` +
+          (discoveryError
+            ? `and the API server's discovery, where custom resource kinds are looked up, could not be read (${discoveryError})`
+            : `and not a custom resource kind the API server's discovery lists (custom resources are looked up by discovery: give the Kind, its plural or plural.group, e.g. applications.argoproj.io, kustomizations.kustomize.toolkit.fluxcd.io, certificates.cert-manager.io)`),
       );
     }
-    if (info.kind === 'Secret' && !this.secrets) {
+    if (info.kind === 'Secret' && info.group === '' && !this.secrets) {
       throw forbidden(
         'Secrets are off on this tool server (the default). An operator can set INQUEST_KUBE_SECRETS=true to list their names and keys; values are never returned.',
       );
@@ -325,7 +338,7 @@ export class KubernetesTools {
   }
 
   private async listResources(p: Params): Promise<Output> {
-    const info = this.kind(p.kind);
+    const info = await this.kind(p.kind);
     const limit = (p.limit as number | undefined) ?? DEFAULT_LIMIT;
     const ns = p.namespace as string | undefined;
     const { items, truncated } = await this.collect(info, {
@@ -360,7 +373,7 @@ export class KubernetesTools {
   }
 
   private async getResource(p: Params): Promise<Output> {
-    const info = this.kind(p.kind);
+    const info = await this.kind(p.kind);
     const obj = this.sanitize(await this.locate(info, String(p.name), p.namespace));
     return {
       kind: info.kind,
@@ -397,6 +410,8 @@ export class KubernetesTools {
       const reqs = selectorRequirements(s);
       return reqs && reqs.length ? formatSelector(s) : undefined;
     };
+    // a custom resource (also one reusing a built-in kind's name) mentions nothing kubectl reads
+    if (!builtinKindOf(obj)) return [];
     switch (obj.kind) {
       case 'Deployment':
         return (
@@ -456,7 +471,7 @@ export class KubernetesTools {
   }
 
   private async describeResource(p: Params): Promise<Output> {
-    const info = this.kind(p.kind);
+    const info = await this.kind(p.kind);
     const name = String(p.name);
     // where the object lives is known up front: ask for its events at the same time
     const located = !info.namespaced || typeof p.namespace === 'string';
@@ -495,7 +510,7 @@ export class KubernetesTools {
     if (labels) parseLabelSelector(labels);
     if (typeof p.namespace === 'string') this.checkNamespace(p.namespace);
     const kinds = p.kinds
-      ? (p.kinds as string[]).map((k) => this.kind(k))
+      ? await Promise.all((p.kinds as string[]).map((k) => this.kind(k)))
       : [...FIND_KINDS, ...(this.secrets ? ['Secret'] : [])].map((k) => resolveKind(k)!);
     const limit = (p.limit as number | undefined) ?? DEFAULT_LIMIT;
     const now = this.now();
@@ -566,7 +581,7 @@ export class KubernetesTools {
     if (p.kind !== undefined || p.name !== undefined) {
       if (p.kind === undefined || p.name === undefined)
         throw invalidRequest('give both kind and name for the events of one object');
-      involvedInfo = this.kind(p.kind);
+      involvedInfo = await this.kind(p.kind);
       fields.push(
         `involvedObject.kind=${involvedInfo.kind}`,
         `involvedObject.name=${String(p.name)}`,

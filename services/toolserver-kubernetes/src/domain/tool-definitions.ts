@@ -23,7 +23,7 @@ export const DEFAULT_TAIL_LINES = 200;
 export const MAX_SINCE_SECONDS = 7 * 24 * 3600;
 
 const KIND_HELP =
-  'Kind as kubectl accepts it: pods/po, deployments/deploy, statefulsets/sts, daemonsets/ds, replicasets/rs, jobs, cronjobs/cj, services/svc, endpoints/ep, ingresses/ing, ingressclasses, nodes/no, namespaces/ns, persistentvolumeclaims/pvc, persistentvolumes/pv, storageclasses/sc, horizontalpodautoscalers/hpa, configmaps/cm, secrets (only when enabled), resourcequotas/quota, limitranges/limits, serviceaccounts/sa, roles, rolebindings, clusterroles, clusterrolebindings, events/ev, endpointslices, poddisruptionbudgets/pdb, networkpolicies/netpol; `deployment.apps` and `deployments.apps/v1` work too.';
+  'Kind as kubectl accepts it: pods/po, deployments/deploy, statefulsets/sts, daemonsets/ds, replicasets/rs, jobs, cronjobs/cj, services/svc, endpoints/ep, ingresses/ing, ingressclasses, nodes/no, namespaces/ns, persistentvolumeclaims/pvc, persistentvolumes/pv, storageclasses/sc, horizontalpodautoscalers/hpa, configmaps/cm, secrets (only when enabled), resourcequotas/quota, limitranges/limits, serviceaccounts/sa, roles, rolebindings, clusterroles, clusterrolebindings, events/ev, endpointslices, poddisruptionbudgets/pdb, networkpolicies/netpol; `deployment.apps` and `deployments.apps/v1` work too. Custom resources the cluster serves (found by API discovery) too, by Kind, plural or plural.group: Kustomization, applications.argoproj.io, helmreleases.helm.toolkit.fluxcd.io, certificates.cert-manager.io, externalsecrets.external-secrets.io, scaledobjects.keda.sh.';
 
 const kind = { type: 'string', minLength: 1, maxLength: 100, description: KIND_HELP };
 const namespace = (what: string) => ({

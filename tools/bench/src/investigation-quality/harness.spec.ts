@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { customResourceObjects } from '@inquest/kube/testing';
 import { grade, type GradedResult } from './grade';
 import { startHarness, type Harness } from './harness';
 import { DATA_DIR, loadDemoCases, runDemo, runScenario } from './run';
@@ -202,6 +203,90 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
         expect(denied.isError).toBe(true);
         expect((running.calls() ?? []).filter((c) => c.destructive).map((c) => c.tool)).toEqual([
           write.name,
+        ]);
+      }
+    } finally {
+      await client.close();
+      await running.stop();
+    }
+  });
+});
+
+/** WORLD with custom resources: an Argo CD Application, a Flux Kustomization (Ready=False)... */
+const GITOPS: Scenario = { ...WORLD, objects: [...WORLD.objects, ...customResourceObjects()] };
+
+describe('foreign vocabularies read custom resources, as they do against a real cluster', () => {
+  const reads: Record<
+    string,
+    Array<[tool: string, args: Record<string, unknown>, expected: RegExp]>
+  > = {
+    holmes: [
+      [
+        'kubectl_get_by_kind_in_namespace',
+        { kind: 'kustomization', namespace: 'flux-system' },
+        /apps +\d+d +False +Deployment\/shop\/checkout dry-run failed/,
+      ],
+      [
+        'kubectl_get_by_kind_in_cluster',
+        { kind: 'applications.argoproj.io' },
+        /argocd +pricing-api +OutOfSync +Degraded/,
+      ],
+      [
+        'kubectl_describe',
+        { kind: 'Kustomization', name: 'apps', namespace: 'flux-system' },
+        /Ready +False +ReconciliationFailed[\s\S]*Warning +ReconciliationFailed/,
+      ],
+      [
+        'kubectl_get_yaml',
+        { kind: 'application', name: 'pricing-api', namespace: 'argocd' },
+        /kind: Application[\s\S]*status: OutOfSync/,
+      ],
+    ],
+    'k8s-mcp': [
+      [
+        'resources_list',
+        { apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization' },
+        /flux-system +kustomize\.toolkit\.fluxcd\.io\/v1 +Kustomization +apps /,
+      ],
+      [
+        'resources_get',
+        {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Application',
+          name: 'pricing-api',
+          namespace: 'argocd',
+        },
+        /health:\n +status: Degraded/,
+      ],
+    ],
+    mcpk8s: [
+      [
+        'kubectl_get',
+        { resourceType: 'kustomizations.kustomize.toolkit.fluxcd.io', namespace: 'flux-system' },
+        /"kind": "Kustomization"/,
+      ],
+      [
+        'kubectl_describe',
+        { resourceType: 'application', name: 'pricing-api', namespace: 'argocd' },
+        /SyncError[\s\S]*OperationCompleted/,
+      ],
+      ['kubectl_get', { resourceType: 'clusterissuers', output: 'wide' }, /letsencrypt-prod +True/],
+    ],
+  };
+
+  it.each(Object.keys(reads))('%s', async (name) => {
+    const vocab = vocabularies().find((v) => v.name === name)!;
+    const running = await vocab.start(GITOPS);
+    const client = new Client({ name: 'harness-spec', version: '0.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.servers[0]!.url)));
+      for (const [tool, args, expected] of reads[name]!) {
+        const res = await client.callTool({ name: tool, arguments: args });
+        const text = (res.content as { text: string }[]).map((c) => c.text).join('\n');
+        expect([tool, res.isError === true, text]).toEqual([
+          tool,
+          false,
+          expect.stringMatching(expected),
         ]);
       }
     } finally {

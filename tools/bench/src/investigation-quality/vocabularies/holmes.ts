@@ -1,11 +1,12 @@
-import { resolveKind, type KindInfo, type KubeObject, type WorldIndex } from '@inquest/kube';
+import { type KindInfo, type KubeObject, type WorldIndex } from '@inquest/kube';
 import { kubectl } from './kubectl';
 import { required, str, ToolFailure, type VocabularyTool } from './mcp-vocabulary-server';
 
 const text = (description: string) => ({ type: 'string', description });
 
-function kindOrFail(kind: string): KindInfo {
-  const info = resolveKind(kind);
+/** kubectl resolves a kind through discovery: the world's custom resources too. */
+function kindOrFail(world: WorldIndex, kind: string): KindInfo {
+  const info = world.resolve(kind);
   if (!info) throw new ToolFailure(`error: the server doesn't have a resource type "${kind}"`);
   return info;
 }
@@ -22,7 +23,7 @@ function getOne(
   name: string,
   namespace?: string,
 ): [KindInfo, KubeObject] {
-  const info = kindOrFail(kind);
+  const info = kindOrFail(world, kind);
   const ns = info.namespaced ? (namespace ?? 'default') : undefined;
   const obj = world.get(info, name, ns);
   if (!obj) throw notFound(info, name);
@@ -361,7 +362,7 @@ export function holmesTools(world: WorldIndex, options: HolmesOptions = {}): Voc
         required: ['kind', 'namespace'],
       },
       run: (a) => {
-        const info = kindOrFail(required(a, 'kind'));
+        const info = kindOrFail(world, required(a, 'kind'));
         const namespace = required(a, 'namespace');
         const objs = world.list(info, info.namespaced ? { namespace } : {});
         if (!objs.length)
@@ -381,7 +382,7 @@ export function holmesTools(world: WorldIndex, options: HolmesOptions = {}): Voc
         required: ['kind'],
       },
       run: (a) => {
-        const info = kindOrFail(required(a, 'kind'));
+        const info = kindOrFail(world, required(a, 'kind'));
         const objs = world.list(info);
         if (!objs.length) return 'No resources found';
         return k.table(info, objs, { allNamespaces: info.namespaced });
@@ -397,7 +398,7 @@ export function holmesTools(world: WorldIndex, options: HolmesOptions = {}): Voc
         required: ['kind', 'keyword'],
       },
       run: (a) => {
-        const info = kindOrFail(required(a, 'kind'));
+        const info = kindOrFail(world, required(a, 'kind'));
         const keyword = required(a, 'keyword');
         const objs = world.list(info);
         if (!objs.length) return '';
@@ -438,7 +439,7 @@ export function holmesTools(world: WorldIndex, options: HolmesOptions = {}): Voc
         required: ['resource_type', 'resource_name', 'namespace'],
       },
       run: (a) => {
-        const info = kindOrFail(required(a, 'resource_type'));
+        const info = kindOrFail(world, required(a, 'resource_type'));
         const name = required(a, 'resource_name');
         const namespace = required(a, 'namespace');
         const events = world.events({ namespace, involved: { kind: info.kind, name } });

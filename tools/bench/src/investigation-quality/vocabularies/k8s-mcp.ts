@@ -10,13 +10,16 @@ const LABEL_SELECTOR = text(
   "Optional Kubernetes label selector (e.g. 'app=myapp,env=prod' or 'app in (myapp,yourapp)'), to filter by label",
 );
 
-/** The kind an apiVersion + kind pair names (kubernetes-mcp-server resolves it through discovery). */
-function gvk(args: Record<string, unknown>): KindInfo {
+/**
+ * The kind an apiVersion + kind pair names (kubernetes-mcp-server resolves it through discovery:
+ * the world's custom resources too).
+ */
+function gvk(world: WorldIndex, args: Record<string, unknown>): KindInfo {
   const apiVersion = required(args, 'apiVersion');
   const kind = required(args, 'kind');
-  const info = KINDS.find(
-    (k) => k.kind.toLowerCase() === kind.toLowerCase() && k.apiVersion === apiVersion,
-  );
+  const info = world
+    .kinds()
+    .find((k) => k.kind.toLowerCase() === kind.toLowerCase() && k.apiVersion === apiVersion);
   if (!info) throw new ToolFailure(`no matches for kind "${kind}" in version "${apiVersion}"`);
   return info;
 }
@@ -266,7 +269,7 @@ export function k8sMcpTools(world: WorldIndex): VocabularyTool[] {
       },
       annotations: { title: 'Resources: List', ...READ },
       run: (a) => {
-        const info = gvk(a);
+        const info = gvk(world, a);
         const namespace = str(a, 'namespace');
         return list(
           info,
@@ -299,7 +302,7 @@ export function k8sMcpTools(world: WorldIndex): VocabularyTool[] {
       },
       annotations: { title: 'Resources: Get', ...READ },
       run: (a) => {
-        const info = gvk(a);
+        const info = gvk(world, a);
         const name = required(a, 'name');
         const obj = world.get(
           info,

@@ -217,7 +217,8 @@ export function kubectlCli(world: WorldIndex) {
   const k = kubectl(world);
 
   const kindOrFail = (args: string[], type: string): KindInfo => {
-    const info = resolveKind(type);
+    // kubectl resolves through discovery: the world's custom resources are served too
+    const info = world.resolve(type);
     if (!info)
       throw new KubectlFailure(args, `error: the server doesn't have a resource type "${type}"`);
     return info;
@@ -472,7 +473,8 @@ export function kubectlCli(world: WorldIndex) {
     const namespaced = c.flags.get('namespaced');
     const verbs = c.flags.get('verbs')?.split(',').filter(Boolean) ?? [];
     const output = c.flags.get('output');
-    const kinds = [...KINDS]
+    const kinds = world
+      .kinds()
       .filter((r) => group === undefined || r.group === group)
       .filter((r) => namespaced === undefined || String(r.namespaced) === namespaced)
       .filter(() => verbs.every((v) => VERBS.includes(v)))
@@ -503,7 +505,7 @@ export function kubectlCli(world: WorldIndex) {
   };
 
   const apiVersions = () =>
-    [...new Set(KINDS.map((r) => r.apiVersion))]
+    [...new Set(world.kinds().map((r) => r.apiVersion))]
       .sort()
       .map((v) => `${v}\n`)
       .join('');
