@@ -531,7 +531,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['log'],
     text: '(?<pause>Pause (?:Full|Young|Remark|Cleanup)\\b[^\\n]*?(?<heap>\\d+[MG]->\\d+[MG]\\(\\d+[MG]\\))? (?<ms>[1-9]\\d{3,}(?:\\.\\d+)?)ms)|(?<pause2>Full GC[^\\n]*?(?<secs>[1-9]\\d*\\.\\d+) secs)',
     cause:
-      '{subject} stops for seconds in garbage collection ("{fact}"): its heap is nearly full, so the JVM runs back-to-back full GC pauses during which it answers nothing; probes and clients time out meanwhile',
+      '{subject} stops for seconds in garbage collection ("{fact}"): its heap is nearly full, so the JVM runs back-to-back full GC pauses during which it answers nothing; probes and clients time out meanwhile{gc_probe}',
     fix: 'Give {subject} more heap (-Xmx / MaxRAMPercentage, with the container memory limit to match) or find what fills it (a heap dump); meanwhile a readiness timeoutSeconds longer than the pauses keeps pods in the Service.',
   },
   {
@@ -1236,6 +1236,33 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Give {subject} a statement_timeout its slowest legitimate query fits in{statement_timeout_fix}, or make that query faster (an index, a smaller page); if a change lowered it, roll that change back.',
   },
   {
+    // Redis with min-replicas-to-write refuses writes while fewer replicas are connected
+    id: 'redis_noreplicas',
+    class: 'dependency_failure',
+    title: 'Redis refuses writes: not enough replicas connected (min-replicas-to-write)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log', 'text'],
+    text: 'NOREPLICAS Not enough good replicas to write',
+    cause:
+      'Redis refuses {subject}\'s writes: fewer replicas are connected to its primary than its min-replicas-to-write requires{redis_min_replicas} ("{fact}"); reads still work{redis_missing}',
+    fix: 'Bring the missing Redis replica back{redis_missing_fix} (its pod: scheduling, volume, node), or lower min-replicas-to-write for the time being.',
+  },
+  {
+    // a write sent to a MySQL/MariaDB server running read-only: a replica, or a primary demoted by
+    // a failover, reached by a host name that points at one member instead of the primary
+    id: 'mysql_read_only',
+    class: 'dependency_failure',
+    title: 'writes go to a read-only MySQL server (a replica)',
+    role: 'cause',
+    strength: 0.88,
+    on: ['log', 'text'],
+    text: 'running with the --read-only option so it cannot execute this statement|\\bError 1290\\b|ER_OPTION_PREVENTS_STATEMENT|super-read-only option',
+    cause:
+      '{subject} sends its writes to a MySQL server that runs read-only ("{fact}"): a replica, or a former primary after a failover{db_host_pinned}',
+    fix: 'Point {subject} at the current primary (the Service or endpoint that follows failovers, not one member{db_host_fix}) and restart it so its pool reconnects; check which member is primary now.',
+  },
+  {
     // a JWT signed with a key the verifier's JWKS does not hold: the identity provider rotated
     // its signing keys and the verifier still has the old set (a local copy, a long cache)
     id: 'jwks_no_matching_key',
@@ -1559,8 +1586,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     on: ['event', 'condition', 'status'],
     text: 'admission webhook "(?<webhook>[^"]+)" denied the request[^\\n]*',
     cause:
-      'the admission webhook {webhook} rejects what {subject} creates ("{fact}"), so no pod is created',
-    fix: 'Make {subject} meet the policy the webhook {webhook} enforces (the message names the rule), or ask its owners for an exception.',
+      'the admission webhook {webhook} rejects what {subject} creates ("{fact}"){policy_said}, so no pod is created',
+    fix: 'Make {subject} meet the policy the webhook {webhook} enforces{policy_fix}, or ask its owners for an exception.',
   },
   // ---------------------------------------------------------------- delivery: a change not applied
   {
@@ -1660,7 +1687,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     reason: '^JobAlreadyActive$',
     text: 'prior execution is (?:still )?running|concurrency policy is Forbid|JobAlreadyActive',
     cause:
-      '{subject} skips its runs: the previous run is still active and its concurrencyPolicy is Forbid ("{fact}"): that run hangs',
+      '{subject} skips its runs: the previous run is still active and its concurrencyPolicy is Forbid ("{fact}"): that run hangs{active_run}',
     fix: 'Find why the active run of {subject} hangs (its pod logs), end it (delete the Job) so runs resume, and set activeDeadlineSeconds so a hung run ends on its own.',
   },
   {

@@ -11,9 +11,9 @@ import {
   type Finding,
   type compile,
 } from './diagnose';
-import { failsOrRestarts, hasCompleted, isUnhealthy } from './health';
+import { failsOrRestarts, hasCompleted, healthyTwins, isUnhealthy } from './health';
 import { hostOf, varsFor } from './finding-vars';
-import { stripHash, workloadName, type ClusterModel } from './model';
+import { configMapsOf, stripHash, workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
@@ -302,6 +302,10 @@ export function conclude(
         description += ` ${scaled.workload} was scaled up from ${scaled.from} to ${scaled.to} replicas at ${new Date(scaled.at).toISOString()}, ${Math.max(0, Math.round((firstError - scaled.at) / 60_000))} min before the first refusal: each replica opens its own connection pool, so the clients together now open more connections than the limit.`;
         fix = `Scale ${scaled.workload} back to ${scaled.from} replicas (or lower its pool size so replicas × pool stays under the limit), then ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`;
       }
+    }
+    if (/^crashloop_(?:panic|config)$/.test(top.f.entry.class)) {
+      const differs = twinDifference(model, focusObjects, top.f.workload, now);
+      if (differs) description += ` ${differs}`;
     }
     if (top.f.entry.id === 'disk_full') {
       const resize = resizePending(model, ns);
@@ -886,6 +890,60 @@ function resizePending(
     text: `The claim ${name} was grown${sizes}, but the file system resize is pending until a pod mounts it again (FileSystemResizePending${quoted ? `: "${clip(quoted, 160)}"` : ''}), so ${pods.length ? pods.join(', ') : 'its pod'} still sees the old, full volume.`,
     fix: `Restart ${pods.length ? pods.join(', ') : `the pod that mounts ${name}`} (delete the pod; its controller recreates it) so the kubelet finishes the file system resize of ${name}, then check the free space inside it.`,
   };
+}
+
+/**
+ * A crashing workload whose image a healthy workload of its namespace runs too: the code is the
+ * same, so what differs in their environment (variables, and the ConfigMaps they load when those
+ * were read) is the suspect. "quote-api-canary crashes while quote-api runs the same image and is
+ * healthy; they differ in FEATURE_X: true (ConfigMap a) against false (ConfigMap b)."
+ */
+function twinDifference(
+  model: ClusterModel,
+  focus: ObjectView[],
+  workload: string,
+  now: number,
+): string | undefined {
+  const pair = healthyTwins(
+    model,
+    focus.filter((o) => model.workloadOf(o).name === workload || o.name === workload),
+    now,
+  )[0];
+  if (!pair) return undefined;
+  const settings = (p: ObjectView) => {
+    const out = new Map<string, string>();
+    for (const c of p.containers.filter((x) => !x.init)) {
+      for (const map of configMapsOf(c)) {
+        const data = model.get('configmap', map, p.namespace)?.fields['data'];
+        if (!data) continue;
+        try {
+          for (const [k, v] of Object.entries(JSON.parse(data) as Record<string, string>))
+            out.set(k, `${k}=${String(v)} (ConfigMap ${map})`);
+        } catch {
+          // not key/value data
+        }
+      }
+      for (const [k, v] of Object.entries(c.env)) out.set(k, `${k}=${v}`);
+    }
+    return out;
+  };
+  const a = settings(pair.failing);
+  const b = settings(pair.healthy);
+  const diffs = [...new Set([...a.keys(), ...b.keys()])]
+    .filter((k) => (a.get(k) ?? '').split(' (')[0] !== (b.get(k) ?? '').split(' (')[0])
+    .slice(0, 4)
+    .map((k) => `${a.get(k) ?? `no ${k}`} against ${b.get(k) ?? `no ${k}`}`);
+  const failing = model.workloadOf(pair.failing).name;
+  const healthy = model.workloadOf(pair.healthy).name;
+  const image = pair.failing.containers.find((c) => !c.init)?.image;
+  const maps = (p: ObjectView) => p.containers.flatMap(configMapsOf);
+  const mapsDiffer = maps(pair.failing).join() !== maps(pair.healthy).join();
+  if (!diffs.length && !mapsDiffer) return undefined;
+  return `${failing} crashes while ${healthy} runs the same image${image ? ` (${image})` : ''} and is healthy, so the code is the same and their configuration is the suspect: ${
+    diffs.length
+      ? `they differ in ${diffs.join('; ')}`
+      : `${failing} loads ConfigMap ${maps(pair.failing).join(', ')} where ${healthy} loads ${maps(pair.healthy).join(', ') || 'none'}`
+  }.`;
 }
 
 /** The words around a token of a long log line (up to 100 characters before it, 40 after). */

@@ -690,6 +690,134 @@ function jwksSource({ model, f }: FindingContext): Record<string, string> {
   };
 }
 
+/**
+ * What a policy engine's webhook says is wrong (Kyverno "validation error: ... rule x failed at
+ * path /spec/containers/0/resources/limits/", Gatekeeper "[policy] message"), out of a long
+ * denial the answer's quote would cut.
+ */
+function webhookReason({ model, f }: FindingContext): Record<string, string> {
+  const texts = [
+    f.fact,
+    ...model.events
+      .filter((e) => e.message.includes(f.groups['webhook'] ?? '\u0000'))
+      .map((e) => e.message),
+  ];
+  for (const t of texts) {
+    const flat = t.replace(/\s+/g, ' ');
+    const kyverno = /validation error: ([^']+?)(?:'|$)/.exec(flat)?.[1];
+    const gatekeeper = kyverno ? undefined : /\[([\w.-]+)\] ([^\n]+)/.exec(flat);
+    const policy = /following polic(?:y|ies):? ([\w.-]+)/.exec(flat)?.[1] ?? gatekeeper?.[1];
+    const said = kyverno ?? gatekeeper?.[2];
+    if (!said) continue;
+    // a short denial is quoted whole already: only the policy's name is added
+    const quoted = f.fact.length <= 200;
+    return {
+      policy_said: quoted
+        ? policy
+          ? ` (policy ${policy})`
+          : ''
+        : `: ${policy ? `policy ${policy} says ` : ''}"${clip(said.trim(), 220)}"`,
+      policy_fix: policy
+        ? ` (${policy}: ${clip(said.trim(), 120)})`
+        : ` (${clip(said.trim(), 120)})`,
+    };
+  }
+  return {};
+}
+
+/**
+ * A liveness probe that fails during the pauses: the kubelet restarts a pod that was only
+ * collecting garbage (with its timeout, which a pause outlasts).
+ */
+function gcProbe({ model, names, container }: FindingContext): Record<string, string> {
+  const failed = model.events.find(
+    (e) => /Liveness probe failed/i.test(e.message) && names.has(e.object?.name ?? ''),
+  );
+  if (!failed) return {};
+  const probe = container?.probes.find((p) => /^liveness/i.test(p));
+  const timeout = probe ? /timeout=(\d+s)/.exec(probe)?.[1] : undefined;
+  return {
+    gc_probe: `. Its liveness probe${timeout ? ` (timeoutSeconds ${timeout})` : ''} fails during the pauses, so the kubelet restarts pods that were only collecting garbage ("${clip(failed.message, 120)}"), and the restarts cascade onto the remaining pods`,
+  };
+}
+
+/**
+ * The run a Forbid CronJob waits for: its Job that neither completed nor failed, since when, and
+ * what its pod last logged.
+ */
+function activeRun({ model, f }: FindingContext): Record<string, string> {
+  const cron = f.workload || f.object?.name;
+  if (!cron) return {};
+  const done = (j: ObjectView) =>
+    !!j.fields['completionTime'] ||
+    j.conditions.some((c) => /^(?:Complete|Failed)$/.test(c.type) && c.status === 'True') ||
+    /^(?:Complete|Completed|Failed)$/i.test(j.status ?? '');
+  const active = model
+    .list('job', f.object?.namespace)
+    .filter((j) => model.workloadOf(j).name === cron && !done(j))
+    .sort((a, b) => (a.created ?? 0) - (b.created ?? 0))[0];
+  if (!active) return {};
+  const started = Date.parse(active.fields['startTime'] ?? '') || active.created;
+  const pod = model.podsOf('job', active.name, active.namespace)[0];
+  const said = model.logs
+    .filter((l) => l.pod === pod?.name)
+    .flatMap((l) => l.lines)
+    .filter((x) => x.text.trim())
+    .pop();
+  return {
+    active_run: `: Job ${active.name}${started ? ` has been running since ${new Date(started).toISOString()}` : ' is still running'}${pod ? ` (pod ${pod.name}${said ? `, last logged "${clip(errorMessage(said.text), 120)}"` : ''})` : ''}${active.fields['activeDeadlineSeconds'] ? '' : ', with no activeDeadlineSeconds to end it'}`,
+  };
+}
+
+/** The min-replicas-to-write of a redis.conf that was read, and the Redis members not running. */
+function redisReplicas({ model, f }: FindingContext): Record<string, string> {
+  const ns = f.object?.namespace;
+  let min: string | undefined;
+  for (const m of model.list('configmap')) {
+    const v = /min-replicas-to-write\s+(\d+)/.exec(m.fields['data'] ?? '')?.[1];
+    if (v) {
+      min = ` (min-replicas-to-write ${v} in ConfigMap ${m.name})`;
+      break;
+    }
+  }
+  const missing = model
+    .list('pod')
+    .filter((p) => /redis/i.test(p.name) && (!ns || p.namespace === ns) && isUnhealthy(p))
+    .slice(0, 3);
+  const why = (p: ObjectView) => {
+    const said = model.events
+      .filter((e) => e.object?.name === p.name && e.type === 'Warning')
+      .pop()?.message;
+    return `${p.name} is ${p.status ?? 'not ready'}${said ? ` ("${clip(said, 120)}")` : ''}`;
+  };
+  return {
+    redis_min_replicas: min ?? '',
+    redis_missing: missing.length ? `: ${missing.map(why).join('; ')}` : '',
+    redis_missing_fix: missing.length ? ` (${missing.map((p) => p.name).join(', ')})` : '',
+  };
+}
+
+/**
+ * The database host a client is given, when it names one member of a StatefulSet
+ * ("billing-mysql-0.billing-mysql") rather than a Service that follows the primary.
+ */
+function dbHostPinned({ model, pod, container }: FindingContext): Record<string, string> {
+  // HOST=billing-mysql-0.billing-mysql, a DSN user@tcp(billing-mysql-0:3306)/db, in the container's
+  // environment or a ConfigMap it loads
+  const set = containerSetting(
+    model,
+    pod,
+    container,
+    /^\w*(?:HOST|ADDR|URL|DSN|SERVER)\w*=(?:[^\s=]*?[@/(])?([a-z0-9][a-z0-9-]*-\d+)\b[^\s,]*/i,
+  );
+  const member = set ? /=(?:[^\s=]*?[@/(])?([a-z0-9][a-z0-9-]*-\d+)\b/i.exec(set)?.[1] : undefined;
+  if (!set || !member) return {};
+  return {
+    db_host_pinned: `: ${set} names one member, ${member}, not the primary; after a failover that member is a read-only replica and another member is the primary`,
+    db_host_fix: `: it now pins ${member}`,
+  };
+}
+
 /** A rate limit the container configures ("RATE_LIMIT_RPS=150"). */
 function rateLimit({ model, pod, container }: FindingContext): Record<string, string> {
   const set = containerSetting(model, pod, container, /^\w*RATE_?LIMIT\w*=\S+/i);
@@ -1388,6 +1516,11 @@ const ENTRY_VARS: Record<string, Enricher> = {
   redis_maxmemory_refused: redisPolicy,
   keystore_password_incorrect: secretUpdated,
   jwks_no_matching_key: jwksSource,
+  admission_webhook_denied: webhookReason,
+  jvm_gc_pause: gcProbe,
+  cronjob_forbid_active: activeRun,
+  redis_noreplicas: redisReplicas,
+  mysql_read_only: dbHostPinned,
   probe_rate_limited: rateLimit,
   rabbitmq_queue_not_found: brokerRestart,
   mesh_authorization_denied: meshPolicy,

@@ -25,6 +25,7 @@ import {
   failsOrRestarts,
   hasCompleted,
   hasFinished,
+  healthyTwins,
   isUnhealthy,
   podsOnNode,
   unevenLoad,
@@ -61,8 +62,11 @@ const MESH_DENIED = /RBAC: access denied|rbac_access_denied/;
 /** cert-manager's controller pod (not its webhook or cainjector) */
 const CERT_MANAGER_POD = /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/;
 /** a timeout the client sets on its database session: its value is in its configuration */
-const SETTING_TIMEOUT = /canceling statement due to (?:statement|lock) timeout/i;
-const REDIS_MAXMEMORY = /command not allowed when used memory > 'maxmemory'/i;
+/** errors a client-side setting decides: a timeout it sets, the database host it pins */
+const SETTING_TIMEOUT =
+  /canceling statement due to (?:statement|lock) timeout|running with the --read-only option|\bError 1290\b/i;
+const REDIS_MAXMEMORY =
+  /command not allowed when used memory > 'maxmemory'|NOREPLICAS Not enough good replicas/i;
 const JWKS_MISS =
   /JWKSNoMatchingKey|ERR_JWKS_NO_MATCHING_KEY|no applicable key found in the JSON Web Key Set|unable to find a signing key that matches/i;
 const CONNECTION_LIMIT =
@@ -639,6 +643,12 @@ export class Gatherer {
       await Promise.all(
         ['configmap', 'cronjob'].map((k) => this.listKind(k, unknownKey.namespace)),
       );
+    // a crashing workload whose image a healthy one also runs: the ConfigMaps both load (what
+    // differs between them is the suspect)
+    await this.inspectHealthyTwins(targets);
+    // a CronJob that skips its runs because one is still active: its Jobs and their pods' logs
+    const skipping = this.model.events.find((e) => e.reason === 'JobAlreadyActive');
+    if (skipping) await this.inspectActiveRun(skipping.object?.name, skipping.namespace);
     // Redis refusing writes at its maxmemory: its redis.conf (a ConfigMap named for it)
     if (this.model.logs.some((l) => l.lines.some((x) => REDIS_MAXMEMORY.test(x.text))))
       await this.inspectRedisConfig();
@@ -2472,7 +2482,22 @@ export class Gatherer {
         (m) => lists.includes(m.namespace ?? '') && /redis/i.test(m.name) && !m.fields['data'],
       )
       .slice(0, 3);
-    await Promise.all(maps.map((m) => this.readOrDescribe(m)));
+    // ... and the Redis members that do not run (a replica missing refuses writes under
+    // min-replicas-to-write)
+    const down = this.model
+      .list('pod')
+      .filter(
+        (p) =>
+          lists.includes(p.namespace ?? '') &&
+          /redis/i.test(p.name) &&
+          isUnhealthy(p, this.now) &&
+          !this.inspected.has(viewKey(p)),
+      )
+      .slice(0, 2);
+    await Promise.all([
+      ...maps.map((m) => this.readOrDescribe(m)),
+      ...down.map((p) => this.inspect(p)),
+    ]);
   }
 
   /**
@@ -2507,6 +2532,51 @@ export class Gatherer {
         )
         .slice(0, 2)
         .map((d) => this.describe(d)),
+    );
+  }
+
+  /**
+   * Crashing pods whose image healthy pods of another workload run too: the ConfigMaps each side
+   * loads its environment from, read whole (at most four).
+   */
+  private async inspectHealthyTwins(targets: ObjectView[]): Promise<void> {
+    const maps = new Map<string, ObjectView>();
+    for (const pair of healthyTwins(this.model, targets, this.now))
+      for (const p of [pair.failing, pair.healthy])
+        for (const name of p.containers.flatMap(configMapsOf))
+          maps.set(`${p.namespace ?? ''}/${name}`, named('configmap', name, p.namespace));
+    await Promise.all(
+      [...maps.values()]
+        .filter((m) => !this.model.get('configmap', m.name, m.namespace)?.fields['data'])
+        .slice(0, 4)
+        .map((m) => this.readOrDescribe(m)),
+    );
+  }
+
+  /** The Jobs of a CronJob that are still running, and their pods' logs (the run that hangs). */
+  private async inspectActiveRun(cron: string | undefined, ns: string | undefined): Promise<void> {
+    if (!cron) return;
+    await this.listKind('job', ns);
+    const running = this.model
+      .list('job', ns)
+      .filter(
+        (j) =>
+          this.model.workloadOf(j).name === cron &&
+          !j.fields['completionTime'] &&
+          !j.conditions.some((c) => /^(?:Complete|Failed)$/.test(c.type) && c.status === 'True'),
+      )
+      .slice(0, 1);
+    if (!running.length) return;
+    if (!running.some((j) => this.model.podsOf('job', j.name, j.namespace).length))
+      await this.listKind('pod', ns);
+    await Promise.all(
+      running.flatMap((j) =>
+        this.model
+          .podsOf('job', j.name, j.namespace)
+          .slice(0, 1)
+          .filter((p) => !this.model.logs.some((l) => l.pod === p.name))
+          .map((p) => this.podLogs(p, 100)),
+      ),
     );
   }
 

@@ -114,3 +114,40 @@ export function unevenLoad(
   const most = idle.reduce((a, b) => (quantity(b.cpu) > quantity(a.cpu) ? b : a));
   return { hot, idle: idle.map((x) => x.pod), idleCpu: most.cpu };
 }
+
+/**
+ * Pairs of a failing pod of the given targets' workloads and a healthy pod of another workload
+ * of its namespace that runs the same images: the same code, another configuration.
+ */
+export function healthyTwins(
+  model: ClusterModel,
+  targets: ObjectView[],
+  now: number,
+): { failing: ObjectView; healthy: ObjectView }[] {
+  const out: { failing: ObjectView; healthy: ObjectView }[] = [];
+  const seen = new Set<string>();
+  const imagesOf = (p: ObjectView) =>
+    p.containers
+      .filter((c) => !c.init)
+      .map((c) => c.image)
+      .filter(Boolean)
+      .sort()
+      .join(' ');
+  for (const t of targets) {
+    const pods = t.kind === 'pod' ? [t] : model.podsOf(t.kind, t.name, t.namespace);
+    const failing = pods.find((p) => isUnhealthy(p, now) && (p.restarts ?? 0) > 0);
+    if (!failing) continue;
+    const w = model.workloadOf(failing).name;
+    const images = imagesOf(failing);
+    if (!images || seen.has(w)) continue;
+    const healthy = model
+      .list('pod', failing.namespace)
+      .find(
+        (p) => model.workloadOf(p).name !== w && imagesOf(p) === images && !isUnhealthy(p, now),
+      );
+    if (!healthy) continue;
+    seen.add(w);
+    out.push({ failing, healthy });
+  }
+  return out;
+}
