@@ -63,12 +63,12 @@ function fillTemplate(t: string, vars: Record<string, string>): string {
       const v = vars[k] ?? '';
       if (!v) return '';
       values.push(v);
-      return `\u0000${values.length - 1}\u0000`;
+      return `\uE000${values.length - 1}\uE000`;
     })
     .replace(/\s+([,.)])/g, '$1')
     .replace(/\(\s*\)/g, '')
     .replace(/\s{2,}/g, ' ')
-    .replace(/(\s?)\u0000(\d+)\u0000/g, (_, space: string, i: string) => {
+    .replace(/(\s?)\uE000(\d+)\uE000/g, (_, space: string, i: string) => {
       const v = values[Number(i)]!;
       // where the template's space meets a value that starts with one (or with , . or ")")
       return space && /^[\s,.)]/.test(v) ? v.replace(/^\s+/, '') : space + v;
