@@ -1478,6 +1478,97 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} fails its bootstrap check and exits: "{fact}". The kernel setting vm.max_map_count of the node it runs on is {have}, below what Elasticsearch needs (262144); it is a node setting, made by a privileged sysctl init container, a DaemonSet or the node image, and nodes without it (a new node pool) fail',
     fix: 'Set vm.max_map_count=262144 on the nodes {subject} runs on: a privileged init container running `sysctl -w vm.max_map_count=262144`, or extend the sysctl DaemonSet (its nodeSelector/tolerations) or the node image to the new nodes.',
   },
+  // ------------------------------------------------ round19c: failures their own lines name
+  {
+    // bootstrap.memory_lock: true asks Elasticsearch to mlockall its heap; a container whose
+    // RLIMIT_MEMLOCK is the runtime's default (Kubernetes has no per-pod ulimit) cannot, and the
+    // bootstrap check stops the node (exit 78)
+    id: 'es_memory_lock_failed',
+    class: 'crashloop_config',
+    title: 'Elasticsearch memory locking requested but not allowed (bootstrap check, memlock)',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: 'memory locking requested for (?:elasticsearch|opensearch) process but memory is not locked',
+    cause:
+      '{subject}{memlock_pod} fails its bootstrap check and exits (exit code 78): "{fact}". Its settings ask for memory locking (bootstrap.memory_lock: true), but the container may not lock memory: its RLIMIT_MEMLOCK (ulimit -l){memlock_limit} is the container runtime\'s default, and Kubernetes has no per-pod ulimit to raise it',
+    fix: 'Remove bootstrap.memory_lock from {subject} (disable swap on the nodes instead, which Kubernetes nodes usually have off), or raise the memlock limit of the container runtime on its nodes (containerd/docker LimitMEMLOCK=infinity) before setting it again.',
+  },
+  {
+    // Spring Boot without spring.datasource.url: with profile-specific files, the active profile
+    // decides which application-<profile>.yml is loaded; a renamed profile loads none
+    id: 'spring_datasource_url_missing',
+    class: 'crashloop_config',
+    title: 'Spring Boot has no DataSource URL (no configuration for the active profile)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: "Failed to configure a DataSource: 'url' attribute is not specified[^\\n]*",
+    cause:
+      '{subject} stops at startup: "{fact}": no spring.datasource.url is set in the configuration it loaded{spring_profiles}. This is its configuration, not the database being down',
+    fix: '{spring_fix}',
+  },
+  {
+    // IRSA: STS checks the token's aud claim; the EKS pod identity webhook projects the token
+    // with the audience of the ServiceAccount's eks.amazonaws.com/audience (sts.amazonaws.com
+    // when absent), applied when pods are created
+    id: 'aws_token_audience_incorrect',
+    class: 'rbac_denied',
+    title: "AWS STS refuses the pod's web identity token: wrong audience",
+    role: 'cause',
+    // above aws_oidc_provider_missing, whose InvalidIdentityToken matches this line too
+    strength: 0.91,
+    on: ['log', 'text'],
+    text: '(?:InvalidIdentityToken[^\\n]*)?Incorrect token audience[^\\n]*',
+    cause:
+      '{subject} cannot get AWS credentials through the IAM role of its ServiceAccount (IRSA): STS refuses its web identity token for its audience ("{fact}"). STS accepts only tokens whose aud claim is sts.amazonaws.com (or what the IAM OIDC provider lists){token_audience}',
+    fix: '{token_audience_fix}',
+  },
+  {
+    // the kernel's ENOENT for exec: the file, or the interpreter its #! line names, does not
+    // exist; a script with Windows (CRLF) line endings names "/bin/sh\r"
+    id: 'exec_no_such_file',
+    class: 'crashloop_config',
+    title: 'the container command cannot be executed: no such file or directory',
+    role: 'cause',
+    strength: 0.89,
+    on: ['log', 'state', 'event'],
+    text: 'exec (?<script>/[\\w./-]+): no such file or directory',
+    cause: '{subject} cannot start its command {script}: "{fact}". {exec_cause}',
+    fix: '{exec_fix}',
+  },
+  {
+    // "1 Insufficient cpu, 5 node(s) didn't match Pod's node affinity/selector": the nodes its
+    // affinity allows (a DaemonSet pod's own node) lack room; the others were never candidates
+    id: 'sched_insufficient_on_allowed_node',
+    class: 'pending_scheduling',
+    title: 'the node(s) the pod may run on lack free cpu/memory for its requests',
+    role: 'cause',
+    // above sched_selector, whose "didn't match Pod's node affinity/selector" is in the line
+    strength: 0.92,
+    on: ['event', 'condition'],
+    text: "(?<!has )\\b(?<count>\\d+) Insufficient (?<res>cpu|memory)\\b[^\\n]*?\\d+ node\\(s\\) didn'?t match (?:Pod's )?node (?:affinity/)?selector|\\d+ node\\(s\\) didn'?t match (?:Pod's )?node (?:affinity/)?selector[^\\n]*?\\b(?<count2>\\d+) Insufficient (?<res2>cpu|memory)\\b",
+    cause:
+      '{subject} stays Pending: {allowed_node} has not enough free {res}{res2} for its requests{requests} ("{fact}"); the other nodes were never candidates (its node affinity/selector{owner_pin}){node_load}',
+    fix: 'Lower the {res}{res2} request of {subject}{requests}, or make room on {allowed_node} (move or shrink what requests most there){priority_fix}.',
+  },
+  {
+    // helm keeps a release's state in Secrets sh.helm.release.v1.<release>.v<N>; a helm process
+    // killed mid-upgrade (a CI Job's deadline, a cancelled pipeline) leaves the latest one
+    // pending-*, and every later upgrade refuses to start
+    id: 'helm_release_pending_operation',
+    class: 'job_failed',
+    title: 'a Helm release is stuck in a pending operation (another operation is in progress)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log', 'text'],
+    text: '(?:(?:UPGRADE|INSTALL|ROLLBACK) FAILED: )?another operation \\(install/upgrade/rollback\\) is in progress',
+    cause:
+      'the Helm release{helm_release} cannot be upgraded: every helm upgrade fails with "{fact}". Helm records the release as still in a pending operation{helm_pending}, left by a helm process that did not finish{helm_killed}, so it refuses any new operation until the release is rolled back',
+    fix: '{helm_fix}',
+    namesSubject: true,
+  },
+  // ------------------------------------------------ end of round19c
   {
     // a client speaking TLS to a port that answers plain HTTP reads "HTTP/1.1 400" as a TLS
     // record: OpenSSL reports a wrong version number

@@ -4,6 +4,7 @@ import { isUnhealthy, podsOnNode, unevenLoad } from './health';
 import { configMapsOf, quantity, servicePorts, type ClusterModel } from './model';
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip } from './text';
+import { ROUND19C_VARS } from './finding-vars-round19c';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -368,7 +369,7 @@ function saturation(model: ClusterModel, workload: string, ns?: string): string 
 }
 
 /** What an enricher knows of a finding: the object, its pods and the container it names. */
-interface FindingContext {
+export interface FindingContext {
   f: Finding;
   model: ClusterModel;
   obj?: ObjectView;
@@ -1558,6 +1559,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   pod_ip_exhausted: cniError,
   csi_driver_not_registered: csiNode,
   sched_insufficient: capacityVars,
+  ...ROUND19C_VARS,
 };
 
 /** The same, by the entry's class. */

@@ -21,6 +21,7 @@ import {
 import { dedupe } from './collections';
 import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { namesToken } from './text';
+import { helmNamespaceOf, helmReleaseOf } from './finding-vars-round19c';
 import {
   failsOrRestarts,
   hasCompleted,
@@ -76,6 +77,14 @@ const CONNECT_TIMEOUT = /connect ETIMEDOUT|dial tcp [^\n]*i\/o timeout|connect t
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
 /** An object known by name only (named in the request, a backend an Ingress names). */
+/** the round19c triggers: exec's ENOENT, Spring without a DataSource URL, STS's audience, helm's lock */
+const EXEC_ENOENT = /exec \/[\w./-]+: no such file or directory/;
+const SPRING_NO_URL = /Failed to configure a DataSource: 'url' attribute is not specified/;
+const STS_AUDIENCE = /Incorrect token audience/;
+const HELM_LOCKED = /another operation \(install\/upgrade\/rollback\) is in progress/;
+const PINNED_SHORT =
+  /\d+ Insufficient (?:cpu|memory)\b[^\n]*node\(s\) didn'?t match (?:Pod's )?node (?:affinity\/)?selector/;
+
 const named = (kind: string, name: string, namespace?: string): ObjectView => ({
   ...newObject(kind, name, 'scope'),
   namespace,
@@ -689,6 +698,88 @@ export class Gatherer {
     await this.inspectMetricsServer();
     // ... a claim being deleted: the pods that still mount it hold it (pvc-protection)
     await this.inspectClaimHolders();
+    // ... what the round19c rules read beside the line that matched
+    await this.inspectRound19c();
+  }
+
+  /**
+   * What a failing pod's own line points at, read once it was seen: the ConfigMaps it mounts when
+   * a command cannot be executed (a mounted script's line endings) or Spring finds no DataSource
+   * URL (the application-<profile> files they hold); its ServiceAccount when STS refuses its token
+   * audience (the annotation that sets it); the release Secrets of the namespace a helm command
+   * names when helm finds another operation in progress (the pending revision).
+   */
+  private async inspectRound19c(): Promise<void> {
+    const { model } = this;
+    const logging = (re: RegExp) =>
+      model.logs.flatMap((l) => {
+        const pod = l.pod ? model.get('pod', l.pod, l.namespace) : undefined;
+        return pod && l.lines.some((x) => re.test(x.text)) ? [pod] : [];
+      });
+    const stateSays = (re: RegExp) =>
+      model
+        .list('pod')
+        .filter((p) =>
+          p.containers.some((c) =>
+            [c.last, c.terminated, c.waiting].some((st) => st?.message && re.test(st.message)),
+          ),
+        );
+    const reads: ObjectView[] = [];
+    const mountsOf = (p: ObjectView) =>
+      [
+        ...(p.fields['configMaps'] ?? '').split(','),
+        ...p.containers.flatMap((c) => c.envRefs.map((r) => /configmap (\S+)/.exec(r)?.[1] ?? '')),
+      ]
+        .filter(Boolean)
+        .map((n) => named('configmap', n, p.namespace));
+    for (const p of [
+      ...logging(EXEC_ENOENT),
+      ...stateSays(EXEC_ENOENT),
+      ...logging(SPRING_NO_URL),
+    ].slice(0, 2))
+      reads.push(
+        ...mountsOf(p).filter((m) => !model.get('configmap', m.name, m.namespace)?.fields['data']),
+      );
+    for (const p of logging(STS_AUDIENCE).slice(0, 1)) {
+      const sa = p.fields['serviceAccount'];
+      if (sa && !model.get('serviceaccount', sa, p.namespace)?.fields['annotations'])
+        reads.push(named('serviceaccount', sa, p.namespace));
+    }
+    const unique = new Map(reads.map((o) => [`${o.kind}/${o.namespace ?? ''}/${o.name}`, o]));
+    await Promise.all([...unique.values()].slice(0, 4).map((o) => this.readOrDescribe(o)));
+    // a DaemonSet pod pending for room on the one node it may run on: which node that is, when no
+    // affinity was read, is the one its siblings do not run on (their nodes, described)
+    const pinned = model.events.some((e) => PINNED_SHORT.test(e.message));
+    const daemons = model
+      .list('pod')
+      .filter(
+        (p) =>
+          p.status === 'Pending' &&
+          !p.fields['affinity'] &&
+          model.workloadOf(p).kind === 'daemonset',
+      );
+    if (pinned && daemons.length) {
+      const ds = model.workloadOf(daemons[0]!);
+      await Promise.all(
+        model
+          .list('pod', daemons[0]!.namespace)
+          .filter((p) => !p.node && p.status !== 'Pending' && model.workloadOf(p).name === ds.name)
+          .slice(0, 8)
+          .map((p) => this.describe(p)),
+      );
+    }
+    const helm = logging(HELM_LOCKED)[0];
+    if (helm) {
+      const release = helmReleaseOf(model, helm);
+      const ns =
+        helmNamespaceOf(helm) ??
+        model.list('deployment').find((d) => d.name === release)?.namespace ??
+        helm.namespace;
+      if (!model.list('secret', ns).some((x) => x.name.startsWith('sh.helm.release.')))
+        await this.listKind('secret', ns);
+      // the deploy Jobs before it: the one killed mid-upgrade
+      await this.listKind('job', helm.namespace);
+    }
   }
 
   /**

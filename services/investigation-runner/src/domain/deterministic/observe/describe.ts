@@ -318,6 +318,16 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
     if (rep) v.fields['replicas'] = rep[1]!;
   }
+  // a ServiceAccount's annotations (IRSA's role and token audience) and an Ingress's
+  if ((kind === 'serviceaccount' || kind === 'ingress') && !v.fields['annotations']) {
+    const notes = collectMulti(lines, 'Annotations')
+      .map((n) => /^([\w./-]+)[:=]\s*(.*)$/.exec(n))
+      .filter((m): m is RegExpExecArray => !!m);
+    if (notes.length)
+      v.fields['annotations'] = JSON.stringify(
+        Object.fromEntries(notes.map((m) => [m[1], m[2]!.trim()])),
+      );
+  }
   // "Annotations: deployment.kubernetes.io/revision: 12": a Deployment's or ReplicaSet's revision
   for (const note of collectMulti(lines, 'Annotations')) {
     const m =

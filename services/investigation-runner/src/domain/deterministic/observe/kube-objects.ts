@@ -51,6 +51,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   // the LimitRanger admission plugin's note: limits the pod spec did not set came from a LimitRange
   if (ann['kubernetes.io/limit-ranger'])
     v.fields['limitRanger'] = ann['kubernetes.io/limit-ranger'];
+  // a ServiceAccount's annotations (IRSA's role and token audience) and an Ingress's
+  if (kind === 'serviceaccount' || kind === 'ingress')
+    v.fields['annotations'] = JSON.stringify(ann);
   if (ann['kubernetes.io/change-cause'])
     v.fields['changeCause'] = ann['kubernetes.io/change-cause'];
   // a rollback renumbers the revision it went back to: the numbers it had before
