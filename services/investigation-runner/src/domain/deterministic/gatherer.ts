@@ -1673,21 +1673,19 @@ export class Gatherer {
         .map((c) => ({ p, c })),
     );
     await Promise.all(
-      crashed
-        .slice(0, 4)
-        .map(({ p, c }) =>
-          this.first(
-            previous,
-            {
-              kind: 'pod',
-              name: p.name,
-              namespace: p.namespace,
-              container: c.name,
-              previous: true,
-            },
-            { kind: 'pod', namespace: p.namespace, pod: p.name, container: c.name, previous: true },
-          ),
+      crashed.slice(0, 4).map(({ p, c }) =>
+        this.first(
+          previous,
+          {
+            kind: 'pod',
+            name: p.name,
+            namespace: p.namespace,
+            container: c.name,
+            previous: true,
+          },
+          { kind: 'pod', namespace: p.namespace, pod: p.name, container: c.name, previous: true },
         ),
+      ),
     );
   }
 
