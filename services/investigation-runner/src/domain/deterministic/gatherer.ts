@@ -465,6 +465,7 @@ export class Gatherer {
     );
     // a question about what happened lately: what answers it is read before the budget goes
     await this.gatherForActivityQuestion();
+    await this.gatherForWorkloadQuestion();
     await this.gatherForLimitsQuestion();
     await this.gatherForPodQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
@@ -1740,6 +1741,161 @@ export class Gatherer {
           .slice(0, 3),
       );
     await Promise.all(pods.slice(0, Math.min(room, 8)).map((p) => this.readWhole(p)));
+    if (!q.why) return;
+    // why each member is missing: the scheduler's events, each unready pod's container states,
+    // and what a container that crashed (not killed for memory) said before it restarted
+    await this.eventsOf(ns);
+    const unreadyPods = below().flatMap((o) =>
+      podsOfWorkload(this.model, o).filter(unreadyPod).slice(0, 4),
+    );
+    await Promise.all(
+      unreadyPods
+        .filter(
+          (p) =>
+            !p.containers.some((c) => c.waiting || c.last || c.terminated) &&
+            !p.conditions.some((c) => c.type === 'PodScheduled' && c.status === 'False'),
+        )
+        .slice(0, Math.min(room, 8))
+        .map((p) => this.readOrDescribe(p)),
+    );
+    const previous = this.tools('logs').filter(
+      (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
+    );
+    const crashed = unreadyPods.flatMap((p) =>
+      p.containers
+        .filter(
+          (c) =>
+            (c.restarts ?? 0) > 0 &&
+            c.last &&
+            c.last.reason !== 'OOMKilled' &&
+            !this.model.logs.some((l) => l.pod === p.name && l.previous),
+        )
+        .slice(0, 1)
+        .map((c) => ({ p, c })),
+    );
+    await Promise.all(
+      crashed.slice(0, 4).map(({ p, c }) =>
+        this.first(
+          previous,
+          {
+            kind: 'pod',
+            name: p.name,
+            namespace: p.namespace,
+            container: c.name,
+            previous: true,
+          },
+          { kind: 'pod', namespace: p.namespace, pod: p.name, container: c.name, previous: true },
+        ),
+      ),
+    );
+  }
+
+  /** a namespace's events, once */
+  private async eventsOf(ns: string | undefined): Promise<void> {
+    if (!ns || this.namespaceEvents.has(ns)) return;
+    this.namespaceEvents.add(ns);
+    await this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns });
+  }
+
+  /**
+   * Questions about a namespace's scheduled work and what its pods reserve (scope.ts
+   * cronjob_success, requests_total): each CronJob read whole (its last successful time and
+   * spec.suspend) with its Jobs, the failed ones' conditions and what their last pod logged; the
+   * pods' containers (their requests), one pod of each template read when a listing shows none.
+   */
+  private async gatherForWorkloadQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'cronjob_success' && q?.type !== 'requests_total') return;
+    const { model } = this;
+    const ns = questionNamespace(q, model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    const listed = (kind: string) => model.list(kind, ns).some(inNs);
+    const room = (n: number) => Math.max(2, Math.min(n, this.budget - 4));
+    if (q.type === 'requests_total') {
+      await Promise.all([
+        listed('pod') ? Promise.resolve(false) : this.listKind('pod', ns),
+        listed('resourcequota') ? Promise.resolve(false) : this.listKind('resourcequota', ns),
+      ]);
+      const unread = () =>
+        model.list('pod', ns).filter((p) => inNs(p) && !hasFinished(p) && !p.containers.length);
+      if (unread().length > 2) await this.listWhole('pod', ns);
+      // one pod of each template: its replicas share the containers
+      const seen = new Set(
+        model
+          .list('pod', ns)
+          .filter((p) => inNs(p) && p.containers.length)
+          .map((p) => templateKey(model, p)),
+      );
+      const firsts = unread().filter((p) => {
+        const k = templateKey(model, p);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+      await Promise.all(firsts.slice(0, room(16)).map((p) => this.describe(p)));
+      return;
+    }
+    await Promise.all([
+      listed('cronjob') ? Promise.resolve(false) : this.listKind('cronjob', ns),
+      listed('job') ? Promise.resolve(false) : this.listKind('job', ns),
+      listed('pod') ? Promise.resolve(false) : this.listKind('pod', ns),
+      this.eventsOf(ns),
+    ]);
+    // the last successful time and spec.suspend: a listing shows neither exactly
+    const unread = () =>
+      model
+        .list('cronjob', ns)
+        .filter(
+          (c) =>
+            inNs(c) &&
+            c.fields['lastSuccessfulTime'] === undefined &&
+            c.fields['suspend'] === undefined,
+        );
+    if (!(unread().length > 2 && (await this.listWhole('cronjob', ns))))
+      await Promise.all(
+        unread()
+          .slice(0, room(12))
+          .map((c) => this.readOrDescribe(c)),
+      );
+    // the CronJobs without a success in the window: how their newest Jobs ended
+    const jobs = model.list('job', ns).filter(inNs);
+    const mine = (c: ObjectView) =>
+      jobs
+        .filter((j) => j.owner?.name === c.name || model.workloadOf(j).name === c.name)
+        .sort((a, b) => (b.created ?? 0) - (a.created ?? 0));
+    const lagging = model.list('cronjob', ns).filter((c) => {
+      if (!inNs(c)) return false;
+      const t = Date.parse(c.fields['lastSuccessfulTime'] ?? '');
+      return !Number.isFinite(t) || q.since === undefined || t < q.since;
+    });
+    const open = lagging
+      .flatMap((c) => mine(c).slice(0, 2))
+      .filter(
+        (j) =>
+          !j.conditions.length &&
+          !j.fields['completionTime'] &&
+          j.fields['status.failed'] === undefined,
+      );
+    await Promise.all(open.slice(0, room(8)).map((j) => this.readOrDescribe(j)));
+    // a failed run's last pod: what it logged
+    const failed = lagging
+      .map((c) => mine(c).find((j) => jobRun(model, j).failed))
+      .filter((j): j is ObjectView => !!j);
+    const lastPods = failed
+      .map((j) => newestFirst(model.podsOf('job', j.name, j.namespace))[0])
+      .filter((p): p is ObjectView => !!p && !model.logs.some((l) => l.pod === p.name));
+    const logs = this.podLogTools();
+    await Promise.all(
+      lastPods
+        .slice(0, room(4))
+        .map((p) =>
+          this.first(
+            logs,
+            { kind: 'pod', name: p.name, namespace: p.namespace },
+            { kind: 'pod', namespace: p.namespace, pod: p.name, previous: false },
+          ),
+        ),
+    );
   }
 
   /** a kind listed as whole objects (YAML), where a listing tool offers that format */

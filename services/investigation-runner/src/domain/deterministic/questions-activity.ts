@@ -28,7 +28,7 @@ const inNamespace = (ns: string | undefined) => (o: { namespace?: string }) =>
 const where = (ns: string | undefined) => (ns ? ` in namespace ${ns}` : '');
 
 /** the newest event about an object (by name, and kind when the event says it) */
-function eventsAbout(model: ClusterModel, o: ObjectView): EventView[] {
+export function eventsAbout(model: ClusterModel, o: ObjectView): EventView[] {
   return model.events
     .filter(
       (e) =>
@@ -112,7 +112,7 @@ export const newestFirst = (pods: ObjectView[]): ObjectView[] => {
 };
 
 /** the error a pod logged last (its newest error line), else its last line */
-function lastLogged(
+export function lastLogged(
   model: ClusterModel,
   pods: ObjectView[],
 ): { pod: ObjectView; text: string } | undefined {
@@ -361,7 +361,12 @@ function killedByProbe(
   return `killed by its ${probe} probe${failure ? ` ("${clip(failure.message, 160)}")` : ''}`;
 }
 
-function termination(model: ClusterModel, p: ObjectView, c: ContainerView, now: number): string {
+export function termination(
+  model: ClusterModel,
+  p: ObjectView,
+  c: ContainerView,
+  now: number,
+): string {
   const st: StateView | undefined =
     c.last ?? (c.terminated && c.waiting ? c.terminated : undefined);
   if (!st) return 'its last termination was not shown';
@@ -639,7 +644,7 @@ export function schedulerVerdict(message: string, pod?: ObjectView): string | un
 }
 
 /** why the scheduler does not place a pod: its PodScheduled condition, else its newest event */
-function schedulerSays(model: ClusterModel, p: ObjectView): string | undefined {
+export function schedulerSays(model: ClusterModel, p: ObjectView): string | undefined {
   const cond = p.conditions.find((c) => c.type === 'PodScheduled' && c.status === 'False');
   if (cond?.message) return cond.message;
   const ev = eventsAbout(model, p).find((e) =>

@@ -1,3 +1,5 @@
+import { eventsAbout, schedulerSays, schedulerVerdict, termination } from './questions-activity';
+import { clip } from './text';
 import { isCordoned, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 
@@ -184,8 +186,16 @@ interface TlsEntry {
   hosts: string[];
 }
 
-/** "which hosts do the Ingresses serve, and which TLS Secret does each use?" */
-export function ingressHostsAndTls(model: ClusterModel, namespace: string | undefined): string {
+/**
+ * "which hosts do the Ingresses serve, and which TLS Secret does each use?"; `missing`: "which
+ * Ingresses have no TLS?", those without first (counted and named), then the others briefly.
+ */
+export function ingressHostsAndTls(
+  model: ClusterModel,
+  namespace: string | undefined,
+  missing = false,
+): string {
+  if (missing) return ingressesWithoutTls(model, namespace);
   const where = namespace ? ` in namespace ${namespace}` : '';
   const ingresses = model
     .list('ingress', namespace)
@@ -249,6 +259,87 @@ export function ingressHostsAndTls(model: ClusterModel, namespace: string | unde
   return `${out}${
     unread.length ? `${out ? ' ' : ''}The TLS section of ${unread.join('; ')} was not shown.` : ''
   }`.trim();
+}
+
+/** an Ingress's TLS entries (undefined when its TLS section was not shown) and its hosts */
+function tlsOf(ing: ObjectView): { tls?: TlsEntry[]; hosts: string[] } {
+  let tls: TlsEntry[] | undefined;
+  try {
+    tls =
+      ing.fields['tls'] !== undefined ? (JSON.parse(ing.fields['tls']) as TlsEntry[]) : undefined;
+  } catch {
+    tls = undefined;
+  }
+  // a description shows the TLS Secrets only ("TLS: web-tls terminates a, b")
+  if (!tls && ing.fields['tlsSecrets'] !== undefined)
+    tls = ing.fields['tlsSecrets']
+      .split(',')
+      .filter(Boolean)
+      .map((secret) => ({ secret, hosts: [] }));
+  const hosts = (ing.fields['hosts'] ?? '').split(',').filter(Boolean);
+  return { tls, hosts };
+}
+
+/**
+ * "which Ingresses have no TLS?": per Ingress of the namespace, whether its spec.tls terminates
+ * its hosts. One with no TLS entry serves plain HTTP (an ssl-redirect annotation alone gives it
+ * no certificate); one whose entries leave some hosts out is said apart.
+ */
+function ingressesWithoutTls(model: ClusterModel, namespace: string | undefined): string {
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const ingresses = model
+    .list('ingress', namespace)
+    .filter((i) => !namespace || i.namespace === namespace)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  if (!ingresses.length) return `I could not list any Ingress${where} with the tools available.`;
+  const label = (i: ObjectView) =>
+    namespace || !i.namespace ? i.name : `${i.namespace}/${i.name}`;
+  const none: string[] = [];
+  const partial: string[] = [];
+  const full: string[] = [];
+  const unread: string[] = [];
+  for (const ing of ingresses) {
+    const { tls, hosts } = tlsOf(ing);
+    const on = hosts.length
+      ? ` (${hosts.map((h) => (h === '*' ? 'any host' : h)).join(', ')})`
+      : '';
+    if (!tls) {
+      unread.push(`${label(ing)}${on}`);
+      continue;
+    }
+    if (!tls.length) {
+      none.push(`${label(ing)}${on}`);
+      continue;
+    }
+    // an entry without hosts covers the rule without a host (the default certificate's)
+    const covered = (h: string) =>
+      tls.some((t) => t.hosts.includes(h) || (!t.hosts.length && (h === '*' || hosts.length <= 1)));
+    const plain = tls.some((t) => t.hosts.length) ? hosts.filter((h) => !covered(h)) : [];
+    const secrets = [...new Set(tls.map((t) => t.secret || 'the default certificate'))];
+    if (plain.length)
+      partial.push(
+        `${label(ing)} (TLS Secret ${secrets.join(', ')} for ${hosts.filter(covered).join(', ') || 'no host of its rules'}, but not for ${plain.join(', ')})`,
+      );
+    else full.push(`${label(ing)} (${secrets.join(', ')})`);
+  }
+  const known = ingresses.length - unread.length;
+  const n = none.length;
+  const head = n
+    ? `${n} of the ${plural(ingresses.length, 'Ingress', 'Ingresses')}${where} ${n === 1 ? 'has' : 'have'} no TLS (no spec.tls entry, so ${n === 1 ? 'it serves' : 'they serve'} plain HTTP only; an ssl-redirect annotation gives no certificate): ${none.join(', ')}.`
+    : known
+      ? `No Ingress${where} is without TLS: ${partial.length ? 'each has a spec.tls entry' : `all ${plural(known, 'Ingress', 'Ingresses')} read have spec.tls`}.`
+      : '';
+  const parts = [
+    head,
+    partial.length
+      ? `${plural(partial.length, 'Ingress', 'Ingresses')} ${partial.length === 1 ? 'has' : 'have'} TLS for some hosts only: ${partial.join('; ')}.`
+      : '',
+    full.length ? `With TLS: ${full.join(', ')}.` : '',
+    unread.length
+      ? `The TLS section of ${unread.join(', ')} was not shown, so ${unread.length === 1 ? 'it is' : 'they are'} not counted.`
+      : '',
+  ];
+  return parts.filter(Boolean).join(' ');
 }
 
 const timeOf = (ms: number, now: number) => {
@@ -331,12 +422,63 @@ function belowSince(model: ClusterModel, w: ObjectView, now: number): { at?: num
   return podTimes[0] ?? { how: 'since when was not shown' };
 }
 
+/**
+ * Why a workload's pod is not running and ready: not scheduled (the scheduler's message), a
+ * container waiting (CrashLoopBackOff with how it last ended: OOMKilled at its limit, an exit code
+ * and the last error it logged; an image it cannot pull; a volume it cannot mount), or running
+ * but failing its readiness probe.
+ */
+export function whyUnready(model: ClusterModel, p: ObjectView, now: number): string {
+  const scheduled = p.conditions.find((c) => c.type === 'PodScheduled');
+  const warnings = eventsAbout(model, p).filter((e) => e.type === 'Warning');
+  if (p.status === 'Pending' && (!p.node || scheduled?.status === 'False')) {
+    const said = schedulerSays(model, p);
+    const verdict = said ? schedulerVerdict(said, p) : undefined;
+    if (said)
+      return `Pending, not scheduled: the scheduler says "${clip(said.replace(/\s*preemption:.*$/is, ''), 240)}"${verdict ? ` (${verdict})` : ''}`;
+  }
+  const c =
+    p.containers.find((x) => !x.init && (x.waiting || x.terminated) && x.ready !== true) ??
+    p.containers.find(
+      (x) => x.init && (x.waiting || (x.terminated && x.terminated.exitCode !== 0)),
+    );
+  const what = c ? `${c.init ? 'init container' : 'container'} ${c.name}` : '';
+  if (c?.waiting?.reason && /CrashLoopBackOff|^Error$|RunContainerError/.test(c.waiting.reason))
+    return `${c.waiting.reason} (${what}, ${c.restarts ?? p.restarts ?? '?'} restarts), ${termination(model, p, c, now)}`;
+  if (c?.waiting?.reason && /ImagePull|ErrImage|InvalidImageName/.test(c.waiting.reason))
+    return `${c.waiting.reason} (${what}${c.image ? `, image ${c.image}` : ''})${c.waiting.message ? `: "${clip(c.waiting.message, 200)}"` : ''}`;
+  if (c?.waiting?.reason || (p.status && p.status !== 'Running')) {
+    const warn = warnings[0];
+    const reason = c?.waiting?.reason ?? p.status;
+    return `${reason}${what ? ` (${what})` : ''}${c?.waiting?.message ? `: "${clip(c.waiting.message, 200)}"` : ''}${warn ? `; its newest warning: ${warn.reason ?? 'Warning'} "${clip(warn.message, 200)}"` : ''}`;
+  }
+  if (c?.terminated) return `${what} ${termination(model, p, { ...c, last: c.terminated }, now)}`;
+  const probe = warnings.find(
+    (e) =>
+      /readiness probe|^Unhealthy$/i.test(`${e.reason}`) ||
+      /readiness probe failed/i.test(e.message),
+  );
+  return `Running but not Ready${probe ? `: "${clip(probe.message, 200)}"` : " (its readiness probe fails or a container is not ready; the probe's message was not shown)"}`;
+}
+
+/** the ordinals of a StatefulSet below its desired count that have no pod at all */
+function missingOrdinals(model: ClusterModel, w: ObjectView, desired: number): string[] {
+  if (w.kind !== 'statefulset') return [];
+  const pods = model.list('pod', w.namespace).filter((p) => p.namespace === w.namespace);
+  if (!pods.length) return [];
+  const names = new Set(pods.map((p) => p.name));
+  return Array.from({ length: Math.min(desired, 50) }, (_, i) => `${w.name}-${i}`).filter(
+    (n) => !names.has(n),
+  );
+}
+
 /** "which deployments have fewer ready replicas than desired, and since when?" */
 export function underReplicated(
   model: ClusterModel,
   kind: string,
   namespace: string | undefined,
   now: number,
+  why = false,
 ): string {
   const where = namespace ? ` in namespace ${namespace}` : '';
   const what = kind === 'statefulset' ? 'StatefulSet' : 'Deployment';
@@ -363,9 +505,20 @@ export function underReplicated(
     .map((x) => {
       const since = belowSince(model, x.o, now);
       const pods = podsOfWorkload(model, x.o).filter(unready);
-      return `${x.o.name} ${x.ready}/${x.desired} ready, ${
-        since.at !== undefined ? `since ${timeOf(since.at, now)} (${since.how})` : `${since.how}`
-      }${pods.length ? `; unready: ${pods.map((p) => `${p.name} [${p.status ?? '?'}]`).join(', ')}` : ''}`;
+      const when =
+        since.at !== undefined ? `since ${timeOf(since.at, now)} (${since.how})` : `${since.how}`;
+      if (why) {
+        const absent = missingOrdinals(model, x.o, x.desired!);
+        const reasons = [
+          ...pods.map((p) => `${p.name}: ${whyUnready(model, p, now)}`),
+          ...absent.map(
+            (n) =>
+              `${n}: no such pod (not created yet; a StatefulSet with OrderedReady creates each ordinal only once the one before is Ready)`,
+          ),
+        ];
+        return `${x.o.name} ${x.ready}/${x.desired} ready, ${when}${reasons.length ? `. Why: ${reasons.join('; ')}` : '; which pods are missing was not shown'}`;
+      }
+      return `${x.o.name} ${x.ready}/${x.desired} ready, ${when}${pods.length ? `; unready: ${pods.map((p) => `${p.name} [${p.status ?? '?'}]`).join(', ')}` : ''}`;
     })
     .join('. ')}.${tail}`;
 }

@@ -20,6 +20,7 @@ import {
   rollouts,
 } from './questions-activity';
 import { externalNameServices, hpasAtMax } from './questions-limits';
+import { cronJobsWithoutSuccess, requestsTotal } from './questions-workloads';
 import { clip } from './text';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -272,9 +273,9 @@ export function answerQuestion(
     case 'bare_pods':
       return barePods(model, questionNamespace(q, model, scope));
     case 'ingress_tls':
-      return ingressHostsAndTls(model, questionNamespace(q, model, scope));
+      return ingressHostsAndTls(model, questionNamespace(q, model, scope), q.missing);
     case 'under_replicated':
-      return underReplicated(model, q.kind, questionNamespace(q, model, scope), now);
+      return underReplicated(model, q.kind, questionNamespace(q, model, scope), now, q.why);
     case 'failed_jobs':
       return failedJobs(model, questionNamespace(q, model, scope), q.since, now);
     case 'image_pull':
@@ -283,6 +284,10 @@ export function answerQuestion(
       return restartedContainers(model, questionNamespace(q, model, scope), q.since, now);
     case 'rollouts':
       return rollouts(model, questionNamespace(q, model, scope), q.since, now);
+    case 'cronjob_success':
+      return cronJobsWithoutSuccess(model, questionNamespace(q, model, scope), q.since, now);
+    case 'requests_total':
+      return requestsTotal(model, questionNamespace(q, model, scope), q.field);
     case 'hpas_at_max':
       return hpasAtMax(model, questionNamespace(q, model, scope));
     case 'external_names':

@@ -107,10 +107,23 @@ export type Question =
   | { type: 'node_topology' }
   /** "which pods are not managed by any controller?": pods without ownerReferences */
   | { type: 'bare_pods'; namespace?: string; near?: string[] }
-  /** "which hosts do the Ingresses serve, with which TLS Secret?" */
-  | { type: 'ingress_tls'; namespace?: string; near?: string[] }
-  /** "which deployments have fewer ready replicas than desired, and since when?" */
-  | { type: 'under_replicated'; kind: string; namespace?: string; near?: string[] }
+  /**
+   * "which hosts do the Ingresses serve, with which TLS Secret?"; `missing`: "which Ingresses have
+   * no TLS?" (those without, counted and named first)
+   */
+  | { type: 'ingress_tls'; namespace?: string; near?: string[]; missing?: boolean }
+  /**
+   * "which deployments have fewer ready replicas than desired, and since when?" (`why`: "... and
+   * why?", the reason of each missing member)
+   */
+  | { type: 'under_replicated'; kind: string; namespace?: string; near?: string[]; why?: boolean }
+  /**
+   * "which CronJobs have not run successfully in the last 24 hours?": each CronJob's last success
+   * against the window's start (`since`; without one: its last run did not succeed)
+   */
+  | { type: 'cronjob_success'; since?: number; namespace?: string; near?: string[] }
+  /** "how much CPU and memory do the pods of analytics request in total?" */
+  | { type: 'requests_total'; field: 'requests' | 'limits'; namespace?: string; near?: string[] }
   /** "which jobs failed today, and why?": Jobs whose Failed condition is in the window */
   | { type: 'failed_jobs'; namespace?: string; since?: number; near?: string[] }
   /** "which pods can't pull their image?" (`all`: every namespace, whatever the context says) */
@@ -399,6 +412,8 @@ function parseQuestion(
   const t = message.toLowerCase();
   const limits = scalingOrAliasQuestion(t, namespaces);
   if (limits) return limits;
+  const requested = requestsTotalQuestion(t, namespaces, subjects);
+  if (requested) return requested;
   const pending = pendingQuestion(t, namespaces, subjects);
   if (pending) return pending;
   const fleet = fleetQuestion(t, namespaces);
@@ -694,6 +709,10 @@ function securityQuestion(
   return undefined;
 }
 
+/** "have not run successfully", "haven't succeeded", "no successful run", "never completed" */
+const NO_SUCCESS =
+  /(?:\bnot|n['’]t|\bnever)\s+(?:yet\s+|once\s+|even\s+)?(?:been\s+)?(?:(?:run|ran|completed?|finished)\s+(?:successfully|ok|cleanly|with success)|succeed(?:ed)?|complete[sd]?|finish(?:ed)?)\b|\b(?:no|without(?: an?| any)?|missing(?: an?)?|lack(?:s|ing)? an?)\s+(?:recent\s+)?success(?:ful)?(?:\s+(?:runs?|completions?|jobs?|executions?))?\b|\bfailed to (?:succeed|complete|run successfully)\b/;
+
 /** words that make a message an incident report, not a question about the cluster's state */
 const REPORTS_A_FAILURE =
   /\b(?:forbidden|denied|rejected|exceeded|cannot|can'?t|couldn'?t|won'?t|fail(?:s|ed|ing|ure)?|errors?|crash\w*|broken|403|unauthori[sz]ed)\b/;
@@ -786,6 +805,16 @@ function activityQuestion(
     )
   )
     return { type: 'restarts', namespace: ns, since, near };
+  // "which CronJobs have not run successfully in the last 24 hours?", "cronjobs without a
+  // successful run since yesterday", "which cron jobs haven't succeeded today?"
+  if (
+    /\bcron ?jobs?\b|\bscheduled jobs?\b/.test(t) &&
+    !/\bcron ?jobs? runs?\b/.test(t) &&
+    listOf('\\b(?:cron ?jobs?|scheduled jobs?)\\b') &&
+    NO_SUCCESS.test(t) &&
+    !/\bevict\w*|\boom\w*/.test(t)
+  )
+    return { type: 'cronjob_success', since, namespace: ns, near };
   // "which jobs failed today and why?", "any cronjob runs that failed since midnight?"
   if (
     /\b(?:cron ?)?jobs?\b|\bbatch\b/.test(t) &&
@@ -1195,7 +1224,7 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
     /\?|\b(?:how many|how are|how is|which|what|who|list|show|find|tell me|give me|is there|are there|any|count|breakdown|break down)\b/.test(
       t,
     );
-  if (!asking || /\bwhy\b/.test(t)) return undefined;
+  if (!asking) return undefined;
   const ns = namespaces[0];
   const near = [
     ...t.matchAll(
@@ -1210,6 +1239,12 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
       ),
     )
     .filter((w) => !STOP.has(w));
+  // "which statefulsets are not fully ready, and why?" asks for a list with the reasons; any
+  // other question with "why" is about an incident
+  if (/\bwhy\b/.test(t)) {
+    const kind = underReplicatedKind(t);
+    return kind ? { type: 'under_replicated', kind, namespace: ns, near, why: true } : undefined;
+  }
   const failure =
     REPORTS_A_FAILURE.test(t) ||
     /\b(?:pending|stuck|unschedulable|schedul\w*|conflict|evict\w*|not ready|notready|down)\b/.test(
@@ -1265,18 +1300,34 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
     return { type: 'bare_pods', namespace: ns, near };
   // "which hosts do the shop ingresses serve, with which TLS secret?", "which domains ... and with
   // which certificate secret?"
+  // "which Ingresses have no TLS?", "ingresses serving plain http", "hosts without https"
+  const noTls = NO_TLS.test(t);
   if (
     /\b(?:ingress(?:es)?|hosts?|hostnames?|domains?|urls?|fqdns?|virtual hosts?)\b/.test(t) &&
-    /\b(?:tls|ssl|https|certs?|certificates?|secrets?)\b/.test(t) &&
+    (/\b(?:tls|ssl|https|certs?|certificates?|secrets?)\b/.test(t) || noTls) &&
     /\b(?:ingress(?:es)?|serve[sd]?|serving|exposed?|routes?|routed)\b/.test(t) &&
     !REPORTS_A_FAILURE.test(t) &&
     !/\b(?:expir\w*|x509|invalid|mismatch\w*|untrusted|renew\w*|handshake|wrong|self[ -]signed|insecure|not secure|warnings?|fake)\b/.test(
       t,
     )
   )
-    return { type: 'ingress_tls', namespace: ns, near };
+    return { type: 'ingress_tls', namespace: ns, near, ...(noTls ? { missing: true } : {}) };
   // "which deployments have fewer ready replicas than desired (and since when)?", "which
   // deployments are under-replicated / degraded?", "deployments below their desired count"
+  const kind = underReplicatedKind(t);
+  if (kind) return { type: 'under_replicated', kind, namespace: ns, near };
+  return undefined;
+}
+
+/** "no TLS", "without https", "TLS not configured", "plain HTTP": asks for what lacks TLS */
+const NO_TLS =
+  /\b(?:no|without|missing|lack(?:s|ing)?|not (?:using|use|have|serve|serving|terminat\w*|configured with|set up with)|(?:do|does|did|have|has)(?:n['’]t| not) (?:have|use|serve|terminate|configure|set up|got)|never)\s+(?:an?\s+|any\s+)?(?:tls|ssl|https|certs?|certificates?)\b|\b(?:tls|ssl|https)\b[^?.]{0,20}\b(?:not (?:configured|set up|enabled|set)|missing|disabled|unset)\b|\bplain[ -]?(?:text )?http\b|\bhttp[ -]only\b|\bunencrypted\b|\bnon[ -]?(?:tls|https)\b/;
+
+/**
+ * The kind a question about workloads below their desired replicas asks about ("which
+ * deployments are degraded?", "which statefulsets are not fully ready?"), else undefined.
+ */
+function underReplicatedKind(t: string): string | undefined {
   const kind =
     /\bstatefulsets?\b|\bsts\b/.test(t) && !/\bdeployments?\b/.test(t)
       ? 'statefulset'
@@ -1295,7 +1346,7 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
     /\b(?:which|what|any|list|show|find|how many)\b/.test(t) &&
     !/\b(?:wrong|broken|crash\w*|fail\w*|errors?)\b/.test(t)
   )
-    return { type: 'under_replicated', kind, namespace: ns, near };
+    return kind;
   return undefined;
 }
 
@@ -1410,5 +1461,54 @@ function plannedAddition(
       ...(cpu ? { cpu: /^m/.test(cpu[2]!) ? `${cpu[1]}m` : cpu[1] } : {}),
       ...(memory ? { memory: `${memory[1]}${unit(memory[2]!)}` } : {}),
     },
+  };
+}
+
+/**
+ * "how much CPU and memory do the pods of analytics request in total?", "total cpu requests in
+ * batch", "sum of the memory requests across the namespace": the namespace's requests (or limits)
+ * added up. Not a workload's own limit, not what is left of a quota, not usage.
+ */
+function requestsTotalQuestion(
+  t: string,
+  namespaces: string[],
+  subjects: Subject[],
+): Question | undefined {
+  if (!/\b(?:cpus?|cores?|vcpus?|millicores?|memory|mem|ram)\b/.test(t)) return undefined;
+  const requests =
+    /\brequest(?:s|ed|ing)?\b|\breserv(?:e|es|ed|ing|ations?)\b|\bask(?:s|ed)? for\b/.test(t);
+  const limits = /\blimits?\b/.test(t) && !requests;
+  if (!requests && !limits) return undefined;
+  const total =
+    /\b(?:total|totals|totaled|totalled|sum|summed|altogether|all together|combined|in all|overall|aggregated?|add(?:s|ed)? up|put together)\b/.test(
+      t,
+    ) ||
+    // "how much CPU do the pods of analytics request?": the namespace's pods, not one workload's
+    (/\bhow (?:much|many)\b/.test(t) &&
+      /\b(?:all (?:the |of the )?pods|the pods|pods (?:in|of)|namespace)\b/.test(t) &&
+      !subjects.some((s) => s.from !== 'context' && s.from !== 'message-word'));
+  if (!total) return undefined;
+  // "pods without memory requests", "over the quota", "insufficient cpu": other questions
+  if (
+    /\b(?:no|without|missing|lack(?:s|ing)?|not set|unset)\b[^?.]{0,30}\b(?:requests?|limits?)\b|\bquotas?\b/.test(
+      t,
+    ) ||
+    REPORTS_A_FAILURE.test(t) ||
+    /\binsufficient\b|\bpending\b|\bwhy\b|\b(?:use|uses|using|used|usage|consum\w*)\b/.test(t)
+  )
+    return undefined;
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns)\b/g)].map((m) => m[1]!))
+    .filter((w) => !STOP.has(w));
+  return {
+    type: 'requests_total',
+    field: limits ? 'limits' : 'requests',
+    namespace: namespaces[0],
+    near,
   };
 }

@@ -88,6 +88,10 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     v.containers.push(cv);
     if (cv.image) v.images.push(cv.image);
   }
+  // a pod's init containers after its containers (their requests count by the scheduler's rule)
+  if (kind === 'pod' && specContainers.length)
+    for (const c of arr(podSpec['initContainers']).map(rec))
+      v.containers.push({ ...containerFromSpec(c), init: true });
   if (Object.keys(rec(podSpec['nodeSelector'])).length)
     v.fields['nodeSelector'] = Object.entries(strMap(podSpec['nodeSelector']))
       .map(([k, x]) => `${k}=${x}`)
