@@ -4,7 +4,7 @@ import { isUnhealthy, podsOnNode, unevenLoad } from './health';
 import { configMapsOf, quantity, servicePorts, type ClusterModel } from './model';
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip } from './text';
-import { ROUND19C_VARS } from './finding-vars-round19c';
+import { CONFIGURATION_VARS } from './finding-vars-configuration';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1147,7 +1147,44 @@ function unevenCpu({ f, model, obj }: FindingContext): Record<string, string> {
 }
 
 /** What the failing ACME challenge needs: a DNS-01 error names the DNS provider that refused. */
-function acmeSolver({ f }: FindingContext): Record<string, string> {
+function acmeSolver({ f, model }: FindingContext): Record<string, string> {
+  // an HTTP-01 self check answered 401/403: an Ingress in front of the solver path asks for
+  // authentication (with http01-edit-in-place the solver path is added to that very Ingress)
+  const code = /wrong status code '(40[13])'/.exec(f.fact)?.[1];
+  if (code) {
+    const annotationsOf = (i: ObjectView): Record<string, string> => {
+      try {
+        return JSON.parse(i.fields['annotations'] ?? '{}') as Record<string, string>;
+      } catch {
+        return {};
+      }
+    };
+    const guarded = model
+      .list('ingress', f.object?.namespace)
+      .map((i) => ({ i, a: annotationsOf(i) }))
+      .filter(({ a }) =>
+        Object.keys(a).some((k) =>
+          /auth-(?:type|url|secret|signin)$|whitelist-source-range|allowlist-source-range/.test(k),
+        ),
+      )
+      .sort(
+        (x, y) =>
+          Number(y.a['acme.cert-manager.io/http01-edit-in-place'] === 'true') -
+          Number(x.a['acme.cert-manager.io/http01-edit-in-place'] === 'true'),
+      )[0];
+    if (guarded) {
+      const auth = Object.entries(guarded.a)
+        .filter(([k]) => /auth-(?:type|url|secret)$|(?:white|allow)list-source-range/.test(k))
+        .map(([k, v]) => `${k}: ${v}`)
+        .slice(0, 2)
+        .join(', ');
+      const inPlace = guarded.a['acme.cert-manager.io/http01-edit-in-place'] === 'true';
+      return {
+        solver_cause: `: the HTTP-01 challenge path answers ${code} because Ingress ${guarded.i.name} asks for authentication (${auth})${inPlace ? ' and, with acme.cert-manager.io/http01-edit-in-place: "true", cert-manager serves the solver path through that very Ingress' : ''}`,
+        solver_fix: `: let /.well-known/acme-challenge/ through Ingress ${guarded.i.name} without authentication (a separate solver Ingress${inPlace ? ', i.e. drop http01-edit-in-place' : ''}), or use DNS-01`,
+      };
+    }
+  }
   return {
     solver_fix: DNS_SOLVER_ERROR.test(f.fact)
       ? ': the DNS-01 solver must be allowed to change records in the zone, and its credentials are what the DNS provider refused here (grant that permission on that zone, or point the solver at credentials that have it)'
@@ -1559,7 +1596,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   pod_ip_exhausted: cniError,
   csi_driver_not_registered: csiNode,
   sched_insufficient: capacityVars,
-  ...ROUND19C_VARS,
+  ...CONFIGURATION_VARS,
 };
 
 /** The same, by the entry's class. */

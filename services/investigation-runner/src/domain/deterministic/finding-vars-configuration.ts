@@ -1,6 +1,7 @@
 /**
- * The template variables of the round19c rules (cause-catalog.data.ts, its "round19c" block):
- * what the cluster says beside the line that matched — the limit a log states, the profile files
+ * The template variables of the rules on failures a workload's own configuration explains
+ * (cause-catalog.data.ts, its "failures their own lines name" block): what the cluster says beside
+ * the line that matched — the limit a log states, the profile files
  * a ConfigMap holds, a ServiceAccount's token audience, a mounted script's line endings, the node
  * a pending pod may run on, a Helm release's pending revision and the deploy that left it.
  */
@@ -293,7 +294,7 @@ const filled =
       ]),
     );
 
-export const ROUND19C_VARS: Record<string, (x: FindingContext) => Vars> = {
+export const CONFIGURATION_VARS: Record<string, (x: FindingContext) => Vars> = {
   es_memory_lock_failed: memlock,
   spring_datasource_url_missing: filled(springProfiles),
   aws_token_audience_incorrect: filled(tokenAudience),
