@@ -854,6 +854,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Make {subject} listen on {target} again (drop the setting that moved it to {listen}), or point the Service targetPort (and containerPort, probes) of {service} at {listen}; add a readiness probe on that port so a pod that does not listen there never gets traffic.',
   },
   {
+    // not matched line by line: diagnose finds a StatefulSet whose first members exist, the last
+    // of them not Ready, and the rest never created (OrderedReady waits for it)
+    id: 'statefulset_ordered_ready_blocked',
+    class: 'probe_failure',
+    title: 'StatefulSet members never created: OrderedReady waits for a member that is not Ready',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the StatefulSet {subject} has {existing} of its {desired} members: with podManagementPolicy OrderedReady{policy_source} it creates {next} only once {waiting} is Ready, and {waiting} is not ({fact}){peers}',
+    fix: 'If {subject} needs its peers to become Ready (a clustered store such as etcd, ZooKeeper, Consul that waits for a quorum), set podManagementPolicy: Parallel (a new StatefulSet: it cannot be changed in place, so recreate it keeping its claims) or make its readiness not wait for the peers; otherwise fix why {waiting} is not Ready.',
+  },
+  {
     // not matched line by line: diagnose compares the drain/shutdown timeout an app is given (its
     // environment, or what it logs when it starts or stops) with its pods' grace period
     id: 'drain_exceeds_grace_period',
@@ -1017,7 +1030,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.9,
     on: ['event', 'condition', 'log', 'text'],
     text: "(?:Failed to (?:renew|issue|create Order)|renewal (?:has )?failed|Issuing certificate as Secret[^\\n]*failed|challenge[^\\n]*(?:403|failed|invalid|error)|\\bACME\\b(?![-.])[^\\n]*(?:403|failed|error|invalid)|acme: authorization error|Error presenting challenge|Failed to finalize Order|wrong status code '\\d+', expected '200'|self check failed|propagation check failed|Waiting for (?:HTTP-01|DNS-01) challenge propagation[^\\n]*)[^\\n]*",
-    cause: 'the certificate {subject} cannot be renewed: "{fact}", so it will expire (or has)',
+    cause:
+      'the certificate {subject} cannot be renewed: "{fact}", so it will expire (or has){solver_fix}',
     fix: 'Fix what the ACME challenge needs{solver_fix}, then check the Certificate is Ready again.',
   },
   {
@@ -1478,7 +1492,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} fails its bootstrap check and exits: "{fact}". The kernel setting vm.max_map_count of the node it runs on is {have}, below what Elasticsearch needs (262144); it is a node setting, made by a privileged sysctl init container, a DaemonSet or the node image, and nodes without it (a new node pool) fail',
     fix: 'Set vm.max_map_count=262144 on the nodes {subject} runs on: a privileged init container running `sysctl -w vm.max_map_count=262144`, or extend the sysctl DaemonSet (its nodeSelector/tolerations) or the node image to the new nodes.',
   },
-  // ------------------------------------------------ round19c: failures their own lines name
+  // ------------------------------------------------ failures their own lines name (and what they point at)
   {
     // bootstrap.memory_lock: true asks Elasticsearch to mlockall its heap; a container whose
     // RLIMIT_MEMLOCK is the runtime's default (Kubernetes has no per-pod ulimit) cannot, and the
@@ -1568,7 +1582,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{helm_fix}',
     namesSubject: true,
   },
-  // ------------------------------------------------ end of round19c
+  // ------------------------------------------------ end of: failures their own lines name
   {
     // a client speaking TLS to a port that answers plain HTTP reads "HTTP/1.1 400" as a TLS
     // record: OpenSSL reports a wrong version number

@@ -388,6 +388,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (completed) for (const f of completedAndRestarted(model, completed.entry)) push(f);
   const moved = catalog.find((c) => c.entry.id === 'service_port_not_listened');
   if (moved) for (const f of servicePortsNotListened(model, moved.entry)) push(f);
+  const ordered = catalog.find((c) => c.entry.id === 'statefulset_ordered_ready_blocked');
+  if (ordered) for (const f of orderedReadyBlocked(model, ordered.entry)) push(f);
   const drain = catalog.find((c) => c.entry.id === 'drain_exceeds_grace_period');
   if (drain) for (const f of drainLongerThanGrace(model, drain.entry)) push(f);
   return out;
@@ -459,6 +461,70 @@ function servicePortsNotListened(model: ClusterModel, entry: CauseEntry): Findin
         source: svc.source ?? 'service',
       });
     }
+  }
+  return out;
+}
+
+/** a member's own words about peers it cannot reach, or a leader or quorum it lacks */
+const PEERS_MISSING =
+  /\bpeers?\b[^\n]*(?:unreachable|not (?:reachable|found|active|connected)|fail|refused|no such host|timed? ?out)|\bno leader\b|\bleader election\b[^\n]*(?:fail|lost|timeout)|\bquorum\b|MsgPreVote|cannot (?:reach|connect to) (?:any )?(?:peer|member)|waiting for (?:other |more )?(?:peers|members|nodes)|lost leader/i;
+
+/**
+ * StatefulSets stuck at their first members: ordinals 0..k exist, k is not Ready, and k+1.. were
+ * never created, because OrderedReady (the default) creates each member only once the one before
+ * is Ready. A member that waits for its peers to be Ready never is: a deadlock.
+ */
+function orderedReadyBlocked(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const sts of model.list('statefulset')) {
+    const policy = sts.fields['podManagementPolicy'];
+    if (policy === 'Parallel') continue;
+    const desired =
+      Number(sts.fields['replicas']) ||
+      Number(/(\d+) desired/.exec(sts.fields['Replicas'] ?? '')?.[1] ?? NaN);
+    if (!(desired > 1)) continue;
+    const ordinal = (p: ObjectView) => Number(new RegExp(`^${sts.name}-(\\d+)$`).exec(p.name)?.[1]);
+    const members = model
+      .podsOf('statefulset', sts.name, sts.namespace)
+      .filter((p) => Number.isFinite(ordinal(p)))
+      .sort((a, b) => ordinal(a) - ordinal(b));
+    if (!members.length || members.length >= desired) continue;
+    const last = members[members.length - 1]!;
+    // the members are 0..k with no gap, and k is not ready
+    if (ordinal(last) !== members.length - 1 || !isUnhealthy(last)) continue;
+    if (members.slice(0, -1).some((p) => isUnhealthy(p))) continue;
+    const notReady =
+      model.events.find(
+        (e) => e.object?.name === last.name && /Readiness probe failed/i.test(e.message),
+      )?.message ?? `${last.status ?? 'not Ready'}`;
+    const peerLine = model.logs
+      .filter((l) => l.pod === last.name)
+      .flatMap((l) => l.lines)
+      .filter((x) => PEERS_MISSING.test(x.text))
+      .pop();
+    const next = Array.from(
+      { length: Math.min(desired - members.length, 3) },
+      (_, i) => `${sts.name}-${members.length + i}`,
+    );
+    out.push({
+      entry,
+      object: { kind: 'pod', name: last.name, namespace: last.namespace },
+      workload: sts.name,
+      fact: clip(notReady, 160),
+      groups: {
+        desired: String(desired),
+        existing: String(members.length),
+        waiting: last.name,
+        next: next.join(' and ') + (desired - members.length > 3 ? ' and the rest' : ''),
+        policy_source: policy ? '' : ' (the default)',
+        peers: peerLine
+          ? `: it waits for the peers that are never created ("${clip(errorMessage(peerLine.text), 160)}"), a deadlock`
+          : '',
+      },
+      at: peerLine?.at,
+      where: 'status',
+      source: sts.source ?? 'statefulset',
+    });
   }
   return out;
 }

@@ -710,8 +710,8 @@ function webhookReason({ model, f }: FindingContext): Record<string, string> {
     const policy = /following polic(?:y|ies):? ([\w.-]+)/.exec(flat)?.[1] ?? gatekeeper?.[1];
     const said = kyverno ?? gatekeeper?.[2];
     if (!said) continue;
-    // a short denial is quoted whole already: only the policy's name is added
-    const quoted = f.fact.length <= 200;
+    // a denial quoted whole already (short, on one line) only gets the policy's name added
+    const quoted = f.fact.length <= 200 && f.fact.includes(said.trim().slice(0, 40));
     return {
       policy_said: quoted
         ? policy
@@ -774,7 +774,11 @@ function activeRun({ model, f }: FindingContext): Record<string, string> {
 function redisReplicas({ model, f }: FindingContext): Record<string, string> {
   const ns = f.object?.namespace;
   let min: string | undefined;
-  for (const m of model.list('configmap')) {
+  // the subject's namespace first
+  const maps = model
+    .list('configmap')
+    .sort((a, b) => Number(b.namespace === ns) - Number(a.namespace === ns));
+  for (const m of maps) {
     const v = /min-replicas-to-write\s+(\d+)/.exec(m.fields['data'] ?? '')?.[1];
     if (v) {
       min = ` (min-replicas-to-write ${v} in ConfigMap ${m.name})`;

@@ -21,7 +21,7 @@ import {
 import { dedupe } from './collections';
 import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { namesToken } from './text';
-import { helmNamespaceOf, helmReleaseOf } from './finding-vars-round19c';
+import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
 import {
   failsOrRestarts,
   hasCompleted,
@@ -77,7 +77,7 @@ const CONNECT_TIMEOUT = /connect ETIMEDOUT|dial tcp [^\n]*i\/o timeout|connect t
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
 /** An object known by name only (named in the request, a backend an Ingress names). */
-/** the round19c triggers: exec's ENOENT, Spring without a DataSource URL, STS's audience, helm's lock */
+/** the triggers of inspectLineTargets: exec's ENOENT, Spring without a DataSource URL, STS's audience, helm's lock */
 const EXEC_ENOENT = /exec \/[\w./-]+: no such file or directory/;
 const SPRING_NO_URL = /Failed to configure a DataSource: 'url' attribute is not specified/;
 const STS_AUDIENCE = /Incorrect token audience/;
@@ -692,6 +692,20 @@ export class Gatherer {
       await this.inspectIngressControllers();
     // ... the certificate the controller lacks: why cert-manager did not issue it
     if (CERT_COMPLAINT.test(text)) await this.inspectCertManager();
+    // a renewal that does not happen: cert-manager's own log and the Ingresses of the namespace
+    // (one in front of the HTTP-01 solver path may ask for authentication)
+    if (RENEWAL_ASKED.test(text)) {
+      await this.systemPodLog(CERT_MANAGER_POD, 'cert-manager');
+      if (this.scope.namespaces[0] && !this.model.list('ingress', this.scope.namespaces[0]).length)
+        await this.listKind('ingress', this.scope.namespaces[0]);
+      await Promise.all(
+        this.model
+          .list('ingress', this.scope.namespaces[0])
+          .filter((i) => i.fields['annotations'] === undefined)
+          .slice(0, 3)
+          .map((i) => this.readOrDescribe(i)),
+      );
+    }
     // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
     await genericDone;
@@ -699,8 +713,8 @@ export class Gatherer {
     await this.inspectMetricsServer();
     // ... a claim being deleted: the pods that still mount it hold it (pvc-protection)
     await this.inspectClaimHolders();
-    // ... what the round19c rules read beside the line that matched
-    await this.inspectRound19c();
+    // ... what a failing pod's own line points at (its mounts, its ServiceAccount, a release)
+    await this.inspectLineTargets();
   }
 
   /**
@@ -710,7 +724,7 @@ export class Gatherer {
    * audience (the annotation that sets it); the release Secrets of the namespace a helm command
    * names when helm finds another operation in progress (the pending revision).
    */
-  private async inspectRound19c(): Promise<void> {
+  private async inspectLineTargets(): Promise<void> {
     const { model } = this;
     const logging = (re: RegExp) =>
       model.logs.flatMap((l) => {
@@ -3465,6 +3479,9 @@ const UNRESOLVED_NAME =
 const PUBLIC_HOST =
   /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/gi;
 /** what users see when a served certificate is not trusted */
+/** a request about a certificate that is not renewed (cert-manager, ACME, Let's Encrypt) */
+const RENEWAL_ASKED =
+  /\b(?:not|n't|never|still)\b[^.?!]{0,30}\brenew\w*|\brenewal\b|\bcert-manager\b|\bacme\b|let'?s ?encrypt|\bcertificate\b[^.?!]{0,40}\b(?:expir\w*|runs? out|about to)|\b(?:tls|cert)\b[^.?!]{0,20}\bruns? out\b/i;
 const CERT_COMPLAINT =
   /not private|ERR_CERT|Fake Certificate|certificate (?:is )?(?:invalid|not trusted|untrusted|wrong)|self[- ]signed/i;
 /** the app's own workers killed for taking too long: is it starved of CPU, or at its scale cap? */

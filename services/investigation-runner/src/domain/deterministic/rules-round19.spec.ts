@@ -168,9 +168,9 @@ describe('rules of 3c09750', () => {
       expect(a).toContain(
         'The admission webhook validate.kyverno.svc-fail rejects what payout-router creates',
       );
-      expect(a).toContain('(policy require-resource-limits)');
-      // the quote of the denial stops at its first line break: what the policy says is in the
-      // root cause's fix ("... enforces (require-resource-limits: Every container ...)")
+      // the quote of the denial stops at its first line break, so what the policy says follows it
+      // in the cause, and again in the fix
+      expect(a).toContain(`policy require-resource-limits says "${kyvernoSays}`);
       expect(a).toContain(`require-resource-limits: ${kyvernoSays}`);
     });
 
