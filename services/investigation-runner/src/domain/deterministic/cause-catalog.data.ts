@@ -1028,10 +1028,12 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     title: 'certificate renewal failing',
     role: 'cause',
     strength: 0.9,
+    // cert-manager's record names the Certificate it renews (its Challenge "<cert>-<rev>-<hash>")
+    namesSubject: true,
     on: ['event', 'condition', 'log', 'text'],
     text: "(?:Failed to (?:renew|issue|create Order)|renewal (?:has )?failed|Issuing certificate as Secret[^\\n]*failed|challenge[^\\n]*(?:403|failed|invalid|error)|\\bACME\\b(?![-.])[^\\n]*(?:403|failed|error|invalid)|acme: authorization error|Error presenting challenge|Failed to finalize Order|wrong status code '\\d+', expected '200'|self check failed|propagation check failed|Waiting for (?:HTTP-01|DNS-01) challenge propagation[^\\n]*)[^\\n]*",
     cause:
-      'the certificate {subject} cannot be renewed: "{fact}", so it will expire (or has){solver_fix}',
+      'the certificate {certificate} cannot be renewed: "{fact}", so it will expire (or has){solver_cause}',
     fix: 'Fix what the ACME challenge needs{solver_fix}, then check the Certificate is Ready again.',
   },
   {

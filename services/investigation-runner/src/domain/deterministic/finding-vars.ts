@@ -1152,6 +1152,12 @@ function unevenCpu({ f, model, obj }: FindingContext): Record<string, string> {
 
 /** What the failing ACME challenge needs: a DNS-01 error names the DNS provider that refused. */
 function acmeSolver({ f, model }: FindingContext): Record<string, string> {
+  // cert-manager's record names the Challenge/Order/CertificateRequest of a Certificate
+  // ("<certificate>-<revision>-<hash>") and its namespace
+  const resource = /resource_name="([^"]+)"/.exec(f.fact)?.[1];
+  const certificate = resource?.replace(/(?:-\d+)+$/, '');
+  const ns = /resource_namespace="([^"]+)"/.exec(f.fact)?.[1] ?? f.object?.namespace;
+  const named = { certificate: certificate ?? f.workload ?? f.object?.name ?? '' };
   // an HTTP-01 self check answered 401/403: an Ingress in front of the solver path asks for
   // authentication (with http01-edit-in-place the solver path is added to that very Ingress)
   const code = /wrong status code '(40[13])'/.exec(f.fact)?.[1];
@@ -1164,7 +1170,7 @@ function acmeSolver({ f, model }: FindingContext): Record<string, string> {
       }
     };
     const guarded = model
-      .list('ingress', f.object?.namespace)
+      .list('ingress', ns)
       .map((i) => ({ i, a: annotationsOf(i) }))
       .filter(({ a }) =>
         Object.keys(a).some((k) =>
@@ -1184,12 +1190,14 @@ function acmeSolver({ f, model }: FindingContext): Record<string, string> {
         .join(', ');
       const inPlace = guarded.a['acme.cert-manager.io/http01-edit-in-place'] === 'true';
       return {
+        ...named,
         solver_cause: `: the HTTP-01 challenge path answers ${code} because Ingress ${guarded.i.name} asks for authentication (${auth})${inPlace ? ' and, with acme.cert-manager.io/http01-edit-in-place: "true", cert-manager serves the solver path through that very Ingress' : ''}`,
         solver_fix: `: let /.well-known/acme-challenge/ through Ingress ${guarded.i.name} without authentication (a separate solver Ingress${inPlace ? ', i.e. drop http01-edit-in-place' : ''}), or use DNS-01`,
       };
     }
   }
   return {
+    ...named,
     solver_fix: DNS_SOLVER_ERROR.test(f.fact)
       ? ': the DNS-01 solver must be allowed to change records in the zone, and its credentials are what the DNS provider refused here (grant that permission on that zone, or point the solver at credentials that have it)'
       : ' (the http-01 path must be reachable through the ingress without auth/redirect, or the DNS-01 credentials)',
