@@ -254,7 +254,7 @@ describe('rules of d66e761 (7a45efa)', () => {
       const r = await investigateAt(apiTools(world({ exist: 1, log: peerless })), ask, NOW, ns);
       const a = answerOf(r.result);
       expect(a).toContain(
-        `StatefulSet ${sts} has 1 of its 3 members: with podManagementPolicy OrderedReady it creates ${sts}-1 and ${sts}-2 only once ${first} is Ready, and ${first} is not`,
+        `StatefulSet ${sts} has 1 of its 3 members: with podManagementPolicy OrderedReady (the default) it creates ${sts}-1 and ${sts}-2 only once ${first} is Ready, and ${first} is not`,
       );
       expect(a).toContain('Readiness probe failed');
       expect(a).toContain('it waits for the peers that are never created');

@@ -164,9 +164,10 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   if (kind === 'pod' && specContainers.length)
     v.fields['podSecurity'] = JSON.stringify(containerSecurity(podSpec));
   if (str(podSpec['dnsPolicy'])) v.fields['dnsPolicy'] = String(podSpec['dnsPolicy']);
-  // a StatefulSet creates its members one by one, each once the one before is Ready, unless Parallel
-  if (kind === 'statefulset')
-    v.fields['podManagementPolicy'] = str(spec['podManagementPolicy']) ?? 'OrderedReady';
+  // a StatefulSet creates its members one by one, each once the one before is Ready, unless
+  // Parallel (absent: OrderedReady, the default)
+  if (kind === 'statefulset' && str(spec['podManagementPolicy']))
+    v.fields['podManagementPolicy'] = String(spec['podManagementPolicy']);
   // how long the kubelet waits after SIGTERM before it kills the containers (default 30 s)
   if (kind === 'pod' && specContainers.length)
     v.fields['terminationGracePeriodSeconds'] = String(
