@@ -1252,6 +1252,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Give {subject} a statement_timeout its slowest legitimate query fits in{statement_timeout_fix}, or make that query faster (an index, a smaller page); if a change lowered it, roll that change back.',
   },
   {
+    // KEDA cannot read a ScaledObject's trigger (the queue, the topic): it cannot scale its target,
+    // and a target at minReplicaCount 0 stays at zero while the work piles up
+    id: 'keda_scaler_failed',
+    class: 'dependency_failure',
+    title: "KEDA cannot read a ScaledObject's trigger, so it cannot scale it",
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    reason: '^KEDAScalerFailed$',
+    cause:
+      'KEDA cannot read the trigger of ScaledObject {subject} ("{fact}"), so it cannot scale {keda_target}{keda_auth}',
+    fix: 'Fix what the trigger is refused{keda_auth_fix}, then check the ScaledObject is Ready and Active again; scale {keda_target_name} by hand meanwhile.',
+  },
+  {
     // Redis with min-replicas-to-write refuses writes while fewer replicas are connected
     id: 'redis_noreplicas',
     class: 'dependency_failure',

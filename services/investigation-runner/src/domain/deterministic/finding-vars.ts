@@ -823,6 +823,41 @@ function dbHostPinned({ model, pod, container }: FindingContext): Record<string,
   };
 }
 
+/**
+ * What a failing KEDA ScaledObject scales and with which authentication, when it was read: its
+ * target at minReplicaCount 0 stays at zero; its TriggerAuthentication's Secrets hold what the
+ * trigger's source refuses.
+ */
+function kedaTarget({ model, f }: FindingContext): Record<string, string> {
+  const so = model.get('scaledobject', f.object?.name ?? f.workload, f.object?.namespace);
+  const target = so?.fields['scaleTarget'] ?? f.object?.name ?? f.workload;
+  let triggers: { type: string; source: string; auth: string }[] = [];
+  try {
+    triggers = JSON.parse(so?.fields['triggers'] ?? '[]') as typeof triggers;
+  } catch {
+    // none read
+  }
+  const t = triggers[0];
+  const atZero =
+    so?.fields['minReplicaCount'] === '0'
+      ? `: with minReplicaCount 0, ${target} stays at zero replicas, so nothing consumes${t?.source ? ` ${t.type} ${t.source}` : ' its source'} and the work piles up`
+      : '';
+  const auth = t?.auth
+    ? model.get('triggerauthentication', t.auth, f.object?.namespace)
+    : undefined;
+  const secrets = auth?.fields['secrets'];
+  return {
+    keda_target: `${target}${atZero}`,
+    keda_target_name: target,
+    keda_auth: t?.auth
+      ? `. The trigger authenticates with TriggerAuthentication ${t.auth}${secrets ? `, which reads Secret ${secrets}` : ''}: the credentials there are what the source refuses (a password rotated elsewhere and not there)`
+      : '',
+    keda_auth_fix: t?.auth
+      ? ` (the credentials TriggerAuthentication ${t.auth} reads${secrets ? ` from Secret ${secrets}` : ''})`
+      : '',
+  };
+}
+
 /** A rate limit the container configures ("RATE_LIMIT_RPS=150"). */
 function rateLimit({ model, pod, container }: FindingContext): Record<string, string> {
   const set = containerSetting(model, pod, container, /^\w*RATE_?LIMIT\w*=\S+/i);
@@ -1570,6 +1605,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   jvm_gc_pause: gcProbe,
   cronjob_forbid_active: activeRun,
   redis_noreplicas: redisReplicas,
+  keda_scaler_failed: kedaTarget,
   mysql_read_only: dbHostPinned,
   probe_rate_limited: rateLimit,
   rabbitmq_queue_not_found: brokerRestart,

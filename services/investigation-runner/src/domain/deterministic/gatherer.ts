@@ -66,6 +66,9 @@ const CERT_MANAGER_POD = /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]
 /** errors a client-side setting decides: a timeout it sets, the database host it pins */
 const SETTING_TIMEOUT =
   /canceling statement due to (?:statement|lock) timeout|running with the --read-only option|\bError 1290\b/i;
+/** a request about work piling up that nobody consumes (a queue, a topic, a stream) */
+const QUEUE_STARVED =
+  /\bno consumers?\b|\bconsumers?\s*(?:==|=|is|are)?\s*(?:0|zero|gone|missing)\b|\bbacklog\b|\b(?:queue|topic|stream)\b[^.?!]{0,40}\b(?:grow\w*|pil\w+ up|stuck|not (?:being )?(?:drain|consum)\w*)|\bnot (?:being )?consumed\b|\bmessages_ready\b/i;
 const REDIS_MAXMEMORY =
   /command not allowed when used memory > 'maxmemory'|NOREPLICAS Not enough good replicas/i;
 const JWKS_MISS =
@@ -656,6 +659,8 @@ export class Gatherer {
     // a crashing workload whose image a healthy one also runs: the ConfigMaps both load (what
     // differs between them is the suspect)
     await this.inspectHealthyTwins(targets);
+    // work piling up with no consumer: the KEDA ScaledObjects that should scale the consumers
+    if (QUEUE_STARVED.test(text)) await this.inspectScaledObjects(text);
     // a CronJob that skips its runs because one is still active: its Jobs and their pods' logs
     const skipping = this.model.events.find((e) => e.reason === 'JobAlreadyActive');
     if (skipping) await this.inspectActiveRun(skipping.object?.name, skipping.namespace);
@@ -2811,6 +2816,59 @@ export class Gatherer {
         .filter((m) => !this.model.get('configmap', m.name, m.namespace)?.fields['data'])
         .slice(0, 4)
         .map((m) => this.readOrDescribe(m)),
+    );
+  }
+
+  /**
+   * The KEDA ScaledObjects of the cluster (when it serves them); those whose trigger source the
+   * request names (a queue, a topic) first, else all, at most two: the events of their namespace
+   * (KEDA reports a failing scaler there) and its TriggerAuthentications.
+   */
+  private async inspectScaledObjects(text: string): Promise<void> {
+    if (!(await this.listKind('scaledobject', undefined))) return;
+    const all = this.model.list('scaledobject');
+    const matching = all.filter((so) =>
+      (so.fields['triggers'] ?? '').match(/"source":"([^"]+)"/g)?.some((m) => {
+        const source = m.slice(10, -1).toLowerCase();
+        return source.length > 2 && text.includes(source);
+      }),
+    );
+    const picked = (matching.length ? matching : all).slice(0, 2);
+    await Promise.all(
+      [...new Set(picked.map((so) => so.namespace).filter((n): n is string => !!n))].map(
+        async (ns) => {
+          if (!this.namespaceEvents.has(ns)) {
+            this.namespaceEvents.add(ns);
+            await this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns });
+          }
+          await this.listKind('triggerauthentication', ns);
+        },
+      ),
+    );
+    // what a listing does not show: the triggers and their authentication, read whole
+    await Promise.all(
+      picked.filter((so) => so.fields['triggers'] === undefined).map((so) => this.readWhole(so)),
+    );
+    const auths = picked.flatMap((so) =>
+      [...(so.fields['triggers'] ?? '').matchAll(/"auth":"([^"]+)"/g)].map((m) =>
+        named('triggerauthentication', m[1]!, so.namespace),
+      ),
+    );
+    await Promise.all(
+      auths
+        .filter(
+          (a) =>
+            this.model.get('triggerauthentication', a.name, a.namespace)?.fields['secrets'] ===
+            undefined,
+        )
+        .slice(0, 2)
+        .map((a) => this.readWhole(a)),
+    );
+    // per-object event tools: each picked ScaledObject's own events
+    await Promise.all(
+      picked
+        .filter((so) => !this.model.events.some((e) => e.object?.name === so.name))
+        .map((so) => this.describe(so)),
     );
   }
 

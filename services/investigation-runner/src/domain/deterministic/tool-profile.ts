@@ -63,6 +63,12 @@ export interface ToolProfile {
  */
 const EXTRA_KINDS: Record<string, { kind: string; proper: string; apiVersion: string }> = {
   certificate: { kind: 'certificate', proper: 'Certificate', apiVersion: 'cert-manager.io/v1' },
+  scaledobject: { kind: 'scaledobject', proper: 'ScaledObject', apiVersion: 'keda.sh/v1alpha1' },
+  triggerauthentication: {
+    kind: 'triggerauthentication',
+    proper: 'TriggerAuthentication',
+    apiVersion: 'keda.sh/v1alpha1',
+  },
 };
 const EXTRA_WORDS: Record<string, string> = {
   certificates: 'certificate',
@@ -72,6 +78,10 @@ const EXTRA_WORDS: Record<string, string> = {
   pvcs: 'persistentvolumeclaim',
   pvs: 'persistentvolume',
   endpoint: 'endpoints',
+  scaledobject: 'scaledobject',
+  scaledobjects: 'scaledobject',
+  triggerauthentication: 'triggerauthentication',
+  triggerauthentications: 'triggerauthentication',
 };
 
 /** singular lower-case kind of a word ("pods", "po", "Pod", "deployment.apps" -> pod, deployment) */

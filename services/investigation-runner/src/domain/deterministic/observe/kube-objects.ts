@@ -164,6 +164,34 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   if (kind === 'pod' && specContainers.length)
     v.fields['podSecurity'] = JSON.stringify(containerSecurity(podSpec));
   if (str(podSpec['dnsPolicy'])) v.fields['dnsPolicy'] = String(podSpec['dnsPolicy']);
+  // KEDA: what a ScaledObject scales, how far down, on which triggers (and their authentication);
+  // the Secrets a TriggerAuthentication reads
+  if (kind === 'scaledobject') {
+    const target = str(rec(spec['scaleTargetRef'])['name']);
+    if (target) v.fields['scaleTarget'] = target;
+    const min = num(spec['minReplicaCount']);
+    v.fields['minReplicaCount'] = String(min ?? 0);
+    v.fields['triggers'] = JSON.stringify(
+      arr(spec['triggers'])
+        .map(rec)
+        .map((t) => {
+          const m = strMap(t['metadata']);
+          return {
+            type: str(t['type']) ?? '',
+            source: m['queueName'] ?? m['topic'] ?? m['stream'] ?? m['query'] ?? '',
+            auth: str(rec(t['authenticationRef'])['name']) ?? '',
+          };
+        }),
+    );
+  }
+  if (kind === 'triggerauthentication')
+    v.fields['secrets'] = [
+      ...new Set(
+        arr(spec['secretTargetRef'])
+          .map((r) => str(rec(r)['name']))
+          .filter((n): n is string => !!n),
+      ),
+    ].join(',');
   // a StatefulSet creates its members one by one, each once the one before is Ready, unless
   // Parallel (absent: OrderedReady, the default)
   if (kind === 'statefulset' && str(spec['podManagementPolicy']))
