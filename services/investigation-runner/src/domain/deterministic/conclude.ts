@@ -993,7 +993,16 @@ const EVICTION_HISTORY_MS = 6 * 3600_000;
  */
 function evictedAndReplaced(pod: ObjectView, f: Finding, model: ClusterModel, now: number) {
   if (!/\bEvicted\b/.test(`${pod.reason ?? ''} ${pod.status ?? ''}`)) return false;
-  const at = f.at ?? pod.created;
+  // when it was evicted: the finding's time, else when its containers ended, else its Evicted
+  // event; its creation says nothing about that, so without a time it is not history
+  const ended = Math.max(
+    -Infinity,
+    ...pod.containers.map((c) => c.terminated?.at ?? c.last?.at ?? -Infinity),
+    ...model.events
+      .filter((e) => e.object?.name === pod.name && e.reason === 'Evicted')
+      .map((e) => e.last ?? e.first ?? -Infinity),
+  );
+  const at = f.at ?? (Number.isFinite(ended) ? ended : undefined);
   if (at === undefined || now - at < EVICTION_HISTORY_MS) return false;
   const w = model.workloadOf(pod);
   if (!w.kind || w.name === pod.name) return false;

@@ -157,6 +157,17 @@ describe('rules of d1b4066', () => {
       expect(answerOf(r.result)).toContain('The node was low on resource: memory');
     });
 
+    it('near miss (no time): a pod of 3 days ago whose eviction has no time (no container end, no Evicted event): its creation says nothing of when it was evicted, so it is not history', async () => {
+      const w = world(3 * 24 * H, 9 * H);
+      const evicted = w.objects.find(
+        (o) => (o['metadata'] as Record<string, unknown>)['name'] === 'fx-quoter-6d1e8a5c37-k4v7n',
+      )!;
+      delete (evicted['status'] as Record<string, unknown>)['containerStatuses'];
+      const r = await investigateAt(apiTools(w), ask, NOW, ns);
+      expect(answerOf(r.result)).not.toMatch(/^No problem found/);
+      expect(answerOf(r.result)).toMatch(/evicted by the kubelet/);
+    });
+
     it('near miss (question): the same old eviction when the sentence naming it asks ("which pods were evicted ... and why?"): the evicted pod is listed', async () => {
       const r = await investigateAt(
         apiTools(world(3 * 24 * H, 9 * H)),
