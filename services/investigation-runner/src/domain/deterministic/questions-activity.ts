@@ -8,10 +8,10 @@ import { clip } from './text';
  * ended, which Deployments rolled out in a window. Each says what it could not see.
  */
 
-const iso = (t: number) => new Date(t).toISOString().replace(/\.000Z$/, 'Z');
+export const iso = (t: number) => new Date(t).toISOString().replace(/\.000Z$/, 'Z');
 
-/** "48 min", "1 h 29 min", "3 days" */
-function ago(ms: number): string {
+/** "48 min", "1 h 29 min", "3 days 7 h" */
+export function ago(ms: number): string {
   const min = Math.max(0, Math.round(ms / 60_000));
   if (min < 60) return `${min} min`;
   const h = Math.floor(min / 60);
@@ -20,7 +20,8 @@ function ago(ms: number): string {
   return `${d} day${d === 1 ? '' : 's'}${h % 24 ? ` ${h % 24} h` : ''}`;
 }
 
-const at = (t: number, now: number) => `${iso(t)} (${ago(now - t)} ago)`;
+/** "2026-03-10T10:15:00Z (48 min ago)" */
+export const at = (t: number, now: number) => `${iso(t)} (${ago(now - t)} ago)`;
 
 const inNamespace = (ns: string | undefined) => (o: { namespace?: string }) =>
   !ns || !o.namespace || o.namespace === ns;

@@ -1,7 +1,7 @@
 import { quantity, type ClusterModel } from './model';
 import { hasFinished } from './health';
 import type { ContainerView, ObjectView } from './observe';
-import { jobRun, lastLogged, newestFirst, type JobRun } from './questions-activity';
+import { at, ago, iso, jobRun, lastLogged, newestFirst, type JobRun } from './questions-activity';
 import { clip } from './text';
 
 /**
@@ -10,19 +10,6 @@ import { clip } from './text';
  * request in total. Each says what it could not see.
  */
 
-const iso = (t: number) => new Date(t).toISOString().replace(/\.000Z$/, 'Z');
-
-/** "48 min", "1 h 29 min", "3 days 7 h" */
-function ago(ms: number): string {
-  const min = Math.max(0, Math.round(ms / 60_000));
-  if (min < 60) return `${min} min`;
-  const h = Math.floor(min / 60);
-  if (h < 24) return `${h} h${min % 60 ? ` ${min % 60} min` : ''}`;
-  const d = Math.floor(h / 24);
-  return `${d} day${d === 1 ? '' : 's'}${h % 24 ? ` ${h % 24} h` : ''}`;
-}
-
-const at = (t: number, now: number) => `${iso(t)} (${ago(now - t)} ago)`;
 const where = (ns: string | undefined) => (ns ? ` in namespace ${ns}` : '');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
