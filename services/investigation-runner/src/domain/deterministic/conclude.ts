@@ -13,7 +13,7 @@ import {
 } from './diagnose';
 import { failsOrRestarts, hasCompleted, healthyTwins, isUnhealthy } from './health';
 import { hostOf, varsFor } from './finding-vars';
-import { configMapsOf, stripHash, workloadName, type ClusterModel } from './model';
+import { configMapsOf, jsonField, stripHash, workloadName, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
@@ -914,14 +914,10 @@ function twinDifference(
     const out = new Map<string, string>();
     for (const c of p.containers.filter((x) => !x.init)) {
       for (const map of configMapsOf(c)) {
-        const data = model.get('configmap', map, p.namespace)?.fields['data'];
-        if (!data) continue;
-        try {
-          for (const [k, v] of Object.entries(JSON.parse(data) as Record<string, string>))
-            out.set(k, `${k}=${String(v)} (ConfigMap ${map})`);
-        } catch {
-          // not key/value data
-        }
+        for (const [k, v] of Object.entries(
+          jsonField(model.get('configmap', map, p.namespace), 'data'),
+        ))
+          out.set(k, `${k}=${String(v)} (ConfigMap ${map})`);
       }
       for (const [k, v] of Object.entries(c.env)) out.set(k, `${k}=${v}`);
     }

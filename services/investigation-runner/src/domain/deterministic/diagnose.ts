@@ -25,7 +25,7 @@ import {
   workloadName,
   type ClusterModel,
 } from './model';
-import type { ObjectView } from './observe';
+import type { LogView, ObjectView } from './observe';
 import type { Subject } from './scope';
 
 /** One fact that matched a catalog entry, on an object. */
@@ -406,6 +406,17 @@ const LISTENING =
  */
 function servicePortsNotListened(model: ClusterModel, entry: CauseEntry): Finding[] {
   const out: Finding[] = [];
+  // read once for every Service: what each log says it listens on, and the refused connections
+  const listening = new Map(
+    model.logs.map((l) => [
+      l,
+      l.lines.flatMap((x) => {
+        const m = LISTENING.exec(x.text);
+        return m ? [{ port: m[1]!, line: x.text }] : [];
+      }),
+    ]),
+  );
+  const refusals = model.logs.flatMap((l) => l.lines).filter((x) => /refused/i.test(x.text));
   for (const svc of model.list('service')) {
     const w = backingWorkload(model, svc);
     if (!w) continue;
@@ -417,21 +428,16 @@ function servicePortsNotListened(model: ClusterModel, entry: CauseEntry): Findin
       for (const l of model.logs) {
         const pod = pods.find((p) => p.name === l.pod);
         if (!pod) continue;
-        for (const x of l.lines) {
-          const m = LISTENING.exec(x.text);
-          if (m && m[1] !== target) listen.set(m[1]!, { pod, line: x.text });
-        }
+        for (const x of listening.get(l) ?? [])
+          if (x.port !== target) listen.set(x.port, { pod, line: x.line });
       }
       // every pod that said where it listens said the same other port
       if (listen.size !== 1) continue;
       const [port, seen] = [...listen.entries()][0]!;
       const ips = new Set(pods.map((p) => p.fields['podIP']).filter(Boolean));
-      const refused = model.logs
-        .flatMap((l) => l.lines)
-        .find(
-          (x) =>
-            /refused/i.test(x.text) && [...ips].some((ip) => x.text.includes(`${ip}:${target}`)),
-        );
+      const refused = refusals.find((x) =>
+        [...ips].some((ip) => x.text.includes(`${ip}:${target}`)),
+      );
       if (!refused) continue;
       const env = seen.pod.containers
         .flatMap((c) => Object.entries(c.env))
@@ -553,6 +559,8 @@ function seconds(v: string): number | undefined {
 function drainLongerThanGrace(model: ClusterModel, entry: CauseEntry): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
+  // a workload's pods and their logs, worked out once per workload
+  const ofWorkload = new Map<string, { siblings: Set<string>; logs: LogView[] }>();
   for (const pod of model.list('pod')) {
     const w = model.workloadOf(pod).name;
     const grace = Number(pod.fields['terminationGracePeriodSeconds']);
@@ -564,13 +572,19 @@ function drainLongerThanGrace(model: ClusterModel, entry: CauseEntry): Finding[]
         if (secs !== undefined && (!drain || secs > drain.secs))
           drain = { secs, said: value, source: `env ${name}=${value}` };
       }
-    const siblings = new Set(
-      model
-        .list('pod', pod.namespace)
-        .filter((p) => model.workloadOf(p).name === w)
-        .map((p) => p.name),
-    );
-    const logs = model.logs.filter((l) => l.pod && siblings.has(l.pod));
+    const key = `${pod.namespace ?? ''}/${w}`;
+    let group = ofWorkload.get(key);
+    if (!group) {
+      const names = new Set(
+        model
+          .list('pod', pod.namespace)
+          .filter((p) => model.workloadOf(p).name === w)
+          .map((p) => p.name),
+      );
+      group = { siblings: names, logs: model.logs.filter((l) => l.pod && names.has(l.pod)) };
+      ofWorkload.set(key, group);
+    }
+    const { siblings, logs } = group;
     if (!drain)
       for (const l of logs)
         for (const x of l.lines) {

@@ -6,7 +6,7 @@
  * a pending pod may run on, a Helm release's pending revision and the deploy that left it.
  */
 import type { FindingContext } from './finding-vars';
-import type { ClusterModel } from './model';
+import { configMapNamesOf, jsonField, type ClusterModel } from './model';
 import type { ObjectView } from './observe/views';
 import { clip } from './text';
 
@@ -18,25 +18,10 @@ const linesOf = (model: ClusterModel, pod: string, ns?: string): string[] =>
     .filter((l) => l.pod === pod && (!ns || !l.namespace || l.namespace === ns))
     .flatMap((l) => l.lines.map((x) => x.text));
 
-/** the JSON object a field holds ({} when unset or unreadable) */
-function jsonField(o: ObjectView | undefined, field: string): Record<string, string> {
-  try {
-    return JSON.parse(o?.fields[field] ?? '{}') as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
-
 /** the ConfigMaps a pod mounts as volumes or loads its environment from, as read */
 function mountedConfigMaps(model: ClusterModel, pod: ObjectView | undefined): ObjectView[] {
   if (!pod) return [];
-  const names = new Set(
-    [
-      ...(pod.fields['configMaps'] ?? '').split(','),
-      ...pod.containers.flatMap((c) => c.envRefs.map((r) => /configmap (\S+)/.exec(r)?.[1] ?? '')),
-    ].filter(Boolean),
-  );
-  return [...names]
+  return configMapNamesOf(pod)
     .map((n) => model.get('configmap', n, pod.namespace))
     .filter((x): x is ObjectView => !!x);
 }

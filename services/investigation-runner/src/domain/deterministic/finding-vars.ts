@@ -1,7 +1,7 @@
 import { backingWorkload, CSI_NODE_PLUGIN, MESH_PROXY, NODE_AGENT } from './dependencies';
 import { clipKeepingError, errorMessage, LINE_STAMP, type Finding } from './diagnose';
-import { isUnhealthy, podsOnNode, unevenLoad } from './health';
-import { configMapsOf, quantity, servicePorts, type ClusterModel } from './model';
+import { isUnhealthy, jobEnded, podsOnNode, unevenLoad } from './health';
+import { configMapsOf, jsonField, quantity, servicePorts, type ClusterModel } from './model';
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
@@ -54,10 +54,7 @@ function concurrentJob(
         (!ns || j.namespace === ns) &&
         model.workloadOf(j).name !== f.workload &&
         !j.name.startsWith(`${f.workload}-`) &&
-        !j.fields['completionTime'] &&
-        !j.conditions.some(
-          (c) => (c.type === 'Failed' || c.type === 'Complete') && c.status === 'True',
-        ),
+        !jobEnded(j),
     )
     .map((j) => {
       const pods = model.list('pod', j.namespace).filter((p) => p.name.startsWith(`${j.name}-`));
@@ -579,14 +576,7 @@ export function containerSetting(
     if (m) return `${m[0]}, in ${name}`;
   }
   for (const map of configMapsOf(c)) {
-    const data = model.get('configmap', map, pod?.namespace)?.fields['data'];
-    if (!data) continue;
-    let values: Record<string, string>;
-    try {
-      values = JSON.parse(data) as Record<string, string>;
-    } catch {
-      continue;
-    }
+    const values = jsonField(model.get('configmap', map, pod?.namespace), 'data');
     for (const [name, value] of Object.entries(values)) {
       const m = setting.exec(String(value)) ?? setting.exec(`${name}=${String(value)}`);
       if (m) return `${m[0]}, in ${name} of ConfigMap ${map}`;
@@ -614,12 +604,9 @@ function redisPolicy({ model, f }: FindingContext): Record<string, string> {
     .filter((m) => m.fields['data'] && /maxmemory-policy/.test(m.fields['data']))
     .sort((a, b) => Number(b.namespace === ns) - Number(a.namespace === ns));
   for (const m of maps) {
-    let text = m.fields['data']!;
-    try {
-      text = Object.values(JSON.parse(text) as Record<string, string>).join('\n');
-    } catch {
-      // the data as it is
-    }
+    // the values of its keys (redis.conf), else the data as it is
+    const values = Object.values(jsonField(m, 'data'));
+    const text = values.length ? values.join('\n') : m.fields['data']!;
     const policy = /^\s*maxmemory-policy\s+(\S+)/m.exec(text)?.[1];
     if (!policy) continue;
     const max = /^\s*maxmemory\s+(\S+)/m.exec(text)?.[1];
@@ -750,9 +737,7 @@ function activeRun({ model, f }: FindingContext): Record<string, string> {
   const cron = f.workload || f.object?.name;
   if (!cron) return {};
   const done = (j: ObjectView) =>
-    !!j.fields['completionTime'] ||
-    j.conditions.some((c) => /^(?:Complete|Failed)$/.test(c.type) && c.status === 'True') ||
-    /^(?:Complete|Completed|Failed)$/i.test(j.status ?? '');
+    jobEnded(j) || /^(?:Complete|Completed|Failed)$/i.test(j.status ?? '');
   const active = model
     .list('job', f.object?.namespace)
     .filter((j) => model.workloadOf(j).name === cron && !done(j))
@@ -1197,16 +1182,9 @@ function acmeSolver({ f, model }: FindingContext): Record<string, string> {
   // authentication (with http01-edit-in-place the solver path is added to that very Ingress)
   const code = /wrong status code '(40[13])'/.exec(f.fact)?.[1];
   if (code) {
-    const annotationsOf = (i: ObjectView): Record<string, string> => {
-      try {
-        return JSON.parse(i.fields['annotations'] ?? '{}') as Record<string, string>;
-      } catch {
-        return {};
-      }
-    };
     const guarded = model
       .list('ingress', ns)
-      .map((i) => ({ i, a: annotationsOf(i) }))
+      .map((i) => ({ i, a: jsonField(i, 'annotations') }))
       .filter(({ a }) =>
         Object.keys(a).some((k) =>
           /auth-(?:type|url|secret|signin)$|whitelist-source-range|allowlist-source-range/.test(k),

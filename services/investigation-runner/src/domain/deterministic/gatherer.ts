@@ -28,10 +28,17 @@ import {
   hasFinished,
   healthyTwins,
   isUnhealthy,
+  jobEnded,
   podsOnNode,
   unevenLoad,
 } from './health';
-import { configMapsOf, isCordoned, nodesRefusingDaemonSet, type ClusterModel } from './model';
+import {
+  configMapNamesOf,
+  configMapsOf,
+  isCordoned,
+  nodesRefusingDaemonSet,
+  type ClusterModel,
+} from './model';
 import { observe, type CallContext, type ObjectView } from './observe';
 import { newObject, type LogView } from './observe/views';
 import {
@@ -746,12 +753,7 @@ export class Gatherer {
         );
     const reads: ObjectView[] = [];
     const mountsOf = (p: ObjectView) =>
-      [
-        ...(p.fields['configMaps'] ?? '').split(','),
-        ...p.containers.flatMap((c) => c.envRefs.map((r) => /configmap (\S+)/.exec(r)?.[1] ?? '')),
-      ]
-        .filter(Boolean)
-        .map((n) => named('configmap', n, p.namespace));
+      configMapNamesOf(p).map((n) => named('configmap', n, p.namespace));
     for (const p of [
       ...logging(EXEC_ENOENT),
       ...stateSays(EXEC_ENOENT),
@@ -2878,12 +2880,7 @@ export class Gatherer {
     await this.listKind('job', ns);
     const running = this.model
       .list('job', ns)
-      .filter(
-        (j) =>
-          this.model.workloadOf(j).name === cron &&
-          !j.fields['completionTime'] &&
-          !j.conditions.some((c) => /^(?:Complete|Failed)$/.test(c.type) && c.status === 'True'),
-      )
+      .filter((j) => this.model.workloadOf(j).name === cron && !jobEnded(j))
       .slice(0, 1);
     if (!running.length) return;
     if (!running.some((j) => this.model.podsOf('job', j.name, j.namespace).length))
@@ -3427,13 +3424,14 @@ export class Gatherer {
     // an app given a drain/shutdown timeout: one of its pods read whole, for the grace period a
     // description does not show
     const draining = new Map<string, ObjectView>();
+    const drainLogged = new Set(
+      model.logs.filter((l) => l.lines.some((x) => DRAIN_LOGGED.test(x.text))).map((l) => l.pod),
+    );
     for (const p of model.list('pod'))
       if (
         p.fields['terminationGracePeriodSeconds'] === undefined &&
         (p.containers.some((c) => Object.keys(c.env).some((k) => DRAIN_ENV.test(k))) ||
-          model.logs.some(
-            (l) => l.pod === p.name && l.lines.some((x) => DRAIN_LOGGED.test(x.text)),
-          ))
+          drainLogged.has(p.name))
       )
         draining.set(model.workloadOf(p).name, p);
     for (const p of [...draining.values()].slice(0, 2)) jobs.push(this.readWhole(p));

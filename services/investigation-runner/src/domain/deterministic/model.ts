@@ -300,6 +300,27 @@ export interface ServicePort {
  * The ConfigMaps a container loads its environment from: `envFrom` and single keys
  * (`X <- configmap app-config key x`), as observe/ records them in envRefs.
  */
+/** The JSON object a field holds ({} when unset or unreadable): data, annotations. */
+export function jsonField(o: ObjectView | undefined, field: string): Record<string, string> {
+  try {
+    return JSON.parse(o?.fields[field] ?? '{}') as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/** The ConfigMaps a pod mounts as volumes or loads its environment from (names). */
+export function configMapNamesOf(pod: ObjectView): string[] {
+  return [
+    ...new Set(
+      [
+        ...(pod.fields['configMaps'] ?? '').split(','),
+        ...pod.containers.flatMap(configMapsOf),
+      ].filter(Boolean),
+    ),
+  ];
+}
+
 export function configMapsOf(c: ContainerView): string[] {
   return c.envRefs.map((r) => /configmap (\S+)/.exec(r)?.[1]).filter((m): m is string => !!m);
 }

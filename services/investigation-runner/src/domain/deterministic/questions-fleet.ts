@@ -213,13 +213,7 @@ export function ingressHostsAndTls(
   let hostCount = 0;
   const plain: string[] = [];
   for (const ing of ingresses) {
-    let tls: TlsEntry[] | undefined;
-    try {
-      tls =
-        ing.fields['tls'] !== undefined ? (JSON.parse(ing.fields['tls']) as TlsEntry[]) : undefined;
-    } catch {
-      tls = undefined;
-    }
+    const tls = tlsEntries(ing);
     const hosts = (ing.fields['hosts'] ?? '').split(',').filter(Boolean);
     for (const t of tls ?? []) for (const h of t.hosts) if (!hosts.includes(h)) hosts.push(h);
     if (!tls) {
@@ -261,15 +255,20 @@ export function ingressHostsAndTls(
   }`.trim();
 }
 
+/** an Ingress's spec.tls entries as read (undefined when they were not shown, or unreadable) */
+function tlsEntries(ing: ObjectView): TlsEntry[] | undefined {
+  try {
+    return ing.fields['tls'] !== undefined
+      ? (JSON.parse(ing.fields['tls']) as TlsEntry[])
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** an Ingress's TLS entries (undefined when its TLS section was not shown) and its hosts */
 function tlsOf(ing: ObjectView): { tls?: TlsEntry[]; hosts: string[] } {
-  let tls: TlsEntry[] | undefined;
-  try {
-    tls =
-      ing.fields['tls'] !== undefined ? (JSON.parse(ing.fields['tls']) as TlsEntry[]) : undefined;
-  } catch {
-    tls = undefined;
-  }
+  let tls = tlsEntries(ing);
   // a description shows the TLS Secrets only ("TLS: web-tls terminates a, b")
   if (!tls && ing.fields['tlsSecrets'] !== undefined)
     tls = ing.fields['tlsSecrets']
