@@ -1095,8 +1095,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // a failing health probe is the kubelet's call, not a dependency of the app
     text: '(?<!probe failed:[^\\n]*)(?:dial tcp (?<host>[\\w.-]+:\\d+): connect: connection refused|connect ECONNREFUSED (?<host2>[\\w.:-]+)|Connection refused[^\\n]*?(?<host3>(?!\\d{4}-\\d\\d-\\d\\dT|\\d{1,2}:\\d\\d(?::\\d\\d)?\\b)[\\w-]+(?:\\.[\\w-]+)*:\\d+)|(?<![\\w.:-])(?<host4>(?!\\d{4}-\\d\\d-\\d\\dT|\\d{1,2}:\\d\\d(?::\\d\\d)?\\b)[\\w-]+(?:\\.[\\w-]+)*:\\d+)[^\\n]*Connection refused|could not connect to server: Connection refused[^\\n]*?"(?<host5>[\\w.-]+)"|Error connecting to (?<host6>[\\w.-]+(?::\\d+)?)|connection to server at "(?<host7>[\\w.-]+)"[^\\n]*?failed: Connection refused|ConnectionRefusedError|ECONNREFUSED|Connection refused)',
     cause:
-      '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}{host7}: connection refused ("{fact}")',
-    fix: 'Check that {host}{host2}{host3}{host4}{host5}{host6}{host7} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',
+      '{subject} cannot connect to {host}{host2}{host3}{host4}{host5}{host6}{host7}: connection refused ("{fact}"){stale_config}',
+    fix: '{stale_config_fix}Check that {host}{host2}{host3}{host4}{host5}{host6}{host7} is running with ready endpoints on that port (`kubectl get endpoints`), and that {subject} points at the right host and port.',
   },
   // ---------------------------------------------------------------- quotas
   {

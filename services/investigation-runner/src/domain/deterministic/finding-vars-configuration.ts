@@ -279,7 +279,57 @@ const filled =
       ]),
     );
 
+/** host names with a port in a line ("smtp-legacy.corp.example.internal:25"), not IPs */
+const HOST_WITH_PORT = /\b([a-z][\w-]*(?:\.[a-z][\w-]*)+):\d{2,5}\b/gi;
+/** host names in a config file's text (with dots, starting with a letter) */
+const HOST_NAME = /\b([a-z][\w-]*(?:\.[a-z][\w-]*){1,})\b/gi;
+const firstWord = (host: string) => /^[a-z]+/i.exec(host)?.[0]?.toLowerCase() ?? '';
+
+/**
+ * A dependency refused while the workload's ConfigMap names another host for it: a file mounted
+ * by subPath never receives its ConfigMap's updates, so the running pods keep the host of the
+ * file they started with (the ConfigMap was changed to a new host, the pods still use the old one).
+ */
+function staleSubPathConfig({ f, model, pods }: FindingContext): Vars {
+  for (const pod of pods) {
+    const mounts = (pod.fields['subPathMounts'] ?? '').split(', ').filter(Boolean);
+    const volumes = jsonField(pod, 'configMapVolumes');
+    const line =
+      linesOf(model, pod.name, pod.namespace).find((x) => x.includes(f.fact.slice(0, 60))) ??
+      f.fact;
+    const used = [...line.matchAll(HOST_WITH_PORT)].map((m) => m[1]!.toLowerCase());
+    if (!used.length) continue;
+    // what the pod's whole configuration says now: every ConfigMap it reads, its environment
+    const everything = [
+      ...mountedConfigMaps(model, pod).flatMap((cm) => Object.values(jsonField(cm, 'data'))),
+      ...pod.containers.flatMap((c) => Object.values(c.env)),
+    ]
+      .join('\n')
+      .toLowerCase();
+    for (const mount of mounts) {
+      const volume = / from (\S+)$/.exec(mount)?.[1];
+      const cm = volume ? model.get('configmap', volumes[volume] ?? '', pod.namespace) : undefined;
+      const text = Object.values(jsonField(cm, 'data')).join('\n');
+      if (!cm || !text) continue;
+      for (const host of used) {
+        if (everything.includes(host)) continue;
+        // the ConfigMap names another host of the same role ("smtp-relay..." for "smtp-legacy...")
+        const now = [...text.matchAll(HOST_NAME)]
+          .map((m) => m[1]!)
+          .find((h) => h.toLowerCase() !== host && firstWord(h) === firstWord(host));
+        if (!now) continue;
+        return {
+          stale_config: `. It still uses ${host}, but its ConfigMap ${cm.name} now names ${now}: the pods mount ${cm.name} by subPath (${mount}), and a file mounted by subPath never receives its ConfigMap's updates, so pods started before the change keep the old file and the old host`,
+          stale_config_fix: `Restart ${f.workload} (\`kubectl rollout restart\`) so its pods read ${cm.name}'s current file (${now}), and mount ${cm.name} as a directory instead of by subPath so later changes reach running pods. `,
+        };
+      }
+    }
+  }
+  return {};
+}
+
 export const CONFIGURATION_VARS: Record<string, (x: FindingContext) => Vars> = {
+  dependency_refused: staleSubPathConfig,
   es_memory_lock_failed: memlock,
   spring_datasource_url_missing: filled(springProfiles),
   aws_token_audience_incorrect: filled(tokenAudience),

@@ -88,6 +88,34 @@ const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
 /** An object known by name only (named in the request, a backend an Ingress names). */
 /** the triggers of inspectLineTargets: exec's ENOENT, Spring without a DataSource URL, STS's audience, helm's lock */
+/**
+ * Feature words of a report and the name parts of the workloads that usually serve them (a
+ * workload named "notification-gateway" or "alert-mailer" sends the emails).
+ */
+const FEATURE_NAMES: [RegExp, string[]][] = [
+  [
+    /^(e-?mails?|mails?|smtp)$/,
+    ['mail', 'email', 'mailer', 'smtp', 'postfix', 'notification', 'notifications', 'notifier'],
+  ],
+  [
+    /^(log-?ins?|sign-?ins?|logging-in|passwords?|sso)$/,
+    ['auth', 'login', 'identity', 'sso', 'keycloak', 'oauth', 'oidc', 'accounts', 'session'],
+  ],
+  [/^(payments?|charges?|refunds?)$/, ['payment', 'payments', 'billing', 'pay', 'stripe']],
+  [
+    /^(uploads?|thumbnails?|photos?|pictures?|avatars?)$/,
+    ['upload', 'uploads', 'uploader', 'media', 'thumbnail', 'thumbnailer', 'thumbs', 'imgproxy'],
+  ],
+  [
+    /^(push|sms|texts|notifications?)$/,
+    ['notification', 'notifications', 'notifier', 'push', 'sms'],
+  ],
+  [
+    /^(invoices?|receipts?)$/,
+    ['invoice', 'invoices', 'invoicing', 'billing', 'receipt', 'receipts'],
+  ],
+];
+const REFUSED = /connection refused|ECONNREFUSED/i;
 const EXEC_ENOENT = /exec \/[\w./-]+: no such file or directory/;
 const SPRING_NO_URL = /Failed to configure a DataSource: 'url' attribute is not specified/;
 const STS_AUDIENCE = /Incorrect token audience/;
@@ -762,6 +790,14 @@ export class Gatherer {
       reads.push(
         ...mountsOf(p).filter((m) => !model.get('configmap', m.name, m.namespace)?.fields['data']),
       );
+    // a refused dependency of a pod that mounts its ConfigMap by subPath: does the ConfigMap still
+    // name the host the pod uses (a subPath file never receives the ConfigMap's updates)
+    for (const p of logging(REFUSED)
+      .filter((x) => x.fields['subPathMounts'] && x.fields['configMapVolumes'])
+      .slice(0, 2))
+      reads.push(
+        ...mountsOf(p).filter((m) => !model.get('configmap', m.name, m.namespace)?.fields['data']),
+      );
     for (const p of logging(STS_AUDIENCE).slice(0, 1)) {
       const sa = p.fields['serviceAccount'];
       if (sa && !model.get('serviceaccount', sa, p.namespace)?.fields['annotations'])
@@ -1373,6 +1409,15 @@ export class Gatherer {
         }
       }
     }
+    // nothing named and nothing failing in sight: what the user's feature is usually served by
+    // ("emails" by the mailer, the notification service or an SMTP relay; "logins" by auth)
+    if (
+      !model.list('pod').some((p) => isUnhealthy(p, this.now)) &&
+      !scope.subjects.some(
+        (s) => s.kind === 'node' || model.list().some((o) => model.matches(o, s)),
+      )
+    )
+      this.featureSubjects();
     // subjects that matched nothing give way to those that did
     const found = scope.subjects.filter(
       (s) => s.kind === 'node' || model.list().some((o) => model.matches(o, s)),
@@ -1384,6 +1429,38 @@ export class Gatherer {
       scope.subjects.splice(0, scope.subjects.length);
     if (scope.namespaces.length === 1)
       for (const s of scope.subjects) s.namespace ??= scope.namespaces[0];
+  }
+
+  /**
+   * Workloads whose names are what a feature word of the message is usually served by, when the
+   * message names no workload: at most two, from the words of one feature.
+   */
+  private featureSubjects(): void {
+    const { scope, model } = this;
+    const workloads = new Map<string, ObjectView>();
+    for (const o of model.list('pod')) {
+      const w = model.workloadOf(o);
+      if (w.name && !workloads.has(`${o.namespace ?? ''}/${w.name}`))
+        workloads.set(`${o.namespace ?? ''}/${w.name}`, o);
+    }
+    for (const word of scope.candidates) {
+      const names = FEATURE_NAMES.find(([re]) => re.test(word))?.[1];
+      if (!names) continue;
+      const hits = [...workloads.entries()].filter(([key]) => {
+        const parts = key.split('/')[1]!.split('-');
+        return parts.some((x) => names.includes(x));
+      });
+      if (!hits.length || hits.length > 3) continue;
+      for (const [key] of hits.slice(0, 2)) {
+        const [namespace, name] = key.split('/');
+        scope.subjects.push({
+          name: name!,
+          namespace: namespace || undefined,
+          from: 'message-word',
+        });
+      }
+      return;
+    }
   }
 
   private targets(): ObjectView[] {

@@ -506,12 +506,18 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   // volumes: "Type: ConfigMap (a volume populated by a ConfigMap)" then "Name: x"; "SecretName: y"
   const cms: string[] = [];
   const secrets = lines.filter((l) => l.key === 'SecretName').map((l) => l.value);
+  const cmVolumes: Record<string, string> = {};
   lines.forEach((l, i) => {
     if (l.key !== 'Type' || !/^ConfigMap\b/.test(l.value)) return;
     const name = lines.slice(i + 1, i + 4).find((x) => x.key === 'Name')?.value;
     if (name) cms.push(name);
+    // the volume's own line ("config:") comes just before its Type
+    const volume = lines[i - 1]?.key;
+    if (name && volume && !lines[i - 1]?.value) cmVolumes[volume] = name;
   });
   if (cms.length && !v.fields['configMaps']) v.fields['configMaps'] = cms.join(',');
+  if (Object.keys(cmVolumes).length && !v.fields['configMapVolumes'])
+    v.fields['configMapVolumes'] = JSON.stringify(cmVolumes);
   // "scratch:" / "Type: EmptyDir (...)" / "Medium: Memory", mounted "/scratch from scratch (rw)"
   const tmpfs: string[] = [];
   lines.forEach((l, i) => {

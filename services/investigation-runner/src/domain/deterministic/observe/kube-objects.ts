@@ -201,16 +201,20 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     v.fields['terminationGracePeriodSeconds'] = String(
       num(podSpec['terminationGracePeriodSeconds']) ?? 30,
     );
+  // which ConfigMap each volume holds (a subPath mount names the volume, not the ConfigMap)
+  const cmVolumes: Record<string, string> = {};
   for (const vol of arr(podSpec['volumes']).map(rec)) {
     const c = str(rec(vol['persistentVolumeClaim'])['claimName']);
     if (c) claims.push(c);
     const cm = str(rec(vol['configMap'])['name']);
     if (cm) cms.push(cm);
+    if (cm && str(vol['name'])) cmVolumes[str(vol['name'])!] = cm;
     const s = str(rec(vol['secret'])['secretName']);
     if (s) secrets.push(s);
   }
   if (claims.length) v.fields['claims'] = claims.join(',');
   if (cms.length) v.fields['configMaps'] = cms.join(',');
+  if (Object.keys(cmVolumes).length) v.fields['configMapVolumes'] = JSON.stringify(cmVolumes);
   if (secrets.length) v.fields['secrets'] = secrets.join(',');
   const pullSecrets = arr(podSpec['imagePullSecrets'])
     .map((x) => str(rec(x)['name']))
