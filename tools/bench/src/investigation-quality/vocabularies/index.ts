@@ -1,6 +1,7 @@
 import { WorldIndex } from '@inquest/kube';
 import type { RunningVocabulary, Vocabulary } from '../run';
 import type { Scenario } from '../scenario';
+import { aksMcpTools } from './aks-mcp';
 import { holmesTools } from './holmes';
 import { inquestVocabulary } from './inquest';
 import { k8sMcpTools } from './k8s-mcp';
@@ -37,5 +38,6 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     foreign('holmes', (world) => holmesTools(world, { logs: options.holmesLogs ?? 'fetch' })),
     foreign('k8s-mcp', k8sMcpTools),
     foreign('mcpk8s', mcpk8sTools),
+    foreign('aks-mcp', aksMcpTools),
   ];
 }
