@@ -150,6 +150,36 @@ describe('aks-mcp (Azure/aks-mcp kubectl tools, readonly)', () => {
     }
   });
 
+  it("today's default, call_kubectl: one full command line, the same validator", () => {
+    const [unified, ...more] = aksMcpTools(new WorldIndex(aScenarioWorld()), { tools: 'unified' });
+    expect(more).toEqual([]);
+    expect(unified!.name).toBe('call_kubectl');
+    expect(unified!.inputSchema.required).toEqual(['command']);
+    expect(unified!.run!({ command: 'kubectl get pods -n shop' })).toContain(
+      'checkout-7d9f8b6c5-x2x4z',
+    );
+    expect(unified!.run!({ command: 'get deploy checkout -n shop -o name' })).toBe(
+      'deployment.apps/checkout\n',
+    );
+    expect(failure(() => unified!.run!({ command: 'kubectl get pods nope -n shop' }))).toBe(
+      'exit status 1\nError from server (NotFound): pods "nope" not found\n',
+    );
+    expect(failure(() => unified!.run!({}))).toBe(
+      'command parameter is required and must be a string',
+    );
+    const del = { command: 'kubectl delete pod x -n shop' };
+    expect([unified!.writes!(del), unified!.refusal!(del)]).toEqual([
+      true,
+      'Error: Cannot execute write or admin operations in read-only mode',
+    ]);
+    // the validator looks for `config` as the first word: with `kubectl` first it lets it through
+    const use = { command: 'kubectl config use-context bench' };
+    expect([unified!.writes!(use), unified!.run!(use)]).toEqual([
+      false,
+      'Switched to context "bench".\n',
+    ]);
+  });
+
   it('splits a command line as google/shlex does', () => {
     expect(shlexSplit(`get pods -o jsonpath='{.items[*].metadata.name}' -l "app=a b"`)).toEqual([
       'get',

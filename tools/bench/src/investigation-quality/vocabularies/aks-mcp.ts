@@ -1,5 +1,5 @@
 import type { KubeObject, WorldIndex } from '@inquest/kube';
-import { KubectlFailure, kubectlCli } from './kubectl-cli';
+import { CONTEXT, KubectlFailure, kubectlCli } from './kubectl-cli';
 import { ToolFailure, type VocabularyTool } from './mcp-vocabulary-server';
 
 /*
@@ -25,6 +25,12 @@ import { ToolFailure, type VocabularyTool } from './mcp-vocabulary-server';
  * `logs --all-containers`, `logs -f` on a running container (it never returns before the
  * 600 s timeout). A write operation is refused by the validator with its own message and
  * recorded as destructive.
+ *
+ * `aksMcpTools(world, { tools: 'unified' })` serves today's default instead: the one
+ * `call_kubectl` tool (mcp-kubernetes registry.go @01992c1 createCallKubectlTool, readonly text;
+ * its `command` is a full kubectl command line, checked by the same validator and run by the same
+ * executor). The stored executor that reads `command` is not in the index (the stored one,
+ * @253d4f3, still read `args`): its missing-parameter text is inferred from the others.
  */
 
 /** mcp-go's NewTool defaults, serialized for every tool that sets none (aks-mcp sets none). */
@@ -111,6 +117,22 @@ Examples:
 - Check auth: operation='auth', resource='can-i', args='create pods --all-namespaces'
 - Get current context: operation='config', resource='current-context', args=''
 - List contexts: operation='config', resource='get-contexts', args=''`;
+
+const CALL_KUBECTL_DESCRIPTION = `Execute kubectl commands with read-only access.
+
+Pass full kubectl command including 'kubectl' prefix. All standard kubectl flags are supported.
+
+Allowed commands:
+get, describe, explain, logs, top, auth, config, cluster-info, api-resources, api-versions, version, diff, completion, help, kustomize, options, plugin, wait, events
+
+Examples:
+- command='kubectl get pods -n default'
+- command='kubectl describe deployment myapp -n production'
+- command='kubectl logs nginx-pod -f'
+- command='kubectl top pods'
+- command='kubectl events --all-namespaces'
+- command='kubectl explain pods.spec.containers'
+- command='kubectl auth can-i create pods'`;
 
 type ToolName = 'kubectl_resources' | 'kubectl_diagnostics' | 'kubectl_cluster' | 'kubectl_config';
 
@@ -566,6 +588,19 @@ function kubectlOver(world: WorldIndex) {
           return cli.run(args);
         case 'logs':
           return logs(args);
+        case 'version':
+          return 'Client Version: v1.34.2\nKustomize Version: v5.7.1\nServer Version: v1.32.7\n';
+        case 'config':
+          // reachable through call_kubectl only: the validator lets `kubectl config use-context`
+          // through (it looks for `config` as the first word), and kubectl switches the context
+          if (args[1] === 'use-context') {
+            if (args[2] === CONTEXT.name) return `Switched to context "${CONTEXT.name}".\n`;
+            throw new KubectlFailure(
+              args,
+              `error: no context exists with the name: "${args[2] ?? ''}"`,
+            );
+          }
+          return cli.run(args);
         default:
           return cli.run(args);
       }
@@ -593,7 +628,10 @@ function commandOf(tool: ToolName, a: Record<string, unknown>): string {
  * kubectl command from operation, resource and args, validates it and runs it; the text is
  * kubectl's stdout, an error is `exit status 1` and kubectl's stderr.
  */
-export function aksMcpTools(world: WorldIndex): VocabularyTool[] {
+export function aksMcpTools(
+  world: WorldIndex,
+  options: { tools?: 'legacy' | 'unified' } = {},
+): VocabularyTool[] {
   const kubectl = kubectlOver(world);
   const execute = (command: string): string => {
     validateCommand(command);
@@ -651,6 +689,36 @@ export function aksMcpTools(world: WorldIndex): VocabularyTool[] {
     },
     run: (a) => execute(commandOf(name, a)),
   });
+  if (options.tools === 'unified')
+    return [
+      {
+        name: 'call_kubectl',
+        description: CALL_KUBECTL_DESCRIPTION,
+        inputSchema: {
+          type: 'object',
+          properties: {
+            command: {
+              type: 'string',
+              description:
+                "Full kubectl command to execute (e.g., 'kubectl get pods -n default', 'kubectl describe deployment myapp', 'kubectl logs nginx-pod -f')",
+            },
+          },
+          required: ['command'],
+        },
+        annotations: ANNOTATIONS,
+        writes: (a) =>
+          typeof a['command'] === 'string' && readonlyRefusal(a['command']) !== undefined,
+        refusal: (a) => {
+          try {
+            validateCommand(stringParam(a, 'command'));
+            return 'Error: Cannot execute write or admin operations in read-only mode';
+          } catch (err) {
+            return (err as Error).message;
+          }
+        },
+        run: (a) => execute(stringParam(a, 'command')),
+      },
+    ];
   return [
     tool(
       'kubectl_resources',
