@@ -1,9 +1,9 @@
 /**
  * Investigation quality (issue 13). Every scenario of data/investigations/scenarios (a small
  * Kubernetes world, an incident or a question, and the expected conclusion, written blind) is
- * served in four tool vocabularies: Inquest's own Kubernetes tool server over a loopback
+ * served in five tool vocabularies: Inquest's own Kubernetes tool server over a loopback
  * Kubernetes API server, kubectl-style tools as HolmesGPT names them, kubernetes-mcp-server's
- * tools and Flux159/mcp-server-kubernetes's tools. Each runs on loopback as a real MCP server, registered for a fresh team by a
+ * tools, Flux159/mcp-server-kubernetes's tools and Azure/aks-mcp's kubectl tools. Each runs on loopback as a real MCP server, registered for a fresh team by a
  * config-hierarchy double; the runner's DeterministicEngine investigates in-process through the
  * real toolserver-proxy, told that the scenario's `now` is the current time. The conclusion
  * (summary + root cause) is graded against the scenario's expectations; the six scenarios of
@@ -12,12 +12,13 @@
  * Targets: >= 90% right in every vocabulary, 6/6 demo, 0 destructive calls (a write tool of a
  * vocabulary server called), 0 false alarms on healthy scenarios. Exit code 0 whatever the score.
  *
- * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s (default: all available) --scenario=<id substring>[,...]
+ * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s,aks-mcp (default: all available) --scenario=<id substring>[,...]
  *       --class=<class>[,...] --skip-demo --demo-only --json=<file> (every result)
  *       --write-actions=off (the proxy refuses write tools itself; default on, so only the
  *       engine keeps an investigation read-only) --quiet (no per-miss detail)
  *       --holmes-logs=kubectl (the holmes vocabulary offers the older kubectl_logs family of log
- *       tools instead of fetch_pod_logs) --runbooks (the engine's knowledge source is knowledge-raptor
+ *       tools instead of fetch_pod_logs) --aks-mcp-tools=unified (the aks-mcp vocabulary offers
+ *       today's default call_kubectl instead of its specialised kubectl tools) --runbooks (the engine's knowledge source is knowledge-raptor
  *       with data/kb's runbooks taught; default: no knowledge at all)
  *       --set=holdout (data/investigations/holdout: written blind after the engine was tuned)
  */
@@ -49,6 +50,7 @@ const out = (s = '') => process.stdout.write(`${s}\n`);
 export async function run(args: string[]): Promise<void> {
   const VOCABULARIES = allVocabularies({
     holmesLogs: argValue(args, 'holmes-logs') === 'kubectl' ? 'kubectl' : 'fetch',
+    aksMcpTools: argValue(args, 'aks-mcp-tools') === 'unified' ? 'unified' : 'legacy',
   });
   const wanted = list(argValue(args, 'vocab')) ?? VOCABULARIES.map((v) => v.name);
   const unknown = wanted.filter((w) => !VOCABULARIES.some((v) => v.name === w));

@@ -1,6 +1,7 @@
 import { WorldIndex } from '@inquest/kube';
 import type { RunningVocabulary, Vocabulary } from '../run';
 import type { Scenario } from '../scenario';
+import { aksMcpTools } from './aks-mcp';
 import { holmesTools } from './holmes';
 import { inquestVocabulary } from './inquest';
 import { k8sMcpTools } from './k8s-mcp';
@@ -28,6 +29,11 @@ function foreign(name: string, tools: (world: WorldIndex) => VocabularyTool[]): 
 export interface VocabularyOptions {
   /** which logs toolset the holmes vocabulary offers (HolmesGPT has had both) */
   holmesLogs?: 'fetch' | 'kubectl';
+  /**
+   * which kubectl tools the aks-mcp vocabulary offers: its specialised tools (default) or
+   * today's default single call_kubectl
+   */
+  aksMcpTools?: 'legacy' | 'unified';
 }
 
 /** The tool vocabularies a scenario is served in, in report order. */
@@ -37,5 +43,6 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     foreign('holmes', (world) => holmesTools(world, { logs: options.holmesLogs ?? 'fetch' })),
     foreign('k8s-mcp', k8sMcpTools),
     foreign('mcpk8s', mcpk8sTools),
+    foreign('aks-mcp', (world) => aksMcpTools(world, { tools: options.aksMcpTools ?? 'legacy' })),
   ];
 }

@@ -18,6 +18,11 @@ export interface VocabularyTool {
   write?: boolean;
   /** for a tool that reads or writes by its arguments (a generic command): true for a write call */
   writes?(args: Record<string, unknown>): boolean;
+  /**
+   * for a server that refuses a write call itself (an access level): the error text it answers
+   * instead of running it; the call is still recorded as destructive
+   */
+  refusal?(args: Record<string, unknown>): string;
   /** the text the real tool would print; throw ToolFailure for the error text it would give */
   run?(args: Record<string, unknown>): string;
 }
@@ -105,6 +110,7 @@ export async function startVocabularyServer(
         return { isError: true, content: [{ type: 'text' as const, text }] };
       };
       if (!tool) return fail(`tool ${req.params.name} not found`);
+      if (call.destructive && tool.refusal) return fail(tool.refusal(args));
       if (call.destructive || !tool.run)
         return fail(`${tool.name} is not allowed in this cluster (read-only benchmark)`);
       try {
