@@ -1,7 +1,7 @@
 /**
  * Investigation quality (issue 13). Every scenario of data/investigations/scenarios (a small
  * Kubernetes world, an incident or a question, and the expected conclusion, written blind) is
- * served in five tool vocabularies: Inquest's own Kubernetes tool server over a loopback
+ * served in four tool vocabularies (a fifth, aks-mcp, on request): Inquest's own Kubernetes tool server over a loopback
  * Kubernetes API server, kubectl-style tools as HolmesGPT names them, kubernetes-mcp-server's
  * tools, Flux159/mcp-server-kubernetes's tools and Azure/aks-mcp's kubectl tools. Each runs on loopback as a real MCP server, registered for a fresh team by a
  * config-hierarchy double; the runner's DeterministicEngine investigates in-process through the
@@ -12,7 +12,8 @@
  * Targets: >= 90% right in every vocabulary, 6/6 demo, 0 destructive calls (a write tool of a
  * vocabulary server called), 0 false alarms on healthy scenarios. Exit code 0 whatever the score.
  *
- * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s,aks-mcp (default: all available) --scenario=<id substring>[,...]
+ * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s,aks-mcp (default: all available but aks-mcp, whose
+ *       tools all declare destructiveHint: true and are never called) --scenario=<id substring>[,...]
  *       --class=<class>[,...] --skip-demo --demo-only --json=<file> (every result)
  *       --write-actions=off (the proxy refuses write tools itself; default on, so only the
  *       engine keeps an investigation read-only) --quiet (no per-miss detail)
@@ -36,7 +37,10 @@ import {
   type Vocabulary,
 } from './investigation-quality/run';
 import { loadScenarios, selectScenarios } from './investigation-quality/scenario';
-import { vocabularies as allVocabularies } from './investigation-quality/vocabularies';
+import {
+  vocabularies as allVocabularies,
+  optionalVocabularies,
+} from './investigation-quality/vocabularies';
 
 const argValue = (args: string[], name: string): string | undefined =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -48,11 +52,15 @@ const list = (v: string | undefined) =>
 const out = (s = '') => process.stdout.write(`${s}\n`);
 
 export async function run(args: string[]): Promise<void> {
-  const VOCABULARIES = allVocabularies({
-    holmesLogs: argValue(args, 'holmes-logs') === 'kubectl' ? 'kubectl' : 'fetch',
-    aksMcpTools: argValue(args, 'aks-mcp-tools') === 'unified' ? 'unified' : 'legacy',
-  });
-  const wanted = list(argValue(args, 'vocab')) ?? VOCABULARIES.map((v) => v.name);
+  const options = {
+    holmesLogs:
+      argValue(args, 'holmes-logs') === 'kubectl' ? ('kubectl' as const) : ('fetch' as const),
+    aksMcpTools:
+      argValue(args, 'aks-mcp-tools') === 'unified' ? ('unified' as const) : ('legacy' as const),
+  };
+  const defaults = allVocabularies(options);
+  const VOCABULARIES = [...defaults, ...optionalVocabularies(options)];
+  const wanted = list(argValue(args, 'vocab')) ?? defaults.map((v) => v.name);
   const unknown = wanted.filter((w) => !VOCABULARIES.some((v) => v.name === w));
   if (unknown.length) {
     out(

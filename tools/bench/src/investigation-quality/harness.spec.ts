@@ -185,17 +185,9 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(3);
-      // aks-mcp: kubectl operations on a few tools (operation, resource, args), none named logs
-      const operations = tools.some((t) => t.name === 'kubectl_diagnostics');
-      const logsTool = operations
-        ? tools.find((t) => t.name === 'kubectl_diagnostics')!
-        : tools.find((t) => /log/.test(t.name) && !/node/.test(t.name))!;
-      const args: Record<string, unknown> = operations
-        ? { operation: 'logs', resource: '', args: 'api-7d9f8b6c5-x2x4z -n shop --previous' }
-        : {};
-      const props = operations
-        ? []
-        : Object.keys((logsTool.inputSchema.properties ?? {}) as object);
+      const logsTool = tools.find((t) => /log/.test(t.name) && !/node/.test(t.name))!;
+      const args: Record<string, unknown> = {};
+      const props = Object.keys((logsTool.inputSchema.properties ?? {}) as object);
       for (const p of props) {
         if (/pod_name|^name$/.test(p)) args[p] = 'api-7d9f8b6c5-x2x4z';
         if (p === 'namespace') args[p] = 'shop';
@@ -207,12 +199,7 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
       expect(text).toContain('DATABASE_URL');
       const write = tools.find((t) => t.annotations?.destructiveHint === true);
       if (write) {
-        const denied = await client.callTool({
-          name: write.name,
-          arguments: operations
-            ? { operation: 'delete', resource: 'pod', args: 'x -n shop' }
-            : { name: 'x' },
-        });
+        const denied = await client.callTool({ name: write.name, arguments: { name: 'x' } });
         expect(denied.isError).toBe(true);
         expect((running.calls() ?? []).filter((c) => c.destructive).map((c) => c.tool)).toEqual([
           write.name,
@@ -435,8 +422,7 @@ describe('harness (engine through the real proxy)', () => {
         const r = await runScenario(harness, vocab, s);
         expect(r.error).toBeUndefined();
         expect(r.conclusion).toEqual(expect.any(String));
-        // aks-mcp (operation/resource/args tools): at first contact the engine calls none of them
-        if (vocab.name !== 'aks-mcp') expect(r.calls.length).toBeGreaterThan(0);
+        expect(r.calls.length).toBeGreaterThan(0);
         // a server that records its calls saw exactly the calls the proxy passed on
         if (r.serverCalls.length)
           expect(r.calls.filter((c) => c.ok).length).toBe(

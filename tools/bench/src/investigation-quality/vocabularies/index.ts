@@ -43,6 +43,17 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     foreign('holmes', (world) => holmesTools(world, { logs: options.holmesLogs ?? 'fetch' })),
     foreign('k8s-mcp', k8sMcpTools),
     foreign('mcpk8s', mcpk8sTools),
+  ];
+}
+
+/**
+ * Vocabularies run only when asked for (`--vocab=aks-mcp`): servers whose every tool declares
+ * `destructiveHint: true`, which an investigation never calls (API-DECISIONS.md: investigations
+ * are read-only). aks-mcp's tools carry mcp-go's default annotations (readOnlyHint false,
+ * destructiveHint true), so Inquest answers from no cluster data there, by design.
+ */
+export function optionalVocabularies(options: VocabularyOptions = {}): Vocabulary[] {
+  return [
     foreign('aks-mcp', (world) => aksMcpTools(world, { tools: options.aksMcpTools ?? 'legacy' })),
   ];
 }
