@@ -18,8 +18,12 @@ export interface VocabularyTool {
   write?: boolean;
   /** for a tool that reads or writes by its arguments (a generic command): true for a write call */
   writes?(args: Record<string, unknown>): boolean;
-  /** the text the real tool would print; throw ToolFailure for the error text it would give */
-  run?(args: Record<string, unknown>): string;
+  /**
+   * the text the real tool would print; throw ToolFailure for the error text it would give. A
+   * list is served as that many text content items (none for an empty list), for a server that
+   * answers one item per object.
+   */
+  run?(args: Record<string, unknown>): string | string[];
 }
 
 /** An error the real tool would report (MCP `isError: true`). */
@@ -108,7 +112,9 @@ export async function startVocabularyServer(
       if (call.destructive || !tool.run)
         return fail(`${tool.name} is not allowed in this cluster (read-only benchmark)`);
       try {
-        return { content: [{ type: 'text' as const, text: tool.run(args) }] };
+        const out = tool.run(args);
+        const texts = typeof out === 'string' ? [out] : out;
+        return { content: texts.map((text) => ({ type: 'text' as const, text })) };
       } catch (err) {
         if (err instanceof ProtocolFailure) {
           const thrown = new McpError(err.code, err.message);
