@@ -1,9 +1,10 @@
 /**
  * Investigation quality (issue 13). Every scenario of data/investigations/scenarios (a small
  * Kubernetes world, an incident or a question, and the expected conclusion, written blind) is
- * served in four tool vocabularies (a fifth, aks-mcp, on request): Inquest's own Kubernetes tool server over a loopback
- * Kubernetes API server, kubectl-style tools as HolmesGPT names them, kubernetes-mcp-server's
- * tools, Flux159/mcp-server-kubernetes's tools and Azure/aks-mcp's kubectl tools. Each runs on loopback as a real MCP server, registered for a fresh team by a
+ * served in five tool vocabularies (a sixth, aks-mcp, on request): Inquest's own Kubernetes tool
+ * server over a loopback Kubernetes API server, kubectl-style tools as HolmesGPT names them,
+ * kubernetes-mcp-server's tools, Flux159/mcp-server-kubernetes's tools, strowk/mcp-k8s-go's tools
+ * and Azure/aks-mcp's kubectl tools. Each runs on loopback as a real MCP server, registered for a fresh team by a
  * config-hierarchy double; the runner's DeterministicEngine investigates in-process through the
  * real toolserver-proxy, told that the scenario's `now` is the current time. The conclusion
  * (summary + root cause) is graded against the scenario's expectations; the six scenarios of
@@ -12,8 +13,9 @@
  * Targets: >= 90% right in every vocabulary, 6/6 demo, 0 destructive calls (a write tool of a
  * vocabulary server called), 0 false alarms on healthy scenarios. Exit code 0 whatever the score.
  *
- * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s,aks-mcp (default: all available but aks-mcp, whose
- *       tools all declare destructiveHint: true and are never called) --scenario=<id substring>[,...]
+ * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s,mcp-k8s-go,aks-mcp (default: all available but
+ *       aks-mcp, whose tools all declare destructiveHint: true and are never called)
+ *       --scenario=<id substring>[,...]
  *       --class=<class>[,...] --skip-demo --demo-only --json=<file> (every result)
  *       --write-actions=off (the proxy refuses write tools itself; default on, so only the
  *       engine keeps an investigation read-only) --quiet (no per-miss detail)

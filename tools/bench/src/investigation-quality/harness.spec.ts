@@ -188,11 +188,14 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
       const logsTool = tools.find((t) => /log/.test(t.name) && !/node/.test(t.name))!;
       const args: Record<string, unknown> = {};
       const props = Object.keys((logsTool.inputSchema.properties ?? {}) as object);
+      const needed = logsTool.inputSchema.required ?? [];
       for (const p of props) {
-        if (/pod_name|^name$/.test(p)) args[p] = 'api-7d9f8b6c5-x2x4z';
+        if (/pod_name|^name$|^pod$/.test(p)) args[p] = 'api-7d9f8b6c5-x2x4z';
         if (p === 'namespace') args[p] = 'shop';
-        if (p === 'previous') args[p] = true;
+        if (p === 'previous' || p === 'previousContainer') args[p] = true;
         if (p === 'resourceType') args[p] = 'pod';
+        // mcp-k8s-go requires the kubeconfig context by name
+        if (p === 'context' && needed.includes(p)) args[p] = 'bench';
       }
       const res = await client.callTool({ name: logsTool.name, arguments: args });
       const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
@@ -271,6 +274,23 @@ describe('foreign vocabularies read custom resources, as they do against a real 
         /SyncError[\s\S]*OperationCompleted/,
       ],
       ['kubectl_get', { resourceType: 'clusterissuers', output: 'wide' }, /letsencrypt-prod +True/],
+    ],
+    'mcp-k8s-go': [
+      [
+        'list-k8s-resources',
+        { kind: 'Kustomization', namespace: 'flux-system' },
+        /^\{"name":"apps","namespace":"flux-system"\}$/m,
+      ],
+      [
+        'get-k8s-resource',
+        {
+          kind: 'application',
+          name: 'pricing-api',
+          namespace: 'argocd',
+          go_template: '{{ .status.sync.status }} {{ .status.health.status }}',
+        },
+        /^OutOfSync Degraded$/,
+      ],
     ],
   };
 

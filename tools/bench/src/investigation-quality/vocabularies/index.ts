@@ -5,6 +5,7 @@ import { aksMcpTools } from './aks-mcp';
 import { holmesTools } from './holmes';
 import { inquestVocabulary } from './inquest';
 import { k8sMcpTools } from './k8s-mcp';
+import { mcpK8sGoTools } from './mcp-k8s-go';
 import { mcpk8sTools } from './mcpk8s';
 import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
 
@@ -43,6 +44,7 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     foreign('holmes', (world) => holmesTools(world, { logs: options.holmesLogs ?? 'fetch' })),
     foreign('k8s-mcp', k8sMcpTools),
     foreign('mcpk8s', mcpk8sTools),
+    foreign('mcp-k8s-go', mcpK8sGoTools),
   ];
 }
 

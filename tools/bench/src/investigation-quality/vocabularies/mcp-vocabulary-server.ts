@@ -23,8 +23,12 @@ export interface VocabularyTool {
    * instead of running it; the call is still recorded as destructive
    */
   refusal?(args: Record<string, unknown>): string;
-  /** the text the real tool would print; throw ToolFailure for the error text it would give */
-  run?(args: Record<string, unknown>): string;
+  /**
+   * the text the real tool would print; throw ToolFailure for the error text it would give. A
+   * list is served as that many text content items (none for an empty list), for a server that
+   * answers one item per object.
+   */
+  run?(args: Record<string, unknown>): string | string[];
 }
 
 /** An error the real tool would report (MCP `isError: true`). */
@@ -114,7 +118,9 @@ export async function startVocabularyServer(
       if (call.destructive || !tool.run)
         return fail(`${tool.name} is not allowed in this cluster (read-only benchmark)`);
       try {
-        return { content: [{ type: 'text' as const, text: tool.run(args) }] };
+        const out = tool.run(args);
+        const texts = typeof out === 'string' ? [out] : out;
+        return { content: texts.map((text) => ({ type: 'text' as const, text })) };
       } catch (err) {
         if (err instanceof ProtocolFailure) {
           const thrown = new McpError(err.code, err.message);
