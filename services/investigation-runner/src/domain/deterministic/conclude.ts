@@ -445,11 +445,10 @@ export function conclude(
       description = `${callers.slice(0, 2).join(' and ')} fail${callers.length === 1 ? 's' : ''} because ${top.f.workload}${pod}, which ${callers.length === 1 ? 'it calls' : 'they call'}, fails${said ? ` (${callers.length === 1 ? 'it logs' : 'they log'} "${clip(said, 200)}"${noLeader})` : ''}. ${description}`;
     }
     // the named subjects that looked healthy, not the one the failure was found on after all
-    const stillHealthy = healthyNamed
-      ?.filter((n) => n !== subjectName && n !== top!.f.workload)
-      .join(', ');
+    const healthyOthers = healthyNamed?.filter((n) => n !== subjectName && n !== top!.f.workload);
+    const stillHealthy = healthyOthers?.join(' and ');
     if (stillHealthy)
-      description = `${capital(stillHealthy)} itself looks healthy; the failure is in ${subjectName}${
+      description = `${capital(stillHealthy)} ${healthyOthers!.length > 1 ? 'themselves look' : 'itself looks'} healthy; the failure is in ${subjectName}${
         scope.subjects.some(
           (s) =>
             !['dns-records', 'entry-point'].includes(s.from) &&
@@ -759,6 +758,14 @@ function refusedWhileCrashing(f: Finding, model: ClusterModel): boolean {
   );
 }
 
+/** a pod Running with every container ready (as its listing or its whole object says) */
+function readyNow(o: ObjectView): boolean {
+  if (o.status !== 'Running') return false;
+  const listed = /^(\d+)\/(\d+)$/.exec(o.fields['ready'] ?? '');
+  if (listed) return listed[1] === listed[2];
+  return o.containers.length > 0 && o.containers.every((c) => c.ready && !c.waiting);
+}
+
 /** Failures that do not end by themselves, and the line that says they did end. */
 const LATCHED: Record<string, RegExp> = {
   mysql_replica_sql_stopped:
@@ -790,6 +797,9 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
     return true;
   if (isUnhealthy(o, now) || !o.status) return false;
   if (f.entry.class === 'probe_failure') return true;
+  // an event the tool gave without any time (a server that drops them), on a pod that is
+  // running and ready now: it says what once happened, not what is happening
+  if (f.where === 'event' && f.at === undefined && !f.groups['last'] && readyNow(o)) return true;
   // a skewed clock writes times far in the past: they say nothing about when it happened
   if (f.entry.id === 'clock_skew') return false;
   // a failure that stays until someone acts (a replica's stopped SQL thread): over only when the

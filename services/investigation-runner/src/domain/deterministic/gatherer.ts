@@ -51,7 +51,14 @@ import {
 import { podsOfWorkload, replicaCounts, unreadyPod } from './questions-fleet';
 import { jobRun, newestFirst, PULL_FAILING } from './questions-activity';
 import type { Scope, Subject } from './scope';
-import { apiVersionOf, kindValue, servesKind, type ToolProfile } from './tool-profile';
+import {
+  apiVersionOf,
+  currentContextOf,
+  kindValue,
+  servesKind,
+  type ToolProfile,
+} from './tool-profile';
+import { resolveKind } from '@inquest/kube';
 
 // ------------------------------------------------------------------------------------------------
 // Gathering
@@ -130,6 +137,8 @@ const named = (kind: string, name: string, namespace?: string): ObjectView => ({
 
 export class Gatherer {
   private budget: number;
+  /** the kubeconfig context tools that require one are given (the current one) */
+  private kubeContext?: string;
   private readonly done = new Set<string>();
   /** objects inspected (kind/namespace/name) */
   private readonly inspected = new Set<string>();
@@ -212,6 +221,9 @@ export class Gatherer {
       const name = p.params[role];
       if (name && v !== undefined && v !== '') out[name] = coerce(v, props[name]?.type);
     };
+    // the kubeconfig context a tool requires: the current one, once a contexts tool said it
+    if (this.kubeContext) set('kubeContext', this.kubeContext);
+    else if (p.contextRequired) return undefined;
     if (t.kind) {
       if (p.params.kind) {
         const kv = kindValue(p, t.kind);
@@ -220,7 +232,9 @@ export class Gatherer {
       }
       if (p.params.apiVersion) set('apiVersion', apiVersionOf(t.kind));
     }
-    set('namespace', t.namespace ?? (t.all ? undefined : this.defaultNamespace(p)));
+    // a cluster-scoped kind (a node, a namespace) is asked for without one
+    if (!t.kind || resolveKind(t.kind)?.namespaced !== false)
+      set('namespace', t.namespace ?? (t.all ? undefined : this.defaultNamespace(p)));
     if (t.name) {
       if (t.kind === 'pod' && p.params.pod) set('pod', t.name);
       else if (t.kind === 'node' && p.params.node) set('node', t.name);
@@ -254,6 +268,53 @@ export class Gatherer {
       set('service', this.run.context.service);
     for (const r of p.required) if (out[r] === undefined) return undefined;
     return out;
+  }
+
+  /**
+   * Pods a listing named and said nothing else of (no status, no READY, no containers), in the
+   * scope's namespaces (else where the subjects are): each read whole, the subjects' pods first.
+   */
+  private async readNamedOnlyPods(): Promise<void> {
+    const { model, scope } = this;
+    const bare = (p: ObjectView) =>
+      p.status === undefined && !p.containers.length && p.fields['ready'] === undefined;
+    const nss = scope.namespaces.length
+      ? scope.namespaces
+      : [
+          ...new Set(
+            model
+              .list('pod')
+              .filter((p) => scope.subjects.some((s) => model.matches(p, s)))
+              .map((p) => p.namespace),
+          ),
+        ];
+    const pods = nss
+      .slice(0, 2)
+      .flatMap((ns) => model.list('pod', ns).filter((p) => p.namespace === ns));
+    if (!pods.length || !pods.every(bare)) return;
+    const subject = (p: ObjectView) => (scope.subjects.some((s) => model.matches(p, s)) ? 0 : 1);
+    const room = Math.max(0, Math.min(16, this.budget - 20));
+    await Promise.all(
+      [...pods]
+        .sort((a, b) => subject(a) - subject(b))
+        .slice(0, room)
+        .map((p) => this.readWhole(p)),
+    );
+  }
+
+  /** The current kubeconfig context, from a contexts tool that needs no parameter. */
+  private async discoverContext(): Promise<void> {
+    for (const p of this.kube().filter((x) => x.verb === 'contexts' && !x.required.length)) {
+      if (this.budget <= 0 || this.run.signal.aborted) return;
+      this.budget--;
+      const out = await this.runner.call(p.tool, {});
+      this.onDone(p.tool.fullName);
+      const name = out.ok ? currentContextOf(out.output) : undefined;
+      if (name) {
+        this.kubeContext = name;
+        return;
+      }
+    }
   }
 
   private defaultNamespace(p: ToolProfile): string | undefined {
@@ -335,6 +396,8 @@ export class Gatherer {
     const genericDone = Promise.all(genericCalls);
     genericDone.catch(() => undefined);
 
+    // tools that require a kubeconfig context: which one is current, first
+    if (this.kube().some((p) => p.contextRequired)) await this.discoverContext();
     // 1. discovery
     const nsList = scope.namespaces.length ? scope.namespaces : [undefined];
     const listKinds = ['pod', 'deployment'];
@@ -464,6 +527,9 @@ export class Gatherer {
         }),
     );
 
+    // a pod listing of names only (a server that lists each object as its name): the pods read
+    // whole, the subjects' first, then the namespace's others, as the budget allows
+    await this.readNamedOnlyPods();
     // a Service's selector against its pods' labels: a listing that shows no labels leaves one
     // pod of the workload of the Service's name to describe
     await Promise.all(
@@ -3021,6 +3087,17 @@ export class Gatherer {
       (d) => d.workload,
     );
     const pods: ObjectView[] = [];
+    // a workload a listing named only (no replica counts): read whole, for its replicas
+    await Promise.all(
+      deps
+        .slice(0, 2)
+        .map((d) => model.get(d.workload!.kind, d.workload!.name, d.workload!.namespace))
+        .filter(
+          (w): w is ObjectView =>
+            !!w && w.fields['replicas'] === undefined && w.fields['ready'] === undefined,
+        )
+        .map((w) => this.readWhole(w)),
+    );
     for (const d of deps.slice(0, 2)) {
       const w = d.workload!;
       const ps = model.podsOf(w.kind, w.name, w.namespace);

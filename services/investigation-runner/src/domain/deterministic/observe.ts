@@ -197,12 +197,38 @@ function fromCustomJson(
     )
       out.texts.push(val.slice(0, 2000));
   }
-  // an object that is itself a resource ({name, status, containers...})
+  // an event on its own ({reason, message, type, involvedObject: {kind, name}}), as servers that
+  // answer one content item per event give it
+  if ((o['involvedObject'] || o['regarding']) && (o['message'] !== undefined || o['reason']))
+    return fromKubeEvent(o, ctx, out);
+  // an object that is itself a resource ({name, status, containers...}), or one row of a listing
+  // of a known kind that gives little more than names ({name, namespace, ready_replicas})
   if (
     typeof o['name'] === 'string' &&
-    (o['status'] !== undefined || o['containers'] || o['restarts'] !== undefined || o['phase'])
+    (o['status'] !== undefined ||
+      o['containers'] ||
+      o['restarts'] !== undefined ||
+      o['phase'] ||
+      (ctx.kind && LISTING_VERBS.has(ctx.verb) && listingRow(o)))
   )
     customObject(o, ctx.kind ?? guessKind(o), ctx, out, str(o['namespace']));
+}
+
+const LISTING_VERBS = new Set(['list', 'get', 'find', 'namespaces']);
+
+/** a listing's row: a name and a few plain values (no nested documents beyond short lists) */
+function listingRow(o: Record<string, unknown>): boolean {
+  const values = Object.values(o);
+  return (
+    values.length <= 16 &&
+    values.every(
+      (v) =>
+        v === null ||
+        typeof v !== 'object' ||
+        (Array.isArray(v) && v.every((x) => typeof x !== 'object')) ||
+        Object.values(rec(v)).every((x) => typeof x !== 'object'),
+    )
+  );
 }
 
 function guessKind(r: Record<string, unknown>): string {
@@ -242,6 +268,16 @@ function customObject(
     const x = str(r[k]);
     if (x !== undefined) v.fields[k] = x;
   }
+  // {desired_replicas: 3, ready_replicas: 0}: the listing's READY "0/3"
+  const desired = num(r['desired_replicas'] ?? r['desiredReplicas']);
+  const readyCount = num(r['ready_replicas'] ?? r['readyReplicas']);
+  if (desired !== undefined) {
+    v.fields['replicas'] ??= String(desired);
+    if (readyCount !== undefined && v.fields['ready'] === undefined)
+      v.fields['ready'] = `${readyCount}/${desired}`;
+  }
+  const created = parseTime(r['created_at'] ?? r['creationTimestamp'] ?? r['created']);
+  if (created !== undefined) v.created ??= created;
   const rollout = parseTime(r['last_rollout'] ?? r['deployed_at'] ?? r['updated_at']);
   if (rollout) v.fields['lastRollout'] = String(rollout);
   for (const c of arr(r['containers']).map(rec)) {

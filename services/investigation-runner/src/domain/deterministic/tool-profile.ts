@@ -16,6 +16,8 @@ export type ToolVerb =
   | 'top'
   | 'history'
   | 'namespaces'
+  /** the kubeconfig's contexts (which one is current) */
+  | 'contexts'
   | 'query'
   | 'other';
 
@@ -39,7 +41,9 @@ export type ParamRole =
   | 'service'
   | 'context'
   /** an output format choice ("output": json | yaml | wide | name) */
-  | 'output';
+  | 'output'
+  /** the kubeconfig context to use ("context": "Name of the Kubernetes context to use") */
+  | 'kubeContext';
 
 export interface ToolProfile {
   tool: ToolDescriptor;
@@ -50,7 +54,10 @@ export interface ToolProfile {
   kinds: string[];
   /** parameter name per role */
   params: Partial<Record<ParamRole, string>>;
+  /** required parameters, but a kubeconfig context (filled once the current one is known) */
   required: string[];
+  /** the tool requires a kubeconfig context */
+  contextRequired: boolean;
   /** the tool reads logs of the previous container by itself (kubectl_previous_logs) */
   previousLogs: boolean;
   /** Kubernetes-flavoured (kinds, pods, namespaces...) */
@@ -131,6 +138,12 @@ function roleOf(
   schema: { type?: string; description?: string },
 ): ParamRole | undefined {
   const p = param.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  // a kubeconfig context: by its name, or "context" said to be a Kubernetes/kubeconfig one
+  if (
+    /^(kube_?context|k8s_?context|kubeconfig_?context|cluster_?context)$/.test(p) ||
+    (p === 'context' && /kube|k8s|cluster/i.test(schema.description ?? ''))
+  )
+    return 'kubeContext';
   for (const [re, role] of ROLE_BY_NAME) if (re.test(p)) return role;
   const d = (schema.description ?? '').toLowerCase();
   if (/\bnamespace\b/.test(d) && !/\bname\b(?! *space)/.test(d.replace(/namespace/g, '')))
@@ -183,6 +196,14 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
       verb = 'list';
   }
   if (kinds.includes('event') && verb !== 'logs') verb = 'events';
+  // "list-k8s-contexts", "get_current_context": which kubeconfig context is current
+  if (
+    (verb === 'list' || verb === 'get' || verb === 'other') &&
+    words.some((w) => /^contexts?$/.test(w)) &&
+    !kinds.some((k) => k !== 'namespace') &&
+    !params.name
+  )
+    verb = 'contexts';
   if (verb === 'top' && kinds.length === 0 && /node/.test(tool.name)) kinds.push('node');
   const fixedKinds = kinds.filter(
     (k) => k !== 'event' && !(verb === 'namespaces' && k === 'namespace'),
@@ -199,7 +220,9 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
     verb,
     kinds: fixedKinds,
     params,
-    required: tool.parameters.required ?? [],
+    required: (tool.parameters.required ?? []).filter((r) => r !== params.kubeContext),
+    contextRequired:
+      !!params.kubeContext && (tool.parameters.required ?? []).includes(params.kubeContext),
     previousLogs: words.includes('previous') || words.includes('prev'),
     kube,
   };
@@ -246,4 +269,50 @@ export function servesKind(profile: ToolProfile, kind: string): boolean {
   if (profile.params.kind) return kindValue(profile, kind) !== undefined;
   if (kind === 'pod') return !!profile.params.pod;
   return false;
+}
+
+/**
+ * The current kubeconfig context in a contexts tool's answer: the entry marked current
+ * ({"name": "prod", "current": true}, kubectl's "*" row, "current-context: prod"), else the only
+ * one there is.
+ */
+export function currentContextOf(output: unknown): string | undefined {
+  const rows: Record<string, unknown>[] = [];
+  const texts: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 6) return;
+    if (typeof v === 'string') {
+      const t = v.trim();
+      if (/^[[{]/.test(t))
+        try {
+          return walk(JSON.parse(t), depth + 1);
+        } catch {
+          /* text */
+        }
+      texts.push(t);
+      return;
+    }
+    if (Array.isArray(v)) return v.slice(0, 200).forEach((x) => walk(x, depth + 1));
+    if (!v || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    for (const k of ['current-context', 'current_context', 'currentContext', 'current'])
+      if (typeof o[k] === 'string' && o[k]) rows.push({ name: o[k], current: true });
+    if (typeof o['name'] === 'string') rows.push(o);
+    for (const [k, x] of Object.entries(o))
+      if (k !== 'name' && x && typeof x === 'object') walk(x, depth + 1);
+      else if (k === 'text' && typeof x === 'string') walk(x, depth + 1);
+  };
+  walk(output, 0);
+  const marked = rows.find((r) => r['current'] === true || r['current'] === 'true');
+  if (marked) return String(marked['name']);
+  for (const t of texts) {
+    const said = /^current-context:\s*(\S+)/m.exec(t)?.[1];
+    if (said) return said;
+    const starred = /^\*\s+(\S+)/m.exec(t)?.[1];
+    if (starred) return starred;
+  }
+  const names = [...new Set(rows.map((r) => String(r['name'])))];
+  if (names.length === 1) return names[0];
+  const lines = texts.flatMap((t) => t.split('\n')).filter((l) => /^[\w@.:/-]+$/.test(l.trim()));
+  return lines.length === 1 ? lines[0]!.trim() : undefined;
 }
