@@ -4,6 +4,7 @@ import type { Scenario } from '../scenario';
 import { holmesTools } from './holmes';
 import { inquestVocabulary } from './inquest';
 import { k8sMcpTools } from './k8s-mcp';
+import { kubectlMcpTools } from './kubectl-mcp';
 import { mcpk8sTools } from './mcpk8s';
 import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
 
@@ -37,5 +38,6 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     foreign('holmes', (world) => holmesTools(world, { logs: options.holmesLogs ?? 'fetch' })),
     foreign('k8s-mcp', k8sMcpTools),
     foreign('mcpk8s', mcpk8sTools),
+    foreign('kubectl-mcp', kubectlMcpTools),
   ];
 }
