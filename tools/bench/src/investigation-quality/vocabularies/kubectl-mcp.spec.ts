@@ -310,6 +310,21 @@ describe('vocabulary kubectl-mcp (rohitg00/kubectl-mcp-server)', () => {
     });
   });
 
+  it('answers Helm from the cluster, and Artifact Hub with no chart of the world', async () => {
+    expect(await json('helm_list', { all_namespaces: true })).toEqual({
+      success: true,
+      context: 'current',
+      releases: [],
+      count: 0,
+    });
+    expect(await json('helm_search_hub', { keyword: 'api' })).toEqual({
+      success: true,
+      charts: [],
+      count: 0,
+      source: 'Artifact Hub (artifacthub.io)',
+    });
+  });
+
   it('answers the ecosystem toolsets as indented JSON text', async () => {
     const keda = await call('keda_detect');
     expect(keda.text).toMatch(/^\{\n {2}"context": "current",\n {2}"installed": false,/);
