@@ -53,7 +53,9 @@ import type { VocabularyTool } from './mcp-vocabulary-server';
  * Where the server calls the Kubernetes API (python client) it answers from the world, with the
  * client's ApiException text for 404s; where it runs kubectl it runs the bench's kubectl. The
  * world's custom kinds are served as CRDs. Tools that exec into pods or need the kubelet's log
- * files answer as a cluster without them would.
+ * files answer as a cluster without them would. Helm reads the world's release Secrets; the
+ * server is online, but Artifact Hub's catalogue is not part of a world (a hub search finds no
+ * chart). `kubectl rollout status` of an unfinished rollout runs into the tool's 60 s timeout.
  */
 
 const CTX_DOC = 'Kubernetes context to use (uses current context if not specified)';
