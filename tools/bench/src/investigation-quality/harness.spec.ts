@@ -185,7 +185,10 @@ describe.each(available.map((v) => [v.name, v] as const))('vocabulary %s', (_nam
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(3);
-      const logsTool = tools.find((t) => /log/.test(t.name) && !/node/.test(t.name))!;
+      // kubectl-mcp's get_logs has no `previous`; its previous-container log is its own tool
+      const logsTool =
+        tools.find((t) => t.name === 'get_previous_logs') ??
+        tools.find((t) => /log/.test(t.name) && !/node/.test(t.name))!;
       const args: Record<string, unknown> = {};
       const props = Object.keys((logsTool.inputSchema.properties ?? {}) as object);
       const needed = logsTool.inputSchema.required ?? [];

@@ -5,6 +5,7 @@ import { aksMcpTools } from './aks-mcp';
 import { holmesTools } from './holmes';
 import { inquestVocabulary } from './inquest';
 import { k8sMcpTools } from './k8s-mcp';
+import { kubectlMcpTools } from './kubectl-mcp';
 import { mcpK8sGoTools } from './mcp-k8s-go';
 import { mcpk8sTools } from './mcpk8s';
 import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
@@ -49,13 +50,16 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
 }
 
 /**
- * Vocabularies run only when asked for (`--vocab=aks-mcp`): servers whose every tool declares
+ * Vocabularies run only when asked for (`--vocab=aks-mcp`): aks-mcp, whose every tool declares
  * `destructiveHint: true`, which an investigation never calls (API-DECISIONS.md: investigations
  * are read-only). aks-mcp's tools carry mcp-go's default annotations (readOnlyHint false,
  * destructiveHint true), so Inquest answers from no cluster data there, by design.
  */
 export function optionalVocabularies(options: VocabularyOptions = {}): Vocabulary[] {
   return [
+    // rohitg00/kubectl-mcp-server: 281 tools (core and a dozen ecosystems); on request until the
+    // engine reads it as well as the default ones
+    foreign('kubectl-mcp', kubectlMcpTools),
     foreign('aks-mcp', (world) => aksMcpTools(world, { tools: options.aksMcpTools ?? 'legacy' })),
   ];
 }
