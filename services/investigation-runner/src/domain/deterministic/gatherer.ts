@@ -219,7 +219,7 @@ export class Gatherer {
     const props = p.tool.parameters.properties ?? {};
     const set = (role: keyof ToolProfile['params'], v: unknown) => {
       const name = p.params[role];
-      if (name && v !== undefined && v !== '') out[name] = coerce(v, props[name]?.type);
+      if (name && v !== undefined && v !== '') out[name] = coerce(v, schemaType(props[name]));
     };
     // the kubeconfig context a tool requires: the current one, once a contexts tool said it
     if (this.kubeContext) set('kubeContext', this.kubeContext);
@@ -271,13 +271,19 @@ export class Gatherer {
   }
 
   /**
-   * Pods a listing named and said nothing else of (no status, no READY, no containers), in the
-   * scope's namespaces (else where the subjects are): each read whole, the subjects' pods first.
+   * Pods a listing named and said nothing else of (at most a phase; no READY, restarts or
+   * containers), in the scope's namespaces (else where the subjects are): each read whole (else
+   * described), the subjects' pods first.
    */
   private async readNamedOnlyPods(): Promise<void> {
     const { model, scope } = this;
+    // no READY, no restarts, no containers: at most the phase, which is "Running" for a pod
+    // whose container crash-loops
     const bare = (p: ObjectView) =>
-      p.status === undefined && !p.containers.length && p.fields['ready'] === undefined;
+      (p.status === undefined || /^(Running|Pending)$/.test(p.status)) &&
+      !p.containers.length &&
+      p.fields['ready'] === undefined &&
+      p.restarts === undefined;
     const nss = scope.namespaces.length
       ? scope.namespaces
       : [
@@ -298,7 +304,7 @@ export class Gatherer {
       [...pods]
         .sort((a, b) => subject(a) - subject(b))
         .slice(0, room)
-        .map((p) => this.readWhole(p)),
+        .map((p) => this.readOrDescribe(p)),
     );
   }
 
@@ -348,9 +354,14 @@ export class Gatherer {
         verbs.includes(p.verb) &&
         (!kind || servesKind(p, kind) || (p.verb === 'events' || p.verb === 'logs' ? true : false)),
     );
-    // a tool for exactly this kind before a generic one
+    // a tool for exactly this kind before a generic one, the plainer of two first ("get_pods"
+    // before "detect_pending_pods")
+    // before a generic one; a product's own tool ("cilium_list_nodes") after the cluster's
     return ps.sort(
-      (a, b) => (kind && a.kinds.includes(kind) ? 0 : 1) - (kind && b.kinds.includes(kind) ? 0 : 1),
+      (a, b) =>
+        Number(a.ecosystem) - Number(b.ecosystem) ||
+        (kind && a.kinds.includes(kind) ? 0 : 1) - (kind && b.kinds.includes(kind) ? 0 : 1) ||
+        a.extraWords - b.extraWords,
     );
   }
 
@@ -3731,6 +3742,25 @@ const GATEWAY_ERROR =
 
 const DNS_FAILURE =
   /no such host|NXDOMAIN|Temporary failure in name resolution|Name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|lookup \S+ on [\d.:]+: (read udp|i\/o timeout|server misbehaving)/i;
+
+/**
+ * A parameter schema's value type: its `type` (the first that is not "null" of a list), else
+ * the first such type among its anyOf/oneOf alternatives (`int | None` in pydantic's schemas).
+ */
+function schemaType(schema: unknown): unknown {
+  const s = (schema ?? {}) as { type?: unknown; anyOf?: unknown; oneOf?: unknown };
+  const pick = (t: unknown) =>
+    Array.isArray(t) ? t.find((x) => x !== 'null') : t === 'null' ? undefined : t;
+  const own = pick(s.type);
+  if (own !== undefined) return own;
+  for (const alt of [s.anyOf, s.oneOf])
+    if (Array.isArray(alt))
+      for (const a of alt) {
+        const t = schemaType(a);
+        if (t !== undefined) return t;
+      }
+  return undefined;
+}
 
 function coerce(v: unknown, type: unknown): unknown {
   if (type === 'integer' || type === 'number') return typeof v === 'number' ? v : Number(v);

@@ -190,6 +190,12 @@ function fromCustomJson(
       visit(val, ctx, out, budget, depth + 1);
       continue;
     }
+    // a document inside a wrapper ({"success": true, "description": "Name: ...\nNamespace: ..."}):
+    // a kubectl description, a table or YAML is read as such
+    if (typeof val === 'string' && val.includes('\n') && embeddedDocument(val)) {
+      parseText(val, ctx, out);
+      continue;
+    }
     if (
       typeof val === 'string' &&
       val.length > 30 &&
@@ -228,6 +234,17 @@ function listingRow(o: Record<string, unknown>): boolean {
         (Array.isArray(v) && v.every((x) => typeof x !== 'object')) ||
         Object.values(rec(v)).every((x) => typeof x !== 'object'),
     )
+  );
+}
+
+/** text that is a kubectl description, a `kubectl get` table or a YAML object */
+function embeddedDocument(text: string): boolean {
+  const t = text.trimStart();
+  return (
+    (/^Name:\s+\S/m.test(t) &&
+      /^(Namespace|Labels|Annotations|CreationTimestamp|Roles):/m.test(t)) ||
+    isTableHeader(t.split('\n', 1)[0] ?? '') ||
+    /^(apiVersion|kind):\s/m.test(t.slice(0, 400))
   );
 }
 

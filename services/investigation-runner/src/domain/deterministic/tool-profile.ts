@@ -62,7 +62,26 @@ export interface ToolProfile {
   previousLogs: boolean;
   /** Kubernetes-flavoured (kinds, pods, namespaces...) */
   kube: boolean;
+  /**
+   * name words beyond the verb, the kinds and "k8s"/"kubectl" filler: 0 for `get_pods`, 2 for
+   * `detect_pending_pods` or `cilium_list_nodes` — of two tools for the same job, the plainer one
+   * answers the plain question (all pods, not the pending ones)
+   */
+  extraWords: number;
+  /**
+   * the tool belongs to a product's own toolset ("cilium_list_nodes", "kind_node_inspect",
+   * "argocd_app_get"): it reads that product's view, not the cluster's objects
+   */
+  ecosystem: boolean;
 }
+
+/** products whose tools a Kubernetes tool server often bundles, as a tool name's first word */
+const ECOSYSTEM =
+  /^(cilium|hubble|kind|vcluster|vind|helm|argocd|argo|flux|istio|istioctl|linkerd|velero|keda|kubevirt|virt|capi|cluster_?api|kyverno|gatekeeper|opa|rollouts?|flagger|knative|tekton|crossplane|karpenter|certmanager|cert_?manager|prometheus|grafana|loki|tempo|jaeger|kiali|backstage|docker|podman|minikube|k3d|k3s|rancher|openshift|oc|eks|aks|gke|aws|azure|gcp)$/;
+
+/** name words that add nothing to what a tool does: verbs, filler, scope words */
+const PLAIN_WORDS =
+  /^(get|list|ls|read|show|fetch|view|describe|all|by|in|of|for|the|k8s|kube|kubectl|kubernetes|resources?|objects?|namespaced|cluster|name|names|details?|info|logs?|events?|top|metrics|find|search|history)$/;
 
 /**
  * Kinds beyond the core API that investigations meet, and plural short names people type
@@ -185,6 +204,12 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
     }
   // "search_logs" is a log search, "find_resource" a discovery
   if (verb === 'find' && words.some((w) => /^logs?$/.test(w))) verb = 'logs';
+  // a search of charts, images or docs ("helm_search_hub") finds no cluster object
+  if (
+    verb === 'find' &&
+    words.some((w) => /^(helm|charts?|hub|repos?|registry|images?|docs?|packages?)$/.test(w))
+  )
+    verb = 'other';
   if (verb === 'other' || verb === 'history') {
     if (kinds.includes('namespace') && kinds.length === 1 && !params.name) verb = 'namespaces';
     else if (verb === 'other' && words.some((w) => /^(list|ls|all|by|in)$/.test(w))) verb = 'list';
@@ -225,6 +250,8 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
       !!params.kubeContext && (tool.parameters.required ?? []).includes(params.kubeContext),
     previousLogs: words.includes('previous') || words.includes('prev'),
     kube,
+    extraWords: words.filter((w) => !PLAIN_WORDS.test(w) && !kindOf(w)).length,
+    ecosystem: ECOSYSTEM.test(words[0] ?? ''),
   };
 }
 
