@@ -8,6 +8,7 @@
  * near miss: an incident that merely mentions the words stays an incident.
  */
 import { describe as kubeDescribe, getTable } from '@inquest/kube';
+import { observe } from './observe';
 import { scopeIncident } from './scope';
 import { NOW, ago, apiTools, investigateAt, podObj, textTools, type TextWorld } from './spec-world';
 
@@ -177,6 +178,30 @@ describe('questions of round 20: which workloads read a ConfigMap', () => {
     );
     expect(text).not.toContain('Job nightly-promo-29000000');
     expect(text).toContain('CronJob nightly-promo (envFrom)');
+  });
+
+  it("a projected volume's ConfigMap counts, the API access volume every pod gets does not", () => {
+    const pod = podObj({
+      name: 'edge-7d9f-abcde',
+      ns: 'retail',
+      labels: { app: 'edge' },
+      owner: { kind: 'ReplicaSet', name: 'edge-7d9f' },
+      boxes: [{ name: 'app', image: 'registry.example.com/app:2.4.1' }],
+    });
+    (pod['spec'] as Obj)['volumes'] = [
+      { name: 'bundle', projected: { sources: [{ configMap: { name: 'toggles' } }] } },
+      {
+        name: 'kube-api-access-x2v9q',
+        projected: {
+          sources: [
+            { serviceAccountToken: { path: 'token', expirationSeconds: 3607 } },
+            { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          ],
+        },
+      },
+    ];
+    const [seen] = observe(pod, { tool: 'pods_get', verb: 'get' }).objects;
+    expect(seen?.fields['configMaps']).toBe('toggles');
   });
 
   it('no reader: says so, with what was read', async () => {

@@ -211,9 +211,11 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     if (cm && str(vol['name'])) cmVolumes[str(vol['name'])!] = cm;
     const s = str(rec(vol['secret'])['secretName']);
     if (s) secrets.push(s);
-    // a projected volume gathers ConfigMaps and Secrets into one directory
+    // a projected volume gathers ConfigMaps and Secrets into one directory (not the API access
+    // volume every pod gets: kube-root-ca.crt is published into every namespace)
     for (const src of arr(rec(vol['projected'])['sources']).map(rec)) {
       const pcm = str(rec(src['configMap'])['name']);
+      if (pcm === 'kube-root-ca.crt') continue;
       if (pcm) cms.push(pcm);
       if (pcm && str(vol['name']) && !cmVolumes[str(vol['name'])!])
         cmVolumes[str(vol['name'])!] = pcm;
