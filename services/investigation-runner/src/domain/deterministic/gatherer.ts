@@ -582,6 +582,7 @@ export class Gatherer {
     await this.gatherForActivityQuestion();
     await this.gatherForWorkloadQuestion();
     await this.gatherForLimitsQuestion();
+    await this.gatherForStateQuestion();
     await this.gatherForPodQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
@@ -2365,6 +2366,55 @@ export class Gatherer {
   }
 
   /** The object read whole, else described. */
+  /**
+   * Questions read off one kind's own state: the workloads (CronJobs' templates too) that read a
+   * ConfigMap or Secret, the namespace's Certificates with their expiry, every node's kubelet
+   * version, the PersistentVolumes with their phase and former claim. Listed, then each one
+   * whose listing did not show the field read whole (or described).
+   */
+  private async gatherForStateQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (!q) return;
+    const room = Math.max(4, Math.min(16, this.budget - 4));
+    const readUnread = async (
+      kind: string,
+      ns: string | undefined,
+      unread: (o: ObjectView) => boolean,
+    ) => {
+      const inNs = (o: ObjectView) =>
+        o.kind === kind && (!ns || !o.namespace || o.namespace === ns);
+      if (!this.model.list(kind, ns).some(inNs)) await this.listKind(kind, ns);
+      await Promise.all(
+        this.model
+          .list(kind, ns)
+          .filter((o) => inNs(o) && unread(o))
+          .slice(0, room)
+          .map((o) => this.readOrDescribe(o)),
+      );
+    };
+    if (q.type === 'uses' && q.by === 'workload') {
+      const ns = q.namespace ?? this.scope.namespaces[0];
+      // a CronJob between runs has no pod: its template says what its next run reads
+      await readUnread('cronjob', ns, (o) => !o.containers.length);
+      for (const kind of ['deployment', 'statefulset', 'daemonset'])
+        if (!this.model.list(kind, ns).some((o) => o.kind === kind)) await this.listKind(kind, ns);
+    }
+    if (q.type === 'cert_expiry')
+      await readUnread(
+        'certificate',
+        questionNamespace(q, this.model, this.scope),
+        (o) => !o.fields['notAfter'],
+      );
+    if (q.type === 'kubelet_versions')
+      await readUnread('node', undefined, (o) => !o.fields['kubeletVersion']);
+    if (q.type === 'volumes_by_phase')
+      await readUnread(
+        'persistentvolume',
+        undefined,
+        (o) => !o.status || !(o.fields['capacity'] ?? o.fields['Capacity']) || !o.fields['claim'],
+      );
+  }
+
   private async readOrDescribe(o: ObjectView): Promise<void> {
     if (!(await this.readWhole(o))) await this.describe(o);
   }

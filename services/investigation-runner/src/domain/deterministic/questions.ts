@@ -21,6 +21,12 @@ import {
 } from './questions-activity';
 import { externalNameServices, hpasAtMax } from './questions-limits';
 import { cronJobsWithoutSuccess, requestsTotal } from './questions-workloads';
+import {
+  certificatesExpiring,
+  kubeletVersions,
+  volumesByPhase,
+  workloadsReading,
+} from './questions-state';
 import { clip } from './text';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -230,6 +236,9 @@ export function answerQuestion(
     case 'last_run':
       return lastRun(model, scope, now, q.subject);
     case 'uses':
+      // "which workloads read it": per workload, their templates (a CronJob's) included
+      if (q.by === 'workload' && q.kind !== 'pvc')
+        return workloadsReading(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
       // a namespace named bare ("in payments") is known once the scope is refined
       return podsUsing(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
     case 'placement':
@@ -300,6 +309,12 @@ export function answerQuestion(
       );
     case 'claims_by_size':
       return claimsBySize(model, q, questionNamespace(q, model, scope));
+    case 'cert_expiry':
+      return certificatesExpiring(model, questionNamespace(q, model, scope), q.within, now);
+    case 'kubelet_versions':
+      return kubeletVersions(model, q.target);
+    case 'volumes_by_phase':
+      return volumesByPhase(model, q.phase);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

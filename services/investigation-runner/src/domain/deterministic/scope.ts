@@ -38,7 +38,14 @@ export type Question =
   /** "when did nightly-billing-rollup last succeed, and how long did it take?" */
   | { type: 'last_run'; subject?: string }
   /** "which pods use the stripe-api-key secret?" */
-  | { type: 'uses'; kind: 'secret' | 'configmap' | 'pvc'; name: string; namespace?: string }
+  | {
+      type: 'uses';
+      kind: 'secret' | 'configmap' | 'pvc';
+      name: string;
+      namespace?: string;
+      /** "which workloads read it": per Deployment / StatefulSet / CronJob, templates included */
+      by?: 'workload';
+    }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
   | { type: 'nodes' }
   | { type: 'version'; subject?: string; environments?: string[] }
@@ -150,7 +157,16 @@ export type Question =
       below?: boolean;
       namespace?: string;
       near?: string[];
-    };
+    }
+  /** "which TLS certificates expire in the next 30 days?": notAfter inside the window, renewal state */
+  | { type: 'cert_expiry'; within: number; namespace?: string; near?: string[] }
+  /**
+   * "which nodes still run an older kubelet?": the nodes by kubelet version; `target`: the version
+   * the message names ("the 1.31 upgrade"), else the newest seen
+   */
+  | { type: 'kubelet_versions'; target?: string }
+  /** "which PVs are Released, and how much storage is that?": PersistentVolumes in one phase */
+  | { type: 'volumes_by_phase'; phase: 'Released' | 'Available' };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
@@ -412,6 +428,8 @@ function parseQuestion(
   const t = message.toLowerCase();
   const limits = scalingOrAliasQuestion(t, namespaces);
   if (limits) return limits;
+  const state = objectStateQuestion(t, namespaces, now);
+  if (state) return state;
   const requested = requestsTotalQuestion(t, namespaces, subjects);
   if (requested) return requested;
   const pending = pendingQuestion(t, namespaces, subjects);
@@ -1511,4 +1529,143 @@ function requestsTotalQuestion(
     namespace: namespaces[0],
     near,
   };
+}
+
+/** a word that refers back to an object named elsewhere ("that ConfigMap"), never its name */
+const NOT_A_CONFIG_NAME =
+  /^(?:that|this|the|a|an|same|which|what|its|their|our|your|any|every|each|one|shared|new|old|other|whole|given|said)$/;
+
+/**
+ * Questions read off one object's own state: which workloads read a ConfigMap or Secret (env,
+ * envFrom, volumes; "before I change it, what needs a restart?"), which certificates expire in a
+ * window and whether each renews, which nodes run an older kubelet, which PersistentVolumes sit in
+ * a phase (Released, Available, Failed) with their former claims and sizes. Asked as questions or
+ * requests; a message that reports a failure ("x509: certificate has expired", "why is ...") is
+ * an incident.
+ */
+function objectStateQuestion(t: string, namespaces: string[], now: number): Question | undefined {
+  const asking =
+    /\?|\b(?:which|what|who|whose|list|show|find|tell me|give me|is there|are there|any|how many|how much)\b/.test(
+      t,
+    );
+  // "what's wrong?", "what is going on?" ask about one incident
+  if (
+    !asking ||
+    /\bwhy\b|\bwhat(?:'s| is| was)?\s+(?:wrong|going on|happening|happened|the (?:problem|issue|cause))\b/.test(
+      t,
+    )
+  )
+    return undefined;
+  const ns = namespaces[0];
+  const near = [
+    ...t.matchAll(
+      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns)\b/g)].map((m) => m[1]!))
+    .filter((w) => !STOP.has(w));
+  // "which workloads read that ConfigMap (env, envFrom, mounted)?": the ConfigMap or Secret the
+  // message names anywhere, asked for its readers
+  const isName = (w: string) =>
+    !NOT_A_CONFIG_NAME.test(w) &&
+    !STOP.has(w) &&
+    !/^(?:configmaps?|config|maps?|secrets?|reads?|uses?|mounts?|references?|consumes?|loads?)$/.test(
+      w,
+    );
+  const named = [
+    ...[
+      ...t.matchAll(
+        /\b[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])[`'"]?\s+(configmap|config map|secret)\b/g,
+      ),
+    ].map((m) => ({ at: m.index, name: m[1]!, kind: m[2]! })),
+    ...[
+      ...t.matchAll(/\b(configmap|config map|secret)\s+[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])\b/g),
+    ].map((m) => ({ at: m.index, name: m[2]!, kind: m[1]! })),
+  ]
+    .filter((x) => isName(x.name))
+    .sort((a, b) => a.at - b.at)[0];
+  const configName = named?.name;
+  if (
+    configName &&
+    !REPORTS_A_FAILURE.test(t) &&
+    /\b(?:which|what|who|list|show|find|any|anything)\b[^?.]{0,40}\b(?:workloads?|pods?|deployments?|statefulsets?|daemonsets?|cron ?jobs?|jobs?|apps?|applications?|services?|consumers?|readers?|users?|anything|containers?)\b[^?]{0,60}\b(?:reads?|reading|uses?|using|mounts?|mounting|references?|referencing|consumes?|consuming|depends? on|loads?|pulls? in|picks? up|gets?)\b/.test(
+      t,
+    )
+  ) {
+    const kind = named!.kind === 'secret' ? 'secret' : 'configmap';
+    return {
+      type: 'uses',
+      kind,
+      name: configName,
+      namespace: ns,
+      ...(/\b(?:workloads?|deployments?|statefulsets?|daemonsets?|cron ?jobs?|apps?|applications?)\b/.test(
+        t,
+      )
+        ? { by: 'workload' as const }
+        : {}),
+    };
+  }
+  if (REPORTS_A_FAILURE.test(t) && !/\b(?:renew\w*|issu\w*)\b/.test(t)) return undefined;
+  // "which TLS certificates expire in the next 30 days?", "certs expiring this month"
+  if (
+    /\b(?:which|what|list|show|any|how many|find)\b[^?.]{0,40}\b(?:certs?|certificates?|tls)\b/.test(
+      t,
+    ) &&
+    /\bexpir(?:e|es|ing|y|ation)\b|\brun(?:s|ning)? out\b|\bdue (?:for|to) (?:renew\w*|expire)\b/.test(
+      t,
+    ) &&
+    !/\bx509\b|\bhandshake\b|\bhas expired\b|\bhave expired\b|\bverify failed\b|\b(?:errors?|crash\w*|broken|denied|refused)\b/.test(
+      t,
+    )
+  ) {
+    const n =
+      /\b(?:next|within|in|coming|upcoming)\s+(?:the\s+)?(?:next\s+)?(\d+|a|one|two|three|four|six)\s*(days?|d|weeks?|w|months?|hours?|h)\b/.exec(
+        t,
+      );
+    const count = n ? (COUNTS[n[1]!] ?? (/^an?$/.test(n[1]!) ? 1 : Number(n[1]))) : undefined;
+    const unit = n
+      ? /^h/.test(n[2]!)
+        ? 3_600_000
+        : /^w/.test(n[2]!)
+          ? 7 * 86_400_000
+          : /^m/.test(n[2]!)
+            ? 30 * 86_400_000
+            : 86_400_000
+      : undefined;
+    const within =
+      count && unit
+        ? count * unit
+        : /\b(?:this|next) week\b/.test(t)
+          ? 7 * 86_400_000
+          : 30 * 86_400_000;
+    void now;
+    return { type: 'cert_expiry', within, namespace: ns, near };
+  }
+  if (REPORTS_A_FAILURE.test(t)) return undefined;
+  // "which nodes still run an older kubelet?", "which nodes are not on 1.31 yet?"
+  if (
+    /\bnodes?\b/.test(t) &&
+    (/\bkubelets?\b/.test(t) ||
+      (/\bversions?\b/.test(t) &&
+        /\b(?:upgrad\w*|older|old|outdated|behind|still|yet|kubernetes|k8s)\b/.test(t)) ||
+      /\b(?:still|yet)\b[^?.]{0,40}\bv?1\.\d+\b/.test(t)) &&
+    !/\b(?:pods?|images?|containers?|deployments?)\b[^?.]{0,30}\bversions?\b/.test(t)
+  ) {
+    const target = /\bv?(1\.\d{1,2})(?:\.\d+)?\b/.exec(t)?.[1];
+    return { type: 'kubelet_versions', ...(target ? { target } : {}) };
+  }
+  // "which PVs are Released (claim deleted, volume kept)?", "persistent volumes still available"
+  const pv =
+    /\bpvs?\b|\bpersistent ?volumes?\b(?!\s*claims?)|\bebs volumes?\b|\bvolumes?\b/.test(t) &&
+    !/\bpvcs?\b|\bpersistent ?volume ?claims?\b/.test(t);
+  const phase = /\breleased\b/.test(t)
+    ? 'Released'
+    : /\b(?:pvs?|persistent ?volumes?)\b[^?.]{0,30}\b(?:available|unbound|unclaimed)\b|\b(?:available|unbound|unclaimed)\s+(?:pvs?|persistent ?volumes?)\b/.test(
+          t,
+        )
+      ? 'Available'
+      : undefined;
+  if (pv && phase) return { type: 'volumes_by_phase', phase };
+  return undefined;
 }

@@ -125,6 +125,24 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const x = top(k);
     if (x) v.fields[k] = x;
   }
+  // nested values: a node's kubelet (System Info), a Certificate's validity (Status)
+  // (kubectl splits a custom resource's camelCase keys into words, "Not After"; some print them as is)
+  const nested = (k: string) =>
+    lines.find((l) => (l.key === k || l.key === k.replace(/ /g, '')) && l.value)?.value;
+  if (kind === 'node' && nested('Kubelet Version'))
+    v.fields['kubeletVersion'] = nested('Kubelet Version')!;
+  if (kind === 'certificate')
+    for (const [k, f] of [
+      ['Not Before', 'notBefore'],
+      ['Not After', 'notAfter'],
+      ['Renewal Time', 'renewalTime'],
+    ] as const)
+      if (nested(k)) v.fields[f] = nested(k)!;
+  if (kind === 'persistentvolume') {
+    if (v.fields['Claim'] && v.fields['Claim'].includes('/')) v.fields['claim'] = v.fields['Claim'];
+    if (top('Reclaim Policy')) v.fields['reclaimPolicy'] = top('Reclaim Policy')!;
+    if (v.fields['Capacity']) v.fields['capacity'] = v.fields['Capacity'];
+  }
   if (v.fields['StorageClass'] !== undefined)
     v.fields['storageClassName'] = v.fields['StorageClass'];
   if (v.fields['Volume']) v.fields['volumeName'] = v.fields['Volume'];

@@ -211,6 +211,17 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     if (cm && str(vol['name'])) cmVolumes[str(vol['name'])!] = cm;
     const s = str(rec(vol['secret'])['secretName']);
     if (s) secrets.push(s);
+    // a projected volume gathers ConfigMaps and Secrets into one directory (not the API access
+    // volume every pod gets: kube-root-ca.crt is published into every namespace)
+    for (const src of arr(rec(vol['projected'])['sources']).map(rec)) {
+      const pcm = str(rec(src['configMap'])['name']);
+      if (pcm === 'kube-root-ca.crt') continue;
+      if (pcm) cms.push(pcm);
+      if (pcm && str(vol['name']) && !cmVolumes[str(vol['name'])!])
+        cmVolumes[str(vol['name'])!] = pcm;
+      const ps = str(rec(src['secret'])['name']);
+      if (ps) secrets.push(ps);
+    }
   }
   if (claims.length) v.fields['claims'] = claims.join(',');
   if (cms.length) v.fields['configMaps'] = cms.join(',');
@@ -324,7 +335,13 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       const claim = rec(spec['claimRef']);
       if (claim['name'])
         v.fields['claim'] = `${str(claim['namespace']) ?? ''}/${str(claim['name'])}`;
+      if (str(spec['persistentVolumeReclaimPolicy']))
+        v.fields['reclaimPolicy'] = String(spec['persistentVolumeReclaimPolicy']);
     }
+    // cert-manager's Certificate: when it expires and when cert-manager will renew it
+    if (kind === 'certificate')
+      for (const k of ['notBefore', 'notAfter', 'renewalTime'])
+        if (str(status[k])) v.fields[k] = String(status[k]);
     if (kind === 'node') {
       const taints = arr(spec['taints'])
         .map(rec)
@@ -335,6 +352,8 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       // "aws:///eu-west-1a/i-0abc": the zone when no topology label says it
       if (str(spec['providerID'])) v.fields['providerID'] = String(spec['providerID']);
       v.fields['allocatable'] = JSON.stringify(rec(status['allocatable']));
+      const kubelet = str(rec(status['nodeInfo'])['kubeletVersion']);
+      if (kubelet) v.fields['kubeletVersion'] = kubelet;
       const ready = v.conditions.find((c) => c.type === 'Ready');
       v.status = ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : v.status;
       if (spec['unschedulable'] === true) v.status = `${v.status ?? 'Ready'},SchedulingDisabled`;

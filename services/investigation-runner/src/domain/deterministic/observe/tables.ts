@@ -147,6 +147,15 @@ export function parseTables(
       if (r['READY']) v.fields['ready'] = r['READY'];
       if (r['STORAGECLASS']) v.fields['storageClassName'] = r['STORAGECLASS'];
       if (v.kind === 'persistentvolumeclaim' && r['CAPACITY']) v.fields['capacity'] = r['CAPACITY'];
+      // `kubectl get pv`: size, the claim it is (or was) bound to, what happens when released
+      if (v.kind === 'persistentvolume') {
+        if (r['CAPACITY']) v.fields['capacity'] = r['CAPACITY'];
+        if (r['CLAIM'] && r['CLAIM'].includes('/')) v.fields['claim'] = r['CLAIM'];
+        if (r['RECLAIM POLICY']) v.fields['reclaimPolicy'] = r['RECLAIM POLICY'];
+      }
+      // `kubectl get nodes`: the kubelet's version
+      if (v.kind === 'node' && /^v?\d+\.\d+/.test(r['VERSION'] ?? ''))
+        v.fields['kubeletVersion'] = r['VERSION']!;
       if (r['VOLUME']) v.fields['volumeName'] = r['VOLUME'];
       if (r['COMPLETIONS']) v.fields['completions'] = r['COMPLETIONS'];
       if (r['MINPODS']) v.fields['minReplicas'] = r['MINPODS'];
