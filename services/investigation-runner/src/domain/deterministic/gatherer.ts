@@ -272,8 +272,8 @@ export class Gatherer {
 
   /**
    * Pods a listing named and said nothing else of (at most a phase; no READY, restarts or
-   * containers), in the scope's namespaces (else where the subjects are): each read whole (else
-   * described), the subjects' pods first.
+   * containers), in the scope's namespaces (else where the subjects are): each described (else
+   * read whole by name), the subjects' pods first.
    */
   private async readNamedOnlyPods(): Promise<void> {
     const { model, scope } = this;
@@ -304,7 +304,7 @@ export class Gatherer {
       [...pods]
         .sort((a, b) => subject(a) - subject(b))
         .slice(0, room)
-        .map((p) => this.readOrDescribe(p)),
+        .map((p) => this.describe(p)),
     );
   }
 
