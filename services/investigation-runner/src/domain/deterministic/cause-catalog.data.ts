@@ -1877,6 +1877,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} cannot publish: Kafka rejects its records as larger than the topic accepts (the topic\'s max.message.bytes, 1 MB by default) ("{fact}"){record_size}',
     fix: "Make the records of {subject} smaller (keep large payloads such as files elsewhere and send a reference), or raise the topic's max.message.bytes (and the consumers' fetch sizes) to fit them; a larger producer max.request.size alone does not help.",
   },
+  // ------------------------------------------------ network paths and DNS (round20, r20net)
+  {
+    // external-dns with the TXT registry changes only the records whose TXT owner is its own
+    // --txt-owner-id: a record another cluster's external-dns created (a blue/green switch) is
+    // skipped at every sync, so it keeps pointing at what that cluster published
+    id: 'external_dns_owner_mismatch',
+    class: 'dns_failure',
+    title: 'external-dns skips a DNS record that another owner id owns',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'Skipping endpoint (?<record>\\S+) (?:\\d+ )?IN (?<rtype>(?!TXT\\b)[A-Z]+) (?<current>[^\\s\\\\"]+)[^\\n]*?because owner id does not match, found: \\\\?"(?<found>[^"\\\\]+)\\\\?", required: \\\\?"(?<required>[^"\\\\]+)',
+    cause:
+      'external-dns does not update the DNS record {record}: its TXT registry record names owner id "{found}", while this external-dns runs with --txt-owner-id={required}, so every sync skips it ("{fact}") and {record} still points at {current}',
+    fix: 'Hand {record} over to owner id {required}: change external-dns/owner={found} in its TXT registry record to {required} (or delete the stale TXT and {rtype} records so external-dns creates them again); then check that {record} resolves to the current load balancer.',
+  },
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -3684,7 +3684,7 @@ const REDIS_READONLY = /READONLY You can'?t write against a read only/;
 const DATABASE_POD = /postgres|\bpg|mysql|mariadb|-db-\d+\b|\bdb-\d+\b/i;
 /** a name that does not resolve, in the user's words */
 const UNRESOLVED_NAME =
-  /(?:does ?n[o'’]?t|won'?t|cannot|can'?t|no longer|never|not|is ?n['’]?t|are ?n['’]?t|stopped) (?:be )?resolv(?:e|es|ing)\b|NXDOMAIN|no such host|no dns record|dns record/i;
+  /(?:does ?n[o'’]?t|won'?t|cannot|can'?t|no longer|never|not|is ?n['’]?t|are ?n['’]?t|stopped) (?:be )?resolv(?:e|es|ing)\b|NXDOMAIN|no such host|no dns record|dns record|\bDNS(?:\/\w+)? (?:errors?|failures?|lookups? fail)/i;
 /** a fully qualified host name */
 const PUBLIC_HOST =
   /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/gi;
