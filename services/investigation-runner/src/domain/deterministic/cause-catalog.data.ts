@@ -1893,6 +1893,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'external-dns does not update the DNS record {record}: its TXT registry record names owner id "{found}", while this external-dns runs with --txt-owner-id={required}, so every sync skips it ("{fact}") and {record} still points at {current}',
     fix: 'Hand {record} over to owner id {required}: change external-dns/owner={found} in its TXT registry record to {required} (or delete the stale TXT and {rtype} records so external-dns creates them again); then check that {record} resolves to the current load balancer.',
   },
+  {
+    // not matched line by line: diagnose places the cluster DNS replicas of clients whose lookups
+    // fail (all of them on nodes that are NotReady)
+    id: 'dns_replicas_on_unready_node',
+    class: 'dns_failure',
+    title: 'every cluster DNS replica runs on a node that is NotReady',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      'cluster DNS (coredns / kube-dns) is down: {replicas} coredns replicas ({dns_pods}) run on {dns_nodes}, which is {node_state}{node_since}, so their pods are not ready, kube-dns has no ready endpoints and every lookup in the cluster fails ({subject} cannot resolve {host})',
+    fix: 'Get coredns running elsewhere now: delete its pods on {dns_nodes} (or `kubectl -n kube-system rollout restart deployment coredns`) so they are scheduled on Ready nodes, and bring {dns_nodes} back; then spread the replicas (pod anti-affinity or a topologySpreadConstraint on kubernetes.io/hostname) so one node cannot take cluster DNS down.',
+  },
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

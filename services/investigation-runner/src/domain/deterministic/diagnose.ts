@@ -376,6 +376,8 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (agentDown) for (const f of nodeNetworkAgentsDown(model, agentDown.entry, now)) push(f);
   const cutDns = catalog.find((c) => c.entry.id === 'netpol_blocks_dns');
   if (cutDns) for (const f of dnsCutByNetworkPolicy(model, cutDns.entry, out)) push(f);
+  const dnsDown = catalog.find((c) => c.entry.id === 'dns_replicas_on_unready_node');
+  if (dnsDown) for (const f of dnsReplicasOnUnreadyNodes(model, dnsDown.entry, out)) push(f);
   const goProcs = catalog.find((c) => c.entry.id === 'go_maxprocs_over_limit');
   if (goProcs) for (const f of goProcsOverLimit(model, goProcs.entry)) push(f);
   const cutPort = catalog.find((c) => c.entry.id === 'netpol_blocks_port');
@@ -1196,6 +1198,57 @@ function portCutByNetworkPolicy(model: ClusterModel, entry: CauseEntry): Finding
     });
   }
   return out;
+}
+
+/**
+ * Lookups that fail from pods while every cluster DNS replica (coredns / kube-dns in kube-system)
+ * runs on nodes that are NotReady: the node controller marks their pods not ready, kube-dns keeps
+ * no ready endpoint, and every lookup in the cluster fails, whatever namespace asks.
+ */
+function dnsReplicasOnUnreadyNodes(
+  model: ClusterModel,
+  entry: CauseEntry,
+  findings: Finding[],
+): Finding[] {
+  const client = findings.find(
+    (f) => f.entry.id === 'dns_failure' && f.object?.namespace !== 'kube-system',
+  );
+  if (!client) return [];
+  const servers = model
+    .list('pod', 'kube-system')
+    .filter((p) => p.namespace === 'kube-system' && /^(?:coredns|kube-dns)-/.test(p.name));
+  if (!servers.length || servers.some((p) => !p.node)) return [];
+  const nodes = [...new Set(servers.map((p) => p.node!))];
+  const down = nodes
+    .map((n) => model.get('node', n))
+    .filter((n): n is ObjectView => !!n && /NotReady|Unknown/.test(n.status ?? ''));
+  if (down.length !== nodes.length) return [];
+  const ready = down[0]!.conditions.find((c) => c.type === 'Ready');
+  const since = model.events
+    .filter((e) => e.reason === 'NodeNotReady' && e.object?.name === down[0]!.name)
+    .map((e) => e.last ?? e.first)
+    .find((t) => t !== undefined);
+  const at = ready?.at ?? since;
+  const names = down.map((n) => n.name).join(', ');
+  return [
+    {
+      entry,
+      object: { kind: 'node', name: down[0]!.name },
+      workload: client.workload,
+      fact: `${servers.length === 2 ? 'both' : `all ${servers.length}`} cluster DNS replicas (${servers.map((p) => p.name).join(', ')}) run on ${names}, which is ${down[0]!.status}; ${client.workload} logs "${clip(client.fact, 200)}"`,
+      groups: {
+        replicas: servers.length === 2 ? 'both' : `all ${servers.length}`,
+        dns_pods: servers.map((p) => p.name).join(', '),
+        dns_nodes: names,
+        node_state: `${down[0]!.status}${ready?.reason ? ` (${ready.reason}${ready.status ? `, Ready=${ready.status}` : ''})` : ''}`,
+        node_since: at ? ` since ${new Date(at).toISOString()}` : '',
+        host: client.groups['host'] ?? client.groups['host2'] ?? 'cluster names',
+      },
+      at,
+      where: 'status',
+      source: down[0]!.source ?? 'node',
+    },
+  ];
 }
 
 /**

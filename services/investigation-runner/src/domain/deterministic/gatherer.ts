@@ -574,6 +574,8 @@ export class Gatherer {
     await this.gatherForPodQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
+    // network paths: where the cluster DNS runs, the policies in front of a backend, the routes
+    await this.inspectNetworkPaths(text);
     await Promise.all(targets.map((o) => this.inspect(o)));
     // "which version runs": every pod's own image (a paused or stuck rollout mixes versions)
     if (scope.question?.type === 'version') {
@@ -3051,6 +3053,37 @@ export class Gatherer {
     await Promise.all(claims.map((c) => this.readOrDescribe(c)));
   }
 
+  /**
+   * Network paths the subjects' failures cross, read before the budget goes: when the request (or
+   * a log read) says names do not resolve, where the cluster DNS replicas run (the kube-system
+   * pods, each read whole where a listing did not name its node): all of them on a node that
+   * stopped answering takes DNS down for everyone.
+   */
+  private async inspectNetworkPaths(text: string): Promise<void> {
+    const { model } = this;
+    const ns = 'kube-system';
+    const cannotResolve =
+      NAMES_FAIL.test(text) ||
+      model.logs.some((l) => l.namespace !== ns && l.lines.some((x) => DNS_FAILURE.test(x.text)));
+    if (!cannotResolve) return;
+    const servers = () =>
+      model
+        .list('pod', ns)
+        .filter((p) => p.namespace === ns && /^(coredns|kube-dns)-/.test(p.name));
+    if (!servers().length)
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: ns },
+        { kind: 'pod', namespace: ns },
+      );
+    await Promise.all(
+      servers()
+        .filter((p) => !p.node)
+        .slice(0, 3)
+        .map((p) => this.readWhole(p)),
+    );
+  }
+
   private async inspectClusterDns(): Promise<void> {
     const ns = 'kube-system';
     await this.first(
@@ -3729,6 +3762,9 @@ const SERVER_ERRORS = /\b5\d\d(?:s|ing)?\b|\b5xx\b|server errors?\b/i;
 const GATEWAY_ERROR =
   /\b50[234](?:s|ing|ed)?\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 
+/** a request that says names do not resolve (in the cluster or at all) */
+const NAMES_FAIL =
+  /name resolution|resolv(?:e|ing) (?:errors?|failures?)|\bDNS (?:errors?|failures?|lookups? fail)|lookups? (?:fail|time out)|EAI_AGAIN|NXDOMAIN|UnknownHostException/i;
 const DNS_FAILURE =
   /no such host|NXDOMAIN|Temporary failure in name resolution|Name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|lookup \S+ on [\d.:]+: (read udp|i\/o timeout|server misbehaving)/i;
 
