@@ -1906,6 +1906,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'cluster DNS (coredns / kube-dns) is down: {replicas} coredns replicas ({dns_pods}) run on {dns_nodes}, which is {node_state}{node_since}, so their pods are not ready, kube-dns has no ready endpoints and every lookup in the cluster fails ({subject} cannot resolve {host})',
     fix: 'Get coredns running elsewhere now: delete its pods on {dns_nodes} (or `kubectl -n kube-system rollout restart deployment coredns`) so they are scheduled on Ready nodes, and bring {dns_nodes} back; then spread the replicas (pod anti-affinity or a topologySpreadConstraint on kubernetes.io/hostname) so one node cannot take cluster DNS down.',
   },
+  {
+    // not matched line by line: diagnose reads the ingress NetworkPolicies of a namespace whose
+    // clients time out at the gateway against the namespaces' labels
+    id: 'netpol_namespace_label_missing',
+    class: 'dependency_failure',
+    title: 'a NetworkPolicy admits traffic by a namespace label that the namespace does not carry',
+    role: 'cause',
+    strength: 0.94,
+    on: [],
+    cause:
+      "{subject}'s pods drop the ingress controller's connections: NetworkPolicy {policy} admits port {ports} only from namespaces labelled {ns_selector} (its namespaceSelector), but {nobody}{meant}, and no other policy admits traffic from outside the namespace, so the connections to {subject} from Ingress {ingress} time out (504) while its pods are Running and Ready",
+    fix: 'Give the namespace of the ingress controller the label {ns_selector}{meant_fix}; then the policy {policy} admits the controller again.',
+  },
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',
