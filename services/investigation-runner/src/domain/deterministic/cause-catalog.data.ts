@@ -1877,6 +1877,48 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} cannot publish: Kafka rejects its records as larger than the topic accepts (the topic\'s max.message.bytes, 1 MB by default) ("{fact}"){record_size}',
     fix: "Make the records of {subject} smaller (keep large payloads such as files elsewhere and send a reference), or raise the topic's max.message.bytes (and the consumers' fetch sizes) to fit them; a larger producer max.request.size alone does not help.",
   },
+  // ------------------------------------------------ network paths and DNS (round20, r20net)
+  {
+    // external-dns with the TXT registry changes only the records whose TXT owner is its own
+    // --txt-owner-id: a record another cluster's external-dns created (a blue/green switch) is
+    // skipped at every sync, so it keeps pointing at what that cluster published
+    id: 'external_dns_owner_mismatch',
+    class: 'dns_failure',
+    title: 'external-dns skips a DNS record that another owner id owns',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'Skipping endpoint (?<record>\\S+) (?:\\d+ )?IN (?<rtype>(?!TXT\\b)[A-Z]+) (?<current>[^\\s\\\\"]+)[^\\n]*?because owner id does not match, found: \\\\?"(?<found>[^"\\\\]+)\\\\?", required: \\\\?"(?<required>[^"\\\\]+)',
+    cause:
+      'external-dns does not update the DNS record {record}: its TXT registry record names owner id "{found}", while this external-dns runs with --txt-owner-id={required}, so every sync skips it ("{fact}") and {record} still points at {current}',
+    fix: 'Hand {record} over to owner id {required}: change external-dns/owner={found} in its TXT registry record to {required} (or delete the stale TXT and {rtype} records so external-dns creates them again); then check that {record} resolves to the current load balancer.',
+  },
+  {
+    // not matched line by line: diagnose places the cluster DNS replicas of clients whose lookups
+    // fail (all of them on nodes that are NotReady)
+    id: 'dns_replicas_on_unready_node',
+    class: 'dns_failure',
+    title: 'every cluster DNS replica runs on a node that is NotReady',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      'cluster DNS (coredns / kube-dns) is down: {replicas} coredns replicas ({dns_pods}) run on {dns_nodes}, which is {node_state}{node_since}, so their pods are not ready, kube-dns has no ready endpoints and every lookup in the cluster fails ({subject} cannot resolve {host})',
+    fix: 'Get coredns running elsewhere now: delete its pods on {dns_nodes} (or `kubectl -n kube-system rollout restart deployment coredns`) so they are scheduled on Ready nodes, and bring {dns_nodes} back; then spread the replicas (pod anti-affinity or a topologySpreadConstraint on kubernetes.io/hostname) so one node cannot take cluster DNS down.',
+  },
+  {
+    // not matched line by line: diagnose reads the ingress NetworkPolicies of a namespace whose
+    // clients time out at the gateway against the namespaces' labels
+    id: 'netpol_namespace_label_missing',
+    class: 'dependency_failure',
+    title: 'a NetworkPolicy admits traffic by a namespace label that the namespace does not carry',
+    role: 'cause',
+    strength: 0.94,
+    on: [],
+    cause:
+      "{subject}'s pods drop the ingress controller's connections: NetworkPolicy {policy} admits port {ports} only from namespaces labelled {ns_selector} (its namespaceSelector), but {nobody}{meant}, and no other policy admits traffic from outside the namespace, so the connections to {subject} from Ingress {ingress} time out (504) while its pods are Running and Ready",
+    fix: 'Give the namespace of the ingress controller the label {ns_selector}{meant_fix}; then the policy {policy} admits the controller again.',
+  },
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -14,7 +14,7 @@ import {
 import { failsOrRestarts, hasCompleted, healthyTwins, isUnhealthy } from './health';
 import { hostOf, varsFor } from './finding-vars';
 import { configMapsOf, jsonField, stripHash, workloadName, type ClusterModel } from './model';
-import type { ObjectView } from './observe';
+import type { LogView, ObjectView } from './observe';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
 import { clip, namesToken } from './text';
@@ -830,10 +830,50 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
       !!same &&
       tail.some((x) => x.level === 'error' && same.test(x.text)) &&
       tail.every((x) => x.level === 'error' || x.level === 'warn' || NOT_OK.test(x.text)) &&
-      l.lines.filter((x) => x.level === 'error' && same.test(x.text)).length >= 2
+      l.lines.filter((x) => x.level === 'error' && same.test(x.text)).length >= 2 &&
+      !burstLongOver(l, same, model, now)
     );
   });
   return !repeats;
+}
+
+/**
+ * A burst of the same error that stopped long ago: a component that logs only its errors (CoreDNS's
+ * errors plugin, a proxy) ends its log with them, yet once the silence since the last one is many
+ * times longer than the spacing of the burst (and an hour at least) the calls stopped failing,
+ * and the clients say so.
+ */
+function burstLongOver(l: LogView, same: RegExp, model: ClusterModel, now: number): boolean {
+  const times = l.lines
+    .filter((x) => x.at !== undefined && x.level === 'error' && same.test(x.text))
+    .map((x) => x.at!)
+    .sort((a, b) => a - b);
+  if (times.length < 2) return false;
+  const last = times[times.length - 1]!;
+  let gap = 0;
+  for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
+  if (now - last < Math.max(4 * gap, 3600_000)) return false;
+  // a client logs a record that reports no failure after the burst, or a client that failed in
+  // it belongs to a Job whose retry completed since
+  const first = times[0]!;
+  return model.logs.some((o) => {
+    if (o.pod === l.pod || o.previous) return false;
+    const lines = o.lines.filter((x) => x.at !== undefined && x.at <= now);
+    if (
+      lines.some(
+        (x) => x.at! > last && x.level !== 'error' && x.level !== 'warn' && !NOT_OK.test(x.text),
+      )
+    )
+      return true;
+    const pod = o.pod ? model.get('pod', o.pod, o.namespace) : undefined;
+    return (
+      !!pod &&
+      lines.some(
+        (x) => x.level === 'error' && x.at! >= first - 5 * 60_000 && x.at! <= last + 5 * 60_000,
+      ) &&
+      jobRetrySucceeded(pod, model)
+    );
+  });
 }
 
 /**

@@ -376,6 +376,10 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (agentDown) for (const f of nodeNetworkAgentsDown(model, agentDown.entry, now)) push(f);
   const cutDns = catalog.find((c) => c.entry.id === 'netpol_blocks_dns');
   if (cutDns) for (const f of dnsCutByNetworkPolicy(model, cutDns.entry, out)) push(f);
+  const dnsDown = catalog.find((c) => c.entry.id === 'dns_replicas_on_unready_node');
+  if (dnsDown) for (const f of dnsReplicasOnUnreadyNodes(model, dnsDown.entry, out)) push(f);
+  const dangling = catalog.find((c) => c.entry.id === 'netpol_namespace_label_missing');
+  if (dangling) for (const f of ingressFromMissingNamespaceLabel(model, dangling.entry)) push(f);
   const goProcs = catalog.find((c) => c.entry.id === 'go_maxprocs_over_limit');
   if (goProcs) for (const f of goProcsOverLimit(model, goProcs.entry)) push(f);
   const cutPort = catalog.find((c) => c.entry.id === 'netpol_blocks_port');
@@ -1196,6 +1200,184 @@ function portCutByNetworkPolicy(model: ClusterModel, entry: CauseEntry): Finding
     });
   }
   return out;
+}
+
+interface IngressRule {
+  ports: string[];
+  from: '*' | { ns?: string; pods?: string; ip?: string }[];
+}
+
+/**
+ * An ingress NetworkPolicy that admits other namespaces by a label no namespace carries (a
+ * namespace recreated by another tool keeps only kubernetes.io/metadata.name): the pods it
+ * selects sit behind an Ingress, and no other rule of the policies selecting them admits another
+ * namespace on those ports, so the controller's connections are dropped and time out (504).
+ */
+function ingressFromMissingNamespaceLabel(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  // labels known: every namespace of a current cluster carries kubernetes.io/metadata.name
+  const namespaces = model.list('namespace').filter((n) => Object.keys(n.labels).length);
+  const allKnown = namespaces.length > 1 && namespaces.length === model.list('namespace').length;
+  const rulesOf = (n: ObjectView): IngressRule[] => {
+    try {
+      return JSON.parse(n.fields['ingressRules'] ?? '[]') as IngressRule[];
+    } catch {
+      return [];
+    }
+  };
+  const selects = (n: ObjectView, pod: ObjectView) => {
+    if (n.fields['podSelectorExpressions']) return false;
+    const sel = n.fields['podSelector'] ?? '';
+    const reqs = sel ? selectorOf(sel) : [];
+    return reqs !== undefined && matchesLabels(pod.labels, reqs);
+  };
+  const matching = (sel: string) => {
+    const reqs = selectorOf(sel);
+    return reqs ? namespaces.filter((ns) => matchesLabels(ns.labels, reqs)) : undefined;
+  };
+  for (const policy of model.list('networkpolicy')) {
+    if (policy.fields['ingressRules'] === undefined || !policy.namespace) continue;
+    if (!/Ingress|^$/.test(policy.fields['policyTypes'] ?? '')) continue;
+    const ns = policy.namespace;
+    for (const rule of rulesOf(policy)) {
+      if (rule.from === '*') continue;
+      // a selector no namespace matches: every namespace's labels known, or the namespace it
+      // names (name=x: the namespace x) read and without the label
+      const peer = rule.from.find(
+        (x) =>
+          x.ns &&
+          x.ns !== '?' &&
+          matching(x.ns)?.length === 0 &&
+          (allKnown || namespaces.some((n) => n.name === x.ns!.split(',')[0]!.split('=')[1])),
+      );
+      if (!peer) continue;
+      // the pods it selects, behind a Service an Ingress of their namespace routes to
+      const pods = model
+        .list('pod', ns)
+        .filter((p) => p.namespace === ns && Object.keys(p.labels).length && selects(policy, p));
+      const routed = model
+        .list('ingress', ns)
+        .filter((i) => i.namespace === ns)
+        .flatMap((i) =>
+          ingressBackends(i).map((b) => ({ i, svc: model.get('service', b.service, ns) })),
+        )
+        .find(
+          ({ svc }) =>
+            svc && pods.some((p) => model.workloadOf(p).name === backingWorkload(model, svc)?.name),
+        );
+      if (!routed?.svc) continue;
+      const workload = backingWorkload(model, routed.svc)!.name;
+      const served = pods.filter((p) => model.workloadOf(p).name === workload);
+      // another rule of the policies that select these pods admits another namespace on the same
+      // ports: the traffic may come that way
+      const opens = (r: IngressRule) =>
+        r.ports.some((p) => p === '*' || rule.ports.includes(p) || rule.ports.includes('*'));
+      const otherWay = model
+        .list('networkpolicy', ns)
+        .filter((n) => n.namespace === ns && served.some((p) => selects(n, p)))
+        .some((n) =>
+          rulesOf(n).some(
+            (r) =>
+              r !== rule &&
+              opens(r) &&
+              (r.from === '*' ||
+                r.from.some(
+                  (x) =>
+                    x.ip !== undefined ||
+                    x.ns === '' ||
+                    x.ns === '?' ||
+                    (x.ns !== undefined && (matching(x.ns) ?? []).some((m) => m.name !== ns)),
+                )),
+          ),
+        );
+      if (otherWay) continue;
+      const wanted = peer.ns!;
+      // the namespace it meant: the one whose name is the label's value
+      const value = wanted.split(',')[0]!.split('=')[1] ?? '';
+      const meant = namespaces.find((n) => n.name === value);
+      const has = meant
+        ? Object.entries(meant.labels)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')
+        : '';
+      out.push({
+        entry,
+        object: { kind: 'networkpolicy', name: policy.name, namespace: ns },
+        workload,
+        fact: `NetworkPolicy ${policy.name} admits ${rule.ports.join(', ')} to ${workload} only from namespaces labelled ${wanted} (namespaceSelector), and ${allKnown ? 'no namespace has' : `namespace ${meant!.name} lacks`} that label${meant ? `: namespace ${meant.name} has only ${has}` : ''}`,
+        groups: {
+          policy: policy.name,
+          ns_selector: wanted,
+          nobody: allKnown
+            ? 'no namespace carries that label'
+            : `namespace ${meant!.name} does not carry it`,
+          ports: rule.ports.join(', '),
+          meant: meant
+            ? `; namespace ${meant.name} has only the labels ${has}${meant.created ? ` (created ${new Date(meant.created).toISOString()})` : ''}`
+            : '',
+          meant_fix: meant
+            ? ` (\`kubectl label namespace ${meant.name} ${wanted.replace(/,/g, ' ')}\`), or select it by kubernetes.io/metadata.name=${meant.name}, the label every namespace gets from its name`
+            : '',
+          ingress: routed.i.name,
+        },
+        at: meant?.created,
+        where: 'status',
+        source: policy.source ?? 'networkpolicy',
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Lookups that fail from pods while every cluster DNS replica (coredns / kube-dns in kube-system)
+ * runs on nodes that are NotReady: the node controller marks their pods not ready, kube-dns keeps
+ * no ready endpoint, and every lookup in the cluster fails, whatever namespace asks.
+ */
+function dnsReplicasOnUnreadyNodes(
+  model: ClusterModel,
+  entry: CauseEntry,
+  findings: Finding[],
+): Finding[] {
+  const client = findings.find(
+    (f) => f.entry.id === 'dns_failure' && f.object?.namespace !== 'kube-system',
+  );
+  if (!client) return [];
+  const servers = model
+    .list('pod', 'kube-system')
+    .filter((p) => p.namespace === 'kube-system' && /^(?:coredns|kube-dns)-/.test(p.name));
+  if (!servers.length || servers.some((p) => !p.node)) return [];
+  const nodes = [...new Set(servers.map((p) => p.node!))];
+  const down = nodes
+    .map((n) => model.get('node', n))
+    .filter((n): n is ObjectView => !!n && /NotReady|Unknown/.test(n.status ?? ''));
+  if (down.length !== nodes.length) return [];
+  const ready = down[0]!.conditions.find((c) => c.type === 'Ready');
+  const since = model.events
+    .filter((e) => e.reason === 'NodeNotReady' && e.object?.name === down[0]!.name)
+    .map((e) => e.last ?? e.first)
+    .find((t) => t !== undefined);
+  const at = ready?.at ?? since;
+  const names = down.map((n) => n.name).join(', ');
+  return [
+    {
+      entry,
+      object: { kind: 'node', name: down[0]!.name },
+      workload: client.workload,
+      fact: `${servers.length === 2 ? 'both' : `all ${servers.length}`} cluster DNS replicas (${servers.map((p) => p.name).join(', ')}) run on ${names}, which is ${down[0]!.status}; ${client.workload} logs "${clip(client.fact, 200)}"`,
+      groups: {
+        replicas: servers.length === 2 ? 'both' : `all ${servers.length}`,
+        dns_pods: servers.map((p) => p.name).join(', '),
+        dns_nodes: names,
+        node_state: `${down[0]!.status}${ready?.reason ? ` (${ready.reason}${ready.status ? `, Ready=${ready.status}` : ''})` : ''}`,
+        node_since: at ? ` since ${new Date(at).toISOString()}` : '',
+        host: client.groups['host'] ?? client.groups['host2'] ?? 'cluster names',
+      },
+      at,
+      where: 'status',
+      source: down[0]!.source ?? 'node',
+    },
+  ];
 }
 
 /**

@@ -586,6 +586,8 @@ export class Gatherer {
     await this.gatherForPodQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
+    // network paths: where the cluster DNS runs, the policies in front of a backend, the routes
+    await this.inspectNetworkPaths(text);
     await Promise.all(targets.map((o) => this.inspect(o)));
     // "which version runs": every pod's own image (a paused or stuck rollout mixes versions)
     if (scope.question?.type === 'version') {
@@ -3112,6 +3114,78 @@ export class Gatherer {
     await Promise.all(claims.map((c) => this.readOrDescribe(c)));
   }
 
+  /**
+   * Network paths the subjects' failures cross, read before the budget goes:
+   * - when the request (or a log read) says names do not resolve, where the cluster DNS replicas
+   *   run (the kube-system pods, each read whole where a listing did not name its node): all of
+   *   them on a node that stopped answering takes DNS down for everyone;
+   * - when clients time out at the gateway (504), the NetworkPolicies of the subject's namespace,
+   *   each read whole, and the namespaces with their labels when a rule admits namespaces by
+   *   label (a policy that names a label no namespace carries any more drops that traffic).
+   */
+  private async inspectNetworkPaths(text: string): Promise<void> {
+    const { model } = this;
+    const sys = 'kube-system';
+    const cannotResolve =
+      NAMES_FAIL.test(text) ||
+      model.logs.some((l) => l.namespace !== sys && l.lines.some((x) => DNS_FAILURE.test(x.text)));
+    if (cannotResolve) {
+      const servers = () =>
+        model
+          .list('pod', sys)
+          .filter((p) => p.namespace === sys && /^(coredns|kube-dns)-/.test(p.name));
+      if (!servers().length)
+        await this.first(
+          this.listers('pod'),
+          { kind: 'pod', namespace: sys },
+          { kind: 'pod', namespace: sys },
+        );
+      await Promise.all(
+        servers()
+          .filter((p) => !p.node)
+          .slice(0, 3)
+          .map((p) => this.readWhole(p)),
+      );
+    }
+    const ns = this.scope.namespaces[0];
+    if (!GATEWAY_TIMEOUT.test(text) || !ns || /^kube-/.test(ns)) return;
+    await this.first(
+      this.listers('networkpolicy'),
+      { kind: 'networkpolicy', namespace: ns },
+      { kind: 'networkpolicy', namespace: ns },
+    );
+    const readers = this.tools('get', 'networkpolicy').filter((p) => p.params.name);
+    await Promise.all(
+      model
+        .list('networkpolicy', ns)
+        .filter((n) => n.namespace === ns && n.fields['ingressRules'] === undefined)
+        .slice(0, 5)
+        .map((n) =>
+          this.first(
+            readers,
+            { kind: 'networkpolicy', name: n.name, namespace: ns },
+            { kind: 'networkpolicy', namespace: ns },
+          ),
+        ),
+    );
+    // the namespaces its rules name by label: each read whole where its labels are not known (a
+    // selector name=x usually means the namespace named x), the listing when none is named so
+    const values = new Set<string>();
+    for (const n of model.list('networkpolicy', ns))
+      for (const m of (n.fields['ingressRules'] ?? '').matchAll(/"ns":"[^"=?,]+=([^",]+)/g))
+        values.add(m[1]!);
+    if (!values.size) return;
+    if (!model.list('namespace').length)
+      await this.first(this.listers('namespace'), { kind: 'namespace' }, { kind: 'namespace' });
+    const getters = this.tools('get', 'namespace').filter((p) => p.params.name);
+    await Promise.all(
+      [...values]
+        .slice(0, 2)
+        .filter((v) => !Object.keys(model.get('namespace', v)?.labels ?? {}).length)
+        .map((v) => this.first(getters, { kind: 'namespace', name: v }, { kind: 'namespace' })),
+    );
+  }
+
   private async inspectClusterDns(): Promise<void> {
     const ns = 'kube-system';
     await this.first(
@@ -3745,7 +3819,7 @@ const REDIS_READONLY = /READONLY You can'?t write against a read only/;
 const DATABASE_POD = /postgres|\bpg|mysql|mariadb|-db-\d+\b|\bdb-\d+\b/i;
 /** a name that does not resolve, in the user's words */
 const UNRESOLVED_NAME =
-  /(?:does ?n[o'’]?t|won'?t|cannot|can'?t|no longer|never|not|is ?n['’]?t|are ?n['’]?t|stopped) (?:be )?resolv(?:e|es|ing)\b|NXDOMAIN|no such host|no dns record|dns record/i;
+  /(?:does ?n[o'’]?t|won'?t|cannot|can'?t|no longer|never|not|is ?n['’]?t|are ?n['’]?t|stopped) (?:be )?resolv(?:e|es|ing)\b|NXDOMAIN|no such host|no dns record|dns record|\bDNS(?:\/\w+)? (?:errors?|failures?|lookups? fail)/i;
 /** a fully qualified host name */
 const PUBLIC_HOST =
   /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/gi;
@@ -3790,6 +3864,11 @@ const SERVER_ERRORS = /\b5\d\d(?:s|ing)?\b|\b5xx\b|server errors?\b/i;
 const GATEWAY_ERROR =
   /\b50[234](?:s|ing|ed)?\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 
+/** clients that time out at the gateway (a connection the network drops, not one refused) */
+const GATEWAY_TIMEOUT = /\b504\b|gateway time-?out|upstream timed out/i;
+/** a request that says names do not resolve (in the cluster or at all) */
+const NAMES_FAIL =
+  /name resolution|resolv(?:e|ing) (?:errors?|failures?)|\bDNS (?:errors?|failures?|lookups? fail)|lookups? (?:fail|time out)|EAI_AGAIN|NXDOMAIN|UnknownHostException/i;
 const DNS_FAILURE =
   /no such host|NXDOMAIN|Temporary failure in name resolution|Name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|lookup \S+ on [\d.:]+: (read udp|i\/o timeout|server misbehaving)/i;
 

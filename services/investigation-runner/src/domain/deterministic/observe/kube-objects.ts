@@ -463,6 +463,40 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         ),
       );
     }
+    if (kind === 'networkpolicy') {
+      // each ingress rule: the ports it opens ('*': all) and whom it admits ('*': anyone; per
+      // peer the namespace and pod selectors as k=v lists, '' = all, '?' = expressions)
+      const selector = (x: unknown): string | undefined => {
+        if (x === undefined || x === null) return undefined;
+        const r = rec(x);
+        if (arr(r['matchExpressions']).length) return '?';
+        return Object.entries(strMap(r['matchLabels']))
+          .map(([k, val]) => `${k}=${val}`)
+          .join(',');
+      };
+      v.fields['ingressRules'] = JSON.stringify(
+        arr(spec['ingress'])
+          .map(rec)
+          // the JavaScript client's models name `from` `_from` (a reserved word)
+          .map((r): Record<string, unknown> => ({ ...r, from: r['from'] ?? r['_from'] }))
+          .map((r) => ({
+            ports: arr(r['ports']).length
+              ? arr(r['ports'])
+                  .map(rec)
+                  .map((x) => `${String(x['port'] ?? '*')}/${String(x['protocol'] ?? 'TCP')}`)
+              : ['*'],
+            from: arr(r['from']).length
+              ? arr(r['from'])
+                  .map(rec)
+                  .map((peer) => ({
+                    ns: selector(peer['namespaceSelector']),
+                    pods: selector(peer['podSelector']),
+                    ip: peer['ipBlock'] ? String(rec(peer['ipBlock'])['cidr'] ?? '') : undefined,
+                  }))
+              : '*',
+          })),
+      );
+    }
     if (kind === 'ingressclass' && str(spec['controller']))
       v.fields['controller'] = String(spec['controller']);
     if (kind === 'ingress') {
