@@ -1710,6 +1710,98 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the admission webhook {webhook} rejects what {subject} creates ("{fact}"){policy_said}, so no pod is created',
     fix: 'Make {subject} meet the policy the webhook {webhook} enforces{policy_fix}, or ask its owners for an exception.',
   },
+  // ------------------------------------------------ round20 (r20logs): a product's own line and the fact behind it
+  {
+    // pg_dump refuses a server of a newer major version ("aborting because of server version
+    // mismatch"; its detail line names both versions): the database was upgraded, the backup
+    // image was not
+    id: 'pg_dump_server_version_mismatch',
+    class: 'job_failed',
+    title:
+      'the PostgreSQL server is newer than the pg_dump that dumps it (server version mismatch)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: '(?:pg_dump|pg_dumpall)(?:: error)?: aborting because of server version mismatch',
+    cause:
+      '{subject} cannot dump its database: "{fact}"{pg_versions}. pg_dump refuses to dump a server of a newer major version than its own: the database was upgraded, but the image {subject} runs{pg_image} still ships the older pg_dump',
+    fix: "Run {subject} with a pg_dump of the server's major version or newer{pg_fix} (a backup image built on the new PostgreSQL client), then re-run it; nothing is wrong with the database or its credentials.",
+  },
+  {
+    // initdb refuses a data directory that is not empty; the root of a new ext4 volume holds
+    // lost+found, so a volume mounted straight at PGDATA cannot be initialised
+    id: 'initdb_directory_not_empty',
+    class: 'crashloop_config',
+    title: "PostgreSQL's initdb refuses a data directory that is not empty",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'initdb: (?:error: )?directory "(?<datadir>[^"]+)" exists but is not empty',
+    cause:
+      '{subject} cannot initialise its database and exits: "{fact}"{initdb_detail}{initdb_volume}',
+    fix: '{initdb_fix}',
+  },
+  {
+    // MongoDB runs transactions (and retryable writes, which carry transaction numbers) only on a
+    // replica set member or through mongos; a standalone mongod refuses them (code 20,
+    // IllegalOperation) while plain reads and writes work
+    id: 'mongodb_transactions_on_standalone',
+    class: 'dependency_failure',
+    title: 'MongoDB refuses transactions: the server is a standalone, not a replica set',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'Transaction numbers are only allowed on a replica set member or mongos',
+    cause:
+      '{subject} fails every write it runs in a transaction: "{fact}". The MongoDB server it uses{mongo_server} is a standalone mongod, not a replica set member (or mongos), and MongoDB runs multi-document transactions and retryable writes only on a replica set or a sharded cluster{mongo_topology}; reads and plain writes still work',
+    fix: "Run that MongoDB as a replica set (a single-member replica set is enough: --replSet and rs.initiate(), or the chart's replicaset architecture) and add replicaSet=<name> to the connection string of {subject}; or point {subject} back at a replica set.",
+  },
+  {
+    // BullMQ keeps a job's hash and its lock as Redis keys; a Redis that evicts keys under
+    // maxmemory (any policy but noeviction) drops them, and the worker cannot finish the job
+    id: 'bullmq_job_key_missing',
+    class: 'dependency_failure',
+    title:
+      "BullMQ's job keys vanish from Redis (Missing key/lock for job): Redis evicts the queue's keys",
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: 'Missing (?:key|lock) for job \\S+? ?\\.? ?(?:moveToFinished|moveToDelayed|moveToFailed|extendLock|updateProgress|retryJob|changeDelay)?',
+    cause:
+      '{subject} loses queued jobs: "{fact}". The job\'s keys are gone from Redis before the worker finishes it{bullmq_policy}',
+    fix: '{bullmq_fix}',
+  },
+  {
+    // Confluent's cp-kafka configure script exits when KAFKA_PORT is set (the old "port"
+    // property); a Service named "kafka" injects KAFKA_PORT=tcp://<ip>:<port> into every pod
+    // created after it (service links, enableServiceLinks defaults to true)
+    id: 'kafka_port_env_deprecated',
+    class: 'crashloop_config',
+    title: 'the Kafka image refuses a deprecated KAFKA_PORT/KAFKA_HOST setting in its environment',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: '(?<prop>port|advertised\\.port|host|advertised\\.host) is deprecated\\. Please use KAFKA_ADVERTISED_LISTENERS instead\\.?',
+    cause: '{subject} exits while configuring Kafka: "{fact}"{kafka_env_source}',
+    fix: '{kafka_env_fix}',
+  },
+  {
+    // a broker's meta.properties keeps the cluster ID it joined; ZooKeeper (or the KRaft quorum)
+    // now hands out another: its data was lost (a ZooKeeper without persistent storage) or the
+    // broker points at another ensemble/chroot
+    id: 'kafka_inconsistent_cluster_id',
+    class: 'crashloop_config',
+    title:
+      "a Kafka broker's stored cluster ID does not match the cluster's (InconsistentClusterIdException)",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: "InconsistentClusterIdException: The Cluster ID (?<new_id>\\S+) doesn't match stored clusterId (?:Some\\()?(?<stored_id>[\\w-]+)\\)? in meta\\.properties[^\\n]*",
+    cause:
+      '{subject} refuses to start: "{fact}". The cluster ID in meta.properties on its data volume ({stored_id}) is not the one ZooKeeper now holds ({new_id}){kafka_zk_lost}',
+    fix: '{kafka_zk_fix}',
+  },
+  // ------------------------------------------------ end of: round20 (r20logs)
   // ---------------------------------------------------------------- delivery: a change not applied
   {
     // a GitOps controller (Flux's Kustomization dry-run, Argo CD's sync) or kubectl apply that

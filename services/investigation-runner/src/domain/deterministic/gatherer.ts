@@ -782,6 +782,9 @@ export class Gatherer {
     // Redis refusing writes at its maxmemory: its redis.conf (a ConfigMap named for it)
     if (this.model.logs.some((l) => l.lines.some((x) => REDIS_MAXMEMORY.test(x.text))))
       await this.inspectRedisConfig();
+    // a product's own failure line that points at another object (BullMQ's lost job keys: the
+    // Redis's redis.conf; a broker's cluster ID: the ZooKeeper it connects to)
+    await this.inspectWhatFailureLinesName();
     // requests a mesh sidecar refuses (403 RBAC: access denied): istiod says which policy it pushed
     if (this.model.logs.some((l) => l.lines.some((x) => MESH_DENIED.test(x.text))))
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
@@ -2972,6 +2975,70 @@ export class Gatherer {
       ...maps.map((m) => this.readOrDescribe(m)),
       ...down.map((p) => this.inspect(p)),
     ]);
+  }
+
+  /**
+   * What a failure line names beyond its own pod (round20, r20logs): BullMQ's "Missing key/lock
+   * for job" has the ConfigMaps named for Redis read in the namespace of the Redis its pods
+   * logged (redis.conf: maxmemory-policy); Kafka's InconsistentClusterIdException has the
+   * ZooKeeper members its brokers connect to read whole (where their data lives) with their logs.
+   */
+  private async inspectWhatFailureLinesName(): Promise<void> {
+    const logging = (re: RegExp) =>
+      this.model.logs.filter((l) => l.lines.some((x) => re.test(x.text)));
+    const bull = logging(/Missing (?:key|lock) for job \S+/);
+    if (bull.length) {
+      const pods = new Set(bull.map((l) => l.pod));
+      const namespaces = new Set<string>();
+      for (const l of this.model.logs.filter((x) => pods.has(x.pod)))
+        for (const x of l.lines) {
+          const ns = /\b[a-z0-9-]*redis[a-z0-9-]*\.([a-z0-9-]+)\.svc\b/i.exec(x.text)?.[1];
+          if (ns) namespaces.add(ns);
+        }
+      if (!namespaces.size) for (const l of bull) if (l.namespace) namespaces.add(l.namespace);
+      const lists = [...namespaces].slice(0, 2);
+      await Promise.all(lists.map((ns) => this.listKind('configmap', ns)));
+      const maps = this.model
+        .list('configmap')
+        .filter(
+          (m) =>
+            lists.includes(m.namespace ?? '') &&
+            /redis/i.test(m.name) &&
+            !m.fields['data'] &&
+            !this.inspected.has(viewKey(m)),
+        )
+        .slice(0, 2);
+      await Promise.all(maps.map((m) => this.readOrDescribe(m)));
+    }
+    const brokers = logging(/InconsistentClusterIdException/);
+    if (brokers.length) {
+      const hosts = new Set<string>();
+      for (const l of brokers) {
+        const pod = l.pod ? this.model.get('pod', l.pod, l.namespace) : undefined;
+        const connect =
+          pod?.containers
+            .flatMap((c) => Object.entries(c.env))
+            .find(([k]) => /ZOOKEEPER_CONNECT$/i.test(k))?.[1] ??
+          l.lines.map((x) => /Connecting to zookeeper on (\S+)/.exec(x.text)?.[1]).find(Boolean);
+        const label = connect?.split(',')[0]?.split(/[.:/]/)[0];
+        if (label) hosts.add(`${l.namespace ?? ''}/${label}`);
+      }
+      const members = this.model
+        .list('pod')
+        .filter((p) =>
+          [...hosts].some((h) => {
+            const [ns, label] = h.split('/');
+            return (
+              (!ns || p.namespace === ns) &&
+              (p.name === label || p.name.startsWith(`${label}-`)) &&
+              !p.fields['volumeSources'] &&
+              !this.inspected.has(viewKey(p))
+            );
+          }),
+        )
+        .slice(0, 2);
+      await Promise.all(members.map((p) => this.inspect(p)));
+    }
   }
 
   /**

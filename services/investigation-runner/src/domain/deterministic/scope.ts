@@ -470,9 +470,18 @@ function parseQuestion(
     /\b(?:logged|logging|log(?:s)? (?:say|show|contain|mention)(?:ing|s)?|(?:did|does|do)\b[^?"'`“‘]{0,60}\blog(?: any)?|(?:say|show|contain|mention)(?:s|ed)? in (?:their|its|the) logs?)\b[^"'`“”‘’]*["'`“‘]([^"'`”’]{3,120})["'`”’]/i.exec(
       message,
     );
+  // "X has been logging 'Y' since this morning ... what broke?" reports a symptom and asks for
+  // its cause: no count of lines is asked
+  const reported =
+    phrase &&
+    /^logging$/i.test(/\blog\w*/i.exec(phrase[0])?.[0] ?? '') &&
+    !/\b(?:which|how many|did|does|do)\b/i.test(message.slice(0, phrase.index)) &&
+    /\b(?:what(?:'s| is| has)? (?:broke|broken|happened|wrong|going on)|why\b|root cause)/i.test(
+      message,
+    );
   // "how many 'could not serialize access' errors has X logged since 14:00?"
   const counted =
-    phrase ??
+    (reported ? null : phrase) ??
     /\bhow many\s+(?:times\s+)?["'`“‘]([^"'`”’]{3,120})["'`”’][^?]{0,60}\blog(?:ged|s)?\b/i.exec(
       message,
     );

@@ -6,6 +6,7 @@ import {
   newObject,
   num,
   parseTime,
+  keptConfigValue,
   type CallContext,
   type ContainerView,
   type HostPathView,
@@ -549,6 +550,21 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     tmpfs.push(`${name}${at ? ` at ${at}` : ''}`);
   });
   if (tmpfs.length && !v.fields['memoryVolumes']) v.fields['memoryVolumes'] = tmpfs.join(', ');
+  // what each volume is: "data:" / "Type: PersistentVolumeClaim (...)" / "ClaimName: x", or EmptyDir
+  const volumeSources: Record<string, string> = {};
+  lines.forEach((l, i) => {
+    const name = lines[i - 1]?.key;
+    if (l.key !== 'Type' || !name || lines[i - 1]?.value) return;
+    if (/^PersistentVolumeClaim\b/.test(l.value)) {
+      const claim = lines.slice(i + 1, i + 3).find((x) => x.key === 'ClaimName')?.value;
+      if (claim) volumeSources[name] = `persistentVolumeClaim ${claim}`;
+    } else if (/^EmptyDir\b/.test(l.value)) {
+      const medium = lines.slice(i + 1, i + 3).find((x) => x.key === 'Medium')?.value;
+      volumeSources[name] = medium === 'Memory' ? 'emptyDir (Memory)' : 'emptyDir';
+    }
+  });
+  if (Object.keys(volumeSources).length && !v.fields['volumeSources'])
+    v.fields['volumeSources'] = JSON.stringify(volumeSources);
   // "/etc/tls/tls.crt from certs (ro,path="tls.crt")": a file mounted by subPath
   const subPaths = lines
     .map((x) => /^\s+(\/\S*) from (\S+) \([^)]*path="[^"]+"/.exec(x.raw))
@@ -808,7 +824,7 @@ function readQuotaAndRbac(lines: Line[], kind: string, fields: Record<string, st
       for (; j < lines.length && lines[j]!.raw.trim(); j++) value.push(lines[j]!.raw);
       const text = value.join('\n').trim();
       if (!/^\*+$|^<\d+ bytes, value (?:hidden|never shown)/.test(text))
-        data[key] = text.slice(0, 200);
+        data[key] = keptConfigValue(text);
       i = j;
     }
     if (Object.keys(data).length) fields['data'] = JSON.stringify(data);

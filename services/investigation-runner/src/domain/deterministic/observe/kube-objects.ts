@@ -8,6 +8,7 @@ import {
   rec,
   str,
   strMap,
+  keptConfigValue,
   type CallContext,
   type ContainerView,
   type HostPathView,
@@ -226,6 +227,19 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   if (claims.length) v.fields['claims'] = claims.join(',');
   if (cms.length) v.fields['configMaps'] = cms.join(',');
   if (Object.keys(cmVolumes).length) v.fields['configMapVolumes'] = JSON.stringify(cmVolumes);
+  // what each volume is ("persistentVolumeClaim data-0", "emptyDir"): where a container's data lives
+  const volumeSources: Record<string, string> = {};
+  for (const vol of arr(podSpec['volumes']).map(rec)) {
+    const name = str(vol['name']);
+    const claim = str(rec(vol['persistentVolumeClaim'])['claimName']);
+    if (name && claim) volumeSources[name] = `persistentVolumeClaim ${claim}`;
+    else if (name && vol['emptyDir'] !== undefined)
+      volumeSources[name] =
+        str(rec(vol['emptyDir'])['medium']) === 'Memory' ? 'emptyDir (Memory)' : 'emptyDir';
+  }
+  if (Object.keys(volumeSources).length) v.fields['volumeSources'] = JSON.stringify(volumeSources);
+  // the kubelet injects <SERVICE>_PORT and related variables for every Service unless told not to
+  if (podSpec['enableServiceLinks'] === false) v.fields['enableServiceLinks'] = 'false';
   if (secrets.length) v.fields['secrets'] = secrets.join(',');
   const pullSecrets = arr(podSpec['imagePullSecrets'])
     .map((x) => str(rec(x)['name']))
@@ -557,7 +571,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       const data = Object.entries(strMap(o['data'])).filter(([, x]) => !HIDDEN_VALUE.test(x));
       if (data.length)
         v.fields['data'] = JSON.stringify(
-          Object.fromEntries(data.map(([k, x]) => [k, x.slice(0, 200)])),
+          Object.fromEntries(data.map(([k, x]) => [k, keptConfigValue(x)])),
         );
     }
     // who a binding grants what: its role and its subjects

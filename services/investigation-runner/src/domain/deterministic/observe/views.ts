@@ -180,3 +180,16 @@ export function newObject(kind: string, name: string, source: string): ObjectVie
 export function emptyContainer(name: string): ContainerView {
   return { name, limits: {}, requests: {}, probes: [], ports: [], envRefs: [], env: {} };
 }
+
+/**
+ * A ConfigMap value as kept: its first 200 characters; a longer one without its comment and blank
+ * lines first (a redis.conf's settings may follow a page of comments), up to 400.
+ */
+export function keptConfigValue(x: string): string {
+  if (x.length <= 200) return x;
+  return x
+    .split('\n')
+    .filter((l) => l.trim() && !/^\s*[#;]/.test(l))
+    .join('\n')
+    .slice(0, 400);
+}
