@@ -176,7 +176,7 @@ const STOP = new Set(
 
 /** words that follow a kind as a phrase ("node group", "pod security"), never as its name */
 const NOT_A_NAME_AFTER_KIND =
-  /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec|actually|really|still|just|now|already|always|ever|never|currently|usually|suddenly|again|keeps?|seems?|looks?|temporarily|unavailable|intermittently|randomly|constantly|slowly|completely|partially|sometimes|occasionally|returns?|returning|responds?|answers?|shows?|says?|right|\d+)$/;
+  /^(?:groups?|pools?|rotations?|roll|rollout|upgrades?|replacements?|drains?|affinity|selectors?|pressure|security|disruption|autoscal\w*|counts?|limits?|names?|labels?|ips?|ports?|status|level|count|template|spec|actually|really|still|just|now|already|always|ever|never|currently|usually|suddenly|again|keeps?|seems?|looks?|temporarily|unavailable|intermittently|randomly|constantly|slowly|completely|partially|sometimes|occasionally|returns?|returning|responds?|answers?|shows?|says?|right|may|might|must|will|would|could|should|can|cannot|images?|versions?|os|kernel|types?|sizes?|\d+)$/;
 
 /** words that come before a kind as a determiner or adjective ("a single pod"), never as a name */
 const NOT_A_NAME_BEFORE_KIND =
