@@ -790,7 +790,8 @@ function readQuotaAndRbac(lines: Line[], kind: string, fields: Record<string, st
       for (; j < lines.length && lines[j]!.raw.trim(); j++) value.push(lines[j]!.raw);
       const text = value.join('\n').trim();
       if (!/^\*+$|^<\d+ bytes, value (?:hidden|never shown)/.test(text))
-        data[key] = text.slice(0, 200);
+        // aws-auth's mapRoles whole (which IAM roles may join nodes); other values cut
+        data[key] = text.slice(0, /^map(?:Roles|Users|Accounts)$/.test(key) ? 4000 : 200);
       i = j;
     }
     if (Object.keys(data).length) fields['data'] = JSON.stringify(data);
