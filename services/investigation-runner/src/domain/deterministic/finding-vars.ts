@@ -5,6 +5,7 @@ import { configMapsOf, jsonField, quantity, servicePorts, type ClusterModel } fr
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
+import { R20ROLL_VARS } from './finding-vars-r20roll';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1623,6 +1624,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   csi_driver_not_registered: csiNode,
   sched_insufficient: capacityVars,
   ...CONFIGURATION_VARS,
+  ...R20ROLL_VARS,
 };
 
 /** The same, by the entry's class. */
