@@ -1802,6 +1802,109 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{kafka_zk_fix}',
   },
   // ------------------------------------------------ end of: round20 (r20logs)
+  // ------------------------------------------------ rollouts and scaling (round20, r20roll)
+  // the variables of these rules: finding-vars-r20roll.ts; the rules that compare several facts:
+  // diagnose-rollouts.ts
+  {
+    // not matched line by line: diagnose-rollouts compares the deployment controller's scale-down
+    // with what the workload's HorizontalPodAutoscaler asked for
+    id: 'replicas_reset_under_hpa',
+    class: 'recent_change',
+    title:
+      "a deploy reset the replicas of a workload its autoscaler scales (spec.replicas applied over the HPA's count)",
+    role: 'cause',
+    strength: 0.94,
+    on: [],
+    cause:
+      '{subject} was cut from {from} to {to} replicas at once ("{fact}"{reset_at}), and not by its HorizontalPodAutoscaler: the Deployment\'s own spec.replicas was set to {to}{applied}. When a manifest applied over an autoscaled Deployment carries spec.replicas (or drops it: kubectl apply then removes the field and the API defaults it to 1), the deployment controller scales to that number at once, before any rolling update, so maxUnavailable does not protect capacity; the few pods left take the whole load until the autoscaler scales up again{hpa_climb}',
+    fix: "Remove spec.replicas from the manifest the deploy applies for {subject} and from its last-applied-configuration (`kubectl apply edit-last-applied`, or server-side apply with the field left to the HPA), as the HorizontalPodAutoscaler documentation advises for autoscaled workloads; right now `kubectl scale deployment {subject} --replicas={from}` (or raise the HPA's minReplicas) restores the capacity.",
+  },
+  {
+    // not matched line by line: diagnose-rollouts compares the pods' CPU by their age
+    id: 'load_pinned_to_old_pods',
+    class: 'hpa_throttling',
+    title:
+      'load stays on the oldest pods after a scale-up (long-lived connections, balanced per connection)',
+    role: 'cause',
+    strength: 0.86,
+    on: [],
+    cause:
+      '{subject} is slow although its autoscaler added pods: only its oldest pods carry the load ({fact}){pinned_detail}. Kube-proxy (a ClusterIP Service) balances connections, not requests: clients that hold long-lived HTTP/2 connections (gRPC multiplexes every call over the connection it opened at start-up, keep-alive HTTP likewise) stay pinned to the pods they connected to before the scale-up, so the new pods idle and more replicas or a higher maxReplicas do not help',
+    fix: 'Spread requests, not connections, for {subject}: client-side load balancing over a headless Service (gRPC round_robin), an L7 proxy or service mesh, or a bounded connection lifetime on the server (gRPC MaxConnectionAge) so clients reconnect and reach the new pods.',
+  },
+  {
+    // not matched line by line: diagnose-rollouts reads the pods' readiness gate conditions
+    id: 'lb_target_health_gate_failing',
+    // not probe_failure: the kubelet's probes pass, the pods are not failing by their own state
+    class: 'dependency_failure',
+    title:
+      "the load balancer's health check of the pods fails (AWS Load Balancer Controller readiness gate)",
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      "{subject}'s new pods never turn Ready: their containers are ready, but the pod readiness gate {gate} of the AWS Load Balancer Controller stays False (\"{fact}\"){lb_check}. The target group's health check of the load balancer fails on these pods, so the gate, the pod's Ready condition and the rollout wait{lb_path_note}",
+    fix: '{lb_fix}',
+  },
+  {
+    // the kubelet gives every file of a volume the pod's fsGroup before it starts any container;
+    // with fsGroupChangePolicy Always (the default) it walks the whole volume on each mount
+    id: 'volume_ownership_change_slow',
+    class: 'create_container_config',
+    title:
+      "the kubelet is still changing the ownership of every file of a volume to the pod's fsGroup",
+    role: 'cause',
+    // above failed_mount: its "context deadline exceeded" is this walk running out of time
+    strength: 0.93,
+    on: ['event'],
+    reason: '^VolumePermissionChangeInProgress$',
+    text: 'Setting volume ownership for [^\\n]*?(?:is taking longer than expected[^\\n]*|processed (?<files>\\d+) files[^\\n]*)',
+    cause:
+      '{subject} cannot start: before it starts any container the kubelet is still setting the ownership of every file of its volume{owned_volume} to the pod\'s fsGroup{fs_group} ("{fact}"). With fsGroupChangePolicy unset (Always) the kubelet changes the ownership recursively, file by file, on every mount: on a volume with millions of files this takes longer than the mount may, so FailedMount "context deadline exceeded" follows and the pod stays in Init or ContainerCreating; the storage itself is fine',
+    fix: 'Set securityContext.fsGroupChangePolicy: OnRootMismatch on the pod of {subject} (the kubelet then skips the walk when the root of the volume already has the right group), or drop the fsGroup the change added if the files are owned right already; waiting lets the walk finish, but it starts again on every restart.',
+  },
+  {
+    // a request of the AWS ALB/NLB health checker answered with an error code by the pod
+    id: 'lb_health_check_path_failing',
+    class: 'dependency_failure',
+    title: "the load balancer's health check path answers an error (ELB-HealthChecker)",
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: '(?=[^\\n]*ELB-HealthChecker)(?:[^\\n]*?"(?:GET|HEAD) (?<hc_path>/[^\\s"?]*)[^"\\n]*" (?<hc_code>[45]\\d\\d)\\b|[^\\n]*?"url"\\s*:\\s*"(?<hc_path2>/[^"?]*)[^\\n]*?"status(?:Code)?"\\s*:\\s*(?<hc_code2>[45]\\d\\d)\\b)[^\\n]*',
+    cause:
+      'the load balancer\'s health check of {subject} fails: its health checker (ELB-HealthChecker) asks {hc_path}{hc_path2} and the app answers {hc_code}{hc_code2} ("{fact}"){lb_check}. The target group marks these pods unhealthy{lb_gate_note}',
+    fix: '{lb_fix}',
+  },
+  {
+    // helm upgrade first rebuilds the objects of the release deployed now from its stored manifest:
+    // an API version the cluster no longer serves stops it before the new chart is looked at
+    id: 'helm_release_manifest_removed_api',
+    class: 'job_failed',
+    title:
+      'a Helm upgrade fails on an API version the stored release manifest uses and the cluster no longer serves',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log', 'text', 'event'],
+    text: 'unable to build kubernetes objects from current release manifest: [^\\n]*?no matches for kind \\\\?"(?<kind>\\w+)\\\\?" in version \\\\?"(?<apiver>[\\w./-]+)\\\\?"[^\\n]*',
+    cause:
+      'the Helm release{helm_release_name} cannot be upgraded: "{fact}". Helm first rebuilds the objects of the release deployed now from the manifest stored in its current release record (Secret sh.helm.release.v1.<release>.v<revision>{helm_current}), and that manifest declares {kind} as {apiver}, an API version the cluster no longer serves{removed_in}{k8s_version}; the upgrade stops there before the new chart is even rendered, whatever the chart now says',
+    fix: 'Rewrite the stored release manifest to served API versions with the helm-mapkubeapis plugin (`helm mapkubeapis <release> -n <namespace>`), or patch the release record; then upgrade with a chart that uses the current API version of {kind}.',
+    namesSubject: true,
+  },
+  {
+    // not matched line by line: diagnose-rollouts reads Karpenter's NodeClaims and nominations
+    id: 'karpenter_nodes_never_register',
+    class: 'pending_scheduling',
+    title: 'Karpenter launches nodes for the pending pods but they never register with the cluster',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} stays Pending although Karpenter provisions capacity for it: the instances of its NodeClaims ({nodeclaims}) launch but their nodes never register with the cluster ("{fact}"){claim_cycle}{node_role}',
+    fix: '{node_role_fix}',
+  },
+  // ------------------------------------------------ end of: rollouts and scaling (round20, r20roll)
   // ---------------------------------------------------------------- delivery: a change not applied
   {
     // a GitOps controller (Flux's Kustomization dry-run, Argo CD's sync) or kubectl apply that

@@ -16,6 +16,7 @@ import {
   upstreamWorkload,
 } from './dependencies';
 import { hasFinished, isUnhealthy } from './health';
+import { rolloutFindings } from './diagnose-rollouts';
 import { namesToken } from './text';
 import {
   isCordoned,
@@ -396,6 +397,12 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (ordered) for (const f of orderedReadyBlocked(model, ordered.entry)) push(f);
   const drain = catalog.find((c) => c.entry.id === 'drain_exceeds_grace_period');
   if (drain) for (const f of drainLongerThanGrace(model, drain.entry)) push(f);
+  for (const f of rolloutFindings(
+    model,
+    catalog.map((c) => c.entry),
+    now,
+  ))
+    push(f);
   return out;
 }
 

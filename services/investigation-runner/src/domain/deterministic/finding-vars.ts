@@ -6,6 +6,7 @@ import { newObject, type ContainerView, type ObjectView } from './observe/views'
 import { clip } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
+import { R20ROLL_VARS } from './finding-vars-r20roll';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1625,6 +1626,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   sched_insufficient: capacityVars,
   ...CONFIGURATION_VARS,
   ...R20LOGS_VARS,
+  ...R20ROLL_VARS,
 };
 
 /** The same, by the entry's class. */

@@ -23,6 +23,12 @@ import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
 import {
+  autoscalersOf,
+  NOMINATED_NODECLAIM,
+  SCALED_DOWN,
+  TARGET_HEALTH_GATE,
+} from './diagnose-rollouts';
+import {
   failsOrRestarts,
   hasCompleted,
   hasFinished,
@@ -53,12 +59,12 @@ import { jobRun, newestFirst, PULL_FAILING } from './questions-activity';
 import type { Scope, Subject } from './scope';
 import {
   apiVersionOf,
+  clusterScoped,
   currentContextOf,
   kindValue,
   servesKind,
   type ToolProfile,
 } from './tool-profile';
-import { resolveKind } from '@inquest/kube';
 
 // ------------------------------------------------------------------------------------------------
 // Gathering
@@ -233,7 +239,7 @@ export class Gatherer {
       if (p.params.apiVersion) set('apiVersion', apiVersionOf(t.kind));
     }
     // a cluster-scoped kind (a node, a namespace) is asked for without one
-    if (!t.kind || resolveKind(t.kind)?.namespaced !== false)
+    if (!t.kind || !clusterScoped(t.kind))
       set('namespace', t.namespace ?? (t.all ? undefined : this.defaultNamespace(p)));
     if (t.name) {
       if (t.kind === 'pod' && p.params.pod) set('pod', t.name);
@@ -788,6 +794,8 @@ export class Gatherer {
     // requests a mesh sidecar refuses (403 RBAC: access denied): istiod says which policy it pushed
     if (this.model.logs.some((l) => l.lines.some((x) => MESH_DENIED.test(x.text))))
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
+    // rollouts and scaling: what a deploy applied, a load balancer's health check, a deploy Job
+    await this.inspectRolloutsAndScaling();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -838,6 +846,109 @@ export class Gatherer {
     await this.inspectClaimHolders();
     // ... what a failing pod's own line points at (its mounts, its ServiceAccount, a release)
     await this.inspectLineTargets();
+  }
+
+  /**
+   * Rollouts and scaling, read once the subjects were seen: a Deployment under an autoscaler that the
+   * deployment controller cut at once, read whole (its last-applied-configuration says what the
+   * deploy asked for spec.replicas); pods held back by a load balancer's readiness gate: the
+   * Ingresses of their namespace (the health check path they set) and a held pod's log; a Job
+   * the message names that failed in another namespace than the one in scope: its pods' logs.
+   */
+  private async inspectRolloutsAndScaling(): Promise<void> {
+    const { model } = this;
+    const jobs: Promise<unknown>[] = [];
+    const cut = new Map<string, ObjectView>();
+    for (const e of model.events) {
+      const m = SCALED_DOWN.exec(e.message);
+      if (!m || !/^Deployment$/i.test(e.object?.kind ?? '') || !e.object?.name) continue;
+      const from = Number(m[2]);
+      const to = Number(m[3]);
+      if (!(to >= 1 && from >= 2 * to && from - to >= 3)) continue;
+      const d =
+        model.get('deployment', e.object.name, e.namespace) ??
+        named('deployment', e.object.name, e.namespace);
+      if (d.fields['appliedReplicas'] !== undefined) continue;
+      const scaled =
+        autoscalersOf(model, d.name, d.namespace).length ||
+        model.events.some(
+          (x) =>
+            /^HorizontalPodAutoscaler$/i.test(x.object?.kind ?? '') && x.object?.name === d.name,
+        );
+      if (scaled) cut.set(viewKey(d), d);
+    }
+    for (const d of [...cut.values()].slice(0, 2)) jobs.push(this.readWhole(d));
+    const gated = model
+      .list('pod')
+      .filter((p) =>
+        p.conditions.some((c) => TARGET_HEALTH_GATE.test(c.type) && c.status === 'False'),
+      );
+    for (const ns of [...new Set(gated.map((p) => p.namespace))].slice(0, 2)) {
+      if (!ns) continue;
+      if (!model.list('ingress', ns).length) await this.listKind('ingress', ns);
+      for (const i of model
+        .list('ingress', ns)
+        .filter((x) => x.fields['annotations'] === undefined)
+        .slice(0, 2))
+        jobs.push(this.readOrDescribe(i));
+    }
+    for (const p of gated
+      .filter((x) => !this.inspected.has(viewKey(x)) && !model.logs.some((l) => l.pod === x.name))
+      .slice(0, 1))
+      jobs.push(this.inspect(p));
+    // pods Karpenter nominated to a NodeClaim: the NodeClaims, their NodeClass (its node role)
+    // and aws-auth (the roles whose nodes may join)
+    if (model.events.some((e) => NOMINATED_NODECLAIM.test(e.message))) {
+      if (await this.listKind('nodeclaim', undefined))
+        for (const c of model
+          .list('nodeclaim')
+          .filter((x) => !x.conditions.length)
+          .slice(0, 3))
+          // cluster-scoped: asked for without the namespace a listing may have lent it
+          jobs.push(this.readOrDescribe(named('nodeclaim', c.name)));
+      if (await this.listKind('ec2nodeclass', undefined))
+        for (const c of model
+          .list('ec2nodeclass')
+          .filter((x) => x.fields['role'] === undefined)
+          .slice(0, 2))
+          jobs.push(this.readOrDescribe(named('ec2nodeclass', c.name)));
+      if (!model.get('configmap', 'aws-auth', 'kube-system')?.fields['data'])
+        jobs.push(this.readOrDescribe(named('configmap', 'aws-auth', 'kube-system')));
+    }
+    // "the deploy job failed": a failed Job of that name's stem outside the namespaces in scope
+    for (const s of this.scope.subjects.filter((x) => x.kind === 'job')) {
+      // a listing that only named them: their state read first
+      await Promise.all(
+        model
+          .list('job')
+          .filter(
+            (j) =>
+              j.name.startsWith(`${s.name}-`) &&
+              (!s.namespace || j.namespace !== s.namespace) &&
+              !j.status &&
+              !j.conditions.length,
+          )
+          .slice(0, 3)
+          .map((j) => this.readOrDescribe(j)),
+      );
+      const failed = model
+        .list('job')
+        .filter(
+          (j) =>
+            j.name.startsWith(`${s.name}-`) &&
+            (!s.namespace || j.namespace !== s.namespace) &&
+            (/^(?:Failed|BackoffLimitExceeded|DeadlineExceeded)$/.test(j.status ?? '') ||
+              j.conditions.some((c) => c.type === 'Failed' && c.status === 'True')),
+        )
+        .slice(0, 2);
+      for (const j of failed)
+        for (const p of model
+          .podsOf('job', j.name, j.namespace)
+          .filter((x) => !this.inspected.has(viewKey(x)))
+          .slice(0, 2))
+          jobs.push(this.inspect(p));
+    }
+    await Promise.all(jobs);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { InvestigationContextRecord } from '@inquest/store';
 import { kindOf } from './tool-profile';
+import { namesToken } from './text';
 
 /** What the incident is about, before any tool is called. */
 export interface Subject {
@@ -1216,6 +1217,13 @@ function pendingQuestion(
   // "why is checkout-api pending?", "why are the metrics-ingester pods Pending?": one
   // workload's incident, not a list
   if (!lists && subjects.some((s) => s.from !== 'context' && s.from !== 'message-word'))
+    return undefined;
+  // ... nor is "event-ingest scaled up but half of its pods are still Pending, why?" when the
+  // context names the same workload the message does
+  if (
+    !lists &&
+    subjects.some((s) => s.from === 'context' && s.name.length > 3 && namesToken(t, s.name))
+  )
     return undefined;
   const over = pendingLongerThan(t);
   // "how many pods are pending?" counts (the count question answers it)

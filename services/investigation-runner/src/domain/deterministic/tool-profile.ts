@@ -87,13 +87,28 @@ const PLAIN_WORDS =
  * Kinds beyond the core API that investigations meet, and plural short names people type
  * (`pvcs`); everything else is `@inquest/kube`'s `resolveKind`, kubectl's way of reading a kind.
  */
-const EXTRA_KINDS: Record<string, { kind: string; proper: string; apiVersion: string }> = {
+const EXTRA_KINDS: Record<
+  string,
+  { kind: string; proper: string; apiVersion: string; namespaced?: false }
+> = {
   certificate: { kind: 'certificate', proper: 'Certificate', apiVersion: 'cert-manager.io/v1' },
   scaledobject: { kind: 'scaledobject', proper: 'ScaledObject', apiVersion: 'keda.sh/v1alpha1' },
   triggerauthentication: {
     kind: 'triggerauthentication',
     proper: 'TriggerAuthentication',
     apiVersion: 'keda.sh/v1alpha1',
+  },
+  nodeclaim: {
+    kind: 'nodeclaim',
+    proper: 'NodeClaim',
+    apiVersion: 'karpenter.sh/v1',
+    namespaced: false,
+  },
+  ec2nodeclass: {
+    kind: 'ec2nodeclass',
+    proper: 'EC2NodeClass',
+    apiVersion: 'karpenter.k8s.aws/v1',
+    namespaced: false,
   },
 };
 const EXTRA_WORDS: Record<string, string> = {
@@ -108,6 +123,10 @@ const EXTRA_WORDS: Record<string, string> = {
   scaledobjects: 'scaledobject',
   triggerauthentication: 'triggerauthentication',
   triggerauthentications: 'triggerauthentication',
+  nodeclaim: 'nodeclaim',
+  nodeclaims: 'nodeclaim',
+  ec2nodeclass: 'ec2nodeclass',
+  ec2nodeclasses: 'ec2nodeclass',
 };
 
 /** singular lower-case kind of a word ("pods", "po", "Pod", "deployment.apps" -> pod, deployment) */
@@ -121,6 +140,9 @@ export function kindOf(word: string | undefined): string | undefined {
 
 export const apiVersionOf = (kind: string) =>
   EXTRA_KINDS[kind]?.apiVersion ?? resolveKind(kind)?.apiVersion ?? 'v1';
+/** a kind whose objects live outside namespaces (a node, a NodeClaim) */
+export const clusterScoped = (kind: string) =>
+  EXTRA_KINDS[kind]?.namespaced === false || resolveKind(kind)?.namespaced === false;
 export const properKind = (kind: string) =>
   EXTRA_KINDS[kind]?.proper ?? resolveKind(kind)?.kind ?? kind;
 

@@ -824,7 +824,10 @@ function readQuotaAndRbac(lines: Line[], kind: string, fields: Record<string, st
       for (; j < lines.length && lines[j]!.raw.trim(); j++) value.push(lines[j]!.raw);
       const text = value.join('\n').trim();
       if (!/^\*+$|^<\d+ bytes, value (?:hidden|never shown)/.test(text))
-        data[key] = keptConfigValue(text);
+        // aws-auth's mapRoles whole (which IAM roles may join nodes); other values kept short
+        data[key] = /^map(?:Roles|Users|Accounts)$/.test(key)
+          ? text.slice(0, 4000)
+          : keptConfigValue(text);
       i = j;
     }
     if (Object.keys(data).length) fields['data'] = JSON.stringify(data);

@@ -55,6 +55,15 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   // a ServiceAccount's annotations (IRSA's role and token audience) and an Ingress's
   if (kind === 'serviceaccount' || kind === 'ingress')
     v.fields['annotations'] = JSON.stringify(ann);
+  // what the last `kubectl apply` asked for spec.replicas ("none": its manifest had no replicas)
+  const applied = ann['kubectl.kubernetes.io/last-applied-configuration'];
+  if (applied && (kind === 'deployment' || kind === 'statefulset'))
+    try {
+      const r = rec(rec(JSON.parse(applied) as unknown)['spec'])['replicas'];
+      v.fields['appliedReplicas'] = typeof r === 'number' ? String(r) : 'none';
+    } catch {
+      // a cut annotation says nothing
+    }
   if (ann['kubernetes.io/change-cause'])
     v.fields['changeCause'] = ann['kubernetes.io/change-cause'];
   // a rollback renumbers the revision it went back to: the numbers it had before
@@ -98,6 +107,12 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       .map(([k, x]) => `${k}=${x}`)
       .join(',');
   if (podSpec['affinity']) v.fields['affinity'] = JSON.stringify(podSpec['affinity']).slice(0, 600);
+  // the group the kubelet gives every file of the pod's volumes, and whether it walks them each time
+  const podSecurity = rec(podSpec['securityContext']);
+  if (num(podSecurity['fsGroup']) !== undefined)
+    v.fields['fsGroup'] = String(num(podSecurity['fsGroup']));
+  if (str(podSecurity['fsGroupChangePolicy']))
+    v.fields['fsGroupChangePolicy'] = String(str(podSecurity['fsGroupChangePolicy']));
   const tol = arr(podSpec['tolerations'])
     .map(rec)
     .map(
@@ -167,6 +182,18 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   if (str(podSpec['dnsPolicy'])) v.fields['dnsPolicy'] = String(podSpec['dnsPolicy']);
   // KEDA: what a ScaledObject scales, how far down, on which triggers (and their authentication);
   // the Secrets a TriggerAuthentication reads
+  // Karpenter: the IAM role an EC2NodeClass gives its nodes, the NodeClass a NodeClaim uses and
+  // the node it became
+  if (kind === 'ec2nodeclass') {
+    if (str(spec['role'])) v.fields['role'] = String(spec['role']);
+    if (str(status['instanceProfile']))
+      v.fields['instanceProfile'] = String(status['instanceProfile']);
+  }
+  if (kind === 'nodeclaim') {
+    const ref = str(rec(spec['nodeClassRef'])['name']);
+    if (ref) v.fields['nodeClass'] = ref;
+    if (str(status['nodeName'])) v.fields['nodeName'] = String(status['nodeName']);
+  }
   if (kind === 'scaledobject') {
     const target = str(rec(spec['scaleTargetRef'])['name']);
     if (target) v.fields['scaleTarget'] = target;
@@ -569,9 +596,13 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     // a ConfigMap's values (never a Secret's), those a tool server did not hide
     if (kind === 'configmap') {
       const data = Object.entries(strMap(o['data'])).filter(([, x]) => !HIDDEN_VALUE.test(x));
+      // EKS's aws-auth whole: which IAM roles may join nodes is in its long mapRoles
+      const cap = v.name === 'aws-auth' ? 4000 : 200;
       if (data.length)
         v.fields['data'] = JSON.stringify(
-          Object.fromEntries(data.map(([k, x]) => [k, keptConfigValue(x)])),
+          Object.fromEntries(
+            data.map(([k, x]) => [k, cap > 200 ? x.slice(0, cap) : keptConfigValue(x)]),
+          ),
         );
     }
     // who a binding grants what: its role and its subjects
