@@ -314,6 +314,32 @@ export class Gatherer {
     );
   }
 
+  /**
+   * A namespace's NetworkPolicies listed, then each whose listing lacks `field` (its rules, its
+   * policy types) read whole by name: at most `max`.
+   */
+  private async readNetworkPolicies(ns: string, field: string, max: number): Promise<void> {
+    await this.first(
+      this.listers('networkpolicy'),
+      { kind: 'networkpolicy', namespace: ns },
+      { kind: 'networkpolicy', namespace: ns },
+    );
+    const readers = this.tools('get', 'networkpolicy').filter((p) => p.params.name);
+    await Promise.all(
+      this.model
+        .list('networkpolicy', ns)
+        .filter((n) => n.namespace === ns && n.fields[field] === undefined)
+        .slice(0, max)
+        .map((n) =>
+          this.first(
+            readers,
+            { kind: 'networkpolicy', name: n.name, namespace: ns },
+            { kind: 'networkpolicy', namespace: ns },
+          ),
+        ),
+    );
+  }
+
   /** The current kubeconfig context, from a contexts tool that needs no parameter. */
   private async discoverContext(): Promise<void> {
     for (const p of this.kube().filter((x) => x.verb === 'contexts' && !x.required.length)) {
@@ -3327,25 +3353,7 @@ export class Gatherer {
     }
     const ns = this.scope.namespaces[0];
     if (!GATEWAY_TIMEOUT.test(text) || !ns || /^kube-/.test(ns)) return;
-    await this.first(
-      this.listers('networkpolicy'),
-      { kind: 'networkpolicy', namespace: ns },
-      { kind: 'networkpolicy', namespace: ns },
-    );
-    const readers = this.tools('get', 'networkpolicy').filter((p) => p.params.name);
-    await Promise.all(
-      model
-        .list('networkpolicy', ns)
-        .filter((n) => n.namespace === ns && n.fields['ingressRules'] === undefined)
-        .slice(0, 5)
-        .map((n) =>
-          this.first(
-            readers,
-            { kind: 'networkpolicy', name: n.name, namespace: ns },
-            { kind: 'networkpolicy', namespace: ns },
-          ),
-        ),
-    );
+    await this.readNetworkPolicies(ns, 'ingressRules', 5);
     // the namespaces its rules name by label: each read whole where its labels are not known (a
     // selector name=x usually means the namespace named x), the listing when none is named so
     const values = new Set<string>();
@@ -3711,7 +3719,6 @@ export class Gatherer {
    * namespace's NetworkPolicies, each read whole (listings do not show the rules).
    */
   private async inspectEgressPolicies(targets: ObjectView[]): Promise<void> {
-    const { model } = this;
     const namespaces = new Set(
       [
         ...this.subjectPodsLogging(targets, DNS_TIMEOUT),
@@ -3719,25 +3726,7 @@ export class Gatherer {
       ].flatMap((p) => p.namespace ?? []),
     );
     for (const ns of [...namespaces].slice(0, 1)) {
-      await this.first(
-        this.listers('networkpolicy'),
-        { kind: 'networkpolicy', namespace: ns },
-        { kind: 'networkpolicy', namespace: ns },
-      );
-      const getters = this.tools('get', 'networkpolicy').filter((p) => p.params.name);
-      await Promise.all(
-        model
-          .list('networkpolicy', ns)
-          .filter((n) => n.namespace === ns && n.fields['policyTypes'] === undefined)
-          .slice(0, 4)
-          .map((n) =>
-            this.first(
-              getters,
-              { kind: 'networkpolicy', name: n.name, namespace: ns },
-              { kind: 'networkpolicy', namespace: ns },
-            ),
-          ),
-      );
+      await this.readNetworkPolicies(ns, 'policyTypes', 4);
     }
   }
 
