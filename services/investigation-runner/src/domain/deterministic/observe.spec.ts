@@ -451,3 +451,33 @@ describe('observe: log lines', () => {
     expect(o.logs[0]!.lines.map((l) => l.level)).toEqual([undefined, 'error']);
   });
 });
+
+describe('observe: events a result dict lists without their object', () => {
+  const out = (events: unknown[]) =>
+    observe(
+      { success: true, events },
+      { tool: 'k8s:get_events', verb: 'events', namespace: 'shop' },
+    );
+
+  it('ties an event to the object its own name starts with ("<object>.<hex>", as the API names events)', () => {
+    const o = out([
+      {
+        name: 'cart-api-5d8f9c7b6d-q2x7p.17f3a2b4c5d6e7f8',
+        type: 'Warning',
+        reason: 'BackOff',
+        message: 'Back-off restarting failed container api',
+        timestamp: '2026-11-18 14:15:58+00:00',
+      },
+    ]);
+    expect(o.events).toHaveLength(1);
+    expect(o.events[0]!.object).toEqual({ name: 'cart-api-5d8f9c7b6d-q2x7p' });
+    expect(o.events[0]!.reason).toBe('BackOff');
+  });
+
+  it('leaves an event whose name is not "<object>.<hex>" without an object', () => {
+    const o = out([
+      { name: 'nightly-report', type: 'Warning', reason: 'Failed', message: 'something failed' },
+    ]);
+    expect(o.events[0]!.object).toBeUndefined();
+  });
+});

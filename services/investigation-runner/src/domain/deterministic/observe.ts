@@ -374,6 +374,9 @@ function customEvent(
     const [k, n] = o.includes('/') ? o.split('/', 2) : [undefined, o];
     object = { kind: kindOf(k) ?? k, name: n ?? o };
   }
+  // an event that names only itself: the API names an event "<object>.<hex>"
+  const own = !object ? /^([a-z0-9][a-z0-9.-]*?)\.[0-9a-f]{8,}$/.exec(str(r['name']) ?? '') : null;
+  if (own) object = { name: own[1]! };
   out.events.push({
     type: str(r['type']),
     reason: str(r['reason']),
