@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RunningVocabulary } from '../run';
 import type { Scenario } from '../scenario';
-import { vocabularies } from '.';
+import { optionalVocabularies } from '.';
 
 /** A small world of our own: a crash-looping api in shop, its Deployment, Service and node. */
 const WORLD: Scenario = {
@@ -129,7 +129,7 @@ const WORLD: Scenario = {
 const POD = 'api-7d9f8b6c5-x2x4z';
 
 describe('vocabulary kubectl-mcp (rohitg00/kubectl-mcp-server)', () => {
-  const vocab = vocabularies().find((v) => v.name === 'kubectl-mcp')!;
+  const vocab = optionalVocabularies().find((v) => v.name === 'kubectl-mcp')!;
   let running: RunningVocabulary;
   const client = new Client({ name: 'kubectl-mcp-spec', version: '0.0.0' });
   beforeAll(async () => {
