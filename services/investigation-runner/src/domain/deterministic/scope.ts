@@ -1218,7 +1218,7 @@ function pendingQuestion(
   // workload's incident, not a list
   if (!lists && subjects.some((s) => s.from !== 'context' && s.from !== 'message-word'))
     return undefined;
-  // ... nor is "event-ingest scaled up but half of its pods are still Pending, why?" when the
+  // ... nor is "orders-api scaled up but half of its pods are still Pending, why?" when the
   // context names the same workload the message does
   if (
     !lists &&
