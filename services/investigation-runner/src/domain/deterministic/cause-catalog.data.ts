@@ -329,8 +329,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // not the kubelet's MemoryPressure condition ("kubelet has insufficient memory available")
     text: '(?<!has )Insufficient (?<res>cpu|memory|nvidia\\.com/gpu|ephemeral-storage|pods|[\\w./-]+)',
     cause:
-      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}{autoscaler}',
-    fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes{autoscaler_fix}.',
+      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}{autoscaler}{capacity_holder}',
+    fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes{autoscaler_fix}.{capacity_holder_fix}',
   },
   {
     // cluster-autoscaler's NotTriggerScaleUp event / its log: the group cannot grow
@@ -2114,6 +2114,25 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       "{subject}'s pods drop the ingress controller's connections: NetworkPolicy {policy} admits port {ports} only from namespaces labelled {ns_selector} (its namespaceSelector), but {nobody}{meant}, and no other policy admits traffic from outside the namespace, so the connections to {subject} from Ingress {ingress} time out (504) while its pods are Running and Ready",
     fix: 'Give the namespace of the ingress controller the label {ns_selector}{meant_fix}; then the policy {policy} admits the controller again.',
   },
+  // ------------------------------------------------ scheduling: who holds the capacity, who evicts (round21, r21sched)
+  // the variables of these rules: finding-vars-r21sched.ts (also the CronJob whose piled-up runs
+  // hold the requests, said by sched_insufficient's {capacity_holder})
+  {
+    // cluster-autoscaler's ScaleDown event on a pod it deletes to remove an underused node: a
+    // Job's pod is not restarted where it was, the attempt is lost and counts against backoffLimit
+    id: 'job_pod_evicted_by_scale_down',
+    class: 'job_failed',
+    title: "a Job's pods evicted by the cluster autoscaler's scale-down",
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    reason: '^ScaleDown$',
+    text: 'deleting pod for node scale down',
+    cause:
+      '{subject} does not finish: {evicted_runs} evicted by the cluster autoscaler\'s scale-down ("{fact}"){ca_line}. The autoscaler removes a node it finds underused and evicts (SIGTERM) the pods on it; a pod without the annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" does not stop it, so each run is killed before it ends{ca_backoff}',
+    fix: 'Annotate the pod template of {ca_job} with cluster-autoscaler.kubernetes.io/safe-to-evict: "false" so the cluster autoscaler does not remove the node under a running pod (and checkpoint long work so a restarted run resumes), then re-run the Job.',
+  },
+  // ------------------------------------------------ end of: scheduling (round21, r21sched)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -22,6 +22,7 @@ import { dedupe } from './collections';
 import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
+import { piledCronRuns } from './finding-vars-r21sched';
 import {
   autoscalersOf,
   NOMINATED_NODECLAIM,
@@ -822,6 +823,8 @@ export class Gatherer {
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
     // rollouts and scaling: what a deploy applied, a load balancer's health check, a deploy Job
     await this.inspectRolloutsAndScaling();
+    // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
+    await this.inspectCapacityHoldersAndScaleDowns();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -872,6 +875,31 @@ export class Gatherer {
     await this.inspectClaimHolders();
     // ... what a failing pod's own line points at (its mounts, its ServiceAccount, a release)
     await this.inspectLineTargets();
+  }
+
+  /**
+   * Scheduling (round21, r21sched): pods that find no node with room for their requests while
+   * one CronJob has several runs alive at once: that CronJob read whole (its schedule and its
+   * concurrencyPolicy say why the runs overlap); a pod the cluster autoscaler deleted for a
+   * node scale-down: the autoscaler's own log (the node it removed and its utilization).
+   */
+  private async inspectCapacityHoldersAndScaleDowns(): Promise<void> {
+    if (this.model.events.some((e) => /(?<!has )Insufficient (?:cpu|memory)\b/.test(e.message))) {
+      const piled = piledCronRuns(this.model)[0];
+      if (piled && !piled.cron?.fields['concurrencyPolicy']) {
+        const cron = piled.cron ?? {
+          ...newObject('cronjob', piled.name, 'scope'),
+          namespace: piled.namespace || undefined,
+        };
+        await this.readOrDescribe(cron);
+      }
+    }
+    if (
+      this.model.events.some(
+        (e) => e.reason === 'ScaleDown' && /for node scale down/i.test(e.message),
+      )
+    )
+      await this.systemPodLog(/^cluster-autoscaler-[a-z0-9]+-[a-z0-9]+$/, 'kube-system');
   }
 
   /**

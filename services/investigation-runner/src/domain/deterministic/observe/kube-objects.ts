@@ -337,6 +337,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       'storageClassName',
       'volumeName',
       'schedule',
+      'concurrencyPolicy',
       'suspend',
       'unschedulable',
       'provisioner',
