@@ -2118,16 +2118,16 @@ export const CAUSE_CATALOG: CauseEntry[] = [
   // the variables of these rules: finding-vars-r21sched.ts (also the CronJob whose piled-up runs
   // hold the requests, said by sched_insufficient's {capacity_holder})
   {
-    // cluster-autoscaler's ScaleDown event on a pod it deletes to remove an underused node: a
-    // Job's pod is not restarted where it was, the attempt is lost and counts against backoffLimit
+    // cluster-autoscaler's ScaleDown event ("deleting pod for node scale down") on a pod it
+    // deletes to remove an underused node: a Job's pod is not restarted where it was, the attempt
+    // is lost and counts against backoffLimit (a Deployment's pod is replaced: not this)
     id: 'job_pod_evicted_by_scale_down',
     class: 'job_failed',
     title: "a Job's pods evicted by the cluster autoscaler's scale-down",
     role: 'cause',
     strength: 0.9,
-    on: ['event'],
-    reason: '^ScaleDown$',
-    text: 'deleting pod for node scale down',
+    // not matched line by line: diagnose-r21sched.ts keeps the events on a Job's pods
+    on: [],
     cause:
       '{subject} does not finish: {evicted_runs} evicted by the cluster autoscaler\'s scale-down ("{fact}"){ca_line}. The autoscaler removes a node it finds underused and evicts (SIGTERM) the pods on it; a pod without the annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" does not stop it, so each run is killed before it ends{ca_backoff}',
     fix: 'Annotate the pod template of {ca_job} with cluster-autoscaler.kubernetes.io/safe-to-evict: "false" so the cluster autoscaler does not remove the node under a running pod (and checkpoint long work so a restarted run resumes), then re-run the Job.',
