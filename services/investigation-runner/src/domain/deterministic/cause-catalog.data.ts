@@ -2132,6 +2132,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} does not finish: {evicted_runs} evicted by the cluster autoscaler\'s scale-down ("{fact}"){ca_line}. The autoscaler removes a node it finds underused and evicts (SIGTERM) the pods on it; a pod without the annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" does not stop it, so each run is killed before it ends{ca_backoff}',
     fix: 'Annotate the pod template of {ca_job} with cluster-autoscaler.kubernetes.io/safe-to-evict: "false" so the cluster autoscaler does not remove the node under a running pod (and checkpoint long work so a restarted run resumes), then re-run the Job.',
   },
+  {
+    // not matched line by line: diagnose-r21sched.ts compares an Ingress's force-ssl-redirect, the
+    // ingress controller's Service (its https port sent to the plain http port: TLS ends at the
+    // load balancer), its ConfigMap (use-forwarded-headers) and its access log (308 for the backend)
+    id: 'ingress_ssl_redirect_loop',
+    class: 'recent_change',
+    title:
+      'an Ingress forces the redirect to https behind a load balancer that ends TLS: a 308 redirect loop',
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} is answered with a redirect loop{hosts}: Ingress {ingress} sets {annotation}: "true", but TLS ends at the load balancer in front of the ingress controller: its Service {lb_service} sends {lb_ports}{lb_cert}, so the controller receives every request as plain HTTP and answers 308 to https again, forever (browsers give up with ERR_TOO_MANY_REDIRECTS){access}{forwarded}',
+    fix: 'Remove {annotation} from Ingress {ingress} (redirect http to https at the load balancer instead), or let the controller know the original scheme: terminate TLS on the controller (the https port to its https targetPort), or set use-forwarded-headers: "true" in its ConfigMap when the load balancer sends X-Forwarded-Proto (an AWS NLB does not).',
+  },
   // ------------------------------------------------ end of: scheduling (round21, r21sched)
   // ---------------------------------------------------------------- symptoms
   {

@@ -3,7 +3,8 @@
  * who holds the capacity, who evicts (round21, r21sched)" block, variables in
  * finding-vars-r21sched.ts), one test per rule, each with a near miss where it must not fire:
  * pods with no node with room while one CronJob's runs pile up (several alive at once), and a
- * Job whose pods the cluster autoscaler deleted for a node scale-down.
+ * Job whose pods the cluster autoscaler deleted for a node scale-down; an Ingress that forces the
+ * redirect to https behind a load balancer that ends TLS (a 308 redirect loop).
  */
 import {
   NOW,
@@ -14,6 +15,7 @@ import {
   kubeEvent,
   namespaceObj,
   podObj,
+  serviceObj,
   warningEvent,
   ago,
   type ApiWorld,
@@ -260,5 +262,140 @@ describe('round21 rules: scheduling, who holds the capacity and who evicts (r21s
     );
     expect(fine).not.toContain('safe-to-evict');
     expect(fine).toContain('No problem found');
+  });
+
+  it('an Ingress forcing the https redirect behind a load balancer that ends TLS: the answer says force-ssl-redirect, 308 and the port mapping; TLS ending on the controller, or use-forwarded-headers set: not this rule', async () => {
+    const ns = 'web';
+    const world = (o: {
+      tlsOnController?: boolean;
+      forwarded?: boolean;
+      log?: 'none' | 'recovered';
+    }): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('ingress-nginx'),
+        deploymentObj('shopfront', ns, ['registry.example.com/shopfront:9.2'], 2, 2),
+        ...['a1b2c', 'd3e4f'].map((x) =>
+          podObj({
+            name: `shopfront-6f7d8c9b5-${x}`,
+            ns,
+            labels: { app: 'shopfront' },
+            owner: { kind: 'ReplicaSet', name: 'shopfront-6f7d8c9b5' },
+            boxes: [{ name: 'shopfront', image: 'registry.example.com/shopfront:9.2' }],
+          }),
+        ),
+        serviceObj('shopfront', ns, { app: 'shopfront' }, 3000, { port: 80 }),
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: {
+            name: 'shopfront',
+            namespace: ns,
+            creationTimestamp: ago(60 * 24 * 90),
+            annotations: { 'nginx.ingress.kubernetes.io/force-ssl-redirect': 'true' },
+          },
+          spec: {
+            ingressClassName: 'nginx',
+            rules: [
+              {
+                host: 'shop.example.org',
+                http: {
+                  paths: [
+                    {
+                      path: '/',
+                      pathType: 'Prefix',
+                      backend: { service: { name: 'shopfront', port: { name: 'http' } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+        podObj({
+          name: 'ingress-nginx-controller-7d9f8b6c5-k2m4p',
+          ns: 'ingress-nginx',
+          labels: { 'app.kubernetes.io/name': 'ingress-nginx' },
+          owner: { kind: 'ReplicaSet', name: 'ingress-nginx-controller-7d9f8b6c5' },
+          boxes: [
+            { name: 'controller', image: 'registry.k8s.io/ingress-nginx/controller:v1.11.2' },
+          ],
+        }),
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: {
+            name: 'ingress-nginx-controller',
+            namespace: 'ingress-nginx',
+            creationTimestamp: ago(60 * 24 * 200),
+            annotations: {
+              'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb',
+              ...(o.tlsOnController
+                ? {}
+                : {
+                    'service.beta.kubernetes.io/aws-load-balancer-ssl-cert':
+                      'arn:aws:acm:us-east-1:111122223333:certificate/abc',
+                  }),
+            },
+          },
+          spec: {
+            type: 'LoadBalancer',
+            selector: { 'app.kubernetes.io/name': 'ingress-nginx' },
+            ports: [
+              { name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' },
+              {
+                name: 'https',
+                port: 443,
+                targetPort: o.tlsOnController ? 'https' : 'http',
+                protocol: 'TCP',
+              },
+            ],
+          },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'ingress-nginx-controller', namespace: 'ingress-nginx' },
+          data: o.forwarded ? { 'use-forwarded-headers': 'true' } : { 'proxy-body-size': '8m' },
+        },
+      ],
+      events: [],
+      logs: {
+        'ingress-nginx-controller-7d9f8b6c5-k2m4p': [
+          ...(o.log === 'none'
+            ? []
+            : [
+                `10.0.1.5 - - [10/Mar/2026:11:20:02 +0000] "GET / HTTP/1.1" 200 4821 "-" "Mozilla/5.0" 512 0.041 [${ns}-shopfront-http] [] 10.0.2.7:3000 4821 0.041 200 8c1f0e2a`,
+                `10.0.1.5 - - [10/Mar/2026:11:50:10 +0000] "GET / HTTP/1.1" 308 164 "-" "Mozilla/5.0" 512 0.000 [${ns}-shopfront-http] [] - - - - 1c8b042f`,
+              ]),
+          ...(o.log === 'recovered'
+            ? [
+                `10.0.1.5 - - [10/Mar/2026:11:55:10 +0000] "GET / HTTP/1.1" 200 4821 "-" "Mozilla/5.0" 512 0.040 [${ns}-shopfront-http] [] 10.0.2.7:3000 4821 0.040 200 9d2e1f3b`,
+              ]
+            : []),
+        ].join('\n'),
+      },
+    });
+    const ask =
+      'shop.example.org gives ERR_TOO_MANY_REDIRECTS in every browser. shopfront pods look fine?';
+    const loop = answerOf((await investigateAt(apiTools(world({})), ask, NOW)).result);
+    expect(loop).toContain('force-ssl-redirect');
+    expect(loop).toContain('308');
+    expect(loop).toContain('port 443 -> targetPort http');
+    expect(loop).toContain('aws-load-balancer-ssl-cert');
+    // the controller's log unread: its ConfigMap read, trusting no forwarded scheme, says enough
+    const unread = answerOf(
+      (await investigateAt(apiTools(world({ log: 'none' })), ask, NOW)).result,
+    );
+    expect(unread).toContain('force-ssl-redirect');
+    expect(unread).toContain('use-forwarded-headers');
+    for (const near of [
+      { tlsOnController: true },
+      { forwarded: true },
+      { log: 'recovered' as const },
+    ]) {
+      const fine = answerOf((await investigateAt(apiTools(world(near)), ask, NOW)).result);
+      expect(fine).not.toContain('redirect loop');
+    }
   });
 });
