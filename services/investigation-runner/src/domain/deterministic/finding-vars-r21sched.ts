@@ -5,7 +5,7 @@
  * cluster autoscaler's own line about the node it removed under a Job's pod.
  */
 import type { FindingContext } from './finding-vars';
-import { hasFinished } from './health';
+import { hasFinished, isUnhealthy } from './health';
 import { quantity, type ClusterModel } from './model';
 import type { ObjectView } from './observe/views';
 import { clip } from './text';
@@ -70,7 +70,7 @@ export function piledCronRuns(model: ClusterModel, except?: string) {
  * Who holds the requests when no node has room: a CronJob whose runs overlap (each run outlives
  * its schedule interval and concurrencyPolicy Allow starts the next anyway).
  */
-function capacityHolder({ f, model, pod }: FindingContext): Vars {
+function capacityHolder({ f, model, pod, now }: FindingContext): Vars {
   const res = f.groups['res'] ?? '';
   if (res !== 'cpu' && res !== 'memory') return {};
   const self = pod ? model.workloadOf(pod).name : f.workload;
@@ -90,8 +90,14 @@ function capacityHolder({ f, model, pod }: FindingContext): Vars {
   const held = (runs.length - pending) * each;
   const amount = (n: number) => (res === 'cpu' ? fmtCpu(n) : `${Math.round(n / 1024 ** 2)}Mi`);
   const jobs = new Set(runs.map((p) => p.name.replace(/-[a-z0-9]{5}$/, ''))).size;
+  // said only when every node read is Ready
+  const nodes = model.list('node');
+  const kept =
+    nodes.length && !nodes.some((n) => isUnhealthy(n, now))
+      ? `. All ${nodes.length} nodes read are Ready: no node was lost`
+      : '';
   return {
-    capacity_holder: `. What holds the ${res}: CronJob ${name}${schedule ? ` (schedule "${schedule}"${policy ? `, concurrencyPolicy ${policy}` : ''})` : policy ? ` (concurrencyPolicy ${policy})` : ''} has ${jobs} runs alive at once (${states}): each run lasts longer than its schedule interval and ${policy && policy !== 'Allow' ? 'its runs still overlap' : 'concurrencyPolicy Allow starts the next one anyway'}, so the runs pile up${each ? `; each requests ${amount(each)} ${res}, ${amount(held)} held by the runs scheduled` : ' and hold their requests'}. No node was lost`,
+    capacity_holder: `. What holds the ${res}: CronJob ${name}${schedule ? ` (schedule "${schedule}"${policy ? `, concurrencyPolicy ${policy}` : ''})` : policy ? ` (concurrencyPolicy ${policy})` : ''} has ${jobs} runs alive at once (${states}): each run lasts longer than its schedule interval and ${policy && policy !== 'Allow' ? 'its runs still overlap' : 'concurrencyPolicy Allow starts the next one anyway'}, so the runs pile up${each ? `; each requests ${amount(each)} ${res}, ${amount(held)} held by the runs scheduled` : ' and hold their requests'}${kept}`,
     capacity_holder_fix: ` Stop the pile-up first: set concurrencyPolicy: Forbid on CronJob ${name}${schedule ? ` and a schedule its run fits in (now "${schedule}")` : ''}, then delete its piled-up Jobs (\`kubectl delete job\` of the older runs) to free their requests.`,
   };
 }
