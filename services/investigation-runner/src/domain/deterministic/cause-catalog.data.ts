@@ -329,8 +329,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // not the kubelet's MemoryPressure condition ("kubelet has insufficient memory available")
     text: '(?<!has )Insufficient (?<res>cpu|memory|nvidia\\.com/gpu|ephemeral-storage|pods|[\\w./-]+)',
     cause:
-      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}{autoscaler}',
-    fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes{autoscaler_fix}.',
+      '{subject} stays Pending: no node has enough free {res} for its requests{requests} ("{fact}"){capacity}{autoscaler}{capacity_holder}',
+    fix: 'Lower the {res} requests of {subject}, free capacity, or add nodes{autoscaler_fix}.{capacity_holder_fix}',
   },
   {
     // cluster-autoscaler's NotTriggerScaleUp event / its log: the group cannot grow
@@ -2114,6 +2114,40 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       "{subject}'s pods drop the ingress controller's connections: NetworkPolicy {policy} admits port {ports} only from namespaces labelled {ns_selector} (its namespaceSelector), but {nobody}{meant}, and no other policy admits traffic from outside the namespace, so the connections to {subject} from Ingress {ingress} time out (504) while its pods are Running and Ready",
     fix: 'Give the namespace of the ingress controller the label {ns_selector}{meant_fix}; then the policy {policy} admits the controller again.',
   },
+  // ------------------------------------------------ scheduling: who holds the capacity, who evicts (round21, r21sched)
+  // the variables of these rules: finding-vars-r21sched.ts (also the CronJob whose piled-up runs
+  // hold the requests, said by sched_insufficient's {capacity_holder})
+  {
+    // cluster-autoscaler's ScaleDown event ("deleting pod for node scale down") on a pod it
+    // deletes to remove an underused node: a Job's pod is not restarted where it was, the attempt
+    // is lost and counts against backoffLimit (a Deployment's pod is replaced: not this)
+    id: 'job_pod_evicted_by_scale_down',
+    class: 'job_failed',
+    title: "a Job's pods evicted by the cluster autoscaler's scale-down",
+    role: 'cause',
+    strength: 0.9,
+    // not matched line by line: diagnose-r21sched.ts keeps the events on a Job's pods
+    on: [],
+    cause:
+      '{subject} does not finish: {evicted_runs} evicted by the cluster autoscaler\'s scale-down ("{fact}"){ca_line}. The autoscaler removes a node it finds underused and evicts (SIGTERM) the pods on it; a pod without the annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" does not stop it, so each run is killed before it ends{ca_backoff}',
+    fix: 'Annotate the pod template of {ca_job} with cluster-autoscaler.kubernetes.io/safe-to-evict: "false" so the cluster autoscaler does not remove the node under a running pod (and checkpoint long work so a restarted run resumes), then re-run the Job.',
+  },
+  {
+    // not matched line by line: diagnose-r21sched.ts compares an Ingress's force-ssl-redirect, the
+    // ingress controller's Service (its https port sent to the plain http port: TLS ends at the
+    // load balancer), its ConfigMap (use-forwarded-headers) and its access log (308 for the backend)
+    id: 'ingress_ssl_redirect_loop',
+    class: 'recent_change',
+    title:
+      'an Ingress forces the redirect to https behind a load balancer that ends TLS: a 308 redirect loop',
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} is answered with a redirect loop{hosts}: Ingress {ingress} sets {annotation}: "true", but TLS ends at the load balancer in front of the ingress controller: its Service {lb_service} sends {lb_ports}{lb_cert}, so the controller receives every request as plain HTTP and answers 308 to https again, forever (browsers give up with ERR_TOO_MANY_REDIRECTS){access}{forwarded}',
+    fix: 'Remove {annotation} from Ingress {ingress} (redirect http to https at the load balancer instead), or let the controller know the original scheme: terminate TLS on the controller (the https port to its https targetPort), or set use-forwarded-headers: "true" in its ConfigMap when the load balancer sends X-Forwarded-Proto (an AWS NLB does not).',
+  },
+  // ------------------------------------------------ end of: scheduling (round21, r21sched)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -17,6 +17,7 @@ import {
 } from './dependencies';
 import { hasFinished, isUnhealthy } from './health';
 import { rolloutFindings } from './diagnose-rollouts';
+import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { namesToken } from './text';
 import {
   isCordoned,
@@ -397,6 +398,10 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   if (ordered) for (const f of orderedReadyBlocked(model, ordered.entry)) push(f);
   const drain = catalog.find((c) => c.entry.id === 'drain_exceeds_grace_period');
   if (drain) for (const f of drainLongerThanGrace(model, drain.entry)) push(f);
+  const scaledDown = catalog.find((c) => c.entry.id === 'job_pod_evicted_by_scale_down');
+  if (scaledDown) for (const f of scaleDownEvictedJobs(model, scaledDown.entry)) push(f);
+  const loop = catalog.find((c) => c.entry.id === 'ingress_ssl_redirect_loop');
+  if (loop) for (const f of sslRedirectLoops(model, loop.entry)) push(f);
   for (const f of rolloutFindings(
     model,
     catalog.map((c) => c.entry),

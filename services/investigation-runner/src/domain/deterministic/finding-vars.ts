@@ -7,6 +7,7 @@ import { clip } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R20ROLL_VARS } from './finding-vars-r20roll';
+import { R21SCHED_VARS, r21schedCapacityHolder } from './finding-vars-r21sched';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -995,7 +996,8 @@ function tlsSecretElsewhere({ model, vars }: FindingContext): Record<string, str
 }
 
 /** Why no node comes: the cluster autoscaler's answer for these pods, and what fits where. */
-function capacityVars({ f, model, pod, names }: FindingContext): Record<string, string> {
+function capacityVars(ctx: FindingContext): Record<string, string> {
+  const { f, model, pod, names } = ctx;
   const said = model.events.find(
     (e) =>
       e.reason === 'NotTriggerScaleUp' &&
@@ -1011,7 +1013,7 @@ function capacityVars({ f, model, pod, names }: FindingContext): Record<string, 
     vars['autoscaler'] =
       `. The cluster autoscaler adds no node: the node group is at its max size ("${clip(said.message, 200)}")`;
   if (pod) vars['capacity'] = fitsNoNode(model, pod, f.groups['res'] ?? '');
-  return vars;
+  return { ...vars, ...r21schedCapacityHolder(ctx) };
 }
 
 /** what Redis logs when a background save fails */
@@ -1627,6 +1629,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...CONFIGURATION_VARS,
   ...R20LOGS_VARS,
   ...R20ROLL_VARS,
+  ...R21SCHED_VARS,
 };
 
 /** The same, by the entry's class. */

@@ -22,6 +22,7 @@ import { dedupe } from './collections';
 import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
+import { piledCronRuns } from './finding-vars-r21sched';
 import {
   autoscalersOf,
   NOMINATED_NODECLAIM,
@@ -822,6 +823,8 @@ export class Gatherer {
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
     // rollouts and scaling: what a deploy applied, a load balancer's health check, a deploy Job
     await this.inspectRolloutsAndScaling();
+    // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
+    await this.inspectCapacityHoldersAndScaleDowns(text);
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -872,6 +875,91 @@ export class Gatherer {
     await this.inspectClaimHolders();
     // ... what a failing pod's own line points at (its mounts, its ServiceAccount, a release)
     await this.inspectLineTargets();
+  }
+
+  /**
+   * Scheduling (round21, r21sched): pods that find no node with room for their requests while
+   * one CronJob has several runs alive at once: that CronJob read whole (its schedule and its
+   * concurrencyPolicy say why the runs overlap); a pod the cluster autoscaler deleted for a
+   * node scale-down: the autoscaler's own log (the node it removed and its utilization).
+   */
+  private async inspectCapacityHoldersAndScaleDowns(text: string): Promise<void> {
+    if (this.model.events.some((e) => /(?<!has )Insufficient (?:cpu|memory)\b/.test(e.message))) {
+      const piled = piledCronRuns(this.model)[0];
+      if (piled && !piled.cron?.fields['concurrencyPolicy']) {
+        const cron = piled.cron ?? {
+          ...newObject('cronjob', piled.name, 'scope'),
+          namespace: piled.namespace || undefined,
+        };
+        await this.readOrDescribe(cron);
+      }
+    }
+    if (
+      this.model.events.some(
+        (e) => e.reason === 'ScaleDown' && /for node scale down/i.test(e.message),
+      )
+    )
+      await this.systemPodLog(/^cluster-autoscaler-[a-z0-9]+-[a-z0-9]+$/, 'kube-system');
+    // browsers loop on redirects: the Ingresses of the hosts named (their annotations), the
+    // ingress controller's log (the status it answers), its Service (where TLS ends) and its
+    // ConfigMap (whether it trusts X-Forwarded-Proto)
+    if (REDIRECT_LOOP.test(text)) {
+      const named = [...text.matchAll(HOST_NAME)].map((m) => m[0].toLowerCase());
+      if (!this.model.list('ingress').length)
+        await this.first(
+          this.listers('ingress'),
+          { kind: 'ingress', all: true },
+          { kind: 'ingress' },
+        );
+      const routes = this.model
+        .list('ingress')
+        .filter(
+          (i) =>
+            !named.length ||
+            i.fields['hosts'] === undefined ||
+            named.some((h) => i.fields['hosts']!.toLowerCase().split(',').includes(h)),
+        )
+        .slice(0, 3);
+      await Promise.all(
+        routes
+          .filter((i) => i.fields['annotations'] === undefined)
+          .map((i) => this.readOrDescribe(i)),
+      );
+      await this.inspectIngressControllers();
+      const nss = [
+        ...new Set(
+          this.model
+            .list('pod')
+            .filter((p) => INGRESS_CONTROLLER.test(p.name))
+            .map((p) => p.namespace)
+            .filter((x): x is string => !!x),
+        ),
+      ].slice(0, 1);
+      for (const ns of nss) {
+        await Promise.all(
+          ['service', 'configmap'].map((kind) =>
+            this.first(this.listers(kind), { kind, namespace: ns }, { kind, namespace: ns }),
+          ),
+        );
+        await Promise.all(
+          [
+            ...this.model
+              .list('service', ns)
+              .filter(
+                (svc) =>
+                  /LoadBalancer|NodePort/.test(svc.fields['type'] ?? '') || !svc.fields['type'],
+              )
+              .slice(0, 2),
+            ...this.model
+              .list('configmap', ns)
+              .filter((c) => /controller/.test(c.name) && c.fields['data'] === undefined)
+              .slice(0, 1),
+          ]
+            .filter((o) => o.fields['annotations'] === undefined || o.kind === 'configmap')
+            .map((o) => this.readOrDescribe(o)),
+        );
+      }
+    }
   }
 
   /**
@@ -4027,6 +4115,10 @@ const BODY_REFUSED =
   /\bupload|\b413\b|too large|entity too large|large (?:files?|requests?|payloads?)|body size/i;
 /** users report server errors (500s, 5xx) */
 const SERVER_ERRORS = /\b5\d\d(?:s|ing)?\b|\b5xx\b|server errors?\b/i;
+
+/** browsers that give up on a redirect loop (Chrome's ERR_TOO_MANY_REDIRECTS, Firefox's words) */
+const REDIRECT_LOOP =
+  /too many redirects|TOO_MANY_REDIRECTS|redirect(?:s|ing)? (?:loop|forever|endlessly|in a loop)|redirect loop|never completes? redirect|redirecting in a way that will never complete/i;
 
 const GATEWAY_ERROR =
   /\b50[234](?:s|ing|ed)?\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;

@@ -232,6 +232,8 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     // kubectl prints "Time Zone:" only when spec.timeZone is set
     v.fields['timeZone'] = top('Time Zone') ?? '';
   }
+  if (kind === 'cronjob' && v.fields['Concurrency Policy'])
+    v.fields['concurrencyPolicy'] = v.fields['Concurrency Policy'];
   if (kind === 'cronjob' && v.fields['Last Schedule Time'])
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   // "Last Schedule Time: <unset>": it never ran
@@ -337,8 +339,12 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     const rep = /(\d+) desired/.exec(v.fields['Replicas'] ?? '');
     if (rep) v.fields['replicas'] = rep[1]!;
   }
-  // a ServiceAccount's annotations (IRSA's role and token audience) and an Ingress's
-  if ((kind === 'serviceaccount' || kind === 'ingress') && !v.fields['annotations']) {
+  // a ServiceAccount's annotations (IRSA's role and token audience), an Ingress's and a
+  // Service's (a cloud load balancer's settings: where TLS ends)
+  if (
+    (kind === 'serviceaccount' || kind === 'ingress' || kind === 'service') &&
+    !v.fields['annotations']
+  ) {
     const notes = collectMulti(lines, 'Annotations')
       .map((n) => /^([\w./-]+)[:=]\s*(.*)$/.exec(n))
       .filter((m): m is RegExpExecArray => !!m);

@@ -52,8 +52,13 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   // the LimitRanger admission plugin's note: limits the pod spec did not set came from a LimitRange
   if (ann['kubernetes.io/limit-ranger'])
     v.fields['limitRanger'] = ann['kubernetes.io/limit-ranger'];
-  // a ServiceAccount's annotations (IRSA's role and token audience) and an Ingress's
-  if (kind === 'serviceaccount' || kind === 'ingress')
+  // a ServiceAccount's annotations (IRSA's role and token audience), an Ingress's and a
+  // LoadBalancer Service's (the cloud load balancer's settings: where TLS ends)
+  if (
+    kind === 'serviceaccount' ||
+    kind === 'ingress' ||
+    (kind === 'service' && (spec['type'] === 'LoadBalancer' || Object.keys(ann).length))
+  )
     v.fields['annotations'] = JSON.stringify(ann);
   // what the last `kubectl apply` asked for spec.replicas ("none": its manifest had no replicas)
   const applied = ann['kubectl.kubernetes.io/last-applied-configuration'];
@@ -337,6 +342,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       'storageClassName',
       'volumeName',
       'schedule',
+      'concurrencyPolicy',
       'suspend',
       'unschedulable',
       'provisioner',
