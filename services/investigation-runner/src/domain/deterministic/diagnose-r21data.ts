@@ -255,13 +255,15 @@ function passwordKeptOnPersistedData(model: ClusterModel, entry: CauseEntry): Fi
       .map((r) => /<- secret (\S+)|^envFrom secret (\S+)/.exec(r))
       .map((m) => m?.[1] ?? m?.[2])
       .filter((n): n is string => !!n);
-    const secret = [...new Set(secretNames)]
+    const dated = [...new Set(secretNames)]
       .map((n) => model.get('secret', n, db.namespace))
-      .find((x) => x?.created && x.created > claim.created! + HOUR);
+      .filter((x): x is ObjectView => !!x?.created);
+    const secret = dated.find((x) => x.created! > claim.created! + HOUR);
     const set = model.get(dbWorkload.kind, dbWorkload.name, db.namespace);
+    // a password Secret whose age is known and is not newer than the data: no new password
     const newer = secret
       ? `Secret ${secret.name} (created ${day(secret.created)})`
-      : set?.created && set.created > claim.created! + HOUR && set.kind !== 'pod'
+      : !dated.length && set?.created && set.created > claim.created! + HOUR && set.kind !== 'pod'
         ? `${set.kind === 'statefulset' ? 'StatefulSet' : set.kind} ${set.name} (created ${day(set.created)})`
         : undefined;
     if (!newer) continue;

@@ -185,7 +185,7 @@ describe('round21 rules (r21data)', () => {
 
   it('a client refused for its password by a database that started on data older than its StatefulSet and password Secret: the answer names the kept data and the newer Secret; data as old as the Secret: not this rule', async () => {
     const ns = 'docs';
-    const world = (reinstalledMinutesAgo: number): ApiWorld => {
+    const world = (reinstalledMinutesAgo: number, secretAge = reinstalledMinutesAgo): ApiWorld => {
       const [set, ...members] = statefulSetObj(
         'notes-db-postgresql',
         ns,
@@ -231,7 +231,7 @@ describe('round21 rules (r21data)', () => {
           set!,
           ...members,
           claimObj('data-notes-db-postgresql-0', ns, 60 * 24 * 200),
-          secretObj('notes-db-postgresql', ns, reinstalledMinutesAgo),
+          secretObj('notes-db-postgresql', ns, secretAge),
         ],
         logs: {
           'notes-db-postgresql-0': [
@@ -256,5 +256,9 @@ describe('round21 rules (r21data)', () => {
     const same = await answer(world(60 * 24 * 200), ask, ns);
     expect(same).toContain('password authentication failed');
     expect(same).not.toContain('started on existing data');
+    // the StatefulSet recreated, its password Secret as old as the data: the password was kept
+    const kept = await answer(world(90, 60 * 24 * 200), ask, ns);
+    expect(kept).toContain('password authentication failed');
+    expect(kept).not.toContain('started on existing data');
   });
 });
