@@ -2148,6 +2148,51 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Remove {annotation} from Ingress {ingress} (redirect http to https at the load balancer instead), or let the controller know the original scheme: terminate TLS on the controller (the https port to its https targetPort), or set use-forwarded-headers: "true" in its ConfigMap when the load balancer sends X-Forwarded-Proto (an AWS NLB does not).',
   },
   // ------------------------------------------------ end of: scheduling (round21, r21sched)
+  // ------------------------------------------------ round21 (r21data): what a process sized from the data it found
+  // (not matched line by line: diagnose-r21data.ts compares a log line with the container's limit,
+  // its restart history, its volume claim and Secret)
+  {
+    // a JVM that does not see its container's limit sizes its heap from the node's memory
+    id: 'jvm_heap_over_container_limit',
+    class: 'oom_killed',
+    title: "the JVM sizes its heap from the node's memory, above the container's memory limit",
+    role: 'cause',
+    // above oom_killed's state match (0.9): it says why the container outgrows its limit
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} is OOMKilled (exit code 137): its JVM does not see the container\'s memory limit of {heap_limit} and sized its heap from the node\'s memory: it logs "{fact}", a maximum heap of {heap_max} above the limit, so the heap grows past the limit and the kernel kills the container{jvm_version}',
+    fix: "Run {subject} on a JVM that reads the container's limit (Java 8u372+, 11.0.16+ or 17+ read cgroup v2), or cap its heap explicitly below the limit of {heap_limit} (-Xmx, or -XX:MaxRAM with MaxRAMPercentage) and leave room for memory off the heap; raising the limit does not help while the heap is sized from the node.",
+  },
+  {
+    // Redis forks a child for a background save (RDB) or an AOF rewrite: every page the parent
+    // writes meanwhile is copied (copy-on-write), on top of the dataset, under the same limit
+    id: 'redis_fork_cow_oom',
+    class: 'oom_killed',
+    title:
+      "Redis is OOMKilled during background saves (the fork's copy-on-write on top of maxmemory)",
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} is OOMKilled (exit code 137) during its background saves (BGSAVE/RDB): the killed run\'s log ends in a save that never finished ("{fact}"). Redis forks a child to write the snapshot, and every page written meanwhile is copied (copy-on-write) on top of the dataset{redis_maxmemory}, so together they exceed the container\'s memory limit{limit}{redis_save}; each restart drops what was not saved and reloads the dataset',
+    fix: 'Keep Redis\'s maxmemory of {subject}{redis_maxmemory_fix} well below the container limit{limit} (about half to 60% of it leaves room for the fork\'s copy-on-write), or raise the limit; or save less often or not at all (save "") if the data may be lost.',
+  },
+  {
+    // a database chart reinstalled with its volume kept: the new random password goes to the new
+    // Secret, the kept data directory still has the old one (initialisation is skipped)
+    id: 'db_password_kept_on_persisted_data',
+    class: 'crashloop_connection',
+    title: 'the database kept its old password on persisted data; its Secret has a new one',
+    role: 'cause',
+    // above dependency_auth_failed (0.87): it says why the password no longer matches
+    strength: 0.92,
+    on: [],
+    cause:
+      '{subject} is refused by its database: "{fact}". The database {db_pod} started on existing data ("{persisted}") from PVC {claim} (created {claim_created}), so it skipped initialisation and kept the old password of user{db_user} stored in that data, while {newer} is newer than the data: the new password{secret_name} that {subject} sends was never applied to the database',
+    fix: 'Set the old password back{secret_name} (or the password of user{db_user} in the database to the new one: ALTER USER ... PASSWORD), or make the chart use an existing Secret with the old password (auth.existingSecret); then restart {subject}. Deleting PVC {claim} re-initialises the database but drops its data.',
+  },
+  // ------------------------------------------------ end of: round21 (r21data)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -17,6 +17,7 @@ import {
 } from './dependencies';
 import { hasFinished, isUnhealthy } from './health';
 import { rolloutFindings } from './diagnose-rollouts';
+import { r21dataFindings } from './diagnose-r21data';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { namesToken } from './text';
 import {
@@ -406,6 +407,11 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     model,
     catalog.map((c) => c.entry),
     now,
+  ))
+    push(f);
+  for (const f of r21dataFindings(
+    model,
+    catalog.map((c) => c.entry),
   ))
     push(f);
   return out;

@@ -20,6 +20,7 @@ import {
 } from './dependencies';
 import { dedupe } from './collections';
 import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
+import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
 import { piledCronRuns } from './finding-vars-r21sched';
@@ -868,6 +869,8 @@ export class Gatherer {
     }
     // 6. a data store refused a client (a lock timeout, a read-only replica): its own log says why
     await this.inspectDataStoreLogs();
+    // ... a client refused for its password: whether the database started on kept data
+    await this.inspectR21Data();
     await genericDone;
     // 7. an autoscaler that cannot read the resource metrics API: metrics-server's log says why
     await this.inspectMetricsServer();
@@ -1481,6 +1484,59 @@ export class Gatherer {
       }
     }
     await Promise.all(picks.map(({ pod, container }) => this.podLogs(pod, 500, container)));
+  }
+
+  /**
+   * round21 (r21data): a client refused for its password by PostgreSQL (28P01): the database's
+   * own log (did it start on data it kept?), the volume claims and the Secrets of its namespace
+   * (names and ages: a password Secret newer than the data it should open).
+   */
+  private async inspectR21Data(): Promise<void> {
+    const nss = [
+      ...new Set(
+        this.model.logs
+          .filter((l) => l.namespace && l.lines.some((x) => PG_PASSWORD_REFUSED.test(x.text)))
+          .map((l) => l.namespace!),
+      ),
+    ].slice(0, 2);
+    for (const ns of nss) {
+      const dbs = this.model
+        .list('pod', ns)
+        .filter((p) => DATABASE_POD.test(`${p.name} ${p.images.join(' ')}`))
+        .slice(0, 2);
+      if (!dbs.length) continue;
+      // a listing does not name the containers, their Secrets and the claims: the description does
+      await Promise.all(dbs.filter((p) => !p.containers.length).map((p) => this.describe(p)));
+      await Promise.all([
+        ...dbs
+          .filter((p) => !this.model.logs.some((l) => l.pod === p.name))
+          .map((p) => this.podLogs(p, 500)),
+        this.model.list('persistentvolumeclaim', ns).some((c) => c.created)
+          ? Promise.resolve(false)
+          : this.listKind('persistentvolumeclaim', ns),
+        this.model.list('secret', ns).some((c) => c.created)
+          ? Promise.resolve(false)
+          : this.listKind('secret', ns),
+      ]);
+      // a listing of names only (no ages): the database's claims and its StatefulSet themselves
+      const undated = dbs
+        .map((p) => this.model.get('pod', p.name, ns) ?? p)
+        .flatMap((p) => [
+          ...(p.fields['claims'] ?? '')
+            .split(',')
+            .filter(Boolean)
+            .map((n) => ({ kind: 'persistentvolumeclaim', name: n })),
+          this.model.workloadOf(p),
+        ])
+        .filter((o) => o.kind !== 'pod' && !this.model.get(o.kind, o.name, ns)?.created);
+      await Promise.all(
+        undated
+          .slice(0, 3)
+          .map((o) =>
+            this.readOrDescribe({ ...newObject(o.kind, o.name, 'r21data'), namespace: ns }),
+          ),
+      );
+    }
   }
 
   /**
