@@ -342,6 +342,16 @@ export class Gatherer {
     );
   }
 
+  /** Every namespace's Ingresses, unless some were listed already. */
+  private async listIngressesOnce(): Promise<void> {
+    if (!this.model.list('ingress').length)
+      await this.first(
+        this.listers('ingress'),
+        { kind: 'ingress', all: true },
+        { kind: 'ingress' },
+      );
+  }
+
   /** The current kubeconfig context, from a contexts tool that needs no parameter. */
   private async discoverContext(): Promise<void> {
     for (const p of this.kube().filter((x) => x.verb === 'contexts' && !x.required.length)) {
@@ -908,12 +918,7 @@ export class Gatherer {
     // ConfigMap (whether it trusts X-Forwarded-Proto)
     if (REDIRECT_LOOP.test(text)) {
       const named = [...text.matchAll(HOST_NAME)].map((m) => m[0].toLowerCase());
-      if (!this.model.list('ingress').length)
-        await this.first(
-          this.listers('ingress'),
-          { kind: 'ingress', all: true },
-          { kind: 'ingress' },
-        );
+      await this.listIngressesOnce();
       const routes = this.model
         .list('ingress')
         .filter(
@@ -3177,12 +3182,7 @@ export class Gatherer {
           if (h) hosts.add(h);
         }
     if (!hosts.size) return;
-    if (!this.model.list('ingress').length)
-      await this.first(
-        this.listers('ingress'),
-        { kind: 'ingress', all: true },
-        { kind: 'ingress' },
-      );
+    await this.listIngressesOnce();
     const routes = this.model
       .list('ingress')
       .filter((i) => [...hosts].some((h) => (i.fields['hosts'] ?? '').split(',').includes(h)))
