@@ -108,6 +108,7 @@ export class DeterministicEngine implements InvestigationEngine {
         runner.used.length,
         refused,
         healthyNamed,
+        profiles.some((p) => p.kube),
       );
     let result = concludeOn(scope.subjects);
     // what the request named looks healthy: its neighbours in the namespace may not be

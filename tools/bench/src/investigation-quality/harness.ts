@@ -224,6 +224,9 @@ class RecordingToolGateway implements ToolGatewayLike {
         name: t.name,
         description: t.description,
         parameters: (t.parameters ?? {}) as Record<string, unknown>,
+        // as the runner's own adapter (peer-clients.ts) passes them: the engine judges read-only
+        // tools by their annotations first
+        ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
       })),
       servers: res.servers.map((s) => ({
         name: s.name,

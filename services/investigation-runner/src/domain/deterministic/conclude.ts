@@ -92,6 +92,8 @@ export function conclude(
   refusedTools: ToolProfile[],
   /** the subjects named by the request, when they looked healthy and the scope was widened */
   healthyNamed?: string[],
+  /** a read-only Kubernetes tool was offered (false: every one declares it can change things) */
+  kubeReadable = true,
 ): InvestigationResultRecord {
   const refused = refusedTools.map((p) => p.tool.fullName);
   const findings = findFindings(model, catalog, now);
@@ -537,6 +539,24 @@ export function conclude(
     confidence = focusObjects.length || (!scope.subjects.length && model.objects.size) ? 20 : 10;
     if (question) confidence = 70;
     headline = NO_PROBLEM;
+    // nothing read because every tool that could read the cluster declares it can change it: say
+    // so, rather than "no problem found"
+    const blocked = refusedTools.filter((p) => p.kube);
+    if (!kubeReadable && !model.objects.size && blocked.length) {
+      headline = 'Could not investigate';
+      description = `${headline}: no cluster data was gathered. The ${blocked.length} Kubernetes tool(s) of the team's tool servers (${blocked
+        .slice(0, 5)
+        .map((p) => p.tool.fullName)
+        .join(
+          ', ',
+        )}${blocked.length > 5 ? ', ...' : ''}) declare that they can change the cluster (${blocked[0]!.safetyReason}), and an investigation calls read-only tools only; nothing is known about ${scope.subjects.length ? scope.subjects.map((s) => s.name).join(', ') : 'the incident'}.`;
+      confidence = 0;
+      recs.unshift({
+        priority: 'high',
+        action:
+          'Register a tool server whose read tools are marked read-only (MCP annotation readOnlyHint: true), or run this server in its read-only mode if it marks its tools accordingly.',
+      });
+    }
     evidence.push(`${toolCalls} tool call(s): ${seenWhat}`);
     recs.push({
       priority: 'low',

@@ -284,3 +284,56 @@ describe('calibrated confidence', () => {
     expect(authored.result.root_cause.confidence).toBe(base.result.root_cause.confidence);
   });
 });
+
+describe('a tool server whose every Kubernetes tool declares it can change the cluster', () => {
+  // read tools by their names, but marked as mcp-go marks every tool that sets no hints itself
+  const hinted = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+  const only: FakeTool[] = [
+    {
+      name: 'kubectl_resources',
+      description: 'Run kubectl get or describe on Kubernetes resources',
+      properties: { operation: str, resource: str, args: str },
+      required: ['operation', 'resource', 'args'],
+      annotations: hinted,
+      handler: never('kubectl_resources'),
+    },
+    {
+      name: 'kubectl_diagnostics',
+      description: 'Kubernetes pod logs, events and top',
+      properties: { operation: str, resource: str, args: str },
+      required: ['operation', 'resource', 'args'],
+      annotations: hinted,
+      handler: never('kubectl_diagnostics'),
+    },
+  ];
+
+  it('calls none of them and says it could not investigate, not "No problem found"', async () => {
+    const { result, gateway } = await investigate(only, 'checkout keeps restarting', {
+      namespace: 'shop',
+    });
+    expect(gateway.calls.filter((c) => !BUILTINS.includes(c.tool))).toEqual([]);
+    expect(result.root_cause.description).toMatch(/^Could not investigate: no cluster data/);
+    expect(result.root_cause.description).toMatch(/kubectl_resources/);
+    expect(result.root_cause.description).toMatch(/destructiveHint/);
+    expect(result.root_cause.confidence).toBe(0);
+    expect(result.recommendations[0]!.action).toMatch(/readOnlyHint: true/);
+  });
+
+  it('near miss: with one read-only tool beside them that finds nothing, it is "No problem found"', async () => {
+    const { result } = await investigate(
+      [
+        ...only,
+        {
+          name: 'pods_list',
+          description: 'List pods',
+          properties: { namespace: str },
+          annotations: { readOnlyHint: true },
+          handler: () => ({ kind: 'PodList', apiVersion: 'v1', items: [] }),
+        },
+      ],
+      'checkout keeps restarting',
+      { namespace: 'shop' },
+    );
+    expect(result.root_cause.description).toMatch(/^No problem found/);
+  });
+});
