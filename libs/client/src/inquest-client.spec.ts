@@ -414,7 +414,10 @@ describe('InquestClient timeouts and aborts', () => {
     const { c } = client(s.url, { timeoutMs: 50 });
     const e = await caught(c.kb.answer({ question: 'q' }));
     expect(e.code).toBe('timeout');
-    expect(s.requests).toHaveLength(1);
+    // one attempt at most, none after the timeout: on a loaded machine the aborted request may not
+    // even have reached the server within 50 ms (it failed so in a fresh-clone CI run)
+    await new Promise((r) => setTimeout(r, 400));
+    expect(s.requests.length).toBeLessThanOrEqual(1);
   });
 
   it("rejects with the caller's abort reason, not a client error", async () => {
