@@ -12,11 +12,13 @@ import { clip } from './text';
 
 type Vars = Record<string, string>;
 
-/** the lines of one pod's logs (current and previous) */
-const linesOf = (model: ClusterModel, pod: string, ns?: string): string[] =>
-  model.logs
-    .filter((l) => l.pod === pod && (!ns || !l.namespace || l.namespace === ns))
-    .flatMap((l) => l.lines.map((x) => x.text));
+/** the lines of one pod's logs (current and previous); none for no pod */
+export const linesOf = (model: ClusterModel, pod: string | undefined, ns?: string): string[] =>
+  pod
+    ? model.logs
+        .filter((l) => l.pod === pod && (!ns || !l.namespace || l.namespace === ns))
+        .flatMap((l) => l.lines.map((x) => x.text))
+    : [];
 
 /** the ConfigMaps a pod mounts as volumes or loads its environment from, as read */
 function mountedConfigMaps(model: ClusterModel, pod: ObjectView | undefined): ObjectView[] {

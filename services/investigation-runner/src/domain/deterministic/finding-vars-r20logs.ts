@@ -11,16 +11,10 @@ import { selectorOf } from './dependencies';
 import { jsonField, type ClusterModel } from './model';
 import type { ObjectView } from './observe/views';
 import { clip } from './text';
+import { linesOf } from './finding-vars-configuration';
+import { iso } from './questions-activity';
 
 type Vars = Record<string, string>;
-
-/** the lines of one pod's logs (current and previous) */
-const linesOf = (model: ClusterModel, pod: string | undefined, ns?: string): string[] =>
-  pod
-    ? model.logs
-        .filter((l) => l.pod === pod && (!ns || !l.namespace || l.namespace === ns))
-        .flatMap((l) => l.lines.map((x) => x.text))
-    : [];
 
 /** the pod a finding is about: its object when a pod, else the first pod of its workload */
 function podOf({ f, model, pod }: FindingContext): ObjectView | undefined {
@@ -34,9 +28,6 @@ function findingLines(x: FindingContext): string[] {
   const own = linesOf(x.model, podOf(x)?.name ?? x.f.object?.name, x.f.object?.namespace);
   return own.length ? own : [...x.names].flatMap((n) => linesOf(x.model, n));
 }
-
-const iso = (ms: number | undefined) =>
-  ms === undefined ? '' : new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
 /** what a pod's volume is ("persistentVolumeClaim x", "emptyDir", "configMap y"), by volume name */
 const volumeSources = (pod: ObjectView | undefined): Record<string, string> =>

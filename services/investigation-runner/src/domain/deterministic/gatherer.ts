@@ -342,6 +342,26 @@ export class Gatherer {
     );
   }
 
+  /** logs tools that take a pod, a container and the previous-container switch */
+  private containerPreviousLogTools(): ToolProfile[] {
+    return this.tools('logs').filter(
+      (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
+    );
+  }
+
+  /** The log of a container's previous run (what it said before it restarted). */
+  private containerPreviousLog(
+    tools: ToolProfile[],
+    pod: ObjectView,
+    container: string,
+  ): Promise<boolean> {
+    return this.first(
+      tools,
+      { kind: 'pod', name: pod.name, namespace: pod.namespace, container, previous: true },
+      { kind: 'pod', namespace: pod.namespace, pod: pod.name, container, previous: true },
+    );
+  }
+
   /** Every namespace's Ingresses, unless some were listed already. */
   private async listIngressesOnce(): Promise<void> {
     if (!this.model.list('ingress').length)
@@ -2225,9 +2245,7 @@ export class Gatherer {
         .slice(0, Math.min(room, 8))
         .map((p) => this.readOrDescribe(p)),
     );
-    const previous = this.tools('logs').filter(
-      (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
-    );
+    const previous = this.containerPreviousLogTools();
     const crashed = unreadyPods.flatMap((p) =>
       p.containers
         .filter(
@@ -2241,19 +2259,7 @@ export class Gatherer {
         .map((c) => ({ p, c })),
     );
     await Promise.all(
-      crashed.slice(0, 4).map(({ p, c }) =>
-        this.first(
-          previous,
-          {
-            kind: 'pod',
-            name: p.name,
-            namespace: p.namespace,
-            container: c.name,
-            previous: true,
-          },
-          { kind: 'pod', namespace: p.namespace, pod: p.name, container: c.name, previous: true },
-        ),
-      ),
+      crashed.slice(0, 4).map(({ p, c }) => this.containerPreviousLog(previous, p, c.name)),
     );
   }
 
@@ -2440,9 +2446,7 @@ export class Gatherer {
         .sort((a, b) => (b.restarts ?? 0) - (a.restarts ?? 0));
       await Promise.all(restarted.slice(0, room(12)).map((p) => this.describe(p)));
       // what a container that crashed (not killed for memory) said last, before it restarted
-      const previous = this.tools('logs').filter(
-        (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
-      );
+      const previous = this.containerPreviousLogTools();
       const crashed = model
         .list('pod', ns)
         .filter(inNs)
@@ -2456,25 +2460,7 @@ export class Gatherer {
             !model.logs.some((l) => l.pod === p.name && l.previous && l.container === c.name),
         );
       await Promise.all(
-        crashed.slice(0, room(4)).map(({ p, c }) =>
-          this.first(
-            previous,
-            {
-              kind: 'pod',
-              name: p.name,
-              namespace: p.namespace,
-              container: c.name,
-              previous: true,
-            },
-            {
-              kind: 'pod',
-              namespace: p.namespace,
-              pod: p.name,
-              container: c.name,
-              previous: true,
-            },
-          ),
-        ),
+        crashed.slice(0, room(4)).map(({ p, c }) => this.containerPreviousLog(previous, p, c.name)),
       );
       return;
     }
@@ -3049,9 +3035,7 @@ export class Gatherer {
         );
       const logs = this.podLogTools().filter((p) => p.params.container);
       // one that crashes writes its last words in its previous run
-      const previous = this.tools('logs').filter(
-        (p) => (p.params.pod || p.params.name) && p.params.container && p.params.previous,
-      );
+      const previous = this.containerPreviousLogTools();
       await Promise.all(
         sidecars.flatMap((c) => [
           ...(read(c, false)
@@ -3064,13 +3048,7 @@ export class Gatherer {
                 ),
               ]),
           ...(((c.restarts ?? 0) > 0 || c.last) && !read(c, true)
-            ? [
-                this.first(
-                  previous,
-                  { kind: 'pod', name: o.name, namespace: ns, container: c.name, previous: true },
-                  { ...ctx, container: c.name, previous: true },
-                ),
-              ]
+            ? [this.containerPreviousLog(previous, o, c.name)]
             : []),
         ]),
       );

@@ -197,10 +197,7 @@ export function ingressHostsAndTls(
 ): string {
   if (missing) return ingressesWithoutTls(model, namespace);
   const where = namespace ? ` in namespace ${namespace}` : '';
-  const ingresses = model
-    .list('ingress', namespace)
-    .filter((i) => !namespace || i.namespace === namespace)
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const ingresses = ingressesIn(model, namespace);
   if (!ingresses.length) return `I could not list any Ingress${where} with the tools available.`;
   const secrets = new Set(
     model
@@ -279,6 +276,14 @@ function tlsOf(ing: ObjectView): { tls?: TlsEntry[]; hosts: string[] } {
   return { tls, hosts };
 }
 
+/** a namespace's Ingresses (every namespace's when none), by name */
+function ingressesIn(model: ClusterModel, namespace: string | undefined): ObjectView[] {
+  return model
+    .list('ingress', namespace)
+    .filter((i) => !namespace || i.namespace === namespace)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /**
  * "which Ingresses have no TLS?": per Ingress of the namespace, whether its spec.tls terminates
  * its hosts. One with no TLS entry serves plain HTTP (an ssl-redirect annotation alone gives it
@@ -286,10 +291,7 @@ function tlsOf(ing: ObjectView): { tls?: TlsEntry[]; hosts: string[] } {
  */
 function ingressesWithoutTls(model: ClusterModel, namespace: string | undefined): string {
   const where = namespace ? ` in namespace ${namespace}` : '';
-  const ingresses = model
-    .list('ingress', namespace)
-    .filter((i) => !namespace || i.namespace === namespace)
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const ingresses = ingressesIn(model, namespace);
   if (!ingresses.length) return `I could not list any Ingress${where} with the tools available.`;
   const label = (i: ObjectView) =>
     namespace || !i.namespace ? i.name : `${i.namespace}/${i.name}`;

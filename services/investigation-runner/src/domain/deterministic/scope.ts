@@ -1233,14 +1233,7 @@ function pendingQuestion(
     !/\bwhy\b|\breasons?\b/.test(t)
   )
     return undefined;
-  const near = [
-    ...t.matchAll(
-      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
-    ),
-  ]
-    .map((m) => m[1]!)
-    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns|pods)\b/g)].map((m) => m[1]!))
-    .filter((w) => !STOP.has(w));
+  const near = nearWords(t, 'namespace|ns|pods');
   return {
     type: 'pending',
     namespace: namespaces[0],
@@ -1261,19 +1254,8 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
     );
   if (!asking) return undefined;
   const ns = namespaces[0];
-  const near = [
-    ...t.matchAll(
-      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
-    ),
-  ]
-    .map((m) => m[1]!)
-    // "the shop namespace", "the shop ingresses"
-    .concat(
-      [...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns|ingress(?:es)?)\b/g)].map(
-        (m) => m[1]!,
-      ),
-    )
-    .filter((w) => !STOP.has(w));
+  // "the shop namespace", "the shop ingresses"
+  const near = nearWords(t, 'namespace|ns|ingress(?:es)?');
   // "which statefulsets are not fully ready, and why?" asks for a list with the reasons; any
   // other question with "why" is about an incident
   if (/\bwhy\b/.test(t)) {
@@ -1418,6 +1400,26 @@ const AT_MAX =
   /\bmax(?:ed)?[ -]?out\b|\bmaxed\b|\btopped out\b|\bceilings?\b|\b(?:at|reached?|reaching|hit|hits|hitting|running at|sitting at|stuck at|pinned (?:at|to)|pegged (?:at|to)|equal to)\s+(?:the\s+|their\s+|its\s+)?(?:max(?:imum)?|cap|upper (?:limit|bound)|limit|max ?replicas|maxreplicas)\b|\b(?:can'?t|cannot|can not|unable to|could ?n['’]?t|won'?t|not able to)\s+scale\s+(?:any\s+)?(?:further|more|higher|up|out|beyond|past)\b|\bno (?:more )?(?:room|headroom) to scale\b|\bscaled (?:all the way |fully )?(?:up |out )?to (?:the |their |its )?max(?:imum)?\b/;
 
 /**
+ * The words a question places the asked-about objects in: "in shop", "for the payments
+ * namespace", "across ns data", and the word before a noun ("the shop namespace"; `nouns` adds
+ * others, "the shop pods"); stop words are none.
+ */
+function nearWords(t: string, nouns = 'namespace|ns'): string[] {
+  return [
+    ...t.matchAll(
+      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
+    ),
+  ]
+    .map((m) => m[1]!)
+    .concat(
+      [...t.matchAll(new RegExp(String.raw`\b([a-z0-9][a-z0-9-]*)\s+(?:${nouns})\b`, 'g'))].map(
+        (m) => m[1]!,
+      ),
+    )
+    .filter((w) => !STOP.has(w));
+}
+
+/**
  * Questions read off one kind's own fields: which HorizontalPodAutoscalers are at their maximum
  * replicas now ("which autoscalers are maxed out?", "is any HPA at its ceiling?"), which Services
  * are of type ExternalName and the host each aliases ("what external names do our services point
@@ -1430,14 +1432,7 @@ function scalingOrAliasQuestion(t: string, namespaces: string[]): Question | und
     );
   if (!asking || /\bwhy\b/.test(t)) return undefined;
   const ns = namespaces[0];
-  const near = [
-    ...t.matchAll(
-      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
-    ),
-  ]
-    .map((m) => m[1]!)
-    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns)\b/g)].map((m) => m[1]!))
-    .filter((w) => !STOP.has(w));
+  const near = nearWords(t);
   // the words that ask, taken out: "can't scale further" is no failure reported
   const rest = t.replace(new RegExp(AT_MAX.source, 'g'), ' ');
   const incident =
@@ -1532,14 +1527,7 @@ function requestsTotalQuestion(
     /\binsufficient\b|\bpending\b|\bwhy\b|\b(?:use|uses|using|used|usage|consum\w*)\b/.test(t)
   )
     return undefined;
-  const near = [
-    ...t.matchAll(
-      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
-    ),
-  ]
-    .map((m) => m[1]!)
-    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns)\b/g)].map((m) => m[1]!))
-    .filter((w) => !STOP.has(w));
+  const near = nearWords(t);
   return {
     type: 'requests_total',
     field: limits ? 'limits' : 'requests',
@@ -1574,14 +1562,7 @@ function objectStateQuestion(t: string, namespaces: string[], now: number): Ques
   )
     return undefined;
   const ns = namespaces[0];
-  const near = [
-    ...t.matchAll(
-      /\b(?:in|for|of|from|within|across)\s+(?:the\s+)?(?:ns\s+|namespace\s+)?[`'"]?([a-z0-9][a-z0-9-]*)/g,
-    ),
-  ]
-    .map((m) => m[1]!)
-    .concat([...t.matchAll(/\b([a-z0-9][a-z0-9-]*)\s+(?:namespace|ns)\b/g)].map((m) => m[1]!))
-    .filter((w) => !STOP.has(w));
+  const near = nearWords(t);
   // "which workloads read that ConfigMap (env, envFrom, mounted)?": the ConfigMap or Secret the
   // message names anywhere, asked for its readers
   const isName = (w: string) =>
