@@ -2193,6 +2193,24 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set the old password back{secret_name} (or the password of user{db_user} in the database to the new one: ALTER USER ... PASSWORD), or make the chart use an existing Secret with the old password (auth.existingSecret); then restart {subject}. Deleting PVC {claim} re-initialises the database but drops its data.',
   },
   // ------------------------------------------------ end of: round21 (r21data)
+  // ------------------------------------------------ round22 (r22j): what a product's own line says about its peers
+  {
+    // Prometheus takes an exclusive flock on its TSDB directory; "resource temporarily
+    // unavailable" (EAGAIN) means another live Prometheus holds it on the same volume — the old pod
+    // a RollingUpdate keeps running until the new one is ready (a ReadWriteMany volume lets both
+    // mount it) — not a corrupt WAL
+    id: 'tsdb_lock_held',
+    class: 'crashloop_config',
+    title: 'Prometheus cannot lock its TSDB directory: another instance holds the lock',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: 'lock DB directory: resource temporarily unavailable[^\\n]*',
+    cause:
+      '{subject} exits at start: it cannot take the lock on its TSDB data directory ("{fact}"). Another Prometheus process holds that lock on the same volume{lock_holder}: a Deployment with strategy RollingUpdate keeps the old pod running until the new pod is ready, and a shared (ReadWriteMany) volume lets both mount it, so the new pod never starts and the rollout never completes',
+    fix: 'Set the strategy of {subject} to Recreate (or run it as a StatefulSet), so the old pod stops and releases the lock before the new one starts; the rollout then completes. Nothing is wrong with the data itself.',
+  },
+  // ------------------------------------------------ end of: round22 (r22j)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

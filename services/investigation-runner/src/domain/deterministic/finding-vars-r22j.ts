@@ -1,0 +1,46 @@
+/**
+ * The template variables of the rules of round22 (r22j; cause-catalog.data.ts, its "round22 (r22j)"
+ * block): the other pod of a workload that still holds a data directory's lock, and the members of
+ * a Galera cluster that all went down together.
+ */
+import type { FindingContext } from './finding-vars';
+import type { ObjectView } from './observe/views';
+
+type Vars = Record<string, string>;
+
+const running = (p: ObjectView) => /Running/i.test(p.status ?? '');
+
+/** the claims a pod mounts ("a,b") */
+const claimsOf = (p: ObjectView | undefined): string[] =>
+  (p?.fields['claims'] ?? '').split(',').filter(Boolean);
+
+/**
+ * Prometheus' TSDB lock is held: the other running pods of the same workload (the old pod a
+ * RollingUpdate keeps until the new one is ready), sharing the claim when the listing names it.
+ */
+function tsdbLockHolder({ f, model, pod }: FindingContext): Vars {
+  const self = f.object?.kind === 'pod' ? f.object.name : pod?.name;
+  const me = self ? model.get('pod', self, f.object?.namespace) : pod;
+  if (!me) return { lock_holder: '' };
+  const claims = claimsOf(me);
+  const workload = model.workloadOf(me);
+  const others = model
+    .list('pod', me.namespace)
+    .filter((p) => p.name !== me.name && running(p))
+    .filter((p) => {
+      const w = model.workloadOf(p);
+      const shares = claims.some((c) => claimsOf(p).includes(c));
+      return shares || (w.kind === workload.kind && w.name === workload.name);
+    });
+  if (!others.length) return { lock_holder: '' };
+  const shared = claims.filter((c) => others.some((p) => claimsOf(p).includes(c)));
+  const pvc = shared[0] ? model.get('persistentvolumeclaim', shared[0], me.namespace) : undefined;
+  const modes = pvc?.fields['accessModes'];
+  return {
+    lock_holder: `: ${others.map((p) => p.name).join(', ')} of the same ${workload.kind} is still running${shared.length ? ` on the same volume (claim ${shared.join(', ')}${modes ? `, ${modes}` : ''})` : ''} and holds it`,
+  };
+}
+
+export const R22J_VARS: Record<string, (x: FindingContext) => Vars> = {
+  tsdb_lock_held: tsdbLockHolder,
+};
