@@ -2210,6 +2210,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} exits at start: it cannot take the lock on its TSDB data directory ("{fact}"). Another Prometheus process holds that lock on the same volume{lock_holder}: a Deployment with strategy RollingUpdate keeps the old pod running until the new pod is ready, and a shared (ReadWriteMany) volume lets both mount it, so the new pod never starts and the rollout never completes',
     fix: 'Set the strategy of {subject} to Recreate (or run it as a StatefulSet), so the old pod stops and releases the lock before the new one starts; the rollout then completes. Nothing is wrong with the data itself.',
   },
+  {
+    // Galera marks safe_to_bootstrap=1 in grastate.dat only on the last member to leave the
+    // cluster cleanly; when every member stopped at once (a scale to zero, all nodes replaced) none
+    // is marked, so the first member refuses to bootstrap and the others find no primary to join
+    id: 'galera_not_safe_to_bootstrap',
+    class: 'crashloop_config',
+    title: 'Galera cluster cannot start: no member is safe to bootstrap (all members went down)',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: "It is not safe to bootstrap (?:form|from) this node[^\\n]*|safe_to_bootstrap[^\\n]{0,40}(?:is set to 0|=\\s*0)[^\\n]*",
+    cause:
+      'the Galera cluster {subject} cannot start again: "{fact}". Galera marks only the last member that left the cluster cleanly as safe to bootstrap (safe_to_bootstrap: 1 in grastate.dat); {galera_members}all members went down at the same time (a scale to zero, a node group replaced or shut down), so none is marked, the first member refuses to bootstrap a new cluster and the others find no primary component to join',
+    fix: 'Bootstrap the cluster from the member with the highest seqno in its grastate.dat (the Bitnami chart: galera.bootstrap.forceSafeToBootstrap=true with galera.bootstrap.bootstrapFromNode set to that member, or MARIADB_GALERA_FORCE_SAFETOBOOTSTRAP=yes on it), let the others join, then remove the force again; scale the StatefulSet down member by member (never all at once) so the last one leaves cleanly.',
+  },
   // ------------------------------------------------ end of: round22 (r22j)
   // ---------------------------------------------------------------- symptoms
   {
