@@ -2225,6 +2225,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the Galera cluster {subject} cannot start again: "{fact}". Galera marks only the last member that left the cluster cleanly as safe to bootstrap (safe_to_bootstrap: 1 in grastate.dat); {galera_members}all members went down at the same time (a scale to zero, a node group replaced or shut down), so none is marked, the first member refuses to bootstrap a new cluster and the others find no primary component to join',
     fix: 'Bootstrap the cluster from the member with the highest seqno in its grastate.dat (the Bitnami chart: galera.bootstrap.forceSafeToBootstrap=true with galera.bootstrap.bootstrapFromNode set to that member, or MARIADB_GALERA_FORCE_SAFETOBOOTSTRAP=yes on it), let the others join, then remove the force again; scale the StatefulSet down member by member (never all at once) so the last one leaves cleanly.',
   },
+  {
+    // cluster-autoscaler keeps an underused node when a pod on it has local storage (emptyDir,
+    // hostPath) and it runs with --skip-nodes-with-local-storage (the default before 1.29 charts);
+    // it logs the node and the pod at every loop
+    id: 'ca_scale_down_blocked_local_storage',
+    class: 'pending_scheduling',
+    title: 'cluster-autoscaler does not remove underused nodes: pods with local storage (emptyDir) on them',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log'],
+    text: 'node (?<ca_node>\\S+) cannot be removed: pod with local storage present: (?<ca_pod>\\S+)',
+    cause:
+      'cluster-autoscaler does not scale down the underused nodes: "{fact}". {ca_local_storage}It skips a node whose pods use local storage (an emptyDir or hostPath volume; --skip-nodes-with-local-storage=true), because removing the node would lose that data',
+    fix: 'Annotate those pods cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes: "<volume names>" (or safe-to-evict: "true") when their local storage is scratch space, or run cluster-autoscaler with --skip-nodes-with-local-storage=false; the nodes are then removed at the next scale-down loop.',
+  },
   // ------------------------------------------------ end of: round22 (r22j)
   // ---------------------------------------------------------------- symptoms
   {

@@ -5,6 +5,7 @@
  */
 import type { FindingContext } from './finding-vars';
 import type { ObjectView } from './observe/views';
+import { jsonField } from './model';
 
 type Vars = Record<string, string>;
 
@@ -54,7 +55,34 @@ function galeraMembers({ f, model, pod, pods }: FindingContext): Vars {
   };
 }
 
+/** every node the autoscaler keeps for a pod with local storage, and the workloads of those pods */
+function caLocalStorage({ f, model }: FindingContext): Vars {
+  const re = /node (\S+) cannot be removed: pod with local storage present: (\S+)/;
+  const blocked = new Map<string, string>();
+  for (const l of model.logs)
+    if (!f.object || l.pod === f.object.name)
+      for (const x of l.lines) {
+        const m = re.exec(x.text);
+        if (m) blocked.set(m[1]!, m[2]!);
+      }
+  if (!blocked.size) return { ca_local_storage: '' };
+  const workloads = new Set<string>();
+  const list = [...blocked].map(([node, pod]) => {
+    const p = model.get('pod', pod);
+    const w = p ? model.workloadOf(p).name : pod;
+    workloads.add(w);
+    const vols = Object.entries(jsonField(p, 'volumeSources') as Record<string, string>)
+      .filter(([, src]) => /emptyDir|hostPath/i.test(src))
+      .map(([n, src]) => `${src} ${n}`);
+    return `${node.split('.')[0]!} is kept for ${pod} (${w}${vols.length ? `, ${vols.join(', ')}` : ''})`;
+  });
+  return {
+    ca_local_storage: `${blocked.size} node(s) are kept for pods with local storage of ${[...workloads].join(' and ')}: ${list.join('; ')}. `,
+  };
+}
+
 export const R22J_VARS: Record<string, (x: FindingContext) => Vars> = {
   tsdb_lock_held: tsdbLockHolder,
   galera_not_safe_to_bootstrap: galeraMembers,
+  ca_scale_down_blocked_local_storage: caLocalStorage,
 };
