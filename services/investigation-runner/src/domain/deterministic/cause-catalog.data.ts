@@ -2220,7 +2220,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     role: 'cause',
     strength: 0.94,
     on: ['log'],
-    text: "It is not safe to bootstrap (?:form|from) this node[^\\n]*|safe_to_bootstrap[^\\n]{0,40}(?:is set to 0|=\\s*0)[^\\n]*",
+    text: 'It is not safe to bootstrap (?:form|from) this node[^\\n]*|safe_to_bootstrap[^\\n]{0,40}(?:is set to 0|=\\s*0)[^\\n]*',
     cause:
       'the Galera cluster {subject} cannot start again: "{fact}". Galera marks only the last member that left the cluster cleanly as safe to bootstrap (safe_to_bootstrap: 1 in grastate.dat); {galera_members}all members went down at the same time (a scale to zero, a node group replaced or shut down), so none is marked, the first member refuses to bootstrap a new cluster and the others find no primary component to join',
     fix: 'Bootstrap the cluster from the member with the highest seqno in its grastate.dat (the Bitnami chart: galera.bootstrap.forceSafeToBootstrap=true with galera.bootstrap.bootstrapFromNode set to that member, or MARIADB_GALERA_FORCE_SAFETOBOOTSTRAP=yes on it), let the others join, then remove the force again; scale the StatefulSet down member by member (never all at once) so the last one leaves cleanly.',
@@ -2231,7 +2231,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // it logs the node and the pod at every loop
     id: 'ca_scale_down_blocked_local_storage',
     class: 'pending_scheduling',
-    title: 'cluster-autoscaler does not remove underused nodes: pods with local storage (emptyDir) on them',
+    title:
+      'cluster-autoscaler does not remove underused nodes: pods with local storage (emptyDir) on them',
     role: 'cause',
     strength: 0.86,
     on: ['log'],

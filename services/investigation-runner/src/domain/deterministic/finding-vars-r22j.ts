@@ -45,9 +45,14 @@ function tsdbLockHolder({ f, model, pod }: FindingContext): Vars {
 /** the members of the Galera workload and how many are not ready */
 function galeraMembers({ f, model, pod, pods }: FindingContext): Vars {
   const me = f.object?.kind === 'pod' ? model.get('pod', f.object.name, f.object.namespace) : pod;
-  const members = me ? model.podsOf(model.workloadOf(me).kind, model.workloadOf(me).name, me.namespace) : pods;
+  const members = me
+    ? model.podsOf(model.workloadOf(me).kind, model.workloadOf(me).name, me.namespace)
+    : pods;
   const down = members.filter(
-    (p) => !running(p) || p.conditions.some((c) => c.type === 'Ready' && c.status !== 'True') || (p.restarts ?? 0) > 0,
+    (p) =>
+      !running(p) ||
+      p.conditions.some((c) => c.type === 'Ready' && c.status !== 'True') ||
+      (p.restarts ?? 0) > 0,
   );
   if (members.length < 2 || down.length < members.length) return { galera_members: '' };
   return {
