@@ -2241,6 +2241,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'cluster-autoscaler does not scale down the underused nodes: "{fact}". {ca_local_storage}It skips a node whose pods use local storage (an emptyDir or hostPath volume; --skip-nodes-with-local-storage=true), because removing the node would lose that data',
     fix: 'Annotate those pods cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes: "<volume names>" (or safe-to-evict: "true") when their local storage is scratch space, or run cluster-autoscaler with --skip-nodes-with-local-storage=false; the nodes are then removed at the next scale-down loop.',
   },
+  {
+    // Elasticsearch rejects a log record (400) whose field is a plain value where its index maps
+    // an object: fluent-bit's kubernetes filter sends labels as kubernetes.labels.<key>, and with
+    // Replace_Dots Off a dotted label (app.kubernetes.io/name) makes kubernetes.labels.app an
+    // object, so a pod with a plain `app` label has every record refused and dropped
+    id: 'es_object_mapping_conflict',
+    class: 'dependency_failure',
+    title: 'Elasticsearch rejects log records: a field is a value where the index maps an object',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: '(?:mapper_parsing_exception|document_parsing_exception)[^\\n]{0,60}?object mapping for \\[(?<es_field>[^\\]]+)\\] tried to parse field \\[[^\\]]+\\] as object, but found a concrete value',
+    cause:
+      'Elasticsearch refuses the records {subject} sends it with status 400 ("{fact}"): in the index, {es_field} is mapped as an object, but these records carry a plain value there, so each of them is rejected and dropped (the chunk cannot be retried) while the rest of the logs arrive{es_label_owner}',
+    fix: '{es_fix}',
+  },
   // ------------------------------------------------ end of: round22 (r22j)
   // ---------------------------------------------------------------- symptoms
   {

@@ -86,8 +86,38 @@ function caLocalStorage({ f, model }: FindingContext): Vars {
   };
 }
 
+/**
+ * The label behind an object-mapping conflict on kubernetes.labels.<key>: the workloads whose pods
+ * carry the plain label <key> while others carry dotted labels under it (<key>.kubernetes.io/...).
+ */
+function esLabelOwner({ vars, model }: FindingContext): Vars {
+  const field = vars['es_field'] ?? '';
+  const label = /^kubernetes\.labels\.(.+)$/.exec(field)?.[1];
+  const generic = {
+    es_label_owner: '',
+    es_fix: `Send ${field || 'the field'} in one shape only: rename or drop the plain value in the log shipper (or in the workload that sets it), or map the field for both; the rejected records are then indexed.`,
+  };
+  if (!label) return generic;
+  const pods = model.list('pod');
+  // the workloads whose pods carry the plain label, newest pod first (a new release that added it)
+  const plain = [
+    ...new Set(
+      pods
+        .filter((p) => p.labels[label] !== undefined)
+        .sort((a, b) => (b.created ?? 0) - (a.created ?? 0))
+        .map((p) => model.workloadOf(p).name),
+    ),
+  ].slice(0, 3);
+  const dotted = pods.some((p) => Object.keys(p.labels).some((k) => k.startsWith(`${label}.`)));
+  return {
+    es_label_owner: `. The log shipper turns pod labels into kubernetes.labels.<label> and keeps the dots of labels like ${label}.kubernetes.io/name (Replace_Dots Off), so ${field} became an object${dotted ? '' : ' in that index'}; a plain label "${label}" is a concrete value at the same path, so the logs of every pod that carries it never reach the index${plain.length ? ` (pods with a plain "${label}" label, newest first: ${plain.join(', ')})` : ''}`,
+    es_fix: `Turn on Replace_Dots in the Elasticsearch output of the log shipper (fluent-bit: Replace_Dots On; dotted label keys then become ${label}_kubernetes_io/name and no longer clash), or drop/rename the plain "${label}" label (or that field in the shipper); new records are then indexed, and a new index (the next daily one) starts without the old mapping.`,
+  };
+}
+
 export const R22J_VARS: Record<string, (x: FindingContext) => Vars> = {
   tsdb_lock_held: tsdbLockHolder,
   galera_not_safe_to_bootstrap: galeraMembers,
   ca_scale_down_blocked_local_storage: caLocalStorage,
+  es_object_mapping_conflict: esLabelOwner,
 };

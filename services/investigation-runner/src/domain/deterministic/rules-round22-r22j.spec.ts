@@ -165,4 +165,69 @@ describe('round22 rules (r22j)', () => {
     );
     expect(busy).not.toContain('local storage');
   });
+  it('fluent-bit logs Elasticsearch refusing records for an object mapping: the answer names the field, the plain label and Replace_Dots; a record refused for another reason: not this rule', async () => {
+    const ns = 'logging';
+    const image = 'cr.fluentbit.io/fluent/fluent-bit:3.1.9';
+    const world = (reason: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('shop'),
+        {
+          apiVersion: 'apps/v1',
+          kind: 'DaemonSet',
+          metadata: { name: 'fluent-bit', namespace: ns, creationTimestamp: ago(90 * 1440) },
+          spec: {
+            selector: { matchLabels: { 'app.kubernetes.io/name': 'fluent-bit' } },
+            template: { spec: { containers: [{ name: 'fluent-bit', image }] } },
+          },
+          status: {
+            desiredNumberScheduled: 1,
+            currentNumberScheduled: 1,
+            numberReady: 1,
+            numberAvailable: 1,
+            updatedNumberScheduled: 1,
+          },
+        },
+        podObj({
+          name: 'fluent-bit-x7k2p',
+          ns,
+          labels: { 'app.kubernetes.io/name': 'fluent-bit' },
+          owner: { kind: 'DaemonSet', name: 'fluent-bit' },
+          created: 5000,
+          boxes: [box('fluent-bit', image, false)],
+        }),
+        podObj({
+          name: 'cart-6d5c4b3a2-qwert',
+          ns: 'shop',
+          labels: { app: 'cart', 'pod-template-hash': '6d5c4b3a2' },
+          owner: { kind: 'ReplicaSet', name: 'cart-6d5c4b3a2' },
+          created: 900,
+          boxes: [box('cart', 'registry.example.org/shop/cart:1.4.0', false)],
+        }),
+      ],
+      logs: {
+        'fluent-bit-x7k2p': [
+          '[2026/11/05 09:12:00] [error] [output:es:es.0] error: Output',
+          `{"errors":true,"took":4,"items":[{"create":{"_index":"logstash-2026.11.05","_id":"gd2f","status":400,"error":{"type":"document_parsing_exception","reason":"${reason}"}}}]}`,
+          "[2026/11/05 09:12:01] [warn] [engine] failed to flush chunk '1-1793869000.85.flb', retry in 14 seconds: task_id=1, input=tail.0 > output=es.0 (out_id=0)",
+          "[2026/11/05 09:12:30] [error] [engine] chunk '1-1793869000.85.flb' cannot be retried: task_id=1, input=tail.0 > output=es.0",
+        ].join('\n'),
+      },
+    });
+    const ask = 'cart logs are missing in Kibana since yesterday, is logging broken?';
+    const bad = await answer(
+      world(
+        '[1:611] object mapping for [kubernetes.labels.app] tried to parse field [app] as object, but found a concrete value',
+      ),
+      ask,
+    );
+    expect(bad).toContain('kubernetes.labels.app is mapped as an object');
+    expect(bad).toContain('Replace_Dots On');
+    expect(bad).toContain('cart');
+    const other = await answer(
+      world("[1:80] failed to parse field [latency_ms] of type [long] in document with id 'gd2f'"),
+      ask,
+    );
+    expect(other).not.toContain('mapped as an object');
+  });
 });
