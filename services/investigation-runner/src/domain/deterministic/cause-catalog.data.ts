@@ -2193,6 +2193,71 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set the old password back{secret_name} (or the password of user{db_user} in the database to the new one: ALTER USER ... PASSWORD), or make the chart use an existing Secret with the old password (auth.existingSecret); then restart {subject}. Deleting PVC {claim} re-initialises the database but drops its data.',
   },
   // ------------------------------------------------ end of: round21 (r21data)
+  // ------------------------------------------------ round22 (r22j): what a product's own line says about its peers
+  {
+    // Prometheus takes an exclusive flock on its TSDB directory; "resource temporarily
+    // unavailable" (EAGAIN) means another live Prometheus holds it on the same volume — the old pod
+    // a RollingUpdate keeps running until the new one is ready (a ReadWriteMany volume lets both
+    // mount it) — not a corrupt WAL
+    id: 'tsdb_lock_held',
+    class: 'crashloop_config',
+    title: 'Prometheus cannot lock its TSDB directory: another instance holds the lock',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: 'lock DB directory: resource temporarily unavailable[^\\n]*',
+    cause:
+      '{subject} exits at start: it cannot take the lock on its TSDB data directory ("{fact}"). Another Prometheus process holds that lock on the same volume{lock_holder}: a Deployment with strategy RollingUpdate keeps the old pod running until the new pod is ready, and a shared (ReadWriteMany) volume lets both mount it, so the new pod never starts and the rollout never completes',
+    fix: 'Set the strategy of {subject} to Recreate (or run it as a StatefulSet), so the old pod stops and releases the lock before the new one starts; the rollout then completes. Nothing is wrong with the data itself.',
+  },
+  {
+    // Galera marks safe_to_bootstrap=1 in grastate.dat only on the last member to leave the
+    // cluster cleanly; when every member stopped at once (a scale to zero, all nodes replaced) none
+    // is marked, so the first member refuses to bootstrap and the others find no primary to join
+    id: 'galera_not_safe_to_bootstrap',
+    class: 'crashloop_config',
+    title: 'Galera cluster cannot start: no member is safe to bootstrap (all members went down)',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: 'It is not safe to bootstrap (?:form|from) this node[^\\n]*|safe_to_bootstrap[^\\n]{0,40}(?:is set to 0|=\\s*0)[^\\n]*',
+    cause:
+      'the Galera cluster {subject} cannot start again: "{fact}". Galera marks only the last member that left the cluster cleanly as safe to bootstrap (safe_to_bootstrap: 1 in grastate.dat); {galera_members}all members went down at the same time (a scale to zero, a node group replaced or shut down), so none is marked, the first member refuses to bootstrap a new cluster and the others find no primary component to join',
+    fix: 'Bootstrap the cluster from the member with the highest seqno in its grastate.dat (the Bitnami chart: galera.bootstrap.forceSafeToBootstrap=true with galera.bootstrap.bootstrapFromNode set to that member, or MARIADB_GALERA_FORCE_SAFETOBOOTSTRAP=yes on it), let the others join, then remove the force again; scale the StatefulSet down member by member (never all at once) so the last one leaves cleanly.',
+  },
+  {
+    // cluster-autoscaler keeps an underused node when a pod on it has local storage (emptyDir,
+    // hostPath) and it runs with --skip-nodes-with-local-storage (the default before 1.29 charts);
+    // it logs the node and the pod at every loop
+    id: 'ca_scale_down_blocked_local_storage',
+    class: 'pending_scheduling',
+    title:
+      'cluster-autoscaler does not remove underused nodes: pods with local storage (emptyDir) on them',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log'],
+    text: 'node (?<ca_node>\\S+) cannot be removed: pod with local storage present: (?<ca_pod>\\S+)',
+    cause:
+      'cluster-autoscaler does not scale down the underused nodes: "{fact}". {ca_local_storage}It skips a node whose pods use local storage (an emptyDir or hostPath volume; --skip-nodes-with-local-storage=true), because removing the node would lose that data',
+    fix: 'Annotate those pods cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes: "<volume names>" (or safe-to-evict: "true") when their local storage is scratch space, or run cluster-autoscaler with --skip-nodes-with-local-storage=false; the nodes are then removed at the next scale-down loop.',
+  },
+  {
+    // Elasticsearch rejects a log record (400) whose field is a plain value where its index maps
+    // an object: fluent-bit's kubernetes filter sends labels as kubernetes.labels.<key>, and with
+    // Replace_Dots Off a dotted label (app.kubernetes.io/name) makes kubernetes.labels.app an
+    // object, so a pod with a plain `app` label has every record refused and dropped
+    id: 'es_object_mapping_conflict',
+    class: 'dependency_failure',
+    title: 'Elasticsearch rejects log records: a field is a value where the index maps an object',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: '(?:mapper_parsing_exception|document_parsing_exception)[^\\n]{0,60}?object mapping for \\[(?<es_field>[^\\]]+)\\] tried to parse field \\[[^\\]]+\\] as object, but found a concrete value',
+    cause:
+      'Elasticsearch refuses the records {subject} sends it with status 400 ("{fact}"): in the index, {es_field} is mapped as an object, but these records carry a plain value there, so each of them is rejected and dropped (the chunk cannot be retried) while the rest of the logs arrive{es_label_owner}',
+    fix: '{es_fix}',
+  },
+  // ------------------------------------------------ end of: round22 (r22j)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -6,6 +6,7 @@ import { newObject, type ContainerView, type ObjectView } from './observe/views'
 import { clip } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
+import { R22J_VARS } from './finding-vars-r22j';
 import { R20ROLL_VARS } from './finding-vars-r20roll';
 import { R21SCHED_VARS, r21schedCapacityHolder } from './finding-vars-r21sched';
 
@@ -1630,6 +1631,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R20LOGS_VARS,
   ...R20ROLL_VARS,
   ...R21SCHED_VARS,
+  ...R22J_VARS,
 };
 
 /** The same, by the entry's class. */
