@@ -195,7 +195,13 @@ export class Gatherer {
     this.budget--;
     const out = await this.runner.call(p.tool, params);
     this.onDone(p.tool.fullName);
-    if (!out.ok) return false;
+    if (!out.ok) return this.logsOfEachContainer(p, params, ctx, out.message);
+    // a tool that answers an API refusal as its result (`{"success": false, "error": ...}`)
+    if (
+      p.verb === 'logs' &&
+      (await this.logsOfEachContainer(p, params, ctx, refusalIn(out.output)))
+    )
+      return true;
     // a search that takes no kind answers with objects of any kind: the output says which
     const as = p.verb === 'find' && !p.params.kind ? { ...ctx, kind: undefined } : ctx;
     this.model.add(
@@ -203,6 +209,34 @@ export class Gatherer {
       p.tool.fullName,
     );
     return true;
+  }
+
+  /**
+   * The Kubernetes API refuses the logs of a pod of several containers when none is named, and
+   * names them ("a container name must be specified for pod web-1, choose one of: [app proxy]");
+   * a tool that passes the refusal on (as its error or as its result) is asked again for each (at
+   * most three, in the pod's order; init containers, listed after "or one of the init containers",
+   * are not). True when one answers.
+   */
+  private async logsOfEachContainer(
+    p: ToolProfile,
+    params: Params,
+    ctx: Omit<CallContext, 'tool' | 'verb'>,
+    error: string,
+  ): Promise<boolean> {
+    const param = p.params.container;
+    if (p.verb !== 'logs' || !param || params[param] !== undefined) return false;
+    const named =
+      /a container name must be specified for pod \S+, choose one of: \[([^\]]*)\]/.exec(error);
+    if (!named) return false;
+    const containers = named[1]!
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .slice(0, 3);
+    const read = await Promise.all(
+      containers.map((c) => this.call(p, { ...params, [param]: c }, { ...ctx, container: c })),
+    );
+    return read.some(Boolean);
   }
 
   /** Parameters for a tool about `target`; undefined when a required one cannot be filled. */
@@ -2943,14 +2977,31 @@ export class Gatherer {
         !o.status ||
         /BackOff|Error|OOM|Crash|Completed|Failed|Terminat/i.test(o.status) ||
         (o.restarts ?? 0) > 0
-      )
-        jobs.push(
-          this.first(
-            prev,
-            { kind: 'pod', name: o.name, namespace: ns, previous: true },
-            { ...ctx, previous: true },
-          ),
-        );
+      ) {
+        // a pod of several containers: the previous run of the one that restarted (a tool
+        // without a container defaults to the first, often a healthy sidecar), else the pod's
+        const main = cur.containers.filter((c) => !c.init);
+        const crashed = main.filter((c) => (c.restarts ?? 0) > 0 || c.last?.reason);
+        const named = main.length > 1 && crashed.length && crashed.length < main.length;
+        const byContainer = prev.filter((p) => p.params.container);
+        if (named && byContainer.length)
+          for (const c of crashed.slice(0, 2))
+            jobs.push(
+              this.first(
+                byContainer,
+                { kind: 'pod', name: o.name, namespace: ns, previous: true, container: c.name },
+                { ...ctx, previous: true, container: c.name },
+              ),
+            );
+        else
+          jobs.push(
+            this.first(
+              prev,
+              { kind: 'pod', name: o.name, namespace: ns, previous: true },
+              { ...ctx, previous: true },
+            ),
+          );
+      }
     }
     await Promise.all(jobs);
     // the scheduler blames pod affinity: describe does not print the affinity, the manifest does
@@ -4189,4 +4240,10 @@ function coerce(v: unknown, type: unknown): unknown {
   if (type === 'boolean') return v === true || v === 'true';
   if (type === 'array') return Array.isArray(v) ? v : [v];
   return typeof v === 'string' ? v : String(v);
+}
+
+/** The text of a small tool result that may be an API refusal (a long one is data, not an error). */
+function refusalIn(output: unknown): string {
+  const text = typeof output === 'string' ? output : JSON.stringify(output ?? '');
+  return text.length <= 2000 ? text : '';
 }
