@@ -101,6 +101,10 @@ const CONNECT_TIMEOUT = /connect ETIMEDOUT|dial tcp [^\n]*i\/o timeout|connect t
 
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
+/** A pod a listing showed by name only: no phase, no node, no containers, no restarts. */
+const barePod = (p: ObjectView): boolean =>
+  p.status === undefined && !p.node && !p.containers.length && p.restarts === undefined;
+
 /** An object known by name only (named in the request, a backend an Ingress names). */
 /** the triggers of inspectLineTargets: exec's ENOENT, Spring without a DataSource URL, STS's audience, helm's lock */
 /**
@@ -652,6 +656,35 @@ export class Gatherer {
         .slice(0, 3)
         .map((p) => this.describe(p)),
     );
+    // a Service listing that shows no selector (a server's small listing struct): the Services
+    // with pods named for them read whole, and one such pod whole (its labels), to match the two
+    await Promise.all(
+      this.model
+        .list('service')
+        .filter(
+          (svc) =>
+            svc.fields['selector'] === undefined &&
+            svc.fields['type'] !== undefined &&
+            svc.fields['type'] !== 'ExternalName' &&
+            svc.namespace &&
+            !/^kube-|^default$/.test(svc.namespace) &&
+            svc.name !== 'kubernetes',
+        )
+        .flatMap((svc) => {
+          const pods = podsNamedFor(this.model, svc);
+          return pods.length ? [{ svc, pod: pods[0]! }] : [];
+        })
+        .sort(
+          (a, b) =>
+            Number(!scope.subjects.some((s) => this.model.matches(a.svc, s))) -
+            Number(!scope.subjects.some((s) => this.model.matches(b.svc, s))),
+        )
+        .slice(0, 3)
+        .flatMap(({ svc, pod }) => [
+          this.readOrDescribe(svc),
+          Object.keys(pod.labels).length ? Promise.resolve() : this.readOrDescribe(pod),
+        ]),
+    );
     // the Ingress of a host the request names, and the Services it routes to
     const routes = this.model
       .list('ingress')
@@ -682,6 +715,7 @@ export class Gatherer {
     await this.gatherForLimitsQuestion();
     await this.gatherForStateQuestion();
     await this.gatherForPodQuestion();
+    await this.gatherForBarePodListing();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
     const targets = this.targets();
     // network paths: where the cluster DNS runs, the policies in front of a backend, the routes
@@ -776,12 +810,48 @@ export class Gatherer {
           .filter(
             (s) =>
               (!ns || s.namespace === ns) &&
-              !this.model.get('endpoints', s.name, s.namespace) &&
+              this.model.get('endpoints', s.name, s.namespace)?.fields['ready'] === undefined &&
               s.fields['Endpoints'] === undefined,
           )
           .slice(0, 12)
-          .map((s) => this.describe(s)),
+          .map(async (s) => {
+            // an Endpoints listing of names only: the Endpoints read whole (its addresses)
+            const eps = this.model.get('endpoints', s.name, s.namespace);
+            if (!eps || !(await this.readWhole(eps))) await this.describe(s);
+          }),
       );
+    }
+    // "which LoadBalancers have an address": those a listing showed without their status, read
+    // whole (status.loadBalancer.ingress)
+    if (scope.question?.type === 'load_balancers') {
+      const ns = scope.question.namespace;
+      await Promise.all(
+        this.model
+          .list('service', ns)
+          .filter(
+            (s) =>
+              (!ns || s.namespace === ns) &&
+              s.fields['addressUnlisted'] === 'true' &&
+              s.fields['externalAddress'] === undefined,
+          )
+          .slice(0, 8)
+          .map((s) => this.readOrDescribe(s)),
+      );
+    }
+    // "which claims use storage class X": a listing that does not show a claim's class (names
+    // only): each claim read whole
+    if (scope.question?.type === 'storage_class') {
+      const ns = scope.question.namespace;
+      const inNs = (c: ObjectView) => !ns || c.namespace === ns;
+      if (!this.model.list('persistentvolumeclaim', ns).some(inNs))
+        await this.listKind('persistentvolumeclaim', ns);
+      const claims = this.model.list('persistentvolumeclaim', ns).filter(inNs);
+      if (claims.length && claims.every((c) => c.fields['storageClassName'] === undefined))
+        await Promise.all(
+          claims
+            .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
+            .map((c) => this.readOrDescribe(c)),
+        );
     }
     await this.gatherForSpecQuestion();
     await this.gatherForInventoryQuestion();
@@ -2166,6 +2236,16 @@ export class Gatherer {
       if (pods.some((p) => p.node)) return;
       await this.listWhole('pod', ns);
       if (this.model.list('pod', ns).some((p) => p.node)) return;
+      // a listing of names only: the pods read whole (each names its node), as the budget allows
+      const unplaced = this.model
+        .list('pod', ns)
+        .filter((p) => (!ns || p.namespace === ns) && !p.node && p.status === undefined);
+      if (unplaced.length) {
+        await Promise.all(
+          unplaced.slice(0, Math.max(0, this.budget - 2)).map((p) => this.readWhole(p)),
+        );
+        if (this.model.list('pod', ns).some((p) => p.node)) return;
+      }
       await Promise.all(
         this.model
           .list('node')
@@ -2464,6 +2544,10 @@ export class Gatherer {
         );
       await events(pulling.map((p) => p.namespace));
       await Promise.all(pulling.slice(0, room(10)).map((p) => this.describe(p)));
+      // a listing of names only (no status): every pod read whole, as the budget allows
+      const pods = model.list('pod', ns).filter(inNs);
+      if (pods.length && pods.every(barePod))
+        await Promise.all(pods.slice(0, room(24)).map((p) => this.readOrDescribe(p)));
       return;
     }
     if (q.type === 'restarts') {
@@ -2639,6 +2723,39 @@ export class Gatherer {
    * events in a description, its PodScheduled condition in the object), each pod's volumes (one
    * pod of each template first: its twins share them).
    */
+  /**
+   * "which pods are Running / on node X?" over a pod listing that shows names only (no phase, no
+   * node): the pods read whole, as the budget allows, those of the question's namespace (else the
+   * subjects') first. A listing that shows either already answers.
+   */
+  private async gatherForBarePodListing(): Promise<void> {
+    const q = this.scope.question;
+    if ((q?.type !== 'which' && q?.type !== 'count') || q.what !== 'pod') return;
+    const { model, scope } = this;
+    const node = model
+      .list('node')
+      .find((n) => scope.subjects.some((s) => model.matches(n, { ...s, kind: 'node' })));
+    if (!q.status && !node) return;
+    const pods = model
+      .list('pod', q.namespace)
+      .filter((p) => !q.namespace || p.namespace === q.namespace);
+    if (!pods.length || !pods.every(barePod)) return;
+    const first = (p: ObjectView) =>
+      scope.namespaces.includes(p.namespace ?? '') ||
+      scope.subjects.some((s) => model.matches(p, s))
+        ? 0
+        : 1;
+    const room = Math.max(4, Math.min(24, this.budget - 4));
+    await Promise.all(
+      [...pods]
+        .sort((a, b) => first(a) - first(b))
+        .slice(0, room)
+        .map(async (p) => {
+          if (!(await this.readWhole(p))) await this.describe(p);
+        }),
+    );
+  }
+
   private async gatherForPodQuestion(): Promise<void> {
     const q = this.scope.question;
     if (q?.type !== 'pending' && q?.type !== 'host_path') return;

@@ -285,6 +285,15 @@ function customObject(
     const x = str(r[k]);
     if (x !== undefined) v.fields[k] = x;
   }
+  // a Service's listing row ({name, type, clusterIP, ports}): its type; a LoadBalancer's address
+  // is not in it (its status was not listed)
+  if (v.kind === 'service' && typeof r['type'] === 'string' && r['type']) {
+    v.fields['type'] = r['type'];
+    const ip = str(r['clusterIP']);
+    if (ip) v.fields['clusterIP'] = ip;
+    if (r['type'] === 'LoadBalancer' && r['status'] === undefined)
+      v.fields['addressUnlisted'] = 'true';
+  }
   // {desired_replicas: 3, ready_replicas: 0}: the listing's READY "0/3"
   const desired = num(r['desired_replicas'] ?? r['desiredReplicas']);
   const readyCount = num(r['ready_replicas'] ?? r['readyReplicas']);

@@ -628,6 +628,8 @@ function servicesWithoutEndpoints(model: ClusterModel, namespace: string | undef
   const unknown = services.length - known.length;
   const why = (s: ObjectView) => {
     const selector = s.fields['selector'];
+    // a listing that did not show the selector says nothing of it
+    if (selector === undefined) return '';
     if (!selector) return ' (no selector)';
     const backing = backingWorkloadOf(model, s);
     if (backing && Number(backing.fields['replicas'] ?? NaN) === 0)
