@@ -558,8 +558,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     reason: '^Unhealthy$',
     text: '(?<probe>Liveness|Readiness|Startup) probe failed: [^\\n]*(?:context deadline exceeded|Client\\.Timeout|timeout|timed out)',
     cause:
-      "{subject}'s {probe} probe times out{probe_target}: the app does not answer within the probe's timeout (slow start or overload), {probe_effect}",
-    fix: 'Give {subject} a startupProbe or a larger initialDelaySeconds/failureThreshold/timeoutSeconds for its {probe} probe, and check why it starts slowly.',
+      "{subject}'s {probe} probe times out{probe_target}: the app does not answer within the probe's timeout (slow start or overload), {probe_effect}{cpu_limit_from}",
+    fix: 'Give {subject} a startupProbe or a larger initialDelaySeconds/failureThreshold/timeoutSeconds for its {probe} probe, and check why it starts slowly.{cpu_limit_fix}',
   },
   {
     // the app's own health endpoint fails because a dependency it checks is slow or down; the
@@ -2193,6 +2193,27 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set the old password back{secret_name} (or the password of user{db_user} in the database to the new one: ALTER USER ... PASSWORD), or make the chart use an existing Secret with the old password (auth.existingSecret); then restart {subject}. Deleting PVC {claim} re-initialises the database but drops its data.',
   },
   // ------------------------------------------------ end of: round21 (r21data)
+  // ------------------------------------------------ round22 (r22i): what a controller or admission set that nobody wrote
+  // the variables of these rules: finding-vars-r22i.ts (also {cpu_limit_from} of the probe rules:
+  // a CPU limit a LimitRange default gave at admission)
+  {
+    // the in-tree AWS cloud provider's service controller: without the annotation
+    // service.beta.kubernetes.io/aws-load-balancer-internal it builds an internet-facing load
+    // balancer and needs public subnets (tagged kubernetes.io/role/elb); the AWS Load Balancer
+    // Controller's own annotations (aws-load-balancer-scheme) mean nothing to it
+    id: 'lb_no_suitable_subnets',
+    class: 'recent_change',
+    title: 'the cloud finds no subnet for the LoadBalancer Service (its address stays pending)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    reason: '^SyncLoadBalancerFailed$',
+    text: 'could not find any suitable subnets for creating the (?:ELB|NLB|load balancer)[^\\n]*',
+    cause:
+      'the LoadBalancer Service {subject} gets no address (EXTERNAL-IP pending): the in-tree cloud service controller "{fact}". Without the annotation service.beta.kubernetes.io/aws-load-balancer-internal: "true" it builds an internet-facing load balancer, which needs public subnets tagged kubernetes.io/role/elb, and there are none.{lb_annotations}',
+    fix: 'For an internal load balancer annotate Service {subject} with service.beta.kubernetes.io/aws-load-balancer-internal: "true" (or install the AWS Load Balancer Controller and set loadBalancerClass service.k8s.aws/nlb so its aws-load-balancer-scheme annotation applies); for a public one tag public subnets with kubernetes.io/role/elb.',
+  },
+  // ------------------------------------------------ end of: round22 (r22i)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',
@@ -2662,8 +2683,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.86,
     on: [],
     cause:
-      '{subject} is restarted by its {probe} probe before it has finished starting: the probe hits {url} (the port the app declares) before the app listens there, and the kubelet kills it (slow start)',
-    fix: 'Give {subject} a startupProbe (or a larger initialDelaySeconds / failureThreshold on its {probe} probe) that covers its real start time.',
+      '{subject} is restarted by its {probe} probe before it has finished starting: the probe hits {url} (the port the app declares) before the app listens there, and the kubelet kills it (slow start){cpu_limit_from}',
+    fix: 'Give {subject} a startupProbe (or a larger initialDelaySeconds / failureThreshold on its {probe} probe) that covers its real start time.{cpu_limit_fix}',
   },
   {
     id: 'probe_unhealthy_5xx',
