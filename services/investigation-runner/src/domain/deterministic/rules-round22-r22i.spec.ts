@@ -1,0 +1,207 @@
+/**
+ * The engine rules of round22 (r22i) (cause-catalog.data.ts, its "round22 (r22i)" block,
+ * variables in finding-vars-r22i.ts), one test per rule, each with a near miss where it must not
+ * fire: a LoadBalancer Service the in-tree cloud controller finds no suitable subnets for (its
+ * address stays pending), and probes that time out in pods whose CPU limit a LimitRange default
+ * set at admission (the LimitRanger annotation says so).
+ */
+import {
+  NOW,
+  answerOf,
+  apiTools,
+  deploymentObj,
+  investigateAt,
+  kubeEvent,
+  namespaceObj,
+  podObj,
+  serviceObj,
+  warningEvent,
+  type ApiWorld,
+} from './spec-world';
+
+describe('round22 rules (r22i): what a controller or admission set that nobody wrote', () => {
+  it('a LoadBalancer Service with "could not find any suitable subnets": the answer quotes it and names the internal annotation the in-tree controller reads; a throttled sync that later succeeded: not this rule', async () => {
+    const ns = 'partners';
+    const world = (message: string, address: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('edge-gw', ns, ['registry.example.com/edge-gw:2.0.0'], 2, 2),
+        podObj({
+          name: 'edge-gw-7c9d8f6b5a-k2m4p',
+          ns,
+          labels: { app: 'edge-gw' },
+          owner: { kind: 'ReplicaSet', name: 'edge-gw-7c9d8f6b5a' },
+          boxes: [{ name: 'app', image: 'registry.example.com/edge-gw:2.0.0' }],
+        }),
+        {
+          ...serviceObj('edge-gw', ns, { app: 'edge-gw' }, 8443, {
+            port: 443,
+            spec: { type: 'LoadBalancer' },
+          }),
+          metadata: {
+            name: 'edge-gw',
+            namespace: ns,
+            creationTimestamp: new Date(NOW - 50 * 60_000).toISOString(),
+            annotations: { 'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internal' },
+          },
+          status: { loadBalancer: address ? { ingress: [{ hostname: 'a1b2.elb.example' }] } : {} },
+        },
+      ],
+      events: [
+        kubeEvent(
+          ns,
+          { kind: 'Service', name: 'edge-gw' },
+          'Normal',
+          'EnsuringLoadBalancer',
+          'Ensuring load balancer',
+          50,
+          2,
+          12,
+          'service-controller',
+        ),
+        warningEvent(
+          ns,
+          { kind: 'Service', name: 'edge-gw' },
+          'SyncLoadBalancerFailed',
+          message,
+          50,
+          2,
+          12,
+          'service-controller',
+        ),
+      ],
+    });
+    const ask =
+      'partners cannot connect to the new edge-gw endpoint, EXTERNAL-IP is <pending>. what blocks it?';
+    const subnets = answerOf(
+      (
+        await investigateAt(
+          apiTools(
+            world(
+              'Error syncing load balancer: failed to ensure load balancer: could not find any suitable subnets for creating the ELB',
+              false,
+            ),
+          ),
+          ask,
+          NOW,
+          ns,
+        )
+      ).result,
+    );
+    expect(subnets).toContain('could not find any suitable subnets for creating the ELB');
+    expect(subnets).toContain('aws-load-balancer-internal');
+    expect(subnets).toContain('aws-load-balancer-scheme: internal');
+    const throttled = answerOf(
+      (
+        await investigateAt(
+          apiTools(
+            world(
+              'Error syncing load balancer: failed to ensure load balancer: Throttling: Rate exceeded',
+              true,
+            ),
+          ),
+          ask,
+          NOW,
+          ns,
+        )
+      ).result,
+    );
+    expect(throttled).not.toContain('suitable subnets');
+    expect(throttled).not.toContain('aws-load-balancer-internal');
+  });
+
+  it('liveness probes time out in pods whose CPU limit a LimitRange default set: the answer names the LimitRange, the limit and the throttling; a CPU limit in the pod spec itself: not said', async () => {
+    const ns = 'search';
+    const world = (ranger: boolean): ApiWorld => {
+      const pods = ['p8d2x', 'w4k7n'].map((s) =>
+        podObj({
+          name: `finder-7f5b8d9c6d-${s}`,
+          ns,
+          labels: { app: 'finder' },
+          owner: { kind: 'ReplicaSet', name: 'finder-7f5b8d9c6d' },
+          created: 40,
+          ...(ranger
+            ? {
+                annotations: {
+                  'kubernetes.io/limit-ranger':
+                    'LimitRanger plugin set: cpu limit for container app',
+                },
+              }
+            : {}),
+          boxes: [
+            {
+              name: 'app',
+              image: 'registry.example.com/finder:3.8.1',
+              restarts: 3,
+              ready: false,
+              ports: [{ containerPort: 8080, name: 'http' }],
+              resources: { requests: { cpu: '250m' }, limits: { cpu: '500m' } },
+              lastState: {
+                terminated: {
+                  exitCode: 143,
+                  reason: 'Error',
+                  finishedAt: new Date(NOW - 5 * 60_000).toISOString(),
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return {
+        objects: [
+          namespaceObj(ns),
+          {
+            apiVersion: 'v1',
+            kind: 'LimitRange',
+            metadata: {
+              name: 'container-defaults',
+              namespace: ns,
+              creationTimestamp: new Date(NOW - 20 * 3600_000).toISOString(),
+            },
+            spec: {
+              limits: [
+                { type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' } },
+              ],
+            },
+          },
+          deploymentObj('finder', ns, ['registry.example.com/finder:3.8.1'], 2, 2, ['app']),
+          ...pods,
+        ],
+        events: pods.flatMap((p) => {
+          const name = String((p['metadata'] as Record<string, unknown>)['name']);
+          return [
+            warningEvent(
+              ns,
+              { kind: 'Pod', name },
+              'Unhealthy',
+              'Liveness probe failed: Get "http://10.20.10.31:8080/actuator/health/liveness": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+              35,
+              2,
+              9,
+            ),
+            kubeEvent(
+              ns,
+              { kind: 'Pod', name },
+              'Normal',
+              'Killing',
+              'Container app failed liveness probe, will be restarted',
+              30,
+              3,
+              3,
+            ),
+          ];
+        }),
+      };
+    };
+    const ask =
+      'finder p99 went to seconds after the 3.8.1 deploy and pods keep restarting. roll back?';
+    const set = answerOf((await investigateAt(apiTools(world(true)), ask, NOW, ns)).result);
+    expect(set).toMatch(/LimitRange/);
+    expect(set).toContain('LimitRanger plugin set: cpu limit for container app');
+    expect(set).toContain('500m');
+    expect(set).toContain('throttled');
+    const own = answerOf((await investigateAt(apiTools(world(false)), ask, NOW, ns)).result);
+    expect(own).toMatch(/probe/i);
+    expect(own).not.toMatch(/LimitRange/);
+  });
+});
