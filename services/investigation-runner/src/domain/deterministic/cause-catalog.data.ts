@@ -2213,6 +2213,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the LoadBalancer Service {subject} gets no address (EXTERNAL-IP pending): the in-tree cloud service controller "{fact}". Without the annotation service.beta.kubernetes.io/aws-load-balancer-internal: "true" it builds an internet-facing load balancer, which needs public subnets tagged kubernetes.io/role/elb, and there are none.{lb_annotations}',
     fix: 'For an internal load balancer annotate Service {subject} with service.beta.kubernetes.io/aws-load-balancer-internal: "true" (or install the AWS Load Balancer Controller and set loadBalancerClass service.k8s.aws/nlb so its aws-load-balancer-scheme annotation applies); for a public one tag public subnets with kubernetes.io/role/elb.',
   },
+  {
+    // Go's TLS client: the server that answered presents a certificate for other names, so the
+    // name resolved to another server (a search domain with a wildcard record, a proxy, a stale
+    // record); {dns_search}: the pod's dnsConfig search domain the certificate's names belong to
+    id: 'tls_hostname_mismatch',
+    class: 'dns_failure',
+    title:
+      'the server that answers presents a certificate for other names (the name reaches the wrong server)',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log', 'text'],
+    text: 'x509: certificate is valid for (?<valid>[^\\n"\\\\]+?), not (?<host>[\\w-]+(?:\\.[\\w-]+)+)',
+    cause:
+      '{subject} cannot call {host} over TLS: the server that answers presents a certificate for {valid}, not {host} ("{fact}"), so the call reaches another server than the one {host} names{dns_search}',
+    fix: '{dns_search_fix}',
+  },
   // ------------------------------------------------ end of: round22 (r22i)
   // ---------------------------------------------------------------- symptoms
   {

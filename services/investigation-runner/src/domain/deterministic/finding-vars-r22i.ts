@@ -6,6 +6,7 @@
  */
 import type { FindingContext } from './finding-vars';
 import { jsonField } from './model';
+import { linesOf } from './finding-vars-configuration';
 
 type Vars = Record<string, string>;
 
@@ -45,8 +46,44 @@ function lbAnnotations({ obj }: FindingContext): Vars {
   };
 }
 
+/**
+ * A name that reaches the wrong server through the pod's own search list: its dnsConfig adds a
+ * search domain (and ndots), the name has fewer dots than ndots, so the resolver tries
+ * <name>.<domain> first, and the certificate that answered is one of that domain (a wildcard
+ * record there answers every name). The address the app logs it dialled for the name, if any.
+ */
+function dnsSearch({ f, model, pod, obj }: FindingContext): Vars {
+  const host = f.groups['host'] ?? '';
+  const valid = (f.groups['valid'] ?? '').toLowerCase();
+  const ns = f.object?.namespace;
+  const spec =
+    [pod, obj, model.get('deployment', f.workload, ns)].find((o) => o?.fields['dnsSearches']) ??
+    undefined;
+  const generic = {
+    dns_search: '',
+    dns_search_fix: `Find which server answers for ${host} from a pod of ${f.workload} (\`getent hosts ${host}\`: a proxy, a resolver setting or a DNS record that points elsewhere), and make the name resolve to ${host}'s own servers; the certificate of ${host} itself is not what fails.`,
+  };
+  if (!spec || !host) return generic;
+  const ndots = Number(spec.fields['dnsNdots'] ?? '5');
+  const dots = host.split('.').length - 1;
+  const domain = (spec.fields['dnsSearches'] ?? '')
+    .split(',')
+    .find((d) => d && valid.includes(d.toLowerCase()));
+  if (!domain || dots >= ndots) return generic;
+  const esc = host.replace(/[.]/g, '\\.');
+  const dialled = linesOf(model, pod?.name, ns)
+    .filter((l) => new RegExp(`\\b${esc}\\b`).test(l))
+    .map((l) => /\b(\d{1,3}(?:\.\d{1,3}){3}:\d+)\b/.exec(l)?.[1])
+    .find(Boolean);
+  return {
+    dns_search: `. The pod's dnsConfig adds the search domain ${domain} (searches: ${spec.fields['dnsSearches']}, ndots ${ndots}): ${host} has ${dots} dots, fewer than ${ndots}, so the resolver tries ${host}.${domain} first, and a record in ${domain} answers it (a wildcard answers every name)${dialled ? `: the app dials ${dialled} for ${host}` : ''}, a server of ${domain}, not ${host}`,
+    dns_search_fix: `Remove the search domain ${domain} (or the ndots ${ndots} option) from the dnsConfig of ${f.workload}, or call ${host} by its fully qualified name with a trailing dot (${host}.); a short name that needs ${domain} can be written out in full instead. Nothing is wrong with ${host}'s certificate.`,
+  };
+}
+
 export const R22I_VARS: Record<string, (x: FindingContext) => Vars> = {
   lb_no_suitable_subnets: lbAnnotations,
+  tls_hostname_mismatch: dnsSearch,
 };
 
 export const R22I_CLASS_VARS: Record<string, (x: FindingContext) => Vars> = {

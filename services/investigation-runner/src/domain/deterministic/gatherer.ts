@@ -908,6 +908,22 @@ export class Gatherer {
     await this.inspectClaimHolders();
     // ... what a failing pod's own line points at (its mounts, its ServiceAccount, a release)
     await this.inspectLineTargets();
+    // ... round22 (r22i): what a pod spec sets that listings and descriptions do not show
+    await this.inspectR22i();
+  }
+
+  /**
+   * Round22 (r22i): a pod whose TLS client got a certificate for other names ("x509: certificate
+   * is valid for A, not B") is read whole, once, when its spec was not: its dnsConfig (search
+   * domains, ndots) may send the name to another server, and a description does not show it.
+   */
+  private async inspectR22i(): Promise<void> {
+    const { model } = this;
+    const pod = model.logs
+      .filter((l) => l.lines.some((x) => /x509: certificate is valid for /.test(x.text)))
+      .map((l) => (l.pod ? model.get('pod', l.pod, l.namespace) : undefined))
+      .find((p) => p && p.fields['podSecurity'] === undefined);
+    if (pod) await this.readWhole(pod);
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   podObj,
   serviceObj,
   warningEvent,
+  stamped,
   type ApiWorld,
 } from './spec-world';
 
@@ -203,5 +204,56 @@ describe('round22 rules (r22i): what a controller or admission set that nobody w
     const own = answerOf((await investigateAt(apiTools(world(false)), ask, NOW, ns)).result);
     expect(own).toMatch(/probe/i);
     expect(own).not.toMatch(/LimitRange/);
+  });
+
+  it('"x509: certificate is valid for *.corp.example.net ..., not api.pay.example.io" in a pod whose dnsConfig searches corp.example.net with ndots 5: the answer names the search domain and the address dialled; no dnsConfig: the mismatch without a search-domain claim', async () => {
+    const ns = 'payments';
+    const pod = 'payout-6f9d4c7b58-k7w2p';
+    const world = (dns: boolean): ApiWorld => {
+      const p = podObj({
+        name: pod,
+        ns,
+        labels: { app: 'payout' },
+        owner: { kind: 'ReplicaSet', name: 'payout-6f9d4c7b58' },
+        created: 200,
+        boxes: [{ name: 'app', image: 'registry.example.com/payout:3.2.0' }],
+      });
+      if (dns)
+        (p['spec'] as Record<string, unknown>)['dnsConfig'] = {
+          searches: ['corp.example.net'],
+          options: [{ name: 'ndots', value: '5' }],
+        };
+      return {
+        objects: [
+          namespaceObj(ns),
+          deploymentObj('payout', ns, ['registry.example.com/payout:3.2.0'], 1, 1, ['app']),
+          p,
+        ],
+        logs: {
+          [pod]: stamped(
+            [40, 20, 5].flatMap((m): [number, string][] => [
+              [
+                m,
+                `{"level":"debug","msg":"dialing upstream","host":"api.pay.example.io","addr":"10.40.8.15:443"}`,
+              ],
+              [
+                m,
+                `{"level":"error","msg":"payout request failed","error":"Post \\"https://api.pay.example.io/v2/payouts\\": tls: failed to verify certificate: x509: certificate is valid for *.corp.example.net, corp.example.net, not api.pay.example.io"}`,
+              ],
+            ]),
+          ),
+        },
+      };
+    };
+    const ask =
+      'payout has not sent a single payout since this morning, every call fails with an x509 error. did the provider break their certificate?';
+    const search = answerOf((await investigateAt(apiTools(world(true)), ask, NOW, ns)).result);
+    expect(search).toContain('certificate is valid for *.corp.example.net');
+    expect(search).toContain('search domain corp.example.net');
+    expect(search).toContain('ndots 5');
+    expect(search).toContain('10.40.8.15:443');
+    const plain = answerOf((await investigateAt(apiTools(world(false)), ask, NOW, ns)).result);
+    expect(plain).toContain('certificate is valid for *.corp.example.net');
+    expect(plain).not.toContain('search domain');
   });
 });
