@@ -81,7 +81,66 @@ function dnsSearch({ f, model, pod, obj }: FindingContext): Vars {
   };
 }
 
+const REFUSED_UPSTREAM =
+  /connect\(\) failed \(111: Connection refused\) while connecting to upstream[^\n]*upstream: "https?:\/\/(\d{1,3}(?:\.\d{1,3}){3}):/;
+const STOP_LINE = /\bSIG(?:TERM|INT)\b[^\n"]*/;
+
+/**
+ * The ingress's connections refused by a pod that was being stopped: the refused address is a pod
+ * of the workload that is terminating (or the kubelet stopped, or that logs SIGTERM), and no
+ * container of the workload has a preStop hook, so the app closes its port on SIGTERM while the
+ * endpoint removal has not reached the ingress yet (every rollout's scale-down does it).
+ */
+function stoppedWhileServing({ f, model }: FindingContext): Vars {
+  const none = { stopping: '', stopping_fix: '' };
+  const ns = f.object?.namespace;
+  const refused = new Set(
+    model.logs.flatMap((l) =>
+      l.lines.map((x) => REFUSED_UPSTREAM.exec(x.text)?.[1]).filter((x): x is string => !!x),
+    ),
+  );
+  if (!refused.size) return none;
+  const pods = model.podsOf('deployment', f.workload, ns);
+  const killed = (name: string) =>
+    model.events.find(
+      (e) =>
+        e.reason === 'Killing' && e.object?.name === name && /^Stopping container/i.test(e.message),
+    );
+  const sigterm = (name: string) =>
+    model.logs
+      .filter((l) => l.pod === name)
+      .flatMap((l) => l.lines.map((x) => STOP_LINE.exec(x.text)?.[0]))
+      .find(Boolean);
+  const stopped = pods.find(
+    (p) =>
+      refused.has(p.fields['podIP'] ?? '') &&
+      (p.fields['terminating'] === 'true' || killed(p.name) || sigterm(p.name)),
+  );
+  if (!stopped) return none;
+  const specs = [...pods, model.get('deployment', f.workload, ns)].filter(
+    (o) => o?.fields['preStop'] !== undefined,
+  );
+  if (!specs.length || specs.some((o) => o!.fields['preStop'] !== 'none')) return none;
+  const said = sigterm(stopped.name);
+  const line = said && said.length > 120 ? `${said.slice(0, 120)}…` : said;
+  const downs = new Set(
+    model.events
+      .filter(
+        (e) =>
+          e.reason === 'ScalingReplicaSet' &&
+          e.object?.name === f.workload &&
+          /^Scaled down replica set/i.test(e.message),
+      )
+      .map((e) => e.message.split(' ')[4]),
+  ).size;
+  return {
+    stopping: `. The refused address ${stopped.fields['podIP']} is pod ${stopped.name}, which was being stopped${line ? ` ("${line}")` : ' (the kubelet sent it SIGTERM)'} while it was still in the Service's endpoints: its containers have no preStop hook, so the app closes its port as soon as it gets SIGTERM, before the endpoint removal reaches the ingress, and the requests sent to it meanwhile are refused${downs > 1 ? ` (each rollout's scale-down does it: ${downs} old ReplicaSets scaled down)` : ''}`,
+    stopping_fix: `Give the container of ${f.workload} a preStop hook (e.g. \`sleep 10\`) so it keeps serving while its endpoint is removed, or have it keep serving a few seconds after SIGTERM before closing; keep terminationGracePeriodSeconds above that delay. `,
+  };
+}
+
 export const R22I_VARS: Record<string, (x: FindingContext) => Vars> = {
+  ingress_upstream_unavailable: stoppedWhileServing,
   lb_no_suitable_subnets: lbAnnotations,
   tls_hostname_mismatch: dnsSearch,
 };

@@ -924,6 +924,28 @@ export class Gatherer {
       .map((l) => (l.pod ? model.get('pod', l.pod, l.namespace) : undefined))
       .find((p) => p && p.fields['podSecurity'] === undefined);
     if (pod) await this.readWhole(pod);
+    // the ingress's connections refused by a pod of the cluster: that pod read whole (being
+    // stopped? does its spec have a preStop hook?), up to two
+    const refused = new Set(
+      model.logs.flatMap((l) =>
+        l.lines
+          .map(
+            (x) =>
+              /connect\(\) failed \(111: Connection refused\)[^\n]*upstream: "https?:\/\/([\d.]+):/.exec(
+                x.text,
+              )?.[1],
+          )
+          .filter((x): x is string => !!x),
+      ),
+    );
+    if (refused.size)
+      await Promise.all(
+        model
+          .list('pod')
+          .filter((p) => refused.has(p.fields['podIP'] ?? '') && p.fields['preStop'] === undefined)
+          .slice(0, 2)
+          .map((p) => this.readWhole(p)),
+      );
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   podObj,
   serviceObj,
   warningEvent,
+  ago,
   stamped,
   type ApiWorld,
 } from './spec-world';
@@ -255,5 +256,142 @@ describe('round22 rules (r22i): what a controller or admission set that nobody w
     const plain = answerOf((await investigateAt(apiTools(world(false)), ask, NOW, ns)).result);
     expect(plain).toContain('certificate is valid for *.corp.example.net');
     expect(plain).not.toContain('search domain');
+  });
+
+  it('ingress-nginx refused by a pod being stopped (SIGTERM in its log) that has no preStop hook: the answer names the pod, SIGTERM and the missing preStop; the same refusals with a preStop hook: not said', async () => {
+    const ns = 'web';
+    const app = 'account-ui';
+    const image = 'registry.example.com/account-ui:2026.09.23';
+    const controller = 'ingress-nginx-controller-5b8f6c9d7c-7101b';
+    const old = `${app}-58d9b7c6f4-v4tq7`;
+    const fresh = [`${app}-6c7f9d5b84-r2m8k`, `${app}-6c7f9d5b84-x7c4q`];
+    const world = (preStop: boolean): ApiWorld => {
+      const stopping = podObj({
+        name: old,
+        ns,
+        labels: { app },
+        owner: { kind: 'ReplicaSet', name: `${app}-58d9b7c6f4` },
+        created: 120,
+        podIP: '10.12.70.154',
+        boxes: [{ name: 'app', image, ports: [{ containerPort: 3000, name: 'http' }] }],
+      });
+      (stopping['metadata'] as Record<string, unknown>)['deletionTimestamp'] = ago(1);
+      if (preStop)
+        (stopping['spec'] as { containers: Record<string, unknown>[] }).containers[0]![
+          'lifecycle'
+        ] = { preStop: { exec: { command: ['sleep', '10'] } } };
+      return {
+        objects: [
+          namespaceObj(ns),
+          namespaceObj('ingress-nginx'),
+          deploymentObj(app, ns, [image], 2, 2, ['app']),
+          stopping,
+          ...fresh.map((name, i) =>
+            podObj({
+              name,
+              ns,
+              labels: { app },
+              owner: { kind: 'ReplicaSet', name: `${app}-6c7f9d5b84` },
+              created: 3,
+              podIP: `10.12.34.${140 + i}`,
+              boxes: [{ name: 'app', image, ports: [{ containerPort: 3000, name: 'http' }] }],
+            }),
+          ),
+          serviceObj(app, ns, { app }, 3000, { port: 80 }),
+          {
+            apiVersion: 'networking.k8s.io/v1',
+            kind: 'Ingress',
+            metadata: { name: app, namespace: ns, creationTimestamp: ago(60 * 24 * 40) },
+            spec: {
+              ingressClassName: 'nginx',
+              rules: [
+                {
+                  host: 'account.example.com',
+                  http: {
+                    paths: [
+                      {
+                        path: '/',
+                        pathType: 'Prefix',
+                        backend: { service: { name: app, port: { number: 80 } } },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+            status: { loadBalancer: { ingress: [{ ip: '34.120.7.19' }] } },
+          },
+          podObj({
+            name: controller,
+            ns: 'ingress-nginx',
+            labels: {
+              'app.kubernetes.io/name': 'ingress-nginx',
+              'app.kubernetes.io/component': 'controller',
+            },
+            owner: { kind: 'ReplicaSet', name: 'ingress-nginx-controller-5b8f6c9d7c' },
+            boxes: [
+              { name: 'controller', image: 'registry.k8s.io/ingress-nginx/controller:v1.11.3' },
+            ],
+          }),
+        ],
+        events: [
+          kubeEvent(
+            ns,
+            { kind: 'Deployment', name: app },
+            'Normal',
+            'ScalingReplicaSet',
+            `Scaled down replica set ${app}-58d9b7c6f4 to 0 from 1`,
+            1,
+            1,
+            1,
+            'deployment-controller',
+          ),
+          kubeEvent(
+            ns,
+            { kind: 'Deployment', name: app },
+            'Normal',
+            'ScalingReplicaSet',
+            `Scaled down replica set ${app}-7f6b5d8c9b to 0 from 1`,
+            90,
+            90,
+            1,
+            'deployment-controller',
+          ),
+          kubeEvent(
+            ns,
+            { kind: 'Pod', name: old },
+            'Normal',
+            'Killing',
+            'Stopping container app',
+            1,
+            1,
+            1,
+          ),
+        ],
+        logs: {
+          [old]: [
+            `{"level":30,"time":"${ago(100)}","msg":"listening","port":3000}`,
+            `{"level":30,"time":"${ago(1)}","msg":"SIGTERM received, closing http server"}`,
+            `{"level":30,"time":"${ago(1)}","msg":"http server closed, 0 open connections"}`,
+          ].join('\n'),
+          [controller]: [1, 1, 1]
+            .map(
+              (m, i) =>
+                `${ago(m).slice(0, 19).replace(/-/g, '/').replace('T', ' ')} [error] 31#31: *${482110 + i} connect() failed (111: Connection refused) while connecting to upstream, client: 81.14.7.20, server: account.example.com, request: "GET /account/orders HTTP/2.0", upstream: "http://10.12.70.154:3000/account/orders", host: "account.example.com"`,
+            )
+            .join('\n'),
+        },
+      };
+    };
+    const ask =
+      'every time we deploy account-ui we get a spike of 502s for a few seconds. what is going on?';
+    const bare = answerOf((await investigateAt(apiTools(world(false)), ask, NOW, ns)).result);
+    expect(bare).toContain(
+      `pod ${old}, which was being stopped ("SIGTERM received, closing http server")`,
+    );
+    expect(bare).toContain('no preStop hook');
+    const hooked = answerOf((await investigateAt(apiTools(world(true)), ask, NOW, ns)).result);
+    expect(hooked).toContain('Connection refused');
+    expect(hooked).not.toContain('preStop');
   });
 });
