@@ -2306,8 +2306,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // "upstream timed out (110: Connection timed out) while reading response header", "no live upstreams"
     text: 'connect\\(\\) failed \\(111: Connection refused\\) while connecting to upstream[^\\n]*|upstream timed out \\(110: (?:Connection|Operation) timed out\\)[^\\n]*|no live upstreams while connecting to upstream[^\\n]*|upstream prematurely closed connection[^\\n]*',
     cause:
-      'the ingress cannot get an answer from {subject}: its requests to the pods fail ("{fact}"), so clients get 502/504{stopping}',
-    fix: '{stopping_fix}Check the pods behind {subject} (ready endpoints, the port the Service targets, slow requests against the ingress proxy timeouts).',
+      'the ingress cannot get an answer from {subject}: its requests to the pods fail ("{fact}"), so clients get 502/504{stopping}{tunnel_mtu}',
+    fix: '{stopping_fix}{tunnel_mtu_fix}Check the pods behind {subject} (ready endpoints, the port the Service targets, slow requests against the ingress proxy timeouts).',
   },
   {
     // nginx reuses an idle upstream connection the app has just closed: the app's keep-alive

@@ -139,8 +139,37 @@ function stoppedWhileServing({ f, model }: FindingContext): Vars {
   };
 }
 
+/** Calico's felix: the VXLAN tunnel device's MTU it set ("new=1500 old=1450"), or parsed */
+const FELIX_VXLAN_MTU =
+  /VXLAN device MTU needs to be updated[^\n]*?new=(\d+)[^\n]*|Parsed value for VXLANMTU: (\d+)[^\n]*/;
+
+/**
+ * The ingress's requests time out while the CNI's VXLAN tunnel MTU is above 1450: VXLAN adds 50
+ * bytes, so on nodes whose NIC MTU is the usual 1500 the full-size packets of large responses
+ * between nodes exceed the wire MTU and are dropped (small requests and same-node traffic pass).
+ * Said with felix's own line.
+ */
+function tunnelMtu({ f, model }: FindingContext): Vars {
+  const none = { tunnel_mtu: '', tunnel_mtu_fix: '' };
+  if (!/timed out/i.test(f.fact)) return none;
+  const hits = model.logs.flatMap((l) =>
+    l.lines
+      .map((x) => FELIX_VXLAN_MTU.exec(x.text))
+      .filter((m): m is RegExpExecArray => !!m)
+      .map((m) => ({ line: m[0], mtu: Number(m[1] ?? m[2]) })),
+  );
+  const hit = hits.find((h) => h.line.includes('needs to be updated')) ?? hits[0];
+  if (!hit || !(hit.mtu > 1450 && hit.mtu <= 1500)) return none;
+  const cm = model.list('configmap').find((c) => jsonField(c, 'data')['veth_mtu']);
+  const veth = cm ? ` (ConfigMap ${cm.name}: veth_mtu "${jsonField(cm, 'data')['veth_mtu']}")` : '';
+  return {
+    tunnel_mtu: `. Calico's VXLAN tunnel MTU is ${hit.mtu}${veth} ("${hit.line.length > 140 ? `${hit.line.slice(0, 140)}…` : hit.line}"): VXLAN encapsulation adds 50 bytes, so on nodes whose NIC MTU is 1500 a full-size packet of a large response between pods on different nodes no longer fits the wire and is dropped, while small requests and traffic within a node still pass (the requests hang until the proxy times out)`,
+    tunnel_mtu_fix: `Set the VXLAN MTU to the NIC MTU minus 50 (1450 on a 1500-byte network; veth_mtu in the calico-config ConfigMap, or 0 to let Calico detect it), restart calico-node and then the pods whose interfaces got the larger MTU. `,
+  };
+}
+
 export const R22I_VARS: Record<string, (x: FindingContext) => Vars> = {
-  ingress_upstream_unavailable: stoppedWhileServing,
+  ingress_upstream_unavailable: (x) => ({ ...stoppedWhileServing(x), ...tunnelMtu(x) }),
   lb_no_suitable_subnets: lbAnnotations,
   tls_hostname_mismatch: dnsSearch,
 };

@@ -946,6 +946,17 @@ export class Gatherer {
           .slice(0, 2)
           .map((p) => this.readWhole(p)),
       );
+    // the ingress's requests to pods time out: the CNI agent's log (Calico's felix says which
+    // tunnel MTU it set), once
+    if (
+      model.logs.some(
+        (l) =>
+          l.pod &&
+          INGRESS_CONTROLLER.test(l.pod) &&
+          l.lines.some((x) => /upstream timed out \(110: /.test(x.text)),
+      )
+    )
+      await this.systemPodLog(/^calico-node-[a-z0-9]{5}$/, 'kube-system');
   }
 
   /**

@@ -394,4 +394,95 @@ describe('round22 rules (r22i): what a controller or admission set that nobody w
     expect(hooked).toContain('Connection refused');
     expect(hooked).not.toContain('preStop');
   });
+
+  it("ingress-nginx upstream timeouts while Calico's felix set the VXLAN tunnel MTU to 1500: the answer names the MTU, VXLAN and felix's line; a tunnel MTU of 1450: not said", async () => {
+    const ns = 'shop';
+    const app = 'catalog';
+    const image = 'registry.example.com/catalog:4.2.0';
+    const controller = 'ingress-nginx-controller-7d5c9c8b9f-7101b';
+    const calico = 'calico-node-4xq8n';
+    const pods = [`${app}-5f8b7c6d9d-89b92`, `${app}-5f8b7c6d9d-zb890`];
+    const world = (mtu: number): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('ingress-nginx'),
+        namespaceObj('kube-system'),
+        deploymentObj(app, ns, [image], 2, 2, ['app']),
+        ...pods.map((name, i) =>
+          podObj({
+            name,
+            ns,
+            labels: { app },
+            owner: { kind: 'ReplicaSet', name: `${app}-5f8b7c6d9d` },
+            podIP: `10.244.${2 + i}.31`,
+            boxes: [{ name: 'app', image, ports: [{ containerPort: 8080, name: 'http' }] }],
+          }),
+        ),
+        serviceObj(app, ns, { app }, 8080, { port: 80 }),
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: { name: app, namespace: ns, creationTimestamp: ago(60 * 24 * 40) },
+          spec: {
+            ingressClassName: 'nginx',
+            rules: [
+              {
+                host: 'shop.example.com',
+                http: {
+                  paths: [
+                    {
+                      path: '/',
+                      pathType: 'Prefix',
+                      backend: { service: { name: app, port: { number: 80 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+          status: { loadBalancer: { ingress: [{ ip: '34.120.7.19' }] } },
+        },
+        podObj({
+          name: controller,
+          ns: 'ingress-nginx',
+          labels: {
+            'app.kubernetes.io/name': 'ingress-nginx',
+            'app.kubernetes.io/component': 'controller',
+          },
+          owner: { kind: 'ReplicaSet', name: 'ingress-nginx-controller-7d5c9c8b9f' },
+          boxes: [
+            { name: 'controller', image: 'registry.k8s.io/ingress-nginx/controller:v1.11.3' },
+          ],
+        }),
+        podObj({
+          name: calico,
+          ns: 'kube-system',
+          labels: { 'k8s-app': 'calico-node' },
+          owner: { kind: 'DaemonSet', name: 'calico-node' },
+          created: 30,
+          boxes: [{ name: 'calico-node', image: 'docker.io/calico/node:v3.28.1' }],
+        }),
+      ],
+      logs: {
+        [calico]: [
+          `${ago(29).slice(0, 19).replace('T', ' ')}.118 [INFO][63] felix/config_params.go 566: Parsed value for VXLANMTU: ${mtu} (from environment variable)`,
+          `${ago(29).slice(0, 19).replace('T', ' ')}.640 [INFO][63] felix/vxlan_mgr.go 468: VXLAN device MTU needs to be updated device="vxlan.calico" new=${mtu} old=${mtu === 1500 ? 1450 : 1500}`,
+        ].join('\n'),
+        [controller]: [20, 12, 4]
+          .map(
+            (m, i) =>
+              `${ago(m).slice(0, 19).replace(/-/g, '/').replace('T', ' ')} [error] 38#38: *${912737 + i} upstream timed out (110: Operation timed out) while reading upstream, client: 10.60.1.5, server: shop.example.com, request: "GET /api/catalog/products HTTP/1.1", upstream: "http://10.244.${2 + (i % 2)}.31:8080/api/catalog/products", host: "shop.example.com"`,
+          )
+          .join('\n'),
+      },
+    });
+    const ask = 'catalog in shop answers 504 on product list pages, they time out after 60s';
+    const big = answerOf((await investigateAt(apiTools(world(1500)), ask, NOW, ns)).result);
+    expect(big).toContain('upstream timed out');
+    expect(big).toContain('VXLAN tunnel MTU is 1500');
+    expect(big).toContain('new=1500 old=1450');
+    const fine = answerOf((await investigateAt(apiTools(world(1450)), ask, NOW, ns)).result);
+    expect(fine).toContain('upstream timed out');
+    expect(fine).not.toContain('MTU');
+  });
 });
