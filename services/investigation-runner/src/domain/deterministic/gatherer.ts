@@ -753,6 +753,7 @@ export class Gatherer {
     await this.gatherForInventoryQuestion();
     await this.gatherForHygieneQuestion();
     await this.gatherForFleetQuestion();
+    await this.gatherForIngressBackendsQuestion();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -2157,6 +2158,29 @@ export class Gatherer {
    * Deployment's conditions and its unready pods' times. Listings show none of these: a listing of
    * whole objects where a tool offers one, else each object read whole or described.
    */
+  private async gatherForIngressBackendsQuestion(): Promise<void> {
+    // round22 (r22i): "which ingress paths point at a missing Service or port": the namespace's
+    // Ingresses with their backends (read whole when the listing shows none) and its Services
+    const q = this.scope.question;
+    if (q?.type !== 'ingress_backends') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    if (!this.model.list('ingress', ns).some(inNs)) await this.listKind('ingress', ns);
+    const unread = () =>
+      this.model.list('ingress', ns).filter((i) => inNs(i) && i.fields['backends'] === undefined);
+    if (unread().length > 1) await this.listWhole('ingress', ns);
+    await Promise.all(
+      unread()
+        .slice(0, 12)
+        .map((i) => this.readOrDescribe(i)),
+    );
+    if (!this.model.list('service', ns).some(inNs)) await this.listKind('service', ns);
+    const portless = this.model
+      .list('service', ns)
+      .filter((s) => inNs(s) && s.fields['ports'] === undefined);
+    await Promise.all(portless.slice(0, 12).map((s) => this.readOrDescribe(s)));
+  }
+
   private async gatherForFleetQuestion(): Promise<void> {
     const q = this.scope.question;
     if (

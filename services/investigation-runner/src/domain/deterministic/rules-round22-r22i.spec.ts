@@ -485,4 +485,55 @@ describe('round22 rules (r22i): what a controller or admission set that nobody w
     expect(fine).toContain('upstream timed out');
     expect(fine).not.toContain('MTU');
   });
+
+  it('question: which ingress paths point at a Service that does not exist or a port it does not have: the path, the Service and the port; every backend present: none named', async () => {
+    const ns = 'web';
+    const ingress = (name: string, paths: [string, string, number | string][]) => ({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name, namespace: ns, creationTimestamp: ago(60 * 24 * 40) },
+      spec: {
+        ingressClassName: 'nginx',
+        rules: [
+          {
+            host: `${name}.example.com`,
+            http: {
+              paths: paths.map(([path, svc, port]) => ({
+                path,
+                pathType: 'Prefix',
+                backend: {
+                  service: {
+                    name: svc,
+                    port: typeof port === 'number' ? { number: port } : { name: port },
+                  },
+                },
+              })),
+            },
+          },
+        ],
+      },
+    });
+    const world = (broken: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        serviceObj('shop-web', ns, { app: 'shop-web' }, 8080, { port: 80 }),
+        serviceObj('shop-api', ns, { app: 'shop-api' }, 8080, { port: 80 }),
+        serviceObj('offers-web', ns, { app: 'offers-web' }, 8080, { port: 80 }),
+        ingress('shop', [
+          ['/', 'shop-web', 'http'],
+          ['/api/v2', 'shop-api', broken ? 'grpc' : 'http'],
+        ]),
+        ingress('offers', [['/deals', broken ? 'deals-web' : 'offers-web', 80]]),
+      ],
+    });
+    const ask =
+      "after yesterday's cleanup in the web namespace: which ingress paths now point at a Service that doesn't exist, or at a port the Service doesn't have?";
+    const bad = (await investigateAt(apiTools(world(true)), ask, NOW, ns)).text;
+    expect(bad).toContain('/deals -> deals-web:80 (no Service deals-web in namespace web exists)');
+    expect(bad).toContain(
+      '/api/v2 -> shop-api:grpc (Service shop-api exposes only port 80 (http))',
+    );
+    const good = (await investigateAt(apiTools(world(false)), ask, NOW, ns)).text;
+    expect(good).toContain('No Ingress path in namespace web points at a missing Service or port');
+  });
 });
