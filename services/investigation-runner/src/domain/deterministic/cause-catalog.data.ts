@@ -558,8 +558,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     reason: '^Unhealthy$',
     text: '(?<probe>Liveness|Readiness|Startup) probe failed: [^\\n]*(?:context deadline exceeded|Client\\.Timeout|timeout|timed out)',
     cause:
-      "{subject}'s {probe} probe times out{probe_target}: the app does not answer within the probe's timeout (slow start or overload), {probe_effect}",
-    fix: 'Give {subject} a startupProbe or a larger initialDelaySeconds/failureThreshold/timeoutSeconds for its {probe} probe, and check why it starts slowly.',
+      "{subject}'s {probe} probe times out{probe_target}: the app does not answer within the probe's timeout (slow start or overload), {probe_effect}{cpu_limit_from}",
+    fix: 'Give {subject} a startupProbe or a larger initialDelaySeconds/failureThreshold/timeoutSeconds for its {probe} probe, and check why it starts slowly.{cpu_limit_fix}',
   },
   {
     // the app's own health endpoint fails because a dependency it checks is slow or down; the
@@ -2258,6 +2258,43 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{es_fix}',
   },
   // ------------------------------------------------ end of: round22 (r22j)
+  // ------------------------------------------------ round22 (r22i): what a controller or admission set that nobody wrote
+  // the variables of these rules: finding-vars-r22i.ts (also {cpu_limit_from} of the probe rules:
+  // a CPU limit a LimitRange default gave at admission)
+  {
+    // the in-tree AWS cloud provider's service controller: without the annotation
+    // service.beta.kubernetes.io/aws-load-balancer-internal it builds an internet-facing load
+    // balancer and needs public subnets (tagged kubernetes.io/role/elb); the AWS Load Balancer
+    // Controller's own annotations (aws-load-balancer-scheme) mean nothing to it
+    id: 'lb_no_suitable_subnets',
+    class: 'recent_change',
+    title: 'the cloud finds no subnet for the LoadBalancer Service (its address stays pending)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    reason: '^SyncLoadBalancerFailed$',
+    text: 'could not find any suitable subnets for creating the (?:ELB|NLB|load balancer)[^\\n]*',
+    cause:
+      'the LoadBalancer Service {subject} gets no address (EXTERNAL-IP pending): the in-tree cloud service controller "{fact}". Without the annotation service.beta.kubernetes.io/aws-load-balancer-internal: "true" it builds an internet-facing load balancer, which needs public subnets tagged kubernetes.io/role/elb, and there are none.{lb_annotations}',
+    fix: 'For an internal load balancer annotate Service {subject} with service.beta.kubernetes.io/aws-load-balancer-internal: "true" (or install the AWS Load Balancer Controller and set loadBalancerClass service.k8s.aws/nlb so its aws-load-balancer-scheme annotation applies); for a public one tag public subnets with kubernetes.io/role/elb.',
+  },
+  {
+    // Go's TLS client: the server that answered presents a certificate for other names, so the
+    // name resolved to another server (a search domain with a wildcard record, a proxy, a stale
+    // record); {dns_search}: the pod's dnsConfig search domain the certificate's names belong to
+    id: 'tls_hostname_mismatch',
+    class: 'dns_failure',
+    title:
+      'the server that answers presents a certificate for other names (the name reaches the wrong server)',
+    role: 'cause',
+    strength: 0.86,
+    on: ['log', 'text'],
+    text: 'x509: certificate is valid for (?<valid>[^\\n"\\\\]+?), not (?<host>[\\w-]+(?:\\.[\\w-]+)+)',
+    cause:
+      '{subject} cannot call {host} over TLS: the server that answers presents a certificate for {valid}, not {host} ("{fact}"), so the call reaches another server than the one {host} names{dns_search}',
+    fix: '{dns_search_fix}',
+  },
+  // ------------------------------------------------ end of: round22 (r22i)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',
@@ -2334,8 +2371,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // "upstream timed out (110: Connection timed out) while reading response header", "no live upstreams"
     text: 'connect\\(\\) failed \\(111: Connection refused\\) while connecting to upstream[^\\n]*|upstream timed out \\(110: (?:Connection|Operation) timed out\\)[^\\n]*|no live upstreams while connecting to upstream[^\\n]*|upstream prematurely closed connection[^\\n]*',
     cause:
-      'the ingress cannot get an answer from {subject}: its requests to the pods fail ("{fact}"), so clients get 502/504',
-    fix: 'Check the pods behind {subject} (ready endpoints, the port the Service targets, slow requests against the ingress proxy timeouts).',
+      'the ingress cannot get an answer from {subject}: its requests to the pods fail ("{fact}"), so clients get 502/504{stopping}{tunnel_mtu}',
+    fix: '{stopping_fix}{tunnel_mtu_fix}Check the pods behind {subject} (ready endpoints, the port the Service targets, slow requests against the ingress proxy timeouts).',
   },
   {
     // nginx reuses an idle upstream connection the app has just closed: the app's keep-alive
@@ -2727,8 +2764,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     strength: 0.86,
     on: [],
     cause:
-      '{subject} is restarted by its {probe} probe before it has finished starting: the probe hits {url} (the port the app declares) before the app listens there, and the kubelet kills it (slow start)',
-    fix: 'Give {subject} a startupProbe (or a larger initialDelaySeconds / failureThreshold on its {probe} probe) that covers its real start time.',
+      '{subject} is restarted by its {probe} probe before it has finished starting: the probe hits {url} (the port the app declares) before the app listens there, and the kubelet kills it (slow start){cpu_limit_from}',
+    fix: 'Give {subject} a startupProbe (or a larger initialDelaySeconds / failureThreshold on its {probe} probe) that covers its real start time.{cpu_limit_fix}',
   },
   {
     id: 'probe_unhealthy_5xx',

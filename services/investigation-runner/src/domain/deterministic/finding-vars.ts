@@ -9,6 +9,7 @@ import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R22J_VARS } from './finding-vars-r22j';
 import { R20ROLL_VARS } from './finding-vars-r20roll';
 import { R21SCHED_VARS, r21schedCapacityHolder } from './finding-vars-r21sched';
+import { R22I_CLASS_VARS, R22I_VARS } from './finding-vars-r22i';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1632,10 +1633,11 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R20ROLL_VARS,
   ...R21SCHED_VARS,
   ...R22J_VARS,
+  ...R22I_VARS,
 };
 
 /** The same, by the entry's class. */
-const CLASS_VARS: Record<string, Enricher> = { oom_killed: oomSource };
+const CLASS_VARS: Record<string, Enricher> = { oom_killed: oomSource, ...R22I_CLASS_VARS };
 
 /**
  * The variables a catalog entry's templates are filled with: the finding's groups, what every

@@ -857,6 +857,7 @@ export class Gatherer {
     await this.gatherForInventoryQuestion();
     await this.gatherForHygieneQuestion();
     await this.gatherForFleetQuestion();
+    await this.gatherForIngressBackendsQuestion();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1012,6 +1013,55 @@ export class Gatherer {
     await this.inspectClaimHolders();
     // ... what a failing pod's own line points at (its mounts, its ServiceAccount, a release)
     await this.inspectLineTargets();
+    // ... round22 (r22i): what a pod spec sets that listings and descriptions do not show
+    await this.inspectR22i();
+  }
+
+  /**
+   * Round22 (r22i): a pod whose TLS client got a certificate for other names ("x509: certificate
+   * is valid for A, not B") is read whole, once, when its spec was not: its dnsConfig (search
+   * domains, ndots) may send the name to another server, and a description does not show it.
+   */
+  private async inspectR22i(): Promise<void> {
+    const { model } = this;
+    const pod = model.logs
+      .filter((l) => l.lines.some((x) => /x509: certificate is valid for /.test(x.text)))
+      .map((l) => (l.pod ? model.get('pod', l.pod, l.namespace) : undefined))
+      .find((p) => p && p.fields['podSecurity'] === undefined);
+    if (pod) await this.readWhole(pod);
+    // the ingress's connections refused by a pod of the cluster: that pod read whole (being
+    // stopped? does its spec have a preStop hook?), up to two
+    const refused = new Set(
+      model.logs.flatMap((l) =>
+        l.lines
+          .map(
+            (x) =>
+              /connect\(\) failed \(111: Connection refused\)[^\n]*upstream: "https?:\/\/([\d.]+):/.exec(
+                x.text,
+              )?.[1],
+          )
+          .filter((x): x is string => !!x),
+      ),
+    );
+    if (refused.size)
+      await Promise.all(
+        model
+          .list('pod')
+          .filter((p) => refused.has(p.fields['podIP'] ?? '') && p.fields['preStop'] === undefined)
+          .slice(0, 2)
+          .map((p) => this.readWhole(p)),
+      );
+    // the ingress's requests to pods time out: the CNI agent's log (Calico's felix says which
+    // tunnel MTU it set), once
+    if (
+      model.logs.some(
+        (l) =>
+          l.pod &&
+          INGRESS_CONTROLLER.test(l.pod) &&
+          l.lines.some((x) => /upstream timed out \(110: /.test(x.text)),
+      )
+    )
+      await this.systemPodLog(/^calico-node-[a-z0-9]{5}$/, 'kube-system');
   }
 
   /**
@@ -2212,6 +2262,29 @@ export class Gatherer {
    * Deployment's conditions and its unready pods' times. Listings show none of these: a listing of
    * whole objects where a tool offers one, else each object read whole or described.
    */
+  private async gatherForIngressBackendsQuestion(): Promise<void> {
+    // round22 (r22i): "which ingress paths point at a missing Service or port": the namespace's
+    // Ingresses with their backends (read whole when the listing shows none) and its Services
+    const q = this.scope.question;
+    if (q?.type !== 'ingress_backends') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    if (!this.model.list('ingress', ns).some(inNs)) await this.listKind('ingress', ns);
+    const unread = () =>
+      this.model.list('ingress', ns).filter((i) => inNs(i) && i.fields['backends'] === undefined);
+    if (unread().length > 1) await this.listWhole('ingress', ns);
+    await Promise.all(
+      unread()
+        .slice(0, 12)
+        .map((i) => this.readOrDescribe(i)),
+    );
+    if (!this.model.list('service', ns).some(inNs)) await this.listKind('service', ns);
+    const portless = this.model
+      .list('service', ns)
+      .filter((s) => inNs(s) && s.fields['ports'] === undefined);
+    await Promise.all(portless.slice(0, 12).map((s) => this.readOrDescribe(s)));
+  }
+
   private async gatherForFleetQuestion(): Promise<void> {
     const q = this.scope.question;
     if (

@@ -27,6 +27,7 @@ import {
   volumesByPhase,
   workloadsReading,
 } from './questions-state';
+import { ingressBackendsDangling } from './questions-r22i';
 import { clip } from './text';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -283,6 +284,8 @@ export function answerQuestion(
       return barePods(model, questionNamespace(q, model, scope));
     case 'ingress_tls':
       return ingressHostsAndTls(model, questionNamespace(q, model, scope), q.missing);
+    case 'ingress_backends':
+      return ingressBackendsDangling(model, questionNamespace(q, model, scope));
     case 'under_replicated':
       return underReplicated(model, q.kind, questionNamespace(q, model, scope), now, q.why);
     case 'failed_jobs':

@@ -120,6 +120,8 @@ export type Question =
    * no TLS?" (those without, counted and named first)
    */
   | { type: 'ingress_tls'; namespace?: string; near?: string[]; missing?: boolean }
+  /** "which ingress paths point at a Service that does not exist, or a port it does not have?" */
+  | { type: 'ingress_backends'; namespace?: string; near?: string[] }
   /**
    * "which deployments have fewer ready replicas than desired, and since when?" (`why`: "... and
    * why?", the reason of each missing member)
@@ -1315,6 +1317,18 @@ function fleetQuestion(t: string, namespaces: string[]): Question | undefined {
       /\b(?:nothing|no controller|no one|nobody)\s+(?:owns|manages|controls)\b/.test(t))
   )
     return { type: 'bare_pods', namespace: ns, near };
+  // round22 (r22i): "which ingress paths point at a Service that doesn't exist, or at a port the
+  // Service doesn't have?"
+  if (
+    /\bingress(?:es)?\b/.test(t) &&
+    /\b(?:services?|svcs?|backends?)\b/.test(t) &&
+    /\b(?:which|what|list|any)\b/.test(t) &&
+    !REPORTS_A_FAILURE.test(t) &&
+    /\b(?:does(?:n't| not) exist|do(?:n't| not) exist|no longer exists?|not exist\w*|non-?existent|missing|no such|(?:does(?:n't| not)|do(?:n't| not)) (?:have|expose))\b/.test(
+      t,
+    )
+  )
+    return { type: 'ingress_backends', namespace: ns, near };
   // "which hosts do the shop ingresses serve, with which TLS secret?", "which domains ... and with
   // which certificate secret?"
   // "which Ingresses have no TLS?", "ingresses serving plain http", "hosts without https"

@@ -185,6 +185,25 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   if (kind === 'pod' && specContainers.length)
     v.fields['podSecurity'] = JSON.stringify(containerSecurity(podSpec));
   if (str(podSpec['dnsPolicy'])) v.fields['dnsPolicy'] = String(podSpec['dnsPolicy']);
+  // the resolver settings the pod spec adds (dnsConfig): its search domains and ndots
+  const dnsConfig = rec(podSpec['dnsConfig']);
+  const searches = arr(dnsConfig['searches']).filter((x) => str(x));
+  if (searches.length) v.fields['dnsSearches'] = searches.map(String).join(',');
+  const ndots = arr(dnsConfig['options'])
+    .map(rec)
+    .find((o) => o['name'] === 'ndots')?.['value'];
+  if (ndots !== undefined && ndots !== null) v.fields['dnsNdots'] = String(ndots);
+  // the containers with a preStop hook ("none": the spec was read and none has one)
+  if (specContainers.length)
+    v.fields['preStop'] =
+      specContainers
+        .filter(
+          (c) =>
+            rec(rec(c['lifecycle'])['preStop']) &&
+            Object.keys(rec(rec(c['lifecycle'])['preStop'])).length,
+        )
+        .map((c) => String(c['name']))
+        .join(',') || 'none';
   // KEDA: what a ScaledObject scales, how far down, on which triggers (and their authentication);
   // the Secrets a TriggerAuthentication reads
   // Karpenter: the IAM role an EC2NodeClass gives its nodes, the NodeClass a NodeClaim uses and
