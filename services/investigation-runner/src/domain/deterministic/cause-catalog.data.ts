@@ -2193,6 +2193,54 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set the old password back{secret_name} (or the password of user{db_user} in the database to the new one: ALTER USER ... PASSWORD), or make the chart use an existing Secret with the old password (auth.existingSecret); then restart {subject}. Deleting PVC {claim} re-initialises the database but drops its data.',
   },
   // ------------------------------------------------ end of: round21 (r21data)
+  // ------------------------------------------------ round23 (r23b): a product's own line about what it refuses
+  // the variables of these rules: finding-vars-r23b.ts
+  {
+    // ingress-nginx parses a TLS Secret's tls.crt as PEM; a DER (or otherwise non-PEM) certificate
+    // fails with this line and the controller then treats the Secret as absent ("local SSL
+    // certificate ... was not found. Using default certificate")
+    id: 'ingress_tls_secret_not_pem',
+    class: 'tls_certificate',
+    title:
+      'the TLS Secret holds no PEM certificate: the ingress controller serves its default (fake) certificate',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'no certificate PEM data found[^\\n]*',
+    cause:
+      'the ingress controller cannot read the certificate of the TLS Secret{tls_pem_secret} an Ingress names: "{fact}". Its tls.crt is not PEM data (no "-----BEGIN CERTIFICATE-----" block{tls_pem_data}), so the controller treats the Secret as absent and serves its default self-signed certificate ("Kubernetes Ingress Controller Fake Certificate") for the hosts{tls_pem_hosts}; clients fail with "certificate signed by unknown authority"',
+    fix: 'Re-create the Secret{tls_pem_secret} with the PEM-encoded certificate and key (a DER file converts with `openssl x509 -inform der -in cert.der -out cert.pem`; `kubectl create secret tls <name> --cert=cert.pem --key=key.pem`); the controller picks it up without a restart.',
+  },
+  {
+    // the OpenTelemetry Collector refuses a config that names a component type its build does not
+    // contain (removed in this version, renamed, or not compiled into this distribution)
+    id: 'otel_collector_unknown_component',
+    class: 'crashloop_config',
+    title:
+      'the OpenTelemetry Collector refuses its config: a component type this version does not have',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: '\'(?<otel_kind>receivers|processors|exporters|extensions|connectors)\' unknown type: "(?<otel_type>[\\w/.-]+)"[^\\n]*',
+    cause:
+      '{subject} exits at start because its collector config names a component its build does not contain: "{fact}". The config defines and uses the {otel_singular} "{otel_type}", which this collector version{otel_image} no longer (or never) ships{otel_removed}',
+    fix: 'Replace the {otel_type} {otel_singular} in the collector config{otel_config} by one this version ships (the error lists the valid types{otel_replacement}) and remove it from the pipelines, or roll the image back to the previous version until the config is changed.',
+  },
+  {
+    // Liquibase waits (forever, by default 5 min per attempt) for its DATABASECHANGELOGLOCK row;
+    // a pod killed mid-migration leaves the row locked, and every new pod waits without listening
+    id: 'liquibase_changelog_lock_held',
+    class: 'dependency_failure',
+    title: 'Liquibase waits for a changelog lock that is never released (stale migration lock)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'Waiting for changelog lock|Could not acquire change ?log lock[^\\n]*',
+    cause:
+      '{subject} never finishes starting: Liquibase waits for the database changelog lock ("{fact}") before it runs its migrations, and the lock is held{liquibase_holder}. Until the lock row in DATABASECHANGELOGLOCK is released no new pod opens its port, so its probes fail and the kubelet restarts it; a longer initialDelaySeconds would not help',
+    fix: 'Release the stale lock once you are sure no migration runs (`liquibase releaseLocks`, or `UPDATE databasechangeloglock SET locked=false, lockgranted=null, lockedby=null WHERE id=1`); then the new pods start. To avoid it: run migrations in a Job before the rollout, or use a session-scoped lock that dies with its connection.',
+  },
+  // ------------------------------------------------ end of: round23 (r23b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -8,6 +8,7 @@ import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R20ROLL_VARS } from './finding-vars-r20roll';
 import { R21SCHED_VARS, r21schedCapacityHolder } from './finding-vars-r21sched';
+import { R23B_VARS } from './finding-vars-r23b';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1630,6 +1631,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R20LOGS_VARS,
   ...R20ROLL_VARS,
   ...R21SCHED_VARS,
+  ...R23B_VARS,
 };
 
 /** The same, by the entry's class. */
