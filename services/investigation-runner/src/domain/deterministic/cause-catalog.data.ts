@@ -2240,6 +2240,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} never finishes starting: Liquibase waits for the database changelog lock ("{fact}") before it runs its migrations, and the lock is held{liquibase_holder}. Until the lock row in DATABASECHANGELOGLOCK is released no new pod opens its port, so its probes fail and the kubelet restarts it; a longer initialDelaySeconds would not help',
     fix: 'Release the stale lock once you are sure no migration runs (`liquibase releaseLocks`, or `UPDATE databasechangeloglock SET locked=false, lockgranted=null, lockedby=null WHERE id=1`); then the new pods start. To avoid it: run migrations in a Job before the rollout, or use a session-scoped lock that dies with its connection.',
   },
+  {
+    // two HorizontalPodAutoscalers over the same pods (a KEDA ScaledObject's keda-hpa-<name> next to
+    // a chart's own HPA): since Kubernetes 1.26 the HPA controller scales neither
+    // (ScalingActive=False, reason AmbiguousSelector)
+    id: 'hpa_ambiguous_selector',
+    class: 'hpa_throttling',
+    title: 'two HorizontalPodAutoscalers select the same pods: neither scales (AmbiguousSelector)',
+    role: 'cause',
+    strength: 0.94,
+    on: ['condition', 'event', 'status'],
+    text: 'AmbiguousSelector[^\\n]*|pods by selector (?<hpa_selector>\\S+) are controlled by multiple HPAs(?:: \\[(?<hpa_list>[^\\]]*)\\])?',
+    cause:
+      'nothing scales {subject}: its pods are selected by two HorizontalPodAutoscalers ("{fact}"){hpa_pair}, and the HPA controller refuses to scale pods that more than one HPA controls (ScalingActive=False, reason AmbiguousSelector), so {subject} stays at its current replicas whatever the load',
+    fix: "Keep one autoscaler for {subject}: delete the other HorizontalPodAutoscaler{hpa_other} (for a chart HPA next to a KEDA ScaledObject: disable the chart's autoscaling, e.g. autoscaling.enabled=false), then check that `kubectl get hpa` shows ScalingActive=True.",
+  },
   // ------------------------------------------------ end of: round23 (r23b)
   // ---------------------------------------------------------------- symptoms
   {

@@ -118,8 +118,24 @@ function liquibaseHolder({ f, model }: FindingContext): Vars {
   return { liquibase_holder: ' (the DATABASECHANGELOGLOCK row stays locked = true)' };
 }
 
+/** the HPAs the controller names as controlling the same pods, and which of them KEDA made */
+function ambiguousHpas({ f, model }: FindingContext): Vars {
+  const text = [f.fact, ...model.list('hpa').map((h) => JSON.stringify(h.fields))].join(' ');
+  const list = /controlled by multiple HPAs: \[([^\]]*)\]/.exec(text)?.[1]?.split(/[\s,]+/) ?? [];
+  const names = list.filter(Boolean).map((x) => x.split('/').pop()!);
+  if (names.length < 2) return { hpa_pair: '', hpa_other: '' };
+  // KEDA names the HPA it creates for a ScaledObject keda-hpa-<ScaledObject>
+  const keda = names.find((n) => n.startsWith('keda-hpa-'));
+  const other = names.filter((n) => n !== keda);
+  return {
+    hpa_pair: `: ${names.join(' and ')}${keda ? `, where ${keda} is the HPA KEDA created for ScaledObject ${keda.slice('keda-hpa-'.length)} and ${other.join(', ')} is a second HPA over the same pods` : ''}`,
+    hpa_other: ` ${keda ? other.join(', ') : names.slice(1).join(', ')}`,
+  };
+}
+
 export const R23B_VARS: Record<string, (x: FindingContext) => Vars> = {
   ingress_tls_secret_not_pem: tlsNotPem,
   otel_collector_unknown_component: otelComponent,
   liquibase_changelog_lock_held: liquibaseHolder,
+  hpa_ambiguous_selector: ambiguousHpas,
 };

@@ -2,7 +2,9 @@
  * The engine rules of round23 (r23b) (cause-catalog.data.ts, its "round23 (r23b)" block; their
  * variables in finding-vars-r23b.ts), one test per rule, each with a near miss where it must not
  * fire: a TLS Secret whose certificate is not PEM, an OpenTelemetry Collector config naming a
- * component type its version no longer ships, and a Liquibase changelog lock nobody releases.
+ * component type its version no longer ships, a Liquibase changelog lock nobody releases, and two
+ * HorizontalPodAutoscalers over the same pods (AmbiguousSelector) of a workload an alert names in
+ * another namespace than its own.
  */
 import {
   NOW,
@@ -11,6 +13,7 @@ import {
   apiTools,
   deploymentObj,
   findingsOf,
+  hpaObj,
   investigateAt,
   namespaceObj,
   podObj,
@@ -18,6 +21,7 @@ import {
   type ApiWorld,
   type Box,
 } from './spec-world';
+import { scopeIncident } from './scope';
 
 const answer = async (world: ApiWorld, ask: string, ns: string) =>
   answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
@@ -141,5 +145,70 @@ describe('round23 rules (r23b)', () => {
       },
     ]).findings.filter((f) => f.entry.id === 'liquibase_changelog_lock_held');
     expect(got).toHaveLength(0);
+  });
+
+  it('two HPAs over one Deployment (AmbiguousSelector), the Deployment named by an alert from an empty namespace: found in its own namespace, both HPAs named; HPAs that scale: not this rule', async () => {
+    const ns = 'mailers';
+    const app = 'mail-relay';
+    const ambiguous = (active: boolean) =>
+      active
+        ? [
+            {
+              type: 'ScalingActive',
+              status: 'True',
+              reason: 'ValidMetricFound',
+              message: 'the HPA was able to successfully calculate a replica count',
+            },
+          ]
+        : [
+            {
+              type: 'ScalingActive',
+              status: 'False',
+              reason: 'AmbiguousSelector',
+              message: `pods by selector app=${app} are controlled by multiple HPAs: [${ns}/${app} ${ns}/keda-hpa-${app}]`,
+            },
+          ];
+    const world = (active: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj('queues'),
+        namespaceObj(ns),
+        deploymentObj(app, ns, ['registry.example.org/mail-relay:3.2.0'], 2, 2),
+        podObj({
+          name: `${app}-5f7c9d8b6-k2m4p`,
+          ns,
+          labels: { app, 'pod-template-hash': '5f7c9d8b6' },
+          owner: { kind: 'ReplicaSet', name: `${app}-5f7c9d8b6` },
+          created: 600,
+          boxes: [{ name: app, image: 'registry.example.org/mail-relay:3.2.0', ready: true }],
+        }),
+        hpaObj(app, ns, app, {
+          min: 2,
+          max: 6,
+          cpu: 70,
+          current: 2,
+          conditions: ambiguous(active),
+        }),
+        hpaObj(`keda-hpa-${app}`, ns, app, {
+          min: 2,
+          max: 30,
+          cpu: 70,
+          current: 2,
+          conditions: ambiguous(active),
+        }),
+      ],
+    });
+    const ask = `[FIRING:1] QueueBacklog namespace=queues queue=mails\nsummary: queue mails has 40000 ready messages; expected KEDA to scale ${app} out`;
+    const stuck = await answer(world(false), ask, 'queues');
+    expect(stuck).toContain('AmbiguousSelector');
+    expect(stuck).toContain(`keda-hpa-${app}`);
+    expect(stuck).toContain(`namespace ${ns}`);
+    const fine = await answer(world(true), ask, 'queues');
+    expect(fine).not.toContain('AmbiguousSelector');
+  });
+
+  it('a workload named email-<something> is a subject; "e-mail" alone is not', () => {
+    const names = (m: string) => scopeIncident(m, {}, NOW).subjects.map((x) => x.name);
+    expect(names('expected KEDA to scale email-sender out')).toContain('email-sender');
+    expect(names('the e-mail notifications are late')).not.toContain('e-mail');
   });
 });
