@@ -2255,6 +2255,23 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'nothing scales {subject}: its pods are selected by two HorizontalPodAutoscalers ("{fact}"){hpa_pair}, and the HPA controller refuses to scale pods that more than one HPA controls (ScalingActive=False, reason AmbiguousSelector), so {subject} stays at its current replicas whatever the load',
     fix: "Keep one autoscaler for {subject}: delete the other HorizontalPodAutoscaler{hpa_other} (for a chart HPA next to a KEDA ScaledObject: disable the chart's autoscaling, e.g. autoscaling.enabled=false), then check that `kubectl get hpa` shows ScalingActive=True.",
   },
+  {
+    // a client of a non-HTTP protocol (Redis, MySQL, AMQP...) gets an HTTP answer: its mesh
+    // sidecar treats the destination port as HTTP (Istio picks the protocol from the Service port's
+    // name or appProtocol: "http", "http-*") and Envoy answers the raw bytes with 400
+    // (access log: "400 DPE http1.codec_error")
+    id: 'mesh_http_on_tcp_port',
+    class: 'dependency_failure',
+    title:
+      "the mesh sidecar handles a non-HTTP dependency's port as HTTP (protocol chosen from the Service port name)",
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'invalid (?:reply|response)[^\\n]{0,6}HTTP/1\\.[01] 400 Bad Request[^\\n]*|"- - HTTP/1\\.1" 400 DPE http1\\.codec_error[^\\n]*',
+    cause:
+      '{subject} gets an HTTP answer where its dependency speaks another protocol ("{fact}"): its mesh sidecar handles the destination{mesh_dest} as HTTP. Istio chooses the protocol of a port from the Service port\'s name (or appProtocol){mesh_port}, so the proxy parses the raw TCP stream as HTTP/1.1, fails (http1.codec_error) and answers 400 Bad Request; the dependency itself is up',
+    fix: 'Name the Service port{mesh_port_fix} for its real protocol (tcp-<name>, e.g. tcp-redis, or set appProtocol: tcp) so the sidecar proxies it as plain TCP; nothing is wrong with the dependency itself.',
+  },
   // ------------------------------------------------ end of: round23 (r23b)
   // ---------------------------------------------------------------- symptoms
   {

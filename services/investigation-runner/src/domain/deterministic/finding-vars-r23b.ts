@@ -133,9 +133,40 @@ function ambiguousHpas({ f, model }: FindingContext): Vars {
   };
 }
 
+/** the Service behind the address the client failed on, and the name of that port */
+function meshHttpPort({ model, names }: FindingContext): Vars {
+  const lines = model.logs
+    .filter((l) => !l.pod || names.has(l.pod))
+    .flatMap((l) => l.lines.map((x) => x.text));
+  for (const t of [...lines].reverse()) {
+    if (!/codec_error|invalid (?:reply|response)|dial tcp|\baddr"?[:=]/.test(t)) continue;
+    for (const m of t.matchAll(/\b(\d{1,3}(?:\.\d{1,3}){3}):(\d+)\b/g)) {
+      const svc = model.list('service').find((x) => x.fields['clusterIP'] === m[1]);
+      if (!svc) continue;
+      let ports: { name?: string; port?: number; appProtocol?: string }[] = [];
+      try {
+        ports = JSON.parse(svc.fields['ports'] ?? '[]') as typeof ports;
+      } catch {
+        ports = [];
+      }
+      const port = ports.find((p) => String(p.port) === m[2]);
+      const ref = `${svc.namespace ? `${svc.namespace}/` : ''}${svc.name}`;
+      return {
+        mesh_dest: ` ${m[1]}:${m[2]} (Service ${ref})`,
+        mesh_port: port?.name
+          ? `: Service ${ref} names port ${m[2]} "${port.name}"${port.appProtocol ? ` (appProtocol ${port.appProtocol})` : ''}, a port name that selects HTTP`
+          : '',
+        mesh_port_fix: ` ${m[2]} of Service ${ref}${port?.name ? ` (now "${port.name}")` : ''}`,
+      };
+    }
+  }
+  return { mesh_dest: '', mesh_port: '', mesh_port_fix: '' };
+}
+
 export const R23B_VARS: Record<string, (x: FindingContext) => Vars> = {
   ingress_tls_secret_not_pem: tlsNotPem,
   otel_collector_unknown_component: otelComponent,
   liquibase_changelog_lock_held: liquibaseHolder,
   hpa_ambiguous_selector: ambiguousHpas,
+  mesh_http_on_tcp_port: meshHttpPort,
 };

@@ -211,4 +211,28 @@ describe('round23 rules (r23b)', () => {
     expect(names('expected KEDA to scale email-sender out')).toContain('email-sender');
     expect(names('the e-mail notifications are late')).not.toContain('e-mail');
   });
+
+  it("a Redis client getting an HTTP 400 back (its sidecar proxies the port as HTTP): this rule; an HTTP client's own 400 answer: not this rule", () => {
+    const pod = 'basket-api-6d8f7c9b5-x2k9q';
+    const http = logFindings(
+      pod,
+      'shop',
+      [
+        '{"level":"INFO","msg":"request","status":200}',
+        '{"level":"ERROR","msg":"redis ping failed","err":"redis: invalid reply: \\"HTTP/1.1 400 Bad Request\\""}',
+      ],
+      'mesh_http_on_tcp_port',
+    );
+    expect(http).toHaveLength(1);
+    const plain = logFindings(
+      pod,
+      'shop',
+      [
+        '10.0.3.4 - - [10/Mar/2026:11:59:00 +0000] "POST /v1/basket HTTP/1.1" 400 Bad Request 112',
+        '{"level":"WARN","msg":"upstream answered","status":"HTTP/1.1 400 Bad Request"}',
+      ],
+      'mesh_http_on_tcp_port',
+    );
+    expect(plain).toHaveLength(0);
+  });
 });
