@@ -2295,6 +2295,86 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{dns_search_fix}',
   },
   // ------------------------------------------------ end of: round22 (r22i)
+  // ------------------------------------------------ round23 (r23b): a product's own line about what it refuses
+  // the variables of these rules: finding-vars-r23b.ts
+  {
+    // ingress-nginx parses a TLS Secret's tls.crt as PEM; a DER (or otherwise non-PEM) certificate
+    // fails with this line and the controller then treats the Secret as absent ("local SSL
+    // certificate ... was not found. Using default certificate")
+    id: 'ingress_tls_secret_not_pem',
+    class: 'tls_certificate',
+    title:
+      'the TLS Secret holds no PEM certificate: the ingress controller serves its default (fake) certificate',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'no certificate PEM data found[^\\n]*',
+    cause:
+      'the ingress controller cannot read the certificate of the TLS Secret{tls_pem_secret} an Ingress names: "{fact}". Its tls.crt is not PEM data (no "-----BEGIN CERTIFICATE-----" block{tls_pem_data}), so the controller treats the Secret as absent and serves its default self-signed certificate ("Kubernetes Ingress Controller Fake Certificate") for the hosts{tls_pem_hosts}; clients fail with "certificate signed by unknown authority"',
+    fix: 'Re-create the Secret{tls_pem_secret} with the PEM-encoded certificate and key (a DER file converts with `openssl x509 -inform der -in cert.der -out cert.pem`; `kubectl create secret tls <name> --cert=cert.pem --key=key.pem`); the controller picks it up without a restart.',
+  },
+  {
+    // the OpenTelemetry Collector refuses a config that names a component type its build does not
+    // contain (removed in this version, renamed, or not compiled into this distribution)
+    id: 'otel_collector_unknown_component',
+    class: 'crashloop_config',
+    title:
+      'the OpenTelemetry Collector refuses its config: a component type this version does not have',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: '\'(?<otel_kind>receivers|processors|exporters|extensions|connectors)\' unknown type: "(?<otel_type>[\\w/.-]+)"[^\\n]*',
+    cause:
+      '{subject} exits at start because its collector config names a component its build does not contain: "{fact}". The config defines and uses the {otel_singular} "{otel_type}", which this collector version{otel_image} no longer (or never) ships{otel_removed}',
+    fix: 'Replace the {otel_type} {otel_singular} in the collector config{otel_config} by one this version ships (the error lists the valid types{otel_replacement}) and remove it from the pipelines, or roll the image back to the previous version until the config is changed.',
+  },
+  {
+    // Liquibase waits (forever, by default 5 min per attempt) for its DATABASECHANGELOGLOCK row;
+    // a pod killed mid-migration leaves the row locked, and every new pod waits without listening
+    id: 'liquibase_changelog_lock_held',
+    class: 'dependency_failure',
+    title: 'Liquibase waits for a changelog lock that is never released (stale migration lock)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'Waiting for changelog lock|Could not acquire change ?log lock[^\\n]*',
+    cause:
+      '{subject} never finishes starting: Liquibase waits for the database changelog lock ("{fact}") before it runs its migrations, and the lock is held{liquibase_holder}. Until the lock row in DATABASECHANGELOGLOCK is released no new pod opens its port, so its probes fail and the kubelet restarts it; a longer initialDelaySeconds would not help',
+    fix: 'Release the stale lock once you are sure no migration runs (`liquibase releaseLocks`, or `UPDATE databasechangeloglock SET locked=false, lockgranted=null, lockedby=null WHERE id=1`); then the new pods start. To avoid it: run migrations in a Job before the rollout, or use a session-scoped lock that dies with its connection.',
+  },
+  {
+    // two HorizontalPodAutoscalers over the same pods (a KEDA ScaledObject's keda-hpa-<name> next to
+    // a chart's own HPA): since Kubernetes 1.26 the HPA controller scales neither
+    // (ScalingActive=False, reason AmbiguousSelector)
+    id: 'hpa_ambiguous_selector',
+    class: 'hpa_throttling',
+    title: 'two HorizontalPodAutoscalers select the same pods: neither scales (AmbiguousSelector)',
+    role: 'cause',
+    strength: 0.94,
+    on: ['condition', 'event', 'status'],
+    text: 'AmbiguousSelector[^\\n]*|pods by selector (?<hpa_selector>\\S+) are controlled by multiple HPAs(?:: \\[(?<hpa_list>[^\\]]*)\\])?',
+    cause:
+      'nothing scales {subject}: its pods are selected by two HorizontalPodAutoscalers ("{fact}"){hpa_pair}, and the HPA controller refuses to scale pods that more than one HPA controls (ScalingActive=False, reason AmbiguousSelector), so {subject} stays at its current replicas whatever the load',
+    fix: "Keep one autoscaler for {subject}: delete the other HorizontalPodAutoscaler{hpa_other} (for a chart HPA next to a KEDA ScaledObject: disable the chart's autoscaling, e.g. autoscaling.enabled=false), then check that `kubectl get hpa` shows ScalingActive=True.",
+  },
+  {
+    // a client of a non-HTTP protocol (Redis, MySQL, AMQP...) gets an HTTP answer: its mesh
+    // sidecar treats the destination port as HTTP (Istio picks the protocol from the Service port's
+    // name or appProtocol: "http", "http-*") and Envoy answers the raw bytes with 400
+    // (access log: "400 DPE http1.codec_error")
+    id: 'mesh_http_on_tcp_port',
+    class: 'dependency_failure',
+    title:
+      "the mesh sidecar handles a non-HTTP dependency's port as HTTP (protocol chosen from the Service port name)",
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'invalid (?:reply|response)[^\\n]{0,6}HTTP/1\\.[01] 400 Bad Request[^\\n]*|"- - HTTP/1\\.1" 400 DPE http1\\.codec_error[^\\n]*',
+    cause:
+      '{subject} gets an HTTP answer where its dependency speaks another protocol ("{fact}"): its mesh sidecar handles the destination{mesh_dest} as HTTP. Istio chooses the protocol of a port from the Service port\'s name (or appProtocol){mesh_port}, so the proxy parses the raw TCP stream as HTTP/1.1, fails (http1.codec_error) and answers 400 Bad Request; the dependency itself is up',
+    fix: 'Name the Service port{mesh_port_fix} for its real protocol (tcp-<name>, e.g. tcp-redis, or set appProtocol: tcp) so the sidecar proxies it as plain TCP; nothing is wrong with the dependency itself.',
+  },
+  // ------------------------------------------------ end of: round23 (r23b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -321,7 +321,14 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
           ? upstreamWorkload(model, line.text)
           : // a TLS Secret the controller (or cert-manager) cannot use: the Ingress's workload
             l.pod && (INGRESS_CONTROLLER.test(l.pod) || /^cert-manager-/.test(l.pod))
-            ? tlsSecretWorkload(model, line.text)
+            ? (tlsSecretWorkload(model, line.text) ??
+              // a certificate it cannot parse names no Secret: the controller's next lines do
+              (/certificate/i.test(line.text)
+                ? lines
+                    .slice(i + 1, i + 4)
+                    .map((x) => tlsSecretWorkload(model, x.text))
+                    .find(Boolean)
+                : undefined))
             : undefined;
       run(
         'log',

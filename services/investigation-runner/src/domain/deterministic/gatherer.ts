@@ -576,6 +576,7 @@ export class Gatherer {
         ),
       );
     await Promise.all(phase1);
+    await this.r23bSubjectInAnotherNamespace();
     // namespaces found but pods not listed yet (a pods tool that requires a namespace); pods
     // only named by a log search or an alarm were not listed (nothing says how they are)
     if (
@@ -4034,6 +4035,40 @@ export class Gatherer {
    * (the CNI's agent on that node), a volume whose CSI driver is not registered there (the
    * driver's node plugin). That node's plugin pods are inspected, failing ones first.
    */
+  /**
+   * (round23, r23b) An alert's namespace that runs nothing (a queue's namespace, while the
+   * consumer it names runs elsewhere) and a workload the request names by its full name that is not
+   * there: find that workload across the namespaces, and read its namespace as the subject's.
+   */
+  private async r23bSubjectInAnotherNamespace(): Promise<void> {
+    const { scope, model } = this;
+    if (!scope.namespaces.length) return;
+    if (model.list('pod').some((p) => p.namespace && scope.namespaces.includes(p.namespace)))
+      return;
+    const named = scope.subjects.filter(
+      (s) =>
+        s.from !== 'message-word' && s.name.includes('-') && (!s.kind || s.kind === 'deployment'),
+    );
+    if (!named.length || model.list().some((o) => named.some((s) => model.matches(o, s)))) return;
+    await this.first(
+      this.listers('deployment'),
+      { kind: 'deployment', all: true },
+      { kind: 'deployment' },
+    );
+    const hit = model
+      .list('deployment')
+      .find((d) => d.namespace && named.some((s) => d.name === s.name.toLowerCase()));
+    if (!hit?.namespace) return;
+    const ns = hit.namespace;
+    scope.namespaces.unshift(ns);
+    for (const s of named) if (s.name.toLowerCase() === hit.name) s.namespace = ns;
+    await Promise.all(
+      ['pod', 'horizontalpodautoscaler'].map((kind) =>
+        this.first(this.listers(kind), { kind, namespace: ns }, { kind, namespace: ns }),
+      ),
+    );
+  }
+
   private async inspectNodePlugins(): Promise<void> {
     const { model } = this;
     const wants = [

@@ -302,7 +302,7 @@ export function scopeIncident(
     const name = m[1]!;
     if (
       !namespaces.includes(name) &&
-      !/^(crash-?loop|back-?off|out-of-memory|read-only|non-zero|time-?out|on-call|x509|e-?mail|sign-in|log-?in|up-to-date|built-in|pre-?stop|post-?start|re-?start)/.test(
+      !/^(crash-?loop|back-?off|out-of-memory|read-only|non-zero|time-?out|on-call|x509|e-mail|sign-in|log-?in|up-to-date|built-in|pre-?stop|post-?start|re-?start)/.test(
         name,
       )
     )
