@@ -646,6 +646,7 @@ export class Gatherer {
     await this.gatherForActivityQuestion();
     await this.gatherForWorkloadQuestion();
     await this.gatherForLimitsQuestion();
+    await this.gatherForR23aQuestion();
     await this.gatherForStateQuestion();
     await this.gatherForPodQuestion();
     // 2. inspect the subjects: status, events, logs (current and previous), controller, node, volumes
@@ -2690,6 +2691,49 @@ export class Gatherer {
         undefined,
         (o) => !o.status || !(o.fields['capacity'] ?? o.fields['Capacity']) || !o.fields['claim'],
       );
+  }
+
+  /**
+   * Questions of questions-r23a.ts: a claim's StorageClass and whether it allows expansion (the
+   * claims, their volumes, the classes; a class a listing shows without the field read whole or
+   * described), each running pod's containers (a table shows no container names).
+   */
+  private async gatherForR23aQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'claim_expansion' && q?.type !== 'pods_without_sidecar') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const room = Math.max(4, Math.min(16, this.budget - 4));
+    const listed = (kind: string) =>
+      this.model
+        .list(kind, ns)
+        .some((o) => o.kind === kind && (!o.namespace || !ns || o.namespace === ns));
+    if (q.type === 'pods_without_sidecar') {
+      if (!listed('pod')) await this.listKind('pod', ns);
+      await Promise.all(
+        this.model
+          .list('pod', ns)
+          .filter(
+            (p) =>
+              p.kind === 'pod' &&
+              (!ns || p.namespace === ns) &&
+              !hasFinished(p) &&
+              !p.containers.length,
+          )
+          .slice(0, room)
+          .map((p) => this.readOrDescribe(p)),
+      );
+      return;
+    }
+    if (!listed('persistentvolumeclaim')) await this.listKind('persistentvolumeclaim', ns);
+    if (!this.model.list('storageclass').some((o) => o.kind === 'storageclass'))
+      await this.listKind('storageclass', undefined);
+    await Promise.all(
+      this.model
+        .list('storageclass')
+        .filter((o) => o.kind === 'storageclass' && o.fields['allowVolumeExpansion'] === undefined)
+        .slice(0, room)
+        .map((o) => this.readOrDescribe(o)),
+    );
   }
 
   private async readOrDescribe(o: ObjectView): Promise<void> {
