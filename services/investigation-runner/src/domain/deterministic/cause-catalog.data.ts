@@ -2193,6 +2193,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Set the old password back{secret_name} (or the password of user{db_user} in the database to the new one: ALTER USER ... PASSWORD), or make the chart use an existing Secret with the old password (auth.existingSecret); then restart {subject}. Deleting PVC {claim} re-initialises the database but drops its data.',
   },
   // ------------------------------------------------ end of: round21 (r21data)
+  // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
+  {
+    // not matched line by line: diagnose-r23a.ts compares a CronJob's concurrencyPolicy, the
+    // cronjob-controller's "Deleted job" / "Created job" events and its last successful time
+    id: 'cronjob_replace_kills_running_job',
+    class: 'job_failed',
+    title:
+      'a CronJob with concurrencyPolicy Replace deletes its still-running Job each time the next run is due',
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} never finishes a run: it runs on "{schedule}" with concurrencyPolicy: Replace, and each run now takes longer than the time to the next one, so at every scheduled time the cronjob-controller deletes the Job still running and starts a new one ("{fact}"; {replaced_runs}){last_success}{run_took}. No Job fails (a deleted Job is no failure), so only the missing result shows',
+    fix: 'Set concurrencyPolicy: Forbid on CronJob {subject} (a run that overlaps the next is then skipped, not killed) or schedule it less often than a run takes, and make the run faster; then check that a run completes.',
+  },
+  // ------------------------------------------------ end of: round23 (r23a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

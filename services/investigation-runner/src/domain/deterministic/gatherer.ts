@@ -2694,11 +2694,27 @@ export class Gatherer {
   }
 
   /**
-   * Questions of questions-r23a.ts: a claim's StorageClass and whether it allows expansion (the
+   * r23a: a CronJob that may replace its running Jobs (below); questions of questions-r23a.ts: a claim's StorageClass and whether it allows expansion (the
    * claims, their volumes, the classes; a class a listing shows without the field read whole or
    * described), each running pod's containers (a table shows no container names).
    */
   private async gatherForR23aQuestion(): Promise<void> {
+    // a CronJob whose controller deletes a Job as it creates the next (diagnose-r23a.ts): its
+    // concurrencyPolicy and last successful time, when a listing did not show them
+    const replacing = this.model
+      .list('cronjob')
+      .filter(
+        (cj) =>
+          cj.kind === 'cronjob' &&
+          cj.fields['concurrencyPolicy'] === undefined &&
+          this.model.events.some(
+            (e) => e.object?.name === cj.name && /^Deleted job \S+/.test(e.message),
+          ) &&
+          this.model.events.some(
+            (e) => e.object?.name === cj.name && /^Created job \S+/.test(e.message),
+          ),
+      );
+    await Promise.all(replacing.slice(0, 2).map((cj) => this.readOrDescribe(cj)));
     const q = this.scope.question;
     if (q?.type !== 'claim_expansion' && q?.type !== 'pods_without_sidecar') return;
     const ns = questionNamespace(q, this.model, this.scope);

@@ -72,6 +72,7 @@ describe('round 23 (r23a): can a PersistentVolumeClaim be expanded', () => {
   it('`kubectl get storageclass` table: ALLOWVOLUMEEXPANSION false', async () => {
     const objs = world();
     const w: TextWorld = {
+      describe: {},
       tables: {
         storageclass: getTable(
           'StorageClass',

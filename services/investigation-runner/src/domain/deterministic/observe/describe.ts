@@ -239,8 +239,8 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     // kubectl prints "Time Zone:" only when spec.timeZone is set
     v.fields['timeZone'] = top('Time Zone') ?? '';
   }
-  if (kind === 'cronjob' && v.fields['Concurrency Policy'])
-    v.fields['concurrencyPolicy'] = v.fields['Concurrency Policy'];
+  if (kind === 'cronjob' && (v.fields['Concurrency Policy'] ?? top('Concurrency Policy')))
+    v.fields['concurrencyPolicy'] = v.fields['Concurrency Policy'] ?? top('Concurrency Policy')!;
   if (kind === 'cronjob' && v.fields['Last Schedule Time'])
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   // "Last Schedule Time: <unset>": it never ran
