@@ -9,10 +9,15 @@ import type { CauseEntry } from './cause-catalog.data';
 import type { Finding } from './diagnose';
 import type { ClusterModel } from './model';
 import type { EventView, ObjectView } from './observe/views';
+import { clip } from './text';
 
 export function r23aFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
+  const out: Finding[] = [];
   const entry = entries.find((e) => e.id === 'cronjob_replace_kills_running_job');
-  return entry ? cronJobsReplacingRuns(model, entry) : [];
+  if (entry) out.push(...cronJobsReplacingRuns(model, entry));
+  const token = entries.find((e) => e.id === 'sa_token_never_reloaded');
+  if (token) out.push(...tokensNeverReloaded(model, token));
+  return out;
 }
 
 const DELETED = /^Deleted job (\S+)/;
@@ -121,4 +126,59 @@ function lastRunsTook(model: ClusterModel, cj: ObjectView): string {
     })
     .filter((m) => m > 0);
   return mins.length ? ` (its last completed runs took ${mins.slice(-3).join(', ')} minutes)` : '';
+}
+
+const DAY = 86_400_000;
+/** the API server's answer to a request without a valid token, as clients log it */
+const UNAUTHORIZED = /\bUnauthorized\b|\b401\b[^\n]{0,40}\bunauthori[sz]ed\b/;
+/** a client-go that reads the token file once (the reload came with v0.15.7) */
+const OLD_CLIENT_GO = /\bclient-go@v0\.(\d+)\.(\d+)\b/;
+
+/**
+ * A process that has run for a year without a restart and now gets 401 Unauthorized from the
+ * API server: the bound service account token it read at start was valid for a year (the API
+ * server's extended expiry for clients that do not reload it), and it never re-read the rotated
+ * file. Its first 401 must come about a year after the pod started (or later, when it logs a
+ * client-go that does not reload the token).
+ */
+function tokensNeverReloaded(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const l of model.logs) {
+    if (l.previous || !l.pod) continue;
+    const pod = model.get('pod', l.pod, l.namespace);
+    if (!pod?.created || pod.restarts || seen.has(`${pod.namespace}/${pod.name}`)) continue;
+    const denied = l.lines.filter((x) => x.at !== undefined && UNAUTHORIZED.test(x.text));
+    const firstAt = denied[0]?.at;
+    if (firstAt === undefined) continue;
+    const age = firstAt - pod.created;
+    const old = l.lines
+      .map((x) => OLD_CLIENT_GO.exec(x.text))
+      .find((m) => m && (Number(m[1]) < 15 || (Number(m[1]) === 15 && Number(m[2]) < 7)));
+    // about a year after the token was issued, or later for a client that cannot reload it
+    if (age < 363 * DAY || (age > 368 * DAY && !old)) continue;
+    // it worked with that token before: a request answered without 401 earlier
+    if (!l.lines.some((x) => x.at !== undefined && x.at < firstAt && !UNAUTHORIZED.test(x.text)))
+      continue;
+    seen.add(`${pod.namespace}/${pod.name}`);
+    const latest = denied[denied.length - 1]!;
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload: model.workloadOf(pod).name,
+      fact: clip(latest.text.replace(/^\S+Z\s+/, ''), 220),
+      groups: {
+        token_issued: iso(pod.created),
+        token_first_401: iso(firstAt),
+        token_age: `${Math.round(age / DAY)} days${age <= 368 * DAY ? ' (one year)' : ''}`,
+        token_client: old
+          ? ` (it runs client-go ${old[0].replace(/^client-go@/, '')}, which reads the token once; client-go re-reads it since v0.15.7)`
+          : '',
+      },
+      at: latest.at,
+      where: 'log',
+      source: l.source,
+    });
+  }
+  return out;
 }

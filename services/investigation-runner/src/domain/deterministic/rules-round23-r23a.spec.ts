@@ -3,8 +3,11 @@
  * cronjob-controller deletes the Job still running each time it creates the next, with no
  * successful run since. Near misses: the same events under Forbid, and a Replace CronJob whose
  * deletions are history cleanup (its runs succeed).
+ * And a process that gets 401 Unauthorized from the API server a year after its pod started (it
+ * never re-reads its rotated service account token). Near miss: the same 401 from a pod started
+ * a week ago (a token or account problem of another kind).
  */
-import { NOW, ago, apiTools, investigateAt, kubeEvent } from './spec-world';
+import { NOW, ago, apiTools, investigateAt, kubeEvent, podObj } from './spec-world';
 
 type Obj = Record<string, unknown>;
 const HOUR = 3_600_000;
@@ -136,5 +139,51 @@ describe('round 23 (r23a): a CronJob with concurrencyPolicy Replace that kills i
       NS,
     );
     expect(text).not.toContain('concurrencyPolicy: Replace, and each run');
+  });
+});
+
+describe('round 23 (r23a): a process that never re-reads its service account token', () => {
+  const DAY_MIN = 60 * 24;
+  const world = (ageDays: number) => {
+    const pod = podObj({
+      name: 'quota-operator-6d8f7c9b5d-x2k4q',
+      ns: 'ops',
+      labels: { app: 'quota-operator' },
+      owner: { kind: 'ReplicaSet', name: 'quota-operator-6d8f7c9b5d' },
+      boxes: [{ name: 'manager', image: 'registry.example.com/quota-operator:0.9.1' }],
+      created: ageDays * DAY_MIN,
+    });
+    const at = (minAgo: number) => ago(minAgo);
+    const log = [
+      `${at(ageDays * DAY_MIN - 1)} I starting quota-operator`,
+      `${at(ageDays * DAY_MIN - 2)} I using in-cluster config`,
+      `${at(3 * DAY_MIN)} I reconciled namespace team-a`,
+      `${at(2 * DAY_MIN)} E reflector.go:153] /go/pkg/mod/k8s.io/client-go@v0.14.10/tools/cache/reflector.go:105: Failed to list *v1.Namespace: Unauthorized`,
+      `${at(30)} E reflector.go:153] /go/pkg/mod/k8s.io/client-go@v0.14.10/tools/cache/reflector.go:105: Failed to list *v1.Namespace: Unauthorized`,
+    ].join('\n');
+    return apiTools({ objects: [pod], logs: { 'quota-operator-6d8f7c9b5d-x2k4q': log } });
+  };
+
+  it('first 401 a year after the pod started, an old client-go: says the token was never reloaded', async () => {
+    const { text } = await investigateAt(
+      world(367),
+      'new teams get no quota, quota-operator is running with no restarts. can you check?',
+      NOW,
+      'ops',
+    );
+    expect(text).toContain('gets 401 Unauthorized from the API server');
+    expect(text).toContain('365 days (one year) later');
+    expect(text).toContain('never reloads the token file');
+    expect(text).toContain('client-go v0.14.10');
+  });
+
+  it('near miss: the same 401 from a pod started a week ago is not this rule', async () => {
+    const { text } = await investigateAt(
+      world(7),
+      'new teams get no quota, quota-operator is running with no restarts. can you check?',
+      NOW,
+      'ops',
+    );
+    expect(text).not.toContain('never reloads the token file');
   });
 });
