@@ -2375,6 +2375,36 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Name the Service port{mesh_port_fix} for its real protocol (tcp-<name>, e.g. tcp-redis, or set appProtocol: tcp) so the sidecar proxies it as plain TCP; nothing is wrong with the dependency itself.',
   },
   // ------------------------------------------------ end of: round23 (r23b)
+  // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
+  {
+    // not matched line by line: diagnose-r23a.ts compares a CronJob's concurrencyPolicy, the
+    // cronjob-controller's "Deleted job" / "Created job" events and its last successful time
+    id: 'cronjob_replace_kills_running_job',
+    class: 'job_failed',
+    title:
+      'a CronJob with concurrencyPolicy Replace deletes its still-running Job each time the next run is due',
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} never finishes a run: it runs on "{schedule}" with concurrencyPolicy: Replace, and each run now takes longer than the time to the next one, so at every scheduled time the cronjob-controller deletes the Job still running and starts a new one ("{fact}"; {replaced_runs}){last_success}{run_took}. No Job fails (a deleted Job is no failure), so only the missing result shows',
+    fix: 'Set concurrencyPolicy: Forbid on CronJob {subject} (a run that overlaps the next is then skipped, not killed) or schedule it less often than a run takes, and make the run faster; then check that a run completes.',
+  },
+  {
+    // not matched line by line: diagnose-r23a.ts compares when a pod's process started (its
+    // bound service account token was issued) with its first 401 Unauthorized from the API server
+    id: 'sa_token_never_reloaded',
+    class: 'rbac_denied',
+    title:
+      "a long-running process never re-reads its rotated service account token: the API server answers 401 Unauthorized once the first token's extended one-year lifetime ends",
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} gets 401 Unauthorized from the API server ("{fact}"): an authentication failure, not RBAC. Its pod has run since {token_issued} without a restart, and its first 401 came {token_first_401}, {token_age} later: the bound service account token it read at start had an extended lifetime of one year, and the process never reloads the token file the kubelet keeps rotating{token_client}',
+    fix: 'Restart {subject} now (a new pod reads a fresh token); for good, build it with a client library that re-reads the projected token file (client-go v0.15.7 or later, a current Kubernetes SDK), or restart it well within a year.',
+  },
+  // ------------------------------------------------ end of: round23 (r23a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -18,6 +18,7 @@ import {
 import { hasFinished, isUnhealthy } from './health';
 import { rolloutFindings } from './diagnose-rollouts';
 import { r21dataFindings } from './diagnose-r21data';
+import { r23aFindings } from './diagnose-r23a';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { namesToken } from './text';
 import {
@@ -417,6 +418,11 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   ))
     push(f);
   for (const f of r21dataFindings(
+    model,
+    catalog.map((c) => c.entry),
+  ))
+    push(f);
+  for (const f of r23aFindings(
     model,
     catalog.map((c) => c.entry),
   ))

@@ -714,6 +714,7 @@ export class Gatherer {
     await this.gatherForActivityQuestion();
     await this.gatherForWorkloadQuestion();
     await this.gatherForLimitsQuestion();
+    await this.gatherForR23aQuestion();
     await this.gatherForStateQuestion();
     await this.gatherForPodQuestion();
     await this.gatherForBarePodListing();
@@ -2915,6 +2916,65 @@ export class Gatherer {
         undefined,
         (o) => !o.status || !(o.fields['capacity'] ?? o.fields['Capacity']) || !o.fields['claim'],
       );
+  }
+
+  /**
+   * r23a: a CronJob that may replace its running Jobs (below); questions of questions-r23a.ts: a claim's StorageClass and whether it allows expansion (the
+   * claims, their volumes, the classes; a class a listing shows without the field read whole or
+   * described), each running pod's containers (a table shows no container names).
+   */
+  private async gatherForR23aQuestion(): Promise<void> {
+    // a CronJob whose controller deletes a Job as it creates the next (diagnose-r23a.ts): its
+    // concurrencyPolicy and last successful time, when a listing did not show them
+    const replacing = this.model
+      .list('cronjob')
+      .filter(
+        (cj) =>
+          cj.kind === 'cronjob' &&
+          cj.fields['concurrencyPolicy'] === undefined &&
+          this.model.events.some(
+            (e) => e.object?.name === cj.name && /^Deleted job \S+/.test(e.message),
+          ) &&
+          this.model.events.some(
+            (e) => e.object?.name === cj.name && /^Created job \S+/.test(e.message),
+          ),
+      );
+    await Promise.all(replacing.slice(0, 2).map((cj) => this.readOrDescribe(cj)));
+    const q = this.scope.question;
+    if (q?.type !== 'claim_expansion' && q?.type !== 'pods_without_sidecar') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const room = Math.max(4, Math.min(16, this.budget - 4));
+    const listed = (kind: string) =>
+      this.model
+        .list(kind, ns)
+        .some((o) => o.kind === kind && (!o.namespace || !ns || o.namespace === ns));
+    if (q.type === 'pods_without_sidecar') {
+      if (!listed('pod')) await this.listKind('pod', ns);
+      await Promise.all(
+        this.model
+          .list('pod', ns)
+          .filter(
+            (p) =>
+              p.kind === 'pod' &&
+              (!ns || p.namespace === ns) &&
+              !hasFinished(p) &&
+              !p.containers.length,
+          )
+          .slice(0, room)
+          .map((p) => this.readOrDescribe(p)),
+      );
+      return;
+    }
+    if (!listed('persistentvolumeclaim')) await this.listKind('persistentvolumeclaim', ns);
+    if (!this.model.list('storageclass').some((o) => o.kind === 'storageclass'))
+      await this.listKind('storageclass', undefined);
+    await Promise.all(
+      this.model
+        .list('storageclass')
+        .filter((o) => o.kind === 'storageclass' && o.fields['allowVolumeExpansion'] === undefined)
+        .slice(0, room)
+        .map((o) => this.readOrDescribe(o)),
+    );
   }
 
   private async readOrDescribe(o: ObjectView): Promise<void> {

@@ -29,6 +29,7 @@ import {
 } from './questions-state';
 import { ingressBackendsDangling } from './questions-r22i';
 import { clip } from './text';
+import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -318,6 +319,10 @@ export function answerQuestion(
       return kubeletVersions(model, q.target);
     case 'volumes_by_phase':
       return volumesByPhase(model, q.phase);
+    case 'claim_expansion':
+      return claimExpansion(model, questionNamespace(q, model, scope), q.claim, scope.subjects);
+    case 'pods_without_sidecar':
+      return podsWithoutSidecar(model, questionNamespace(q, model, scope), q.sidecar);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

@@ -146,6 +146,13 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   }
   if (v.fields['StorageClass'] !== undefined)
     v.fields['storageClassName'] = v.fields['StorageClass'];
+  // `kubectl describe storageclass`: "AllowVolumeExpansion:  <unset>" ('' = unset)
+  if (kind === 'storageclass') {
+    const grow = top('AllowVolumeExpansion');
+    v.fields['allowVolumeExpansion'] =
+      grow && /^(?:true|false)$/i.test(grow) ? grow.toLowerCase() : '';
+    if (v.fields['Provisioner']) v.fields['provisioner'] = v.fields['Provisioner'];
+  }
   if (v.fields['Volume']) v.fields['volumeName'] = v.fields['Volume'];
   if (v.fields['Min replicas']) v.fields['minReplicas'] = v.fields['Min replicas'];
   if (v.fields['Max replicas']) v.fields['maxReplicas'] = v.fields['Max replicas'];
@@ -232,8 +239,8 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     // kubectl prints "Time Zone:" only when spec.timeZone is set
     v.fields['timeZone'] = top('Time Zone') ?? '';
   }
-  if (kind === 'cronjob' && v.fields['Concurrency Policy'])
-    v.fields['concurrencyPolicy'] = v.fields['Concurrency Policy'];
+  if (kind === 'cronjob' && (v.fields['Concurrency Policy'] ?? top('Concurrency Policy')))
+    v.fields['concurrencyPolicy'] = v.fields['Concurrency Policy'] ?? top('Concurrency Policy')!;
   if (kind === 'cronjob' && v.fields['Last Schedule Time'])
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   // "Last Schedule Time: <unset>": it never ran

@@ -47,6 +47,16 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       owner['kind'] && owner['name'] ? `${owner['kind']}/${owner['name']}` : 'none';
   if (meta['deletionTimestamp']) v.fields['terminating'] = 'true';
   const ann = strMap(meta['annotations']);
+  // a pod kept out of the mesh on purpose: its sidecar.istio.io/inject annotation or label
+  const inject =
+    ann['sidecar.istio.io/inject'] ?? strMap(meta['labels'])['sidecar.istio.io/inject'];
+  if (kind === 'pod' && inject !== undefined) v.fields['sidecarInject'] = inject;
+  // a StorageClass's fields sit at the top level, not under spec ('' = allowVolumeExpansion unset)
+  if (kind === 'storageclass') {
+    if (str(o['provisioner'])) v.fields['provisioner'] = String(o['provisioner']);
+    v.fields['allowVolumeExpansion'] =
+      typeof o['allowVolumeExpansion'] === 'boolean' ? String(o['allowVolumeExpansion']) : '';
+  }
   if (ann['deployment.kubernetes.io/revision'])
     v.fields['revision'] = ann['deployment.kubernetes.io/revision'];
   // the LimitRanger admission plugin's note: limits the pod spec did not set came from a LimitRange

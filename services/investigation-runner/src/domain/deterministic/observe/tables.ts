@@ -146,6 +146,12 @@ export function parseTables(
       }
       if (r['READY']) v.fields['ready'] = r['READY'];
       if (r['STORAGECLASS']) v.fields['storageClassName'] = r['STORAGECLASS'];
+      // `kubectl get storageclass`: whether a claim of the class may be grown
+      if (v.kind === 'storageclass' && r['ALLOWVOLUMEEXPANSION'] !== undefined)
+        v.fields['allowVolumeExpansion'] = /^true$/i.test(r['ALLOWVOLUMEEXPANSION'])
+          ? 'true'
+          : 'false';
+      if (v.kind === 'storageclass' && r['PROVISIONER']) v.fields['provisioner'] = r['PROVISIONER'];
       if (v.kind === 'persistentvolumeclaim' && r['CAPACITY']) v.fields['capacity'] = r['CAPACITY'];
       // `kubectl get pv`: size, the claim it is (or was) bound to, what happens when released
       if (v.kind === 'persistentvolume') {
