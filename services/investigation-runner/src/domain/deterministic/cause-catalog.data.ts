@@ -2375,6 +2375,40 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Name the Service port{mesh_port_fix} for its real protocol (tcp-<name>, e.g. tcp-redis, or set appProtocol: tcp) so the sidecar proxies it as plain TCP; nothing is wrong with the dependency itself.',
   },
   // ------------------------------------------------ end of: round23 (r23b)
+  // ------------------------------------------------ round24 (r24b): what a failing pod is given from outside its image
+  // the variables of these rules: finding-vars-r24b.ts; the finding that compares objects: diagnose-r24b.ts
+  {
+    // the JVM loads a -javaagent before main(); a jar path that is not in the image ends the VM at
+    // once (HotSpot: "Error opening zip file or JAR manifest missing : <path>", then "agent
+    // library failed Agent_OnLoad: instrument"); the flag often comes from JAVA_TOOL_OPTIONS set
+    // outside the image (a shared ConfigMap), so every pod started after it changed fails
+    id: 'jvm_agent_jar_missing',
+    class: 'crashloop_config',
+    title: 'the JVM is told to load a -javaagent jar that is not in the image',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'Error opening zip file or JAR manifest missing ?: ?(?<agent_jar>\\S+)',
+    cause:
+      '{subject} exits before its application starts: the JVM is told to load the agent jar {agent_jar}{agent_flag}, and that file does not exist in the image ("{fact}"; then "agent library failed Agent_OnLoad: instrument"){agent_others}',
+    fix: 'Remove the -javaagent:{agent_jar} flag{agent_fix} or ship the agent jar at that path (in the image, or by the agent\'s injection); rolling back the image does not help while the flag stays.',
+  },
+  {
+    // not matched line by line: diagnose-r24b.ts finds the missing Secret declared in a
+    // SecretProviderClass's secretObjects and no pod of the workload mounting that class's CSI
+    // volume (the Secrets Store CSI driver creates a synced Secret only on a pod's mount)
+    id: 'spc_secret_never_synced',
+    class: 'create_container_config',
+    title:
+      'the Secret is to be synced by a SecretProviderClass, but no pod mounts its CSI volume, so it is never created',
+    role: 'cause',
+    strength: 0.96,
+    on: [],
+    cause:
+      '{subject} cannot start: the Secret "{secret}" it references does not exist ("{fact}", CreateContainerConfigError). That Secret is declared only in the secretObjects of SecretProviderClass {spc}{spc_provider}, and the Secrets Store CSI driver creates (syncs) such a Secret only while a pod mounts a CSI volume of that SecretProviderClass; the pods of {subject} mount none{spc_volumes}, so no mount ever happens and the Secret is never created. Not a permission problem of the secret store: nothing asked it yet',
+    fix: 'Add a volume to the pod template of {subject}: csi: {driver: secrets-store.csi.k8s.io, readOnly: true, volumeAttributes: {secretProviderClass: {spc}}} and a volumeMount for it in the container; the first mount creates Secret {secret} and the pods start.',
+  },
+  // ------------------------------------------------ end of: round24 (r24b)
   // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
   {
     // not matched line by line: diagnose-r23a.ts compares a CronJob's concurrencyPolicy, the

@@ -142,6 +142,10 @@ const HELM_LOCKED = /another operation \(install\/upgrade\/rollback\) is in prog
 const PINNED_SHORT =
   /\d+ Insufficient (?:cpu|memory)\b[^\n]*node\(s\) didn'?t match (?:Pod's )?node (?:affinity\/)?selector/;
 
+/** (r24b) HotSpot cannot open a -javaagent jar */
+const JVM_AGENT_MISSING = /Error opening zip file or JAR manifest missing/;
+/** (r24b) the kubelet's CreateContainerConfigError for a Secret that does not exist */
+const SECRET_NOT_FOUND = /\bsecret "[^"]+" not found/i;
 const named = (kind: string, name: string, namespace?: string): ObjectView => ({
   ...newObject(kind, name, 'scope'),
   namespace,
@@ -956,6 +960,9 @@ export class Gatherer {
     // a product's own failure line that points at another object (BullMQ's lost job keys: the
     // Redis's redis.conf; a broker's cluster ID: the ZooKeeper it connects to)
     await this.inspectWhatFailureLinesName();
+    // (r24b) the object a failure names that lives outside the pod: a ConfigMap that gives the JVM
+    // an agent jar, the SecretProviderClass that is to sync a missing Secret
+    await this.r24bReadWhatIsGivenFromOutside();
     // requests a mesh sidecar refuses (403 RBAC: access denied): istiod says which policy it pushed
     if (this.model.logs.some((l) => l.lines.some((x) => MESH_DENIED.test(x.text))))
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
@@ -2975,6 +2982,47 @@ export class Gatherer {
         .slice(0, room)
         .map((o) => this.readOrDescribe(o)),
     );
+  }
+
+  /**
+   * (round24, r24b) What a failing pod is given from outside its image: the ConfigMaps a JVM that
+   * cannot open its -javaagent jar loads its environment from (JAVA_TOOL_OPTIONS may be set
+   * there), and for a Secret that does not exist the namespace's SecretProviderClasses (one may
+   * declare it in its secretObjects: synced only when a pod mounts its CSI volume).
+   */
+  private async r24bReadWhatIsGivenFromOutside(): Promise<void> {
+    const model = this.model;
+    const reads = new Map<string, ObjectView>();
+    const agentPods = model
+      .list('pod')
+      .filter((p) =>
+        model.logs.some(
+          (l) => l.pod === p.name && l.lines.some((x) => JVM_AGENT_MISSING.test(x.text)),
+        ),
+      );
+    for (const p of agentPods.slice(0, 2))
+      for (const name of p.containers.flatMap(configMapsOf))
+        if (!model.get('configmap', name, p.namespace)?.fields['data'])
+          reads.set(`${p.namespace ?? ''}/${name}`, named('configmap', name, p.namespace));
+    await Promise.all([...reads.values()].slice(0, 3).map((o) => this.readOrDescribe(o)));
+    const missing = [
+      ...new Set(
+        model.events
+          .filter((e) => SECRET_NOT_FOUND.test(e.message) && e.namespace)
+          .map((e) => e.namespace!),
+      ),
+    ];
+    for (const ns of missing.slice(0, 1)) {
+      if (!model.list('secretproviderclass', ns).some((o) => o.kind === 'secretproviderclass'))
+        await this.listKind('secretproviderclass', ns);
+      await Promise.all(
+        model
+          .list('secretproviderclass', ns)
+          .filter((o) => o.kind === 'secretproviderclass' && o.fields['secretObjects'] === undefined)
+          .slice(0, 4)
+          .map((o) => this.readOrDescribe(o)),
+      );
+    }
   }
 
   private async readOrDescribe(o: ObjectView): Promise<void> {

@@ -98,6 +98,18 @@ const EXTRA_KINDS: Record<
     proper: 'TriggerAuthentication',
     apiVersion: 'keda.sh/v1alpha1',
   },
+  // r24b: a Secrets Store CSI class (what it syncs as Secrets), Prometheus Operator's objects
+  secretproviderclass: {
+    kind: 'secretproviderclass',
+    proper: 'SecretProviderClass',
+    apiVersion: 'secrets-store.csi.x-k8s.io/v1',
+  },
+  servicemonitor: {
+    kind: 'servicemonitor',
+    proper: 'ServiceMonitor',
+    apiVersion: 'monitoring.coreos.com/v1',
+  },
+  prometheus: { kind: 'prometheus', proper: 'Prometheus', apiVersion: 'monitoring.coreos.com/v1' },
   nodeclaim: {
     kind: 'nodeclaim',
     proper: 'NodeClaim',
@@ -123,6 +135,12 @@ const EXTRA_WORDS: Record<string, string> = {
   scaledobjects: 'scaledobject',
   triggerauthentication: 'triggerauthentication',
   triggerauthentications: 'triggerauthentication',
+  secretproviderclass: 'secretproviderclass',
+  secretproviderclasses: 'secretproviderclass',
+  servicemonitor: 'servicemonitor',
+  servicemonitors: 'servicemonitor',
+  prometheus: 'prometheus',
+  prometheuses: 'prometheus',
   nodeclaim: 'nodeclaim',
   nodeclaims: 'nodeclaim',
   ec2nodeclass: 'ec2nodeclass',

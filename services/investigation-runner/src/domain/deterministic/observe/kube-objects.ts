@@ -294,6 +294,10 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     const name = str(vol['name']);
     const claim = str(rec(vol['persistentVolumeClaim'])['claimName']);
     if (name && claim) volumeSources[name] = `persistentVolumeClaim ${claim}`;
+    // a Secrets Store CSI volume: the SecretProviderClass it mounts (r24b)
+    else if (name && str(rec(rec(vol['csi'])['volumeAttributes'])['secretProviderClass']))
+      volumeSources[name] =
+        `csi ${str(rec(vol['csi'])['driver']) ?? ''} secretProviderClass ${str(rec(rec(vol['csi'])['volumeAttributes'])['secretProviderClass'])}`;
     else if (name && vol['emptyDir'] !== undefined)
       volumeSources[name] =
         str(rec(vol['emptyDir'])['medium']) === 'Memory' ? 'emptyDir (Memory)' : 'emptyDir';
@@ -378,6 +382,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       'secretName',
       'dnsNames',
       'issuerRef',
+      // a SecretProviderClass's provider and the Secrets it syncs (r24b)
+      'secretObjects',
+      'provider',
     ]) {
       const x = spec[k];
       if (x !== undefined) v.fields[k] = typeof x === 'object' ? JSON.stringify(x) : String(x);
