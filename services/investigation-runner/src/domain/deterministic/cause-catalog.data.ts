@@ -2391,7 +2391,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     text: 'Error opening zip file or JAR manifest missing ?: ?(?<agent_jar>\\S+)',
     cause:
       '{subject} exits before its application starts: the JVM is told to load the agent jar {agent_jar}{agent_flag}, and that file does not exist in the image ("{fact}"; then "agent library failed Agent_OnLoad: instrument"){agent_others}',
-    fix: 'Remove the -javaagent:{agent_jar} flag{agent_fix} or ship the agent jar at that path (in the image, or by the agent\'s injection); rolling back the image does not help while the flag stays.',
+    fix: "Remove the -javaagent:{agent_jar} flag{agent_fix} or ship the agent jar at that path (in the image, or by the agent's injection); rolling back the image does not help while the flag stays.",
   },
   {
     // not matched line by line: diagnose-r24b.ts finds the missing Secret declared in a

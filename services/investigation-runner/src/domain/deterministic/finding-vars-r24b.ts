@@ -31,7 +31,8 @@ function jvmAgent({ f, model, pod, container }: FindingContext): Vars {
             .includes(picked[1]!),
         )
       : undefined;
-  const where = set?.split(', in ')[1] ?? (keyed ? `${picked![1]} of ConfigMap ${keyed}` : undefined);
+  const where =
+    set?.split(', in ')[1] ?? (keyed ? `${picked![1]} of ConfigMap ${keyed}` : undefined);
   const map = where ? / of ConfigMap (\S+)$/.exec(where)?.[1] : undefined;
   // other workloads that load the same ConfigMap: they fail the same way at their next start
   const others = map

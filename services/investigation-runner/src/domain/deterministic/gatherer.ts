@@ -3018,7 +3018,9 @@ export class Gatherer {
       await Promise.all(
         model
           .list('secretproviderclass', ns)
-          .filter((o) => o.kind === 'secretproviderclass' && o.fields['secretObjects'] === undefined)
+          .filter(
+            (o) => o.kind === 'secretproviderclass' && o.fields['secretObjects'] === undefined,
+          )
           .slice(0, 4)
           .map((o) => this.readOrDescribe(o)),
       );
