@@ -2408,6 +2408,37 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} cannot start: the Secret "{secret}" it references does not exist ("{fact}", CreateContainerConfigError). That Secret is declared only in the secretObjects of SecretProviderClass {spc}{spc_provider}, and the Secrets Store CSI driver creates (syncs) such a Secret only while a pod mounts a CSI volume of that SecretProviderClass; the pods of {subject} mount none{spc_volumes}, so no mount ever happens and the Secret is never created. Not a permission problem of the secret store: nothing asked it yet',
     fix: 'Add a volume to the pod template of {subject}: csi: {driver: secrets-store.csi.k8s.io, readOnly: true, volumeAttributes: {secretProviderClass: {spc}}} and a volumeMount for it in the container; the first mount creates Secret {secret} and the pods start.',
   },
+  {
+    // not matched line by line: diagnose-r24b.ts compares an HPA that cannot find its custom
+    // metric with the ServiceMonitor of its workload and the serviceMonitorSelector of the
+    // Prometheus (Operator) the adapter reads: a ServiceMonitor without the selected labels is
+    // ignored, the pods are not scraped, and the adapter has no series to serve
+    id: 'servicemonitor_not_selected',
+    class: 'hpa_throttling',
+    title:
+      'the custom metric the autoscaler scales on is missing: Prometheus does not select the ServiceMonitor of the workload (label missing)',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      'the HorizontalPodAutoscaler of {subject} cannot read its custom metric ("{fact}"), so it never scales out. The metrics adapter answers, but Prometheus has no series for {subject}: Prometheus {prom} selects ServiceMonitors by the label {sm_label} (serviceMonitorSelector), and ServiceMonitor {sm} of {subject} does not carry it (its labels: {sm_labels}), so Prometheus ignores it and {subject} is not scraped{sm_peer}',
+    fix: 'Add the label {sm_label} to ServiceMonitor {sm} (for a chart: its serviceMonitor labels / additionalLabels value); once Prometheus scrapes {subject}, the adapter serves the metric and the HPA scales again. Scale {subject} by hand meanwhile.',
+  },
+  {
+    // Airflow's `airflow db check-migrations` (the chart's wait-for-airflow-migrations init
+    // container) gives up when the schema is not at the code's head: the database answers, the
+    // migrations never ran (the chart runs them in a Job, by default a Helm post-install hook)
+    id: 'airflow_migrations_never_run',
+    class: 'crashloop_config',
+    title: 'Airflow waits for database migrations that never ran (the migration Job did not run)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'There are still unapplied migrations after \\d+ seconds[^\\n]*',
+    cause:
+      '{subject} never starts: it waits for the Airflow database schema and gives up ("{fact}"). The database answers (the check connects and finds no migration applied), but the migrations never ran{migration_job}',
+    fix: '{migration_fix}',
+  },
   // ------------------------------------------------ end of: round24 (r24b)
   // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
   {

@@ -14,7 +14,88 @@ const NOT_FOUND = /\bsecrets? "([^"]+)" not found/i;
 
 export function r24bFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const entry = entries.find((e) => e.id === 'spc_secret_never_synced');
-  return entry ? secretsNeverSynced(model, entry) : [];
+  const monitor = entries.find((e) => e.id === 'servicemonitor_not_selected');
+  return [
+    ...(entry ? secretsNeverSynced(model, entry) : []),
+    ...(monitor ? monitorsNotSelected(model, monitor) : []),
+  ];
+}
+
+/** an HPA's custom metric the adapter has no series for */
+const METRIC_MISSING =
+  /FailedGet(?:Pods|Object)Metric|could not find the metric|unable to get metric|no metrics returned/;
+
+const pairs = (s: string | undefined) =>
+  (s ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split('=') as [string, string]);
+
+/**
+ * HPAs that cannot get their custom metric, whose workload's ServiceMonitor lacks a label every
+ * Prometheus with a serviceMonitorSelector requires (only label selectors are compared: one by
+ * expressions or a Prometheus that selects every ServiceMonitor keeps the rule silent).
+ */
+function monitorsNotSelected(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const proms = model
+    .list('prometheus')
+    .filter((p) => p.kind === 'prometheus' && p.fields['serviceMonitorSelector'] !== undefined);
+  if (!proms.length || proms.some((p) => ['', '?'].includes(p.fields['serviceMonitorSelector']!)))
+    return out;
+  for (const hpa of model.list('horizontalpodautoscaler')) {
+    if (hpa.kind !== 'horizontalpodautoscaler') continue;
+    const said =
+      hpa.conditions.find(
+        (c) =>
+          c.type === 'ScalingActive' &&
+          c.status === 'False' &&
+          METRIC_MISSING.test(`${c.reason ?? ''} ${c.message ?? ''}`),
+      )?.message ??
+      model.events.find(
+        (e) => e.object?.name === hpa.name && METRIC_MISSING.test(`${e.reason ?? ''} ${e.message}`),
+      )?.message;
+    if (!said || /resource metric/i.test(said)) continue;
+    const target = (hpa.fields['scaleTarget'] ?? '').split('/')[1] || hpa.name;
+    const monitors = model
+      .list('servicemonitor', hpa.namespace)
+      .filter((m) => m.kind === 'servicemonitor' && m.namespace === hpa.namespace);
+    const sm =
+      monitors.find((m) => m.name === target) ??
+      monitors.find((m) => pairs(m.fields['selector']).some(([, x]) => x === target));
+    if (!sm) continue;
+    const has = (m: ObjectView, [k, x]: [string, string]) => m.labels[k] === x;
+    // selected by no Prometheus: each lacks one of its selector's labels
+    const lacking = proms.map((p) => ({
+      p,
+      missing: pairs(p.fields['serviceMonitorSelector']).filter((kv) => !has(sm, kv)),
+    }));
+    if (lacking.some((l) => !l.missing.length)) continue;
+    const first = lacking[0]!;
+    const label = first.missing.map(([k, x]) => `${k}: ${x}`).join(', ');
+    const peer = monitors.find((m) => m !== sm && first.missing.every((kv) => has(m, kv)));
+    out.push({
+      entry,
+      object: { kind: 'horizontalpodautoscaler', name: hpa.name, namespace: hpa.namespace },
+      workload: target,
+      fact: said,
+      groups: {
+        prom: `${first.p.namespace ? `${first.p.namespace}/` : ''}${first.p.name}`,
+        sm_label: `"${label}"`,
+        sm: `${sm.namespace ? `${sm.namespace}/` : ''}${sm.name}`,
+        sm_labels:
+          Object.entries(sm.labels)
+            .map(([k, x]) => `${k}=${x}`)
+            .join(', ') || 'none',
+        sm_peer: peer
+          ? `; ServiceMonitor ${peer.name} in the same namespace has the label and its workload is scraped`
+          : '',
+      },
+      where: 'condition',
+      source: 'r24b',
+    });
+  }
+  return out;
 }
 
 /** the Secret names a SecretProviderClass syncs (spec.secretObjects[].secretName) */

@@ -144,6 +144,11 @@ const PINNED_SHORT =
 
 /** (r24b) HotSpot cannot open a -javaagent jar */
 const JVM_AGENT_MISSING = /Error opening zip file or JAR manifest missing/;
+/** (r24b) Airflow's check-migrations giving up: the schema was never migrated */
+const MIGRATIONS_PENDING = /There are still unapplied migrations/;
+const ARGO_CONTROLLER = /^argocd-application-controller-/;
+/** (r24b) an HPA's custom metric the adapter has no series for */
+const CUSTOM_METRIC_MISSING = /FailedGet(?:Pods|Object)Metric|could not find the metric/;
 /** (r24b) the kubelet's CreateContainerConfigError for a Secret that does not exist */
 const SECRET_NOT_FOUND = /\bsecret "[^"]+" not found/i;
 const named = (kind: string, name: string, namespace?: string): ObjectView => ({
@@ -3025,6 +3030,55 @@ export class Gatherer {
           .map((o) => this.readOrDescribe(o)),
       );
     }
+    // pods that wait for database migrations nobody runs: the Jobs of their namespace (the one
+    // that should migrate) and, under Argo CD, its application controller's log (when it runs
+    // the migration Job as a hook, and what its sync waits for)
+    const waiting = model.logs.find(
+      (l) => l.namespace && l.lines.some((x) => MIGRATIONS_PENDING.test(x.text)),
+    );
+    if (waiting?.namespace) {
+      if (!model.list('job', waiting.namespace).some((o) => o.kind === 'job'))
+        await this.listKind('job', waiting.namespace);
+      if (
+        /\bargo/i.test(this.run.message) ||
+        model.list('namespace').some((n) => n.name === 'argocd') ||
+        model.list('pod').some((p) => ARGO_CONTROLLER.test(p.name))
+      )
+        await this.systemPodLog(ARGO_CONTROLLER, 'argocd');
+    }
+    // an HPA whose custom metric the adapter cannot find: the ServiceMonitors of its namespace
+    // and the Prometheus objects that select them (by label)
+    const unscraped = model
+      .list('horizontalpodautoscaler')
+      .find(
+        (h) =>
+          h.kind === 'horizontalpodautoscaler' &&
+          h.namespace &&
+          h.conditions.some(
+            (c) =>
+              c.type === 'ScalingActive' &&
+              c.status === 'False' &&
+              CUSTOM_METRIC_MISSING.test(`${c.reason ?? ''} ${c.message ?? ''}`),
+          ),
+      );
+    if (!unscraped) return;
+    const ns = unscraped.namespace!;
+    if (!model.list('servicemonitor', ns).some((o) => o.kind === 'servicemonitor'))
+      await this.listKind('servicemonitor', ns);
+    if (!model.list('prometheus').some((o) => o.kind === 'prometheus'))
+      await this.listKind('prometheus', undefined);
+    await Promise.all([
+      ...model
+        .list('prometheus')
+        .filter((o) => o.kind === 'prometheus' && o.fields['serviceMonitorSelector'] === undefined)
+        .slice(0, 2)
+        .map((o) => this.readOrDescribe(o)),
+      ...model
+        .list('servicemonitor', ns)
+        .filter((o) => o.kind === 'servicemonitor' && o.fields['selector'] === undefined)
+        .slice(0, 6)
+        .map((o) => this.readOrDescribe(o)),
+    ]);
   }
 
   private async readOrDescribe(o: ObjectView): Promise<void> {

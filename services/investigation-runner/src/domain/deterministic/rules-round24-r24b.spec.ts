@@ -3,7 +3,9 @@
  * variables in finding-vars-r24b.ts, the comparing rule in diagnose-r24b.ts), one test per rule,
  * each with a near miss where it must not fire: a JVM told (by a ConfigMap's JAVA_TOOL_OPTIONS)
  * to load a -javaagent jar its image lacks, and a Secret only a SecretProviderClass syncs while no
- * pod mounts that class's CSI volume.
+ * pod mounts that class's CSI volume, and an HPA whose custom metric is missing because Prometheus
+ * does not select the workload's ServiceMonitor (a label its serviceMonitorSelector requires), and
+ * Airflow waiting for migrations whose Job Argo CD holds back as a PostSync hook.
  */
 import {
   NOW,
@@ -11,6 +13,8 @@ import {
   answerOf,
   apiTools,
   deploymentObj,
+  findingsOf,
+  hpaObj,
   investigateAt,
   namespaceObj,
   podObj,
@@ -190,5 +194,162 @@ describe('round24 rules (r24b)', () => {
     const other = await answer(world(false, 'other-secret'), ask, ns);
     expect(other).toContain('report-sync-db');
     expect(other).not.toContain('no pod mounts its CSI volume');
+  });
+  it('an HPA that cannot find its custom metric, its ServiceMonitor lacking the label Prometheus selects by: this rule names the label; a ServiceMonitor that has it: not this rule', async () => {
+    const ns = 'store';
+    const app = 'basket-api';
+    const box: Box = { name: app, image: 'registry.example.com/basket-api:2.0.0' };
+    const monitor = (labels: Record<string, string>): Obj => ({
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'ServiceMonitor',
+      metadata: { name: app, namespace: ns, labels },
+      spec: {
+        endpoints: [{ port: 'http', path: '/metrics' }],
+        selector: { matchLabels: { 'app.kubernetes.io/name': app } },
+      },
+    });
+    const world = (labels: Record<string, string>): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('observability'),
+        deploymentObj(app, ns, [box.image], 3, 3, [app]),
+        podObj({
+          name: `${app}-7c9d8b6f5-a1b2c`,
+          ns,
+          labels: { app, 'pod-template-hash': '7c9d8b6f5' },
+          owner: { kind: 'ReplicaSet', name: `${app}-7c9d8b6f5` },
+          boxes: [box],
+        }),
+        hpaObj(app, ns, app, {
+          min: 3,
+          max: 15,
+          cpu: 70,
+          current: 3,
+          conditions: [
+            {
+              type: 'ScalingActive',
+              status: 'False',
+              reason: 'FailedGetPodsMetric',
+              message:
+                'the HPA was unable to compute the replica count: unable to get metric http_requests_per_second: unable to fetch metrics from custom metrics API: the server could not find the metric http_requests_per_second for pods',
+            },
+          ],
+        }),
+        monitor(labels),
+        {
+          apiVersion: 'monitoring.coreos.com/v1',
+          kind: 'Prometheus',
+          metadata: { name: 'main', namespace: 'observability' },
+          spec: { serviceMonitorSelector: { matchLabels: { team: 'platform' } } },
+        },
+      ],
+    });
+    const ask = `${app} is not scaling out under load, stuck at 3 pods. what is wrong with the HPA?`;
+    const ignored = await answer(world({ 'app.kubernetes.io/name': app }), ask, ns);
+    expect(ignored).toContain('"team: platform"');
+    expect(ignored).toContain(`ServiceMonitor ${ns}/${app}`);
+    expect(ignored).toContain('not scraped');
+    const selected = await answer(
+      world({ 'app.kubernetes.io/name': app, team: 'platform' }),
+      ask,
+      ns,
+    );
+    expect(selected).not.toContain('Prometheus does not select');
+    expect(selected).not.toContain('"team: platform"');
+  });
+  it('Airflow giving up on unapplied migrations: this rule, and with Argo CD holding the migration Job as a PostSync hook the answer names the deadlock; Airflow that finds its migrations applied: not this rule', async () => {
+    const lines = (last: string) =>
+      findingsOf([
+        {
+          output: [
+            '[2026-03-10T11:38:14.902+00:00] {db.py:1617} INFO - Waiting for migrations... 0 second(s)',
+            last,
+          ].join('\n'),
+          ctx: {
+            pod: 'airflow-scheduler-5c6d7f8b9-p7d2j',
+            namespace: 'etl',
+            verb: 'logs' as const,
+          },
+        },
+      ]).findings.filter((f) => f.entry.id === 'airflow_migrations_never_run');
+    expect(
+      lines(
+        "TimeoutError: There are still unapplied migrations after 60 seconds. MigrationHead(s) in DB: set() | Migration Head(s) in Source Code: {'5f2621c13b39'}",
+      ),
+    ).toHaveLength(1);
+    expect(
+      lines('[2026-03-10T11:38:15.100+00:00] {db.py:1630} INFO - DB migrations done'),
+    ).toHaveLength(0);
+
+    const ns = 'etl';
+    const app = 'airflow-scheduler';
+    const box: Box = {
+      name: 'scheduler',
+      image: 'apache/airflow:2.10.3',
+      ready: false,
+      restarts: 8,
+      state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting' } },
+      lastState: {
+        terminated: { reason: 'Error', exitCode: 1, startedAt: ago(3), finishedAt: ago(2) },
+      },
+    };
+    const pod = `${app}-5c6d7f8b9-p7d2j`;
+    const argoPod = 'argocd-application-controller-0';
+    const log = [
+      '[2026-03-10T11:38:14.902+00:00] {db.py:1617} INFO - Waiting for migrations... 0 second(s)',
+      "TimeoutError: There are still unapplied migrations after 60 seconds. MigrationHead(s) in DB: set() | Migration Head(s) in Source Code: {'5f2621c13b39'}",
+    ].join('\n');
+    const world: ApiWorld = {
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('argocd'),
+        deploymentObj(app, ns, [box.image], 1, 0, ['scheduler']),
+        podObj({
+          name: pod,
+          ns,
+          labels: { app, 'pod-template-hash': '5c6d7f8b9' },
+          owner: { kind: 'ReplicaSet', name: `${app}-5c6d7f8b9` },
+          created: 40,
+          boxes: [box],
+        }),
+        podObj({
+          name: argoPod,
+          ns: 'argocd',
+          labels: { 'app.kubernetes.io/name': 'argocd-application-controller' },
+          owner: { kind: 'StatefulSet', name: 'argocd-application-controller' },
+          boxes: [
+            { name: 'argocd-application-controller', image: 'quay.io/argoproj/argocd:v2.13.1' },
+          ],
+        }),
+      ],
+      events: [
+        warningEvent(
+          ns,
+          { kind: 'Pod', name: pod },
+          'BackOff',
+          'Back-off restarting failed container',
+          35,
+          1,
+          9,
+        ),
+      ],
+      previous: { [pod]: log },
+      logs: {
+        [pod]: log,
+        [argoPod]: [
+          `time="${ago(40)}" level=info msg="Tasks (dry-run)" application=argocd/etl-airflow syncId=00001-AbCdE tasks="[Sync/0 resource apps/Deployment:${ns}/${app} nil->obj (,,), PostSync/0 hook batch/Job:${ns}/etl-airflow-run-airflow-migrations nil->nil (,,)]"`,
+          `time="${ago(2)}" level=info msg="Resuming in-progress operation. phase: Running, message: waiting for healthy state of apps/Deployment/${app}" application=argocd/etl-airflow`,
+        ].join('\n'),
+      },
+    };
+    const said = await answer(
+      world,
+      `new airflow install via argo is stuck, ${app} never starts`,
+      ns,
+    );
+    expect(said).toContain('There are still unapplied migrations');
+    expect(said).toContain('PostSync hook');
+    expect(said).toContain('etl-airflow-run-airflow-migrations');
+    expect(said).toContain('useHelmHooks');
   });
 });

@@ -474,6 +474,20 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       const down = num(rec(rec(spec['behavior'])['scaleDown'])['stabilizationWindowSeconds']);
       if (down !== undefined) v.fields['scaleDownStabilization'] = String(down);
     }
+    // (r24b) Prometheus Operator: what a ServiceMonitor selects, which ServiceMonitors a
+    // Prometheus selects (by their labels; '' = every one, '?' = by expressions)
+    if (kind === 'servicemonitor')
+      v.fields['selector'] = Object.entries(strMap(rec(spec['selector'])['matchLabels']))
+        .map(([k, x]) => `${k}=${x}`)
+        .join(',');
+    if (kind === 'prometheus' && spec['serviceMonitorSelector'] !== undefined) {
+      const sel = rec(spec['serviceMonitorSelector']);
+      v.fields['serviceMonitorSelector'] = arr(sel['matchExpressions']).length
+        ? '?'
+        : Object.entries(strMap(sel['matchLabels']))
+            .map(([k, x]) => `${k}=${x}`)
+            .join(',');
+    }
     if (kind === 'poddisruptionbudget') {
       // what a drain's evictions are weighed against: the budget, what it selects, what it allows
       for (const k of ['minAvailable', 'maxUnavailable'])
