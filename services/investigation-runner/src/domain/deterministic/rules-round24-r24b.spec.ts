@@ -27,10 +27,6 @@ const answer = async (world: ApiWorld, ask: string, ns: string) =>
   answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
 
 type Obj = Record<string, unknown>;
-const containersOf = (o: Obj) =>
-  (((o['spec'] as Obj)['template'] as Obj | undefined)?.['spec'] as Obj | undefined)?.[
-    'containers'
-  ] as Obj[] | undefined;
 
 describe('round24 rules (r24b)', () => {
   it('a JVM that cannot open its -javaagent jar: the answer names the jar and the ConfigMap whose JAVA_TOOL_OPTIONS sets it; a JVM that loads its agent: not this rule', async () => {
