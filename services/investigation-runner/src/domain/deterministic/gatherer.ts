@@ -724,6 +724,7 @@ export class Gatherer {
     await this.gatherForWorkloadQuestion();
     await this.gatherForLimitsQuestion();
     await this.gatherForR23aQuestion();
+    await this.gatherForR24bQuestion();
     await this.gatherForStateQuestion();
     await this.gatherForPodQuestion();
     await this.gatherForBarePodListing();
@@ -3079,6 +3080,25 @@ export class Gatherer {
         .slice(0, 6)
         .map((o) => this.readOrDescribe(o)),
     ]);
+  }
+
+  /**
+   * (round24, r24b) "which deployments are not managed by Argo CD?" (questions-r24b.ts): the
+   * workloads of the kind, each read whole (a listing's row shows no annotations).
+   */
+  private async gatherForR24bQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'gitops_unmanaged') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const mine = () =>
+      this.model.list(q.kind, ns).filter((o) => o.kind === q.kind && (!ns || o.namespace === ns));
+    if (!mine().length) await this.listKind(q.kind, ns);
+    await Promise.all(
+      mine()
+        .filter((o) => o.fields['metadataRead'] !== 'true')
+        .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
+        .map((o) => this.readWhole(o)),
+    );
   }
 
   private async readOrDescribe(o: ObjectView): Promise<void> {

@@ -30,6 +30,7 @@ import {
 import { ingressBackendsDangling } from './questions-r22i';
 import { clip } from './text';
 import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
+import { gitopsUnmanaged } from './questions-r24b';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -321,6 +322,8 @@ export function answerQuestion(
       return volumesByPhase(model, q.phase);
     case 'claim_expansion':
       return claimExpansion(model, questionNamespace(q, model, scope), q.claim, scope.subjects);
+    case 'gitops_unmanaged':
+      return gitopsUnmanaged(model, questionNamespace(q, model, scope), q.kind, q.tool);
     case 'pods_without_sidecar':
       return podsWithoutSidecar(model, questionNamespace(q, model, scope), q.sidecar);
     case 'nodes': {

@@ -70,6 +70,14 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     (kind === 'service' && (spec['type'] === 'LoadBalancer' || Object.keys(ann).length))
   )
     v.fields['annotations'] = JSON.stringify(ann);
+  // (r24b) who applies a workload: Argo CD's tracking id, a `kubectl apply` (its annotation)
+  if (['deployment', 'statefulset', 'daemonset', 'cronjob'].includes(kind)) {
+    v.fields['metadataRead'] = 'true';
+    if (ann['argocd.argoproj.io/tracking-id'])
+      v.fields['argocdTrackingId'] = ann['argocd.argoproj.io/tracking-id'];
+    if (ann['kubectl.kubernetes.io/last-applied-configuration'])
+      v.fields['kubectlApplied'] = 'true';
+  }
   // what the last `kubectl apply` asked for spec.replicas ("none": its manifest had no replicas)
   const applied = ann['kubectl.kubernetes.io/last-applied-configuration'];
   if (applied && (kind === 'deployment' || kind === 'statefulset'))
