@@ -25,7 +25,8 @@ export function gitopsQuestion(
   namespaces: string[],
   near: string[],
 ): Question | undefined {
-  if (!/\?|\b(?:which|what|list|show|find|any)\b/.test(t)) return undefined;
+  // a question for a list, not an incident ("why does X, which Argo CD does not manage, crash?")
+  if (!/\?|\b(?:which|what|list|show|find|any)\b/.test(t) || /\bwhy\b/.test(t)) return undefined;
   const tool = /\bargo(?:\s?cd)?\b/.test(t) ? 'argocd' : /\bflux(?:cd)?\b/.test(t) ? 'flux' : '';
   const outside =
     /\b(?:not|n['’]t|never|un)[- ]?(?:managed|tracked|owned|deployed|synced)\s+(?:by|via|through|from)\b/.test(
@@ -61,13 +62,7 @@ const imagesOf = (o: ObjectView) =>
     .filter(Boolean)
     .join(', ');
 
-const day = (t: number | undefined) =>
-  t
-    ? new Date(t)
-        .toISOString()
-        .replace(/:\d\d\.\d{3}Z$/, 'Z')
-        .replace('T', ' ')
-    : '';
+const day = (t: number | undefined) => (t ? new Date(t).toISOString().slice(0, 10) : '');
 
 export function gitopsUnmanaged(
   model: ClusterModel,

@@ -29,6 +29,13 @@ describe('round24 question (r24b): workloads not managed by GitOps', () => {
       scopeIncident('why is the argo cd app payments-prod stuck in Progressing?', {}, NOW).question
         ?.type,
     ).not.toBe('gitops_unmanaged');
+    expect(
+      scopeIncident(
+        'why does payout-debug crash? it is not managed by argo cd, someone kubectl-applied it',
+        {},
+        NOW,
+      ).question?.type,
+    ).not.toBe('gitops_unmanaged');
   });
 
   it('names the Deployments without a tracking id, with their image; a namespace all tracked: says so', async () => {
