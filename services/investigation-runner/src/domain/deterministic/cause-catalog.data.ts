@@ -2375,6 +2375,25 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Name the Service port{mesh_port_fix} for its real protocol (tcp-<name>, e.g. tcp-redis, or set appProtocol: tcp) so the sidecar proxies it as plain TCP; nothing is wrong with the dependency itself.',
   },
   // ------------------------------------------------ end of: round23 (r23b)
+  // ------------------------------------------------ round24 (r24a): why a database's volume filled
+  // the variables of these rules: finding-vars-r24a.ts
+  {
+    // PostgreSQL cannot write a new WAL segment: pg_wal filled the volume. The volume is the
+    // symptom; what keeps the WAL is the answer: a replication slot nobody reads (its consumer
+    // gone, checkpoints remove nothing) or an archive_command that fails (a segment is kept until
+    // archived). pgWalWhy reads the same server's log for either.
+    id: 'pg_wal_full',
+    class: 'crashloop_config',
+    title: "PostgreSQL's pg_wal filled its volume (WAL kept by a replication slot or failing archiving)",
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: 'could not write to file \\W*pg_wal/[^:\\n]*: No space left on device',
+    cause:
+      '{subject} ran out of disk space: its WAL directory filled the volume ("{fact}"){pg_wal_why}',
+    fix: '{pg_wal_fix}',
+  },
+  // ------------------------------------------------ end of: round24 (r24a)
   // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
   {
     // not matched line by line: diagnose-r23a.ts compares a CronJob's concurrencyPolicy, the

@@ -11,6 +11,7 @@ import { R20ROLL_VARS } from './finding-vars-r20roll';
 import { R21SCHED_VARS, r21schedCapacityHolder } from './finding-vars-r21sched';
 import { R22I_CLASS_VARS, R22I_VARS } from './finding-vars-r22i';
 import { R23B_VARS } from './finding-vars-r23b';
+import { R24A_VARS } from './finding-vars-r24a';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1636,6 +1637,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R22J_VARS,
   ...R22I_VARS,
   ...R23B_VARS,
+  ...R24A_VARS,
 };
 
 /** The same, by the entry's class. */
