@@ -2384,7 +2384,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // archived). pgWalWhy reads the same server's log for either.
     id: 'pg_wal_full',
     class: 'crashloop_config',
-    title: "PostgreSQL's pg_wal filled its volume (WAL kept by a replication slot or failing archiving)",
+    title:
+      "PostgreSQL's pg_wal filled its volume (WAL kept by a replication slot or failing archiving)",
     role: 'cause',
     strength: 0.9,
     on: ['log'],

@@ -34,7 +34,8 @@ function stamp(text: string): string {
   ).replace('T', ' ');
 }
 
-const SLOT = /(?:START_REPLICATION SLOT|logical decoding for slot|replication slot)\s+\\?"([^"\\]+)/;
+const SLOT =
+  /(?:START_REPLICATION SLOT|logical decoding for slot|replication slot)\s+\\?"([^"\\]+)/;
 const GONE =
   /unexpected EOF on standby connection|could not receive data from client|terminating walsender|replication (?:connection|slot)[^\n]*(?:closed|terminated)/i;
 const NOTHING_REMOVED = /checkpoint complete:[^\n]*\b0 removed, 0 recycled/i;
@@ -65,14 +66,18 @@ function pgWalWhy({ f, model }: FindingContext): Vars {
   });
   if (slot) {
     const goneAt = lines.findIndex((l, i) => i > slotAt && GONE.test(l.text));
-    const idle = lines.filter((l, i) => i > Math.max(slotAt, goneAt) && NOTHING_REMOVED.test(l.text));
+    const idle = lines.filter(
+      (l, i) => i > Math.max(slotAt, goneAt) && NOTHING_REMOVED.test(l.text),
+    );
     if (goneAt >= 0 && idle.length) {
       const gone = lines[goneAt]!;
       const consumer = model.logs
         .filter((l) => l.pod !== pod && l.lines.some((x) => /replication slot/i.test(x.text)))
         .flatMap((l) =>
           l.lines
-            .filter((x) => /will not recover until manually restarted|unrecoverable exception/i.test(x.text))
+            .filter((x) =>
+              /will not recover until manually restarted|unrecoverable exception/i.test(x.text),
+            )
             .map((x) => ({ pod: l.pod, x })),
         )[0];
       const when = stamp(gone.text);

@@ -974,6 +974,7 @@ export class Gatherer {
     // a dependency configured in another namespace (REDIS_URL=redis://x.cache.svc): list it there
     await this.listConfiguredNamespaces(targets);
     await this.followDependencies(targets);
+    await this.r24aServicePodsByLabels(targets);
     // ... and a data store named as overloaded that logs no fault of its own: what its clients
     // log (a cache that stopped caching sends every read to the database)
     await this.inspectDataStoreClients(targets, text);
@@ -3823,6 +3824,55 @@ export class Gatherer {
    * error" from payments-api.payments.svc): inspect one pod of each of the (at most two)
    * dependencies its failing log lines name, so their own errors join the evidence.
    */
+  /**
+   * (round24, r24a) A failing dependency's Service whose pods no listing ties to it (pods an
+   * operator owns, e.g. a database cluster, listed without labels or owners): as
+   * `kubectl get pods -l <selector>` would, the namespace's unhealthy pods not read yet are read
+   * whole (for their labels), and those the Service's selector matches are inspected (state, log).
+   */
+  private async r24aServicePodsByLabels(targets: ObjectView[]): Promise<void> {
+    const { model } = this;
+    const own = new Set(
+      targets.map((t) => model.workloadOf(model.get(t.kind, t.name, t.namespace) ?? t).name),
+    );
+    const deps = failingDependencies(model, own, this.scope.namespaces[0]).filter(
+      (d) =>
+        d.service &&
+        !(
+          d.workload && model.podsOf(d.workload.kind, d.workload.name, d.workload.namespace).length
+        ),
+    );
+    for (const d of deps.slice(0, 1)) {
+      let svc = model.get('service', d.service!.name, d.service!.namespace) ?? d.service!;
+      if (!svc.fields['selector']) {
+        if (!(await this.readWhole(svc))) await this.describe(svc);
+        svc = model.get('service', svc.name, svc.namespace) ?? svc;
+      }
+      const sel = (svc.fields['selector'] ?? '')
+        .split(',')
+        .map((kv) => kv.split('='))
+        .filter((kv): kv is [string, string] => kv.length === 2 && !!kv[0]);
+      if (!sel.length) continue;
+      const matches = (p: ObjectView) => sel.every(([k, v]) => p.labels[k] === v);
+      const unread = model
+        .list('pod', svc.namespace)
+        .filter(
+          (p) =>
+            !Object.keys(p.labels).length &&
+            !this.inspected.has(viewKey(p)) &&
+            !own.has(model.workloadOf(p).name) &&
+            isUnhealthy(p, this.now),
+        )
+        .slice(0, 3);
+      await Promise.all(unread.map((p) => this.readWhole(p)));
+      const pods = model
+        .list('pod', svc.namespace)
+        .filter((p) => matches(p) && !this.inspected.has(viewKey(p)));
+      const pick = pods.find((p) => isUnhealthy(p, this.now));
+      if (pick) await this.inspect(pick);
+    }
+  }
+
   private async followDependencies(targets: ObjectView[]): Promise<void> {
     const { model } = this;
     const own = new Set(

@@ -1,0 +1,185 @@
+/**
+ * The engine rules of round24 (r24a) (cause-catalog.data.ts, its "round24 (r24a)" block; their
+ * variables in finding-vars-r24a.ts; the gatherer's r24aServicePodsByLabels), one test per rule,
+ * each with a near miss where it must not fire: PostgreSQL's pg_wal filling its volume, and why
+ * (a replication slot whose consumer left, or WAL archiving that fails), and the pods of a failing
+ * dependency's Service that a listing without labels does not tie to it.
+ */
+import {
+  NOW,
+  ago,
+  answerOf,
+  apiTools,
+  deploymentObj,
+  findingsOf,
+  investigateAt,
+  namespaceObj,
+  podObj,
+  podsTable,
+  serviceObj,
+  statefulSetObj,
+  type ApiWorld,
+  type Box,
+} from './spec-world';
+
+const answer = async (world: ApiWorld, ask: string, ns: string) =>
+  answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
+
+const logFindings = (pod: string, ns: string, lines: string[], id: string) =>
+  findingsOf([
+    { output: lines.join('\n'), ctx: { pod, namespace: ns, verb: 'logs' as const } },
+  ]).findings.filter((f) => f.entry.id === id);
+
+const crashing: Box = {
+  name: 'postgres',
+  image: 'postgres:16.4',
+  ready: false,
+  restarts: 9,
+  state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting' } },
+  lastState: {
+    terminated: { reason: 'Error', exitCode: 1, startedAt: ago(6), finishedAt: ago(6) },
+  },
+};
+
+const PANIC =
+  '2026-03-10 11:50:31.406 UTC [48211] app@shop PANIC:  could not write to file "pg_wal/xlogtemp.48211": No space left on device';
+const FATAL =
+  '2026-03-10 11:54:14.071 UTC [28] FATAL:  could not write to file "pg_wal/xlogtemp.28": No space left on device';
+const checkpoint = (removed: number) =>
+  `2026-03-0${5 + removed} 04:12:41.771 UTC [27] LOG:  checkpoint complete: wrote 21844 buffers (16.7%); 0 WAL file(s) added, ${removed} removed, ${removed} recycled; write=269.811 s`;
+const slotStart = [
+  '2026-03-01 22:09:12.611 UTC [311] cdc@shop LOG:  received replication command: START_REPLICATION SLOT "cdc_shop" LOGICAL 1A/2F0031B8',
+  '2026-03-01 22:09:12.612 UTC [311] cdc@shop LOG:  starting logical decoding for slot "cdc_shop"',
+];
+const slotGone = [
+  '2026-03-01 22:14:58.090 UTC [311] cdc@shop LOG:  could not receive data from client: Connection reset by peer',
+  '2026-03-01 22:14:58.090 UTC [311] cdc@shop LOG:  unexpected EOF on standby connection',
+];
+
+const dbWorld = (previous: string[]): ApiWorld => ({
+  objects: [
+    namespaceObj('shop'),
+    ...statefulSetObj('shop-db', 'shop', 'postgres:16.4', 1, {
+      ready: 0,
+      container: 'postgres',
+      member: () => ({ boxes: [crashing] }),
+    }),
+  ],
+  previous: { 'shop-db-0': previous.join('\n') },
+  logs: { 'shop-db-0': FATAL },
+});
+
+describe('round24 rules (r24a)', () => {
+  it('pg_wal_full: a WAL write that fails for space, not another ENOSPC', () => {
+    expect(logFindings('shop-db-0', 'shop', [PANIC], 'pg_wal_full')).toHaveLength(1);
+    expect(
+      logFindings(
+        'shop-db-0',
+        'shop',
+        [
+          '2026-03-10 11:50:31.406 UTC [48211] ERROR:  could not extend file "base/16384/2619": No space left on device',
+        ],
+        'pg_wal_full',
+      ),
+    ).toHaveLength(0);
+  });
+
+  it('pg_wal kept by a replication slot whose consumer left: the answer names the slot; a slot still read (checkpoints remove WAL): not the slot', async () => {
+    const kept = await answer(
+      dbWorld([...slotStart, ...slotGone, checkpoint(0), checkpoint(0), PANIC]),
+      'shop-db-0 is crashlooping',
+      'shop',
+    );
+    expect(kept).toContain('replication slot "cdc_shop"');
+    expect(kept).toContain('0 removed, 0 recycled');
+    const read = await answer(
+      dbWorld([...slotStart, checkpoint(3), checkpoint(2), PANIC]),
+      'shop-db-0 is crashlooping',
+      'shop',
+    );
+    expect(read).toContain('No space left on device');
+    expect(read).not.toContain('retained by the replication slot');
+  });
+
+  it('pg_wal kept because archiving fails: the answer quotes the archiver; no failed archive command: not archiving', async () => {
+    const archiveFailing = [
+      '2026-03-10 11:05:05.102 UTC [3695] LOG:  archive-push: ERROR: archiver exception: An error occurred (InvalidAccessKeyId) when calling the PutObject operation',
+      '2026-03-10 11:05:05.412 UTC [27] LOG:  archive command failed with exit code 1',
+      '2026-03-10 11:06:05.412 UTC [27] LOG:  archive command failed with exit code 1',
+      PANIC,
+    ];
+    const failing = await answer(dbWorld(archiveFailing), 'shop-db-0 is crashlooping', 'shop');
+    expect(failing).toContain('WAL archiving fails');
+    expect(failing).toContain('InvalidAccessKeyId');
+    const fine = await answer(dbWorld([checkpoint(3), PANIC]), 'shop-db-0 is crashlooping', 'shop');
+    expect(fine).not.toContain('WAL archiving fails');
+    expect(fine).not.toContain('retained by the replication slot');
+  });
+
+  it("a refused dependency's Service whose pods the listing does not tie to it: the pods its selector matches are read; a Service whose pods are healthy: none read", async () => {
+    const ns = 'pay';
+    const apiBox: Box = { name: 'api', image: 'pay-api:1.0' };
+    const world = (dbBroken: boolean): ApiWorld => {
+      const db = podObj({
+        name: 'pay-pg-1',
+        ns,
+        labels: { 'cnpg.io/cluster': 'pay-pg', role: 'primary' },
+        owner: { kind: 'Cluster', name: 'pay-pg' },
+        boxes: [dbBroken ? crashing : { name: 'postgres', image: 'postgres:16.4' }],
+      });
+      const api = podObj({
+        name: 'pay-api-5c7d8f9b6d-2mfxq',
+        ns,
+        labels: { app: 'pay-api', 'pod-template-hash': '5c7d8f9b6d' },
+        owner: { kind: 'ReplicaSet', name: 'pay-api-5c7d8f9b6d' },
+        boxes: [apiBox],
+      });
+      return {
+        objects: [
+          namespaceObj(ns),
+          deploymentObj('pay-api', ns, ['pay-api:1.0'], 1, 1, ['api']),
+          api,
+          db,
+          serviceObj('pay-pg-rw', ns, { 'cnpg.io/cluster': 'pay-pg', role: 'primary' }, 5432, {
+            clusterIP: '172.20.92.14',
+          }),
+        ],
+        logs: {
+          'pay-api-5c7d8f9b6d-2mfxq':
+            'time=2026-03-10T11:42:07Z level=error msg="request failed" status=500 error="dial tcp 172.20.92.14:5432: connect: connection refused"\n'.repeat(
+              3,
+            ),
+          'pay-pg-1': FATAL,
+        },
+        previous: { 'pay-pg-1': [checkpoint(3), PANIC].join('\n') },
+      };
+    };
+    // the pod listing is a table: no labels, no owners
+    const tools = (w: ApiWorld) =>
+      apiTools(w).map((t) =>
+        t.name === 'pods_list'
+          ? {
+              ...t,
+              handler: () =>
+                podsTable([
+                  ['pay-api-5c7d8f9b6d-2mfxq', '1/1', 'Running', '0', '20d'],
+                  w === broken
+                    ? ['pay-pg-1', '0/1', 'CrashLoopBackOff', '9', '20d']
+                    : ['pay-pg-1', '1/1', 'Running', '0', '20d'],
+                ]),
+            }
+          : t,
+      );
+    const broken = world(true);
+    const r = await investigateAt(tools(broken), 'pay-api returns 500s', NOW, ns);
+    expect(
+      r.gateway.calls.some((c) => c.tool.endsWith('pods_log') && c.params['name'] === 'pay-pg-1'),
+    ).toBe(true);
+    expect(answerOf(r.result)).toContain('No space left on device');
+    const healthy = world(false);
+    const h = await investigateAt(tools(healthy), 'pay-api returns 500s', NOW, ns);
+    expect(
+      h.gateway.calls.some((c) => c.tool.endsWith('pods_get') && c.params['name'] === 'pay-pg-1'),
+    ).toBe(false);
+  });
+});
