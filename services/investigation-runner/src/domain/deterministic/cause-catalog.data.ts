@@ -2394,6 +2394,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} ran out of disk space: its WAL directory filled the volume ("{fact}"){pg_wal_why}',
     fix: '{pg_wal_fix}',
   },
+  {
+    // Elasticsearch (7+) cannot elect a master: the voting configuration still lists the
+    // master-eligible nodes it had, an election needs a majority of them, and too few are
+    // discovered; every request then fails with "SERVICE_UNAVAILABLE/2/no master". esQuorum says
+    // which nodes are gone (a master StatefulSet scaled below its voting configuration).
+    id: 'es_master_no_quorum',
+    class: 'dependency_failure',
+    title: 'Elasticsearch cannot elect a master: too few master-eligible nodes for a quorum',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: 'master not discovered or elected yet, an election requires (?:at least )?(?<es_need>\\d+) nodes? with ids from \\[(?<es_ids>[^\\]]*)\\][^\\n]{0,40}?have (?:only )?discovered non-quorum',
+    cause:
+      'the Elasticsearch cluster has no elected master, so every request fails with "no master" (cluster_block_exception): {subject} logs "master not discovered or elected yet, an election requires at least {es_need} nodes" of the {es_voters} master-eligible nodes in its voting configuration, and it discovers too few of them, not a quorum{es_scaled}',
+    fix: '{es_fix}',
+  },
   // ------------------------------------------------ end of: round24 (r24a)
   // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
   {

@@ -115,6 +115,65 @@ function pgWalWhy({ f, model }: FindingContext): Vars {
   };
 }
 
+/**
+ * An OOMKilled container whose memory limit the VerticalPodAutoscaler set at admission (the pod's
+ * vpaUpdates annotation names the VPA and the values it changed): that limit follows the VPA's
+ * recommendation (scaled with the request under controlledValues RequestsAndLimits), not the
+ * workload's template; a recommendation learnt over quiet days is too small for the busy ones.
+ */
+export function vpaLimitSource({ f, model, pods, container: c }: FindingContext): Vars | undefined {
+  const pod = pods.find((p) => /memory limit/i.test(p.fields['vpaUpdates'] ?? ''));
+  if (!pod || !c?.limits['memory']) return undefined;
+  const note = pod.fields['vpaUpdates']!;
+  const vpa = /updated by ([\w.-]+)/.exec(note)?.[1];
+  const workload = model.get('deployment', f.workload, pod.namespace);
+  const template = workload?.containers.find((x) => x.name === c.name)?.limits['memory'];
+  return {
+    limit_from: `. That limit is not the workload's: the VerticalPodAutoscaler${vpa ? ` ${vpa}` : ''} set it when the pod was created ("vpaUpdates: ${clip(note, 160)}")${template && template !== c.limits['memory'] ? `, while the template asks ${template}` : ''}; with controlledValues RequestsAndLimits the VPA scales the limit with its recommended request, so a recommendation learnt over quiet days leaves too little for the busy ones`,
+    oom_also: `: give the VerticalPodAutoscaler${vpa ? ` ${vpa}` : ''} a minAllowed memory that covers the peak (or controlledValues RequestsOnly, or updateMode Off) and restart the pods`,
+  };
+}
+
+/**
+ * Which master-eligible nodes an Elasticsearch election misses: the voting configuration's size,
+ * and the StatefulSet of the node that logged it, run at fewer replicas than that (its controller's
+ * SuccessfulDelete events name the pods it removed).
+ */
+function esQuorum({ f, model, pod }: FindingContext): Vars {
+  const voters = (f.groups['es_ids'] ?? '').split(',').filter((x) => x.trim()).length;
+  const set = pod?.owner?.kind?.toLowerCase() === 'statefulset' ? pod.owner.name : undefined;
+  const sts = set ? model.get('statefulset', set, pod?.namespace) : undefined;
+  const replicas = Number(
+    sts?.fields['replicas'] ??
+      /(\d+) desired/.exec(sts?.fields['Replicas'] ?? '')?.[1] ??
+      /^\d+\/(\d+)$/.exec(sts?.fields['ready'] ?? '')?.[1] ??
+      NaN,
+  );
+  const deleted = set
+    ? model.events
+        .filter((e) => e.reason === 'SuccessfulDelete')
+        .map(
+          (e) =>
+            new RegExp(`delete Pod (\\S+) in StatefulSet ${set} successful`).exec(e.message)?.[1],
+        )
+        .filter((x): x is string => !!x)
+    : [];
+  const down = set && Number.isFinite(replicas) && voters && replicas < voters;
+  const scaled = down
+    ? `: the StatefulSet ${set} runs replicas: ${replicas}, fewer than the ${voters} master nodes its voting configuration still counts (scaled down${deleted.length ? `: the statefulset controller deleted ${[...new Set(deleted)].join(', ')}` : ''}), and one master alone is not a quorum`
+    : deleted.length
+      ? `: the statefulset controller deleted ${[...new Set(deleted)].join(', ')}`
+      : '';
+  return {
+    es_voters: voters ? String(voters) : 'several',
+    es_scaled: scaled,
+    es_fix: down
+      ? `Scale the StatefulSet ${set} back to ${voters} replicas (\`kubectl scale statefulset ${set} --replicas=${voters}\`) so the removed masters rejoin from their retained volumes; to run fewer masters, first exclude them from the voting configuration (POST _cluster/voting_config_exclusions?node_names=...), then scale down.`
+      : 'Bring back the master-eligible nodes the voting configuration lists (their pods and volumes) so a majority can elect a master; to remove masters for good, exclude them from the voting configuration (POST _cluster/voting_config_exclusions) before stopping them.',
+  };
+}
+
 export const R24A_VARS: Record<string, (x: FindingContext) => Vars> = {
   pg_wal_full: pgWalWhy,
+  es_master_no_quorum: esQuorum,
 };

@@ -11,7 +11,7 @@ import { R20ROLL_VARS } from './finding-vars-r20roll';
 import { R21SCHED_VARS, r21schedCapacityHolder } from './finding-vars-r21sched';
 import { R22I_CLASS_VARS, R22I_VARS } from './finding-vars-r22i';
 import { R23B_VARS } from './finding-vars-r23b';
-import { R24A_VARS } from './finding-vars-r24a';
+import { R24A_VARS, vpaLimitSource } from './finding-vars-r24a';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -393,7 +393,10 @@ export interface FindingContext {
 type Enricher = (x: FindingContext) => Record<string, string>;
 
 /** A memory limit nobody wrote: the namespace's LimitRange default, set at admission. */
-function oomSource({ model, pods, container: c }: FindingContext): Record<string, string> {
+function oomSource(x: FindingContext): Record<string, string> {
+  const vpa = vpaLimitSource(x);
+  if (vpa) return vpa;
+  const { model, pods, container: c } = x;
   const ranger = pods.find((p) => /memory limit/i.test(p.fields['limitRanger'] ?? ''));
   if (!ranger || !c?.limits['memory'])
     return { oom_also: ' (or fix the leak / roll back the change that raised its memory use)' };

@@ -974,7 +974,7 @@ export class Gatherer {
     // a dependency configured in another namespace (REDIS_URL=redis://x.cache.svc): list it there
     await this.listConfiguredNamespaces(targets);
     await this.followDependencies(targets);
-    await this.r24aServicePodsByLabels(targets);
+    await this.r24aFollow(targets);
     // ... and a data store named as overloaded that logs no fault of its own: what its clients
     // log (a cache that stopped caching sends every read to the database)
     await this.inspectDataStoreClients(targets, text);
@@ -3825,13 +3825,33 @@ export class Gatherer {
    * dependencies its failing log lines name, so their own errors join the evidence.
    */
   /**
-   * (round24, r24a) A failing dependency's Service whose pods no listing ties to it (pods an
-   * operator owns, e.g. a database cluster, listed without labels or owners): as
-   * `kubectl get pods -l <selector>` would, the namespace's unhealthy pods not read yet are read
-   * whole (for their labels), and those the Service's selector matches are inspected (state, log).
+   * (round24, r24a) What a careful engineer reads next about a failing dependency:
+   * 1. a failing dependency's Service whose pods no listing ties to it (pods an operator owns,
+   *    e.g. a database cluster, listed without labels or owners): as `kubectl get pods -l
+   *    <selector>` would, the namespace's unhealthy pods not read yet are read whole (for their
+   *    labels), and those the Service's selector matches are inspected (state, log);
+   * 2. an Elasticsearch node that logs "master not discovered": the master-eligible nodes its line
+   *    names ({name}{id}{..}{host}{ip}{ip:port}{roles with m}) are inspected, where the election
+   *    failure and its reason are logged.
    */
-  private async r24aServicePodsByLabels(targets: ObjectView[]): Promise<void> {
+  private async r24aFollow(targets: ObjectView[]): Promise<void> {
     const { model } = this;
+    const masters = new Set<string>();
+    for (const l of model.logs)
+      for (const x of l.lines)
+        if (/master not discovered/i.test(x.text))
+          for (const m of x.text.matchAll(
+            /\{([a-z0-9][\w.-]*)\}\{[\w-]+\}\{[^}]*\}\{[^}]*\}\{[\d.]+\}\{[\d.]+:\d+\}\{([a-z]+)\}/g,
+          ))
+            if (m[2]!.includes('m') && m[1] !== l.pod) masters.add(`${l.namespace ?? ''}/${m[1]!}`);
+    const masterPods = [...masters]
+      .map((k) => {
+        const [ns, name] = k.split('/') as [string, string];
+        return model.get('pod', name, ns || undefined);
+      })
+      .filter((p): p is ObjectView => !!p && !this.inspected.has(viewKey(p)))
+      .slice(0, 1);
+    await Promise.all(masterPods.map((p) => this.inspect(p)));
     const own = new Set(
       targets.map((t) => model.workloadOf(model.get(t.kind, t.name, t.namespace) ?? t).name),
     );

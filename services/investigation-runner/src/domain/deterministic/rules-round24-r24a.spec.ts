@@ -182,4 +182,78 @@ describe('round24 rules (r24a)', () => {
       h.gateway.calls.some((c) => c.tool.endsWith('pods_get') && c.params['name'] === 'pay-pg-1'),
     ).toBe(false);
   });
+
+  it('OOMKilled under a limit the VPA set (vpaUpdates): the answer names the VerticalPodAutoscaler; a pod without that note: not the VPA', async () => {
+    const ns = 'reports';
+    const box: Box = {
+      name: 'app',
+      image: 'reports:4.6.1',
+      ready: false,
+      restarts: 6,
+      resources: { requests: { memory: '262144k' }, limits: { memory: '524288k' } },
+      state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting' } },
+      lastState: {
+        terminated: { reason: 'OOMKilled', exitCode: 137, startedAt: ago(9), finishedAt: ago(4) },
+      },
+    };
+    const world = (annotations: Record<string, string>): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('reports', ns, ['reports:4.6.1'], 1, 0, ['app']),
+        podObj({
+          name: 'reports-7b8bd9c6f-mjnl7',
+          ns,
+          labels: { app: 'reports', 'pod-template-hash': '7b8bd9c6f' },
+          owner: { kind: 'ReplicaSet', name: 'reports-7b8bd9c6f' },
+          annotations,
+          boxes: [box],
+        }),
+      ],
+    });
+    const vpa = await answer(
+      world({
+        vpaObservedContainers: 'app',
+        vpaUpdates:
+          'Pod resources updated by reports: container 0: cpu request, memory request, memory limit',
+      }),
+      'reports is crashlooping',
+      ns,
+    );
+    expect(vpa).toContain('OOMKilled');
+    expect(vpa).toContain('VerticalPodAutoscaler reports');
+    const plain = await answer(world({}), 'reports is crashlooping', ns);
+    expect(plain).toContain('OOMKilled');
+    expect(plain).not.toContain('VerticalPodAutoscaler');
+  });
+
+  it('Elasticsearch: an election without a quorum on a master StatefulSet scaled below its voting configuration; a data node that only misses the master: not this rule', async () => {
+    const ns = 'find';
+    const quorumLine =
+      '{"@timestamp":"2026-03-10T11:58:52.130Z", "log.level": "WARN", "message":"master not discovered or elected yet, an election requires at least 2 nodes with ids from [Txd, Vmt, KAJ], have only discovered non-quorum [{es-master-0}{Txd}{nQ4}{es-master-0}{10.20.35.120}{10.20.35.120:9300}{m}{8.15.3}]; discovery will continue"}';
+    // (a log of one JSON line would read as one JSON document: an info line before it)
+    const started =
+      '{"@timestamp":"2026-03-10T11:58:42.117Z", "log.level": "INFO", "message":"master node changed {previous [{es-master-1}], current []}"}';
+    const dataLine =
+      '{"@timestamp":"2026-03-10T11:58:49.003Z", "log.level": "WARN", "message":"master not discovered yet: have discovered [{es-data-0}{Qm3}{x}{es-data-0}{10.20.46.33}{10.20.46.33:9300}{di}{8.15.3}, {es-master-0}{Txd}{nQ4}{es-master-0}{10.20.35.120}{10.20.35.120:9300}{m}{8.15.3}]; discovery will continue"}';
+    expect(
+      logFindings('es-master-0', ns, [started, quorumLine], 'es_master_no_quorum'),
+    ).toHaveLength(1);
+    expect(logFindings('es-data-0', ns, [started, dataLine], 'es_master_no_quorum')).toHaveLength(
+      0,
+    );
+    const world = (replicas: number): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        ...statefulSetObj('es-master', ns, 'elasticsearch:8.15.3', replicas, {
+          container: 'elasticsearch',
+        }),
+      ],
+      logs: { 'es-master-0': `${started}\n${quorumLine}` },
+    });
+    const down = await answer(world(1), 'es-master-0 logs master not discovered', ns);
+    expect(down).toContain('not a quorum');
+    expect(down).toContain('replicas: 1');
+    const full = await answer(world(3), 'es-master-0 logs master not discovered', ns);
+    expect(full).not.toContain('replicas: 3, fewer');
+  });
 });
