@@ -256,4 +256,65 @@ describe('round24 rules (r24a)', () => {
     const full = await answer(world(3), 'es-master-0 logs master not discovered', ns);
     expect(full).not.toContain('replicas: 3, fewer');
   });
+
+  it('a client\'s "no master": the master-eligible node a data node\'s "master not discovered" line names is read; none named: no master pod read', async () => {
+    const ns = 'find';
+    const info = (m: string) =>
+      `{"@timestamp":"2026-03-10T11:58:42.117Z", "log.level": "INFO", "message":"${m}"}`;
+    const dataLine = (roles: string) =>
+      `{"@timestamp":"2026-03-10T11:58:49.003Z", "log.level": "WARN", "message":"master not discovered yet: have discovered [{es-data-0}{Qm3}{x}{es-data-0}{10.20.46.33}{10.20.46.33:9300}{di}{8.15.3}, {es-master-0}{Txd}{nQ4}{es-master-0}{10.20.35.120}{10.20.35.120:9300}{${roles}}{8.15.3}]; discovery will continue"}`;
+    const quorumLine =
+      '{"@timestamp":"2026-03-10T11:58:52.130Z", "log.level": "WARN", "message":"master not discovered or elected yet, an election requires at least 2 nodes with ids from [Txd, Vmt, KAJ], have only discovered non-quorum [{es-master-0}{Txd}{nQ4}{es-master-0}{10.20.35.120}{10.20.35.120:9300}{m}{8.15.3}]; discovery will continue"}';
+    const api = 'search-api-68b7d9f5c7-vtgcx';
+    const world = (roles: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('search-api', ns, ['search-api:2.0'], 1, 1, ['api']),
+        podObj({
+          name: api,
+          ns,
+          labels: { app: 'search-api', 'pod-template-hash': '68b7d9f5c7' },
+          owner: { kind: 'ReplicaSet', name: 'search-api-68b7d9f5c7' },
+          boxes: [{ name: 'api', image: 'search-api:2.0' }],
+        }),
+        serviceObj('elasticsearch', ns, { app: 'es-data' }, 9200),
+        ...statefulSetObj('es-data', ns, 'elasticsearch:8.15.3', 1, {
+          container: 'elasticsearch',
+          ready: 0,
+          member: () => ({
+            boxes: [{ name: 'elasticsearch', image: 'elasticsearch:8.15.3', ready: false }],
+          }),
+        }),
+      ],
+      logs: {
+        [api]: Array.from(
+          { length: 3 },
+          (_, i) =>
+            `{"level":50,"time":"2026-03-10T11:5${i}:04.211Z","msg":"search failed","node":"http://elasticsearch:9200","err":{"type":"ResponseError","message":"cluster_block_exception: [cluster_block_exception] Reason: blocked by: [SERVICE_UNAVAILABLE/2/no master];","statusCode":503}}`,
+        ).join('\n'),
+        'es-data-0': `${info('started')}\n${dataLine(roles)}`,
+        'es-master-0': `${info('started')}\n${quorumLine}`,
+      },
+    });
+    // es-master-0 is a pod the listing shows, of no workload the client names
+    const withMaster = (w: ApiWorld): ApiWorld => ({
+      ...w,
+      objects: [
+        ...w.objects,
+        podObj({
+          name: 'es-master-0',
+          ns,
+          labels: { role: 'master' },
+          owner: { kind: 'StatefulSet', name: 'es-master' },
+          boxes: [{ name: 'elasticsearch', image: 'elasticsearch:8.15.3' }],
+        }),
+      ],
+    });
+    const reads = async (w: ApiWorld) =>
+      (await investigateAt(apiTools(w), 'search-api answers 503', NOW, ns)).gateway.calls.some(
+        (c) => c.tool.endsWith('pods_log') && c.params['name'] === 'es-master-0',
+      );
+    expect(await reads(withMaster(world('m')))).toBe(true);
+    expect(await reads(withMaster(world('di')))).toBe(false);
+  });
 });
