@@ -2410,6 +2410,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the Elasticsearch cluster has no elected master, so every request fails with "no master" (cluster_block_exception): {subject} logs "master not discovered or elected yet, an election requires at least {es_need} nodes" of the {es_voters} master-eligible nodes in its voting configuration, and it discovers too few of them, not a quorum{es_scaled}',
     fix: '{es_fix}',
   },
+  {
+    // not matched line by line: diagnose-r24a.ts compares an HPA's metrics (memory above its
+    // target, CPU far below, replicas at the maximum)
+    id: 'hpa_pinned_at_max_by_memory',
+    class: 'hpa_throttling',
+    title: 'the HPA is held at its maximum by its memory metric alone',
+    role: 'cause',
+    strength: 0.86,
+    on: [],
+    cause:
+      'the HorizontalPodAutoscaler {hpa} keeps {subject} at its maximum of {max} replicas because of its memory metric alone: memory is at {mem_now} of the request{mem_request} against a target of {mem_target} (percentage of request), while CPU is at {cpu_now} (target {cpu_target}). The HPA takes the largest replica count any metric asks for, and memory per pod does not fall when pods are added{start_heap}: it never scales down, even with no load',
+    fix: 'Drop the memory metric from the HPA {hpa} (scale {subject} on CPU or request rate), or set the memory request of {subject} to what a pod holds at rest so the utilization means load; a JVM heap sized with -Xms/-Xmx stays reserved whatever the traffic.',
+  },
   // ------------------------------------------------ end of: round24 (r24a)
   // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
   {

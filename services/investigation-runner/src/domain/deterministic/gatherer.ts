@@ -715,6 +715,7 @@ export class Gatherer {
     await this.gatherForWorkloadQuestion();
     await this.gatherForLimitsQuestion();
     await this.gatherForR23aQuestion();
+    await this.r24aIrsaQuestion();
     await this.gatherForStateQuestion();
     await this.gatherForPodQuestion();
     await this.gatherForBarePodListing();
@@ -2975,6 +2976,49 @@ export class Gatherer {
         .filter((o) => o.kind === 'storageclass' && o.fields['allowVolumeExpansion'] === undefined)
         .slice(0, room)
         .map((o) => this.readOrDescribe(o)),
+    );
+  }
+
+  /**
+   * (round24, r24a) "which workloads have no IRSA role?": the namespace's workloads read whole
+   * (their serviceAccountName) and the ServiceAccounts they run as (their role-arn annotation).
+   */
+  private async r24aIrsaQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'workloads_without_irsa') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const room = Math.max(4, Math.min(16, this.budget - 4));
+    for (const kind of ['deployment', 'statefulset', 'serviceaccount'])
+      if (!this.model.list(kind, ns).some((o) => o.kind === kind)) await this.listKind(kind, ns);
+    const workloads = this.model
+      .list(undefined, ns)
+      .filter(
+        (o) =>
+          ['deployment', 'statefulset', 'daemonset'].includes(o.kind) &&
+          (!ns || o.namespace === ns),
+      );
+    await Promise.all(
+      workloads
+        .filter((w) => !w.fields['serviceAccount'] && !w.containers.length)
+        .slice(0, room)
+        .map((w) => this.readOrDescribe(w)),
+    );
+    const accounts = new Set(
+      workloads.map((w) => w.fields['serviceAccount'] ?? (w.containers.length ? 'default' : '')),
+    );
+    await Promise.all(
+      [...accounts]
+        .filter(Boolean)
+        .map(
+          (sa) =>
+            this.model.get('serviceaccount', sa, ns) ?? {
+              ...newObject('serviceaccount', sa, 'question'),
+              namespace: ns,
+            },
+        )
+        .filter((sa) => sa.fields['annotations'] === undefined)
+        .slice(0, room)
+        .map((sa) => this.readOrDescribe(sa)),
     );
   }
 

@@ -30,6 +30,7 @@ import {
 import { ingressBackendsDangling } from './questions-r22i';
 import { clip } from './text';
 import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
+import { workloadsWithoutIrsa } from './questions-r24a';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -323,6 +324,8 @@ export function answerQuestion(
       return claimExpansion(model, questionNamespace(q, model, scope), q.claim, scope.subjects);
     case 'pods_without_sidecar':
       return podsWithoutSidecar(model, questionNamespace(q, model, scope), q.sidecar);
+    case 'workloads_without_irsa':
+      return workloadsWithoutIrsa(model, questionNamespace(q, model, scope));
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

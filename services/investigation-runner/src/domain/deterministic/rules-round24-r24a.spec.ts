@@ -18,9 +18,11 @@ import {
   podsTable,
   serviceObj,
   statefulSetObj,
+  withEnv,
   type ApiWorld,
   type Box,
 } from './spec-world';
+import { scopeIncident } from './scope';
 
 const answer = async (world: ApiWorld, ask: string, ns: string) =>
   answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
@@ -316,5 +318,132 @@ describe('round24 rules (r24a)', () => {
       );
     expect(await reads(withMaster(world('m')))).toBe(true);
     expect(await reads(withMaster(world('di')))).toBe(false);
+  });
+
+  it('"the pricing namespace" names a namespace; "the pricing engine" does not', () => {
+    expect(
+      scopeIncident('FinOps flagged the billing namespace: billing-engine runs 12 pods', {}, NOW)
+        .namespaces,
+    ).toContain('billing');
+    expect(
+      scopeIncident('FinOps flagged the billing engine: it runs 12 pods', {}, NOW).namespaces,
+    ).not.toContain('billing');
+  });
+
+  it('an HPA held at maxReplicas by its memory metric alone (CPU idle): this rule; at max with CPU above target too: not this rule', async () => {
+    const ns = 'prices';
+    const world = (cpuNow: number): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('pricer', ns, ['pricer:4.2.0'], 6, 6, ['app']),
+        ...Array.from({ length: 6 }, (_, i) =>
+          withEnv(
+            podObj({
+              name: `pricer-6b9d7c5f8d-x${i}`,
+              ns,
+              labels: { app: 'pricer', 'pod-template-hash': '6b9d7c5f8d' },
+              owner: { kind: 'ReplicaSet', name: 'pricer-6b9d7c5f8d' },
+              boxes: [
+                {
+                  name: 'app',
+                  image: 'pricer:4.2.0',
+                  resources: { requests: { cpu: '500m', memory: '512Mi' } },
+                },
+              ],
+            }),
+            { JAVA_TOOL_OPTIONS: '-Xms768m -Xmx1g' },
+          ),
+        ),
+        {
+          apiVersion: 'autoscaling/v2',
+          kind: 'HorizontalPodAutoscaler',
+          metadata: { name: 'pricer', namespace: ns, creationTimestamp: ago(60 * 24 * 30) },
+          spec: {
+            scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'pricer' },
+            minReplicas: 2,
+            maxReplicas: 6,
+            metrics: [
+              {
+                type: 'Resource',
+                resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } },
+              },
+              {
+                type: 'Resource',
+                resource: {
+                  name: 'memory',
+                  target: { type: 'Utilization', averageUtilization: 75 },
+                },
+              },
+            ],
+          },
+          status: {
+            currentReplicas: 6,
+            desiredReplicas: 6,
+            currentMetrics: [
+              {
+                type: 'Resource',
+                resource: { name: 'cpu', current: { averageUtilization: cpuNow } },
+              },
+              {
+                type: 'Resource',
+                resource: { name: 'memory', current: { averageUtilization: 177 } },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const ask = 'pricer runs 6 pods all night with no traffic, is the autoscaler broken?';
+    const pinned = await answer(world(5), ask, ns);
+    expect(pinned).toContain('memory metric alone');
+    expect(pinned).toContain('-Xms768m');
+    const busy = await answer(world(85), ask, ns);
+    expect(busy).not.toContain('memory metric alone');
+  });
+
+  it('"which workloads have no IRSA role?": the workloads whose ServiceAccount has no role-arn annotation (the default one included); all annotated: none named', async () => {
+    const ns = 'etl';
+    const sa = (name: string, role?: string) => ({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: {
+        name,
+        namespace: ns,
+        ...(role ? { annotations: { 'eks.amazonaws.com/role-arn': role } } : {}),
+      },
+    });
+    const deploy = (name: string, account?: string) => {
+      const d = deploymentObj(name, ns, [`${name}:1.0`], 1, 1);
+      const tpl = (d['spec'] as { template: { spec: Record<string, unknown> } }).template.spec;
+      if (account) tpl['serviceAccountName'] = account;
+      return d;
+    };
+    const world = (annotated: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploy('loader', 'loader'),
+        deploy('uploader', 'uploader'),
+        deploy('scheduler'),
+        sa('default', annotated ? 'arn:aws:iam::111122223333:role/etl-default' : undefined),
+        sa('loader', 'arn:aws:iam::111122223333:role/etl-loader'),
+        sa('uploader', annotated ? 'arn:aws:iam::111122223333:role/etl-uploader' : undefined),
+      ],
+    });
+    const ask =
+      'we block IMDS next week: which workloads in the etl namespace have no IRSA role and still rely on the node role?';
+    expect(scopeIncident(ask, {}, NOW).question).toEqual({
+      type: 'workloads_without_irsa',
+      namespace: 'etl',
+    });
+    expect(
+      scopeIncident('why does uploader get AccessDenied with its IRSA role?', {}, NOW).question
+        ?.type,
+    ).not.toBe('workloads_without_irsa');
+    const some = await answer(world(false), ask, ns);
+    expect(some).toContain('2 workloads in namespace etl have no IRSA role');
+    expect(some).toContain('scheduler (ServiceAccount default');
+    expect(some).toContain('uploader (ServiceAccount uploader');
+    const none = await answer(world(true), ask, ns);
+    expect(none).toContain('Every workload in namespace etl');
   });
 });

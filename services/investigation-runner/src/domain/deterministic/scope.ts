@@ -3,6 +3,7 @@ import { kindOf } from './tool-profile';
 import { namesToken } from './text';
 
 import { meshOrExpansionQuestion } from './questions-r23a';
+import { irsaQuestion } from './questions-r24a';
 
 /** What the incident is about, before any tool is called. */
 export interface Subject {
@@ -175,7 +176,9 @@ export type Question =
   /** "can I bump data-x-0 to 800Gi, or will the API refuse it?" (questions-r23a.ts) */
   | { type: 'claim_expansion'; claim?: string; namespace?: string; near?: string[] }
   /** "which running pods in billing have no istio-proxy sidecar?" (questions-r23a.ts) */
-  | { type: 'pods_without_sidecar'; sidecar: string; namespace?: string; near?: string[] };
+  | { type: 'pods_without_sidecar'; sidecar: string; namespace?: string; near?: string[] }
+  /** "which workloads in data have no IRSA role?" (questions-r24a.ts) */
+  | { type: 'workloads_without_irsa'; namespace?: string; near?: string[] };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
@@ -265,7 +268,7 @@ export function scopeIncident(
   // "in namespace y", "namespace y", "-n y", "ns y"
   // "in the mail namespace", "in mail ns" name it before the word: what follows is no namespace
   for (const m of text.matchAll(
-    /\bin (?:the )?[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? (?:namespace|ns)\b/gi,
+    /\b(?:in (?:the )?|the )[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? (?:namespace|ns)\b/gi,
   ))
     if (!STOP.has(m[1]!.toLowerCase())) addNs(m[1]!.toLowerCase());
   for (const m of text.matchAll(
@@ -435,6 +438,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const irsa = irsaQuestion(t, namespaces);
+  if (irsa) return irsa;
   const meshOrExpansion = meshOrExpansionQuestion(t, namespaces, subjects, nearWords(t));
   if (meshOrExpansion) return meshOrExpansion;
   const limits = scalingOrAliasQuestion(t, namespaces);
