@@ -266,9 +266,10 @@ export function scopeIncident(
     if (kind && !kindOf(m[2]!)) add({ kind, name: m[2]!, from: 'message' });
   }
   // "in namespace y", "namespace y", "-n y", "ns y"
-  // "in the mail namespace", "in mail ns" name it before the word: what follows is no namespace
+  // "in the mail namespace", "in mail ns" name it before the word: what follows is no namespace;
+  // (r24a) so does "flagged the mail namespace" ("pods of the mail namespace": a question's near word)
   for (const m of text.matchAll(
-    /\b(?:in (?:the )?|the )[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? (?:namespace|ns)\b/gi,
+    /\b(?:in (?:the )?|(?<!\b(?:of|from|for|across|within|to|on|at|by|per) )the )[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? (?:namespace|ns)\b/gi,
   ))
     if (!STOP.has(m[1]!.toLowerCase())) addNs(m[1]!.toLowerCase());
   for (const m of text.matchAll(
