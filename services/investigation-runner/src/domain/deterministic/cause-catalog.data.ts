@@ -2440,6 +2440,55 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{migration_fix}',
   },
   // ------------------------------------------------ end of: round24 (r24b)
+  // ------------------------------------------------ round24 (r24a): why a database's volume filled
+  // the variables of these rules: finding-vars-r24a.ts
+  {
+    // PostgreSQL cannot write a new WAL segment: pg_wal filled the volume. The volume is the
+    // symptom; what keeps the WAL is the answer: a replication slot nobody reads (its consumer
+    // gone, checkpoints remove nothing) or an archive_command that fails (a segment is kept until
+    // archived). pgWalWhy reads the same server's log for either.
+    id: 'pg_wal_full',
+    class: 'crashloop_config',
+    title:
+      "PostgreSQL's pg_wal filled its volume (WAL kept by a replication slot or failing archiving)",
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: 'could not write to file \\W*pg_wal/[^:\\n]*: No space left on device',
+    cause:
+      '{subject} ran out of disk space: its WAL directory filled the volume ("{fact}"){pg_wal_why}',
+    fix: '{pg_wal_fix}',
+  },
+  {
+    // Elasticsearch (7+) cannot elect a master: the voting configuration still lists the
+    // master-eligible nodes it had, an election needs a majority of them, and too few are
+    // discovered; every request then fails with "SERVICE_UNAVAILABLE/2/no master". esQuorum says
+    // which nodes are gone (a master StatefulSet scaled below its voting configuration).
+    id: 'es_master_no_quorum',
+    class: 'dependency_failure',
+    title: 'Elasticsearch cannot elect a master: too few master-eligible nodes for a quorum',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: 'master not discovered or elected yet, an election requires (?:at least )?(?<es_need>\\d+) nodes? with ids from \\[(?<es_ids>[^\\]]*)\\][^\\n]{0,40}?have (?:only )?discovered non-quorum',
+    cause:
+      'the Elasticsearch cluster has no elected master, so every request fails with "no master" (cluster_block_exception): {subject} logs "master not discovered or elected yet, an election requires at least {es_need} nodes" of the {es_voters} master-eligible nodes in its voting configuration, and it discovers too few of them, not a quorum{es_scaled}',
+    fix: '{es_fix}',
+  },
+  {
+    // not matched line by line: diagnose-r24a.ts compares an HPA's metrics (memory above its
+    // target, CPU far below, replicas at the maximum)
+    id: 'hpa_pinned_at_max_by_memory',
+    class: 'hpa_throttling',
+    title: 'the HPA is held at its maximum by its memory metric alone',
+    role: 'cause',
+    strength: 0.86,
+    on: [],
+    cause:
+      'the HorizontalPodAutoscaler {hpa} keeps {subject} at its maximum of {max} replicas because of its memory metric alone: memory is at {mem_now} of the request{mem_request} against a target of {mem_target} (percentage of request), while CPU is at {cpu_now} (target {cpu_target}). The HPA takes the largest replica count any metric asks for, and memory per pod does not fall when pods are added{start_heap}: it never scales down, even with no load',
+    fix: 'Drop the memory metric from the HPA {hpa} (scale {subject} on CPU or request rate), or set the memory request of {subject} to what a pod holds at rest so the utilization means load; a JVM heap sized with -Xms/-Xmx stays reserved whatever the traffic.',
+  },
+  // ------------------------------------------------ end of: round24 (r24a)
   // ------------------------------------------------ round23 (r23a): a CronJob that replaces its own runs
   {
     // not matched line by line: diagnose-r23a.ts compares a CronJob's concurrencyPolicy, the

@@ -20,6 +20,7 @@ import { rolloutFindings } from './diagnose-rollouts';
 import { r21dataFindings } from './diagnose-r21data';
 import { r23aFindings } from './diagnose-r23a';
 import { r24bFindings } from './diagnose-r24b';
+import { r24aFindings } from './diagnose-r24a';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { namesToken } from './text';
 import {
@@ -429,6 +430,11 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
   ))
     push(f);
   for (const f of r24bFindings(
+    model,
+    catalog.map((c) => c.entry),
+  ))
+    push(f);
+  for (const f of r24aFindings(
     model,
     catalog.map((c) => c.entry),
   ))

@@ -12,6 +12,7 @@ import { R21SCHED_VARS, r21schedCapacityHolder } from './finding-vars-r21sched';
 import { R22I_CLASS_VARS, R22I_VARS } from './finding-vars-r22i';
 import { R23B_VARS } from './finding-vars-r23b';
 import { R24B_VARS } from './finding-vars-r24b';
+import { R24A_VARS, vpaLimitSource } from './finding-vars-r24a';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -393,7 +394,10 @@ export interface FindingContext {
 type Enricher = (x: FindingContext) => Record<string, string>;
 
 /** A memory limit nobody wrote: the namespace's LimitRange default, set at admission. */
-function oomSource({ model, pods, container: c }: FindingContext): Record<string, string> {
+function oomSource(x: FindingContext): Record<string, string> {
+  const vpa = vpaLimitSource(x);
+  if (vpa) return vpa;
+  const { model, pods, container: c } = x;
   const ranger = pods.find((p) => /memory limit/i.test(p.fields['limitRanger'] ?? ''));
   if (!ranger || !c?.limits['memory'])
     return { oom_also: ' (or fix the leak / roll back the change that raised its memory use)' };
@@ -1638,6 +1642,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R22I_VARS,
   ...R23B_VARS,
   ...R24B_VARS,
+  ...R24A_VARS,
 };
 
 /** The same, by the entry's class. */

@@ -725,6 +725,7 @@ export class Gatherer {
     await this.gatherForLimitsQuestion();
     await this.gatherForR23aQuestion();
     await this.gatherForR24bQuestion();
+    await this.r24aIrsaQuestion();
     await this.gatherForStateQuestion();
     await this.gatherForPodQuestion();
     await this.gatherForBarePodListing();
@@ -987,6 +988,7 @@ export class Gatherer {
     // a dependency configured in another namespace (REDIS_URL=redis://x.cache.svc): list it there
     await this.listConfiguredNamespaces(targets);
     await this.followDependencies(targets);
+    await this.r24aFollow(targets);
     // ... and a data store named as overloaded that logs no fault of its own: what its clients
     // log (a cache that stopped caching sends every read to the database)
     await this.inspectDataStoreClients(targets, text);
@@ -3101,6 +3103,49 @@ export class Gatherer {
     );
   }
 
+  /**
+   * (round24, r24a) "which workloads have no IRSA role?": the namespace's workloads read whole
+   * (their serviceAccountName) and the ServiceAccounts they run as (their role-arn annotation).
+   */
+  private async r24aIrsaQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'workloads_without_irsa') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const room = Math.max(4, Math.min(16, this.budget - 4));
+    for (const kind of ['deployment', 'statefulset', 'serviceaccount'])
+      if (!this.model.list(kind, ns).some((o) => o.kind === kind)) await this.listKind(kind, ns);
+    const workloads = this.model
+      .list(undefined, ns)
+      .filter(
+        (o) =>
+          ['deployment', 'statefulset', 'daemonset'].includes(o.kind) &&
+          (!ns || o.namespace === ns),
+      );
+    await Promise.all(
+      workloads
+        .filter((w) => !w.fields['serviceAccount'] && !w.containers.length)
+        .slice(0, room)
+        .map((w) => this.readOrDescribe(w)),
+    );
+    const accounts = new Set(
+      workloads.map((w) => w.fields['serviceAccount'] ?? (w.containers.length ? 'default' : '')),
+    );
+    await Promise.all(
+      [...accounts]
+        .filter(Boolean)
+        .map(
+          (sa) =>
+            this.model.get('serviceaccount', sa, ns) ?? {
+              ...newObject('serviceaccount', sa, 'question'),
+              namespace: ns,
+            },
+        )
+        .filter((sa) => sa.fields['annotations'] === undefined)
+        .slice(0, room)
+        .map((sa) => this.readOrDescribe(sa)),
+    );
+  }
+
   private async readOrDescribe(o: ObjectView): Promise<void> {
     if (!(await this.readWhole(o))) await this.describe(o);
   }
@@ -3947,6 +3992,75 @@ export class Gatherer {
    * error" from payments-api.payments.svc): inspect one pod of each of the (at most two)
    * dependencies its failing log lines name, so their own errors join the evidence.
    */
+  /**
+   * (round24, r24a) What a careful engineer reads next about a failing dependency:
+   * 1. a failing dependency's Service whose pods no listing ties to it (pods an operator owns,
+   *    e.g. a database cluster, listed without labels or owners): as `kubectl get pods -l
+   *    <selector>` would, the namespace's unhealthy pods not read yet are read whole (for their
+   *    labels), and those the Service's selector matches are inspected (state, log);
+   * 2. an Elasticsearch node that logs "master not discovered": the master-eligible nodes its line
+   *    names ({name}{id}{..}{host}{ip}{ip:port}{roles with m}) are inspected, where the election
+   *    failure and its reason are logged.
+   */
+  private async r24aFollow(targets: ObjectView[]): Promise<void> {
+    const { model } = this;
+    const masters = new Set<string>();
+    for (const l of model.logs)
+      for (const x of l.lines)
+        if (/master not discovered/i.test(x.text))
+          for (const m of x.text.matchAll(
+            /\{([a-z0-9][\w.-]*)\}\{[\w-]+\}\{[^}]*\}\{[^}]*\}\{[\d.]+\}\{[\d.]+:\d+\}\{([a-z]+)\}/g,
+          ))
+            if (m[2]!.includes('m') && m[1] !== l.pod) masters.add(`${l.namespace ?? ''}/${m[1]!}`);
+    const masterPods = [...masters]
+      .map((k) => {
+        const [ns, name] = k.split('/') as [string, string];
+        return model.get('pod', name, ns || undefined);
+      })
+      .filter((p): p is ObjectView => !!p && !this.inspected.has(viewKey(p)))
+      .slice(0, 1);
+    await Promise.all(masterPods.map((p) => this.inspect(p)));
+    const own = new Set(
+      targets.map((t) => model.workloadOf(model.get(t.kind, t.name, t.namespace) ?? t).name),
+    );
+    const deps = failingDependencies(model, own, this.scope.namespaces[0]).filter(
+      (d) =>
+        d.service &&
+        !(
+          d.workload && model.podsOf(d.workload.kind, d.workload.name, d.workload.namespace).length
+        ),
+    );
+    for (const d of deps.slice(0, 1)) {
+      let svc = model.get('service', d.service!.name, d.service!.namespace) ?? d.service!;
+      if (!svc.fields['selector']) {
+        if (!(await this.readWhole(svc))) await this.describe(svc);
+        svc = model.get('service', svc.name, svc.namespace) ?? svc;
+      }
+      const sel = (svc.fields['selector'] ?? '')
+        .split(',')
+        .map((kv) => kv.split('='))
+        .filter((kv): kv is [string, string] => kv.length === 2 && !!kv[0]);
+      if (!sel.length) continue;
+      const matches = (p: ObjectView) => sel.every(([k, v]) => p.labels[k] === v);
+      const unread = model
+        .list('pod', svc.namespace)
+        .filter(
+          (p) =>
+            !Object.keys(p.labels).length &&
+            !this.inspected.has(viewKey(p)) &&
+            !own.has(model.workloadOf(p).name) &&
+            isUnhealthy(p, this.now),
+        )
+        .slice(0, 3);
+      await Promise.all(unread.map((p) => this.readWhole(p)));
+      const pods = model
+        .list('pod', svc.namespace)
+        .filter((p) => matches(p) && !this.inspected.has(viewKey(p)));
+      const pick = pods.find((p) => isUnhealthy(p, this.now));
+      if (pick) await this.inspect(pick);
+    }
+  }
+
   private async followDependencies(targets: ObjectView[]): Promise<void> {
     const { model } = this;
     const own = new Set(

@@ -31,6 +31,7 @@ import { ingressBackendsDangling } from './questions-r22i';
 import { clip } from './text';
 import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
 import { gitopsUnmanaged } from './questions-r24b';
+import { workloadsWithoutIrsa } from './questions-r24a';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -326,6 +327,8 @@ export function answerQuestion(
       return gitopsUnmanaged(model, questionNamespace(q, model, scope), q.kind, q.tool);
     case 'pods_without_sidecar':
       return podsWithoutSidecar(model, questionNamespace(q, model, scope), q.sidecar);
+    case 'workloads_without_irsa':
+      return workloadsWithoutIrsa(model, questionNamespace(q, model, scope));
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

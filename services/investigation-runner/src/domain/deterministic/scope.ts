@@ -4,6 +4,7 @@ import { namesToken } from './text';
 
 import { meshOrExpansionQuestion } from './questions-r23a';
 import { gitopsQuestion } from './questions-r24b';
+import { irsaQuestion } from './questions-r24a';
 
 /** What the incident is about, before any tool is called. */
 export interface Subject {
@@ -178,7 +179,9 @@ export type Question =
   /** "which running pods in billing have no istio-proxy sidecar?" (questions-r23a.ts) */
   | { type: 'pods_without_sidecar'; sidecar: string; namespace?: string; near?: string[] }
   /** "which deployments in payments are not managed by Argo CD?" (questions-r24b.ts) */
-  | { type: 'gitops_unmanaged'; kind: string; tool: string; namespace?: string; near?: string[] };
+  | { type: 'gitops_unmanaged'; kind: string; tool: string; namespace?: string; near?: string[] }
+  /** "which workloads in data have no IRSA role?" (questions-r24a.ts) */
+  | { type: 'workloads_without_irsa'; namespace?: string; near?: string[] };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
@@ -266,9 +269,10 @@ export function scopeIncident(
     if (kind && !kindOf(m[2]!)) add({ kind, name: m[2]!, from: 'message' });
   }
   // "in namespace y", "namespace y", "-n y", "ns y"
-  // "in the mail namespace", "in mail ns" name it before the word: what follows is no namespace
+  // "in the mail namespace", "in mail ns" name it before the word: what follows is no namespace;
+  // (r24a) so does "flagged the mail namespace" ("pods of the mail namespace": a question's near word)
   for (const m of text.matchAll(
-    /\bin (?:the )?[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? (?:namespace|ns)\b/gi,
+    /\b(?:in (?:the )?|(?<!\b(?:of|from|for|across|within|to|on|at|by|per) )the )[`'"]?([a-z0-9][a-z0-9-]*)[`'"]? (?:namespace|ns)\b/gi,
   ))
     if (!STOP.has(m[1]!.toLowerCase())) addNs(m[1]!.toLowerCase());
   for (const m of text.matchAll(
@@ -440,6 +444,8 @@ function parseQuestion(
   const t = message.toLowerCase();
   const gitops = gitopsQuestion(t, namespaces, nearWords(t));
   if (gitops) return gitops;
+  const irsa = irsaQuestion(t, namespaces);
+  if (irsa) return irsa;
   const meshOrExpansion = meshOrExpansionQuestion(t, namespaces, subjects, nearWords(t));
   if (meshOrExpansion) return meshOrExpansion;
   const limits = scalingOrAliasQuestion(t, namespaces);

@@ -299,6 +299,11 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     .map((l) => /kubernetes\.io\/limit-ranger:\s*(.+)$/.exec(l.raw)?.[1]?.trim())
     .find(Boolean);
   if (limitRanger) v.fields['limitRanger'] = limitRanger;
+  // (r24a) "vpaUpdates: Pod resources updated by <vpa>: container 0: memory request, memory limit"
+  const vpaUpdates = lines
+    .map((l) => /\bvpaUpdates:\s*(.+)$/.exec(l.raw)?.[1]?.trim())
+    .find(Boolean);
+  if (vpaUpdates) v.fields['vpaUpdates'] = vpaUpdates;
   if (kind === 'ingressclass' && top('Controller')) v.fields['controller'] = top('Controller')!;
   if (kind === 'ingress') {
     // "Ingress Class:  public-nginx" ("<none>": the default class, if any) and "Address:"

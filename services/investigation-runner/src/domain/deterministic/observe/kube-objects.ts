@@ -62,6 +62,8 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   // the LimitRanger admission plugin's note: limits the pod spec did not set came from a LimitRange
   if (ann['kubernetes.io/limit-ranger'])
     v.fields['limitRanger'] = ann['kubernetes.io/limit-ranger'];
+  // (r24a) the VerticalPodAutoscaler admission controller's note: resources it set at admission
+  if (ann['vpaUpdates']) v.fields['vpaUpdates'] = ann['vpaUpdates'];
   // a ServiceAccount's annotations (IRSA's role and token audience), an Ingress's and a
   // LoadBalancer Service's (the cloud load balancer's settings: where TLS ends)
   if (
