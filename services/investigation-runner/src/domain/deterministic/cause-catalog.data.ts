@@ -2449,8 +2449,9 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // archived). pgWalWhy reads the same server's log for either.
     id: 'pg_wal_full',
     class: 'crashloop_config',
-    title:
-      "PostgreSQL's pg_wal filled its volume (WAL kept by a replication slot or failing archiving)",
+    // the title names no mechanism: pg_wal_why says which one (a slot, failing archiving) when the
+    // log shows it
+    title: "PostgreSQL's WAL directory (pg_wal) filled its volume: disk full",
     role: 'cause',
     strength: 0.9,
     on: ['log'],
