@@ -6,7 +6,7 @@
  * a pending pod may run on, a Helm release's pending revision and the deploy that left it.
  */
 import type { FindingContext } from './finding-vars';
-import { configMapNamesOf, jsonField, type ClusterModel } from './model';
+import { configMapNamesOf, jsonField, servicePorts, type ClusterModel } from './model';
 import type { ObjectView } from './observe/views';
 import { clip } from './text';
 
@@ -330,8 +330,68 @@ function staleSubPathConfig({ f, model, pods }: FindingContext): Vars {
   return {};
 }
 
+/** an address of the pod itself: localhost, 127.x.x.x, ::1 (with its port) */
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[?::1\]?)(?::(\d{1,5}))?$/i;
+/** a setting whose value is (or points at) the pod's own address */
+const LOOPBACK_VALUE =
+  /^\s*(?:localhost|127\.0\.0\.1|::1)\s*$|\/\/(?:[^@/\s]*@)?(?:localhost|127\.0\.0\.1)[:/]/i;
+
+/**
+ * A dependency refused on the pod's own loopback address by a pod of one container that declares
+ * no such port: inside a pod, localhost is the pod itself, so a host carried over from a VM or
+ * docker-compose ("DB_HOST=localhost") reaches nothing. Says where the value comes from (a
+ * ConfigMap key, the environment, else the ConfigMaps the environment is loaded from) and which
+ * Service of the namespace serves that port.
+ */
+function loopbackTarget({ f, model, pods }: FindingContext): Vars {
+  const host = Object.entries(f.groups).find(([k, v]) => /^host\d?$/.test(k) && v)?.[1] ?? '';
+  const port = LOOPBACK.exec(host)?.[1];
+  const pod = pods[0];
+  if (!port || !pod) return {};
+  const mains = pods.map((p) => p.containers.filter((c) => !c.init));
+  // a pod of several containers may have one that listens there (a sidecar's call to its app)
+  if (mains.some((cs) => cs.length !== 1) || mains.some((cs) => cs[0]!.ports.includes(port)))
+    return {};
+  const declared = [...new Set(mains.flatMap((cs) => cs[0]!.ports))];
+  const container = mains[0]![0]!;
+  const set = (data: Record<string, string>) =>
+    Object.entries(data)
+      .filter(([, v]) => LOOPBACK_VALUE.test(v))
+      .map(([k, v]) => `${k}=${v.trim()}`);
+  let source = '';
+  for (const cm of mountedConfigMaps(model, pod)) {
+    const keys = set(jsonField(cm, 'data'));
+    if (keys.length) {
+      source = ` (ConfigMap ${cm.name} sets ${keys.slice(0, 3).join(', ')})`;
+      break;
+    }
+  }
+  const env = set(container.env);
+  if (!source && env.length) source = ` (its environment sets ${env.slice(0, 3).join(', ')})`;
+  const loaded = configMapNamesOf(pod);
+  if (!source && loaded.length)
+    source = ` (it loads its environment from ConfigMap ${loaded.slice(0, 2).join(', ')})`;
+  const services = model
+    .list('service', pod.namespace)
+    .filter(
+      (svc) =>
+        svc.namespace === pod.namespace && servicePorts(svc).some((sp) => String(sp.port) === port),
+    )
+    .map((svc) => svc.name);
+  const where = services.length
+    ? `; the Service ${services.slice(0, 2).join(' / ')} of namespace ${pod.namespace} serves port ${port}`
+    : '';
+  return {
+    stale_config: `. ${host} is the pod itself: inside a pod, localhost is its own network namespace, and the only container of ${f.workload} declares no port ${port}${declared.length ? ` (it declares ${declared.join(', ')})` : ''}. Its address for that dependency is localhost${source}, a value that works on a VM or in docker-compose but not in Kubernetes, where a dependency is reached by its Service name${where}`,
+    stale_config_fix: `Point ${f.workload} at its dependency's Service${services.length ? ` (${services[0]}.${pod.namespace}.svc:${port})` : ''} instead of localhost${source ? ' in that setting' : ''}, then restart it. `,
+  };
+}
+
 export const CONFIGURATION_VARS: Record<string, (x: FindingContext) => Vars> = {
-  dependency_refused: staleSubPathConfig,
+  dependency_refused: (x) => {
+    const loopback = loopbackTarget(x);
+    return Object.keys(loopback).length ? loopback : staleSubPathConfig(x);
+  },
   es_memory_lock_failed: memlock,
   spring_datasource_url_missing: filled(springProfiles),
   aws_token_audience_incorrect: filled(tokenAudience),

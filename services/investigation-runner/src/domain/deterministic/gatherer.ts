@@ -135,6 +135,9 @@ const FEATURE_NAMES: [RegExp, string[]][] = [
   ],
 ];
 const REFUSED = /connection refused|ECONNREFUSED/i;
+/** a connection refused on the pod's own loopback address (localhost, 127.0.0.1, [::1]) */
+const LOOPBACK_REFUSED =
+  /(?:localhost|127\.0\.0\.1|\[::1\]):\d+[^\n]*(?:connection refused|ECONNREFUSED)|ECONNREFUSED (?:127\.0\.0\.1|::1):\d+/i;
 const EXEC_ENOENT = /exec \/[\w./-]+: no such file or directory/;
 const SPRING_NO_URL = /Failed to configure a DataSource: 'url' attribute is not specified/;
 const STS_AUDIENCE = /Incorrect token audience/;
@@ -1302,6 +1305,12 @@ export class Gatherer {
     for (const p of logging(REFUSED)
       .filter((x) => x.fields['subPathMounts'] && x.fields['configMapVolumes'])
       .slice(0, 2))
+      reads.push(
+        ...mountsOf(p).filter((m) => !model.get('configmap', m.name, m.namespace)?.fields['data']),
+      );
+    // a dependency refused on the pod's own loopback address: the ConfigMaps that may set it (a
+    // host carried over from a VM or docker-compose: DB_HOST=localhost)
+    for (const p of logging(LOOPBACK_REFUSED).slice(0, 2))
       reads.push(
         ...mountsOf(p).filter((m) => !model.get('configmap', m.name, m.namespace)?.fields['data']),
       );
