@@ -520,6 +520,21 @@ function placement(model: ClusterModel, scope: Scope, subject: string | undefine
   const parts = pods.map((p) =>
     p.node ? `${p.name} runs on node ${p.node}` : `${p.name}: its node was not shown`,
   );
+  // (r25b) replicas that share a node: draining that node takes them all out at once
+  const byNode = new Map<string, string[]>();
+  for (const p of pods) if (p.node) byNode.set(p.node, [...(byNode.get(p.node) ?? []), p.name]);
+  const shared = [...byNode].filter(([, names]) => names.length > 1);
+  if (pods.length > 1 && byNode.size)
+    parts.push(
+      shared.length
+        ? shared
+            .map(
+              ([node, names]) =>
+                `${names.join(' and ')} share node ${node} (${names.length} of ${pods.length} pods: cordoning or draining it takes them out together)`,
+            )
+            .join('; ')
+        : `no two of them share a node`,
+    );
   // a node the message names ("I want to drain ip-10-0-25-91"): what runs there
   for (const s of scope.subjects) {
     const node = nodeOf(s);

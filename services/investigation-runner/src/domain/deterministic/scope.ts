@@ -195,7 +195,7 @@ const NOT_A_NAME_AFTER_KIND =
 
 /** words that come before a kind as a determiner or adjective ("a single pod"), never as a name */
 const NOT_A_NAME_BEFORE_KIND =
-  /^(?:per|by|across|single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong|\d+)$/;
+  /^(?:per|by|across|single|every|each|one|two|three|first|last|new|old|other|same|any|only|extra|additional|another|more|few|several|whole|entire|main|default|broken|bad|healthy|failing|failed|slow|random|specific|particular|right|wrong|\d+|cordon|uncordon|drain|reboot|evict)$/;
 
 /** a word said to work ("checkout itself works", "the db is fine", "payments looks ok") */
 const WORKS_FINE =
@@ -562,7 +562,7 @@ function parseQuestion(
   // "which node is kafka-2 running on?", "where does checkout run?"
   if (
     subjects.length &&
-    (/\b(?:which|what) node\b[^?]*\b(?:run|runs|running|scheduled|placed|on)\b/.test(t) ||
+    (/\b(?:which|what) nodes?\b[^?]*\b(?:run|runs|running|scheduled|placed|on)\b/.test(t) ||
       /\bwhere (?:is|are|does|do)\b[^?]*\b(?:run|running|scheduled|placed)\b/.test(t))
   )
     return { type: 'placement', subject: subjects.find((s) => s.kind !== 'node')?.name };
