@@ -31,6 +31,7 @@ import { ingressBackendsDangling } from './questions-r22i';
 import { clip } from './text';
 import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
 import { gitopsUnmanaged } from './questions-r24b';
+import { podsHoldingOldValue } from './questions-r25b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -240,6 +241,14 @@ export function answerQuestion(
     case 'last_run':
       return lastRun(model, scope, now, q.subject);
     case 'uses':
+      if (q.stale && q.kind !== 'pvc')
+        return podsHoldingOldValue(
+          model,
+          q.kind,
+          q.name,
+          q.namespace ?? scope.namespaces[0],
+          q.changedAt,
+        );
       // "which workloads read it": per workload, their templates (a CronJob's) included
       if (q.by === 'workload' && q.kind !== 'pvc')
         return workloadsReading(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);

@@ -4,7 +4,17 @@
  * cordon nodes" names no node called "cordon". Near miss: replicas on distinct nodes share none.
  */
 import { scopeIncident } from './scope';
-import { NOW, apiTools, deploymentObj, investigateAt, namespaceObj, podObj } from './spec-world';
+import {
+  NOW,
+  ago,
+  apiTools,
+  deploymentObj,
+  investigateAt,
+  namespaceObj,
+  podObj,
+} from './spec-world';
+
+type Obj = Record<string, unknown>;
 
 const ns = 'shop';
 const pod = (suffix: string, node: string) =>
@@ -42,5 +52,71 @@ describe('round25 question (r25b): which nodes the pods of a workload run on', (
     const apart = await investigateAt(world(['node-a', 'node-b', 'node-c']), ASK, NOW, ns);
     expect(apart.text).toContain('no two of them share a node');
     expect(apart.text).not.toMatch(/share node/);
+  });
+});
+
+describe('round25 question (r25b): which pods still hold the old value of a rotated Secret', () => {
+  const ns = 'billing';
+  // the change 40 minutes ago, said as a time of day
+  const changed = new Date(NOW - 40 * 60_000).toISOString().slice(11, 16);
+  const ask = `we rotated stripe-key in billing at about ${changed}. which pods still need a restart to pick up the new key?`;
+  const app = (name: string, created: number, use: (spec: Obj) => void) => {
+    const p = podObj({
+      name: `${name}-6f9c8d7b5-q2w3e`,
+      ns,
+      labels: { app: name },
+      owner: { kind: 'ReplicaSet', name: `${name}-6f9c8d7b5` },
+      boxes: [{ name, image: `registry.example.com/${name}:1.0.0` }],
+      created,
+    });
+    use(p['spec'] as Obj);
+    return p;
+  };
+  const container = (spec: Obj) => (spec['containers'] as Obj[])[0]!;
+  const envRef = (secret: string) => (spec: Obj) => {
+    container(spec)['env'] = [
+      { name: 'API_KEY', valueFrom: { secretKeyRef: { name: secret, key: 'api-key' } } },
+    ];
+  };
+  const mounted = (spec: Obj) => {
+    container(spec)['volumeMounts'] = [{ name: 'key', mountPath: '/etc/key' }];
+    spec['volumes'] = [{ name: 'key', secret: { secretName: 'stripe-key' } }];
+  };
+
+  it('is asked as such; "which pods use the stripe-key secret?" stays the plain question', () => {
+    const q = scopeIncident(ask, {}, NOW).question;
+    expect(q).toMatchObject({ type: 'uses', kind: 'secret', name: 'stripe-key', stale: true });
+    expect(q?.type === 'uses' && q.changedAt).toBe(Date.parse(ago(40).slice(0, 16) + ':00Z'));
+    const plain = scopeIncident('which pods use the stripe-key secret?', {}, NOW).question;
+    expect(plain?.type === 'uses' && plain.stale).toBeFalsy();
+  });
+
+  it('names the env readers started before the change; not those started after, mounting it, or reading another', async () => {
+    const world = apiTools({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('charges', ns, ['registry.example.com/charges:1.0.0'], 1, 1),
+        app('charges', 60 * 24 * 2, envRef('stripe-key')),
+        app('refunds', 10, envRef('stripe-key')),
+        app('hooks', 60 * 24 * 5, mounted),
+        app('ledger', 60 * 24 * 5, envRef('ledger-db')),
+      ],
+    });
+    const { text } = await investigateAt(world, ask, NOW, ns);
+    expect(text).toContain(
+      '1 pod in namespace billing still holds the old value of Secret stripe-key and needs a restart: charges-6f9c8d7b5-q2w3e',
+    );
+    expect(text).toContain('refunds-6f9c8d7b5-q2w3e (started');
+    expect(text).toMatch(/refunds[^.]*started after the change/);
+    expect(text).toContain('hooks-6f9c8d7b5-q2w3e mounts it as a volume');
+    expect(text).not.toMatch(/ledger-6f9c8d7b5/);
+    // near miss: every reader restarted after the rotation
+    const after = await investigateAt(
+      apiTools({ objects: [namespaceObj(ns), app('refunds', 10, envRef('stripe-key'))] }),
+      ask,
+      NOW,
+      ns,
+    );
+    expect(after.text).toContain('none still holds the old value');
   });
 });

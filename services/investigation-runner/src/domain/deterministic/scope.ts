@@ -1,3 +1,4 @@
+import { rotatedObjectQuestion } from './questions-r25b';
 import type { InvestigationContextRecord } from '@inquest/store';
 import { kindOf } from './tool-profile';
 import { namesToken } from './text';
@@ -50,6 +51,10 @@ export type Question =
       namespace?: string;
       /** "which workloads read it": per Deployment / StatefulSet / CronJob, templates included */
       by?: 'workload';
+      /** (r25b) "it was rotated: which pods still hold the old value?": env readers started before */
+      stale?: boolean;
+      /** (r25b) when the object was changed, as the message says */
+      changedAt?: number;
     }
   | { type: 'top'; resource: 'memory' | 'cpu'; namespace?: string }
   | { type: 'nodes' }
@@ -446,6 +451,8 @@ function parseQuestion(
   if (gitops) return gitops;
   const irsa = irsaQuestion(t, namespaces);
   if (irsa) return irsa;
+  const rotated = rotatedObjectQuestion(t, namespaces, subjects, now);
+  if (rotated) return rotated;
   const meshOrExpansion = meshOrExpansionQuestion(t, namespaces, subjects, nearWords(t));
   if (meshOrExpansion) return meshOrExpansion;
   const limits = scalingOrAliasQuestion(t, namespaces);
