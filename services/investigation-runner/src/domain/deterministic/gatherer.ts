@@ -722,6 +722,7 @@ export class Gatherer {
         .slice(0, 4)
         .map((b) => this.describe(b)),
     );
+    await this.r25bProxyInFront(routes);
     // a question about what happened lately: what answers it is read before the budget goes
     await this.gatherForActivityQuestion();
     await this.gatherForWorkloadQuestion();
@@ -1788,6 +1789,38 @@ export class Gatherer {
           this.model.matches(p, anyNamespace ? { ...s, namespace: undefined } : s),
         ),
       );
+  }
+
+  /**
+   * (r25b) The host the user names is routed to a Service that is not the one they name (a proxy
+   * of the team's own in front of it, "catalog-api pods look healthy"): the logs of one pod behind
+   * that Service are read before the budget goes to the named one. Its error lines say which
+   * upstream address it fails to reach (an old pod IP kept since it started, a timeout).
+   */
+  private async r25bProxyInFront(routes: ObjectView[]): Promise<void> {
+    const { model, scope } = this;
+    const named = scope.subjects.filter((s) => s.from === 'message');
+    if (!routes.length || !named.length) return;
+    const picked: ObjectView[] = [];
+    for (const i of routes)
+      for (const b of ingressBackends(i)) {
+        const svc = model
+          .list('service', i.namespace)
+          .find((x) => x.name === b.service && x.namespace === i.namespace);
+        if (!svc || named.some((s) => model.matches(svc, s))) continue;
+        const w = backingWorkload(model, svc);
+        if (!w || named.some((s) => model.matches(w, s))) continue;
+        // the named subject runs beside it: the proxy and what it proxies to
+        if (!model.list('pod', i.namespace).some((p) => named.some((s) => model.matches(p, s))))
+          continue;
+        const pods = model.podsOf(w.kind, w.name, i.namespace);
+        const pod =
+          pods.find((p) => isUnhealthy(p, this.now)) ??
+          [...pods].sort((a, c) => (a.created ?? 0) - (c.created ?? 0))[0];
+        if (pod && !picked.includes(pod) && !model.logs.some((l) => l.pod === pod.name))
+          picked.push(pod);
+      }
+    await Promise.all(picked.slice(0, 1).map((p) => this.podLogs(p, 300)));
   }
 
   private unreadSubjectPods(anyNamespace = false): ObjectView[] {

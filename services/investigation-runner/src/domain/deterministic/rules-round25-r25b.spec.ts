@@ -2,6 +2,8 @@
  * Round25 (r25b): "which nodes are the X pods on? are any two on the same node?" (placement): each
  * pod's node and which replicas share a node (draining it takes them out together); "before I
  * cordon nodes" names no node called "cordon". Near miss: replicas on distinct nodes share none.
+ * "We rotated Secret X at HH:MM: which pods still need a restart?": the env readers started before.
+ * A host routed to a proxy in front of the service named: the proxy's logs are read first.
  */
 import { scopeIncident } from './scope';
 import {
@@ -12,6 +14,7 @@ import {
   investigateAt,
   namespaceObj,
   podObj,
+  serviceObj,
 } from './spec-world';
 
 type Obj = Record<string, unknown>;
@@ -118,5 +121,78 @@ describe('round25 question (r25b): which pods still hold the old value of a rota
       ns,
     );
     expect(after.text).toContain('none still holds the old value');
+  });
+});
+
+describe('round25 (r25b): the proxy in front of the service named is read before the budget goes', () => {
+  const ns = 'store';
+  const host = 'www.example-store.test';
+  const pod = (app: string, suffix: string) =>
+    podObj({
+      name: `${app}-7c9d8f6b5-${suffix}`,
+      ns,
+      labels: { app },
+      owner: { kind: 'ReplicaSet', name: `${app}-7c9d8f6b5` },
+      boxes: [{ name: app, image: `registry.example.com/${app}:1.0.0` }],
+    });
+  const ingress = {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'store', namespace: ns, creationTimestamp: ago(60 * 24 * 90) },
+    spec: {
+      ingressClassName: 'nginx',
+      rules: [
+        {
+          host,
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: 'edge-proxy', port: { number: 80 } } },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  };
+  const world = () =>
+    apiTools({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('edge-proxy', ns, ['registry.example.com/edge-proxy:1.0.0'], 1, 1),
+        deploymentObj('inventory-api', ns, ['registry.example.com/inventory-api:1.0.0'], 2, 2),
+        serviceObj('edge-proxy', ns, { app: 'edge-proxy' }, 8080, { port: 80 }),
+        serviceObj('inventory-api', ns, { app: 'inventory-api' }, 8080, { clusterIP: 'None' }),
+        ingress,
+        pod('edge-proxy', 'a1b2c'),
+        pod('inventory-api', 'd3e4f'),
+        pod('inventory-api', 'g5h6j'),
+      ],
+      logs: {
+        'edge-proxy-7c9d8f6b5-a1b2c':
+          '2026/03/10 11:58:02 [error] 29#29: *881 connect() failed (113: Host is unreachable) while connecting to upstream, upstream: "http://10.52.9.87:8080/items"',
+      },
+    });
+  const logOrder = (calls: { tool: string; params: Record<string, unknown> }[]) =>
+    calls.filter((c) => /pods_log/.test(c.tool)).map((c) => String(c.params['name']));
+
+  it('reads the logs of a pod behind the Service the named host routes to first', async () => {
+    const { gateway } = await investigateAt(
+      world(),
+      `product pages on ${host} show "inventory unavailable" since about 11:58. inventory-api pods look healthy to me`,
+      NOW,
+    );
+    expect(logOrder(gateway.calls)[0]).toBe('edge-proxy-7c9d8f6b5-a1b2c');
+  });
+
+  it('near miss: no host named, the named service is read first', async () => {
+    const { gateway } = await investigateAt(
+      world(),
+      'inventory-api in store returns errors since about 11:58, what is wrong?',
+      NOW,
+    );
+    expect(logOrder(gateway.calls)[0]).toMatch(/^inventory-api-/);
   });
 });
