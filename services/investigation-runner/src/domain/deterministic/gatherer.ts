@@ -349,6 +349,11 @@ export class Gatherer {
               .map((p) => p.namespace),
           ),
         ];
+    if (!nss.length) {
+      // a question asks what a listing answers, not which pod fails
+      if (!scope.question) await this.readUnscopedNamedOnlyPods();
+      return;
+    }
     const pods = nss
       .slice(0, 2)
       .flatMap((ns) => model.list('pod', ns).filter((p) => p.namespace === ns));
@@ -2813,6 +2818,40 @@ export class Gatherer {
    * events in a description, its PodScheduled condition in the object), each pod's volumes (one
    * pod of each template first: its twins share them).
    */
+  /**
+   * No namespace and no subject known, and every pod listed by name only (nothing says which one
+   * fails): the events of the namespaces that run pods (system ones aside, the most pods first),
+   * then the pods their warnings name read whole (none when no warning names one).
+   */
+  private async readUnscopedNamedOnlyPods(): Promise<void> {
+    const { model } = this;
+    const pods = model.list('pod').filter((p) => p.namespace && !/^kube-/.test(p.namespace));
+    if (!pods.length || !model.list('pod').every(barePod)) return;
+    const count = new Map<string, number>();
+    for (const p of pods) count.set(p.namespace!, (count.get(p.namespace!) ?? 0) + 1);
+    const nss = [...count.keys()]
+      .filter((ns) => !this.namespaceEvents.has(ns))
+      .sort((a, b) => count.get(b)! - count.get(a)! || a.localeCompare(b))
+      .slice(0, 4);
+    for (const ns of nss) this.namespaceEvents.add(ns);
+    await Promise.all(
+      nss.map((ns) => this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns })),
+    );
+    const warned = new Set(
+      model.events
+        .filter((e) => e.type === 'Warning' && (!e.object?.kind || /^pod$/i.test(e.object.kind)))
+        .map((e) => `${e.namespace ?? ''}/${e.object?.name ?? ''}`),
+    );
+    // no warning names a pod: nothing says which to read (reading them all can turn a resolved
+    // alert's old log lines into a finding)
+    await Promise.all(
+      pods
+        .filter((p) => warned.has(`${p.namespace}/${p.name}`))
+        .slice(0, Math.max(0, Math.min(6, this.budget - 20)))
+        .map((p) => this.readOrDescribe(p)),
+    );
+  }
+
   /**
    * "which pods are Running / on node X?" over a pod listing that shows names only (no phase, no
    * node): the pods read whole, as the budget allows, those of the question's namespace (else the

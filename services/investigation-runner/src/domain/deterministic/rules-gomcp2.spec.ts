@@ -1,0 +1,229 @@
+/**
+ * A tool server whose listings say little (strowk/mcp-k8s-go's shape: pods listed by name only,
+ * events per namespace, objects read whole): what a vague request with nothing in scope reads,
+ * each with a near miss.
+ */
+import {
+  NOW,
+  answerOf,
+  kubeEvent,
+  investigateAt,
+  metaOf,
+  podObj,
+  str,
+  type FakeTool,
+} from './spec-world';
+
+type Obj = Record<string, unknown>;
+
+/** the required kubeconfig context, described as the real server does */
+const ctx = { type: 'string', description: 'Name of the Kubernetes context to use' };
+
+/** one text content item per object, as the proxy hands a list of several to the engine */
+const items = (texts: string[]): unknown =>
+  texts.length === 1
+    ? (JSON.parse(texts[0]!) as unknown)
+    : { content: texts.map((text) => ({ type: 'text', text })) };
+
+function goTools(objects: Obj[], logs: Record<string, string> = {}): FakeTool[] {
+  const kindIs = (o: Obj, kind: unknown) =>
+    String(o['kind']).toLowerCase() === String(kind).toLowerCase();
+  const small = (o: Obj): string => {
+    const m = metaOf(o);
+    if (kindIs(o, 'service')) {
+      const spec = (o['spec'] ?? {}) as Obj;
+      return JSON.stringify({
+        name: m['name'],
+        namespace: m['namespace'],
+        type: spec['type'] ?? 'ClusterIP',
+        clusterIP: spec['clusterIP'] ?? '',
+        externalIPs: null,
+        ports: ((spec['ports'] ?? []) as Obj[]).map((p) => `${String(p['port'])}/TCP`),
+      });
+    }
+    return JSON.stringify({
+      name: m['name'],
+      ...(m['namespace'] ? { namespace: m['namespace'] } : {}),
+    });
+  };
+  return [
+    {
+      name: 'list-k8s-contexts',
+      description: 'List Kubernetes contexts from configuration files such as kubeconfig',
+      properties: {},
+      handler: () => ({
+        context: { cluster: 'bench', user: 'bench' },
+        name: 'bench',
+        current: true,
+      }),
+    },
+    {
+      name: 'list-k8s-nodes',
+      description: 'List Kubernetes nodes using specific context',
+      properties: { context: ctx },
+      required: ['context'],
+      handler: () =>
+        items(
+          objects
+            .filter((o) => kindIs(o, 'node'))
+            .map((o) => JSON.stringify({ name: metaOf(o)['name'], status: 'Ready', age: '30d' })),
+        ),
+    },
+    {
+      name: 'list-k8s-namespaces',
+      description: 'List Kubernetes namespaces',
+      properties: { context: ctx },
+      required: ['context'],
+      handler: () =>
+        items(
+          [...new Set(objects.map((o) => metaOf(o)['namespace']).filter(Boolean))].map((n) =>
+            JSON.stringify({ name: n }),
+          ),
+        ),
+    },
+    {
+      name: 'list-k8s-resources',
+      description: 'List arbitrary Kubernetes resources',
+      properties: { context: ctx, kind: str, namespace: str, group: str, version: str },
+      required: ['context', 'kind'],
+      handler: (p) =>
+        items(
+          objects
+            .filter((o) => kindIs(o, p['kind']))
+            .filter((o) => !p['namespace'] || metaOf(o)['namespace'] === p['namespace'])
+            .map(small),
+        ),
+    },
+    {
+      name: 'get-k8s-resource',
+      description: 'Get details of any Kubernetes resource',
+      properties: { context: ctx, kind: str, name: str, namespace: str, group: str, version: str },
+      required: ['context', 'kind', 'name'],
+      handler: (p) =>
+        objects.find(
+          (o) =>
+            kindIs(o, p['kind']) &&
+            metaOf(o)['name'] === p['name'] &&
+            (!p['namespace'] || metaOf(o)['namespace'] === p['namespace']),
+        ) ?? { error: 'not found' },
+    },
+    {
+      name: 'list-k8s-events',
+      description: 'List Kubernetes events',
+      properties: { context: ctx, namespace: str },
+      required: ['context', 'namespace'],
+      handler: (p) =>
+        items(
+          objects
+            .filter((o) => kindIs(o, 'event') && metaOf(o)['namespace'] === p['namespace'])
+            .map((e) =>
+              JSON.stringify({
+                action: '',
+                message: e['message'],
+                type: e['type'],
+                reason: e['reason'],
+                involvedObject: {
+                  kind: (e['involvedObject'] as Obj)['kind'],
+                  name: (e['involvedObject'] as Obj)['name'],
+                },
+              }),
+            ),
+        ),
+    },
+    {
+      name: 'get-k8s-pod-logs',
+      description: 'Get logs for a Kubernetes pod',
+      properties: { context: ctx, namespace: str, pod: str },
+      required: ['context', 'namespace', 'pod'],
+      handler: (p) => logs[String(p['pod'])] ?? '',
+    },
+  ];
+}
+
+const app = (name: string) => ({ app: name });
+const pod = (name: string, ns: string, o: Partial<Parameters<typeof podObj>[0]> = {}) =>
+  podObj({
+    name,
+    ns,
+    labels: app(name.replace(/-[a-z0-9]+-[a-z0-9]+$/, '')),
+    owner: { kind: 'ReplicaSet', name: name.replace(/-[a-z0-9]+$/, '') },
+    boxes: [{ name: 'app', image: `registry.example/${name.split('-')[0]}:1.0` }],
+    ...o,
+  });
+
+/** a second namespace, so that the namespaces' listing is a list */
+const other = pod('cache-1a2b3c-aaaaa', 'infra');
+
+// a vague request, no namespace named, every pod listed by name only
+const crashing = pod('gateway-5c6d7e-qqqqq', 'identity', {
+  boxes: [
+    {
+      name: 'app',
+      image: 'registry.example/gateway:2.0',
+      restarts: 7,
+      state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
+      lastState: {
+        terminated: {
+          reason: 'Error',
+          exitCode: 2,
+          finishedAt: new Date(NOW - 120_000).toISOString(),
+        },
+      },
+    },
+  ],
+});
+const backOff = kubeEvent(
+  'identity',
+  { kind: 'Pod', name: 'gateway-5c6d7e-qqqqq' },
+  'Warning',
+  'BackOff',
+  'Back-off restarting failed container app',
+  30,
+  1,
+  40,
+);
+const panicLog = 'fatal error: concurrent map writes\ngoroutine 41 [running]:\nmain.refresh()';
+const vague = 'customers keep getting logged out randomly since this morning';
+
+describe('a server whose listings show names only: a vague request with nothing in scope', () => {
+  it('reads the events of the namespaces, then the pods their warnings name', async () => {
+    const { result, gateway } = await investigateAt(
+      goTools([crashing, pod('web-5b6c7d-fghij', 'shop'), other, backOff], {
+        'gateway-5c6d7e-qqqqq': panicLog,
+      }),
+      vague,
+      NOW,
+    );
+    const text = answerOf(result);
+    expect(gateway.calls.some((c) => c.tool === 'k8s:list-k8s-events')).toBe(true);
+    expect(text).toMatch(/gateway/);
+    expect(text).not.toMatch(/^No problem found/);
+  });
+
+  it('near miss: no warning names a pod, none is read whole', async () => {
+    const { gateway } = await investigateAt(
+      goTools([crashing, pod('web-5b6c7d-fghij', 'shop'), other]),
+      vague,
+      NOW,
+    );
+    expect(gateway.calls.filter((c) => c.tool === 'k8s:get-k8s-resource')).toEqual([]);
+  });
+
+  it('near miss: every pod healthy, nothing is found', async () => {
+    const { result } = await investigateAt(
+      goTools([pod('web-5b6c7d-fghij', 'shop'), other]),
+      vague,
+      NOW,
+    );
+    expect(answerOf(result)).toMatch(/^No problem found/);
+  });
+
+  it('near miss: a question reads no pod a warning names', async () => {
+    const { gateway } = await investigateAt(
+      goTools([crashing, pod('web-5b6c7d-fghij', 'shop'), other, backOff]),
+      'how many pods are there in the cluster?',
+      NOW,
+    );
+    expect(gateway.calls.filter((c) => c.tool === 'k8s:get-k8s-resource')).toEqual([]);
+  });
+});
