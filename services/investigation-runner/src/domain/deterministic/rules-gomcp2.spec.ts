@@ -227,3 +227,59 @@ describe('a server whose listings show names only: a vague request with nothing 
     expect(gateway.calls.filter((c) => c.tool === 'k8s:get-k8s-resource')).toEqual([]);
   });
 });
+
+describe('a server whose events carry no time: a node-level failure echoed on a pod', () => {
+  const down = 'ip-10-9-8-7.internal';
+  const gone = {
+    type: 'Ready',
+    status: 'Unknown',
+    reason: 'NodeStatusUnknown',
+    message: 'Kubelet stopped posting node status.',
+    lastTransitionTime: new Date(NOW - 4 * 3600_000).toISOString(),
+  };
+  const nodeObj = (name: string, ready: Record<string, unknown>): Obj => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+    status: { conditions: [ready] },
+  });
+  const member = (i: number, node: string, deleting: boolean): Obj => {
+    const o = pod(`queue-${i}`, 'messaging', {
+      node,
+      labels: app('queue'),
+      owner: { kind: 'StatefulSet', name: 'queue' },
+      boxes: [{ name: 'queue', image: 'registry.example/queue:3.13' }],
+    });
+    if (deleting)
+      (o['metadata'] as Obj)['deletionTimestamp'] = new Date(NOW - 3 * 3600_000).toISOString();
+    return o;
+  };
+  const world = (nodeDown: boolean) => [
+    nodeObj(down, nodeDown ? gone : { type: 'Ready', status: 'True' }),
+    nodeObj('ip-10-9-1-1.internal', { type: 'Ready', status: 'True' }),
+    member(0, 'ip-10-9-1-1.internal', false),
+    member(1, down, nodeDown),
+    other,
+    kubeEvent(
+      'messaging',
+      { kind: 'Pod', name: 'queue-1' },
+      'Warning',
+      'NodeNotReady',
+      'Node is not ready',
+      240,
+    ),
+  ];
+  const ask = "queue-1 has been gone for hours and never came back; why isn't it recreated?";
+
+  it("names the node and its own condition, not the pod's echo of it", async () => {
+    const { result } = await investigateAt(goTools(world(true)), ask, NOW, 'messaging');
+    const text = answerOf(result);
+    expect(text).toMatch(/Node ip-10-9-8-7\.internal is NotReady[^\n]*Kubelet stopped posting/);
+    expect(text).toMatch(/queue-1[^\n]*stuck Terminating/);
+  });
+
+  it('near miss: the node is Ready, no stuck pod is claimed', async () => {
+    const { result } = await investigateAt(goTools(world(false)), ask, NOW, 'messaging');
+    expect(answerOf(result)).not.toMatch(/stuck Terminating|Kubelet stopped posting/);
+  });
+});
