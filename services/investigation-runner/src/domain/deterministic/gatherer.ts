@@ -19,7 +19,7 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { dedupe } from './collections';
-import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
+import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
@@ -1630,12 +1630,39 @@ export class Gatherer {
         ),
       ),
     );
+    // a listing that names the budgets only (no allowed disruptions, no selector) says nothing
+    // of which one holds the drain: those of the namespaces of the pods left on the node first
+    const bare = (b: ObjectView) =>
+      b.fields['disruptionsAllowed'] === undefined &&
+      b.fields['minAvailable'] === undefined &&
+      b.fields['maxUnavailable'] === undefined;
+    const near = (b: ObjectView) => Number(!namespaces.includes(b.namespace ?? ''));
     await Promise.all(
       model
         .list('poddisruptionbudget')
-        .filter((b) => b.fields['disruptionsAllowed'] === '0' && !b.fields['selector'])
+        .filter((b) => (b.fields['disruptionsAllowed'] === '0' || bare(b)) && !b.fields['selector'])
+        .sort((a, b) => near(a) - near(b))
         .slice(0, 3)
         .map((b) => this.describe(b)),
+    );
+    // pods listed with no node: which of a budget's pods are still on the cordoned node is
+    // known once they are read (those of the budgets at 0 allowed disruptions)
+    const zero = model
+      .list('poddisruptionbudget')
+      .filter((b) => b.fields['disruptionsAllowed'] === '0' && b.namespace);
+    await Promise.all(
+      model
+        .list('pod')
+        .filter(
+          (p) =>
+            !p.node &&
+            zero.some(
+              (b) =>
+                b.namespace === p.namespace && budgetNamesWorkload(b, model.workloadOf(p).name),
+            ),
+        )
+        .slice(0, 6)
+        .map((p) => this.readOrDescribe(p)),
     );
   }
 

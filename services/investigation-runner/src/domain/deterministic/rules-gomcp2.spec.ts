@@ -283,3 +283,48 @@ describe('a server whose events carry no time: a node-level failure echoed on a 
     expect(answerOf(result)).not.toMatch(/stuck Terminating|Kubelet stopped posting/);
   });
 });
+
+describe('a server that lists budgets and pods by name only: what holds a drain', () => {
+  const node = 'ip-10-9-4-4.internal';
+  const cordoned: Obj = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: node, labels: { 'kubernetes.io/hostname': node } },
+    spec: {
+      unschedulable: true,
+      taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }],
+    },
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+  const budget = (allowed: number): Obj => ({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'books', namespace: 'ledger' },
+    spec: { minAvailable: 2, selector: { matchLabels: { app: 'books' } } },
+    status: { disruptionsAllowed: allowed, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 },
+  });
+  const world = (allowed: number) => [
+    cordoned,
+    budget(allowed),
+    pod('books-7d8e9f-aaaaa', 'ledger', { node, labels: app('books') }),
+    pod('books-7d8e9f-bbbbb', 'ledger', { node: 'ip-10-9-5-5.internal', labels: app('books') }),
+    other,
+  ];
+  const ask = `the drain of ${node} has been hanging for 25 min, everything else moved off. what is holding it?`;
+
+  it('reads the budgets whole, then the pods of the one at 0 allowed disruptions', async () => {
+    const { result } = await investigateAt(goTools(world(0)), ask, NOW);
+    const text = answerOf(result);
+    expect(text).toMatch(/PodDisruptionBudget/);
+    expect(text).toMatch(/books-7d8e9f-aaaaa/);
+    expect(text).toMatch(/allows 0 disruptions/);
+  });
+
+  it('near miss: the budget allows a disruption, no pod is read for it and none is blamed', async () => {
+    const { result, gateway } = await investigateAt(goTools(world(1)), ask, NOW);
+    expect(answerOf(result)).not.toMatch(/allows 0 disruptions/);
+    expect(
+      gateway.calls.filter((c) => c.tool === 'k8s:get-k8s-resource' && c.params['kind'] === 'pod'),
+    ).toEqual([]);
+  });
+});
