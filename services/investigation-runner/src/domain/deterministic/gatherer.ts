@@ -4147,6 +4147,16 @@ export class Gatherer {
         )
         .map((w) => this.readWhole(w)),
     );
+    // its pods listed by name only: which of them fails is known once they are read whole
+    await Promise.all(
+      deps
+        .slice(0, 2)
+        .flatMap((d) => {
+          const ps = model.podsOf(d.workload!.kind, d.workload!.name, d.workload!.namespace);
+          return ps.length > 1 && ps.every(barePod) ? ps.slice(0, 4) : [];
+        })
+        .map((p) => this.readWhole(p)),
+    );
     for (const d of deps.slice(0, 2)) {
       const w = d.workload!;
       const ps = model.podsOf(w.kind, w.name, w.namespace);

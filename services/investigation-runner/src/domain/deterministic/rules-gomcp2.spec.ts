@@ -328,3 +328,67 @@ describe('a server that lists budgets and pods by name only: what holds a drain'
     ).toEqual([]);
   });
 });
+
+describe('a server that lists pods by name only: which pod of a failing dependency fails', () => {
+  const sts: Obj = {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'kv', namespace: 'cache' },
+    spec: { replicas: 3, selector: { matchLabels: { app: 'kv' } } },
+    status: { replicas: 3, readyReplicas: 2 },
+  };
+  const member = (i: number, failing: boolean): Obj =>
+    pod(`kv-${i}`, 'cache', {
+      labels: app('kv'),
+      owner: { kind: 'StatefulSet', name: 'kv' },
+      boxes: [
+        failing
+          ? {
+              name: 'kv',
+              image: 'registry.example/kv:7.2',
+              restarts: 9,
+              ready: false,
+              state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
+              lastState: {
+                terminated: {
+                  reason: 'Error',
+                  exitCode: 1,
+                  finishedAt: new Date(NOW - 60_000).toISOString(),
+                },
+              },
+            }
+          : { name: 'kv', image: 'registry.example/kv:7.2' },
+      ],
+    });
+  const client = pod('cart-api-5d6e7f-ccccc', 'shop');
+  const world = [sts, member(0, false), member(1, false), member(2, true), client, other];
+  const failingLog = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `${new Date(NOW - (5 - i) * 60_000).toISOString()} ERROR cart lookup failed: dial tcp kv.cache.svc.cluster.local:6379: connect: connection refused`,
+  ).join('\n');
+  const ask = 'cart-api in shop keeps failing requests since this morning';
+  const podGets = (calls: { tool: string; params: Record<string, unknown> }[]) =>
+    calls
+      .filter((c) => c.tool === 'k8s:get-k8s-resource' && c.params['kind'] === 'pod')
+      .map((c) => String(c.params['name']));
+
+  it('reads every pod of the dependency whole (its listing does not say which one fails)', async () => {
+    const { result, gateway } = await investigateAt(
+      goTools(world, { 'cart-api-5d6e7f-ccccc': failingLog }),
+      ask,
+      NOW,
+    );
+    expect(podGets(gateway.calls)).toEqual(expect.arrayContaining(['kv-0', 'kv-1', 'kv-2']));
+    expect(answerOf(result)).toMatch(/kv/);
+  });
+
+  it('near miss: the client logs no failure, the pods of kv are not read', async () => {
+    const { gateway } = await investigateAt(
+      goTools(world, { 'cart-api-5d6e7f-ccccc': 'INFO served 120 requests' }),
+      ask,
+      NOW,
+    );
+    expect(podGets(gateway.calls).filter((n) => n.startsWith('kv-'))).toEqual([]);
+  });
+});
