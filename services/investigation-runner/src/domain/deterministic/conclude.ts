@@ -168,6 +168,21 @@ export function conclude(
         x.f.fact.includes(top.f.fact)
       )
         top = x;
+  // the same failure, as weighty, seen on a pod (an event "Node is not ready" with no time, as
+  // some servers list events) and on the node that pod runs on: the node's own condition
+  if (top?.f.object?.kind === 'pod') {
+    const onPod = model.get('pod', top.f.object.name, top.f.object.namespace);
+    const t = top;
+    const own = scored.find(
+      (x) =>
+        x.f.entry.id === t.f.entry.id &&
+        weight(x) === weight(t) &&
+        x.f.object?.kind === 'node' &&
+        !!onPod?.node &&
+        x.f.object.name === onPod.node,
+    );
+    if (own) top = own;
+  }
   let symptom: typeof top | undefined;
   if (top && top.f.entry.role === 'symptom') {
     // explain it: a cause on the same object or workload, or on what it depends on

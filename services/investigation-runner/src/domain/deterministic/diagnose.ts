@@ -1788,7 +1788,7 @@ function daemonSetsKeptOff(model: ClusterModel, entry: CauseEntry): Finding[] {
 }
 
 /** pod labels unread: a budget named for the workload ("x", "x-pdb") or selecting its name */
-function budgetNamesWorkload(budget: ObjectView, workload: string): boolean {
+export function budgetNamesWorkload(budget: ObjectView, workload: string): boolean {
   if (budget.name === workload || budget.name.replace(/-?pdb$/, '') === workload) return true;
   return (budget.fields['selector'] ?? '').split(',').some((kv) => kv.split('=')[1] === workload);
 }

@@ -19,7 +19,7 @@ import {
   podsNamedFor,
 } from './dependencies';
 import { dedupe } from './collections';
-import { DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
+import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
@@ -352,6 +352,11 @@ export class Gatherer {
               .map((p) => p.namespace),
           ),
         ];
+    if (!nss.length) {
+      // a question asks what a listing answers, not which pod fails
+      if (!scope.question) await this.readUnscopedNamedOnlyPods();
+      return;
+    }
     const pods = nss
       .slice(0, 2)
       .flatMap((ns) => model.list('pod', ns).filter((p) => p.namespace === ns));
@@ -1635,12 +1640,39 @@ export class Gatherer {
         ),
       ),
     );
+    // a listing that names the budgets only (no allowed disruptions, no selector) says nothing
+    // of which one holds the drain: those of the namespaces of the pods left on the node first
+    const bare = (b: ObjectView) =>
+      b.fields['disruptionsAllowed'] === undefined &&
+      b.fields['minAvailable'] === undefined &&
+      b.fields['maxUnavailable'] === undefined;
+    const near = (b: ObjectView) => Number(!namespaces.includes(b.namespace ?? ''));
     await Promise.all(
       model
         .list('poddisruptionbudget')
-        .filter((b) => b.fields['disruptionsAllowed'] === '0' && !b.fields['selector'])
+        .filter((b) => (b.fields['disruptionsAllowed'] === '0' || bare(b)) && !b.fields['selector'])
+        .sort((a, b) => near(a) - near(b))
         .slice(0, 3)
         .map((b) => this.describe(b)),
+    );
+    // pods listed with no node: which of a budget's pods are still on the cordoned node is
+    // known once they are read (those of the budgets at 0 allowed disruptions)
+    const zero = model
+      .list('poddisruptionbudget')
+      .filter((b) => b.fields['disruptionsAllowed'] === '0' && b.namespace);
+    await Promise.all(
+      model
+        .list('pod')
+        .filter(
+          (p) =>
+            !p.node &&
+            zero.some(
+              (b) =>
+                b.namespace === p.namespace && budgetNamesWorkload(b, model.workloadOf(p).name),
+            ),
+        )
+        .slice(0, 6)
+        .map((p) => this.readOrDescribe(p)),
     );
   }
 
@@ -2855,6 +2887,40 @@ export class Gatherer {
    * events in a description, its PodScheduled condition in the object), each pod's volumes (one
    * pod of each template first: its twins share them).
    */
+  /**
+   * No namespace and no subject known, and every pod listed by name only (nothing says which one
+   * fails): the events of the namespaces that run pods (system ones aside, the most pods first),
+   * then the pods their warnings name read whole (none when no warning names one).
+   */
+  private async readUnscopedNamedOnlyPods(): Promise<void> {
+    const { model } = this;
+    const pods = model.list('pod').filter((p) => p.namespace && !/^kube-/.test(p.namespace));
+    if (!pods.length || !model.list('pod').every(barePod)) return;
+    const count = new Map<string, number>();
+    for (const p of pods) count.set(p.namespace!, (count.get(p.namespace!) ?? 0) + 1);
+    const nss = [...count.keys()]
+      .filter((ns) => !this.namespaceEvents.has(ns))
+      .sort((a, b) => count.get(b)! - count.get(a)! || a.localeCompare(b))
+      .slice(0, 4);
+    for (const ns of nss) this.namespaceEvents.add(ns);
+    await Promise.all(
+      nss.map((ns) => this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns })),
+    );
+    const warned = new Set(
+      model.events
+        .filter((e) => e.type === 'Warning' && (!e.object?.kind || /^pod$/i.test(e.object.kind)))
+        .map((e) => `${e.namespace ?? ''}/${e.object?.name ?? ''}`),
+    );
+    // no warning names a pod: nothing says which to read (reading them all can turn a resolved
+    // alert's old log lines into a finding)
+    await Promise.all(
+      pods
+        .filter((p) => warned.has(`${p.namespace}/${p.name}`))
+        .slice(0, Math.max(0, Math.min(6, this.budget - 20)))
+        .map((p) => this.readOrDescribe(p)),
+    );
+  }
+
   /**
    * "which pods are Running / on node X?" over a pod listing that shows names only (no phase, no
    * node): the pods read whole, as the budget allows, those of the question's namespace (else the
@@ -4122,6 +4188,16 @@ export class Gatherer {
             !!w && w.fields['replicas'] === undefined && w.fields['ready'] === undefined,
         )
         .map((w) => this.readWhole(w)),
+    );
+    // its pods listed by name only: which of them fails is known once they are read whole
+    await Promise.all(
+      deps
+        .slice(0, 2)
+        .flatMap((d) => {
+          const ps = model.podsOf(d.workload!.kind, d.workload!.name, d.workload!.namespace);
+          return ps.length > 1 && ps.every(barePod) ? ps.slice(0, 4) : [];
+        })
+        .map((p) => this.readWhole(p)),
     );
     for (const d of deps.slice(0, 2)) {
       const w = d.workload!;
