@@ -2520,6 +2520,25 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Restart {subject} now (a new pod reads a fresh token); for good, build it with a client library that re-reads the projected token file (client-go v0.15.7 or later, a current Kubernetes SDK), or restart it well within a year.',
   },
   // ------------------------------------------------ end of: round23 (r23a)
+  // ------------------------------------------------ round25 (r25a): a setting the application reads that is not what it expects
+  // the variables of these rules: finding-vars-r25a.ts
+  {
+    // the kubelet gives every container <SERVICE>_PORT=tcp://<clusterIP>:<port> (and _HOST, ...)
+    // for each Service of its namespace that exists when the pod starts (service links,
+    // enableServiceLinks true by default): an application that reads <NAME>_PORT as a number
+    // fails to parse the URL once a Service of that name appears
+    id: 'service_link_env_parsed_as_port',
+    class: 'crashloop_config',
+    title:
+      'the application parses a service-link variable (<SERVICE>_PORT=tcp://<ip>:<port>) the kubelet injects as a number',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: '(?:invalid literal for int\\(\\) with base \\d+: |For input string: |strconv\\.\\w+: parsing |invalid (?:port|number|value)[^\\n\'"]{0,40}?|cannot (?:parse|convert)[^\\n\'"]{0,40}?)[\'"]tcp://(?<link_ip>\\d{1,3}(?:\\.\\d{1,3}){3}):(?<link_port>\\d+)[\'"]',
+    cause: '{subject} fails reading its configuration: "{fact}"{link_source}',
+    fix: '{link_fix}',
+  },
+  // ------------------------------------------------ end of: round25 (r25a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -1,0 +1,105 @@
+/**
+ * The engine rules of round25 (r25a) (cause-catalog.data.ts, its "round25 (r25a)" block; their
+ * variables in finding-vars-r25a.ts), one test per rule, each with a near miss: an application
+ * that parses <SERVICE>_PORT=tcp://<ip>:<port>, injected by the kubelet for a Service of its
+ * namespace (service links), as a port number.
+ */
+import {
+  NOW,
+  ago,
+  answerOf,
+  apiTools,
+  investigateAt,
+  namespaceObj,
+  podObj,
+  serviceObj,
+  warningEvent,
+  type ApiWorld,
+  type Box,
+} from './spec-world';
+
+/** a container in CrashLoopBackOff after its last run exited `code` */
+const crashing = (name: string, image: string, code = 1): Box => ({
+  name,
+  image,
+  ready: false,
+  restarts: 9,
+  state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting ${name}` } },
+  lastState: {
+    terminated: { reason: 'Error', exitCode: code, startedAt: ago(4), finishedAt: ago(3) },
+  },
+});
+
+/** a pod of a Deployment's ReplicaSet */
+const rsPod = (app: string, hash: string, suffix: string, ns: string, box: Box, created = 30) =>
+  podObj({
+    name: `${app}-${hash}-${suffix}`,
+    ns,
+    labels: { app, 'pod-template-hash': hash },
+    owner: { kind: 'ReplicaSet', name: `${app}-${hash}` },
+    created,
+    boxes: [box],
+  });
+
+const backOff = (ns: string, pod: string) =>
+  warningEvent(
+    ns,
+    { kind: 'Pod', name: pod },
+    'BackOff',
+    `Back-off restarting failed container in pod ${pod}`,
+    25,
+    1,
+    11,
+  );
+
+const answer = async (world: ApiWorld, ask: string, ns: string) =>
+  answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
+
+describe('round25 rules (r25a)', () => {
+  it('a Python int() of "tcp://<ip>:<port>" with a Service of that ClusterIP: the answer names <SERVICE>_PORT, the Service, and service links; an int() of another text: not this rule', async () => {
+    const ns = 'store';
+    const world = (value: string): ApiWorld => {
+      const image = 'registry.example/basket:2.1.0';
+      return {
+        objects: [
+          namespaceObj(ns),
+          rsPod(
+            'basket',
+            '5d8f',
+            'a1',
+            ns,
+            { name: 'app', image: 'registry.example/basket:2.0.0' },
+            60 * 24 * 5,
+          ),
+          rsPod('basket', '7c4b', 'b2', ns, crashing('app', image), 40),
+          serviceObj('basket', ns, { app: 'basket' }, 8000, {
+            clusterIP: '10.96.10.10',
+            age: 60 * 24 * 30,
+          }),
+          serviceObj('session-cache', ns, { app: 'session-cache' }, 6379, {
+            clusterIP: '10.96.44.7',
+            age: 120,
+          }),
+        ],
+        events: [backOff(ns, 'basket-7c4b-b2')],
+        previous: {
+          'basket-7c4b-b2': [
+            'Traceback (most recent call last):',
+            '  File "/app/basket/settings.py", line 12, in <module>',
+            "    CACHE_PORT = int(os.environ.get('SESSION_CACHE_PORT', '6379'))",
+            `ValueError: invalid literal for int() with base 10: '${value}'`,
+          ].join('\n'),
+        },
+      };
+    };
+    const ask = 'the new basket pod keeps crashing, the old one is fine, why?';
+    const bad = await answer(world('tcp://10.96.44.7:6379'), ask, ns);
+    expect(bad).toContain('SESSION_CACHE_PORT');
+    expect(bad).toContain('Service named "session-cache"');
+    expect(bad).toContain('enableServiceLinks');
+    expect(bad).toContain('int() with base 10');
+    const other = await answer(world('six-three-seven-nine'), ask, ns);
+    expect(other).not.toContain('service link');
+    expect(other).not.toContain('enableServiceLinks');
+  });
+});
