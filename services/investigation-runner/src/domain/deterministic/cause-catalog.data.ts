@@ -2538,6 +2538,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause: '{subject} fails reading its configuration: "{fact}"{link_source}',
     fix: '{link_fix}',
   },
+  {
+    // Go's net/url: a password with "/", "?" or "#" that is not percent-encoded ends the URL's
+    // authority early, so the host part becomes "user:<start of password>" and the parser
+    // reports the rest of the password as an invalid port
+    id: 'url_password_reserved_char',
+    class: 'crashloop_config',
+    title: 'a connection URL whose password holds a reserved character that is not percent-encoded',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'parse \\\\?"(?<dsn>[a-z][\\w+.-]*://[^/@"\\\\\\s]*?:(?<pw_head>[^/?#@"\\\\:\\s]*)(?<reserved>[/?#])[^"\\s]*@[^"\\s]*?)\\\\?": invalid port \\\\?":\\k<pw_head>\\\\?" after host',
+    cause:
+      '{subject} cannot parse its connection URL: "{fact}". The port is not wrong: the password in the URL contains "{reserved}", a reserved character that is not percent-encoded, so the URL\'s host part ends at it and the parser reads "user:{pw_head}" as host and port',
+    fix: 'Percent-encode the password in the URL ("/" as %2F, "#" as %23, "?" as %3F, "@" as %40, ":" as %3A) where the URL is built (the Secret or the template that writes it after a rotation), or generate passwords without reserved characters; then restart {subject}.',
+  },
   // ------------------------------------------------ end of: round25 (r25a)
   // ---------------------------------------------------------------- symptoms
   {

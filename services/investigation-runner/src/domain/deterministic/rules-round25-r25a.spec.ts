@@ -102,4 +102,30 @@ describe('round25 rules (r25a)', () => {
     expect(other).not.toContain('service link');
     expect(other).not.toContain('enableServiceLinks');
   });
+
+  it('Go url.Parse "invalid port" after host on a URL whose password holds "#": the answer says the password is not percent-encoded; a URL with a genuinely bad port: not this rule', async () => {
+    const ns = 'ledger';
+    const world = (url: string, port: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        rsPod('payout', '6b7c', 'x1', ns, crashing('payout', 'registry.example/payout:1.4.2')),
+      ],
+      events: [backOff(ns, 'payout-6b7c-x1')],
+      previous: {
+        'payout-6b7c-x1': `time=2026-01-10T10:00:00Z level=fatal msg="cannot open database" error="parse \\"${url}\\": invalid port \\"${port}\\" after host"`,
+      },
+    });
+    const ask = 'payout keeps crashing since this morning, why?';
+    const bad = await answer(
+      world('postgres://payout:Qx7#mm/Zp@ledger-db.ledger.svc:5432/ledger', ':Qx7'),
+      ask,
+      ns,
+    );
+    expect(bad).toContain('invalid port');
+    expect(bad).toContain('contains "#"');
+    expect(bad).toContain('percent-encode');
+    const other = await answer(world('postgres://ledger-db:54x2/ledger', ':54x2'), ask, ns);
+    expect(other).toContain('invalid port');
+    expect(other).not.toContain('percent-encode');
+  });
 });
