@@ -2553,6 +2553,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} cannot parse its connection URL: "{fact}". The port is not wrong: the password in the URL contains "{reserved}", a reserved character that is not percent-encoded, so the URL\'s host part ends at it and the parser reads "user:{pw_head}" as host and port',
     fix: 'Percent-encode the password in the URL ("/" as %2F, "#" as %23, "?" as %3F, "@" as %40, ":" as %3A) where the URL is built (the Secret or the template that writes it after a rotation), or generate passwords without reserved characters; then restart {subject}.',
   },
+  {
+    // PostgreSQL quotes the user name it refuses: a closing quote on the next line means the name
+    // the client sent ends in a newline (a Secret written with echo without -n, or from a file
+    // with a final newline)
+    id: 'db_user_trailing_newline',
+    class: 'crashloop_config',
+    title: 'the database user name the application sends ends in a newline',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: '(?<nl_what>password authentication failed for user|role) "(?<nl_user>[^"\\n]*[^"\\s])(?:\\r?\\n"|$)',
+    cause:
+      '{subject} is refused by its database: "{fact}". The user name it sends ends in a newline: the server quotes it as "{nl_user}" with the closing quote on the next line, so it looks for a user "{nl_user}\\n" that does not exist (the password is not the problem){nl_source}',
+    fix: '{nl_fix}',
+  },
   // ------------------------------------------------ end of: round25 (r25a)
   // ---------------------------------------------------------------- symptoms
   {

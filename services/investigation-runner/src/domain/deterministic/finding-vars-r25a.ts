@@ -72,6 +72,36 @@ function serviceLinkSource(x: FindingContext): Vars {
   };
 }
 
+/**
+ * Where a user name with a trailing newline comes from: the Secret key the container loads it
+ * from (its env's secretKeyRef named like a user, or the Secrets it loads whole).
+ */
+function userNewlineSource(x: FindingContext): Vars {
+  const pod = podOf(x);
+  const c = pod?.containers.find((k) => !k.init) ?? x.container;
+  const refs = c?.envRefs ?? [];
+  const keyed = refs
+    .map((r) => /^(\S+) <- secret (\S+) key (\S+)$/.exec(r))
+    .find((m) => m && /user|login/i.test(`${m[1]} ${m[3]}`));
+  const whole = refs.map((r) => /^envFrom secret (\S+)$/.exec(r)?.[1]).filter(Boolean);
+  const subject = x.vars['subject'];
+  if (keyed) {
+    const [, env, secret, key] = keyed;
+    const s = x.model.get('secret', secret!, pod?.namespace);
+    return {
+      nl_source: `. ${env} comes from key "${key}" of Secret ${secret}${s?.created ? ` (written ${iso(s.created)})` : ''}: its value ends in a newline (a value encoded with \`echo\` without -n, or created from a file with a final newline); pods started before it was written still have the old value`,
+      nl_fix: `Write key "${key}" of Secret ${secret} again without the trailing newline (\`kubectl create secret generic ${secret} --from-literal=${key}=<user> ...\`, or \`echo -n <user> | base64\`), then restart ${subject}.`,
+    };
+  }
+  return {
+    nl_source: whole.length
+      ? `. It comes from the environment ${subject} loads from Secret ${whole.join(', ')}: a value there ends in a newline (encoded with \`echo\` without -n, or created from a file with a final newline)`
+      : ': the value it is configured with ends in a newline (encoded with `echo` without -n, or created from a file with a final newline)',
+    nl_fix: `Write the user name again without the trailing newline (\`--from-literal\`, or \`echo -n <user> | base64\`) where ${subject} reads it, then restart ${subject}.`,
+  };
+}
+
 export const R25A_VARS: Record<string, (x: FindingContext) => Vars> = {
   service_link_env_parsed_as_port: serviceLinkSource,
+  db_user_trailing_newline: userNewlineSource,
 };

@@ -128,4 +128,42 @@ describe('round25 rules (r25a)', () => {
     expect(other).toContain('invalid port');
     expect(other).not.toContain('percent-encode');
   });
+
+  it('PostgreSQL refusing a user whose quoted name closes on the next line: the answer says it ends in a newline and names the Secret key it comes from; a user name quoted on one line: not this rule', async () => {
+    const ns = 'shipping';
+    const world = (user: string): ApiWorld => {
+      const pod = rsPod(
+        'label-svc',
+        '8d9e',
+        'k2',
+        ns,
+        crashing('label-svc', 'registry.example/label-svc:3.0.1'),
+      );
+      const spec = pod['spec'] as { containers: Record<string, unknown>[] };
+      spec.containers[0] = {
+        ...spec.containers[0],
+        env: [
+          { name: 'PGHOST', value: 'labels-db' },
+          { name: 'PGUSER', valueFrom: { secretKeyRef: { name: 'labels-db-login', key: 'user' } } },
+        ],
+      };
+      return {
+        objects: [namespaceObj(ns), pod],
+        events: [backOff(ns, 'label-svc-8d9e-k2')],
+        previous: {
+          'label-svc-8d9e-k2': [
+            'starting label-svc',
+            `psycopg2.OperationalError: connection to server at "10.96.3.3", port 5432 failed: FATAL:  password authentication failed for user "${user}"`,
+          ].join('\n'),
+        },
+      };
+    };
+    const ask = 'label-svc crashes after we rotated its database login, why?';
+    const bad = await answer(world('labels_rw\n'), ask, ns);
+    expect(bad).toContain('ends in a newline');
+    expect(bad).toContain('key "user" of Secret labels-db-login');
+    const other = await answer(world('labels_rw'), ask, ns);
+    expect(other).toContain('password authentication failed');
+    expect(other).not.toContain('newline');
+  });
 });
