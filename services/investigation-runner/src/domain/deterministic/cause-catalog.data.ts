@@ -2568,6 +2568,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} is refused by its database: "{fact}". The user name it sends ends in a newline: the server quotes it as "{nl_user}" with the closing quote on the next line, so it looks for a user "{nl_user}\\n" that does not exist (the password is not the problem){nl_source}',
     fix: '{nl_fix}',
   },
+  {
+    // PostgreSQL (SQLSTATE 42703), MySQL (1054) and SQLite refusing a query for a column the
+    // table does not have: the code the pod runs expects a schema the database does not have
+    // yet (a build newer than the migrations, or a migration rolled back)
+    id: 'sql_undefined_column',
+    class: 'recent_change',
+    title: 'the application queries a column its database does not have (code ahead of the schema)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: "column (?<col>\"?[\\w.]+\"?) (?:of relation \"?[\\w.]+\"? )?does not exist|Unknown column '(?<col2>[^'\\n]+)' in '[^'\\n]*'|no such column: (?<col3>[\\w.]+)",
+    cause:
+      '{subject} fails its requests: its database refuses the query, "{fact}": the code it runs expects the column {col}{col2}{col3}, which the database schema does not have (the build is newer than the schema\'s migrations, or a migration was not run or was rolled back)',
+    fix: 'Run the image the schema matches (roll back, or pin the image by digest), or apply the migration that adds {col}{col2}{col3} before this build serves traffic.',
+  },
   // ------------------------------------------------ end of: round25 (r25a)
   // ---------------------------------------------------------------- symptoms
   {

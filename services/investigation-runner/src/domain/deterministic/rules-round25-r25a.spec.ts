@@ -166,4 +166,37 @@ describe('round25 rules (r25a)', () => {
     expect(other).toContain('password authentication failed');
     expect(other).not.toContain('newline');
   });
+
+  it('a PostgreSQL "column ... does not exist" in one pod\'s log: the answer names the column, the schema and that pod; a line that names a column without the error: not this rule', async () => {
+    const ns = 'catalog';
+    const world = (line: string): ApiWorld => {
+      const image = 'registry.example/offers:stable';
+      return {
+        objects: [
+          namespaceObj(ns),
+          rsPod('offers', '4f5a', 'aa1', ns, { name: 'offers', image }, 60 * 24 * 9),
+          rsPod('offers', '4f5a', 'bb2', ns, { name: 'offers', image }, 60 * 20),
+        ],
+        logs: {
+          'offers-4f5a-aa1': 'GET /v1/offers 200 12ms\nGET /v1/offers 200 9ms',
+          'offers-4f5a-bb2': `GET /v1/offers 500 3ms\n${line}\nGET /v1/offers 500 4ms\n${line}`,
+        },
+      };
+    };
+    const ask = 'offers returns 500 on about half of the requests, why?';
+    const bad = await answer(
+      world('ERROR: column o.discount_kind does not exist (SQLSTATE 42703)'),
+      ask,
+      ns,
+    );
+    expect(bad).toContain('column o.discount_kind');
+    expect(bad).toContain('schema');
+    expect(bad).toContain('offers-4f5a-bb2');
+    const other = await answer(
+      world('INFO: column o.discount_kind added by migration 0042'),
+      ask,
+      ns,
+    );
+    expect(other).not.toContain('schema');
+  });
 });
