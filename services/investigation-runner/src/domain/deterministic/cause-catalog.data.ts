@@ -2520,6 +2520,70 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Restart {subject} now (a new pod reads a fresh token); for good, build it with a client library that re-reads the projected token file (client-go v0.15.7 or later, a current Kubernetes SDK), or restart it well within a year.',
   },
   // ------------------------------------------------ end of: round23 (r23a)
+  // ------------------------------------------------ round25 (r25a): a setting the application reads that is not what it expects
+  // the variables of these rules: finding-vars-r25a.ts
+  {
+    // the kubelet gives every container <SERVICE>_PORT=tcp://<clusterIP>:<port> (and _HOST, ...)
+    // for each Service of its namespace that exists when the pod starts (service links,
+    // enableServiceLinks true by default): an application that reads <NAME>_PORT as a number
+    // fails to parse the URL once a Service of that name appears
+    id: 'service_link_env_parsed_as_port',
+    class: 'crashloop_config',
+    title:
+      'the application parses a service-link variable (<SERVICE>_PORT=tcp://<ip>:<port>) the kubelet injects as a number',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: '(?:invalid literal for int\\(\\) with base \\d+: |For input string: |strconv\\.\\w+: parsing |invalid (?:port|number|value)[^\\n\'"]{0,40}?|cannot (?:parse|convert)[^\\n\'"]{0,40}?)[\'"]tcp://(?<link_ip>\\d{1,3}(?:\\.\\d{1,3}){3}):(?<link_port>\\d+)[\'"]',
+    cause: '{subject} fails reading its configuration: "{fact}"{link_source}',
+    fix: '{link_fix}',
+  },
+  {
+    // Go's net/url: a password with "/", "?" or "#" that is not percent-encoded ends the URL's
+    // authority early, so the host part becomes "user:<start of password>" and the parser
+    // reports the rest of the password as an invalid port
+    id: 'url_password_reserved_char',
+    class: 'crashloop_config',
+    title: 'a connection URL whose password holds a reserved character that is not percent-encoded',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'parse \\\\?"(?<dsn>[a-z][\\w+.-]*://[^/@"\\\\\\s]*?:(?<pw_head>[^/?#@"\\\\:\\s]*)(?<reserved>[/?#])[^"\\s]*@[^"\\s]*?)\\\\?": invalid port \\\\?":\\k<pw_head>\\\\?" after host',
+    cause:
+      '{subject} cannot parse its connection URL: "{fact}". The port is not wrong: the password in the URL contains "{reserved}", a reserved character that is not percent-encoded, so the URL\'s host part ends at it and the parser reads "user:{pw_head}" as host and port',
+    fix: 'Percent-encode the password in the URL ("/" as %2F, "#" as %23, "?" as %3F, "@" as %40, ":" as %3A) where the URL is built (the Secret or the template that writes it after a rotation), or generate passwords without reserved characters; then restart {subject}.',
+  },
+  {
+    // PostgreSQL quotes the user name it refuses: a closing quote on the next line means the name
+    // the client sent ends in a newline (a Secret written with echo without -n, or from a file
+    // with a final newline)
+    id: 'db_user_trailing_newline',
+    class: 'crashloop_config',
+    title: 'the database user name the application sends ends in a newline',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: '(?<nl_what>password authentication failed for user|role) "(?<nl_user>[^"\\n]*[^"\\s])(?:\\r?\\n"|$)',
+    cause:
+      '{subject} is refused by its database: "{fact}". The user name it sends ends in a newline: the server quotes it as "{nl_user}" with the closing quote on the next line, so it looks for a user "{nl_user}\\n" that does not exist (the password is not the problem){nl_source}',
+    fix: '{nl_fix}',
+  },
+  {
+    // PostgreSQL (SQLSTATE 42703), MySQL (1054) and SQLite refusing a query for a column the
+    // table does not have: the code the pod runs expects a schema the database does not have
+    // yet (a build newer than the migrations, or a migration rolled back)
+    id: 'sql_undefined_column',
+    class: 'recent_change',
+    title: 'the application queries a column its database does not have (code ahead of the schema)',
+    role: 'cause',
+    strength: 0.9,
+    on: ['log'],
+    text: "column (?<col>\"?[\\w.]+\"?) (?:of relation \"?[\\w.]+\"? )?does not exist|Unknown column '(?<col2>[^'\\n]+)' in '[^'\\n]*'|no such column: (?<col3>[\\w.]+)",
+    cause:
+      '{subject} fails its requests: its database refuses the query, "{fact}": the code it runs expects the column {col}{col2}{col3}, which the database schema does not have (the build is newer than the schema\'s migrations, or a migration was not run or was rolled back)',
+    fix: 'Run the image the schema matches (roll back, or pin the image by digest), or apply the migration that adds {col}{col2}{col3} before this build serves traffic.',
+  },
+  // ------------------------------------------------ end of: round25 (r25a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

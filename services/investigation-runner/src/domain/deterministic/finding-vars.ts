@@ -13,6 +13,7 @@ import { R22I_CLASS_VARS, R22I_VARS } from './finding-vars-r22i';
 import { R23B_VARS } from './finding-vars-r23b';
 import { R24B_VARS } from './finding-vars-r24b';
 import { R24A_VARS, vpaLimitSource } from './finding-vars-r24a';
+import { R25A_VARS } from './finding-vars-r25a';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1643,6 +1644,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R23B_VARS,
   ...R24B_VARS,
   ...R24A_VARS,
+  ...R25A_VARS,
 };
 
 /** The same, by the entry's class. */
