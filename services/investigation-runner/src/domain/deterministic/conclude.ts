@@ -169,8 +169,9 @@ export function conclude(
       )
         top = x;
   // the same failure, as weighty, seen on a pod (an event "Node is not ready" with no time, as
-  // some servers list events) and on the node that pod runs on: the node's own condition
-  if (top?.f.object?.kind === 'pod') {
+  // some servers list events) and on the node that pod runs on: the node's own condition (a node
+  // that stopped; a pressure eviction stays about the pods it evicts)
+  if (top?.f.object?.kind === 'pod' && top.f.entry.class === 'node_not_ready') {
     const onPod = model.get('pod', top.f.object.name, top.f.object.namespace);
     const t = top;
     const own = scored.find(
