@@ -419,26 +419,10 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     now,
   ))
     push(f);
-  for (const f of r21dataFindings(
-    model,
-    catalog.map((c) => c.entry),
-  ))
-    push(f);
-  for (const f of r23aFindings(
-    model,
-    catalog.map((c) => c.entry),
-  ))
-    push(f);
-  for (const f of r24bFindings(
-    model,
-    catalog.map((c) => c.entry),
-  ))
-    push(f);
-  for (const f of r24aFindings(
-    model,
-    catalog.map((c) => c.entry),
-  ))
-    push(f);
+  // the rules that compare several facts, each in its own file
+  const entries = catalog.map((c) => c.entry);
+  for (const find of [r21dataFindings, r23aFindings, r24bFindings, r24aFindings])
+    for (const f of find(model, entries)) push(f);
   return out;
 }
 

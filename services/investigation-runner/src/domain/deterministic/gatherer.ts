@@ -2348,14 +2348,10 @@ export class Gatherer {
   }
 
   /**
-   * Questions about the cluster's layout and what runs unmanaged or degraded (scope.ts
-   * fleetQuestion): the nodes' labels, each pod's owner, each Ingress's TLS section, each
-   * Deployment's conditions and its unready pods' times. Listings show none of these: a listing of
-   * whole objects where a tool offers one, else each object read whole or described.
+   * (round22, r22i) "which ingress paths point at a missing Service or port": the namespace's
+   * Ingresses with their backends (read whole when the listing shows none) and its Services.
    */
   private async gatherForIngressBackendsQuestion(): Promise<void> {
-    // round22 (r22i): "which ingress paths point at a missing Service or port": the namespace's
-    // Ingresses with their backends (read whole when the listing shows none) and its Services
     const q = this.scope.question;
     if (q?.type !== 'ingress_backends') return;
     const ns = questionNamespace(q, this.model, this.scope);
@@ -2376,6 +2372,12 @@ export class Gatherer {
     await Promise.all(portless.slice(0, 12).map((s) => this.readOrDescribe(s)));
   }
 
+  /**
+   * Questions about the cluster's layout and what runs unmanaged or degraded (scope.ts
+   * fleetQuestion): the nodes' labels, each pod's owner, each Ingress's TLS section, each
+   * Deployment's conditions and its unready pods' times. Listings show none of these: a listing of
+   * whole objects where a tool offers one, else each object read whole or described.
+   */
   private async gatherForFleetQuestion(): Promise<void> {
     const q = this.scope.question;
     if (
