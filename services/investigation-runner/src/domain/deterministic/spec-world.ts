@@ -1212,3 +1212,146 @@ export function statefulSetObj(
     ),
   ];
 }
+
+/**
+ * Tools in strowk/mcp-k8s-go's shape, a server whose listings say little: a required kubeconfig
+ * `context` a contexts tool names; `list-k8s-resources` answers one content item per object, each
+ * `{name, namespace}` only (a Service's a small struct: type, clusterIP, ports; no selector, no
+ * status); `get-k8s-resource` the whole object; events per namespace without times; logs by pod,
+ * without a container.
+ */
+/** the required kubeconfig context, described as the real server does */
+const goContext = { type: 'string', description: 'Name of the Kubernetes context to use' };
+
+/** one text content item per object, as the proxy hands a list of several to the engine */
+const goItems = (texts: string[]): unknown =>
+  texts.length === 1
+    ? (JSON.parse(texts[0]!) as unknown)
+    : { content: texts.map((text) => ({ type: 'text', text })) };
+
+export function goTools(
+  objects: Record<string, unknown>[],
+  logs: Record<string, string> = {},
+): FakeTool[] {
+  const kindIs = (o: Record<string, unknown>, kind: unknown) =>
+    String(o['kind']).toLowerCase() === String(kind).toLowerCase();
+  const small = (o: Record<string, unknown>): string => {
+    const m = metaOf(o);
+    if (kindIs(o, 'service')) {
+      const spec = (o['spec'] ?? {}) as Record<string, unknown>;
+      return JSON.stringify({
+        name: m['name'],
+        namespace: m['namespace'],
+        type: spec['type'] ?? 'ClusterIP',
+        clusterIP: spec['clusterIP'] ?? '',
+        externalIPs: null,
+        ports: ((spec['ports'] ?? []) as Record<string, unknown>[]).map(
+          (p) => `${String(p['port'])}/TCP`,
+        ),
+      });
+    }
+    return JSON.stringify({
+      name: m['name'],
+      ...(m['namespace'] ? { namespace: m['namespace'] } : {}),
+    });
+  };
+  return [
+    {
+      name: 'list-k8s-contexts',
+      description: 'List Kubernetes contexts from configuration files such as kubeconfig',
+      properties: {},
+      handler: () => ({
+        context: { cluster: 'bench', user: 'bench' },
+        name: 'bench',
+        current: true,
+      }),
+    },
+    {
+      name: 'list-k8s-nodes',
+      description: 'List Kubernetes nodes using specific context',
+      properties: { context: goContext },
+      required: ['context'],
+      handler: () =>
+        goItems(
+          objects
+            .filter((o) => kindIs(o, 'node'))
+            .map((o) => JSON.stringify({ name: metaOf(o)['name'], status: 'Ready', age: '30d' })),
+        ),
+    },
+    {
+      name: 'list-k8s-namespaces',
+      description: 'List Kubernetes namespaces',
+      properties: { context: goContext },
+      required: ['context'],
+      handler: () =>
+        goItems(
+          [...new Set(objects.map((o) => metaOf(o)['namespace']).filter(Boolean))].map((n) =>
+            JSON.stringify({ name: n }),
+          ),
+        ),
+    },
+    {
+      name: 'list-k8s-resources',
+      description: 'List arbitrary Kubernetes resources',
+      properties: { context: goContext, kind: str, namespace: str, group: str, version: str },
+      required: ['context', 'kind'],
+      handler: (p) =>
+        goItems(
+          objects
+            .filter((o) => kindIs(o, p['kind']))
+            .filter((o) => !p['namespace'] || metaOf(o)['namespace'] === p['namespace'])
+            .map(small),
+        ),
+    },
+    {
+      name: 'get-k8s-resource',
+      description: 'Get details of any Kubernetes resource',
+      properties: {
+        context: goContext,
+        kind: str,
+        name: str,
+        namespace: str,
+        group: str,
+        version: str,
+      },
+      required: ['context', 'kind', 'name'],
+      handler: (p) =>
+        objects.find(
+          (o) =>
+            kindIs(o, p['kind']) &&
+            metaOf(o)['name'] === p['name'] &&
+            (!p['namespace'] || metaOf(o)['namespace'] === p['namespace']),
+        ) ?? { error: 'not found' },
+    },
+    {
+      name: 'list-k8s-events',
+      description: 'List Kubernetes events',
+      properties: { context: goContext, namespace: str },
+      required: ['context', 'namespace'],
+      handler: (p) =>
+        goItems(
+          objects
+            .filter((o) => kindIs(o, 'event') && metaOf(o)['namespace'] === p['namespace'])
+            .map((e) =>
+              JSON.stringify({
+                action: '',
+                message: e['message'],
+                type: e['type'],
+                reason: e['reason'],
+                involvedObject: {
+                  kind: (e['involvedObject'] as Record<string, unknown>)['kind'],
+                  name: (e['involvedObject'] as Record<string, unknown>)['name'],
+                },
+              }),
+            ),
+        ),
+    },
+    {
+      name: 'get-k8s-pod-logs',
+      description: 'Get logs for a Kubernetes pod',
+      properties: { context: goContext, namespace: str, pod: str },
+      required: ['context', 'namespace', 'pod'],
+      handler: (p) => logs[String(p['pod'])] ?? '',
+    },
+  ];
+}
