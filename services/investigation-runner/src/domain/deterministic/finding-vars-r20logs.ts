@@ -8,7 +8,7 @@
 import type { FindingContext } from './finding-vars';
 import { matchesLabels } from '@inquest/kube';
 import { selectorOf } from './dependencies';
-import { jsonField, type ClusterModel } from './model';
+import { jsonField, servicePorts, type ClusterModel } from './model';
 import type { ObjectView } from './observe/views';
 import { clip } from './text';
 import { linesOf } from './finding-vars-configuration';
@@ -17,10 +17,27 @@ import { iso } from './questions-activity';
 type Vars = Record<string, string>;
 
 /** the pod a finding is about: its object when a pod, else the first pod of its workload */
-function podOf({ f, model, pod }: FindingContext): ObjectView | undefined {
+export function podOf({ f, model, pod }: FindingContext): ObjectView | undefined {
   return f.object?.kind === 'pod'
     ? (model.get('pod', f.object.name, f.object.namespace) ?? pod)
     : pod;
+}
+
+/**
+ * The other pods of the finding's workload created before `svc`: they started without the
+ * variables its service links inject.
+ */
+export function podsBefore(
+  x: FindingContext,
+  pod: ObjectView | undefined,
+  svc: ObjectView,
+): string[] {
+  if (!pod) return [];
+  const ns = pod.namespace ?? x.f.object?.namespace;
+  return x.model
+    .podsOf(x.model.workloadOf(pod).kind ?? 'deployment', x.f.workload, ns)
+    .filter((p) => p.name !== pod.name && svc.created && p.created && p.created < svc.created)
+    .map((p) => p.name);
 }
 
 /** the lines of the finding's pod, else of every pod of its workload */
@@ -187,18 +204,9 @@ function kafkaEnvSource(x: FindingContext): Vars {
   const svc = svcName ? x.model.get('service', svcName, ns) : undefined;
   if (svc && pod?.fields['enableServiceLinks'] !== 'false') {
     const ip = svc.fields['clusterIP'];
-    const port = (() => {
-      try {
-        return (JSON.parse(svc.fields['ports'] ?? '[]') as { port?: number | string }[])[0]?.port;
-      } catch {
-        return undefined;
-      }
-    })();
+    const port = servicePorts(svc)[0]?.port;
     const value = ip && ip !== 'None' ? `tcp://${ip}${port ? `:${port}` : ''}` : undefined;
-    const older = x.model
-      .podsOf(x.model.workloadOf(pod!).kind ?? 'deployment', x.f.workload, ns)
-      .filter((p) => p.name !== pod?.name && svc.created && p.created && p.created < svc.created)
-      .map((p) => p.name);
+    const older = podsBefore(x, pod, svc);
     return {
       kafka_env_source: `. ${name} is not in its pod spec: the kubelet injects it, because a Service named "${svcName}" exists in namespace ${ns}${svc.created ? ` (created ${iso(svc.created)})` : ''}: every pod created after a Service gets <NAME>_PORT=tcp://<ClusterIP>:<port> and related variables for it (service links; enableServiceLinks is true by default), so ${name}${value ? `=${value}` : ''} is set and the image reads it as the old "${prop}" setting${older.length ? `. ${older.join(', ')} started before that Service and do not have it` : ''}`,
       kafka_env_fix: `Set enableServiceLinks: false in the pod template of ${x.vars['subject']} (or rename the Service "${svcName}"), so its pods start without ${name}; the listeners settings are not the problem.`,

@@ -3,28 +3,11 @@
  * block): which Service's service-link variable an application read as a number.
  */
 import type { FindingContext } from './finding-vars';
-import type { ObjectView } from './observe/views';
+import { podOf, podsBefore } from './finding-vars-r20logs';
+import { servicePorts } from './model';
 import { iso } from './questions-activity';
 
 type Vars = Record<string, string>;
-
-/** the pod a finding is about: its object when a pod, else the first pod of its workload */
-function podOf({ f, model, pod }: FindingContext): ObjectView | undefined {
-  return f.object?.kind === 'pod'
-    ? (model.get('pod', f.object.name, f.object.namespace) ?? pod)
-    : pod;
-}
-
-/** the ports a Service declares */
-function servicePorts(svc: ObjectView): string[] {
-  try {
-    return (JSON.parse(svc.fields['ports'] ?? '[]') as { port?: number | string }[]).map((p) =>
-      String(p.port ?? ''),
-    );
-  } catch {
-    return [];
-  }
-}
 
 /**
  * "tcp://<ip>:<port>" is the value of <SERVICE>_PORT the kubelet injects for each Service of the
@@ -43,7 +26,7 @@ function serviceLinkSource(x: FindingContext): Vars {
       (s) =>
         (!ns || s.namespace === ns) &&
         s.fields['clusterIP'] === ip &&
-        (!servicePorts(s).length || servicePorts(s).includes(port)),
+        (!servicePorts(s).length || servicePorts(s).some((sp) => String(sp.port ?? '') === port)),
     );
   const c = pod?.containers.find((k) => !k.init) ?? x.container;
   const explicit = Object.entries(c?.env ?? {}).find(([, v]) => v === value)?.[0];
@@ -54,12 +37,7 @@ function serviceLinkSource(x: FindingContext): Vars {
         link_source: `: ${explicit}=${value} is set in its pod spec, a Service URL where the application expects a port number`,
         link_fix: `Set ${explicit} in ${x.vars['subject']}'s environment to the port number only (${port}).`,
       };
-    const older = pod
-      ? x.model
-          .podsOf(x.model.workloadOf(pod).kind ?? 'deployment', x.f.workload, ns)
-          .filter((p) => p.name !== pod.name && svc.created && p.created && p.created < svc.created)
-          .map((p) => p.name)
-      : [];
+    const older = podsBefore(x, pod, svc);
     const linksOff = pod?.fields['enableServiceLinks'] === 'false';
     return {
       link_source: `. ${value} is the value of ${name}${explicit ? '' : `, which ${x.vars['subject']} does not set itself`}: the kubelet injects it because a Service named "${svc.name}" (ClusterIP ${ip}) exists in namespace ${svc.namespace}${svc.created ? ` (created ${iso(svc.created)})` : ''}; every container started after a Service gets <NAME>_PORT=tcp://<ClusterIP>:<port>, <NAME>_SERVICE_HOST and related environment variables for it (service links${linksOff ? '' : '; enableServiceLinks is true by default'}), and the application reads ${name} as a port number${older.length ? `. ${older.join(', ')} started before that Service and do not have it, so they keep working` : ''}`,
