@@ -12,12 +12,12 @@ import {
   type compile,
 } from './diagnose';
 import { failsOrRestarts, hasCompleted, healthyTwins, isUnhealthy } from './health';
-import { hostOf, varsFor } from './finding-vars';
+import { varsFor } from './finding-vars';
 import { configMapsOf, jsonField, stripHash, workloadName, type ClusterModel } from './model';
 import type { LogView, ObjectView } from './observe';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
-import { clip, namesToken } from './text';
+import { clip, hostOf, namesToken } from './text';
 import { kindValue, type ToolProfile } from './tool-profile';
 
 export interface Knowledge {

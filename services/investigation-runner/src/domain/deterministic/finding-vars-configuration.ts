@@ -8,7 +8,7 @@
 import type { FindingContext } from './finding-vars';
 import { configMapNamesOf, jsonField, servicePorts, type ClusterModel } from './model';
 import type { ObjectView } from './observe/views';
-import { clip } from './text';
+import { clip, hostOf } from './text';
 
 type Vars = Record<string, string>;
 
@@ -344,7 +344,7 @@ const LOOPBACK_VALUE =
  * Service of the namespace serves that port.
  */
 function loopbackTarget({ f, model, pods }: FindingContext): Vars {
-  const host = Object.entries(f.groups).find(([k, v]) => /^host\d?$/.test(k) && v)?.[1] ?? '';
+  const host = hostOf(f.groups) ?? '';
   const port = LOOPBACK.exec(host)?.[1];
   const pod = pods[0];
   if (!port || !pod) return {};

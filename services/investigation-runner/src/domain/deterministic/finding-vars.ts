@@ -3,7 +3,7 @@ import { clipKeepingError, errorMessage, LINE_STAMP, type Finding } from './diag
 import { isUnhealthy, jobEnded, podsOnNode, unevenLoad } from './health';
 import { configMapsOf, jsonField, quantity, servicePorts, type ClusterModel } from './model';
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
-import { clip } from './text';
+import { clip, HOSTS, hostOf } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R22J_VARS } from './finding-vars-r22j';
@@ -1255,13 +1255,6 @@ function rabbitAlarm({ f }: FindingContext): Record<string, string> {
       'Clear the alarm the broker log names (free disk above disk_free_limit, or memory under the high watermark).',
   };
 }
-
-/** The groups an entry's pattern may name its host in (one per alternative). */
-const HOSTS = ['host', 'host2', 'host3', 'host4', 'host5', 'host6', 'host7', 'host8', 'host9'];
-
-/** The host a finding's groups (or template variables) name, whichever alternative matched. */
-export const hostOf = (groups: Record<string, string>): string | undefined =>
-  HOSTS.map((k) => groups[k]).find(Boolean);
 
 /** Environment variables that list a Kafka client's bootstrap servers. */
 const KAFKA_BOOTSTRAP_ENV = /^(?:\w+_)?(?:KAFKA_)?(?:BROKERS|BOOTSTRAP_SERVERS?)$/i;

@@ -7,3 +7,20 @@ export const namesToken = (text: string, name: string): boolean =>
     `(?:^|[^a-z0-9])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:[^a-z0-9]|$)`,
     'i',
   ).test(text);
+
+/** The groups an entry's pattern may name its host in (one per alternative). */
+export const HOSTS = [
+  'host',
+  'host2',
+  'host3',
+  'host4',
+  'host5',
+  'host6',
+  'host7',
+  'host8',
+  'host9',
+];
+
+/** The host a finding's groups (or template variables) name, whichever alternative matched. */
+export const hostOf = (groups: Record<string, string>): string | undefined =>
+  HOSTS.map((k) => groups[k]).find(Boolean);
