@@ -211,11 +211,11 @@ export class Gatherer {
     this.budget--;
     const out = await this.runner.call(p.tool, params);
     this.onDone(p.tool.fullName);
-    if (!out.ok) return this.logsOfEachContainer(p, params, ctx, out.message);
+    if (!out.ok) return this.logsOfEachContainer(p, params, ctx, () => out.message);
     // a tool that answers an API refusal as its result (`{"success": false, "error": ...}`)
     if (
       p.verb === 'logs' &&
-      (await this.logsOfEachContainer(p, params, ctx, refusalIn(out.output)))
+      (await this.logsOfEachContainer(p, params, ctx, () => refusalIn(out.output)))
     )
       return true;
     // a search that takes no kind answers with objects of any kind: the output says which
@@ -238,12 +238,14 @@ export class Gatherer {
     p: ToolProfile,
     params: Params,
     ctx: Omit<CallContext, 'tool' | 'verb'>,
-    error: string,
+    error: () => string,
   ): Promise<boolean> {
     const param = p.params.container;
+    // the result's text is taken only here: a logs call that named its container (most) does not
+    // serialise its output again
     if (p.verb !== 'logs' || !param || params[param] !== undefined) return false;
     const named =
-      /a container name must be specified for pod \S+, choose one of: \[([^\]]*)\]/.exec(error);
+      /a container name must be specified for pod \S+, choose one of: \[([^\]]*)\]/.exec(error());
     if (!named) return false;
     const containers = named[1]!
       .split(/[\s,]+/)
@@ -4887,6 +4889,7 @@ function coerce(v: unknown, type: unknown): unknown {
 
 /** The text of a small tool result that may be an API refusal (a long one is data, not an error). */
 function refusalIn(output: unknown): string {
-  const text = typeof output === 'string' ? output : JSON.stringify(output ?? '');
+  if (typeof output === 'string') return output.length <= 2000 ? output : '';
+  const text = JSON.stringify(output ?? '');
   return text.length <= 2000 ? text : '';
 }
