@@ -9,6 +9,7 @@ import type { CauseEntry } from './cause-catalog.data';
 import type { Finding } from './diagnose';
 import type { ClusterModel } from './model';
 import type { EventView, ObjectView } from './observe/views';
+import { iso } from './questions-activity';
 import { clip } from './text';
 
 export function r23aFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
@@ -26,7 +27,6 @@ const CREATED = /^Created job (\S+)/;
 const SAME_TICK = 120_000;
 
 const when = (e: EventView) => e.last ?? e.first;
-const iso = (t: number) => new Date(t).toISOString().replace(/\.000Z$/, 'Z');
 
 function cronJobsReplacingRuns(model: ClusterModel, entry: CauseEntry): Finding[] {
   const out: Finding[] = [];

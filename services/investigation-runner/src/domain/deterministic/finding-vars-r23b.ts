@@ -5,6 +5,7 @@
  * changelog lock a starting pod waits for.
  */
 import type { FindingContext } from './finding-vars';
+import { servicePorts } from './model';
 import { clip } from './text';
 
 type Vars = Record<string, string>;
@@ -143,13 +144,7 @@ function meshHttpPort({ model, names }: FindingContext): Vars {
     for (const m of t.matchAll(/\b(\d{1,3}(?:\.\d{1,3}){3}):(\d+)\b/g)) {
       const svc = model.list('service').find((x) => x.fields['clusterIP'] === m[1]);
       if (!svc) continue;
-      let ports: { name?: string; port?: number; appProtocol?: string }[] = [];
-      try {
-        ports = JSON.parse(svc.fields['ports'] ?? '[]') as typeof ports;
-      } catch {
-        ports = [];
-      }
-      const port = ports.find((p) => String(p.port) === m[2]);
+      const port = servicePorts(svc).find((p) => String(p.port) === m[2]);
       const ref = `${svc.namespace ? `${svc.namespace}/` : ''}${svc.name}`;
       return {
         mesh_dest: ` ${m[1]}:${m[2]} (Service ${ref})`,

@@ -295,6 +295,7 @@ export interface ServicePort {
   name?: string;
   port?: number;
   targetPort?: number | string;
+  appProtocol?: string;
 }
 /**
  * The ConfigMaps a container loads its environment from: `envFrom` and single keys
