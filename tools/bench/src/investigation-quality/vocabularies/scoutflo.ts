@@ -19,7 +19,8 @@ import { ToolFailure, type VocabularyTool } from './mcp-vocabulary-server';
  *   (client-go, YAML), metrics_server.go @7655d81 (the backend's metrics.k8s.io JSON).
  * Inferred (the backend is not public): the JSON it returns is the API object / the API list; its
  * event maps carry the fields containers/kubernetes-mcp-server used (kubectl.ts eventsYaml); its
- * not-found text is the API server's (`pods "x" not found`).
+ * not-found answer is a 404 whose body is the API server's message (`pods "x" not found`),
+ * reported by MakeRequest (kubernetes.go @39a24ad) as `API request failed with status 404: <body>`.
  *
  * Annotations: Scoutflo's code declares none. mcp-go v0.32's NewTool serializes defaults
  * (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true) for a
@@ -32,6 +33,12 @@ import { ToolFailure, type VocabularyTool } from './mcp-vocabulary-server';
  * Write tools (pods_delete/exec/run, resources_create_or_update/delete/patch, apply_manifest,
  * label/annotation tools, `rollout` with pause/restart/resume/undo) are refused and recorded.
  */
+
+/**
+ * How MakeRequest (pkg/kubernetes/kubernetes.go) reports a backend status >= 400; the body the
+ * backend sends is not public: the API server's message stands in for it.
+ */
+const API_ERR = 'API request failed with status 404: ';
 
 const MCP_GO_DEFAULTS = {
   readOnlyHint: false,
@@ -115,7 +122,7 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
     const obj = world.get('Pod', name, ns || 'default');
     if (!obj)
       fail(
-        `failed to get pod ${name} in namespace ${ns}: failed to get resource: pods "${name}" not found`,
+        `failed to get pod ${name} in namespace ${ns}: failed to get resource: ${API_ERR}pods "${name}" not found`,
       );
     return json(obj);
   };
@@ -292,7 +299,7 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
           out = world.logs({ namespace: ns || 'default', pod: name, tailLines: tail });
         } catch (err) {
           return fail(
-            `failed to get pod ${name} log in namespace ${ns}: failed to get pod logs: ${(err as Error).message}`,
+            `failed to get pod ${name} log in namespace ${ns}: failed to get pod logs: ${API_ERR}${(err as Error).message}`,
           );
         }
         return out || `The pod ${name} in namespace ${ns} has not logged any message yet`;
@@ -354,7 +361,9 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
         if (!name) fail('failed to get resource, missing argument name');
         const obj = getObj(i, name, getString(a, 'namespace'));
         if (!obj)
-          fail(`failed to get resource: failed to get resource: ${plural(i)} "${name}" not found`);
+          fail(
+            `failed to get resource: failed to get resource: ${API_ERR}${plural(i)} "${name}" not found`,
+          );
         return json(obj);
       },
     ),
@@ -409,7 +418,7 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
         const obj = getObj(i, name, getString(a, 'namespace'));
         if (!obj)
           fail(
-            `failed to get resource YAML: failed to get resource: ${plural(i)} "${name}" not found`,
+            `failed to get resource YAML: failed to get resource: ${API_ERR}${plural(i)} "${name}" not found`,
           );
         // ResourcesGet returns the backend's body as is (JSON), despite the tool's name
         return json(obj);
@@ -485,7 +494,7 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
           : 'failed to list node metrics';
         if (!world.hasMetrics())
           fail(
-            `${what}: failed to get node metrics: the server could not find the requested resource`,
+            `${what}: failed to get node metrics: ${API_ERR}the server could not find the requested resource`,
           );
         const ts = world.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
         const items = world
@@ -498,7 +507,9 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
             usage: { cpu: n.cpu, memory: n.memory },
           }));
         if (name && !items.length)
-          fail(`${what}: failed to get node metrics: nodes.metrics.k8s.io "${name}" not found`);
+          fail(
+            `${what}: failed to get node metrics: ${API_ERR}nodes.metrics.k8s.io "${name}" not found`,
+          );
         return json({
           kind: 'NodeMetricsList',
           apiVersion: 'metrics.k8s.io/v1beta1',
@@ -527,7 +538,7 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
           : `failed to get pod metrics in namespace '${ns}'`;
         if (!world.hasMetrics())
           fail(
-            `${what}: failed to get pod metrics: the server could not find the requested resource`,
+            `${what}: failed to get pod metrics: ${API_ERR}the server could not find the requested resource`,
           );
         const ts = world.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
         const items = world
@@ -543,7 +554,9 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
             })),
           }));
         if (name && !items.length)
-          fail(`${what}: failed to get pod metrics: pods.metrics.k8s.io "${name}" not found`);
+          fail(
+            `${what}: failed to get pod metrics: ${API_ERR}pods.metrics.k8s.io "${name}" not found`,
+          );
         return json({
           kind: 'PodMetricsList',
           apiVersion: 'metrics.k8s.io/v1beta1',
