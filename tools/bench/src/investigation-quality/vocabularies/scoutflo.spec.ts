@@ -85,16 +85,17 @@ describe('vocabulary scoutflo (Scoutflo/kubernetes-mcp-server)', () => {
     };
   };
 
-  it('lists the core tools in registration order, with no annotations by default', async () => {
+  it('lists the tools sorted by name, as mcp-go does, with no annotations by default', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).slice(0, 6)).toEqual([
-      'get_available_API_resources',
-      'events_list',
-      'rollout',
-      'namespaces_list',
-      'pods_list',
-      'pods_list_in_namespace',
+    const names = tools.map((t) => t.name);
+    expect(names.slice(0, 4)).toEqual([
+      'annotate_resource',
+      'apply_manifest',
+      'check_ingress_connectivity',
+      'check_service_connectivity',
     ]);
+    expect(names).toEqual([...names].sort());
+    expect(names).toContain('prometheus_metrics_query');
     expect(tools.every((t) => t.annotations === undefined)).toBe(true);
     const log = tools.find((t) => t.name === 'pods_log')!;
     expect(log.inputSchema.required).toEqual(['name']);
@@ -174,6 +175,21 @@ describe('vocabulary scoutflo (Scoutflo/kubernetes-mcp-server)', () => {
     expect(pm.items[0].containers[0].usage).toEqual({ cpu: '5m', memory: '30Mi' });
     const nm = JSON.parse((await call('nodes_metrics', {})).text);
     expect(nm.items[0].usage.cpu).toBe('250m');
+  });
+
+  it('answers the prometheus tools as when no Prometheus ingress is found', async () => {
+    expect(await call('prometheus_metrics_query', { query: 'up' })).toEqual({
+      isError: true,
+      text: 'ERROR: Cannot connect to Prometheus server. The server may be unavailable or misconfigured.',
+    });
+    expect(await call('prometheus_get_alerts')).toEqual({
+      isError: true,
+      text: 'ERROR: failed to get Prometheus alerts: failed to discover Prometheus: prometheus URL not found via ingress',
+    });
+    expect(await call('prometheus_metrics_query', {})).toEqual({
+      isError: true,
+      text: 'ERROR: missing required parameter: query',
+    });
   });
 
   it('answers rollout status and refuses its write actions and the write tools', async () => {

@@ -27,9 +27,12 @@ import { ToolFailure, type VocabularyTool } from './mcp-vocabulary-server';
  * tool that sets none; as the brief asks ("if it declares none, declare none"), none are served by
  * default, and `{ annotations: 'mcp-go' }` serves the library's defaults instead.
  *
- * Not emulated: the prometheus, helm, argocd, argorollouts, converter, prompt-generator and
- * grafana toolsets (not read within the time box), get_available_API_resources' exact text and
- * the connectivity checks (pkg/kubernetes/connectivity.go not read): those two answer an error.
+ * Tools are listed sorted by name, as mcp-go's handleListTools does.
+ * The prometheus toolset is served (prometheusTools below: no Prometheus is discoverable).
+ * Not emulated: the helm, argocd, argorollouts, converter, prompt-generator and grafana toolsets
+ * (their not-configured answers were not read within the time box: not listed),
+ * get_available_API_resources' text and the connectivity checks (pkg/kubernetes/configuration.go
+ * and connectivity.go not read): those answer an error.
  * Write tools (pods_delete/exec/run, resources_create_or_update/delete/patch, apply_manifest,
  * label/annotation tools, `rollout` with pause/restart/resume/undo) are refused and recorded.
  */
@@ -137,7 +140,7 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
     ...last,
   });
 
-  return [
+  const tools = [
     tool(
       'get_available_API_resources',
       'Get all available and supported API resources in the Kubernetes cluster',
@@ -638,6 +641,285 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
           fail('failed to check ingress connectivity, missing or invalid ingress_host');
         return fail('ingress connectivity check failed: not emulated by the benchmark');
       },
+    ),
+    ...prometheusTools(tool),
+  ];
+  // mcp-go's handleListTools lists the tools sorted by name (sort.Strings)
+  return tools.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+}
+
+type ToolFactory = (
+  name: string,
+  description: string,
+  properties: Record<string, unknown>,
+  required: string[],
+  run?: (a: Record<string, unknown>) => string,
+  write?: { always?: boolean; writes?: (a: Record<string, unknown>) => boolean },
+) => VocabularyTool;
+
+/**
+ * The prometheus toolset (pkg/mcp/prometheus.go @1543fac). Every call first finds Prometheus
+ * through an Ingress in namespace `scoutflo-monitoring` (pkg/kubernetes/prometheus.go
+ * getPrometheusURL), which no benchmark world has: `failed to discover Prometheus: prometheus URL
+ * not found via ingress`, which each handler wraps its own way (the query and series handlers
+ * turn it into `Cannot connect to Prometheus server`). prometheus_generate_query needs an LLM
+ * client (none configured): the handler's `Could not connect to LLM service` text. The alert
+ * create/update/delete tools write PrometheusRules: refused.
+ */
+function prometheusTools(tool: ToolFactory): VocabularyTool[] {
+  const NOT_FOUND = 'failed to discover Prometheus: prometheus URL not found via ingress';
+  const CANNOT =
+    'ERROR: Cannot connect to Prometheus server. The server may be unavailable or misconfigured.';
+  const strArr = (description: string) => ({
+    type: 'array',
+    description,
+    items: { type: 'string' },
+  });
+  const num = (description: string) => ({ type: 'number', description });
+  const need = (a: Record<string, unknown>, ...keys: string[]) => {
+    for (const k of keys) if (!getString(a, k)) fail(`missing required parameter: ${k}`);
+  };
+  const WRITE = { always: true };
+  return [
+    tool(
+      'prometheus_generate_query',
+      'Tool for generating a PromQL query from a natural language description. Use this tool when you need to create a PromQL expression based on a natural language description of the metric you want to query.',
+      { description: text('Natural language description of the metric you want to query') },
+      ['description'],
+      (a) => {
+        need(a, 'description');
+        return fail(
+          'ERROR: Could not connect to LLM service to generate PromQL query. The service may be unavailable.',
+        );
+      },
+    ),
+    tool(
+      'prometheus_metrics_query',
+      'Tool for executing instant Prometheus queries. Executes instant queries against Prometheus to retrieve current metric values. Use this tool when you need to get the latest values of metrics or perform calculations on current data. The query must be a valid PromQL expression.',
+      {
+        query: text('Prometheus PromQL expression query string'),
+        time: text('Evaluation timestamp in RFC3339 or unix timestamp format (optional)'),
+        timeout: text('Evaluation timeout (optional)'),
+      },
+      ['query'],
+      (a) => {
+        need(a, 'query');
+        return fail(CANNOT);
+      },
+    ),
+    tool(
+      'prometheus_metrics_query_range',
+      'Tool for executing range queries in Prometheus. Executes time series queries over a specified time range in Prometheus. Use this tool for analyzing metric patterns, trends, and historical data. You can specify the time range, resolution (step), and timeout for the query.',
+      {
+        query: text('Prometheus PromQL expression query string'),
+        start: text('Start timestamp in RFC3339 or Unix timestamp format'),
+        end: text('End timestamp in RFC3339 or Unix timestamp format'),
+        step: text("Query resolution step width (e.g., '15s', '1m', '1h')"),
+        timeout: text('Evaluation timeout (optional)'),
+      },
+      ['query', 'start', 'end', 'step'],
+      (a) => {
+        need(a, 'query', 'start', 'end', 'step');
+        return fail(CANNOT);
+      },
+    ),
+    tool(
+      'prometheus_list_metrics',
+      'Tool for listing all available Prometheus metrics with their metadata. Use this tool to discover all metrics available in Prometheus and their associated information.',
+      {},
+      [],
+      () => fail(`failed to list Prometheus metrics: ${NOT_FOUND}`),
+    ),
+    tool(
+      'prometheus_metric_info',
+      'Tool for getting detailed information about a specific Prometheus metric. Use this tool to discover more about a particular metric and its associated statistics. You can include count, min, max, and avg statistics for the metric if needed.',
+      {
+        metric: text('Name of the metric to get information about'),
+        include_statistics: {
+          type: 'boolean',
+          description:
+            'Include count, min, max, and avg statistics for this metric. May be slower for metrics with many time series.',
+        },
+      },
+      ['metric'],
+      (a) => {
+        need(a, 'metric');
+        return fail(
+          `ERROR: Failed to get information for metric '${getString(a, 'metric')}': ${NOT_FOUND}`,
+        );
+      },
+    ),
+    tool(
+      'prometheus_series_query',
+      'Tool for querying Prometheus series. Finds time series that match certain label selectors in Prometheus. Use this tool to discover which metrics exist and their label combinations. You can specify time ranges to limit the search scope and set a maximum number of results.',
+      {
+        match: strArr('Series selector arguments'),
+        start: text('Start timestamp in RFC3339 or Unix timestamp format (optional)'),
+        end: text('End timestamp in RFC3339 or Unix timestamp format (optional)'),
+        limit: num('Maximum number of returned items (optional)'),
+      },
+      ['match'],
+      (a) => {
+        if (!('match' in a)) fail('missing required parameter: match');
+        if (!Array.isArray(a.match)) fail('match parameter must be a string array');
+        if (!(a.match as unknown[]).every((m) => typeof m === 'string'))
+          fail('match parameter must contain only strings');
+        return fail(CANNOT);
+      },
+    ),
+    tool(
+      'prometheus_targets',
+      'Tool for getting Prometheus target discovery state. Provides information about all Prometheus scrape targets and their current state. Use this tool to monitor which targets are being scraped successfully and which are failing. You can filter targets by state (active/dropped) and scrape pool.',
+      {
+        state: text('Target state filter, must be one of: active, dropped, any (optional)'),
+        scrape_pool: text('Scrape pool name (optional)'),
+      },
+      [],
+      () => fail(`failed to get Prometheus targets: ${NOT_FOUND}`),
+    ),
+    tool(
+      'prometheus_targets_metadata',
+      'Tool for getting Prometheus target metadata. Retrieves metadata about metrics exposed by specific Prometheus targets. Use this tool to understand metric types, help texts, and units. You can filter by target labels and specific metric names.',
+      {
+        match_target: text('Target label selectors (optional)'),
+        metric: text('Metric name (optional)'),
+        limit: num('Maximum number of targets (optional)'),
+      },
+      [],
+      () => fail(`failed to get Prometheus target metadata: ${NOT_FOUND}`),
+    ),
+    tool(
+      'prometheus_list_label_names',
+      'List label names in a Prometheus datasource. Allows filtering by series selectors and time range.',
+      {
+        startRfc3339: text('Optionally, the start time of the time range to filter the results by'),
+        endRfc3339: text('Optionally, the end time of the time range to filter the results by'),
+        limit: num('Optionally, the maximum number of results to return'),
+        matches: strArr('Optionally, a list of label matchers to filter the results by'),
+      },
+      [],
+      () => fail(`failed to list Prometheus label names: ${NOT_FOUND}`),
+    ),
+    tool(
+      'prometheus_list_label_values',
+      'Get the values for a specific label name in Prometheus. Allows filtering by series selectors and time range.',
+      {
+        labelName: text('The name of the label to query'),
+        startRfc3339: text('Optionally, the start time of the query'),
+        endRfc3339: text('Optionally, the end time of the query'),
+        limit: num('Optionally, the maximum number of results to return'),
+        matches: strArr('Optionally, a list of selectors to filter the results by'),
+      },
+      ['labelName'],
+      (a) => {
+        need(a, 'labelName');
+        return fail(`failed to list Prometheus label values: ${NOT_FOUND}`);
+      },
+    ),
+    tool(
+      'prometheus_get_alerts',
+      'Tool for getting active Prometheus alerts. Retrieves all currently firing alerts in the Prometheus server. Use this tool to monitor the current alert state and identify ongoing issues. Returns details about alert names, labels, and when they started firing.',
+      {},
+      [],
+      () => fail(`failed to get Prometheus alerts: ${NOT_FOUND}`),
+    ),
+    tool(
+      'prometheus_get_rules',
+      'Tool for getting Prometheus alerting and recording rules. Retrieves information about configured alerting and recording rules in Prometheus. Use this tool to understand what alerts are defined and what metrics are being pre-computed. You can filter rules by type, name, group, and other criteria.',
+      {
+        rule_name: strArr('Rule names filter'),
+        rule_group: strArr('Rule group names filter'),
+        file: strArr('File paths filter'),
+        exclude_alerts: { type: 'boolean', description: 'Exclude alerts flag' },
+        match: strArr('Label selectors'),
+        group_limit: num('Group limit'),
+      },
+      [],
+      () => fail(`failed to get Prometheus rules: ${NOT_FOUND}`),
+    ),
+    tool(
+      'prometheus_create_alert',
+      'Tool for creating a new Prometheus alert rule. This tool allows you to define alerting rules that will trigger notifications when specific conditions are met. You can customize the alert with annotations, labels, and evaluation intervals.',
+      {
+        alertname: text('Name of the alert to create'),
+        expression: text(
+          'PromQL expression that defines the alert condition, If not provided, please generate a query using prometheus_generate_query tool',
+        ),
+        applabel: text(
+          'Application label used to identify the PrometheusRule resource, use alertname if applabel is not provided',
+        ),
+        namespace: text('Kubernetes namespace to create the alert in'),
+        interval: text("Evaluation interval for the alert group (e.g., '30s', '1m', '5m')"),
+        for: text("Duration for which the condition must be true before firing (e.g., '5m')"),
+        annotations: {
+          type: 'object',
+          description: 'Map of annotations to add to the alert (description, summary, etc.)',
+          properties: {},
+        },
+        alertlabels: {
+          type: 'object',
+          description: 'Map of labels to attach to the alert',
+          properties: {},
+        },
+      },
+      ['alertname', 'expression', 'applabel', 'namespace'],
+      undefined,
+      WRITE,
+    ),
+    tool(
+      'prometheus_update_alert',
+      'Tool for updating an existing Prometheus alert rule. This tool allows you to modify the properties of an existing alert without having to delete and recreate it. You can update the condition, annotations, labels, and other attributes.',
+      {
+        alertname: text('Name of the alert to update'),
+        applabel: text(
+          'Application label that identifies the PrometheusRule resource, use alertname if applabel is not provided',
+        ),
+        namespace: text('Kubernetes namespace of the alert'),
+        expression: text('New PromQL expression for the alert condition'),
+        interval: text("New evaluation interval for the alert group (e.g., '30s', '1m', '5m')"),
+        for: text("New duration for which the condition must be true before firing (e.g., '5m')"),
+        annotations: {
+          type: 'object',
+          description: 'New or updated annotations for the alert',
+          properties: {},
+        },
+        alertlabels: {
+          type: 'object',
+          description: 'New or updated labels for the alert',
+          properties: {},
+        },
+      },
+      ['alertname', 'applabel', 'namespace'],
+      undefined,
+      WRITE,
+    ),
+    tool(
+      'prometheus_delete_alert',
+      'Tool for deleting a Prometheus alert rule. This tool removes an existing alert rule from the system. You can either delete a specific alert within a rule group or the entire PrometheusRule resource.',
+      {
+        applabel: text(
+          'Application label that identifies the PrometheusRule resource, use alertname if applabel is not provided',
+        ),
+        namespace: text('Kubernetes namespace of the alert'),
+        alertname: text('Name of the specific alert to delete within the rule group (optional)'),
+      },
+      ['applabel', 'namespace'],
+      undefined,
+      WRITE,
+    ),
+    tool(
+      'prometheus_runtimeinfo',
+      "Tool for getting Prometheus runtime information. Provides detailed information about the Prometheus server's runtime state. Use this tool to monitor server health and performance through details about garbage collection, memory usage, and other runtime metrics.",
+      {},
+      [],
+      () => fail(`failed to get Prometheus runtime info: ${NOT_FOUND}`),
+    ),
+    tool(
+      'prometheus_TSDB_status',
+      'Tool for getting Prometheus TSDB status. Provides information about the time series database (TSDB) status in Prometheus. Use this tool to monitor database health through details about data storage, head blocks, WAL status, and other TSDB metrics.',
+      { limit: num('Number of items limit') },
+      [],
+      () => fail(`failed to get Prometheus TSDB status: ${NOT_FOUND}`),
     ),
   ];
 }
