@@ -161,6 +161,33 @@ describe('vocabulary scoutflo (Scoutflo/kubernetes-mcp-server)', () => {
     );
   });
 
+  it("answers a crash-looping container's log with its last instance's, as the kubelet does", () => {
+    const world = new WorldIndex({
+      ...WORLD,
+      objects: [
+        ...WORLD.objects,
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'worker-1', namespace: 'shop' },
+          spec: { containers: [{ name: 'w' }] },
+          status: {
+            containerStatuses: [
+              {
+                name: 'w',
+                state: { waiting: { reason: 'CrashLoopBackOff' } },
+                lastState: { terminated: { exitCode: 1 } },
+              },
+            ],
+          },
+        },
+      ],
+      logs: [{ namespace: 'shop', pod: 'worker-1', previous: true, text: 'boom\n' }],
+    });
+    const log = scoutfloTools(world).find((t) => t.name === 'pods_log')!;
+    expect(log.run!({ namespace: 'shop', name: 'worker-1' })).toBe('boom\n');
+  });
+
   it('answers logs with tail_lines, nodes as YAML, metrics as JSON', async () => {
     expect(
       (await call('pods_log', { namespace: 'shop', name: 'api-7d9f8b6c5-x2x4z', tail_lines: 1 }))

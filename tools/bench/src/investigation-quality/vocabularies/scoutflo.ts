@@ -299,7 +299,12 @@ export function scoutfloTools(world: WorldIndex, options: ScoutfloOptions = {}):
         if (!name) fail('failed to get pod log, missing argument name');
         let out: string;
         try {
-          out = world.logs({ namespace: ns || 'default', pod: name, tailLines: tail });
+          out = world.logs({
+            namespace: ns || 'default',
+            pod: name,
+            tailLines: tail,
+            previous: crashedInstance(world.get('Pod', name, ns || 'default')),
+          });
         } catch (err) {
           return fail(
             `failed to get pod ${name} log in namespace ${ns}: failed to get pod logs: ${API_ERR}${(err as Error).message}`,
@@ -922,6 +927,24 @@ function prometheusTools(tool: ToolFactory): VocabularyTool[] {
       () => fail(`failed to get Prometheus TSDB status: ${NOT_FOUND}`),
     ),
   ];
+}
+
+/**
+ * The kubelet's choice of container instance for a log read without `previous`
+ * (pkg/kubelet/kubelet_pods.go validateContainerLogStatus): a container waiting to restart
+ * (CrashLoopBackOff) whose last instance terminated answers that instance's log, which the
+ * world keeps as the `previous` log. The container is the one the log read picks (the
+ * default-container annotation, else the first).
+ */
+function crashedInstance(pod: KubeObject | undefined): boolean {
+  if (!pod) return false;
+  const main: string[] = (pod.spec?.containers ?? []).map((c: { name: string }) => c.name);
+  const name =
+    main.length > 1
+      ? (pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] ?? main[0])
+      : main[0];
+  const cs = (pod.status?.containerStatuses ?? []).find((c: { name: string }) => c.name === name);
+  return Boolean(cs && !cs.state?.running && !cs.state?.terminated && cs.lastState?.terminated);
 }
 
 /** `kubectl rollout status`'s one-shot text for a Deployment / StatefulSet / DaemonSet. */
