@@ -8,6 +8,7 @@ import { k8sMcpTools } from './k8s-mcp';
 import { kubectlMcpTools } from './kubectl-mcp';
 import { mcpK8sGoTools } from './mcp-k8s-go';
 import { mcpk8sTools } from './mcpk8s';
+import { scoutfloTools } from './scoutflo';
 import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
 
 /** The name the team's effective config registers every vocabulary's server under. */
@@ -46,6 +47,8 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     foreign('k8s-mcp', k8sMcpTools),
     foreign('mcpk8s', mcpk8sTools),
     foreign('mcp-k8s-go', mcpK8sGoTools),
+    // Scoutflo/kubernetes-mcp-server: its core Kubernetes tools
+    foreign('scoutflo', scoutfloTools),
   ];
 }
 
