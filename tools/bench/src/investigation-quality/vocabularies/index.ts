@@ -47,16 +47,14 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
     foreign('k8s-mcp', k8sMcpTools),
     foreign('mcpk8s', mcpk8sTools),
     foreign('mcp-k8s-go', mcpK8sGoTools),
-    // Scoutflo/kubernetes-mcp-server: its core Kubernetes tools
-    foreign('scoutflo', scoutfloTools),
   ];
 }
 
 /**
- * Vocabularies run only when asked for (`--vocab=aks-mcp`): aks-mcp, whose every tool declares
- * `destructiveHint: true`, which an investigation never calls (API-DECISIONS.md: investigations
- * are read-only). aks-mcp's tools carry mcp-go's default annotations (readOnlyHint false,
- * destructiveHint true), so Inquest answers from no cluster data there, by design.
+ * Vocabularies run only when asked for (`--vocab=kubectl-mcp,aks-mcp,scoutflo`): kubectl-mcp and
+ * scoutflo, and aks-mcp, whose every tool carries mcp-go's default annotations (readOnlyHint
+ * false, destructiveHint true), which an investigation never calls (API-DECISIONS.md:
+ * investigations are read-only): Inquest answers from no cluster data there, by design.
  */
 export function optionalVocabularies(options: VocabularyOptions = {}): Vocabulary[] {
   return [
@@ -64,5 +62,9 @@ export function optionalVocabularies(options: VocabularyOptions = {}): Vocabular
     // engine reads it as well as the default ones
     foreign('kubectl-mcp', kubectlMcpTools),
     foreign('aks-mcp', (world) => aksMcpTools(world, { tools: options.aksMcpTools ?? 'legacy' })),
+    // Scoutflo/kubernetes-mcp-server's core Kubernetes tools without annotations, as its code
+    // declares none (the mcp-go it builds on sends its defaults, destructiveHint true, as
+    // aks-mcp's do: scoutfloTools(world, { annotations: 'mcp-go' }))
+    foreign('scoutflo', scoutfloTools),
   ];
 }

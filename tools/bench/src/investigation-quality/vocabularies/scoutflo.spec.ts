@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WorldIndex } from '@inquest/kube';
 import type { Scenario } from '../scenario';
-import { vocabularies } from './index';
+import { optionalVocabularies } from './index';
 import { scoutfloTools } from './scoutflo';
 
 /** A small world: a crashing pod of a Deployment, a node, events, metrics. */
@@ -66,7 +66,7 @@ const WORLD: Scenario = {
 };
 
 describe('vocabulary scoutflo (Scoutflo/kubernetes-mcp-server)', () => {
-  const vocab = vocabularies().find((v) => v.name === 'scoutflo')!;
+  const vocab = optionalVocabularies().find((v) => v.name === 'scoutflo')!;
   let running: Awaited<ReturnType<typeof vocab.start>>;
   const client = new Client({ name: 'scoutflo-spec', version: '0.0.0' });
   beforeAll(async () => {
