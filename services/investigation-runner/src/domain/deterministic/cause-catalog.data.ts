@@ -2584,6 +2584,40 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Run the image the schema matches (roll back, or pin the image by digest), or apply the migration that adds {col}{col2}{col3} before this build serves traffic.',
   },
   // ------------------------------------------------ end of: round25 (r25a)
+  // ------------------------------------------------ round26 (r26a): a server's or a client's own line about the state it refuses
+  // the variables of these rules: finding-vars-r26a.ts
+  {
+    // libpq refuses a client private key whose file is readable by group or others (a Secret
+    // volume's files are 0644 unless its defaultMode says otherwise); the client fails before it
+    // connects, so the server logs nothing
+    id: 'libpq_key_file_permissions',
+    class: 'crashloop_connection',
+    title:
+      'libpq refuses the client private key: its file has group or world access (Secret volume mode)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'private key file "(?<key_file>[^"\\n]+)" has group or world access[^\\n]*',
+    cause:
+      '{subject} exits at start and restarts (CrashLoopBackOff): its PostgreSQL client library refuses its client certificate\'s key before it connects, "{fact}". The key {key_file}{key_volume} is readable by group or others: a Secret volume\'s files get mode 0644 (defaultMode 420) unless the volume sets another, and libpq accepts a key only with 0600 (owned by the process\'s user) or 0640 (owned by root); the database itself is not involved',
+    fix: 'Mount the key with a stricter mode: set defaultMode: 0400 (or 0600) on the Secret volume{key_volume_fix} and run the container as the user that owns it (or 0640 with fsGroup), or copy the key with chmod 0600 in an init step; then restart {subject}.',
+  },
+  {
+    // the mysqljs driver (`mysql` on npm) speaks only mysql_native_password: a MySQL 8 server (or
+    // user) that asks for caching_sha2_password, its default since 8.0.4, gets errno 1251
+    id: 'mysql_client_auth_plugin_unsupported',
+    class: 'crashloop_connection',
+    title:
+      'the MySQL client cannot speak the authentication plugin the server asks for (ER_NOT_SUPPORTED_AUTH_MODE)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'ER_NOT_SUPPORTED_AUTH_MODE: [^\\n]*|Client does not support authentication protocol requested by server[^\\n]*',
+    cause:
+      '{subject} cannot log in to MySQL: "{fact}". The server asks for an authentication plugin its client library does not implement{mysql_auth_plugin}; the old Node.js `mysql` (mysqljs) driver and other clients older than MySQL 8 speak only mysql_native_password, while MySQL 8 creates users with caching_sha2_password by default, so the connection fails during the handshake and the process exits',
+    fix: 'Either move {subject} to a client that supports caching_sha2_password (for Node.js: mysql2), or switch its database user to the old plugin (`ALTER USER \'<user>\'@\'%\' IDENTIFIED WITH mysql_native_password BY \'<password>\'`){mysql_auth_fix}; then restart {subject}.',
+  },
+  // ------------------------------------------------ end of: round26 (r26a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',
