@@ -16,11 +16,14 @@ function keyVolume(x: FindingContext): Vars {
   const mounts = (pod?.fields['mountPaths'] ?? '')
     .split(', ')
     .map((m) => /^(\S+) from (\S+)$/.exec(m))
-    .filter((m): m is RegExpExecArray => !!m && file.startsWith(`${m[1].replace(/\/$/, '')}/`))
+    .filter((m): m is RegExpExecArray => !!m && file.startsWith(`${m[1]!.replace(/\/$/, '')}/`))
     .sort((a, b) => b[1]!.length - a[1]!.length);
   const volume = mounts[0]?.[2];
   return volume
-    ? { key_volume: ` (volume ${volume}, mounted at ${mounts[0]![1]})`, key_volume_fix: ` ${volume}` }
+    ? {
+        key_volume: ` (volume ${volume}, mounted at ${mounts[0]![1]})`,
+        key_volume_fix: ` ${volume}`,
+      }
     : { key_volume: '', key_volume_fix: '' };
 }
 
@@ -46,11 +49,18 @@ function mysqlAuthPlugin(x: FindingContext): Vars {
   if (!pod) return { mysql_auth_plugin: '', mysql_auth_fix: '' };
   const values = [
     ...pod.containers.flatMap((c) => Object.values(c.env)),
-    ...configMapNamesOf(pod).flatMap((m) => Object.values(jsonField(x.model.get('configmap', m, ns), 'data'))),
+    ...configMapNamesOf(pod).flatMap((m) =>
+      Object.values(jsonField(x.model.get('configmap', m, ns), 'data')),
+    ),
   ].map(String);
   const hosts = new Set(
     values
-      .map((v) => /^(?:[a-z]+:\/\/)?(?:[^@/\s]*@)?([a-z0-9][a-z0-9-]*)(?:\.[a-z0-9.-]+)?(?::\d+)?(?:\/\S*)?$/.exec(v.trim())?.[1])
+      .map(
+        (v) =>
+          /^(?:[a-z]+:\/\/)?(?:[^@/\s]*@)?([a-z0-9][a-z0-9-]*)(?:\.[a-z0-9.-]+)?(?::\d+)?(?:\/\S*)?$/.exec(
+            v.trim(),
+          )?.[1],
+      )
       .filter((h): h is string => !!h),
   );
   for (const host of hosts) {
@@ -71,7 +81,87 @@ function mysqlAuthPlugin(x: FindingContext): Vars {
   return { mysql_auth_plugin: '', mysql_auth_fix: '' };
 }
 
+/** MySQL's version id (80040) as a version (8.0.40) */
+function mysqlVersion(id: string | undefined): string {
+  const n = Number(id);
+  if (!id || !Number.isFinite(n) || n < 10000) return id ?? '';
+  return `${Math.floor(n / 10000)}.${Math.floor(n / 100) % 100}.${n % 100}`;
+}
+
+/**
+ * The image a MySQL that refuses a newer data directory runs: a tag without a patch version
+ * (mysql:8.0, :8, :latest, none) and no digest resolves to whatever build the node has cached.
+ */
+function mysqlDowngrade(x: FindingContext): Vars {
+  const run = mysqlVersion(x.f.groups['mysql_run']);
+  const built = mysqlVersion(x.f.groups['mysql_built']);
+  const pod = podOf(x);
+  const c =
+    pod?.containers.find(
+      (k) => !k.init && /mysql|mariadb|percona/i.test(k.specImage ?? k.image ?? ''),
+    ) ?? x.container;
+  const image = c?.specImage ?? c?.image ?? '';
+  const base: Vars = {
+    mysql_run_v: run,
+    mysql_built_v: built,
+    mysql_image: '',
+    mysql_image_fix: '',
+  };
+  if (!image) return base;
+  const at = image.lastIndexOf('/');
+  const tagAt = image.indexOf(':', at + 1);
+  const repo = tagAt > 0 ? image.slice(0, tagAt) : image.replace(/@.*$/, '');
+  const tag = tagAt > 0 ? image.slice(tagAt + 1) : '';
+  const moving = !image.includes('@') && !/^\d+\.\d+\.\d+/.test(tag);
+  base['mysql_image_fix'] = ` (${repo}:${built})`;
+  if (!moving) {
+    base['mysql_image'] = `. Its image is ${image}`;
+    return base;
+  }
+  const cached = x.model.events.find(
+    (e) =>
+      e.object?.name === pod?.name &&
+      /already present on machine/i.test(e.message) &&
+      e.message.includes(image),
+  );
+  base['mysql_image'] = `. Its image ${image} is a moving tag (no patch version, no digest): ${
+    cached
+      ? `on node ${pod?.node ?? 'where it runs'} the kubelet reused the image it had cached ("${cached.message}"), an older build of that tag (${run}), while a node that pulled the tag later ran ${built} on the same volume and upgraded it`
+      : `the node where it runs resolves it to the ${run} build it has (an imagePullPolicy of IfNotPresent reuses a cached image), while ${built} ran on the same volume before and upgraded it`
+  }`;
+  return base;
+}
+
+/** the pod an Erlang node name (rabbit@<pod>.<service>...) belongs to, and whether only it changed */
+function erlangPeer(x: FindingContext): Vars {
+  const node = x.f.groups['erl_node'] || x.f.groups['erl_node2'] || '';
+  const host = /@([a-z0-9-]+)/i.exec(node)?.[1];
+  const ns = podOf(x)?.namespace ?? x.f.object?.namespace;
+  // a node that logs the mismatch of its own cookie file is the refused one
+  const peer = host ? x.model.get('pod', host, ns) : node ? undefined : podOf(x);
+  if (!peer)
+    return {
+      erl_peer: node ? `node ${node}` : 'the refused node',
+      erl_cookie: '',
+      erl_cookie_fix: '',
+    };
+  const siblings = x.model
+    .podsOf(x.model.workloadOf(peer).kind, x.model.workloadOf(peer).name, ns)
+    .filter((p) => p.name !== peer.name);
+  const older = siblings.filter((p) => p.created && peer.created && p.created < peer.created);
+  return {
+    erl_peer: `pod ${peer.name}${node ? ` (node ${node})` : ''}`,
+    erl_cookie:
+      older.length && older.length === siblings.length
+        ? ` (${peer.name} is the only pod recreated since the others started: a chart that generates the cookie when no value is set writes a new one on every upgrade, and only pods started after it get it)`
+        : '',
+    erl_cookie_fix: older.length ? ` (${older.map((p) => p.name).join(', ')})` : '',
+  };
+}
+
 export const R26A_VARS: Record<string, (x: FindingContext) => Vars> = {
   libpq_key_file_permissions: keyVolume,
   mysql_client_auth_plugin_unsupported: mysqlAuthPlugin,
+  mysql_datadir_downgrade: mysqlDowngrade,
+  erlang_cookie_mismatch: erlangPeer,
 };
