@@ -159,6 +159,12 @@ const named = (kind: string, name: string, namespace?: string): ObjectView => ({
   namespace,
 });
 
+/** round26 (r26a): a cluster member that waits for its peers' tables (RabbitMQ / Mnesia) */
+const PEERS_UNREACHABLE = /timeout_waiting_for_tables|Error while waiting for Mnesia tables/i;
+/** round26 (r26a): a MySQL client that cannot speak the auth plugin the server asks for */
+const MYSQL_AUTH_PLUGIN_REFUSED =
+  /ER_NOT_SUPPORTED_AUTH_MODE|Client does not support authentication protocol requested by server/;
+
 export class Gatherer {
   private budget: number;
   /** the kubeconfig context tools that require one are given (the current one) */
@@ -1034,6 +1040,9 @@ export class Gatherer {
     await this.inspectDataStoreLogs();
     // ... a client refused for its password: whether the database started on kept data
     await this.inspectR21Data();
+    // ... round26 (r26a): a cluster member that cannot reach its peers: the peers' logs say why;
+    // a MySQL client refused its auth plugin: the server's configuration
+    await this.inspectR26a();
     await genericDone;
     // 7. an autoscaler that cannot read the resource metrics API: metrics-server's log says why
     await this.inspectMetricsServer();
@@ -1724,6 +1733,36 @@ export class Gatherer {
       }
     }
     await Promise.all(picks.map(({ pod, container }) => this.podLogs(pod, 500, container)));
+  }
+
+  /**
+   * round26 (r26a): a member of a clustered store that waits for its peers (RabbitMQ's Mnesia
+   * "timeout_waiting_for_tables") gets no reason in its own log: the peers log why they refuse
+   * it (an Erlang cookie that differs: "Connection attempt from disallowed node"), so the logs
+   * of up to two other pods of its workload are read. A MySQL client that cannot speak the
+   * server's auth plugin (ER_NOT_SUPPORTED_AUTH_MODE): the ConfigMaps of its namespace (the
+   * server's my.cnf says which plugin it gives users).
+   */
+  private async inspectR26a(): Promise<void> {
+    const waiting = this.model.logs.filter(
+      (l) => l.pod && l.lines.some((x) => PEERS_UNREACHABLE.test(x.text)),
+    );
+    const peers = new Map<string, ObjectView>();
+    for (const l of waiting.slice(0, 2)) {
+      const pod = this.model.get('pod', l.pod!, l.namespace);
+      if (!pod) continue;
+      const w = this.model.workloadOf(pod);
+      if (w.kind === 'pod') continue;
+      for (const p of this.model.podsOf(w.kind, w.name, pod.namespace))
+        if (p.name !== pod.name && !this.model.logs.some((x) => x.pod === p.name))
+          peers.set(`${p.namespace ?? ''}/${p.name}`, p);
+    }
+    await Promise.all([...peers.values()].slice(0, 2).map((p) => this.podLogs(p, 300)));
+    const refused = this.model.logs.find((l) =>
+      l.lines.some((x) => MYSQL_AUTH_PLUGIN_REFUSED.test(x.text)),
+    );
+    if (refused?.namespace && !this.model.list('configmap', refused.namespace).length)
+      await this.listKind('configmap', refused.namespace);
   }
 
   /**
