@@ -2584,6 +2584,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Run the image the schema matches (roll back, or pin the image by digest), or apply the migration that adds {col}{col2}{col3} before this build serves traffic.',
   },
   // ------------------------------------------------ end of: round25 (r25a)
+  // ------------------------------------------------ round26 (r26c): what the node or the data says, not the container
+  // the finding that compares objects: diagnose-r26c.ts
+  {
+    // not matched line by line: diagnose-r26c compares the kubelet's SystemOOM on a node with
+    // the OOMKilled containers there (no memory limit, or killed at that moment)
+    id: 'node_system_oom_victim',
+    class: 'oom_killed',
+    title: 'the node ran out of memory (SystemOOM): the kernel OOM killer picked this container',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} is OOMKilled because its node {node} ran out of memory, not because of its own limit{own_limit}: the kubelet recorded {oom_times} on the node ("{fact}"), and the kernel OOM killer picks a victim among all processes on the node{hog}',
+    fix: '{hog_fix}; give {subject} a memory request and limit that match its use, so the kernel stops picking it first and the scheduler accounts for it; `kubectl describe node {node}` and `kubectl top pod -A` show what the node holds.',
+  },
+  // ------------------------------------------------ end of: round26 (r26c)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -508,9 +508,17 @@ function parseQuestion(
     /\b(?:what(?:'s| is| has)? (?:broke|broken|happened|wrong|going on)|why\b|root cause)/i.test(
       message,
     );
+  // (r26c) "X logged 'Y' during the night. Is it still broken / do we need to do something?"
+  // reports what was seen and asks whether it still fails: a health check, not a count of lines
+  const stillAsked =
+    phrase &&
+    !/\b(?:which|how many|how often|did|does|do)\b/i.test(message.slice(0, phrase.index)) &&
+    /\b(?:still (?:broken|failing|down|an? (?:issue|problem)|happening|going on|erroring|affected)|(?:need|have) to do (?:something|anything)|anything (?:we need )?to do|(?:is|are) (?:it|they|\w[\w-]*) (?:ok|okay|fine|fixed|resolved|recovered|healthy) now)\b/i.test(
+      message.slice(phrase.index + phrase[0].length),
+    );
   // "how many 'could not serialize access' errors has X logged since 14:00?"
   const counted =
-    (reported ? null : phrase) ??
+    (reported || stillAsked ? null : phrase) ??
     /\bhow many\s+(?:times\s+)?["'`“‘]([^"'`”’]{3,120})["'`”’][^?]{0,60}\blog(?:ged|s)?\b/i.exec(
       message,
     );

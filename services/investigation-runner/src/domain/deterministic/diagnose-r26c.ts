@@ -1,0 +1,137 @@
+/**
+ * A rule of round26 (r26c) that compares objects (cause-catalog.data.ts, its "round26 (r26c)"
+ * block): a container OOMKilled on a node whose kubelet recorded SystemOOM. The kubelet records
+ * SystemOOM only for an OOM kill outside any container's cgroup limit: the whole node ran out of
+ * memory and the kernel picked a victim. A container without a memory limit cannot reach a limit
+ * of its own; one with a limit counts only when a SystemOOM falls at its kill. The pod that uses
+ * the most memory on that node (kubectl top) is named.
+ */
+import type { CauseEntry } from './cause-catalog.data';
+import type { Finding } from './diagnose';
+import { quantity, type ClusterModel } from './model';
+
+const SYSTEM_OOM = /^SystemOOM$/;
+/** a SystemOOM this close to a container's kill is that kill */
+const SAME_KILL_MS = 3 * 60_000;
+
+export function r26cFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
+  const entry = entries.find((e) => e.id === 'node_system_oom_victim');
+  return entry ? systemOomVictims(model, entry) : [];
+}
+
+const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)}Mi`;
+
+function systemOomVictims(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const pod of model.list('pod')) {
+    if (pod.kind !== 'pod' || !pod.node) continue;
+    const ooms = model.events.filter(
+      (e) =>
+        e.object?.name === pod.node &&
+        (!e.object.kind || /^node$/i.test(e.object.kind)) &&
+        SYSTEM_OOM.test(e.reason ?? ''),
+    );
+    if (!ooms.length) continue;
+    for (const c of pod.containers) {
+      const kill = [c.last, c.terminated].find((s) => s?.reason === 'OOMKilled');
+      if (!kill) continue;
+      // resources read (a listing shows none) and no memory limit: no cgroup limit to reach
+      const unlimited =
+        !c.limits['memory'] &&
+        (Object.keys(c.limits).length > 0 || Object.keys(c.requests).length > 0);
+      const atKill =
+        kill.at !== undefined &&
+        ooms.some((e) => {
+          const at = e.last ?? e.first;
+          return at !== undefined && Math.abs(at - kill.at!) <= SAME_KILL_MS;
+        });
+      if (!unlimited && !atKill) continue;
+      const workload = model.workloadOf(pod).name;
+      const key = `${pod.namespace ?? ''}/${workload}/${pod.node}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const sorted = [...ooms].sort((a, b) => (a.last ?? a.first ?? 0) - (b.last ?? b.first ?? 0));
+      const times = sorted
+        .map((e) => e.last ?? e.first)
+        .filter((t): t is number => t !== undefined)
+        .map((t) => new Date(t).toISOString().slice(11, 16));
+      // who holds the node's memory: the largest pod of another workload on that node
+      const node = model.get('node', pod.node);
+      const listed = new Set((node?.fields['pods'] ?? '').split(',').filter(Boolean));
+      const onNode = (name: string, ns?: string) =>
+        model.get('pod', name, ns)?.node === pod.node || listed.has(`${ns ?? ''}/${name}`);
+      const hog = model.metrics
+        .filter(
+          (m) =>
+            m.kind === 'pod' &&
+            m.memory &&
+            onNode(m.name, m.namespace) &&
+            !(m.namespace === pod.namespace && m.name === pod.name),
+        )
+        .map((m) => ({ m, bytes: quantity(m.memory) }))
+        .sort((a, b) => b.bytes - a.bytes)[0];
+      const hogPod = hog ? model.get('pod', hog.m.name, hog.m.namespace) : undefined;
+      const hogWorkload = hogPod
+        ? model.workloadOf(hogPod).name
+        : hog
+          ? hog.m.name.replace(/-[a-z0-9]{6,10}-[a-z0-9]{5}$/, '')
+          : '';
+      const nodeUse = model.metrics.find((m) => m.kind === 'node' && m.name === pod.node)?.memory;
+      const hogLimit = hogPod?.containers.length
+        ? hogPod.containers.some((x) => x.limits['memory'])
+          ? ''
+          : ', with no memory limit'
+        : '';
+      // no memory figures: the other workloads' pods there that have no memory limit (largest
+      // request first) are what may take the node's memory
+      const unlimitedThere = hog
+        ? undefined
+        : (node ? model.podsOn(node) : [])
+            .filter(
+              (p) =>
+                p.name !== pod.name &&
+                model.workloadOf(p).name !== workload &&
+                p.containers.length &&
+                p.containers.some(
+                  (x) =>
+                    !x.limits['memory'] &&
+                    (Object.keys(x.limits).length || Object.keys(x.requests).length),
+                ),
+            )
+            .map((p) => ({
+              p,
+              req: p.containers.reduce((a, x) => a + quantity(x.requests['memory']), 0),
+            }))
+            .sort((a, b) => b.req - a.req)[0];
+      const suspect = unlimitedThere ? model.workloadOf(unlimitedThere.p).name : '';
+      out.push({
+        entry,
+        object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+        workload,
+        fact: sorted[sorted.length - 1]!.message,
+        at: kill.at,
+        groups: {
+          node: pod.node,
+          oom_times: `${ooms.length} SystemOOM event${ooms.length === 1 ? '' : 's'}${times.length ? ` (${times.join(', ')})` : ''}`,
+          own_limit: c.limits['memory']
+            ? ` (its limit ${c.limits['memory']} was not reached: the SystemOOM fell at its kill)`
+            : ` (${c.name} has no memory limit, so no limit of its own was reached)`,
+          hog: hog
+            ? `. On ${pod.node}, ${hogWorkload}${hog.m.namespace ? ` (namespace ${hog.m.namespace})` : ''} uses ${mib(hog.bytes)}${nodeUse ? ` of the node's ${nodeUse} in use` : ''}${hogLimit} (pod ${hog.m.name}): it took the node's memory`
+            : unlimitedThere
+              ? `. No memory figures were read; on ${pod.node}, ${suspect}${unlimitedThere.p.namespace ? ` (namespace ${unlimitedThere.p.namespace})` : ''} runs with no memory limit${unlimitedThere.req ? ` (memory request ${mib(unlimitedThere.req)})` : ''} (pod ${unlimitedThere.p.name}): nothing bounds what it takes of the node's memory`
+              : '',
+          hog_fix: hog
+            ? `Put a memory limit on ${hogWorkload} (or lower its load, or move it to a node of its own)`
+            : unlimitedThere
+              ? `Check \`kubectl top pod -A\` on ${pod.node}; put a memory limit on ${suspect} (or whichever pod uses the node's memory)`
+              : "Find the pod that uses the node's memory (`kubectl top pod -A` on that node) and give it a memory limit",
+        },
+        where: 'event',
+        source: 'r26c',
+      });
+    }
+  }
+  return out;
+}
