@@ -2599,6 +2599,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} is OOMKilled because its node {node} ran out of memory, not because of its own limit{own_limit}: the kubelet recorded {oom_times} on the node ("{fact}"), and the kernel OOM killer picks a victim among all processes on the node{hog}',
     fix: '{hog_fix}; give {subject} a memory request and limit that match its use, so the kernel stops picking it first and the scheduler accounts for it; `kubectl describe node {node}` and `kubectl top pod -A` show what the node holds.',
   },
+  {
+    // not matched line by line: diagnose-r26c compares the image digests of one ReplicaSet's pods
+    // with the kubelet's "already present on machine" / "Successfully pulled" events
+    id: 'tag_split_cached_image',
+    class: 'recent_change',
+    title:
+      'a tag pushed again: pods on nodes that cached the old build still run it (imagePullPolicy IfNotPresent)',
+    role: 'cause',
+    strength: 0.84,
+    on: [],
+    cause:
+      '{subject} runs two builds under one image reference: {image} resolved to {old_digest} in {old_pods}, but to {new_digest} in the other {new_pods}. The tag was pushed again; on nodes that already had the old image cached the kubelet did not pull ("{fact}": imagePullPolicy IfNotPresent does not ask the registry for a tag it has), so those pods still run the stale, old image.{versions} Requests the Service sends there get the old behaviour',
+    fix: "Deploy {subject} with an immutable tag (the version) or by digest (`{image}` → `...@{new_digest}`), or set imagePullPolicy: Always for a moving tag, then restart it (`kubectl rollout restart`); check every pod's imageID afterwards (`kubectl get pods -o jsonpath='{..imageID}'`).",
+  },
   // ------------------------------------------------ end of: round26 (r26c)
   // ---------------------------------------------------------------- symptoms
   {

@@ -9,6 +9,7 @@
 import type { CauseEntry } from './cause-catalog.data';
 import type { Finding } from './diagnose';
 import { quantity, type ClusterModel } from './model';
+import type { ContainerView, ObjectView } from './observe/views';
 
 const SYSTEM_OOM = /^SystemOOM$/;
 /** a SystemOOM this close to a container's kill is that kill */
@@ -16,8 +17,119 @@ const SAME_KILL_MS = 3 * 60_000;
 
 export function r26cFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const entry = entries.find((e) => e.id === 'node_system_oom_victim');
-  return entry ? systemOomVictims(model, entry) : [];
+  const stale = entries.find((e) => e.id === 'tag_split_cached_image');
+  return [
+    ...(entry ? systemOomVictims(model, entry) : []),
+    ...(stale ? cachedOldBuilds(model, stale) : []),
+  ];
 }
+
+const digestOf = (id?: string) => /sha256:[0-9a-f]{8,}/.exec(id ?? '')?.[0];
+/** the kubelet did not pull: the image under that reference was on the node already */
+const ALREADY_PRESENT = /Container image "([^"]+)" already present on machine/;
+const PULLED = /Successfully pulled image "([^"]+)"/;
+/** a version a process states when it starts */
+const VERSION_LINE =
+  /\b(?:start\w*|version|release|build)\b[^\n]{0,80}?\bv?(\d+\.\d+\.\d+(?:[-+][\w.]+)?)\b/i;
+
+/**
+ * One ReplicaSet's pods (one pod template) whose container runs the same image reference, a tag
+ * and no digest, resolved to two digests: the tag was pushed again, and the pods that started on
+ * a node that had the old build cached ran it (the kubelet's "already present on machine": with
+ * imagePullPolicy IfNotPresent it does not ask the registry), while the others pulled the new one.
+ */
+function cachedOldBuilds(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const groups = new Map<string, { pods: ObjectView[] }>();
+  for (const pod of model.list('pod')) {
+    if (pod.kind !== 'pod' || hasFinishedPod(pod)) continue;
+    const template =
+      pod.owner?.kind?.toLowerCase() === 'replicaset'
+        ? pod.owner.name
+        : /^(.*-[a-z0-9]{6,10})-[a-z0-9]{5}$/.exec(pod.name)?.[1];
+    if (!template) continue;
+    const key = `${pod.namespace ?? ''}/${template}`;
+    const g = groups.get(key) ?? { pods: [] };
+    g.pods.push(pod);
+    groups.set(key, g);
+  }
+  for (const { pods } of groups.values()) {
+    if (pods.length < 2) continue;
+    const names = new Set(pods.flatMap((p) => p.containers.map((c) => c.name)));
+    for (const name of names) {
+      const runs = pods
+        .map((p) => ({ p, c: p.containers.find((c) => c.name === name && !c.init) }))
+        .filter(
+          (x): x is { p: ObjectView; c: ContainerView } => !!x.c?.image && !!digestOf(x.c.imageID),
+        );
+      if (runs.length < 2) continue;
+      const image = runs[0]!.c.image!;
+      if (/@sha256:/.test(image) || runs.some((x) => x.c.image !== image)) continue;
+      const byDigest = new Map<string, ObjectView[]>();
+      for (const x of runs) {
+        const d = digestOf(x.c.imageID)!;
+        byDigest.set(d, [...(byDigest.get(d) ?? []), x.p]);
+      }
+      if (byDigest.size < 2) continue;
+      // which pods did not pull (the kubelet found the reference on the node), which pulled
+      const said = (p: ObjectView, re: RegExp) =>
+        model.events.find(
+          (e) =>
+            e.object?.name === p.name &&
+            (!e.namespace || !p.namespace || e.namespace === p.namespace) &&
+            re.exec(e.message)?.[1] === image,
+        );
+      const cachedDigests = [...byDigest].filter(([, ps]) =>
+        ps.every((p) => said(p, ALREADY_PRESENT)),
+      );
+      const pulledDigests = [...byDigest].filter(([, ps]) => ps.some((p) => said(p, PULLED)));
+      if (!cachedDigests.length) continue;
+      const [oldDigest, oldPods] = cachedDigests[0]!;
+      const [newDigest, newPods] =
+        pulledDigests.find(([d]) => d !== oldDigest) ??
+        [...byDigest].find(([d]) => d !== oldDigest)!;
+      const version = (ps: ObjectView[]) => {
+        for (const p of ps)
+          for (const l of model.logs.filter((x) => x.pod === p.name))
+            for (const x of l.lines) {
+              const m = VERSION_LINE.exec(x.text);
+              if (m) return { v: m[1]!, line: x.text };
+            }
+        return undefined;
+      };
+      const vOld = version(oldPods);
+      const vNew = version(newPods);
+      const nodes = (ps: ObjectView[]) =>
+        [...new Set(ps.map((p) => p.node).filter(Boolean))].join(', ');
+      const evidence = said(oldPods[0]!, ALREADY_PRESENT)!;
+      const workload = model.workloadOf(oldPods[0]!).name;
+      out.push({
+        entry,
+        object: { kind: 'deployment', name: workload, namespace: oldPods[0]!.namespace },
+        workload,
+        fact: evidence.message,
+        at: evidence.last ?? evidence.first,
+        groups: {
+          image,
+          container: name,
+          old_digest: `${oldDigest.slice(0, 19)}…`,
+          new_digest: `${newDigest.slice(0, 19)}…`,
+          old_pods: `${oldPods.length} of ${runs.length} pods (${oldPods.map((p) => p.name).join(', ')}${nodes(oldPods) ? ` on ${nodes(oldPods)}` : ''})`,
+          new_pods: `${newPods.length} (${newPods.map((p) => p.name).join(', ')}${nodes(newPods) ? ` on ${nodes(newPods)}` : ''})`,
+          versions:
+            vOld && vNew && vOld.v !== vNew.v
+              ? ` Their logs say so: the stale pods start version ${vOld.v} ("${vOld.line.slice(0, 160)}"), the others ${vNew.v}.`
+              : '',
+        },
+        where: 'event',
+        source: 'r26c',
+      });
+    }
+  }
+  return out;
+}
+
+const hasFinishedPod = (p: ObjectView) => /Succeeded|Completed|Failed/.test(p.status ?? '');
 
 const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)}Mi`;
 
