@@ -141,7 +141,7 @@ function systemOomVictims(model: ClusterModel, entry: CauseEntry): Finding[] {
     const ooms = model.events.filter(
       (e) =>
         e.object?.name === pod.node &&
-        (!e.object.kind || /^node$/i.test(e.object.kind)) &&
+        (!e.object?.kind || /^node$/i.test(e.object.kind)) &&
         SYSTEM_OOM.test(e.reason ?? ''),
     );
     if (!ooms.length) continue;

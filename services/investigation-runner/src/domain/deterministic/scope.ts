@@ -6,6 +6,7 @@ import { namesToken } from './text';
 import { meshOrExpansionQuestion } from './questions-r23a';
 import { gitopsQuestion } from './questions-r24b';
 import { irsaQuestion } from './questions-r24a';
+import { drainImpactQuestion } from './questions-r26c';
 
 /** What the incident is about, before any tool is called. */
 export interface Subject {
@@ -62,6 +63,8 @@ export type Question =
   | { type: 'replicas'; subject?: string }
   /** "which node is kafka-2 running on?" */
   | { type: 'placement'; subject?: string }
+  /** (r26c) "which deployments have all their pods on ip-10-0-12-41 (before I drain it)?" */
+  | { type: 'drain_impact'; node: string; namespace?: string }
   /** "which pods have no memory limit?" */
   | { type: 'unset'; resource: 'memory' | 'cpu'; field: 'limits' | 'requests'; namespace?: string }
   /** "what's the memory limit on search-api, and which pod is closest to it?" */
@@ -447,6 +450,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const drain = drainImpactQuestion(t, namespaces, subjects);
+  if (drain) return drain;
   const gitops = gitopsQuestion(t, namespaces, nearWords(t));
   if (gitops) return gitops;
   const irsa = irsaQuestion(t, namespaces);
