@@ -2613,6 +2613,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} runs two builds under one image reference: {image} resolved to {old_digest} in {old_pods}, but to {new_digest} in the other {new_pods}. The tag was pushed again; on nodes that already had the old image cached the kubelet did not pull ("{fact}": imagePullPolicy IfNotPresent does not ask the registry for a tag it has), so those pods still run the stale, old image.{versions} Requests the Service sends there get the old behaviour',
     fix: "Deploy {subject} with an immutable tag (the version) or by digest (`{image}` → `...@{new_digest}`), or set imagePullPolicy: Always for a moving tag, then restart it (`kubectl rollout restart`); check every pod's imageID afterwards (`kubectl get pods -o jsonpath='{..imageID}'`).",
   },
+  {
+    // MongoDB refuses data files whose featureCompatibilityVersion is older than it supports
+    // (an upgrade that skipped a major version: 4.4 -> 6.0 without 5.0), exit code 62
+    id: 'mongod_fcv_too_old',
+    class: 'crashloop_config',
+    title: "mongod refuses its data files' featureCompatibilityVersion (Wrong mongod version)",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: "Wrong mongod version[^\\n]*?featureCompatibilityVersion[^\\n]*?version: \\\\?\"(?<fcv>\\d+\\.\\d+)\\\\?\"(?:[^\\n]*?(?<expected>expected '\\d+(?:\\.\\d+)*'?(?: or '\\d+(?:\\.\\d+)*'?)*))?",
+    cause:
+      '{subject} (mongod) refuses to start on its data ("Wrong mongod version"): the data files\' featureCompatibilityVersion is {fcv}, which this mongod version no longer accepts ({expected}). MongoDB upgrades one major version at a time, raising setFeatureCompatibilityVersion before the next: the image was upgraded past a version, so mongod exits (code 62) on every start',
+    fix: 'Roll {subject} back to the image that matches featureCompatibilityVersion {fcv}, run `db.adminCommand({setFeatureCompatibilityVersion: "<next major>"})` through each major version in turn (e.g. 4.4 -> 5.0 -> 6.0, one image per step), then upgrade the image; never skip a major version.',
+  },
   // ------------------------------------------------ end of: round26 (r26c)
   // ---------------------------------------------------------------- symptoms
   {

@@ -981,9 +981,10 @@ export class Gatherer {
     // (r24b) the object a failure names that lives outside the pod: a ConfigMap that gives the JVM
     // an agent jar, the SecretProviderClass that is to sync a missing Secret
     await this.r24bReadWhatIsGivenFromOutside();
-    // (r26c) a container OOMKilled: its node's events (a SystemOOM is the whole node out of
-    // memory) and, after one, what every pod there uses
-    await this.r26cReadNodesOfOomKills();
+    // (r26c) a crashing dependency's last rollout (its ReplicaSets' images); a container
+    // OOMKilled: its node's events (a SystemOOM is the whole node out of memory) and, after one,
+    // what every pod there uses
+    await this.r26cReadBehindFailures();
     // requests a mesh sidecar refuses (403 RBAC: access denied): istiod says which policy it pushed
     if (this.model.logs.some((l) => l.lines.some((x) => MESH_DENIED.test(x.text))))
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
@@ -3267,8 +3268,41 @@ export class Gatherer {
    * events are read. After one, the pods of every namespace (which run on that node) and their
    * memory use: who took the node's memory.
    */
-  private async r26cReadNodesOfOomKills(): Promise<void> {
+  private async r26cReadBehindFailures(): Promise<void> {
     const { model } = this;
+    // a crashing workload that is not a subject (a dependency): its ReplicaSets read one by one
+    // when their listing shows no image, so its last rollout (the image it changed) is known
+    const crashing = new Map<string, { name: string; namespace?: string }>();
+    for (const p of model.list('pod'))
+      if (
+        p.kind === 'pod' &&
+        p.containers.some(
+          (c) => c.waiting?.reason === 'CrashLoopBackOff' && (c.restarts ?? 0) > 0,
+        ) &&
+        !this.scope.subjects.some((s) => model.matches(p, s))
+      ) {
+        const w = model.workloadOf(p);
+        crashing.set(`${p.namespace ?? ''}/${w.name}`, { name: w.name, namespace: p.namespace });
+      }
+    for (const w of [...crashing.values()].slice(0, 2)) {
+      const sets = model
+        .list('replicaset', w.namespace)
+        .filter(
+          (r) =>
+            r.kind === 'replicaset' &&
+            r.namespace === w.namespace &&
+            (r.owner?.name === w.name ||
+              (r.name.startsWith(`${w.name}-`) &&
+                /^[a-z0-9]{6,10}$/.test(r.name.slice(w.name.length + 1)))),
+        );
+      if (sets.length < 2 || sets.some((r) => r.images.length)) continue;
+      await Promise.all(
+        sets
+          .sort((a, b) => (b.created ?? 0) - (a.created ?? 0))
+          .slice(0, 2)
+          .map((r) => this.readOrDescribe(r)),
+      );
+    }
     const nodes = [
       ...new Set(
         model
