@@ -24,6 +24,8 @@ export function r26cFindings(model: ClusterModel, entries: CauseEntry[]): Findin
   ];
 }
 
+const MOVING_TAG =
+  /^(?:latest|stable|main|master|develop|dev|prod|production|staging|release|edge|nightly|current|live|lts)$/i;
 const digestOf = (id?: string) => /sha256:[0-9a-f]{8,}/.exec(id ?? '')?.[0];
 /** the kubelet did not pull: the image under that reference was on the node already */
 const ALREADY_PRESENT = /Container image "([^"]+)" already present on machine/;
@@ -64,7 +66,11 @@ function cachedOldBuilds(model: ClusterModel, entry: CauseEntry): Finding[] {
         );
       if (runs.length < 2) continue;
       const image = runs[0]!.c.image!;
-      if (/@sha256:/.test(image) || runs.some((x) => x.c.image !== image)) continue;
+      // a tag meant to move (latest, stable, main...): a version tag is pushed once, and worlds
+      // where each pod reports its own digest for one version say nothing about a push
+      const tag = /:([\w.-]+)$/.exec(image.replace(/^[^/]+\/(?=.*\/)/, ''))?.[1] ?? 'latest';
+      if (/@sha256:/.test(image) || !MOVING_TAG.test(tag) || runs.some((x) => x.c.image !== image))
+        continue;
       const byDigest = new Map<string, ObjectView[]>();
       for (const x of runs) {
         const d = digestOf(x.c.imageID)!;
@@ -83,11 +89,10 @@ function cachedOldBuilds(model: ClusterModel, entry: CauseEntry): Finding[] {
         ps.every((p) => said(p, ALREADY_PRESENT)),
       );
       const pulledDigests = [...byDigest].filter(([, ps]) => ps.some((p) => said(p, PULLED)));
-      if (!cachedDigests.length) continue;
-      const [oldDigest, oldPods] = cachedDigests[0]!;
-      const [newDigest, newPods] =
-        pulledDigests.find(([d]) => d !== oldDigest) ??
-        [...byDigest].find(([d]) => d !== oldDigest)!;
+      const [oldDigest, oldPods] = cachedDigests[0] ?? [];
+      // the other build was pulled by the pods that run it
+      const [newDigest, newPods] = pulledDigests.find(([d]) => d !== oldDigest) ?? [];
+      if (!oldDigest || !oldPods || !newDigest || !newPods) continue;
       const version = (ps: ObjectView[]) => {
         for (const p of ps)
           for (const l of model.logs.filter((x) => x.pod === p.name))

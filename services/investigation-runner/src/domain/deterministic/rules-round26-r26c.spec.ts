@@ -127,7 +127,7 @@ describe('round26 rules (r26c)', () => {
 
   it('one ReplicaSet on two digests of one tag, the old ones "already present on machine": the stale build is named; one digest everywhere: not this rule', async () => {
     const ns = 'commerce';
-    const image = 'registry.example/quotes:stable';
+    let image = 'registry.example/quotes:stable';
     const oldId = 'registry.example/quotes@sha256:0b3e8d5a7c9f1e2b4d6a8c0e3f5b7d9a1c2e4f6b';
     const newId = 'registry.example/quotes@sha256:c71f2a9e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a';
     const world = (split: boolean): ApiWorld => {
@@ -172,6 +172,9 @@ describe('round26 rules (r26c)', () => {
     expect(hit).toMatch(/version 2\.4\.0/);
     const miss = await answer(world(false), ask, ns);
     expect(miss).not.toMatch(/two builds/);
+    // a version tag is pushed once: digests that differ per pod say nothing about a push
+    image = 'registry.example/quotes:2.4.1';
+    expect(await answer(world(true), ask, ns)).not.toMatch(/two builds/);
   });
 
   it("mongod's Wrong mongod version over an old featureCompatibilityVersion: the versions are named; another fatal line: not this rule", async () => {
