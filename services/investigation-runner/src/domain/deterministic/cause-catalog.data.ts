@@ -2663,6 +2663,50 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Give every node the same Erlang cookie: set the cookie explicitly (for the RabbitMQ charts: rabbitmqErlangCookie / auth.erlangCookie) to the value the running nodes use{erl_cookie_fix}, so an upgrade does not generate a new one, then restart {erl_peer}.',
   },
   // ------------------------------------------------ end of: round26 (r26a)
+  // ------------------------------------------------ round26 (r26c): what the node or the data says, not the container
+  // the finding that compares objects: diagnose-r26c.ts
+  {
+    // not matched line by line: diagnose-r26c compares the kubelet's SystemOOM on a node with
+    // the OOMKilled containers there (no memory limit, or killed at that moment)
+    id: 'node_system_oom_victim',
+    class: 'oom_killed',
+    title: 'the node ran out of memory (SystemOOM): the kernel OOM killer picked this container',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} is OOMKilled because its node {node} ran out of memory, not because of its own limit{own_limit}: the kubelet recorded {oom_times} on the node ("{fact}"), and the kernel OOM killer picks a victim among all processes on the node{hog}',
+    fix: '{hog_fix}; give {subject} a memory request and limit that match its use, so the kernel stops picking it first and the scheduler accounts for it; `kubectl describe node {node}` and `kubectl top pod -A` show what the node holds.',
+  },
+  {
+    // not matched line by line: diagnose-r26c compares the image digests of one ReplicaSet's pods
+    // with the kubelet's "already present on machine" / "Successfully pulled" events
+    id: 'tag_split_cached_image',
+    class: 'recent_change',
+    title:
+      'a tag pushed again: pods on nodes that cached the old build still run it (imagePullPolicy IfNotPresent)',
+    role: 'cause',
+    strength: 0.84,
+    on: [],
+    cause:
+      '{subject} runs two builds under one image reference: {image} resolved to {old_digest} in {old_pods}, but to {new_digest} in the other {new_pods}. The tag was pushed again; on nodes that already had the old image cached the kubelet did not pull ("{fact}": imagePullPolicy IfNotPresent does not ask the registry for a tag it has), so those pods still run the stale, old image.{versions} Requests the Service sends there get the old behaviour',
+    fix: "Deploy {subject} with an immutable tag (the version) or by digest (`{image}` → `...@{new_digest}`), or set imagePullPolicy: Always for a moving tag, then restart it (`kubectl rollout restart`); check every pod's imageID afterwards (`kubectl get pods -o jsonpath='{..imageID}'`).",
+  },
+  {
+    // MongoDB refuses data files whose featureCompatibilityVersion is older than it supports
+    // (an upgrade that skipped a major version: 4.4 -> 6.0 without 5.0), exit code 62
+    id: 'mongod_fcv_too_old',
+    class: 'crashloop_config',
+    title: "mongod refuses its data files' featureCompatibilityVersion (Wrong mongod version)",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: "Wrong mongod version[^\\n]*?featureCompatibilityVersion[^\\n]*?version: \\\\?\"(?<fcv>\\d+\\.\\d+)\\\\?\"(?:[^\\n]*?(?<expected>expected '\\d+(?:\\.\\d+)*'?(?: or '\\d+(?:\\.\\d+)*'?)*))?",
+    cause:
+      '{subject} (mongod) refuses to start on its data ("Wrong mongod version"): the data files\' featureCompatibilityVersion is {fcv}, which this mongod version no longer accepts ({expected}). MongoDB upgrades one major version at a time, raising setFeatureCompatibilityVersion before the next: the image was upgraded past a version, so mongod exits (code 62) on every start',
+    fix: 'Roll {subject} back to the image that matches featureCompatibilityVersion {fcv}, run `db.adminCommand({setFeatureCompatibilityVersion: "<next major>"})` through each major version in turn (e.g. 4.4 -> 5.0 -> 6.0, one image per step), then upgrade the image; never skip a major version.',
+  },
+  // ------------------------------------------------ end of: round26 (r26c)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',
