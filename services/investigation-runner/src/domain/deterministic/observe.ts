@@ -184,7 +184,15 @@ function fromCustomJson(
         )
           customEvent(r, ctx, out);
         else if (typeof r['name'] === 'string' || typeof r['pod'] === 'string')
-          customObject(r, kind || ctx.kind || guessKind(r), ctx, out, str(o['namespace']));
+          customObject(
+            r,
+            // a row that names a pod and nothing else ({"pod": "web-1", "issues": [...]}, a
+            // report about pods) is about that pod, whatever kind the call asked for
+            kind || (typeof r['name'] !== 'string' ? 'pod' : ctx.kind) || guessKind(r),
+            ctx,
+            out,
+            str(o['namespace']),
+          );
         else visit(r, ctx, out, budget, depth + 1);
       }
       continue;

@@ -374,6 +374,16 @@ describe('kubectl-mcp: a Job listing row says when the Job completed', () => {
     expect(text).toMatch(/No problem found/);
   });
 
+  it('no Job listing: a pod of the same Job run that completed (its creation not listed) retried it', async () => {
+    const tools = kmTools(world(139)).filter((t) => t.name !== 'get_jobs');
+    const { result } = await investigateAt(
+      tools,
+      'anything broken in crm? saw a red job this morning',
+      NOW,
+    );
+    expect(answerOf(result)).toMatch(/No problem found/);
+  });
+
   it('near miss: the Job has not completed, its failed pod is reported', async () => {
     const text = await ask(world(), 'anything broken in crm? saw a red job this morning');
     expect(text).toMatch(/sync-29932230 crashes/);
@@ -469,5 +479,25 @@ describe('kubectl describe service: its selector', () => {
 
   it('near miss: "<none>" selects nothing', () => {
     expect(svc('<none>')?.fields['selector']).toBe('');
+  });
+});
+
+describe('kubectl-mcp: a report about pods, called for another kind', () => {
+  const kinds = (rows: Record<string, unknown>[]) =>
+    observe(
+      { success: true, totalAnalyzed: rows.length, recommendations: rows },
+      { tool: 'k8s:get_resource_recommendations', verb: 'list', kind: 'cronjob', now: NOW },
+    ).objects.map((o) => `${o.kind}/${o.name}`);
+
+  it('a row that names only a pod ({pod, issues}) is about that pod, not a CronJob', () => {
+    expect(
+      kinds([{ pod: 'payout-worker-n2fp8ht6l7-dzkrf', namespace: 'payments', issues: ['x'] }]),
+    ).toEqual(['pod/payout-worker-n2fp8ht6l7-dzkrf']);
+  });
+
+  it('near miss: a row with a name is of the kind asked for', () => {
+    expect(
+      kinds([{ name: 'nightly-report', namespace: 'payments', schedule: '0 2 * * *' }]),
+    ).toEqual(['cronjob/nightly-report']);
   });
 });
