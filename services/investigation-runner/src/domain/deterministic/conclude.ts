@@ -759,17 +759,17 @@ function jobRetrySucceeded(pod: ObjectView, model: ClusterModel): boolean {
   if (!jobName) return false;
   const job = model.get('job', jobName, pod.namespace);
   if (job?.fields['completionTime']) return true;
-  return model
-    .list('pod', pod.namespace)
-    .some(
-      (p) =>
-        p !== pod &&
-        p.namespace === pod.namespace &&
-        p.name.startsWith(`${jobName}-`) &&
-        p.name.length === pod.name.length &&
-        hasCompleted(p) &&
-        (p.created ?? 0) >= (pod.created ?? 0),
-    );
+  return model.list('pod', pod.namespace).some(
+    (p) =>
+      p !== pod &&
+      p.namespace === pod.namespace &&
+      p.name.startsWith(`${jobName}-`) &&
+      p.name.length === pod.name.length &&
+      hasCompleted(p) &&
+      // a listing that shows no creation time (a server's small row): a pod of the same Job
+      // run that completed
+      (p.created === undefined || p.created >= (pod.created ?? 0)),
+  );
 }
 
 /**

@@ -3599,8 +3599,12 @@ export class Gatherer {
     }
   }
 
-  /** The object whole, as `kubectl get -o yaml` prints it (a get that answers YAML or JSON first). */
-  private readWhole(o: ObjectView): Promise<boolean> {
+  /**
+   * The object whole, as `kubectl get -o yaml` prints it (a get that answers YAML or JSON first).
+   * A get of one aspect of the kind (`get_pod_conditions`: words beyond the verb and the kind) is
+   * a partial view: the object's description, which shows more of it, comes before it.
+   */
+  private async readWhole(o: ObjectView): Promise<boolean> {
     const whole = (p: ToolProfile) =>
       p.params.output ||
       /\byaml\b|\bjson\b|-o yaml|in full/i.test(`${p.tool.name} ${p.tool.description}`)
@@ -3609,10 +3613,22 @@ export class Gatherer {
     const ps = this.tools('get', o.kind)
       .filter((p) => p.params.name || p.params.pod)
       .sort((a, b) => whole(a) - whole(b));
-    return this.first(
-      ps,
-      { kind: o.kind, name: o.name, namespace: o.namespace },
-      { kind: o.kind, namespace: o.namespace, pod: o.kind === 'pod' ? o.name : undefined },
+    const partial = (p: ToolProfile) =>
+      whole(p) === 1 && p.extraWords > 0 && p.kinds.includes(o.kind);
+    const t = { kind: o.kind, name: o.name, namespace: o.namespace };
+    const ctx = {
+      kind: o.kind,
+      namespace: o.namespace,
+      pod: o.kind === 'pod' ? o.name : undefined,
+    };
+    return (
+      (await this.first(
+        ps.filter((p) => !partial(p)),
+        t,
+        ctx,
+      )) ||
+      (ps.some(partial) && (await this.first(this.tools('describe', o.kind), t, ctx))) ||
+      this.first(ps.filter(partial), t, ctx)
     );
   }
 

@@ -170,6 +170,9 @@ function fromCustomJson(
         customObject({ name }, 'namespace', ctx, out, undefined);
       continue;
     }
+    // a pod's container statuses ({"pod": "web-1", "containerStatuses": [{"name": "app",
+    // "state": "terminated"}]}): its containers, not objects of their own
+    if (/^(?:init_?|ephemeral_?)?containers?_?statuses$/i.test(k)) continue;
     if (Array.isArray(val) && val.length && typeof val[0] === 'object') {
       const kind = LIST_KIND_KEYS[k.toLowerCase()] ?? kindOf(k);
       for (const item of val.slice(0, 2000)) {
@@ -184,7 +187,15 @@ function fromCustomJson(
         )
           customEvent(r, ctx, out);
         else if (typeof r['name'] === 'string' || typeof r['pod'] === 'string')
-          customObject(r, kind || ctx.kind || guessKind(r), ctx, out, str(o['namespace']));
+          customObject(
+            r,
+            // a row that names a pod and nothing else ({"pod": "web-1", "issues": [...]}, a
+            // report about pods) is about that pod, whatever kind the call asked for
+            kind || (typeof r['name'] !== 'string' ? 'pod' : ctx.kind) || guessKind(r),
+            ctx,
+            out,
+            str(o['namespace']),
+          );
         else visit(r, ctx, out, budget, depth + 1);
       }
       continue;
@@ -307,6 +318,14 @@ function customObject(
   }
   const created = parseTime(r['created_at'] ?? r['creationTimestamp'] ?? r['created']);
   if (created !== undefined) v.created ??= created;
+  // a Job's listing row ({name, succeeded, failed, startTime, completionTime}): when it ran and
+  // whether it completed (a completed Job's failed pod was retried)
+  if (v.kind === 'job') {
+    const started = str(r['startTime'] ?? r['start_time']);
+    if (started) v.fields['startTime'] ??= started;
+    const completed = str(r['completionTime'] ?? r['completion_time']);
+    if (completed) v.fields['completionTime'] ??= completed;
+  }
   const rollout = parseTime(r['last_rollout'] ?? r['deployed_at'] ?? r['updated_at']);
   if (rollout) v.fields['lastRollout'] = String(rollout);
   for (const c of arr(r['containers']).map(rec)) {

@@ -178,6 +178,14 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
     if (v.fields['Selector'] && v.fields['Selector'] !== '<none>')
       v.fields['selector'] = v.fields['Selector'];
   }
+  // `kubectl describe service`: "Selector: app=x,tier=y" (as its spec's selector reads;
+  // "<none>": it selects nothing)
+  if (
+    kind === 'service' &&
+    v.fields['Selector'] !== undefined &&
+    v.fields['selector'] === undefined
+  )
+    v.fields['selector'] = v.fields['Selector'] === '<none>' ? '' : v.fields['Selector'];
   // a Job's run ("Start Time: Fri, 28 Nov 2026 01:00:00 +0000", "Completed At: ...")
   for (const [k, f] of [
     ['Start Time', 'startTime'],
