@@ -18,7 +18,7 @@ import type { LogView, ObjectView } from './observe/views';
 import { clip } from './text';
 
 /** ingress-nginx's default log format, from the request to the upstream name */
-const ACCESS =
+export const ACCESS =
   /"(?<req>[A-Z]+ \S+) HTTP\/[\d.]+" (?<status>\d{3}) \d+ "[^"]*" "[^"]*" \d+ (?<rt>\d+\.\d{3}) \[(?<up>[a-z0-9][a-z0-9-]*)\]/;
 
 const ANN = 'nginx.ingress.kubernetes.io/';
@@ -26,7 +26,7 @@ const ANN = 'nginx.ingress.kubernetes.io/';
 const DEFAULT_READ_TIMEOUT = 60;
 
 /** The Service an ingress-nginx upstream name (`<namespace>-<service>-<port>`) is for. */
-function serviceOfUpstream(model: ClusterModel, up: string): ObjectView | undefined {
+export function serviceOfUpstream(model: ClusterModel, up: string): ObjectView | undefined {
   return model
     .list('service')
     .filter((s) => s.namespace && up.startsWith(`${s.namespace}-${s.name}-`))
@@ -34,7 +34,7 @@ function serviceOfUpstream(model: ClusterModel, up: string): ObjectView | undefi
 }
 
 /** The Ingresses whose rules route to a Service. */
-function ingressesTo(model: ClusterModel, svc: ObjectView): ObjectView[] {
+export function ingressesTo(model: ClusterModel, svc: ObjectView): ObjectView[] {
   return model
     .list('ingress', svc.namespace)
     .filter(
@@ -44,7 +44,7 @@ function ingressesTo(model: ClusterModel, svc: ObjectView): ObjectView[] {
 }
 
 /** The ingress controller's ConfigMap (its data read). */
-function controllerConfig(model: ClusterModel): ObjectView | undefined {
+export function controllerConfig(model: ClusterModel): ObjectView | undefined {
   return model
     .list('configmap')
     .find(
@@ -205,6 +205,10 @@ function readTimeoutCuts(model: ClusterModel, entry: CauseEntry): Finding[] {
   }
   return out;
 }
+
+/** an application's log line for a websocket that closed (abnormally: code 1006) */
+export const WEBSOCKET_DROPPED =
+  /\b(?:ws|websocket|socket)\b[^\n]{0,40}\b(?:closed|disconnected)\b|"code"\s*:\s*1006\b|\bcode[= ]1006\b/i;
 
 /** A TLS server's words for a request that arrived in plain HTTP. */
 const PLAIN_HTTP_TO_TLS =

@@ -21,6 +21,13 @@ import {
 import { dedupe } from './collections';
 import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
+import {
+  ACCESS,
+  controllerConfig,
+  ingressesTo,
+  serviceOfUpstream,
+  WEBSOCKET_DROPPED,
+} from './diagnose-r26b';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
 import { piledCronRuns } from './finding-vars-r21sched';
@@ -1043,6 +1050,63 @@ export class Gatherer {
     await this.inspectLineTargets();
     // ... round22 (r22i): what a pod spec sets that listings and descriptions do not show
     await this.inspectR22i();
+    // ... round26 (r26b): connections the ingress may cut at its proxy read timeout
+    await this.inspectR26b();
+  }
+
+  /**
+   * Round26 (r26b): connections the ingress may cut at its proxy read timeout. A workload behind
+   * an Ingress whose log shows websockets closing over and over: the ingress controller's log
+   * (how long each upgraded connection lasted). Access lines of 504s or websockets that end at a
+   * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
+   * annotations of the Ingress in front of that upstream.
+   */
+  private async inspectR26b(): Promise<void> {
+    const { model } = this;
+    const controllerLogs = () => model.logs.filter((l) => l.pod && INGRESS_CONTROLLER.test(l.pod));
+    if (
+      !controllerLogs().length &&
+      model.logs.some(
+        (l) =>
+          l.pod &&
+          !INGRESS_CONTROLLER.test(l.pod) &&
+          l.lines.filter((x) => WEBSOCKET_DROPPED.test(x.text)).length >= 2,
+      )
+    ) {
+      await this.listIngressesOnce();
+      if (model.list('ingress').length) await this.inspectIngressControllers();
+    }
+    const ups = new Set<string>();
+    for (const l of controllerLogs())
+      for (const x of l.lines) {
+        const g = ACCESS.exec(x.text)?.groups;
+        if (g && (g['status'] === '504' || g['status'] === '101') && /\.00\d$/.test(g['rt']!))
+          ups.add(g['up']!);
+      }
+    if (!ups.size) return;
+    const ctl = model
+      .list('pod')
+      .find(
+        (p) =>
+          p.namespace &&
+          model.logs.some((l) => l.pod === p.name && INGRESS_CONTROLLER.test(p.name)),
+      );
+    if (ctl && !controllerConfig(model))
+      await this.readOrDescribe({
+        ...newObject('configmap', model.workloadOf(ctl).name, 'r26b'),
+        namespace: ctl.namespace,
+      });
+    const services = [...ups]
+      .map((u) => serviceOfUpstream(model, u))
+      .filter((s): s is ObjectView => !!s);
+    if (services.some((s) => !ingressesTo(model, s).length)) await this.listIngressesOnce();
+    await Promise.all(
+      services
+        .flatMap((s) => ingressesTo(model, s))
+        .filter((i) => i.fields['annotations'] === undefined)
+        .slice(0, 2)
+        .map((i) => this.readOrDescribe(i)),
+    );
   }
 
   /**
