@@ -2613,6 +2613,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the ingress sends plain HTTP to {subject}, which serves only TLS on the port its Service {tls_service} targets{tls_listen}: {subject}\'s TLS layer refuses each request as an "http request" in clear text ("{fact}") and drops the connection, so ingress-nginx logs "upstream prematurely closed connection" and answers 502 Bad Gateway. The Ingress {tls_ingress} still proxies with http:// because {tls_protocol} (ingress-nginx speaks HTTP to the pods unless it says HTTPS); probes that use scheme HTTPS keep the pods Ready',
     fix: 'Add the annotation nginx.ingress.kubernetes.io/backend-protocol: "HTTPS" to the Ingress {tls_ingress} (or give {subject} a plain HTTP port for the ingress again and point the Service at it).',
   },
+  {
+    // a name with fewer dots than ndots walks the search list: CoreDNS logs the expansions failing
+    id: 'dns_search_list_expansion',
+    class: 'dns_failure',
+    title: "the pod's lookups walk the search list (ndots) and the expansions fail",
+    role: 'cause',
+    // above dns_failure (the same failed lookups, without why)
+    strength: 0.9,
+    on: [],
+    cause:
+      '{subject} fails DNS resolution of {dns_host} now and then ("{fact}"): {dns_host} has {dns_dots} dots, fewer than {dns_ndots_from}, so every lookup is first tried with each search domain of the pod (<ns>.svc.cluster.local, svc.cluster.local, cluster.local, then the node\'s {dns_suffix}), several queries (A and AAAA) per name; CoreDNS forwards {dns_host}.{dns_suffix} upstream and those queries fail ("{dns_line}"){dns_others}, so lookups time out with CoreDNS itself running',
+    fix: 'Call {dns_host} by its fully qualified name with a trailing dot ({dns_host}.), or set dnsConfig options ndots: "2" (fewer than the dots of the names it calls) in the pod template of {subject}; reuse connections instead of resolving the name for each one.',
+  },
   // ------------------------------------------------ end of: round26 (r26b)
   // ---------------------------------------------------------------- symptoms
   {

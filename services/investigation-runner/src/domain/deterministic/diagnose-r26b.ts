@@ -269,11 +269,108 @@ function plainHttpToTls(model: ClusterModel, entry: CauseEntry): Finding[] {
   return out;
 }
 
+/** an application's words for a lookup that failed */
+export const LOOKUP_FAILED =
+  /Temporary failure in name resolution|EAI_AGAIN|Name or service not known|getaddrinfo ENOTFOUND|no such host|UnknownHostException|i\/o timeout[^\n]*lookup|lookup [^\n]*i\/o timeout/i;
+/** CoreDNS's errors plugin: "[ERROR] plugin/errors: 2 name.suffix. A: read udp ...: i/o timeout" */
+export const COREDNS_ERROR =
+  /\[ERROR\] plugin\/errors: \d+ (?<name>[\w.-]+)\.? (?<type>A|AAAA) ?: (?<err>[^\n]+)/;
+/** a DNS name with at least one dot, as configuration and logs write it */
+const HOSTNAME = /\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]\b/gi;
+
+/**
+ * Lookups of a name with fewer dots than ndots (5 by default under dnsPolicy ClusterFirst) walk the
+ * pod's search list first: CoreDNS's error log shows `<name>.<search suffix>.` failing (an
+ * upstream that times out on the node's search domain), while the workload that dials `<name>`
+ * logs failed lookups.
+ */
+function searchListExpansion(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const dnsErrors = model.logs
+    .filter((l) => l.pod && /^(?:coredns|kube-dns)-/.test(l.pod))
+    .flatMap((l) =>
+      l.lines
+        .map((x) => ({ x, g: COREDNS_ERROR.exec(x.text)?.groups, source: l.source }))
+        .filter((e) => e.g),
+    );
+  if (!dnsErrors.length) return [];
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const l of model.logs) {
+    if (!l.pod || /^(?:coredns|kube-dns)-/.test(l.pod)) continue;
+    const failed = l.lines.filter((x) => LOOKUP_FAILED.test(x.text));
+    if (!failed.length) continue;
+    const pod = model.get('pod', l.pod, l.namespace);
+    if (!pod) continue;
+    const w = model.workloadOf(pod);
+    const key = `${pod.namespace}/${w.name}`;
+    if (seen.has(key)) continue;
+    // the names the workload dials: its environment and its own log
+    const names = new Set<string>();
+    for (const c of pod.containers)
+      for (const v of Object.values(c.env))
+        for (const m of v.matchAll(HOSTNAME)) names.add(m[0].toLowerCase());
+    for (const x of l.lines)
+      for (const m of x.text.matchAll(HOSTNAME)) names.add(m[0].toLowerCase());
+    const ndots = Number(pod.fields['dnsNdots'] ?? '5');
+    let best: { host: string; suffix: string; line: string; source: string } | undefined;
+    for (const host of names) {
+      const dots = host.split('.').length - 1;
+      if (dots < 1 || dots >= ndots || /\.(?:svc|cluster\.local)$|\.local$/.test(host)) continue;
+      const e = dnsErrors.find((d) => d.g!['name']!.toLowerCase().startsWith(`${host}.`));
+      if (!e) continue;
+      if (!best || host.length > best.host.length)
+        best = {
+          host,
+          suffix: e.g!['name']!.slice(host.length + 1).replace(/\.$/, ''),
+          line: e.x.text,
+          source: e.source,
+        };
+    }
+    if (!best) continue;
+    seen.add(key);
+    const last = failed[failed.length - 1]!;
+    const dots = best.host.split('.').length - 1;
+    const others = [
+      ...new Set(
+        dnsErrors
+          .map((d) => d.g!['name']!.toLowerCase())
+          .filter((n) => !n.startsWith(`${best.host}.`) && n.endsWith(`.${best.suffix}`))
+          .map((n) => n.slice(0, -(best.suffix.length + 1))),
+      ),
+    ].slice(0, 2);
+    out.push({
+      entry,
+      object: { kind: w.kind, name: w.name, namespace: pod.namespace },
+      workload: w.name,
+      fact: clip(last.text.replace(/^\S+Z\s+/, ''), 220),
+      groups: {
+        dns_host: best.host,
+        dns_dots: String(dots),
+        dns_ndots: String(ndots),
+        dns_ndots_from: pod.fields['dnsNdots']
+          ? `the ndots:${ndots} its dnsConfig sets`
+          : `ndots:5, the default under dnsPolicy ${pod.fields['dnsPolicy'] ?? 'ClusterFirst'} (its pod spec sets no dnsConfig ndots)`,
+        dns_suffix: best.suffix,
+        dns_line: clip(best.line.replace(/^\S+Z\s+/, ''), 200),
+        dns_others: others.length
+          ? `; the same happens to other names (${others.join(', ')} tried as <name>.${best.suffix})`
+          : '',
+      },
+      at: last.at,
+      where: 'log',
+      source: l.source,
+    });
+  }
+  return out;
+}
+
 export function r26bFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const out: Finding[] = [];
   const cut = entries.find((e) => e.id === 'ingress_proxy_read_timeout_cut');
   if (cut) out.push(...readTimeoutCuts(model, cut));
   const plain = entries.find((e) => e.id === 'ingress_plain_http_to_tls_backend');
   if (plain) out.push(...plainHttpToTls(model, plain));
+  const search = entries.find((e) => e.id === 'dns_search_list_expansion');
+  if (search) out.push(...searchListExpansion(model, search));
   return out;
 }

@@ -23,6 +23,8 @@ import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import {
   ACCESS,
+  COREDNS_ERROR,
+  LOOKUP_FAILED,
   controllerConfig,
   ingressesTo,
   serviceOfUpstream,
@@ -1051,7 +1053,7 @@ export class Gatherer {
     // ... round22 (r22i): what a pod spec sets that listings and descriptions do not show
     await this.inspectR22i();
     // ... round26 (r26b): connections the ingress may cut at its proxy read timeout
-    await this.inspectR26b();
+    await this.inspectR26b('edge');
   }
 
   /**
@@ -1061,8 +1063,30 @@ export class Gatherer {
    * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
    * annotations of the Ingress in front of that upstream.
    */
-  private async inspectR26b(): Promise<void> {
+  private async inspectR26b(stage: 'dns' | 'edge'): Promise<void> {
     const { model } = this;
+    // lookups that fail while the CoreDNS log read shows no error: another CoreDNS pod's log
+    // (each pod logs only the queries it answered)
+    if (stage === 'dns') {
+      const dnsLog = (l: LogView) => !!l.pod && /^(?:coredns|kube-dns)-/.test(l.pod);
+      if (
+        model.logs.some((l) => !dnsLog(l) && l.lines.some((x) => LOOKUP_FAILED.test(x.text))) &&
+        !model.logs.some((l) => dnsLog(l) && l.lines.some((x) => COREDNS_ERROR.test(x.text)))
+      )
+        await Promise.all(
+          model
+            .list('pod')
+            .filter(
+              (p) =>
+                /^(?:coredns|kube-dns)-/.test(p.name) &&
+                p.namespace &&
+                !model.logs.some((l) => l.pod === p.name),
+            )
+            .slice(0, 1)
+            .map((p) => this.podLogs(p, 200)),
+        );
+      return;
+    }
     const controllerLogs = () => model.logs.filter((l) => l.pod && INGRESS_CONTROLLER.test(l.pod));
     if (
       !controllerLogs().length &&
@@ -4161,6 +4185,8 @@ export class Gatherer {
       .list('pod', ns)
       .find((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name));
     if (!dns.length && running) await this.podLogs(running);
+    // round26 (r26b): another replica's log when that one shows no error
+    if (!dns.length && running) await this.inspectR26b('dns');
   }
 
   /**
