@@ -1063,7 +1063,7 @@ export class Gatherer {
    * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
    * annotations of the Ingress in front of that upstream.
    */
-  private async inspectR26b(stage: 'dns' | 'edge'): Promise<void> {
+  private async inspectR26b(stage: 'dns' | 'edge', read?: ObjectView): Promise<void> {
     const { model } = this;
     // lookups that fail while the CoreDNS log read shows no error: another CoreDNS pod's log
     // (each pod logs only the queries it answered)
@@ -1080,6 +1080,7 @@ export class Gatherer {
               (p) =>
                 /^(?:coredns|kube-dns)-/.test(p.name) &&
                 p.namespace &&
+                p.name !== read?.name &&
                 !model.logs.some((l) => l.pod === p.name),
             )
             .slice(0, 1)
@@ -4186,7 +4187,7 @@ export class Gatherer {
       .find((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name));
     if (!dns.length && running) await this.podLogs(running);
     // round26 (r26b): another replica's log when that one shows no error
-    if (!dns.length && running) await this.inspectR26b('dns');
+    if (!dns.length && running) await this.inspectR26b('dns', running);
   }
 
   /**
