@@ -891,6 +891,7 @@ export class Gatherer {
     await this.gatherForHygieneQuestion();
     await this.gatherForFleetQuestion();
     await this.gatherForIngressBackendsQuestion();
+    await this.inspectR26b('question');
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1063,8 +1064,24 @@ export class Gatherer {
    * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
    * annotations of the Ingress in front of that upstream.
    */
-  private async inspectR26b(stage: 'dns' | 'edge', read?: ObjectView): Promise<void> {
+  private async inspectR26b(stage: 'dns' | 'edge' | 'question', read?: ObjectView): Promise<void> {
     const { model } = this;
+    // "which Ingresses set annotation K": the namespace's Ingresses, each read whole when the
+    // listing does not show annotations
+    if (stage === 'question') {
+      const q = this.scope.question;
+      if (q?.type !== 'ingress_annotation') return;
+      const ns = questionNamespace(q, model, this.scope);
+      const mine = () => model.list('ingress', ns).filter((i) => !ns || i.namespace === ns);
+      if (!mine().length) await this.listKind('ingress', ns);
+      await Promise.all(
+        mine()
+          .filter((i) => i.fields['annotations'] === undefined)
+          .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
+          .map((i) => this.readOrDescribe(i)),
+      );
+      return;
+    }
     // lookups that fail while the CoreDNS log read shows no error: another CoreDNS pod's log
     // (each pod logs only the queries it answered)
     if (stage === 'dns') {

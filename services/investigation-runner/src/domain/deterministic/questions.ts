@@ -32,6 +32,7 @@ import { clip } from './text';
 import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
 import { gitopsUnmanaged } from './questions-r24b';
 import { podsHoldingOldValue } from './questions-r25b';
+import { ingressesWithAnnotation } from './questions-r26b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -338,6 +339,8 @@ export function answerQuestion(
       return podsWithoutSidecar(model, questionNamespace(q, model, scope), q.sidecar);
     case 'workloads_without_irsa':
       return workloadsWithoutIrsa(model, questionNamespace(q, model, scope));
+    case 'ingress_annotation':
+      return ingressesWithAnnotation(model, questionNamespace(q, model, scope), q.key);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
