@@ -316,7 +316,11 @@ function searchListExpansion(model: ClusterModel, entry: CauseEntry): Finding[] 
     for (const host of names) {
       const dots = host.split('.').length - 1;
       if (dots < 1 || dots >= ndots || /\.(?:svc|cluster\.local)$|\.local$/.test(host)) continue;
-      const e = dnsErrors.find((d) => d.g!['name']!.toLowerCase().startsWith(`${host}.`));
+      // an expansion: the name with a search suffix after it (not the name itself, fully qualified)
+      const e = dnsErrors.find((d) => {
+        const n = d.g!['name']!.toLowerCase().replace(/\.$/, '');
+        return n.length > host.length + 1 && n.startsWith(`${host}.`);
+      });
       if (!e) continue;
       if (!best || host.length > best.host.length)
         best = {
@@ -333,7 +337,7 @@ function searchListExpansion(model: ClusterModel, entry: CauseEntry): Finding[] 
     const others = [
       ...new Set(
         dnsErrors
-          .map((d) => d.g!['name']!.toLowerCase())
+          .map((d) => d.g!['name']!.toLowerCase().replace(/\.$/, ''))
           .filter((n) => !n.startsWith(`${best.host}.`) && n.endsWith(`.${best.suffix}`))
           .map((n) => n.slice(0, -(best.suffix.length + 1))),
       ),

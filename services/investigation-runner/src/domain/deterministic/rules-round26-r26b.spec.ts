@@ -205,6 +205,11 @@ describe('round26 rules (r26b)', () => {
     expect(bad).toContain(`${host}.eu-central-1.compute.internal`);
     const other = await answer(world('telemetry.example.org'), ask, ns);
     expect(other).not.toContain('ndots');
+    // CoreDNS failing the name itself (fully qualified, no search suffix): an upstream outage
+    const bare = world(host);
+    bare.logs!['coredns-7d8c5f6b9d-x8kq2'] =
+      `${ago(21)} [ERROR] plugin/errors: 2 ${host}. A: read udp 10.0.11.23:40000->10.0.0.2:53: i/o timeout`;
+    expect(await answer(bare, ask, ns)).not.toContain('ndots');
   });
 
   it('"which ingresses in X override proxy-read-timeout": those that set the annotation, with their values; another annotation or namespace is left out', async () => {
