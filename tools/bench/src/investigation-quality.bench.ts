@@ -13,8 +13,9 @@
  * Targets: >= 90% right in every vocabulary, 6/6 demo, 0 destructive calls (a write tool of a
  * vocabulary server called), 0 false alarms on healthy scenarios. Exit code 0 whatever the score.
  *
- * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s,mcp-k8s-go,aks-mcp (default: all available but
- *       aks-mcp, whose tools all declare destructiveHint: true and are never called)
+ * Args: --vocab=inquest,holmes,k8s-mcp,mcpk8s,mcp-k8s-go,kubectl-mcp,aks-mcp,scoutflo (default:
+ *       the first five, each that can run; kubectl-mcp, scoutflo and aks-mcp, whose tools all
+ *       declare destructiveHint: true and are never called, on request)
  *       --scenario=<id substring>[,...]
  *       --class=<class>[,...] --skip-demo --demo-only --json=<file> (every result)
  *       --write-actions=off (the proxy refuses write tools itself; default on, so only the

@@ -2627,6 +2627,129 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Call {dns_host} by its fully qualified name with a trailing dot ({dns_host}.), or set dnsConfig options ndots: "2" (fewer than the dots of the names it calls) in the pod template of {subject}; reuse connections instead of resolving the name for each one.',
   },
   // ------------------------------------------------ end of: round26 (r26b)
+  // ------------------------------------------------ round26 (r26a): a server's or a client's own line about the state it refuses
+  // the variables of these rules: finding-vars-r26a.ts
+  {
+    // libpq refuses a client private key whose file is readable by group or others (a Secret
+    // volume's files are 0644 unless its defaultMode says otherwise); the client fails before it
+    // connects, so the server logs nothing
+    id: 'libpq_key_file_permissions',
+    class: 'crashloop_connection',
+    title:
+      'libpq refuses the client private key: its file has group or world access (Secret volume mode)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'private key file "(?<key_file>[^"\\n]+)" has group or world access[^\\n]*',
+    cause:
+      "{subject} exits at start and restarts (CrashLoopBackOff): its PostgreSQL client library refuses its client certificate's key before it connects, \"{fact}\". The key {key_file}{key_volume} is readable by group or others: a Secret volume's files get mode 0644 (defaultMode 420) unless the volume sets another, and libpq accepts a key only with 0600 (owned by the process's user) or 0640 (owned by root); the database itself is not involved",
+    fix: 'Mount the key with a stricter mode: set defaultMode: 0400 (or 0600) on the Secret volume{key_volume_fix} and run the container as the user that owns it (or 0640 with fsGroup), or copy the key with chmod 0600 in an init step; then restart {subject}.',
+  },
+  {
+    // the mysqljs driver (`mysql` on npm) speaks only mysql_native_password: a MySQL 8 server (or
+    // user) that asks for caching_sha2_password, its default since 8.0.4, gets errno 1251
+    id: 'mysql_client_auth_plugin_unsupported',
+    class: 'crashloop_connection',
+    title:
+      'the MySQL client cannot speak the authentication plugin the server asks for (ER_NOT_SUPPORTED_AUTH_MODE)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'ER_NOT_SUPPORTED_AUTH_MODE: [^\\n]*|Client does not support authentication protocol requested by server[^\\n]*',
+    cause:
+      '{subject} cannot log in to MySQL: "{fact}". The server asks for an authentication plugin its client library does not implement{mysql_auth_plugin}; the old Node.js `mysql` (mysqljs) driver and other clients older than MySQL 8 speak only mysql_native_password, while MySQL 8 creates users with caching_sha2_password by default, so the connection fails during the handshake and the process exits',
+    fix: "Either move {subject} to a client that supports caching_sha2_password (for Node.js: mysql2), or switch its database user to the old plugin (`ALTER USER '<user>'@'%' IDENTIFIED WITH mysql_native_password BY '<password>'`){mysql_auth_fix}; then restart {subject}.",
+  },
+  {
+    // MySQL refuses to start on a data directory a newer server version upgraded (InnoDB,
+    // MY-013171); with a moving tag (mysql:8.0) the node's cached image decides the version
+    id: 'mysql_datadir_downgrade',
+    class: 'crashloop_config',
+    title:
+      'MySQL cannot start: its data directory was upgraded by a newer server version (downgrade not supported)',
+    role: 'cause',
+    strength: 0.96,
+    on: ['log'],
+    text: 'Cannot boot server version (?<mysql_run>\\d+) on data directory built by version (?<mysql_built>\\d+)\\. Downgrade is not supported[^\\n]*',
+    cause:
+      '{subject} aborts at start: "{fact}". The data directory was last opened (and upgraded) by MySQL {mysql_built_v}, and this container runs the older {mysql_run_v}; MySQL does not support a downgrade, so it stops before it listens and every client of it fails{mysql_image}',
+    fix: 'Run {subject} with MySQL {mysql_built_v} or newer again: pin the image to that exact version (or its digest){mysql_image_fix} instead of a moving tag, and set imagePullPolicy: Always while a moving tag is in use; never start an older server on that volume.',
+  },
+  {
+    // Redis aborts loading an append-only file it cannot parse (a write cut short by a crash or
+    // an unclean node reboot); redis-check-aof repairs it
+    id: 'redis_aof_bad_format',
+    class: 'dependency_failure',
+    title: 'Redis cannot load its append-only file (AOF corrupt or truncated) and exits at start',
+    role: 'cause',
+    strength: 0.96,
+    on: ['log'],
+    text: '(?:Bad file format|Unexpected end of file) reading the append only file[^\\n]*|The AOF file \\S+ is truncated[^\\n]*',
+    cause:
+      '{subject} exits at start: Redis cannot load its append only file (AOF), "{fact}". The AOF on its volume is damaged (corrupt or truncated, typically by a write cut short when the process or its node died), Redis refuses to start on it, so it never listens and everything that uses it gets "connection refused"',
+    fix: 'Back up the AOF directory on the volume of {subject}, then repair it with `redis-check-aof --fix <appendonly.aof.manifest>` (Redis 7; `redis-check-aof --fix appendonly.aof` before) from a debug pod that mounts the volume, or set aof-load-truncated yes for a truncated tail; restart {subject}. Removing the damaged incr file loses the writes it holds.',
+  },
+  {
+    // Erlang distribution refuses a peer whose cookie differs: RabbitMQ (and any Erlang cluster)
+    // nodes log the peer as disallowed, and the node with the other cookie cannot join (Mnesia
+    // waits for its tables until the probes kill it)
+    id: 'erlang_cookie_mismatch',
+    class: 'crashloop_config',
+    title:
+      "an Erlang cluster refuses a node: its Erlang cookie differs from the other nodes' (disallowed node)",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: "Connection attempt from disallowed node '?(?<erl_node>[\\w.@-]+)'?[^\\n]*|Connection attempt from node '?(?<erl_node2>[\\w.@-]+)'? rejected\\. Invalid challenge reply[^\\n]*|\\.erlang\\.cookie contents do not match[^\\n]*",
+    cause:
+      'the nodes of {subject} refuse a peer: "{fact}". The Erlang cookie of {erl_peer} differs from the cookie of the other nodes{erl_cookie}, so the cluster rejects its connection, it cannot reach the other nodes\' Mnesia tables ("timeout_waiting_for_tables") and never becomes ready, and its probes restart it',
+    fix: 'Give every node the same Erlang cookie: set the cookie explicitly (for the RabbitMQ charts: rabbitmqErlangCookie / auth.erlangCookie) to the value the running nodes use{erl_cookie_fix}, so an upgrade does not generate a new one, then restart {erl_peer}.',
+  },
+  // ------------------------------------------------ end of: round26 (r26a)
+  // ------------------------------------------------ round26 (r26c): what the node or the data says, not the container
+  // the finding that compares objects: diagnose-r26c.ts
+  {
+    // not matched line by line: diagnose-r26c compares the kubelet's SystemOOM on a node with
+    // the OOMKilled containers there (no memory limit, or killed at that moment)
+    id: 'node_system_oom_victim',
+    class: 'oom_killed',
+    title: 'the node ran out of memory (SystemOOM): the kernel OOM killer picked this container',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} is OOMKilled because its node {node} ran out of memory, not because of its own limit{own_limit}: the kubelet recorded {oom_times} on the node ("{fact}"), and the kernel OOM killer picks a victim among all processes on the node{hog}',
+    fix: '{hog_fix}; give {subject} a memory request and limit that match its use, so the kernel stops picking it first and the scheduler accounts for it; `kubectl describe node {node}` and `kubectl top pod -A` show what the node holds.',
+  },
+  {
+    // not matched line by line: diagnose-r26c compares the image digests of one ReplicaSet's pods
+    // with the kubelet's "already present on machine" / "Successfully pulled" events
+    id: 'tag_split_cached_image',
+    class: 'recent_change',
+    title:
+      'a tag pushed again: pods on nodes that cached the old build still run it (imagePullPolicy IfNotPresent)',
+    role: 'cause',
+    strength: 0.84,
+    on: [],
+    cause:
+      '{subject} runs two builds under one image reference: {image} resolved to {old_digest} in {old_pods}, but to {new_digest} in the other {new_pods}. The tag was pushed again; on nodes that already had the old image cached the kubelet did not pull ("{fact}": imagePullPolicy IfNotPresent does not ask the registry for a tag it has), so those pods still run the stale, old image.{versions} Requests the Service sends there get the old behaviour',
+    fix: "Deploy {subject} with an immutable tag (the version) or by digest (`{image}` → `...@{new_digest}`), or set imagePullPolicy: Always for a moving tag, then restart it (`kubectl rollout restart`); check every pod's imageID afterwards (`kubectl get pods -o jsonpath='{..imageID}'`).",
+  },
+  {
+    // MongoDB refuses data files whose featureCompatibilityVersion is older than it supports
+    // (an upgrade that skipped a major version: 4.4 -> 6.0 without 5.0), exit code 62
+    id: 'mongod_fcv_too_old',
+    class: 'crashloop_config',
+    title: "mongod refuses its data files' featureCompatibilityVersion (Wrong mongod version)",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: "Wrong mongod version[^\\n]*?featureCompatibilityVersion[^\\n]*?version: \\\\?\"(?<fcv>\\d+\\.\\d+)\\\\?\"(?:[^\\n]*?(?<expected>expected '\\d+(?:\\.\\d+)*'?(?: or '\\d+(?:\\.\\d+)*'?)*))?",
+    cause:
+      '{subject} (mongod) refuses to start on its data ("Wrong mongod version"): the data files\' featureCompatibilityVersion is {fcv}, which this mongod version no longer accepts ({expected}). MongoDB upgrades one major version at a time, raising setFeatureCompatibilityVersion before the next: the image was upgraded past a version, so mongod exits (code 62) on every start',
+    fix: 'Roll {subject} back to the image that matches featureCompatibilityVersion {fcv}, run `db.adminCommand({setFeatureCompatibilityVersion: "<next major>"})` through each major version in turn (e.g. 4.4 -> 5.0 -> 6.0, one image per step), then upgrade the image; never skip a major version.',
+  },
+  // ------------------------------------------------ end of: round26 (r26c)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -168,6 +168,12 @@ const named = (kind: string, name: string, namespace?: string): ObjectView => ({
   namespace,
 });
 
+/** round26 (r26a): a cluster member that waits for its peers' tables (RabbitMQ / Mnesia) */
+const PEERS_UNREACHABLE = /timeout_waiting_for_tables|Error while waiting for Mnesia tables/i;
+/** round26 (r26a): a MySQL client that cannot speak the auth plugin the server asks for */
+const MYSQL_AUTH_PLUGIN_REFUSED =
+  /ER_NOT_SUPPORTED_AUTH_MODE|Client does not support authentication protocol requested by server/;
+
 export class Gatherer {
   private budget: number;
   /** the kubeconfig context tools that require one are given (the current one) */
@@ -991,6 +997,10 @@ export class Gatherer {
     // (r24b) the object a failure names that lives outside the pod: a ConfigMap that gives the JVM
     // an agent jar, the SecretProviderClass that is to sync a missing Secret
     await this.r24bReadWhatIsGivenFromOutside();
+    // (r26c) a crashing dependency's last rollout (its ReplicaSets' images); a container
+    // OOMKilled: its node's events (a SystemOOM is the whole node out of memory) and, after one,
+    // what every pod there uses
+    await this.r26cReadBehindFailures();
     // requests a mesh sidecar refuses (403 RBAC: access denied): istiod says which policy it pushed
     if (this.model.logs.some((l) => l.lines.some((x) => MESH_DENIED.test(x.text))))
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
@@ -1044,6 +1054,9 @@ export class Gatherer {
     await this.inspectDataStoreLogs();
     // ... a client refused for its password: whether the database started on kept data
     await this.inspectR21Data();
+    // ... round26 (r26a): a cluster member that cannot reach its peers: the peers' logs say why;
+    // a MySQL client refused its auth plugin: the server's configuration
+    await this.inspectR26a();
     await genericDone;
     // 7. an autoscaler that cannot read the resource metrics API: metrics-server's log says why
     await this.inspectMetricsServer();
@@ -1830,6 +1843,36 @@ export class Gatherer {
       }
     }
     await Promise.all(picks.map(({ pod, container }) => this.podLogs(pod, 500, container)));
+  }
+
+  /**
+   * round26 (r26a): a member of a clustered store that waits for its peers (RabbitMQ's Mnesia
+   * "timeout_waiting_for_tables") gets no reason in its own log: the peers log why they refuse
+   * it (an Erlang cookie that differs: "Connection attempt from disallowed node"), so the logs
+   * of up to two other pods of its workload are read. A MySQL client that cannot speak the
+   * server's auth plugin (ER_NOT_SUPPORTED_AUTH_MODE): the ConfigMaps of its namespace (the
+   * server's my.cnf says which plugin it gives users).
+   */
+  private async inspectR26a(): Promise<void> {
+    const waiting = this.model.logs.filter(
+      (l) => l.pod && l.lines.some((x) => PEERS_UNREACHABLE.test(x.text)),
+    );
+    const peers = new Map<string, ObjectView>();
+    for (const l of waiting.slice(0, 2)) {
+      const pod = this.model.get('pod', l.pod!, l.namespace);
+      if (!pod) continue;
+      const w = this.model.workloadOf(pod);
+      if (w.kind === 'pod') continue;
+      for (const p of this.model.podsOf(w.kind, w.name, pod.namespace))
+        if (p.name !== pod.name && !this.model.logs.some((x) => x.pod === p.name))
+          peers.set(`${p.namespace ?? ''}/${p.name}`, p);
+    }
+    await Promise.all([...peers.values()].slice(0, 2).map((p) => this.podLogs(p, 300)));
+    const refused = this.model.logs.find((l) =>
+      l.lines.some((x) => MYSQL_AUTH_PLUGIN_REFUSED.test(x.text)),
+    );
+    if (refused?.namespace && !this.model.list('configmap', refused.namespace).length)
+      await this.listKind('configmap', refused.namespace);
   }
 
   /**
@@ -3362,6 +3405,133 @@ export class Gatherer {
         .slice(0, room)
         .map((sa) => this.readOrDescribe(sa)),
     );
+  }
+
+  /**
+   * (r26c) A container OOMKilled: the kubelet records a SystemOOM event on the node when the
+   * kernel ran out of memory for the whole node (not in a container's cgroup), so the node's
+   * events are read. After one, the pods of every namespace (which run on that node) and their
+   * memory use: who took the node's memory.
+   */
+  private async r26cReadBehindFailures(): Promise<void> {
+    const { model } = this;
+    // a crashing workload that is not a subject (a dependency): its ReplicaSets read one by one
+    // when their listing shows no image, so its last rollout (the image it changed) is known
+    const crashing = new Map<string, { name: string; namespace?: string }>();
+    for (const p of model.list('pod'))
+      if (
+        p.kind === 'pod' &&
+        p.containers.some(
+          (c) => c.waiting?.reason === 'CrashLoopBackOff' && (c.restarts ?? 0) > 0,
+        ) &&
+        !this.scope.subjects.some((s) => model.matches(p, s))
+      ) {
+        const w = model.workloadOf(p);
+        crashing.set(`${p.namespace ?? ''}/${w.name}`, { name: w.name, namespace: p.namespace });
+      }
+    for (const w of [...crashing.values()].slice(0, 2)) {
+      const sets = model
+        .list('replicaset', w.namespace)
+        .filter(
+          (r) =>
+            r.kind === 'replicaset' &&
+            r.namespace === w.namespace &&
+            (r.owner?.name === w.name ||
+              (r.name.startsWith(`${w.name}-`) &&
+                /^[a-z0-9]{6,10}$/.test(r.name.slice(w.name.length + 1)))),
+        );
+      if (sets.length < 2 || sets.some((r) => r.images.length)) continue;
+      await Promise.all(
+        sets
+          .sort((a, b) => (b.created ?? 0) - (a.created ?? 0))
+          .slice(0, 2)
+          .map((r) => this.readOrDescribe(r)),
+      );
+    }
+    const nodes = [
+      ...new Set(
+        model
+          .list('pod')
+          .filter(
+            (p) =>
+              p.node &&
+              p.containers.some((c) =>
+                [c.last, c.terminated].some((s) => s?.reason === 'OOMKilled'),
+              ),
+          )
+          .map((p) => p.node!),
+      ),
+    ].slice(0, 2);
+    if (!nodes.length) return;
+    const perObject = this.tools('events').filter(
+      (p) => p.params.name || p.params.involved || p.params.pod,
+    );
+    for (const node of nodes) {
+      if (model.events.some((e) => e.object?.name === node)) continue;
+      // a node's description holds its events and the pods it runs
+      const view = model.get('node', node);
+      if (view && view.fields['pods'] === undefined) await this.describe(view);
+      if (model.events.some((e) => e.object?.name === node)) continue;
+      if (perObject.length)
+        await this.first(
+          perObject,
+          { kind: 'node', name: node, namespace: 'default' },
+          { kind: 'node', namespace: 'default' },
+        );
+      if (
+        !model.events.some((e) => e.object?.name === node) &&
+        !this.namespaceEvents.has('default')
+      ) {
+        this.namespaceEvents.add('default');
+        await this.first(
+          this.namespaceEventTools(),
+          { namespace: 'default' },
+          { namespace: 'default' },
+        );
+      }
+    }
+    const oomNodes = nodes.filter((n) =>
+      model.events.some((e) => e.object?.name === n && e.reason === 'SystemOOM'),
+    );
+    if (!oomNodes.length) return;
+    await this.first(this.listers('pod'), { kind: 'pod', all: true, wide: true }, { kind: 'pod' });
+    await this.first(
+      this.tools('top', 'pod').filter((p) => !p.kinds.includes('node')),
+      { kind: 'pod', all: true },
+      { kind: 'pod' },
+    );
+    // the other workloads' pods there, read for their memory requests and limits
+    const others = oomNodes
+      .flatMap((n) => {
+        const view = model.get('node', n);
+        return view ? model.podsOn(view) : [];
+      })
+      .filter(
+        (p) =>
+          !p.containers.some(
+            (c) => Object.keys(c.limits).length || Object.keys(c.requests).length,
+          ) && !this.scope.subjects.some((s) => model.matches(p, s)),
+      );
+    // a listing that does not name nodes: the pods of other namespaces read one by one (a
+    // Deployment's before a DaemonSet's, which runs on every node; the cluster's own last)
+    const unplaced = model
+      .list('pod')
+      .filter(
+        (p) =>
+          !p.node &&
+          !hasFinished(p) &&
+          !this.scope.namespaces.includes(p.namespace ?? '') &&
+          !this.scope.subjects.some((s) => model.matches(p, s)),
+      )
+      .map((p) => ({
+        p,
+        rank:
+          (/^kube-/.test(p.namespace ?? '') ? 2 : 0) +
+          (/-[a-z0-9]{6,10}-[a-z0-9]{5}$/.test(p.name) ? 0 : 1),
+      }))
+      .sort((a, b) => a.rank - b.rank)
+      .map((x) => x.p);
+    await Promise.all([...others, ...unplaced].slice(0, 4).map((p) => this.readOrDescribe(p)));
   }
 
   private async readOrDescribe(o: ObjectView): Promise<void> {

@@ -481,3 +481,70 @@ describe('observe: events a result dict lists without their object', () => {
     expect(o.events[0]!.object).toBeUndefined();
   });
 });
+
+// The metrics API's objects as a server that calls it answers them (kubectl top reads the same:
+// https://kubernetes.io/docs/tasks/debug/debug-cluster/resource-metrics-pipeline/).
+describe('observe: metrics.k8s.io objects', () => {
+  const top = { tool: 'k8s:pods_metrics', verb: 'metrics', namespace: 'shop', now: NOW };
+
+  it("reads a PodMetricsList (items without kind): each pod's containers summed, as kubectl top", () => {
+    const o = observe(
+      JSON.stringify({
+        kind: 'PodMetricsList',
+        apiVersion: 'metrics.k8s.io/v1beta1',
+        metadata: {},
+        items: [
+          {
+            metadata: { name: 'cart-7c9d8b7f6-x2x4z', namespace: 'shop' },
+            timestamp: '2026-03-10T11:58:00Z',
+            window: '20s',
+            containers: [
+              { name: 'cart', usage: { cpu: '251234567n', memory: '524288Ki' } },
+              { name: 'envoy', usage: { cpu: '12m', memory: '64Mi' } },
+            ],
+          },
+        ],
+      }),
+      top,
+    );
+    expect(o.metrics).toEqual([
+      expect.objectContaining({
+        kind: 'pod',
+        name: 'cart-7c9d8b7f6-x2x4z',
+        namespace: 'shop',
+        cpu: '263m',
+        memory: '576Mi',
+      }),
+    ]);
+    expect(o.objects.filter((x) => x.kind === 'pod')).toEqual([]);
+  });
+
+  it('reads a NodeMetricsList', () => {
+    const o = observe(
+      {
+        kind: 'NodeMetricsList',
+        items: [{ metadata: { name: 'worker-2' }, usage: { cpu: '3890m', memory: '15Gi' } }],
+      },
+      top,
+    );
+    expect(o.metrics).toEqual([
+      expect.objectContaining({ kind: 'node', name: 'worker-2', cpu: '3890m', memory: '15Gi' }),
+    ]);
+  });
+
+  it('near miss: a pod whose containers declare resources, not usage, is a pod, not a metric', () => {
+    const o = observe(
+      {
+        kind: 'Pod',
+        metadata: { name: 'cart-7c9d8b7f6-x2x4z', namespace: 'shop' },
+        spec: {
+          containers: [{ name: 'cart', resources: { limits: { cpu: '1', memory: '1Gi' } } }],
+        },
+        status: { phase: 'Running' },
+      },
+      top,
+    );
+    expect(o.metrics).toEqual([]);
+    expect(o.objects.map((x) => x.kind)).toContain('pod');
+  });
+});

@@ -3,6 +3,7 @@ import { kindOf } from './tool-profile';
 import { parseDescribeAll } from './observe/describe';
 import { fromKubeEvent, fromKubeObject, stateOf } from './observe/kube-objects';
 import { looksLikeLog, parseLogLine } from './observe/logs';
+import { fromMetricsObject } from './observe/metrics';
 import { isTableHeader, parseTables } from './observe/tables';
 import {
   arr,
@@ -22,7 +23,8 @@ import {
  * Reads real tool outputs into one shape: Kubernetes objects (JSON, YAML, `kubectl describe`
  * text, `kubectl get` tables, custom JSON), events, log lines and metrics. Bounded: huge or
  * hostile outputs are cut, never trusted. The parts: observe/kube-objects.ts (API objects),
- * observe/describe.ts (`kubectl describe`), observe/tables.ts (`kubectl get`), observe/logs.ts.
+ * observe/describe.ts (`kubectl describe`), observe/tables.ts (`kubectl get`), observe/logs.ts,
+ * observe/metrics.ts (the metrics API's objects).
  */
 
 export * from './observe/views';
@@ -68,6 +70,7 @@ function visit(
     }
     return;
   }
+  if (fromMetricsObject(o, ctx, out)) return;
   const kubeList =
     Array.isArray(o['items']) && (o['items'] as unknown[]).some((i) => !!rec(i)['metadata']);
   if (typeof o['kind'] === 'string' && (o['metadata'] || kubeList)) {

@@ -34,6 +34,7 @@ import { gitopsUnmanaged } from './questions-r24b';
 import { podsHoldingOldValue } from './questions-r25b';
 import { ingressesWithAnnotation } from './questions-r26b';
 import { workloadsWithoutIrsa } from './questions-r24a';
+import { drainImpact } from './questions-r26c';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -255,6 +256,8 @@ export function answerQuestion(
         return workloadsReading(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
       // a namespace named bare ("in payments") is known once the scope is refined
       return podsUsing(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
+    case 'drain_impact':
+      return drainImpact(q, model, scope);
     case 'placement':
       return placement(model, scope, q.subject);
     case 'unset':

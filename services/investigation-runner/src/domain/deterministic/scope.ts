@@ -7,6 +7,7 @@ import { namesToken } from './text';
 import { meshOrExpansionQuestion } from './questions-r23a';
 import { gitopsQuestion } from './questions-r24b';
 import { irsaQuestion } from './questions-r24a';
+import { drainImpactQuestion } from './questions-r26c';
 
 /** What the incident is about, before any tool is called. */
 export interface Subject {
@@ -63,6 +64,8 @@ export type Question =
   | { type: 'replicas'; subject?: string }
   /** "which node is kafka-2 running on?" */
   | { type: 'placement'; subject?: string }
+  /** (r26c) "which deployments have all their pods on ip-10-0-12-41 (before I drain it)?" */
+  | { type: 'drain_impact'; node: string; namespace?: string }
   /** "which pods have no memory limit?" */
   | { type: 'unset'; resource: 'memory' | 'cpu'; field: 'limits' | 'requests'; namespace?: string }
   /** "what's the memory limit on search-api, and which pod is closest to it?" */
@@ -450,6 +453,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const drain = drainImpactQuestion(t, namespaces, subjects);
+  if (drain) return drain;
   const gitops = gitopsQuestion(t, namespaces, nearWords(t));
   if (gitops) return gitops;
   const irsa = irsaQuestion(t, namespaces);
@@ -513,9 +518,17 @@ function parseQuestion(
     /\b(?:what(?:'s| is| has)? (?:broke|broken|happened|wrong|going on)|why\b|root cause)/i.test(
       message,
     );
+  // (r26c) "X logged 'Y' during the night. Is it still broken / do we need to do something?"
+  // reports what was seen and asks whether it still fails: a health check, not a count of lines
+  const stillAsked =
+    phrase &&
+    !/\b(?:which|how many|how often|did|does|do)\b/i.test(message.slice(0, phrase.index)) &&
+    /\b(?:still (?:broken|failing|down|an? (?:issue|problem)|happening|going on|erroring|affected)|(?:need|have) to do (?:something|anything)|anything (?:we need )?to do|(?:is|are) (?:it|they|\w[\w-]*) (?:ok|okay|fine|fixed|resolved|recovered|healthy) now)\b/i.test(
+      message.slice(phrase.index + phrase[0].length),
+    );
   // "how many 'could not serialize access' errors has X logged since 14:00?"
   const counted =
-    (reported ? null : phrase) ??
+    (reported || stillAsked ? null : phrase) ??
     /\bhow many\s+(?:times\s+)?["'`“‘]([^"'`”’]{3,120})["'`”’][^?]{0,60}\blog(?:ged|s)?\b/i.exec(
       message,
     );

@@ -8,6 +8,7 @@ import { k8sMcpTools } from './k8s-mcp';
 import { kubectlMcpTools } from './kubectl-mcp';
 import { mcpK8sGoTools } from './mcp-k8s-go';
 import { mcpk8sTools } from './mcpk8s';
+import { scoutfloTools } from './scoutflo';
 import { startVocabularyServer, type VocabularyTool } from './mcp-vocabulary-server';
 
 /** The name the team's effective config registers every vocabulary's server under. */
@@ -50,10 +51,10 @@ export function vocabularies(options: VocabularyOptions = {}): Vocabulary[] {
 }
 
 /**
- * Vocabularies run only when asked for (`--vocab=aks-mcp`): aks-mcp, whose every tool declares
- * `destructiveHint: true`, which an investigation never calls (API-DECISIONS.md: investigations
- * are read-only). aks-mcp's tools carry mcp-go's default annotations (readOnlyHint false,
- * destructiveHint true), so Inquest answers from no cluster data there, by design.
+ * Vocabularies run only when asked for (`--vocab=kubectl-mcp,aks-mcp,scoutflo`): kubectl-mcp and
+ * scoutflo, and aks-mcp, whose every tool carries mcp-go's default annotations (readOnlyHint
+ * false, destructiveHint true), which an investigation never calls (API-DECISIONS.md:
+ * investigations are read-only): Inquest answers from no cluster data there, by design.
  */
 export function optionalVocabularies(options: VocabularyOptions = {}): Vocabulary[] {
   return [
@@ -61,5 +62,9 @@ export function optionalVocabularies(options: VocabularyOptions = {}): Vocabular
     // engine reads it as well as the default ones
     foreign('kubectl-mcp', kubectlMcpTools),
     foreign('aks-mcp', (world) => aksMcpTools(world, { tools: options.aksMcpTools ?? 'legacy' })),
+    // Scoutflo/kubernetes-mcp-server's core Kubernetes tools without annotations, as its code
+    // declares none (the mcp-go it builds on sends its defaults, destructiveHint true, as
+    // aks-mcp's do: scoutfloTools(world, { annotations: 'mcp-go' }))
+    foreign('scoutflo', scoutfloTools),
   ];
 }
