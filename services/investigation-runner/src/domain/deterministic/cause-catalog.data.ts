@@ -2584,6 +2584,49 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Run the image the schema matches (roll back, or pin the image by digest), or apply the migration that adds {col}{col2}{col3} before this build serves traffic.',
   },
   // ------------------------------------------------ end of: round25 (r25a)
+  // ------------------------------------------------ round26 (r26b): ingress-nginx and what it proxies
+  // not matched line by line: diagnose-r26b.ts compares the controller's access log, the Ingress's
+  // annotations, the controller ConfigMap and the backend's own log
+  {
+    // a request (or an idle websocket) cut at ingress-nginx's proxy read timeout
+    id: 'ingress_proxy_read_timeout_cut',
+    class: 'dependency_failure',
+    title: 'the ingress cuts connections at its proxy read timeout',
+    role: 'cause',
+    // above ingress_upstream_unavailable and upstream_keepalive_closed (the same 504s)
+    strength: 0.9,
+    on: [],
+    cause:
+      'the ingress (ingress-nginx) closes {cut_what} ("{fact}"): its proxy read timeout is {timeout}, because {timeout_source}. {cut_detail}',
+    fix: '{timeout_fix}',
+  },
+  {
+    // the pod serves TLS, the ingress proxies plain HTTP to it: the pod's TLS library logs it
+    id: 'ingress_plain_http_to_tls_backend',
+    class: 'recent_change',
+    title: 'the ingress sends plain HTTP to a pod that serves TLS',
+    role: 'cause',
+    // above upstream_keepalive_closed (the same "upstream prematurely closed connection")
+    strength: 0.9,
+    on: [],
+    cause:
+      'the ingress sends plain HTTP to {subject}, which serves only TLS on the port its Service {tls_service} targets{tls_listen}: {subject}\'s TLS layer refuses each request as an "http request" in clear text ("{fact}") and drops the connection, so ingress-nginx logs "upstream prematurely closed connection" and answers 502 Bad Gateway. The Ingress {tls_ingress} still proxies with http:// because {tls_protocol} (ingress-nginx speaks HTTP to the pods unless it says HTTPS); probes that use scheme HTTPS keep the pods Ready',
+    fix: 'Add the annotation nginx.ingress.kubernetes.io/backend-protocol: "HTTPS" to the Ingress {tls_ingress} (or give {subject} a plain HTTP port for the ingress again and point the Service at it).',
+  },
+  {
+    // a name with fewer dots than ndots walks the search list: CoreDNS logs the expansions failing
+    id: 'dns_search_list_expansion',
+    class: 'dns_failure',
+    title: "the pod's lookups walk the search list (ndots) and the expansions fail",
+    role: 'cause',
+    // above dns_failure (the same failed lookups, without why)
+    strength: 0.9,
+    on: [],
+    cause:
+      '{subject} fails DNS resolution of {dns_host} now and then ("{fact}"): {dns_host} has {dns_dots} dots, fewer than {dns_ndots_from}, so every lookup is first tried with each search domain of the pod (<ns>.svc.cluster.local, svc.cluster.local, cluster.local, then the node\'s {dns_suffix}), several queries (A and AAAA) per name; CoreDNS forwards {dns_host}.{dns_suffix} upstream and those queries fail ("{dns_line}"){dns_others}, so lookups time out with CoreDNS itself running',
+    fix: 'Call {dns_host} by its fully qualified name with a trailing dot ({dns_host}.), or set dnsConfig options ndots: "2" (fewer than the dots of the names it calls) in the pod template of {subject}; reuse connections instead of resolving the name for each one.',
+  },
+  // ------------------------------------------------ end of: round26 (r26b)
   // ------------------------------------------------ round26 (r26a): a server's or a client's own line about the state it refuses
   // the variables of these rules: finding-vars-r26a.ts
   {

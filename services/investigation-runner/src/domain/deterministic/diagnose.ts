@@ -22,6 +22,7 @@ import { r23aFindings } from './diagnose-r23a';
 import { r24bFindings } from './diagnose-r24b';
 import { r26cFindings } from './diagnose-r26c';
 import { r24aFindings } from './diagnose-r24a';
+import { r26bFindings } from './diagnose-r26b';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { namesToken } from './text';
 import {
@@ -422,7 +423,14 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     push(f);
   // the rules that compare several facts, each in its own file
   const entries = catalog.map((c) => c.entry);
-  for (const find of [r21dataFindings, r23aFindings, r24bFindings, r24aFindings, r26cFindings])
+  for (const find of [
+    r21dataFindings,
+    r23aFindings,
+    r24bFindings,
+    r24aFindings,
+    r26cFindings,
+    r26bFindings,
+  ])
     for (const f of find(model, entries)) push(f);
   return out;
 }

@@ -21,6 +21,15 @@ import {
 import { dedupe } from './collections';
 import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
+import {
+  ACCESS,
+  COREDNS_ERROR,
+  LOOKUP_FAILED,
+  controllerConfig,
+  ingressesTo,
+  serviceOfUpstream,
+  WEBSOCKET_DROPPED,
+} from './diagnose-r26b';
 import { namesToken } from './text';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
 import { piledCronRuns } from './finding-vars-r21sched';
@@ -888,6 +897,7 @@ export class Gatherer {
     await this.gatherForHygieneQuestion();
     await this.gatherForFleetQuestion();
     await this.gatherForIngressBackendsQuestion();
+    await this.inspectR26b('question');
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1056,6 +1066,102 @@ export class Gatherer {
     await this.inspectLineTargets();
     // ... round22 (r22i): what a pod spec sets that listings and descriptions do not show
     await this.inspectR22i();
+    // ... round26 (r26b): connections the ingress may cut at its proxy read timeout
+    await this.inspectR26b('edge');
+  }
+
+  /**
+   * Round26 (r26b): connections the ingress may cut at its proxy read timeout. A workload behind
+   * an Ingress whose log shows websockets closing over and over: the ingress controller's log
+   * (how long each upgraded connection lasted). Access lines of 504s or websockets that end at a
+   * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
+   * annotations of the Ingress in front of that upstream.
+   */
+  private async inspectR26b(stage: 'dns' | 'edge' | 'question', read?: ObjectView): Promise<void> {
+    const { model } = this;
+    // "which Ingresses set annotation K": the namespace's Ingresses, each read whole when the
+    // listing does not show annotations
+    if (stage === 'question') {
+      const q = this.scope.question;
+      if (q?.type !== 'ingress_annotation') return;
+      const ns = questionNamespace(q, model, this.scope);
+      const mine = () => model.list('ingress', ns).filter((i) => !ns || i.namespace === ns);
+      if (!mine().length) await this.listKind('ingress', ns);
+      await Promise.all(
+        mine()
+          .filter((i) => i.fields['annotations'] === undefined)
+          .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
+          .map((i) => this.readOrDescribe(i)),
+      );
+      return;
+    }
+    // lookups that fail while the CoreDNS log read shows no error: another CoreDNS pod's log
+    // (each pod logs only the queries it answered)
+    if (stage === 'dns') {
+      const dnsLog = (l: LogView) => !!l.pod && /^(?:coredns|kube-dns)-/.test(l.pod);
+      if (
+        model.logs.some((l) => !dnsLog(l) && l.lines.some((x) => LOOKUP_FAILED.test(x.text))) &&
+        !model.logs.some((l) => dnsLog(l) && l.lines.some((x) => COREDNS_ERROR.test(x.text)))
+      )
+        await Promise.all(
+          model
+            .list('pod')
+            .filter(
+              (p) =>
+                /^(?:coredns|kube-dns)-/.test(p.name) &&
+                p.namespace &&
+                p.name !== read?.name &&
+                !model.logs.some((l) => l.pod === p.name),
+            )
+            .slice(0, 1)
+            .map((p) => this.podLogs(p, 200)),
+        );
+      return;
+    }
+    const controllerLogs = () => model.logs.filter((l) => l.pod && INGRESS_CONTROLLER.test(l.pod));
+    if (
+      !controllerLogs().length &&
+      model.logs.some(
+        (l) =>
+          l.pod &&
+          !INGRESS_CONTROLLER.test(l.pod) &&
+          l.lines.filter((x) => WEBSOCKET_DROPPED.test(x.text)).length >= 2,
+      )
+    ) {
+      await this.listIngressesOnce();
+      if (model.list('ingress').length) await this.inspectIngressControllers();
+    }
+    const ups = new Set<string>();
+    for (const l of controllerLogs())
+      for (const x of l.lines) {
+        const g = ACCESS.exec(x.text)?.groups;
+        if (g && (g['status'] === '504' || g['status'] === '101') && /\.00\d$/.test(g['rt']!))
+          ups.add(g['up']!);
+      }
+    if (!ups.size) return;
+    const ctl = model
+      .list('pod')
+      .find(
+        (p) =>
+          p.namespace &&
+          model.logs.some((l) => l.pod === p.name && INGRESS_CONTROLLER.test(p.name)),
+      );
+    if (ctl && !controllerConfig(model))
+      await this.readOrDescribe({
+        ...newObject('configmap', model.workloadOf(ctl).name, 'r26b'),
+        namespace: ctl.namespace,
+      });
+    const services = [...ups]
+      .map((u) => serviceOfUpstream(model, u))
+      .filter((s): s is ObjectView => !!s);
+    if (services.some((s) => !ingressesTo(model, s).length)) await this.listIngressesOnce();
+    await Promise.all(
+      services
+        .flatMap((s) => ingressesTo(model, s))
+        .filter((i) => i.fields['annotations'] === undefined)
+        .slice(0, 2)
+        .map((i) => this.readOrDescribe(i)),
+    );
   }
 
   /**
@@ -4283,6 +4389,8 @@ export class Gatherer {
       .list('pod', ns)
       .find((p) => p.namespace === ns && /^(coredns|kube-dns)/.test(p.name));
     if (!dns.length && running) await this.podLogs(running);
+    // round26 (r26b): another replica's log when that one shows no error
+    if (!dns.length && running) await this.inspectR26b('dns', running);
   }
 
   /**

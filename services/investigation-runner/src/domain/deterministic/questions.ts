@@ -32,6 +32,7 @@ import { clip } from './text';
 import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
 import { gitopsUnmanaged } from './questions-r24b';
 import { podsHoldingOldValue } from './questions-r25b';
+import { ingressesWithAnnotation } from './questions-r26b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 
@@ -341,6 +342,8 @@ export function answerQuestion(
       return podsWithoutSidecar(model, questionNamespace(q, model, scope), q.sidecar);
     case 'workloads_without_irsa':
       return workloadsWithoutIrsa(model, questionNamespace(q, model, scope));
+    case 'ingress_annotation':
+      return ingressesWithAnnotation(model, questionNamespace(q, model, scope), q.key);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

@@ -1,4 +1,5 @@
 import { rotatedObjectQuestion } from './questions-r25b';
+import { ingressAnnotationQuestion } from './questions-r26b';
 import type { InvestigationContextRecord } from '@inquest/store';
 import { kindOf } from './tool-profile';
 import { namesToken } from './text';
@@ -189,7 +190,9 @@ export type Question =
   /** "which deployments in payments are not managed by Argo CD?" (questions-r24b.ts) */
   | { type: 'gitops_unmanaged'; kind: string; tool: string; namespace?: string; near?: string[] }
   /** "which workloads in data have no IRSA role?" (questions-r24a.ts) */
-  | { type: 'workloads_without_irsa'; namespace?: string; near?: string[] };
+  | { type: 'workloads_without_irsa'; namespace?: string; near?: string[] }
+  /** (r26b) which Ingresses set an annotation, and to what value */
+  | { type: 'ingress_annotation'; key: string; namespace?: string; near?: string[] };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
@@ -456,6 +459,8 @@ function parseQuestion(
   if (gitops) return gitops;
   const irsa = irsaQuestion(t, namespaces);
   if (irsa) return irsa;
+  const annotated = ingressAnnotationQuestion(t, namespaces, nearWords(t));
+  if (annotated) return annotated;
   const rotated = rotatedObjectQuestion(t, namespaces, subjects, now);
   if (rotated) return rotated;
   const meshOrExpansion = meshOrExpansionQuestion(t, namespaces, subjects, nearWords(t));
