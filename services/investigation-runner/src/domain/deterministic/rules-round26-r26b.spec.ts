@@ -241,5 +241,7 @@ describe('round26 rules (r26b)', () => {
     expect(text).toContain('portal "300"');
     expect(text).toContain('docs does not set it');
     expect(text).not.toContain('campaign');
+    // the setting asked about is no object the answer looked for
+    expect(text).not.toContain('no object named');
   });
 });

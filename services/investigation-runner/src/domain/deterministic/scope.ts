@@ -351,12 +351,15 @@ export function scopeIncident(
       continue;
     if (!candidates.includes(w)) candidates.push(w);
   }
-  return {
-    subjects,
-    namespaces,
-    candidates: candidates.slice(0, 12),
-    question: parseQuestion(message, namespaces, subjects, now),
-  };
+  const question = parseQuestion(message, namespaces, subjects, now);
+  // the setting a question asks about ("which ingresses override proxy-read-timeout?") is no
+  // object to look for
+  if (question?.type === 'ingress_annotation') {
+    const key = question.key;
+    for (let i = subjects.length - 1; i >= 0; i--)
+      if (subjects[i]!.name === key || key.endsWith(`/${subjects[i]!.name}`)) subjects.splice(i, 1);
+  }
+  return { subjects, namespaces, candidates: candidates.slice(0, 12), question };
 }
 
 const STATUS_WORDS: [RegExp, string][] = [
