@@ -219,15 +219,12 @@ const TLS_PROTOCOL = /^(?:HTTPS|GRPCS|AUTO_HTTP)$/i;
 function plainHttpToTls(model: ClusterModel, entry: CauseEntry): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
-  for (const l of model.logs) {
-    if (!l.pod || INGRESS_CONTROLLER.test(l.pod)) continue;
-    const lines = l.lines.filter((x) => PLAIN_HTTP_TO_TLS.test(x.text));
-    if (!lines.length) continue;
-    const pod = model.get('pod', l.pod, l.namespace);
-    if (!pod) continue;
-    const w = model.workloadOf(pod);
-    const key = `${pod.namespace}/${w.name}`;
-    if (seen.has(key)) continue;
+  for (const { l, lines, pod, w, key } of workloadLogs(
+    model,
+    INGRESS_CONTROLLER,
+    PLAIN_HTTP_TO_TLS,
+    seen,
+  )) {
     // the Ingress that routes to a Service of this workload, speaking plain HTTP to it
     const ing = model
       .list('service', pod.namespace)
@@ -295,15 +292,12 @@ function searchListExpansion(model: ClusterModel, entry: CauseEntry): Finding[] 
   if (!dnsErrors.length) return [];
   const out: Finding[] = [];
   const seen = new Set<string>();
-  for (const l of model.logs) {
-    if (!l.pod || /^(?:coredns|kube-dns)-/.test(l.pod)) continue;
-    const failed = l.lines.filter((x) => LOOKUP_FAILED.test(x.text));
-    if (!failed.length) continue;
-    const pod = model.get('pod', l.pod, l.namespace);
-    if (!pod) continue;
-    const w = model.workloadOf(pod);
-    const key = `${pod.namespace}/${w.name}`;
-    if (seen.has(key)) continue;
+  for (const { l, lines: failed, pod, w, key } of workloadLogs(
+    model,
+    /^(?:coredns|kube-dns)-/,
+    LOOKUP_FAILED,
+    seen,
+  )) {
     // the names the workload dials: its environment and its own log
     const names = new Set<string>();
     for (const c of pod.containers)
@@ -366,6 +360,23 @@ function searchListExpansion(model: ClusterModel, entry: CauseEntry): Finding[] 
     });
   }
   return out;
+}
+
+/**
+ * The pods' logs (pods named like `skip` aside) with the lines `test` matches, each with its pod
+ * and workload; a workload the caller has put in `done` is not given again.
+ */
+function* workloadLogs(model: ClusterModel, skip: RegExp, test: RegExp, done: Set<string>) {
+  for (const l of model.logs) {
+    if (!l.pod || skip.test(l.pod)) continue;
+    const lines = l.lines.filter((x) => test.test(x.text));
+    if (!lines.length) continue;
+    const pod = model.get('pod', l.pod, l.namespace);
+    if (!pod) continue;
+    const w = model.workloadOf(pod);
+    const key = `${pod.namespace}/${w.name}`;
+    if (!done.has(key)) yield { l, lines, pod, w, key };
+  }
 }
 
 export function r26bFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
