@@ -15,6 +15,7 @@ import { failsOrRestarts, hasCompleted, healthyTwins, isUnhealthy } from './heal
 import { varsFor } from './finding-vars';
 import { configMapsOf, jsonField, stripHash, workloadName, type ClusterModel } from './model';
 import type { LogView, ObjectView } from './observe';
+import { supersededNote, supersededObject } from './diagnose-r27a';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
 import { clip, hostOf, namesToken } from './text';
@@ -552,6 +553,8 @@ export function conclude(
         ? `no object named ${scope.subjects.map((s) => s.name).join(', ')} was found with the tools available`
         : `${model.objects.size} object(s) checked`;
     description = `${NO_PROBLEM}: ${seenWhat}; no failing containers, warning events or error logs point at a fault in the data gathered.`;
+    const superseded = supersededNote(model, focusObjects);
+    if (superseded) description += ` ${superseded}`;
     confidence = focusObjects.length || (!scope.subjects.length && model.objects.size) ? 20 : 10;
     if (question) confidence = 70;
     headline = NO_PROBLEM;
@@ -825,6 +828,8 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
       /^Ready\b/.test(o.status ?? '') &&
       !isUnhealthy(o, now)
     );
+  // a failed run of a CronJob whose later runs all completed (r27a)
+  if (o && f.entry.class !== 'node_not_ready' && supersededObject(o, model)) return true;
   if (!o || o.kind !== 'pod') return false;
   if (jobRetrySucceeded(o, model)) return true;
   if (evictedAndReplaced(o, f, model, now)) return true;
