@@ -15,7 +15,7 @@ import { failsOrRestarts, hasCompleted, healthyTwins, isUnhealthy } from './heal
 import { varsFor } from './finding-vars';
 import { configMapsOf, jsonField, stripHash, workloadName, type ClusterModel } from './model';
 import type { LogView, ObjectView } from './observe';
-import { supersededNote, supersededObject } from './diagnose-r27a';
+import { podCauseOfDeadline, supersededNote, supersededObject } from './diagnose-r27a';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
 import { clip, hostOf, namesToken } from './text';
@@ -154,6 +154,8 @@ export function conclude(
     (failingPodOf.has(x.f.workload) && podState(x.f) === 'serving' ? 0.03 : 0);
   scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
   let top = scored[0];
+  // a Job past its deadline because its pods could not start: why they could not (r27a)
+  top = podCauseOfDeadline(top, scored, weight, model, now) ?? top;
   // of equal findings in objects and events (one failure of one workload, as weighty), the one
   // that says most: a pod's status "Evicted" says less than "Evicted: The node was low on
   // resource: memory. ..." (log lines keep the first: a longer one is a stack, not more cause)

@@ -7,7 +7,8 @@
  * started after the failed one completed (or the CronJob's lastSuccessfulTime is after it and no
  * later run failed), the failure is history: the schedule works again.
  */
-import { hasCompleted, hasFinished } from './health';
+import type { Finding } from './diagnose';
+import { hasCompleted, hasFinished, isUnhealthy } from './health';
 import type { ClusterModel } from './model';
 import type { ObjectView } from './observe/views';
 
@@ -24,7 +25,11 @@ export function jobFailed(j: ObjectView): boolean {
 /** a Job that completed (Complete / SuccessCriteriaMet, or its completion time and no failure) */
 export function jobSucceeded(j: ObjectView): boolean {
   if (jobFailed(j)) return false;
-  if (j.conditions.some((c) => /^(?:Complete|SuccessCriteriaMet)$/.test(c.type) && c.status === 'True'))
+  if (
+    j.conditions.some(
+      (c) => /^(?:Complete|SuccessCriteriaMet)$/.test(c.type) && c.status === 'True',
+    )
+  )
     return true;
   if (/^(?:Complete|Completed|Succeeded)$/.test(j.status ?? '')) return true;
   if (j.fields['completionTime']) return true;
@@ -135,4 +140,58 @@ export function supersededNote(model: ClusterModel, focus: ObjectView[]): string
     );
   }
   return notes.slice(0, 2).join(' ');
+}
+
+/**
+ * A Job that ran past its activeDeadlineSeconds while its pods could not start: the deadline is
+ * how it ended, what kept its pods from starting (an event of a pod of the same workload that
+ * names a cause: no sandbox, no volume, no image) is why. Of those, a pod that still exists and
+ * fails now (the current run stuck the same way) before one the Job controller deleted.
+ */
+export function podCauseOfDeadline<T extends { f: Finding }>(
+  top: T | undefined,
+  scored: T[],
+  weight: (x: T) => number,
+  model: ClusterModel,
+  now: number,
+): T | undefined {
+  if (top?.f.entry.id !== 'job_deadline') return undefined;
+  const causes = scored.filter(
+    (x) =>
+      x.f.entry.role === 'cause' &&
+      x.f.entry.class !== 'job_failed' &&
+      x.f.where === 'event' &&
+      x.f.object?.kind === 'pod' &&
+      x.f.workload === top.f.workload &&
+      NOT_STARTED.test(x.f.fact) &&
+      weight(x) >= weight(top) - 0.05,
+  );
+  const live = causes.find((x) => {
+    const p = model.get('pod', x.f.object!.name, x.f.object!.namespace);
+    return !!p && isUnhealthy(p, now);
+  });
+  return live ?? causes[0];
+}
+
+/** a pod that never got to run its containers: no sandbox, volume or image */
+const NOT_STARTED =
+  /Failed to create pod sandbox|failed to (?:setup|set up) network|MountVolume|AttachVolume|Unable to attach or mount|Failed to pull image|ErrImagePull|ImagePullBackOff|CreateContainerConfigError/i;
+
+/**
+ * The node the scheduler put a pod on, as its Scheduled event says ("Successfully assigned
+ * <ns>/<pod> to <node>"): the only record of it once the pod is gone (a Job's deleted pod), or
+ * when a listing shows no node.
+ */
+export function scheduledNode(
+  model: ClusterModel,
+  pod: string,
+  namespace?: string,
+): string | undefined {
+  for (const e of model.events) {
+    if (e.reason !== 'Scheduled' || (namespace && e.namespace && e.namespace !== namespace))
+      continue;
+    const m = /Successfully assigned (?:[\w.-]+\/)?([\w.-]+) to ([\w.-]+)/.exec(e.message);
+    if (m && m[1] === pod) return m[2];
+  }
+  return undefined;
 }
