@@ -15,6 +15,7 @@ import { failsOrRestarts, hasCompleted, healthyTwins, isUnhealthy } from './heal
 import { varsFor } from './finding-vars';
 import { configMapsOf, jsonField, stripHash, workloadName, type ClusterModel } from './model';
 import type { LogView, ObjectView } from './observe';
+import { podCauseOfDeadline, supersededNote, supersededObject } from './diagnose-r27a';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
 import { clip, hostOf, namesToken } from './text';
@@ -153,6 +154,8 @@ export function conclude(
     (failingPodOf.has(x.f.workload) && podState(x.f) === 'serving' ? 0.03 : 0);
   scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
   let top = scored[0];
+  // a Job past its deadline because its pods could not start: why they could not (r27a)
+  top = podCauseOfDeadline(top, scored, weight, model, now) ?? top;
   // of equal findings in objects and events (one failure of one workload, as weighty), the one
   // that says most: a pod's status "Evicted" says less than "Evicted: The node was low on
   // resource: memory. ..." (log lines keep the first: a longer one is a stack, not more cause)
@@ -552,6 +555,8 @@ export function conclude(
         ? `no object named ${scope.subjects.map((s) => s.name).join(', ')} was found with the tools available`
         : `${model.objects.size} object(s) checked`;
     description = `${NO_PROBLEM}: ${seenWhat}; no failing containers, warning events or error logs point at a fault in the data gathered.`;
+    const superseded = supersededNote(model, focusObjects);
+    if (superseded) description += ` ${superseded}`;
     confidence = focusObjects.length || (!scope.subjects.length && model.objects.size) ? 20 : 10;
     if (question) confidence = 70;
     headline = NO_PROBLEM;
@@ -825,6 +830,8 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
       /^Ready\b/.test(o.status ?? '') &&
       !isUnhealthy(o, now)
     );
+  // a failed run of a CronJob whose later runs all completed (r27a)
+  if (o && f.entry.class !== 'node_not_ready' && supersededObject(o, model)) return true;
   if (!o || o.kind !== 'pod') return false;
   if (jobRetrySucceeded(o, model)) return true;
   if (evictedAndReplaced(o, f, model, now)) return true;

@@ -15,6 +15,7 @@ import { R24B_VARS } from './finding-vars-r24b';
 import { R24A_VARS, vpaLimitSource } from './finding-vars-r24a';
 import { R25A_VARS } from './finding-vars-r25a';
 import { R26A_VARS } from './finding-vars-r26a';
+import { scheduledNode } from './diagnose-r27a';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1709,7 +1710,13 @@ export function varsFor(
     /\b(?:ca|trust|bundle|root)\b|[-_](?:ca|bundle|trust)(?:[-_]|$)/i.test(x.split(' ')[1] ?? ''),
   );
   if (trust) vars['trust'] = ` (${trust})`;
+  // a pod gone or listed without its node: its Scheduled event says where it ran (r27a)
+  const scheduled =
+    f.object?.kind === 'pod' && !obj?.node
+      ? scheduledNode(model, f.object.name, f.object.namespace)
+      : undefined;
   if (f.object?.kind === 'node') vars['node'] = f.object.name;
+  else if (scheduled) vars['node'] = scheduled;
   else if (pod?.node) vars['node'] = pod.node;
   const sel = pod?.fields['nodeSelector'];
   if (sel) vars['selector'] = ` (nodeSelector ${sel})`;

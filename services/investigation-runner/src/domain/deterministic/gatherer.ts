@@ -21,6 +21,7 @@ import {
 import { dedupe } from './collections';
 import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
+import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -1006,6 +1007,9 @@ export class Gatherer {
       await this.systemPodLog(/^istiod-[a-z0-9]+-[a-z0-9]+$/, 'istio-system');
     // rollouts and scaling: what a deploy applied, a load balancer's health check, a deploy Job
     await this.inspectRolloutsAndScaling();
+    // (r27a) a failed Job whose pods are gone, or whose CronJob's current run is stuck: why their
+    // pods did not run
+    await this.r27aReadPodsOfFailedJobs();
     // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
     await this.inspectCapacityHoldersAndScaleDowns(text);
     // 3. follow what the evidence points at
@@ -4301,6 +4305,79 @@ export class Gatherer {
           .map((p) => this.podLogs(p, 100)),
       ),
     );
+  }
+
+  /**
+   * (r27a) A Job the request names that failed: what happened to its pods. The Job controller
+   * deletes the pods of a Job past its deadline, but their events stay (the Job's own events name
+   * them: "Created pod: <name>"), and the same CronJob's run that is active now, its pod not
+   * running, shows the same failure live: those pods' events (and the pod) are read.
+   */
+  private async r27aReadPodsOfFailedJobs(): Promise<void> {
+    const model = this.model;
+    const failed = model
+      .list('job')
+      .filter(
+        (j) =>
+          jobFailed(j) && this.scope.subjects.some((s) => model.matches(j, s) || s.name === j.name),
+      )
+      .slice(0, 2);
+    const reads: ObjectView[] = [];
+    const gone: ObjectView[] = [];
+    for (const j of failed) {
+      // its pods the Job's events name, gone from the cluster
+      for (const e of model.events)
+        if (e.object?.name === j.name && (!e.namespace || e.namespace === j.namespace)) {
+          const pod = /Created pod: ([\w.-]+)/.exec(e.message)?.[1];
+          if (pod && !model.get('pod', pod, j.namespace)) gone.push(named('pod', pod, j.namespace));
+        }
+      // the active run of the same CronJob, its pod not running
+      const cron = model.workloadOf(j).name;
+      if (cron === j.name) continue;
+      const siblings = model
+        .list('job', j.namespace)
+        .filter(
+          (x) =>
+            x !== j &&
+            !jobEnded(x) &&
+            !jobFailed(x) &&
+            !jobSucceeded(x) &&
+            (model.workloadOf(x).name === cron ||
+              (!x.owner && new RegExp(`^${cron.replace(/[.]/g, '\\.')}-\\d{6,}$`).test(x.name))),
+        )
+        .slice(0, 2);
+      // a run a listing showed without its owner: read, so that it counts as the CronJob's
+      await Promise.all(siblings.filter((x) => !x.owner).map((x) => this.readOrDescribe(x)));
+      for (const other of siblings)
+        for (const p of model
+          .podsOf('job', other.name, other.namespace)
+          .filter((p) => p.status !== 'Running' && !hasFinished(p)))
+          reads.push(p);
+    }
+    // a pod gone: its events only (its describe and logs are gone with it)
+    const perObject = this.tools('events').filter(
+      (p) => p.params.name || p.params.involved || p.params.pod,
+    );
+    const jobs: Promise<unknown>[] = [];
+    for (const o of gone.filter((x) => !this.inspected.has(viewKey(x))).slice(0, 2)) {
+      this.inspected.add(viewKey(o));
+      const ns = o.namespace;
+      if (perObject.length)
+        jobs.push(
+          this.first(
+            perObject,
+            { kind: 'pod', name: o.name, namespace: ns },
+            { kind: 'pod', namespace: ns, pod: o.name },
+          ),
+        );
+      else if (ns && !this.namespaceEvents.has(ns)) {
+        this.namespaceEvents.add(ns);
+        jobs.push(this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns }));
+      }
+    }
+    for (const o of reads.filter((x) => !this.inspected.has(viewKey(x))).slice(0, 2))
+      jobs.push(this.inspect(o));
+    await Promise.all(jobs);
   }
 
   /** The claims of a namespace, each read whole (or described): their conditions and sizes. */
