@@ -802,6 +802,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: "Give node {node} pod addresses again: AWS VPC CNI: free addresses in its subnet (a larger or additional subnet, prefix delegation, a lower WARM_IP_TARGET / WARM_ENI_TARGET); other CNIs: the node's pod CIDR or IP pool. Meanwhile move the pods to nodes that have addresses (cordon {node}).",
   },
   {
+    // containerd still holds the pod's sandbox name from an attempt before it or the node
+    // restarted uncleanly: it refuses every new try to create that sandbox (containerd/cri#1014)
+    id: 'sandbox_name_reserved',
+    class: 'node_not_ready',
+    title:
+      "the node's container runtime still holds the pod's sandbox name (containerd state left from before a restart)",
+    role: 'cause',
+    strength: 0.9,
+    on: ['event'],
+    reason: 'FailedCreatePodSandBox',
+    text: 'failed to reserve sandbox name[^\\n]*',
+    cause:
+      'the pods of {subject} on node {node} stay ContainerCreating: the container runtime (containerd) on {node} refuses to create their sandbox ("{fact}"). It still holds that sandbox name from an earlier attempt, left in its state by a restart of containerd or of the node, so every retry of the kubelet is refused while new pods start there',
+    fix: 'Restart containerd on {node} (`systemctl restart containerd`) so it drops the stale reservation, or delete the stuck pods so they are recreated under new names; if it comes back after reboots, check that containerd stops cleanly before the node shuts down and upgrade it.',
+  },
+  {
     // the kubelet knows a CSI driver only while its node plugin runs on that node
     id: 'csi_driver_not_registered',
     class: 'pending_pvc',
