@@ -67,6 +67,7 @@ import {
   templateKey,
 } from './questions';
 import { podsOfWorkload, replicaCounts, unreadyPod } from './questions-fleet';
+import { nodeNamed } from './questions-pods-config';
 import { jobRun, newestFirst, PULL_FAILING } from './questions-activity';
 import type { Scope, Subject } from './scope';
 import {
@@ -788,7 +789,8 @@ export class Gatherer {
     if (
       scope.question?.type === 'unset' ||
       scope.question?.type === 'uses' ||
-      scope.question?.type === 'no_probe'
+      scope.question?.type === 'no_probe' ||
+      scope.question?.type === 'probe_timeout'
     ) {
       const ns = scope.question.namespace;
       await Promise.all(
@@ -897,6 +899,7 @@ export class Gatherer {
     await this.gatherForInventoryQuestion();
     await this.gatherForHygieneQuestion();
     await this.gatherForFleetQuestion();
+    await this.gatherForNodeClaimsQuestion();
     await this.gatherForIngressBackendsQuestion();
     await this.inspectR26b('question');
     // "when did X last succeed": its newest Jobs' own start and completion times
@@ -2807,6 +2810,34 @@ export class Gatherer {
   }
 
   /** a kind listed as whole objects (YAML), where a listing tool offers that format */
+  /**
+   * "which pods on node X mount a PersistentVolumeClaim?": the node, the pods bound to it (of
+   * every namespace) and each one's volumes; a listing that shows no node: the pods read whole;
+   * a pod whose volumes the listing did not show: described, as the budget allows.
+   */
+  private async gatherForNodeClaimsQuestion(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'node_claims') return;
+    if (!nodeNamed(this.model, q.node)) await this.listKind('node', undefined);
+    const node = nodeNamed(this.model, q.node);
+    if (!node) return;
+    if (!this.model.list('pod').length) await this.listKind('pod', undefined);
+    if (!this.model.list('pod').some((p) => p.node)) await this.listWhole('pod', undefined);
+    // a listing of names only: the pods read whole (each names its node), as the budget allows
+    const unplaced = this.model.list('pod').filter((p) => !p.node && p.status === undefined);
+    if (!this.model.list('pod').some((p) => p.node) && unplaced.length)
+      await Promise.all(
+        unplaced.slice(0, Math.max(0, Math.min(24, this.budget - 2))).map((p) => this.readWhole(p)),
+      );
+    if (!this.model.podsOn(node).length) await this.describe(node);
+    const unread = this.model
+      .podsOn(node)
+      .filter((p) => !p.containers.length && p.fields['claims'] === undefined);
+    await Promise.all(
+      unread.slice(0, Math.max(4, Math.min(16, this.budget - 2))).map((p) => this.describe(p)),
+    );
+  }
+
   private listWhole(kind: string, ns: string | undefined): Promise<boolean> {
     return this.first(
       this.listers(kind).filter((p) => {

@@ -35,6 +35,7 @@ import { podsHoldingOldValue } from './questions-r25b';
 import { ingressesWithAnnotation } from './questions-r26b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
+import { nodeClaims, probeTimeouts } from './questions-pods-config';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -258,6 +259,10 @@ export function answerQuestion(
       return podsUsing(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
     case 'drain_impact':
       return drainImpact(q, model, scope);
+    case 'node_claims':
+      return nodeClaims(q, model);
+    case 'probe_timeout':
+      return probeTimeouts(q, model);
     case 'placement':
       return placement(model, scope, q.subject);
     case 'unset':

@@ -8,6 +8,7 @@ import { meshOrExpansionQuestion } from './questions-r23a';
 import { gitopsQuestion } from './questions-r24b';
 import { irsaQuestion } from './questions-r24a';
 import { drainImpactQuestion } from './questions-r26c';
+import { nodeClaimsQuestion, probeTimeoutQuestion } from './questions-pods-config';
 
 /** What the incident is about, before any tool is called. */
 export interface Subject {
@@ -192,7 +193,20 @@ export type Question =
   /** "which workloads in data have no IRSA role?" (questions-r24a.ts) */
   | { type: 'workloads_without_irsa'; namespace?: string; near?: string[] }
   /** (r26b) which Ingresses set an annotation, and to what value */
-  | { type: 'ingress_annotation'; key: string; namespace?: string; near?: string[] };
+  | { type: 'ingress_annotation'; key: string; namespace?: string; near?: string[] }
+  /** "which pods on node X have a PersistentVolumeClaim mounted?" (questions-pods-config.ts) */
+  | { type: 'node_claims'; node: string }
+  /** "which workloads still run an exec liveness probe with timeoutSeconds 1?" */
+  | {
+      type: 'probe_timeout';
+      seconds: number;
+      compare: '=' | '<' | '<=';
+      /** Liveness, Readiness, Startup: those the question names (all when none) */
+      probes?: string[];
+      /** exec, http-get, tcp-socket: the kind of probe the question names */
+      handler?: string;
+      namespace?: string;
+    };
 
 const STOP = new Set(
   'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
@@ -456,6 +470,10 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const claims = nodeClaimsQuestion(t, subjects);
+  if (claims) return claims;
+  const timeouts = probeTimeoutQuestion(t, namespaces);
+  if (timeouts) return timeouts;
   const drain = drainImpactQuestion(t, namespaces, subjects);
   if (drain) return drain;
   const gitops = gitopsQuestion(t, namespaces, nearWords(t));
