@@ -2750,6 +2750,42 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Roll {subject} back to the image that matches featureCompatibilityVersion {fcv}, run `db.adminCommand({setFeatureCompatibilityVersion: "<next major>"})` through each major version in turn (e.g. 4.4 -> 5.0 -> 6.0, one image per step), then upgrade the image; never skip a major version.',
   },
   // ------------------------------------------------ end of: round26 (r26c)
+  // ------------------------------------------------ round27 (r27b): a component beside a healthy workload (an issuer, a store at its limit)
+  // the variables of these rules: finding-vars-r27b.ts
+  {
+    // a cert-manager ACME (Cluster)Issuer whose account registration the CA refused (an invalid
+    // contact email, a forbidden domain): it stays Ready=False, cert-manager does not retry a
+    // BadRequest, and no Certificate that names it is ever issued
+    id: 'cert_manager_acme_account_refused',
+    class: 'tls_certificate',
+    title:
+      'the ACME CA refuses to register the account of a cert-manager issuer: nothing it should issue is issued',
+    role: 'cause',
+    strength: 0.94,
+    on: ['condition', 'event'],
+    text: '(?:Failed to register ACME account|Error initializing issuer): (?<acme_error>[^\\n]*?(?:urn:ietf:params:acme:error:(?<acme_type>\\w+))?[^\\n]*)$',
+    cause:
+      'cert-manager cannot issue certificates with {issuer_ref}: the ACME server refused to register its account ("{fact}"){acme_contact}. The issuer stays not Ready (cert-manager does not retry a BadRequest), so {issued_for}',
+    fix: 'Correct the account settings of {issuer_ref}{acme_contact_fix} and re-apply it (cert-manager registers the account again on a spec change); then the waiting Certificates are issued and the ingress controller serves them instead of its default certificate.',
+  },
+  {
+    // Elasticsearch refuses to create an index when the cluster is at cluster.max_shards_per_node x
+    // data nodes; a daily-index shipper (Filebeat, Fluentd, Logstash) drops every event of the new
+    // day while the cluster stays green. The retention job that deletes old indices is the usual
+    // reason the count grew
+    id: 'elasticsearch_max_shards_open',
+    class: 'dependency_failure',
+    title:
+      'Elasticsearch refuses new indices: the cluster is at its shard limit (max_shards_per_node)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'this action would add \\[\\d+\\] (?:total )?shards, but this cluster currently has \\[(?<shards_open>\\d+)\\]/\\[(?<shards_max>\\d+)\\] maximum (?:normal |frozen )?shards open',
+    cause:
+      '{subject} cannot write to Elasticsearch: the cluster refuses to create new indices because it already has {shards_open}/{shards_max} shards open, its shard limit (cluster.max_shards_per_node x data nodes): "{fact}". Every event bound for a new (daily) index is rejected (status 400) and dropped, while the cluster itself stays green{shard_retention}',
+    fix: 'Delete old indices{shard_retention_fix} to get under the limit (or raise cluster.max_shards_per_node for a while), and keep a retention policy (ILM, or a cleanup job) running; fewer shards per index (number_of_shards, replicas) slows the growth.',
+  },
+  // ------------------------------------------------ end of: round27 (r27b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -24,6 +24,7 @@ import { r26cFindings } from './diagnose-r26c';
 import { r24aFindings } from './diagnose-r24a';
 import { r26bFindings } from './diagnose-r26b';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
+import { issuerHeldWorkload } from './finding-vars-r27b';
 import { namesToken } from './text';
 import {
   isCordoned,
@@ -177,7 +178,13 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     }
   };
   for (const o of model.objects.values()) {
-    const w = model.workloadOf(o).name;
+    // an issuer that is not Ready is about the workload whose Ingress waits for it (r27b)
+    const w =
+      issuerHeldWorkload(model, o, (ing) => {
+        const b = ingressBackends(ing)[0];
+        const svc = b && (model.get('service', b.service, ing.namespace) ?? undefined);
+        return (svc && backingWorkload(model, svc)?.name) ?? b?.service;
+      }) ?? model.workloadOf(o).name;
     for (const c of o.containers) {
       for (const st of [c.waiting, c.terminated, c.last]) {
         if (!st?.reason && st?.exitCode === undefined) continue;

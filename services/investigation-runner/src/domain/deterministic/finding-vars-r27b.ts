@@ -1,0 +1,117 @@
+/**
+ * The template variables of the round27 (r27b) rules (cause-catalog.data.ts, its "round27 (r27b)"
+ * block): the Certificates and Ingresses waiting for an issuer that cannot register its ACME
+ * account, and the suspended retention CronJob of a store at its shard limit.
+ */
+import type { FindingContext } from './finding-vars';
+import { jsonField, type ClusterModel } from './model';
+import type { ObjectView } from './observe';
+
+type Vars = Record<string, string>;
+
+/** the issuer the finding is about, what it was refused for and what waits for it */
+function acmeIssuer(x: FindingContext): Vars {
+  const { model, f } = x;
+  const o = f.object;
+  const kind = /^clusterissuer$/i.test(o?.kind ?? '') ? 'ClusterIssuer' : 'Issuer';
+  const name = o?.name ?? '';
+  const issuer = model.get(kind.toLowerCase(), name, o?.namespace) ?? o;
+  const acme = jsonField(issuer as ObjectView | undefined, 'acme');
+  const email: string | undefined = acme['email'];
+  const forbidden = /forbidden domain \\?"([^"\\]+)/.exec(f.fact ?? '')?.[1];
+  const names = (c: ObjectView) => {
+    const ref = jsonField(c, 'issuerRef');
+    return (
+      ref['name'] === name &&
+      (kind === 'ClusterIssuer') === /^ClusterIssuer$/i.test(ref['kind'] ?? '')
+    );
+  };
+  const certs = model.list('certificate').filter(names);
+  const ingresses = model.list('ingress').filter((i) => {
+    const a = jsonField(i, 'annotations');
+    return (
+      (kind === 'ClusterIssuer'
+        ? a['cert-manager.io/cluster-issuer']
+        : a['cert-manager.io/issuer']) === name
+    );
+  });
+  const waiting = [
+    ...certs
+      .filter(
+        (c) =>
+          c.fields['ready'] !== 'True' &&
+          !c.conditions.some((k) => k.type === 'Ready' && k.status === 'True'),
+      )
+      .map((c) => `Certificate ${c.name}${c.namespace ? ` (namespace ${c.namespace})` : ''}`),
+    ...ingresses.map((i) => {
+      const hosts = (i.fields['hosts'] ?? i.fields['host'] ?? '').trim();
+      return `Ingress ${i.name}${hosts ? ` (${hosts})` : ''}`;
+    }),
+  ];
+  return {
+    issuer_ref: `${kind} ${name}`,
+    acme_contact: email
+      ? ` for the contact email ${email} in its spec.acme.email`
+      : forbidden
+        ? ` for the contact email of its spec.acme.email (the domain ${forbidden} is not accepted)`
+        : '',
+    acme_contact_fix: email ? ` (spec.acme.email ${email}: a real, reachable address)` : '',
+    issued_for: waiting.length
+      ? `${waiting.slice(0, 4).join(', ')} never get their certificate: the TLS Secret does not exist and the ingress controller serves its default (self-signed "Fake") certificate instead`
+      : 'the Certificates that name it are never issued: their TLS Secrets do not exist and the ingress controller serves its default (self-signed "Fake") certificate instead',
+  };
+}
+
+const RETENTION = /clean|curator|retention|prune|purge|delete|rotat|expire|housekeep|ilm/i;
+
+/** a suspended CronJob of the logging pod's namespace that deletes old data (its name or image) */
+function shardRetention(x: FindingContext): Vars {
+  const ns = x.pod?.namespace ?? x.f.object?.namespace;
+  const job = x.model
+    .list('cronjob', ns)
+    .filter((c) => c.fields['suspend'] === 'true')
+    .find((c) => RETENTION.test(c.name) || c.images.some((i) => RETENTION.test(i)));
+  if (!job) return { shard_retention: '', shard_retention_fix: '' };
+  const last = job.fields['lastSuccessfulTime'] ?? job.fields['lastScheduleTime'];
+  return {
+    shard_retention: `. Old indices are not deleted: the cleanup CronJob ${job.name} is suspended (spec.suspend: true)${last ? `, its last run ${last}` : ''}, so the index count has grown to the limit`,
+    shard_retention_fix: ` (resume the cleanup CronJob ${job.name}: \`kubectl patch cronjob ${job.name} -p '{"spec":{"suspend":false}}'\`, and run it once now)`,
+  };
+}
+
+export const R27B_VARS: Record<string, (x: FindingContext) => Vars> = {
+  cert_manager_acme_account_refused: acmeIssuer,
+  elasticsearch_max_shards_open: shardRetention,
+};
+
+/**
+ * The workload a cert-manager (Cluster)Issuer that is not Ready holds up: the one behind an
+ * Ingress that asks it for its certificate (cert-manager.io/(cluster-)issuer) and whose
+ * Certificate is not Ready (or has none yet); undefined for any other object.
+ */
+export function issuerHeldWorkload(
+  model: ClusterModel,
+  o: ObjectView,
+  backing: (ing: ObjectView) => string | undefined,
+): string | undefined {
+  if (!/^(?:cluster)?issuer$/i.test(o.kind)) return undefined;
+  if (!o.conditions.some((c) => c.type === 'Ready' && c.status === 'False')) return undefined;
+  const key = /^clusterissuer$/i.test(o.kind)
+    ? 'cert-manager.io/cluster-issuer'
+    : 'cert-manager.io/issuer';
+  for (const i of model.list('ingress')) {
+    if (jsonField(i, 'annotations')[key] !== o.name) continue;
+    if (key === 'cert-manager.io/issuer' && o.namespace && i.namespace !== o.namespace) continue;
+    const secrets = (i.fields['tlsSecrets'] ?? '').split(',').filter(Boolean);
+    const ready = model
+      .list('certificate', i.namespace)
+      .some(
+        (c) =>
+          secrets.includes(c.fields['secretName'] ?? c.fields['secrets'] ?? c.name) &&
+          (c.fields['ready'] === 'True' ||
+            c.conditions.some((k) => k.type === 'Ready' && k.status === 'True')),
+      );
+    if (!ready) return backing(i);
+  }
+  return undefined;
+}

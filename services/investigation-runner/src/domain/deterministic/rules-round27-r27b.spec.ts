@@ -1,0 +1,196 @@
+/**
+ * The engine rules of round27 (r27b) (cause-catalog.data.ts, its "round27 (r27b)" block; their
+ * variables in finding-vars-r27b.ts; the gatherer's r27bFollow), one test per rule, each with a
+ * near miss: the workload is healthy and the cause sits in a component beside it (a cert-manager
+ * issuer, a store at its shard limit with its cleanup CronJob suspended).
+ */
+import {
+  NOW,
+  ago,
+  answerOf,
+  apiTools,
+  deploymentObj,
+  investigateAt,
+  namespaceObj,
+  podObj,
+  serviceObj,
+  stamped,
+  type ApiWorld,
+} from './spec-world';
+
+const answer = async (world: ApiWorld, ask: string, ns: string) =>
+  answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
+
+const readyPod = (app: string, ns: string, suffix: string, image: string) =>
+  podObj({
+    name: `${app}-6d9f7c-${suffix}`,
+    ns,
+    labels: { app, 'pod-template-hash': '6d9f7c' },
+    owner: { kind: 'ReplicaSet', name: `${app}-6d9f7c` },
+    created: 60 * 20,
+    boxes: [{ name: app, image }],
+  });
+
+describe('round27 rules (r27b)', () => {
+  it('a Certificate waiting for a ClusterIssuer whose ACME account registration was refused: the answer names the issuer and the refusal; an issuer that is Ready: not this rule', async () => {
+    const ns = 'vendors';
+    const world = (refused: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('vendor-gw', ns, ['registry.example/vendor-gw:1.4.0'], 2, 2),
+        readyPod('vendor-gw', ns, 'a1', 'registry.example/vendor-gw:1.4.0'),
+        readyPod('vendor-gw', ns, 'b2', 'registry.example/vendor-gw:1.4.0'),
+        serviceObj('vendor-gw', ns, { app: 'vendor-gw' }, 8080),
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: {
+            name: 'vendor-gw',
+            namespace: ns,
+            creationTimestamp: ago(60 * 15),
+            annotations: { 'cert-manager.io/cluster-issuer': 'acme-dns' },
+          },
+          spec: {
+            ingressClassName: 'nginx',
+            tls: [{ hosts: ['vendors.shop.example'], secretName: 'vendor-gw-tls' }],
+            rules: [
+              {
+                host: 'vendors.shop.example',
+                http: {
+                  paths: [
+                    {
+                      path: '/',
+                      pathType: 'Prefix',
+                      backend: { service: { name: 'vendor-gw', port: { number: 8080 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+        {
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'Certificate',
+          metadata: { name: 'vendor-gw-tls', namespace: ns, creationTimestamp: ago(60 * 15) },
+          spec: {
+            secretName: 'vendor-gw-tls',
+            dnsNames: ['vendors.shop.example'],
+            issuerRef: { group: 'cert-manager.io', kind: 'ClusterIssuer', name: 'acme-dns' },
+          },
+          status: {
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'DoesNotExist',
+                message: 'Issuing certificate as Secret does not exist',
+                lastTransitionTime: ago(60 * 15),
+              },
+            ],
+          },
+        },
+        {
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'ClusterIssuer',
+          metadata: { name: 'acme-dns', creationTimestamp: ago(60 * 16) },
+          spec: { acme: { server: 'https://acme.example/directory' } },
+          status: {
+            conditions: [
+              refused
+                ? {
+                    type: 'Ready',
+                    status: 'False',
+                    reason: 'ErrRegisterACMEAccount',
+                    message:
+                      'Failed to register ACME account: 400 urn:ietf:params:acme:error:invalidContact: Error validating contact(s) :: contact email has forbidden domain "example.org"',
+                    lastTransitionTime: ago(60 * 16),
+                  }
+                : {
+                    type: 'Ready',
+                    status: 'True',
+                    reason: 'ACMEAccountRegistered',
+                    message: 'The ACME account was registered with the ACME server',
+                    lastTransitionTime: ago(60 * 16),
+                  },
+            ],
+          },
+        },
+      ],
+    });
+    const ask =
+      'Clients say "x509: certificate is valid for ingress.local, not vendors.shop.example". Why has vendor-gw no proper certificate?';
+    const hit = await answer(world(true), ask, ns);
+    expect(hit).toMatch(/ClusterIssuer acme-dns/);
+    expect(hit).toMatch(/invalidContact/);
+    expect(hit).toMatch(/forbidden domain "example\.org"/);
+    expect(hit).toMatch(/vendor-gw/);
+    const miss = await answer(world(false), ask, ns);
+    expect(miss).not.toMatch(/refused to register its account/);
+  });
+
+  it('a log shipper whose events Elasticsearch rejects at its shard limit, with a suspended cleanup CronJob: the answer names the limit and the CronJob; another 400 rejection: not this rule', async () => {
+    const ns = 'observability';
+    const image = 'docker.elastic.co/beats/filebeat:8.14.3';
+    const shardLine =
+      'WARN [elasticsearch] elasticsearch/client.go:414 Cannot index event (status=400): {"type":"validation_exception","reason":"Validation Failed: 1: this action would add [2] shards, but this cluster currently has [1500]/[1500] maximum normal shards open;"}, dropping event!';
+    const otherLine =
+      'WARN [elasticsearch] elasticsearch/client.go:414 Cannot index event (status=400): {"type":"mapper_parsing_exception","reason":"failed to parse field [level] of type [long]"}, dropping event!';
+    const world = (line: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        ...['x1', 'x2'].map((s) =>
+          podObj({
+            name: `log-shipper-${s}`,
+            ns,
+            labels: { app: 'log-shipper' },
+            owner: { kind: 'DaemonSet', name: 'log-shipper' },
+            created: 60 * 24 * 10,
+            boxes: [{ name: 'filebeat', image }],
+          }),
+        ),
+        {
+          apiVersion: 'batch/v1',
+          kind: 'CronJob',
+          metadata: {
+            name: 'index-retention',
+            namespace: ns,
+            creationTimestamp: ago(60 * 24 * 90),
+          },
+          spec: {
+            schedule: '0 2 * * *',
+            suspend: true,
+            jobTemplate: {
+              spec: {
+                template: {
+                  spec: {
+                    restartPolicy: 'Never',
+                    containers: [{ name: 'curator', image: 'registry.example/curator:5.8' }],
+                  },
+                },
+              },
+            },
+          },
+          status: { lastScheduleTime: ago(60 * 24 * 40), lastSuccessfulTime: ago(60 * 24 * 40) },
+        },
+      ],
+      logs: {
+        'log-shipper-x1': stamped([
+          [60 * 9, line],
+          [5, line],
+        ]),
+        'log-shipper-x2': stamped([
+          [60 * 9, line],
+          [4, line],
+        ]),
+      },
+    });
+    const ask =
+      'No new logs arrive in Kibana since midnight. The log-shipper pods are running. What broke?';
+    const hit = await answer(world(shardLine), ask, ns);
+    expect(hit).toMatch(/1500\/1500 shards open/);
+    expect(hit).toMatch(/CronJob index-retention is suspended/);
+    const miss = await answer(world(otherLine), ask, ns);
+    expect(miss).not.toMatch(/shard limit/);
+  });
+});
