@@ -183,7 +183,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
       issuerHeldWorkload(model, o, (ing) => {
         const b = ingressBackends(ing)[0];
         const svc = b && (model.get('service', b.service, ing.namespace) ?? undefined);
-        return (svc && backingWorkload(model, svc)?.name) ?? b?.service;
+        return (svc && backingWorkload(model, svc)?.name) ?? b?.service ?? ing.name;
       }) ?? model.workloadOf(o).name;
     for (const c of o.containers) {
       for (const st of [c.waiting, c.terminated, c.last]) {

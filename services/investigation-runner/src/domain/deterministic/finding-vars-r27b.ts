@@ -57,7 +57,7 @@ function acmeIssuer(x: FindingContext): Vars {
         : '',
     acme_contact_fix: email ? ` (spec.acme.email ${email}: a real, reachable address)` : '',
     issued_for: waiting.length
-      ? `${waiting.slice(0, 4).join(', ')} never get their certificate: the TLS Secret does not exist and the ingress controller serves its default (self-signed "Fake") certificate instead`
+      ? `${waiting.slice(0, 4).join(', ')} ${waiting.length > 1 ? 'are' : 'is'} never issued: the TLS Secret does not exist and the ingress controller serves its default (self-signed "Fake") certificate instead`
       : 'the Certificates that name it are never issued: their TLS Secrets do not exist and the ingress controller serves its default (self-signed "Fake") certificate instead',
   };
 }
@@ -99,9 +99,31 @@ export function issuerHeldWorkload(
   const key = /^clusterissuer$/i.test(o.kind)
     ? 'cert-manager.io/cluster-issuer'
     : 'cert-manager.io/issuer';
+  const cluster = /^clusterissuer$/i.test(o.kind);
+  // its Certificates (issuerRef) that are not Ready, and the Ingresses they are for
+  const waiting = model.list('certificate').filter((c) => {
+    const ref = jsonField(c, 'issuerRef');
+    return (
+      ref['name'] === o.name &&
+      cluster === /^ClusterIssuer$/i.test(ref['kind'] ?? '') &&
+      (cluster || !o.namespace || c.namespace === o.namespace) &&
+      c.fields['ready'] !== 'True' &&
+      !c.conditions.some((k) => k.type === 'Ready' && k.status === 'True')
+    );
+  });
+  const viaCertificate = (i: ObjectView) =>
+    waiting.some(
+      (c) =>
+        c.namespace === i.namespace &&
+        ((c.owner?.kind === 'ingress' && c.owner.name === i.name) ||
+          (i.fields['tlsSecrets'] ?? '')
+            .split(',')
+            .includes(c.fields['secretName'] ?? c.fields['secrets'] ?? '')),
+    );
   for (const i of model.list('ingress')) {
+    if (viaCertificate(i)) return backing(i);
     if (jsonField(i, 'annotations')[key] !== o.name) continue;
-    if (key === 'cert-manager.io/issuer' && o.namespace && i.namespace !== o.namespace) continue;
+    if (!cluster && o.namespace && i.namespace !== o.namespace) continue;
     const secrets = (i.fields['tlsSecrets'] ?? '').split(',').filter(Boolean);
     const ready = model
       .list('certificate', i.namespace)

@@ -34,7 +34,7 @@ const readyPod = (app: string, ns: string, suffix: string, image: string) =>
 describe('round27 rules (r27b)', () => {
   it('a Certificate waiting for a ClusterIssuer whose ACME account registration was refused: the answer names the issuer and the refusal; an issuer that is Ready: not this rule', async () => {
     const ns = 'vendors';
-    const world = (refused: boolean): ApiWorld => ({
+    const world = (refused: boolean, annotated = true): ApiWorld => ({
       objects: [
         namespaceObj(ns),
         deploymentObj('vendor-gw', ns, ['registry.example/vendor-gw:1.4.0'], 2, 2),
@@ -48,7 +48,7 @@ describe('round27 rules (r27b)', () => {
             name: 'vendor-gw',
             namespace: ns,
             creationTimestamp: ago(60 * 15),
-            annotations: { 'cert-manager.io/cluster-issuer': 'acme-dns' },
+            ...(annotated ? { annotations: { 'cert-manager.io/cluster-issuer': 'acme-dns' } } : {}),
           },
           spec: {
             ingressClassName: 'nginx',
@@ -125,6 +125,10 @@ describe('round27 rules (r27b)', () => {
     expect(hit).toMatch(/invalidContact/);
     expect(hit).toMatch(/forbidden domain "example\.org"/);
     expect(hit).toMatch(/vendor-gw/);
+    // the Ingress's annotations not shown: the Certificate's issuerRef and TLS Secret lead there
+    const bare = await answer(world(true, false), ask, ns);
+    expect(bare).toMatch(/ClusterIssuer acme-dns/);
+    expect(bare).toMatch(/Certificate vendor-gw-tls/);
     const miss = await answer(world(false), ask, ns);
     expect(miss).not.toMatch(/refused to register its account/);
   });
