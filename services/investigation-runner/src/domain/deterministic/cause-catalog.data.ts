@@ -2785,6 +2785,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} cannot write to Elasticsearch: the cluster refuses to create new indices because it already has {shards_open}/{shards_max} shards open, its shard limit (cluster.max_shards_per_node x data nodes): "{fact}". Every event bound for a new (daily) index is rejected (status 400) and dropped, while the cluster itself stays green{shard_retention}',
     fix: 'Delete old indices{shard_retention_fix} to get under the limit (or raise cluster.max_shards_per_node for a while), and keep a retention policy (ILM, or a cleanup job) running; fewer shards per index (number_of_shards, replicas) slows the growth.',
   },
+  {
+    // external-dns submits every pending change of a zone in one batch: Route53 rejects the whole
+    // batch (InvalidChangeBatch) when one record conflicts with a record made by hand (a CNAME
+    // where external-dns wants an A/TXT), so no other host of that zone is published either
+    id: 'external_dns_change_batch_rejected',
+    class: 'dns_failure',
+    title:
+      "the DNS provider rejects external-dns's whole change batch: one record conflicts with a record made outside it",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'InvalidChangeBatch: \\[?RRSet of type (?<rtype>\\w+) with DNS name (?<conflict_host>[a-z0-9*][\\w.-]*?)\\.? is not permitted because a conflicting RRSet of type\\s+(?<other_type>\\w+)[^\\n]*?already exists[^\\n,\\]]*',
+    cause:
+      'external-dns publishes no new DNS record of the zone: the DNS provider rejects its whole change batch because {conflict_host} already has a {other_type} record that external-dns did not create, where it wants to write {rtype} ("{fact}"){conflict_source}. external-dns submits all changes of a zone together, so every other record of the batch{batch_hosts} fails with it ("failed to submit all changes") at each sync, and those names stay unresolvable (NXDOMAIN)',
+    fix: 'Remove the conflict on {conflict_host}: delete the {other_type} record made by hand in the DNS zone (or take {conflict_host} off{conflict_fix} / exclude it from external-dns with a domain filter or annotation); at the next sync external-dns submits the batch and the other records are created.',
+  },
   // ------------------------------------------------ end of: round27 (r27b)
   // ---------------------------------------------------------------- symptoms
   {

@@ -79,9 +79,45 @@ function shardRetention(x: FindingContext): Vars {
   };
 }
 
+/**
+ * The Ingress (or Service) that asks external-dns for the conflicting host, and the other hosts
+ * of the rejected batch ("Desired change: CREATE <host> <type>" lines of the same log).
+ */
+function changeBatch(x: FindingContext): Vars {
+  const host = (x.f.groups['conflict_host'] ?? '').replace(/\.$/, '').toLowerCase();
+  const owners = x.model.list('ingress').filter((i) =>
+    (i.fields['hosts'] ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .includes(host),
+  );
+  const logs = x.model.logs.filter(
+    (l) => l.pod && (x.names.has(l.pod) || /^external-dns/.test(l.pod)),
+  );
+  const batch = new Set<string>();
+  for (const l of logs)
+    for (const line of l.lines) {
+      const m = /Desired change: (?:CREATE|UPSERT|UPDATE) (\S+?)\.? (?:A|AAAA|CNAME)\b/.exec(
+        line.text,
+      );
+      if (m && m[1]!.toLowerCase() !== host) batch.add(m[1]!);
+    }
+  const owner = owners[0];
+  return {
+    conflict_source: owner
+      ? `; external-dns wants ${host} for Ingress ${owner.name}${owner.namespace ? ` (namespace ${owner.namespace})` : ''}`
+      : '',
+    conflict_fix: owner
+      ? ` Ingress ${owner.name}${owner.namespace ? ` in ${owner.namespace}` : ''}`
+      : ' its Ingress',
+    batch_hosts: batch.size ? ` (${[...batch].slice(0, 5).join(', ')})` : '',
+  };
+}
+
 export const R27B_VARS: Record<string, (x: FindingContext) => Vars> = {
   cert_manager_acme_account_refused: acmeIssuer,
   elasticsearch_max_shards_open: shardRetention,
+  external_dns_change_batch_rejected: changeBatch,
 };
 
 /**

@@ -2111,7 +2111,15 @@ export class Gatherer {
       )
       .slice(0, 1)
       .filter((p) => !this.inspected.has(viewKey(p)));
-    await Promise.all(picked.map((p) => this.inspect(p)));
+    // its log first (r27b): a writer that runs fine says in its log which change the provider
+    // refused, and a run short of calls must not spend its last ones on the pod's description;
+    // a writer that fails is inspected whole
+    const running = picked.filter((p) => !isUnhealthy(p, this.now));
+    for (const p of running) this.inspected.add(viewKey(p));
+    await Promise.all(running.map((p) => this.podLogs(p, 300)));
+    await Promise.all(
+      picked.map((p) => (running.includes(p) ? this.describe(p) : this.inspect(p))),
+    );
     return picked.map((p) => ({
       name: this.model.workloadOf(p).name,
       namespace: p.namespace,

@@ -197,4 +197,85 @@ describe('round27 rules (r27b)', () => {
     const miss = await answer(world(otherLine), ask, ns);
     expect(miss).not.toMatch(/shard limit/);
   });
+  it('a request that states the Ingress has its load balancer address and asks why a host gives NXDOMAIN, external-dns rejected by the provider on a conflicting CNAME: the answer names the rejected batch and the conflicting host; an AccessDenied instead: not this rule', async () => {
+    const ns = 'members';
+    const conflict =
+      'time="2026-03-10T11:50:12Z" level=error msg="InvalidChangeBatch: [RRSet of type A with DNS name docs.shop.example. is not permitted because a conflicting RRSet of type  CNAME with the same DNS name already exists in zone shop.example.]\\n\\tstatus code: 400, request id: 1"';
+    const denied =
+      'time="2026-03-10T11:50:12Z" level=error msg="AccessDenied: User: arn:aws:sts::1:assumed-role/dns is not authorized to perform: route53:ChangeResourceRecordSets\\n\\tstatus code: 403, request id: 2"';
+    const world = (error: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('external-dns'),
+        deploymentObj('club-web', ns, ['registry.example/club-web:3.0.0'], 2, 2),
+        readyPod('club-web', ns, 'a1', 'registry.example/club-web:3.0.0'),
+        readyPod('club-web', ns, 'b2', 'registry.example/club-web:3.0.0'),
+        serviceObj('club-web', ns, { app: 'club-web' }, 8080),
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: { name: 'club-web', namespace: ns, creationTimestamp: ago(150) },
+          spec: {
+            ingressClassName: 'nginx',
+            rules: [
+              {
+                host: 'club.shop.example',
+                http: {
+                  paths: [
+                    {
+                      path: '/',
+                      pathType: 'Prefix',
+                      backend: { service: { name: 'club-web', port: { number: 8080 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+          status: { loadBalancer: { ingress: [{ hostname: 'lb-1.elb.example' }] } },
+        },
+        podObj({
+          name: 'external-dns-7f9c8d-q2w3e',
+          ns: 'external-dns',
+          labels: { app: 'external-dns', 'pod-template-hash': '7f9c8d' },
+          owner: { kind: 'ReplicaSet', name: 'external-dns-7f9c8d' },
+          created: 60 * 24 * 30,
+          boxes: [
+            { name: 'external-dns', image: 'registry.k8s.io/external-dns/external-dns:v0.14.0' },
+          ],
+        }),
+      ],
+      logs: {
+        'external-dns-7f9c8d-q2w3e': [
+          'time="2026-03-10T11:50:12Z" level=info msg="Desired change: CREATE docs.shop.example A [Id: /hostedzone/Z1]"',
+          'time="2026-03-10T11:50:12Z" level=info msg="Desired change: CREATE club.shop.example A [Id: /hostedzone/Z1]"',
+          'time="2026-03-10T11:50:12Z" level=error msg="Failure in zone shop.example. [Id: /hostedzone/Z1]"',
+          error,
+          'time="2026-03-10T11:50:12Z" level=error msg="failed to submit all changes for the following zones: [/hostedzone/Z1]"',
+        ].join('\n'),
+      },
+    });
+    const ask =
+      'club.shop.example gives NXDOMAIN. The club-web ingress went live two hours ago and has the load balancer address, pods are ready. Why is there no DNS record?';
+    const hit = await answer(world(conflict), ask, ns);
+    expect(hit).not.toMatch(/is of type LoadBalancer/);
+    expect(hit).toMatch(/InvalidChangeBatch/);
+    expect(hit).toMatch(/docs\.shop\.example already has a CNAME record/);
+    expect(hit).toMatch(/club\.shop\.example/);
+    const miss = await answer(world(denied), ask, ns);
+    expect(miss).not.toMatch(/whole change batch/);
+  });
+
+  it('a question about load balancers is still one: "which services in shop are exposed through a LoadBalancer, and why?"', async () => {
+    const ns = 'shop';
+    const world: ApiWorld = {
+      objects: [namespaceObj(ns), serviceObj('web', ns, { app: 'web' }, 8080)],
+    };
+    const said = await answer(
+      world,
+      'Which services in shop are exposed through a load balancer, and why?',
+      ns,
+    );
+    expect(said).toMatch(/is of type LoadBalancer/);
+  });
 });
