@@ -2801,6 +2801,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'external-dns publishes no new DNS record of the zone: the DNS provider rejects its whole change batch because {conflict_host} already has a {other_type} record that external-dns did not create, where it wants to write {rtype} ("{fact}"){conflict_source}. external-dns submits all changes of a zone together, so every other record of the batch{batch_hosts} fails with it ("failed to submit all changes") at each sync, and those names stay unresolvable (NXDOMAIN)',
     fix: 'Remove the conflict on {conflict_host}: delete the {other_type} record made by hand in the DNS zone (or take {conflict_host} off{conflict_fix} / exclude it from external-dns with a domain filter or annotation); at the next sync external-dns submits the batch and the other records are created.',
   },
+  {
+    // ingress-nginx leaves out an Ingress whose annotation is riskier than annotations-risk-level
+    // allows (v1.12 lowered the default to High; snippets are Critical): its host answers the
+    // default backend's 404 although the workload behind it is healthy
+    id: 'ingress_nginx_risky_annotation',
+    class: 'recent_change',
+    title: 'ingress-nginx leaves out an Ingress whose annotation is above annotations-risk-level',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: 'annotation group (?<annotation_group>\\w+) contains risky annotation based on ingress configuration',
+    cause:
+      'the ingress controller{controller_version} refuses {risky_ingress} because of its {annotation_key} annotation ("{fact}") and leaves it out of its configuration, so requests for {risky_hosts} go to the default backend and get 404 while the pods behind it are healthy. Since ingress-nginx v1.12 (chart 4.12) annotations-risk-level defaults to High and snippet annotations are Critical: allow-snippet-annotations: "true" alone no longer lets them through{risk_level_setting}',
+    fix: 'Either set annotations-risk-level: Critical in the ingress controller\'s ConfigMap (besides allow-snippet-annotations: "true"; a risk you accept knowingly), or remove the {annotation_key} annotation from {risky_ingress} and do what it did another way (headers with more_set_headers in a controller-wide setting, or a Helm value); the controller then serves the Ingress again.',
+  },
   // ------------------------------------------------ end of: round27 (r27b)
   // ---------------------------------------------------------------- symptoms
   {

@@ -114,10 +114,71 @@ function changeBatch(x: FindingContext): Vars {
   };
 }
 
+/**
+ * The Ingress an ingress-nginx "risky annotation" line is about (the line before it names it, else
+ * the Ingresses carrying the group's annotation), the hosts it serves, the controller's version
+ * (its image tag, else "Release:" in its log) and its ConfigMap's annotations-risk-level.
+ */
+function riskyAnnotation(x: FindingContext): Vars {
+  const group = x.f.groups['annotation_group'] ?? '';
+  const key = `nginx.ingress.kubernetes.io/${group.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}`;
+  // the controller's logs that say it (the finding is about the workload behind the Ingress)
+  const logs = x.model.logs.filter(
+    (l) =>
+      l.pod &&
+      l.lines.some((line) => line.text.includes(`annotation group ${group} contains risky`)),
+  );
+  let named: { ns: string; name: string } | undefined;
+  let version: string | undefined;
+  for (const l of logs)
+    l.lines.forEach((line, i) => {
+      version ??= /\bRelease:\s+(v\d+\.\d+\.\d+)/.exec(line.text)?.[1];
+      if (!named && line.text.includes(`annotation group ${group} contains risky`)) {
+        const m = /ingress="([a-z0-9][\w.-]*)\/([\w.-]+)"/.exec(l.lines[i - 1]?.text ?? '');
+        if (m) named = { ns: m[1]!, name: m[2]! };
+      }
+    });
+  const carrying = x.model
+    .list('ingress')
+    .filter((i) => jsonField(i, 'annotations')[key] !== undefined);
+  const ing = named
+    ? (x.model.get('ingress', named.name, named.ns) ?? carrying.find((i) => i.name === named!.name))
+    : carrying[0];
+  const name = named
+    ? `Ingress ${named.name} (namespace ${named.ns})`
+    : ing
+      ? `Ingress ${ing.name}${ing.namespace ? ` (namespace ${ing.namespace})` : ''}`
+      : 'the Ingress';
+  const controllers = logs
+    .map((l) => x.model.get('pod', l.pod!, l.namespace))
+    .filter((p): p is ObjectView => !!p);
+  const image = controllers
+    .flatMap((p) => p.images)
+    .find((i) => /ingress-nginx|nginx-ingress/.test(i));
+  version ??= image ? /:(v?\d+\.\d+\.\d+)/.exec(image)?.[1] : undefined;
+  const cm = x.model
+    .list('configmap', controllers[0]?.namespace ?? logs[0]?.namespace)
+    .find((m) => jsonField(m, 'data')['allow-snippet-annotations'] !== undefined);
+  const data = jsonField(cm, 'data');
+  const level = data['annotations-risk-level'];
+  return {
+    risky_ingress: name,
+    annotation_key: key,
+    risky_hosts: (ing?.fields['hosts'] ?? '').trim() || 'its hosts',
+    controller_version: version ? ` (ingress-nginx ${version})` : '',
+    risk_level_setting: cm
+      ? level
+        ? ` (ConfigMap ${cm.name} sets annotations-risk-level: ${level})`
+        : ` (ConfigMap ${cm.name} has allow-snippet-annotations: "${data['allow-snippet-annotations']}" and no annotations-risk-level)`
+      : '',
+  };
+}
+
 export const R27B_VARS: Record<string, (x: FindingContext) => Vars> = {
   cert_manager_acme_account_refused: acmeIssuer,
   elasticsearch_max_shards_open: shardRetention,
   external_dns_change_batch_rejected: changeBatch,
+  ingress_nginx_risky_annotation: riskyAnnotation,
 };
 
 /**
@@ -172,4 +233,18 @@ export function issuerHeldWorkload(
     if (!ready) return backing(i);
   }
   return undefined;
+}
+
+/**
+ * The Ingress an ingress controller's line says it leaves out because of a risky annotation, named
+ * by the line before it (ingress-nginx: '"Found valid IngressClass" ingress="ns/name"').
+ */
+export function refusedIngress(
+  model: ClusterModel,
+  line: string,
+  before: string | undefined,
+): ObjectView | undefined {
+  if (!/contains risky annotation/.test(line)) return undefined;
+  const m = /ingress="([a-z0-9][\w.-]*)\/([\w.-]+)"/.exec(before ?? '');
+  return m ? model.get('ingress', m[2]!, m[1]) : undefined;
 }

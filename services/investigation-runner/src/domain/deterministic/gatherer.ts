@@ -4477,6 +4477,21 @@ export class Gatherer {
       }
       await Promise.all([...issuers.values()].slice(0, 2).map((v) => this.readOrDescribe(v)));
     }
+    // 3. a public host that answers 404 while its pods are ready: the ingress controller's log
+    //    (an Ingress it left out of its configuration), and the Ingress such a line names
+    const text = this.run.message;
+    if (/\b404\b/.test(text) && [...text.matchAll(PUBLIC_HOST)].length) {
+      await this.inspectIngressControllers();
+      const refused = new Map<string, ObjectView>();
+      for (const l of model.logs.filter((x) => x.pod && INGRESS_CONTROLLER.test(x.pod)))
+        l.lines.forEach((x, i) => {
+          if (!/contains risky annotation/.test(x.text)) return;
+          const m = /ingress="([a-z0-9][\w.-]*)\/([\w.-]+)"/.exec(l.lines[i - 1]?.text ?? '');
+          if (m && !model.get('ingress', m[2]!, m[1])?.fields['annotations'])
+            refused.set(`${m[1]}/${m[2]}`, named('ingress', m[2]!, m[1]));
+        });
+      await Promise.all([...refused.values()].slice(0, 2).map((i) => this.readOrDescribe(i)));
+    }
     const full = model.logs.filter((l) =>
       l.lines.some((x) => /maximum (?:normal |frozen )?shards open/i.test(x.text)),
     );

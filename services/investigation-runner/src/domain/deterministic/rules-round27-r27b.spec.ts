@@ -278,4 +278,81 @@ describe('round27 rules (r27b)', () => {
     );
     expect(said).toMatch(/is of type LoadBalancer/);
   });
+  it('a public host answering 404 while its pods are ready, ingress-nginx logging a risky annotation for its Ingress: the answer names the snippet, the risk level and the controller version; without that line: not this rule', async () => {
+    const ns = 'auth';
+    const controllerLog = (risky: boolean) =>
+      [
+        '-------------------------------------------------------------------------------',
+        'NGINX Ingress controller',
+        '  Release:       v1.12.1',
+        'I0310 10:00:58.805117       7 store.go:440] "Found valid IngressClass" ingress="auth/login" ingressclass="nginx"',
+        ...(risky
+          ? [
+              'E0310 10:00:58.805739       7 store.go:938] annotation group ConfigurationSnippet contains risky annotation based on ingress configuration',
+            ]
+          : []),
+        'I0310 10:01:00.112845       7 controller.go:213] "Backend successfully reloaded"',
+        '203.0.113.41 - - [10/Mar/2026:11:50:12 +0000] "GET /realms/main/.well-known/openid-configuration HTTP/2.0" 404 146 "-" "probe" 61 0.000 [upstream-default-backend] [] 127.0.0.1:8181 146 0.000 404 abc',
+      ].join('\n');
+    const world = (risky: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('ingress-nginx'),
+        deploymentObj('login', ns, ['registry.example/login:25.0.6'], 2, 2),
+        readyPod('login', ns, 'a1', 'registry.example/login:25.0.6'),
+        readyPod('login', ns, 'b2', 'registry.example/login:25.0.6'),
+        serviceObj('login', ns, { app: 'login' }, 8080),
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: {
+            name: 'login',
+            namespace: ns,
+            creationTimestamp: ago(60 * 24 * 60),
+            annotations: {
+              'nginx.ingress.kubernetes.io/configuration-snippet':
+                'more_set_headers "X-Frame-Options: SAMEORIGIN";\n',
+            },
+          },
+          spec: {
+            ingressClassName: 'nginx',
+            rules: [
+              {
+                host: 'login.shop.example',
+                http: {
+                  paths: [
+                    {
+                      path: '/',
+                      pathType: 'Prefix',
+                      backend: { service: { name: 'login', port: { number: 8080 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+        podObj({
+          name: 'ingress-nginx-controller-5d6f7-abcde',
+          ns: 'ingress-nginx',
+          labels: { 'app.kubernetes.io/name': 'ingress-nginx', 'pod-template-hash': '5d6f7' },
+          owner: { kind: 'ReplicaSet', name: 'ingress-nginx-controller-5d6f7' },
+          created: 60 * 10,
+          boxes: [
+            { name: 'controller', image: 'registry.k8s.io/ingress-nginx/controller:v1.12.1' },
+          ],
+        }),
+      ],
+      logs: { 'ingress-nginx-controller-5d6f7-abcde': controllerLog(risky) },
+    });
+    const ask =
+      '[FIRING:1] BlackboxProbeFailed (https://login.shop.example/realms/main/.well-known/openid-configuration)\nsummary = probe returns HTTP 404 for 15m\nlogin pods are Running and ready.';
+    const hit = await answer(world(true), ask, ns);
+    expect(hit).toMatch(/configuration-snippet/);
+    expect(hit).toMatch(/annotations-risk-level/);
+    expect(hit).toMatch(/v1\.12\.1/);
+    expect(hit).toMatch(/Ingress login \(namespace auth\)/);
+    const miss = await answer(world(false), ask, ns);
+    expect(miss).not.toMatch(/annotations-risk-level/);
+  });
 });
