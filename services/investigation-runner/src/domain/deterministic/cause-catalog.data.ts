@@ -2766,6 +2766,73 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Roll {subject} back to the image that matches featureCompatibilityVersion {fcv}, run `db.adminCommand({setFeatureCompatibilityVersion: "<next major>"})` through each major version in turn (e.g. 4.4 -> 5.0 -> 6.0, one image per step), then upgrade the image; never skip a major version.',
   },
   // ------------------------------------------------ end of: round26 (r26c)
+  // ------------------------------------------------ round27 (r27b): a component beside a healthy workload (an issuer, a store at its limit)
+  // the variables of these rules: finding-vars-r27b.ts
+  {
+    // a cert-manager ACME (Cluster)Issuer whose account registration the CA refused (an invalid
+    // contact email, a forbidden domain): it stays Ready=False, cert-manager does not retry a
+    // BadRequest, and no Certificate that names it is ever issued
+    id: 'cert_manager_acme_account_refused',
+    class: 'tls_certificate',
+    title:
+      'the ACME CA refuses to register the account of a cert-manager issuer: nothing it should issue is issued',
+    role: 'cause',
+    strength: 0.94,
+    on: ['condition', 'event'],
+    text: '(?:Failed to register ACME account|Error initializing issuer): (?<acme_error>[^\\n]*?(?:urn:ietf:params:acme:error:(?<acme_type>\\w+))?[^\\n]*)$',
+    cause:
+      'cert-manager cannot issue certificates with {issuer_ref}: the ACME server refused to register its account ("{fact}"){acme_contact}. The issuer stays not Ready (cert-manager does not retry a BadRequest), so {issued_for}',
+    fix: 'Correct the account settings of {issuer_ref}{acme_contact_fix} and re-apply it (cert-manager registers the account again on a spec change); then the waiting Certificates are issued and the ingress controller serves them instead of its default certificate.',
+  },
+  {
+    // Elasticsearch refuses to create an index when the cluster is at cluster.max_shards_per_node x
+    // data nodes; a daily-index shipper (Filebeat, Fluentd, Logstash) drops every event of the new
+    // day while the cluster stays green. The retention job that deletes old indices is the usual
+    // reason the count grew
+    id: 'elasticsearch_max_shards_open',
+    class: 'dependency_failure',
+    title:
+      'Elasticsearch refuses new indices: the cluster is at its shard limit (max_shards_per_node)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'this action would add \\[\\d+\\] (?:total )?shards, but this cluster currently has \\[(?<shards_open>\\d+)\\]/\\[(?<shards_max>\\d+)\\] maximum (?:normal |frozen )?shards open',
+    cause:
+      '{subject} cannot write to Elasticsearch: the cluster refuses to create new indices because it already has {shards_open}/{shards_max} shards open, its shard limit (cluster.max_shards_per_node x data nodes): "{fact}". Every event bound for a new (daily) index is rejected (status 400) and dropped, while the cluster itself stays green{shard_retention}',
+    fix: 'Delete old indices{shard_retention_fix} to get under the limit (or raise cluster.max_shards_per_node for a while), and keep a retention policy (ILM, or a cleanup job) running; fewer shards per index (number_of_shards, replicas) slows the growth.',
+  },
+  {
+    // external-dns submits every pending change of a zone in one batch: Route53 rejects the whole
+    // batch (InvalidChangeBatch) when one record conflicts with a record made by hand (a CNAME
+    // where external-dns wants an A/TXT), so no other host of that zone is published either
+    id: 'external_dns_change_batch_rejected',
+    class: 'dns_failure',
+    title:
+      "the DNS provider rejects external-dns's whole change batch: one record conflicts with a record made outside it",
+    role: 'cause',
+    strength: 0.93,
+    on: ['log'],
+    text: 'InvalidChangeBatch: \\[?RRSet of type (?<rtype>\\w+) with DNS name (?<conflict_host>[a-z0-9*][\\w.-]*?)\\.? is not permitted because a conflicting RRSet of type\\s+(?<other_type>\\w+)[^\\n]*?already exists[^\\n,\\]]*',
+    cause:
+      'external-dns publishes no new DNS record of the zone: the DNS provider rejects its whole change batch because {conflict_host} already has a {other_type} record that external-dns did not create, where it wants to write {rtype} ("{fact}"){conflict_source}. external-dns submits all changes of a zone together, so every other record of the batch{batch_hosts} fails with it ("failed to submit all changes") at each sync, and those names stay unresolvable (NXDOMAIN)',
+    fix: 'Remove the conflict on {conflict_host}: delete the {other_type} record made by hand in the DNS zone (or take {conflict_host} off{conflict_fix} / exclude it from external-dns with a domain filter or annotation); at the next sync external-dns submits the batch and the other records are created.',
+  },
+  {
+    // ingress-nginx leaves out an Ingress whose annotation is riskier than annotations-risk-level
+    // allows (v1.12 lowered the default to High; snippets are Critical): its host answers the
+    // default backend's 404 although the workload behind it is healthy
+    id: 'ingress_nginx_risky_annotation',
+    class: 'recent_change',
+    title: 'ingress-nginx leaves out an Ingress whose annotation is above annotations-risk-level',
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: 'annotation group (?<annotation_group>\\w+) contains risky annotation based on ingress configuration',
+    cause:
+      'the ingress controller{controller_version} refuses {risky_ingress} because of its {annotation_key} annotation ("{fact}") and leaves it out of its configuration, so requests for {risky_hosts} go to the default backend and get 404 while the pods behind it are healthy. Since ingress-nginx v1.12 (chart 4.12) annotations-risk-level defaults to High and snippet annotations are Critical: allow-snippet-annotations: "true" alone no longer lets them through{risk_level_setting}',
+    fix: 'Either set annotations-risk-level: Critical in the ingress controller\'s ConfigMap (besides allow-snippet-annotations: "true"; a risk you accept knowingly), or remove the {annotation_key} annotation from {risky_ingress} and do what it did another way (headers with more_set_headers in a controller-wide setting, or a Helm value); the controller then serves the Ingress again.',
+  },
+  // ------------------------------------------------ end of: round27 (r27b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

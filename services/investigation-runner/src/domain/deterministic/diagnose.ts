@@ -24,6 +24,7 @@ import { r26cFindings } from './diagnose-r26c';
 import { r24aFindings } from './diagnose-r24a';
 import { r26bFindings } from './diagnose-r26b';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
+import { issuerHeldWorkload, refusedIngress } from './finding-vars-r27b';
 import { namesToken } from './text';
 import {
   isCordoned,
@@ -177,7 +178,13 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     }
   };
   for (const o of model.objects.values()) {
-    const w = model.workloadOf(o).name;
+    // an issuer that is not Ready is about the workload whose Ingress waits for it (r27b)
+    const w =
+      issuerHeldWorkload(model, o, (ing) => {
+        const b = ingressBackends(ing)[0];
+        const svc = b && (model.get('service', b.service, ing.namespace) ?? undefined);
+        return (svc && backingWorkload(model, svc)?.name) ?? b?.service ?? ing.name;
+      }) ?? model.workloadOf(o).name;
     for (const c of o.containers) {
       for (const st of [c.waiting, c.terminated, c.last]) {
         if (!st?.reason && st?.exitCode === undefined) continue;
@@ -335,12 +342,24 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
                     .find(Boolean)
                 : undefined))
             : undefined;
+      // an Ingress the controller leaves out (a risky annotation): the workload behind it (r27b)
+      const refused =
+        !upstream && l.pod && INGRESS_CONTROLLER.test(l.pod)
+          ? refusedIngress(model, line.text, lines[i - 1]?.text)
+          : undefined;
+      const refusedWorkload = refused
+        ? (() => {
+            const b = ingressBackends(refused)[0];
+            const svc = b && model.get('service', b.service, refused.namespace);
+            return (svc && backingWorkload(model, svc)) ?? undefined;
+          })()
+        : undefined;
       run(
         'log',
         undefined,
         text,
-        (upstream ?? view) as ObjectView | undefined,
-        upstream?.name ?? w,
+        (upstream ?? refusedWorkload ?? view) as ObjectView | undefined,
+        upstream?.name ?? refusedWorkload?.name ?? w,
         line.at,
         l.source,
         hint ? { host_hint: hint } : {},

@@ -16,6 +16,7 @@ import { R24A_VARS, vpaLimitSource } from './finding-vars-r24a';
 import { R25A_VARS } from './finding-vars-r25a';
 import { R26A_VARS } from './finding-vars-r26a';
 import { scheduledNode } from './diagnose-r27a';
+import { R27B_VARS } from './finding-vars-r27b';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1641,6 +1642,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R24A_VARS,
   ...R25A_VARS,
   ...R26A_VARS,
+  ...R27B_VARS,
 };
 
 /** The same, by the entry's class. */

@@ -54,6 +54,7 @@ import {
   configMapNamesOf,
   configMapsOf,
   isCordoned,
+  jsonField,
   nodesRefusingDaemonSet,
   type ClusterModel,
 } from './model';
@@ -1027,6 +1028,9 @@ export class Gatherer {
     await this.listConfiguredNamespaces(targets);
     await this.followDependencies(targets);
     await this.r24aFollow(targets);
+    // ... and a component beside the workload that holds it up (r27b): a certificate's issuer,
+    // the retention job of a store that is full
+    await this.r27bFollow();
     // ... and a data store named as overloaded that logs no fault of its own: what its clients
     // log (a cache that stopped caching sends every read to the database)
     await this.inspectDataStoreClients(targets, text);
@@ -2114,7 +2118,15 @@ export class Gatherer {
       )
       .slice(0, 1)
       .filter((p) => !this.inspected.has(viewKey(p)));
-    await Promise.all(picked.map((p) => this.inspect(p)));
+    // its log first (r27b): a writer that runs fine says in its log which change the provider
+    // refused, and a run short of calls must not spend its last ones on the pod's description;
+    // a writer that fails is inspected whole
+    const running = picked.filter((p) => !isUnhealthy(p, this.now));
+    for (const p of running) this.inspected.add(viewKey(p));
+    await Promise.all(running.map((p) => this.podLogs(p, 300)));
+    await Promise.all(
+      picked.map((p) => (running.includes(p) ? this.describe(p) : this.inspect(p))),
+    );
     return picked.map((p) => ({
       name: this.model.workloadOf(p).name,
       namespace: p.namespace,
@@ -4516,6 +4528,94 @@ export class Gatherer {
    *    names ({name}{id}{..}{host}{ip}{ip:port}{roles with m}) are inspected, where the election
    *    failure and its reason are logged.
    */
+  /**
+   * round27 (r27b): the component beside a healthy workload whose own status says why.
+   * 1. a cert-manager Certificate that is not Ready (or a CertificateRequest whose issuer "does
+   *    not have a Ready status condition"): the (Cluster)Issuer it names (its issuerRef, else the
+   *    cert-manager.io/(cluster-)issuer annotation of the Ingresses of its namespace) is read,
+   *    whose Ready condition says why it cannot issue;
+   * 2. a store that refuses new data because it is at its shard limit ("... maximum normal shards
+   *    open"): the CronJobs of the namespace of the pod that logs it are read whole (spec.suspend,
+   *    the last run), the retention job that should delete old data among them.
+   */
+  private async r27bFollow(): Promise<void> {
+    const { model } = this;
+    const waiting = model.events.some(
+      (e) =>
+        /^certificaterequest$/i.test(e.object?.kind ?? '') &&
+        /issuer does not have a Ready status condition|IssuerNotReady/i.test(
+          `${e.reason ?? ''} ${e.message ?? ''}`,
+        ),
+    );
+    const certs = model
+      .list('certificate')
+      .filter(
+        (c) =>
+          c.fields['ready'] === 'False' ||
+          c.conditions.some((x) => x.type === 'Ready' && x.status === 'False'),
+      );
+    if (waiting || certs.length) {
+      const issuers = new Map<string, ObjectView>();
+      const add = (kind: string, name: string | undefined, ns: string | undefined) => {
+        if (!name) return;
+        const cluster = /^clusterissuer$/i.test(kind);
+        const v = named(cluster ? 'clusterissuer' : 'issuer', name, cluster ? undefined : ns);
+        if (!model.get(v.kind, v.name, v.namespace)?.conditions.length)
+          issuers.set(`${v.kind}/${v.namespace ?? ''}/${v.name}`, v);
+      };
+      for (const c of certs) {
+        const ref = jsonField(c, 'issuerRef');
+        if (ref['name']) add(ref['kind'] ?? 'Issuer', ref['name'], c.namespace);
+      }
+      if (!issuers.size) {
+        const namespaces = new Set(
+          [
+            ...certs.map((c) => c.namespace),
+            ...model.events
+              .filter((e) => /^certificaterequest$/i.test(e.object?.kind ?? ''))
+              .map((e) => e.namespace),
+          ].filter((n): n is string => !!n),
+        );
+        for (const ns of namespaces)
+          for (const i of model.list('ingress', ns)) {
+            const a = jsonField(i, 'annotations');
+            add('ClusterIssuer', a['cert-manager.io/cluster-issuer'], ns);
+            add('Issuer', a['cert-manager.io/issuer'], ns);
+          }
+      }
+      await Promise.all([...issuers.values()].slice(0, 2).map((v) => this.readOrDescribe(v)));
+    }
+    // 3. a public host that answers 404 while its pods are ready: the ingress controller's log
+    //    (an Ingress it left out of its configuration), and the Ingress such a line names
+    const text = this.run.message;
+    if (/\b404\b/.test(text) && [...text.matchAll(PUBLIC_HOST)].length) {
+      await this.inspectIngressControllers();
+      const refused = new Map<string, ObjectView>();
+      for (const l of model.logs.filter((x) => x.pod && INGRESS_CONTROLLER.test(x.pod)))
+        l.lines.forEach((x, i) => {
+          if (!/contains risky annotation/.test(x.text)) return;
+          const m = /ingress="([a-z0-9][\w.-]*)\/([\w.-]+)"/.exec(l.lines[i - 1]?.text ?? '');
+          if (m && !model.get('ingress', m[2]!, m[1])?.fields['annotations'])
+            refused.set(`${m[1]}/${m[2]}`, named('ingress', m[2]!, m[1]));
+        });
+      await Promise.all([...refused.values()].slice(0, 2).map((i) => this.readOrDescribe(i)));
+    }
+    const full = model.logs.filter((l) =>
+      l.lines.some((x) => /maximum (?:normal |frozen )?shards open/i.test(x.text)),
+    );
+    for (const ns of new Set(full.map((l) => l.namespace)).values()) {
+      if (!ns) continue;
+      if (!model.list('cronjob', ns).length) await this.listKind('cronjob', ns);
+      await Promise.all(
+        model
+          .list('cronjob', ns)
+          .filter((c) => c.fields['suspend'] === undefined)
+          .slice(0, 4)
+          .map((c) => this.readOrDescribe(c)),
+      );
+    }
+  }
+
   private async r24aFollow(targets: ObjectView[]): Promise<void> {
     const { model } = this;
     const masters = new Set<string>();

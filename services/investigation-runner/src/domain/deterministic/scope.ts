@@ -655,7 +655,13 @@ function parseQuestion(
   // "which services in shop are exposed through a LoadBalancer, and what's their address?"
   if (
     /\bload ?balancers?\b/.test(t) &&
-    /\b(?:services?|exposed|address(?:es)?|ips?|hostnames?)\b/.test(t)
+    /\b(?:services?|exposed|address(?:es)?|ips?|hostnames?)\b/.test(t) &&
+    // r27b: not a fact the request states ("has the load balancer address") before it asks why
+    // something else fails ("... Why is there no DNS record?")
+    !(
+      /\bwhy\b/.test(t) &&
+      !t.split(/(?<=[.?!])\s+/).some((x) => /\bload ?balancers?\b/.test(x) && /\?\s*$/.test(x))
+    )
   )
     return { type: 'load_balancers', namespace: ns };
   // "what's the memory limit on search-api (and which pod is closest to it)?"

@@ -92,6 +92,14 @@ const EXTRA_KINDS: Record<
   { kind: string; proper: string; apiVersion: string; namespaced?: false }
 > = {
   certificate: { kind: 'certificate', proper: 'Certificate', apiVersion: 'cert-manager.io/v1' },
+  // r27b: the issuer a Certificate names
+  issuer: { kind: 'issuer', proper: 'Issuer', apiVersion: 'cert-manager.io/v1' },
+  clusterissuer: {
+    kind: 'clusterissuer',
+    proper: 'ClusterIssuer',
+    apiVersion: 'cert-manager.io/v1',
+    namespaced: false,
+  },
   scaledobject: { kind: 'scaledobject', proper: 'ScaledObject', apiVersion: 'keda.sh/v1alpha1' },
   triggerauthentication: {
     kind: 'triggerauthentication',
