@@ -484,11 +484,16 @@ export class Gatherer {
 
   /** logs tools that take a pod (by a pod or name parameter), current logs */
   private podLogTools(): ToolProfile[] {
-    const ps = this.tools('logs').filter(
-      (p) => (p.params.pod || p.params.name) && !p.previousLogs,
-    );
-    // (calls) a product's own log tool ("vind_logs") reads that product's view, not a pod's
-    // logs: it is tried only where the server has no other
+    return this.podLogReaders().filter((p) => !p.previousLogs);
+  }
+
+  /**
+   * logs tools that take a pod (by a pod or name parameter), current or previous; (calls) a
+   * product's own log tool ("vind_logs") reads that product's view, not a pod's logs: it is
+   * among them only where the server has no other
+   */
+  private podLogReaders(): ToolProfile[] {
+    const ps = this.tools('logs').filter((p) => p.params.pod || p.params.name);
     return ps.some((p) => !p.ecosystem) ? ps.filter((p) => !p.ecosystem) : ps;
   }
 
@@ -3785,7 +3790,7 @@ export class Gatherer {
       jobs.push(this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns }));
     }
     if (o.kind === 'pod') {
-      const logs = this.tools('logs').filter((p) => p.params.pod || p.params.name);
+      const logs = this.podLogReaders();
       jobs.push(
         this.first(
           logs.filter((p) => !p.previousLogs),
