@@ -314,12 +314,16 @@ export class Gatherer {
     if (!t.kind || !clusterScoped(t.kind))
       set('namespace', t.namespace ?? (t.all ? undefined : this.defaultNamespace(p)));
     if (t.name) {
+      // (calls) a named object goes to no tool whose name fixes other kinds (a pod's name to
+      // "node_logs", a Deployment's or a node's to "get_pod_events"): it answers "not found"
+      if (t.kind && p.kinds.length && !p.kinds.includes(t.kind)) return undefined;
       if (t.kind === 'pod' && p.params.pod) set('pod', t.name);
       else if (t.kind === 'node' && p.params.node) set('node', t.name);
       else if (p.params.name) set('name', t.name);
       else if (p.params.workload && t.kind !== 'pod') set('workload', t.name);
       else if (p.params.involved) set('involved', `${t.kind ?? 'pod'}/${t.name}`);
-      else if (p.params.pod) set('pod', t.name);
+      // (calls) a pod parameter takes a pod's name, not a Deployment's or a Service's
+      else if (p.params.pod && (!t.kind || t.kind === 'pod')) set('pod', t.name);
       else return undefined;
     }
     if (t.container) set('container', t.container);
@@ -483,7 +487,17 @@ export class Gatherer {
 
   /** logs tools that take a pod (by a pod or name parameter), current logs */
   private podLogTools(): ToolProfile[] {
-    return this.tools('logs').filter((p) => (p.params.pod || p.params.name) && !p.previousLogs);
+    return this.podLogReaders().filter((p) => !p.previousLogs);
+  }
+
+  /**
+   * logs tools that take a pod (by a pod or name parameter), current or previous; (calls) a
+   * product's own log tool ("vind_logs") reads that product's view, not a pod's logs: it is
+   * among them only where the server has no other
+   */
+  private podLogReaders(): ToolProfile[] {
+    const ps = this.tools('logs').filter((p) => p.params.pod || p.params.name);
+    return ps.some((p) => !p.ecosystem) ? ps.filter((p) => !p.ecosystem) : ps;
   }
 
   private tools(verb: ToolProfile['verb'] | ToolProfile['verb'][], kind?: string): ToolProfile[] {
@@ -3823,7 +3837,7 @@ export class Gatherer {
       jobs.push(this.first(this.namespaceEventTools(), { namespace: ns }, { namespace: ns }));
     }
     if (o.kind === 'pod') {
-      const logs = this.tools('logs').filter((p) => p.params.pod || p.params.name);
+      const logs = this.podLogReaders();
       jobs.push(
         this.first(
           logs.filter((p) => !p.previousLogs),

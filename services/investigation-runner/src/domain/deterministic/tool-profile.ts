@@ -73,6 +73,12 @@ export interface ToolProfile {
    * "argocd_app_get"): it reads that product's view, not the cluster's objects
    */
   ecosystem: boolean;
+  /**
+   * (calls) a tool with a kind parameter whose name names a subject of its own and whose
+   * description says it analyses or shows a product's view ("get_resource_recommendations",
+   * "get_resource_trends", "gitops_apps_list"): it lists no cluster object of that kind
+   */
+  ownSubject?: boolean;
 }
 
 /** products whose tools a Kubernetes tool server often bundles, as a tool name's first word */
@@ -269,6 +275,14 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
       verb = 'list';
   }
   if (kinds.includes('event') && verb !== 'logs') verb = 'events';
+  // (calls) "get_rollout" of a server bundling Argo Rollouts reads a Rollout object, not a
+  // Deployment's rollout history
+  if (
+    verb === 'history' &&
+    !words.some((w) => /^(history|revisions?)$/.test(w)) &&
+    /\bargo\b/i.test(tool.description ?? '')
+  )
+    verb = 'other';
   // "list-k8s-contexts", "get_current_context": which kubeconfig context is current
   if (
     (verb === 'list' || verb === 'get' || verb === 'other') &&
@@ -300,8 +314,20 @@ export function profileTool(tool: ToolDescriptor): ToolProfile {
     kube,
     extraWords: words.filter((w) => !PLAIN_WORDS.test(w) && !kindOf(w)).length,
     ecosystem: ECOSYSTEM.test(words[0] ?? ''),
+    ownSubject:
+      !!params.kind &&
+      words.some((w) => !PLAIN_WORDS.test(w) && !kindOf(w) && !GENERIC_WORDS.test(w)) &&
+      OWN_SUBJECT.test(tool.description ?? ''),
   };
 }
+
+/** (calls) what an analysis or a product's view says of itself (recommendations, trends, GitOps apps) */
+const OWN_SUBJECT =
+  /\banaly[sz]|\brecommend|\boptimi[sz]|\btrends?\b|\bcosts?\b|\bgitops\b|\bflux\b|\bargo\b|\bhelm\b/i;
+
+/** (calls) name words a generic reader of any kind carries ("kubectl_get_by_kind_in_cluster", "get_yaml") */
+const GENERIC_WORDS =
+  /^(yaml|json|manifests?|kinds?|types?|raw|generic|any|api|apis|namespaces?|with|to|from|and|as)$/;
 
 /** kinds whose name alone says "Kubernetes" ("service", "quota", "secret" do not) */
 const KUBE_SPECIFIC = new Set([
@@ -341,7 +367,7 @@ export function kindValue(profile: ToolProfile, kind: string): string | undefine
 /** Whether the tool is about `kind` (by its name, or generically through a kind parameter). */
 export function servesKind(profile: ToolProfile, kind: string): boolean {
   if (profile.kinds.length) return profile.kinds.includes(kind);
-  if (profile.params.kind) return kindValue(profile, kind) !== undefined;
+  if (profile.params.kind) return !profile.ownSubject && kindValue(profile, kind) !== undefined;
   if (kind === 'pod') return !!profile.params.pod;
   return false;
 }
