@@ -2833,6 +2833,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Either set annotations-risk-level: Critical in the ingress controller\'s ConfigMap (besides allow-snippet-annotations: "true"; a risk you accept knowingly), or remove the {annotation_key} annotation from {risky_ingress} and do what it did another way (headers with more_set_headers in a controller-wide setting, or a Helm value); the controller then serves the Ingress again.',
   },
   // ------------------------------------------------ end of: round27 (r27b)
+  // ------------------------------------------------ round28 (r28b): a value that means something else than meant
+  // the findings of these rules: diagnose-r28b.ts
+  {
+    // a memory quantity with a lowercase m is in millibytes ("1024m" is about 1 byte): the
+    // memory-backed volumes (service-account token, Secrets) sized to the limit cannot be written
+    id: 'memory_quantity_millibytes',
+    class: 'recent_change',
+    title: 'a memory request/limit written with a lowercase "m" (millibytes, not MiB)',
+    role: 'cause',
+    strength: 0.96,
+    on: ['status'],
+    cause:
+      '{subject} gets almost no memory: its container {container} has {milli_shown}, and a lowercase m suffix in a Kubernetes quantity means milli, so that is {milli_quantities}, not MiB{milli_before}. The kubelet sizes the memory-backed volumes of the pod (the projected service-account token, Secret volumes) to its memory limit, so mounting them fails with "no space left on device" and the pod stays in ContainerCreating{milli_effect}. The node disks are not full',
+    fix: 'Write the memory quantities of {subject} with a binary suffix ({milli_intended}; Mi/Gi, not m) and roll out again; a LimitRange minimum or a policy that rejects memory quantities ending in "m" keeps it from coming back.',
+  },
+  // ------------------------------------------------ end of: round28 (r28b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -23,6 +23,7 @@ import { r24bFindings } from './diagnose-r24b';
 import { r26cFindings } from './diagnose-r26c';
 import { r24aFindings } from './diagnose-r24a';
 import { r26bFindings } from './diagnose-r26b';
+import { r28bFindings } from './diagnose-r28b';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { issuerHeldWorkload, refusedIngress } from './finding-vars-r27b';
 import { namesToken } from './text';
@@ -449,6 +450,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     r24aFindings,
     r26cFindings,
     r26bFindings,
+    r28bFindings,
   ])
     for (const f of find(model, entries)) push(f);
   return out;

@@ -1,0 +1,85 @@
+/**
+ * The engine rules of round28 (r28b) (cause-catalog.data.ts, its "round28 (r28b)" block; the
+ * findings that compare objects in diagnose-r28b.ts), one test per rule, each with a near miss:
+ * a memory limit written in millibytes ("1024m") whose pod cannot mount its token volume.
+ */
+import {
+  answerOf,
+  apiTools,
+  deploymentObj,
+  investigateAt,
+  namespaceObj,
+  NOW,
+  podObj,
+  warningEvent,
+  type ApiWorld,
+} from './spec-world';
+
+const answer = async (world: ApiWorld, ask: string, ns: string) =>
+  answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
+
+describe('round28 rules (r28b)', () => {
+  it('a pod stuck in ContainerCreating with "no space left on device" on its token mount and a memory limit in millibytes: the "m" suffix is named, with the previous template\'s value; with a MiB limit: no such cause', async () => {
+    const ns = 'docs';
+    const world = (limit: string, request: string): ApiWorld => {
+      const pod = `pdfgen-7c9d5f8b6-x2k4p`;
+      return {
+        objects: [
+          namespaceObj(ns),
+          deploymentObj('pdfgen', ns, ['registry.example.com/pdfgen:2.3.0'], 2, 1),
+          podObj({
+            name: 'pdfgen-59b8d7c6f4-q8w2n',
+            ns,
+            labels: { app: 'pdfgen', 'pod-template-hash': '59b8d7c6f4' },
+            owner: { kind: 'ReplicaSet', name: 'pdfgen-59b8d7c6f4' },
+            created: 600,
+            boxes: [
+              {
+                name: 'pdfgen',
+                image: 'registry.example.com/pdfgen:2.2.0',
+                resources: { requests: { memory: '512Mi' }, limits: { memory: '2Gi' } },
+              },
+            ],
+          }),
+          podObj({
+            name: pod,
+            ns,
+            labels: { app: 'pdfgen', 'pod-template-hash': '7c9d5f8b6' },
+            owner: { kind: 'ReplicaSet', name: 'pdfgen-7c9d5f8b6' },
+            created: 20,
+            phase: 'Pending',
+            boxes: [
+              {
+                name: 'pdfgen',
+                image: 'registry.example.com/pdfgen:2.3.0',
+                state: { waiting: { reason: 'ContainerCreating' } },
+                ready: false,
+                resources: { requests: { memory: request }, limits: { memory: limit } },
+              },
+            ],
+          }),
+        ],
+        events: [
+          warningEvent(
+            ns,
+            { kind: 'Pod', name: pod },
+            'FailedMount',
+            `MountVolume.SetUp failed for volume "kube-api-access-8mz2x" : write /var/lib/kubelet/pods/0f3c/volumes/kubernetes.io~projected/kube-api-access-8mz2x/..2026_03_10/token: no space left on device`,
+            18,
+            1,
+            12,
+          ),
+        ],
+      };
+    };
+    const ask = 'the new pdfgen pod is stuck in ContainerCreating: no space left on device?';
+    const bad = await answer(world('2048m', '512m'), ask, ns);
+    expect(bad).toMatch(/2048m/);
+    expect(bad).toMatch(/milli/);
+    expect(bad).toMatch(/limit 2Gi/);
+    // near miss: the same failure with a limit in MiB is not about the suffix
+    const fine = await answer(world('2Gi', '512Mi'), ask, ns);
+    expect(fine).not.toMatch(/millibyte|milli/);
+    expect(fine).toMatch(/no space left on device/);
+  });
+});
