@@ -23,10 +23,7 @@ export function r28bFindings(model: ClusterModel, entries: CauseEntry[]): Findin
 const MILLI = /^\s*\d+(?:\.\d+)?m\s*$/;
 
 function running(pod: ObjectView): boolean {
-  return (
-    pod.status === 'Running' &&
-    pod.containers.filter((c) => !c.init).every((c) => /running/i.test(c.state ?? 'running'))
-  );
+  return pod.status === 'Running' && pod.containers.every((c) => c.init || !c.waiting);
 }
 
 function millibyteMemory(model: ClusterModel, entry: CauseEntry): Finding[] {
