@@ -69,6 +69,7 @@ import {
 } from './questions';
 import { podsOfWorkload, replicaCounts, unreadyPod } from './questions-fleet';
 import { nodeNamed } from './questions-pods-config';
+import { qosOf } from './questions-r28b';
 import { jobRun, newestFirst, PULL_FAILING } from './questions-activity';
 import type { Scope, Subject } from './scope';
 import {
@@ -917,6 +918,7 @@ export class Gatherer {
     await this.gatherForNodeClaimsQuestion();
     await this.gatherForIngressBackendsQuestion();
     await this.inspectR26b('question');
+    await this.inspectR28b();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1102,6 +1104,24 @@ export class Gatherer {
    * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
    * annotations of the Ingress in front of that upstream.
    */
+  /**
+   * (r28b) "which pods are BestEffort?": the namespace's pods, each read whole when the listing
+   * does not show its QoS class
+   */
+  private async inspectR28b(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'pods_by_qos') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const mine = () => this.model.list('pod', ns).filter((p) => !ns || p.namespace === ns);
+    if (!mine().length) await this.listKind('pod', ns);
+    await Promise.all(
+      mine()
+        .filter((p) => !qosOf(p))
+        .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
+        .map((p) => this.readOrDescribe(p)),
+    );
+  }
+
   private async inspectR26b(stage: 'dns' | 'edge' | 'question', read?: ObjectView): Promise<void> {
     const { model } = this;
     // "which Ingresses set annotation K": the namespace's Ingresses, each read whole when the

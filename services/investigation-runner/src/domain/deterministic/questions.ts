@@ -33,6 +33,7 @@ import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
 import { gitopsUnmanaged } from './questions-r24b';
 import { podsHoldingOldValue } from './questions-r25b';
 import { ingressesWithAnnotation } from './questions-r26b';
+import { podsByQos } from './questions-r28b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 import { nodeClaims, probeTimeouts } from './questions-pods-config';
@@ -349,6 +350,8 @@ export function answerQuestion(
       return workloadsWithoutIrsa(model, questionNamespace(q, model, scope));
     case 'ingress_annotation':
       return ingressesWithAnnotation(model, questionNamespace(q, model, scope), q.key);
+    case 'pods_by_qos':
+      return podsByQos(model, questionNamespace(q, model, scope), q.qos);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

@@ -1,7 +1,8 @@
 /**
  * The engine rules of round28 (r28b) (cause-catalog.data.ts, its "round28 (r28b)" block; the
  * findings that compare objects in diagnose-r28b.ts), one test per rule, each with a near miss:
- * a memory limit written in millibytes ("1024m") whose pod cannot mount its token volume.
+ * a memory limit written in millibytes ("1024m") whose pod cannot mount its token volume; which
+ * pods of a namespace are BestEffort (questions-r28b.ts).
  */
 import {
   answerOf,
@@ -81,5 +82,40 @@ describe('round28 rules (r28b)', () => {
     const fine = await answer(world('2Gi', '512Mi'), ask, ns);
     expect(fine).not.toMatch(/millibyte|milli/);
     expect(fine).toMatch(/no space left on device/);
+  });
+
+  it('"which pods in ns are BestEffort?": the pods whose status.qosClass is BestEffort in that namespace, not those of another namespace; a question without a QoS class is not this one', async () => {
+    const qos = (o: Record<string, unknown>, c: string) => {
+      (o['status'] as Record<string, unknown>)['qosClass'] = c;
+      return o;
+    };
+    const pod = (name: string, ns: string, c: string) =>
+      qos(
+        podObj({
+          name,
+          ns,
+          labels: { app: name.split('-')[0]! },
+          owner: { kind: 'ReplicaSet', name: name.replace(/-[a-z0-9]{5}$/, '') },
+          boxes: [{ name: 'main', image: 'registry.example.com/app:1.0.0' }],
+        }),
+        c,
+      );
+    const world: ApiWorld = {
+      objects: [
+        namespaceObj('etl'),
+        namespaceObj('default'),
+        pod('loader-6b7c8d9f5-abcde', 'etl', 'BestEffort'),
+        pod('loader-6b7c8d9f5-fghij', 'etl', 'Burstable'),
+        pod('warehouse-5d6f7c8b9-klmno', 'etl', 'Guaranteed'),
+        pod('scratch-7f8d9c6b5-pqrst', 'default', 'BestEffort'),
+      ],
+    };
+    const a = await answer(world, 'Which pods in etl are BestEffort (first to be evicted)?', 'etl');
+    expect(a).toMatch(/1 pod is BestEffort in namespace etl/);
+    expect(a).toMatch(/loader-6b7c8d9f5-abcde/);
+    expect(a).not.toMatch(/scratch-7f8d9c6b5-pqrst/);
+    // near miss: no QoS class asked for
+    const other = await answer(world, 'Which pods in etl were evicted today?', 'etl');
+    expect(other).not.toMatch(/BestEffort/);
   });
 });

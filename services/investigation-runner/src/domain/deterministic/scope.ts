@@ -1,5 +1,6 @@
 import { rotatedObjectQuestion } from './questions-r25b';
 import { ingressAnnotationQuestion } from './questions-r26b';
+import { qosQuestion } from './questions-r28b';
 import type { InvestigationContextRecord } from '@inquest/store';
 import { kindOf } from './tool-profile';
 import { namesToken } from './text';
@@ -194,6 +195,8 @@ export type Question =
   | { type: 'workloads_without_irsa'; namespace?: string; near?: string[] }
   /** (r26b) which Ingresses set an annotation, and to what value */
   | { type: 'ingress_annotation'; key: string; namespace?: string; near?: string[] }
+  /** (r28b) which pods are BestEffort / Burstable / Guaranteed (questions-r28b.ts) */
+  | { type: 'pods_by_qos'; qos: string; namespace?: string; near?: string[] }
   /** "which pods on node X have a PersistentVolumeClaim mounted?" (questions-pods-config.ts) */
   | { type: 'node_claims'; node: string }
   /** "which workloads still run an exec liveness probe with timeoutSeconds 1?" */
@@ -482,6 +485,8 @@ function parseQuestion(
   if (irsa) return irsa;
   const annotated = ingressAnnotationQuestion(t, namespaces, nearWords(t));
   if (annotated) return annotated;
+  const qos = qosQuestion(t, namespaces, nearWords(t));
+  if (qos) return qos;
   const rotated = rotatedObjectQuestion(t, namespaces, subjects, now);
   if (rotated) return rotated;
   const meshOrExpansion = meshOrExpansionQuestion(t, namespaces, subjects, nearWords(t));

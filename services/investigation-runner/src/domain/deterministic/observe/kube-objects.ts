@@ -326,6 +326,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     v.node = str(spec['nodeName']);
     if (str(status['podIP'])) v.fields['podIP'] = String(status['podIP']);
     if (str(status['hostIP'])) v.fields['hostIP'] = String(status['hostIP']);
+    if (str(status['qosClass'])) v.fields['qosClass'] = String(status['qosClass']);
     const initNames = new Set(
       [...arr(podSpec['initContainers']), ...arr(status['initContainerStatuses'])].map(
         (c) => str(rec(c)['name']) ?? '',
