@@ -2843,10 +2843,23 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     title: 'a memory request/limit written with a lowercase "m" (millibytes, not MiB)',
     role: 'cause',
     strength: 0.96,
-    on: ['status'],
+    on: [],
     cause:
       '{subject} gets almost no memory: its container {container} has {milli_shown}, and a lowercase m suffix in a Kubernetes quantity means milli, so that is {milli_quantities}, not MiB{milli_before}. The kubelet sizes the memory-backed volumes of the pod (the projected service-account token, Secret volumes) to its memory limit, so mounting them fails with "no space left on device" and the pod stays in ContainerCreating{milli_effect}. The node disks are not full',
     fix: 'Write the memory quantities of {subject} with a binary suffix ({milli_intended}; Mi/Gi, not m) and roll out again; a LimitRange minimum or a policy that rejects memory quantities ending in "m" keeps it from coming back.',
+  },
+  {
+    // busybox >= 1.29's nslookup fails short names (search domains) that 1.28's resolved: an init
+    // container waiting with "until nslookup <service>" never finishes
+    id: 'busybox_nslookup_short_name',
+    class: 'recent_change',
+    title: "an init container's busybox nslookup wait loop never resolves a short Service name",
+    role: 'cause',
+    strength: 0.96,
+    on: [],
+    cause:
+      '{subject} never finishes its init container {container} (the pod stays Init:0/1): it waits with nslookup {host} in {image}, and busybox\'s nslookup from 1.29 on answers NXDOMAIN for a short Service name ("{fact}") although the Service {host} exists, because it does not apply the pod\'s DNS search domains the way busybox 1.28 did{nslookup_before}. DNS itself works',
+    fix: 'Make {container} of {subject} wait with the full name ({fqdn}), or with a TCP check (nc -z / pg_isready) instead of nslookup, or pin {nslookup_pin}; then the init container finishes and the pods start.',
   },
   // ------------------------------------------------ end of: round28 (r28b)
   // ---------------------------------------------------------------- symptoms

@@ -6,17 +6,27 @@
  * volumes of the pod (the projected service-account token, Secrets, emptyDir medium Memory) to
  * its memory limit, so their setup fails with "no space left on device" and the pod never leaves
  * ContainerCreating (or the runtime refuses to start a container below its minimum).
+ *
+ * An init container that waits for a Service with busybox's nslookup and a short name ("until
+ * nslookup orders-db"): busybox from 1.29 on has its own nslookup that does not apply the pod's
+ * DNS search domains the way 1.28's did, so it answers "** server can't find orders-db: NXDOMAIN"
+ * for a Service that exists, and the wait loop never ends (the pod stays Init:0/1). Known from the
+ * busybox image's issues (docker-library/busybox #48, #61); busybox:1.28 is the version that works.
  */
 import type { CauseEntry } from './cause-catalog.data';
 import type { Finding } from './diagnose';
 import { quantity, type ClusterModel } from './model';
-import type { ObjectView } from './observe/views';
+import type { ContainerView, ObjectView } from './observe/views';
 
 const hasFinishedPod = (p: ObjectView) => /Succeeded|Completed|Failed/.test(p.status ?? '');
 
 export function r28bFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const milli = entries.find((e) => e.id === 'memory_quantity_millibytes');
-  return milli ? millibyteMemory(model, milli) : [];
+  const nslookup = entries.find((e) => e.id === 'busybox_nslookup_short_name');
+  return [
+    ...(milli ? millibyteMemory(model, milli) : []),
+    ...(nslookup ? busyboxShortNames(model, nslookup) : []),
+  ];
 }
 
 /** a memory quantity in millis ("1024m"): a fraction of a byte or a few bytes */
@@ -88,6 +98,73 @@ function millibyteMemory(model: ClusterModel, entry: CauseEntry): Finding[] {
         source: 'pod spec',
       });
     }
+  }
+  return out;
+}
+
+/** busybox's nslookup failing a name: "** server can't find orders-db: NXDOMAIN" */
+const CANT_FIND = /\*\* server can't find ([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.)?: NXDOMAIN/;
+const BUSYBOX = /(?:^|\/)busybox:(\d+)\.(\d+)(?:\.\d+)?\b/;
+
+/**
+ * The init container of a pod still initializing that runs busybox 1.29 or later: the one a log
+ * names, else (a log read without a container name) the pod's only such init container
+ */
+export function nslookupInit(pod: ObjectView, container?: string): ContainerView | undefined {
+  if (running(pod)) return undefined;
+  const later = (x: ContainerView) => {
+    const v = BUSYBOX.exec(x.image ?? '');
+    return !!v && (Number(v[1]) > 1 || Number(v[2]) >= 29);
+  };
+  const inits = pod.containers.filter((x) => x.init && later(x));
+  if (container) return inits.find((x) => x.name === container);
+  return inits.length === 1 ? inits[0] : undefined;
+}
+
+/** the short name a busybox nslookup could not find, in a log line */
+export const nslookupShortName = (text: string) => CANT_FIND.exec(text)?.[1];
+
+function busyboxShortNames(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const log of model.logs) {
+    if (!log.pod) continue;
+    const pod = model.get('pod', log.pod, log.namespace);
+    if (!pod || running(pod)) continue;
+    const c = nslookupInit(pod, log.container);
+    const line = c && log.lines.find((x) => CANT_FIND.test(x.text));
+    const host = line && CANT_FIND.exec(line.text)?.[1];
+    // a short name of a Service that exists in the pod's namespace: the name is right
+    if (!line || !host || !model.get('service', host, pod.namespace)) continue;
+    const workload = model.workloadOf(pod).name;
+    const key = `${pod.namespace ?? ''}/${workload}/${c.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    // the same init container in the pods of another template, with the busybox it ran there
+    const before = model
+      .list('pod', pod.namespace)
+      .filter((p) => p !== pod && model.workloadOf(p).name === workload)
+      .flatMap((p) => p.containers.filter((x) => x.name === c.name && x.init))
+      .find((x) => x.image && x.image !== c.image && BUSYBOX.test(x.image));
+    const fqdn = `${host}.${pod.namespace ?? '<namespace>'}.svc.cluster.local`;
+    out.push({
+      entry,
+      object: { kind: 'pod', name: pod.name, namespace: pod.namespace },
+      workload,
+      fact: line.text.trim(),
+      groups: {
+        container: c.name,
+        image: c.image!,
+        host,
+        fqdn,
+        nslookup_before: before
+          ? `; the pods of the previous template ran ${before.image} in ${c.name} and got past it, so the change of the busybox image did it`
+          : '',
+        nslookup_pin: before ? before.image!.replace(/^.*\//, '') : 'busybox:1.28',
+      },
+      where: 'log',
+      source: log.source,
+    });
   }
   return out;
 }

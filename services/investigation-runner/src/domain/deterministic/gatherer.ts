@@ -22,6 +22,7 @@ import { dedupe } from './collections';
 import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
+import { nslookupInit, nslookupShortName } from './diagnose-r28b';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -918,7 +919,7 @@ export class Gatherer {
     await this.gatherForNodeClaimsQuestion();
     await this.gatherForIngressBackendsQuestion();
     await this.inspectR26b('question');
-    await this.inspectR28b();
+    await this.inspectR28b('question');
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1095,6 +1096,8 @@ export class Gatherer {
     await this.inspectR22i();
     // ... round26 (r26b): connections the ingress may cut at its proxy read timeout
     await this.inspectR26b('edge');
+    // ... round28 (r28b): the Service a busybox init container cannot look up
+    await this.inspectR28b('logs');
   }
 
   /**
@@ -1108,7 +1111,21 @@ export class Gatherer {
    * (r28b) "which pods are BestEffort?": the namespace's pods, each read whole when the listing
    * does not show its QoS class
    */
-  private async inspectR28b(): Promise<void> {
+  private async inspectR28b(stage: 'question' | 'logs'): Promise<void> {
+    // an init container of busybox >= 1.29 whose nslookup of a short name fails: whether that
+    // name is a Service of the pod's namespace (the namespace's Services, when none was listed)
+    if (stage === 'logs') {
+      const wanted = new Set<string>();
+      for (const l of this.model.logs) {
+        const pod = l.pod ? this.model.get('pod', l.pod, l.namespace) : undefined;
+        if (!pod || !nslookupInit(pod, l.container)) continue;
+        const host = l.lines.map((x) => nslookupShortName(x.text)).find(Boolean);
+        if (host && !this.model.get('service', host, pod.namespace))
+          wanted.add(pod.namespace ?? '');
+      }
+      for (const ns of [...wanted].slice(0, 2)) await this.listKind('service', ns || undefined);
+      return;
+    }
     const q = this.scope.question;
     if (q?.type !== 'pods_by_qos') return;
     const ns = questionNamespace(q, this.model, this.scope);

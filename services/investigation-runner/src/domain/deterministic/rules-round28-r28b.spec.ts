@@ -2,7 +2,8 @@
  * The engine rules of round28 (r28b) (cause-catalog.data.ts, its "round28 (r28b)" block; the
  * findings that compare objects in diagnose-r28b.ts), one test per rule, each with a near miss:
  * a memory limit written in millibytes ("1024m") whose pod cannot mount its token volume; which
- * pods of a namespace are BestEffort (questions-r28b.ts).
+ * pods of a namespace are BestEffort (questions-r28b.ts); an init container whose busybox (1.29 or
+ * later) nslookup wait loop never resolves the short name of a Service that exists.
  */
 import {
   answerOf,
@@ -117,5 +118,93 @@ describe('round28 rules (r28b)', () => {
     // near miss: no QoS class asked for
     const other = await answer(world, 'Which pods in etl were evicted today?', 'etl');
     expect(other).not.toMatch(/BestEffort/);
+  });
+
+  it('a pod stuck initializing whose busybox 1.36 init container logs "server can\'t find <service>: NXDOMAIN" for a Service that exists: the busybox nslookup, with the previous busybox; a name no Service has: not this rule', async () => {
+    const ns = 'store';
+    const withInit = (
+      o: Record<string, unknown>,
+      image: string,
+      state: Record<string, unknown>,
+    ) => {
+      const spec = o['spec'] as Record<string, unknown>;
+      spec['initContainers'] = [
+        {
+          name: 'wait-for-db',
+          image,
+          command: ['sh', '-c', 'until nslookup carts-db; do sleep 2; done'],
+        },
+      ];
+      const status = o['status'] as Record<string, unknown>;
+      status['initContainerStatuses'] = [
+        {
+          name: 'wait-for-db',
+          image: `docker.io/library/${image}`,
+          ready: false,
+          restartCount: 0,
+          state,
+        },
+      ];
+      return o;
+    };
+    const world = (service: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('cart', ns, ['registry.example.com/cart:3.1.0'], 2, 1),
+        withInit(
+          podObj({
+            name: 'cart-5d8f7b6c9-aaaaa',
+            ns,
+            labels: { app: 'cart', 'pod-template-hash': '5d8f7b6c9' },
+            owner: { kind: 'ReplicaSet', name: 'cart-5d8f7b6c9' },
+            created: 900,
+            boxes: [{ name: 'app', image: 'registry.example.com/cart:3.0.0' }],
+          }),
+          'busybox:1.28',
+          { terminated: { exitCode: 0, reason: 'Completed' } },
+        ),
+        withInit(
+          podObj({
+            name: 'cart-7b9c6d5f8-bbbbb',
+            ns,
+            labels: { app: 'cart', 'pod-template-hash': '7b9c6d5f8' },
+            owner: { kind: 'ReplicaSet', name: 'cart-7b9c6d5f8' },
+            created: 40,
+            phase: 'Pending',
+            boxes: [
+              {
+                name: 'app',
+                image: 'registry.example.com/cart:3.1.0',
+                state: { waiting: { reason: 'PodInitializing' } },
+                ready: false,
+              },
+            ],
+          }),
+          'busybox:1.36.1',
+          { running: { startedAt: '2026-03-10T11:20:00Z' } },
+        ),
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: service, namespace: ns },
+          spec: { selector: { app: service }, ports: [{ port: 5432 }] },
+        },
+      ],
+      logs: {
+        'cart-7b9c6d5f8-bbbbb/wait-for-db': Array(4)
+          .fill(
+            "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n** server can't find carts-db: NXDOMAIN\n\n*** Can't find carts-db: No answer\n\n",
+          )
+          .join(''),
+      },
+    });
+    const ask = 'cart 3.1.0 is stuck at Init:0/1 for half an hour';
+    const a = await answer(world('carts-db'), ask, ns);
+    expect(a).toMatch(/nslookup carts-db/);
+    expect(a).toMatch(/busybox:1\.36\.1/);
+    expect(a).toMatch(/busybox:1\.28/);
+    // near miss: no Service of that name: the name is wrong, not busybox
+    const other = await answer(world('cart-db'), ask, ns);
+    expect(other).not.toMatch(/busybox's nslookup/);
   });
 });
