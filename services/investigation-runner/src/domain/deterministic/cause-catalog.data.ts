@@ -2861,6 +2861,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} never finishes its init container {container} (the pod stays Init:0/1): it waits with nslookup {host} in {image}, and busybox\'s nslookup from 1.29 on answers NXDOMAIN for a short Service name ("{fact}") although the Service {host} exists, because it does not apply the pod\'s DNS search domains the way busybox 1.28 did{nslookup_before}. DNS itself works',
     fix: 'Make {container} of {subject} wait with the full name ({fqdn}), or with a TCP check (nc -z / pg_isready) instead of nslookup, or pin {nslookup_pin}; then the init container finishes and the pods start.',
   },
+  {
+    // a Service selector that another workload's pods match too (a shared label): those pods
+    // join its Endpoints without listening on the targetPort, and their share of connections
+    // is refused while the Service's own pods are healthy
+    id: 'service_selects_other_workload',
+    class: 'dependency_failure',
+    title: "a Service's selector also matches the pods of another workload, which refuse its port",
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      'the Service {service} sends part of its traffic to the wrong pods: its selector {selector} also matches the pods of {other_workload} ({stray_pods}){endpoints_note}, which do not listen on targetPort {target} (they declare {stray_ports}), so {stray_share} backends refuse connections and clients fail intermittently ("{refused}") while the pods of {service} are healthy',
+    fix: 'Make the selector of the Service {service} unique to its own pods{distinct_label}, or remove the shared label from the pod template of {other_workload}; the Endpoints then list only pods that serve port {target}.',
+  },
   // ------------------------------------------------ end of: round28 (r28b)
   // ---------------------------------------------------------------- symptoms
   {

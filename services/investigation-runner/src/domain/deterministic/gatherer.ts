@@ -22,7 +22,7 @@ import { dedupe } from './collections';
 import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
-import { nslookupInit, nslookupShortName } from './diagnose-r28b';
+import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -1124,6 +1124,9 @@ export class Gatherer {
           wanted.add(pod.namespace ?? '');
       }
       for (const ns of [...wanted].slice(0, 2)) await this.listKind('service', ns || undefined);
+      // clients refused while a Service's selector matches pods of another workload: whether
+      // those pods declare the targetPort (their spec)
+      await Promise.all(unreadSelectedPods(this.model).map((p) => this.readOrDescribe(p)));
       return;
     }
     const q = this.scope.question;

@@ -3,7 +3,8 @@
  * findings that compare objects in diagnose-r28b.ts), one test per rule, each with a near miss:
  * a memory limit written in millibytes ("1024m") whose pod cannot mount its token volume; which
  * pods of a namespace are BestEffort (questions-r28b.ts); an init container whose busybox (1.29 or
- * later) nslookup wait loop never resolves the short name of a Service that exists.
+ * later) nslookup wait loop never resolves the short name of a Service that exists; a Service
+ * whose selector also matches another workload's pods, which refuse its targetPort.
  */
 import {
   answerOf,
@@ -206,5 +207,72 @@ describe('round28 rules (r28b)', () => {
     // near miss: no Service of that name: the name is wrong, not busybox
     const other = await answer(world('cart-db'), ask, ns);
     expect(other).not.toMatch(/busybox's nslookup/);
+  });
+
+  it('a client refused by a Service whose selector also matches the pods of another workload (not listening on the targetPort): the selector and that workload are named; when that workload lacks the shared label: not this rule', async () => {
+    const ns = 'bank';
+    const pod = (
+      name: string,
+      labels: Record<string, string>,
+      port: number,
+      ip: string,
+    ): Record<string, unknown> => {
+      const o = podObj({
+        name,
+        ns,
+        labels,
+        owner: { kind: 'ReplicaSet', name: name.replace(/-[a-z0-9]{5}$/, '') },
+        boxes: [
+          {
+            name: 'main',
+            image: 'registry.example.com/x:1.0.0',
+            ports: [{ name: 'p', containerPort: port, protocol: 'TCP' }],
+          },
+        ],
+      });
+      (o['status'] as Record<string, unknown>)['podIP'] = ip;
+      return o;
+    };
+    const world = (shared: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('posting-api', ns, ['registry.example.com/x:1.0.0'], 2, 2),
+        deploymentObj('posting-batch', ns, ['registry.example.com/x:1.0.0'], 1, 1),
+        deploymentObj('wallet', ns, ['registry.example.com/x:1.0.0'], 1, 1),
+        pod('posting-api-6c8d9f7b5-aaaaa', { app: 'posting', component: 'api' }, 8080, '10.1.0.10'),
+        pod('posting-api-6c8d9f7b5-bbbbb', { app: 'posting', component: 'api' }, 8080, '10.1.0.11'),
+        pod(
+          'posting-batch-7d9f8c6b4-ccccc',
+          shared ? { app: 'posting', component: 'batch' } : { app: 'posting-batch' },
+          9090,
+          '10.1.0.12',
+        ),
+        pod('wallet-5b7c8d9f6-ddddd', { app: 'wallet' }, 3000, '10.1.0.13'),
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'posting-api', namespace: ns },
+          spec: {
+            clusterIP: '10.96.40.7',
+            selector: { app: 'posting' },
+            ports: [{ name: 'http', port: 80, targetPort: 8080 }],
+          },
+        },
+      ],
+      logs: {
+        'wallet-5b7c8d9f6-ddddd': Array.from(
+          { length: 6 },
+          (_, i) =>
+            `{"level":"error","time":"2026-03-10T11:5${i}:00Z","msg":"posting failed","err":"connect ECONNREFUSED 10.96.40.7:80"}`,
+        ).join('\n'),
+      },
+    });
+    const ask = 'wallet fails a third of its calls to posting-api with connection refused';
+    const a = await answer(world(true), ask, ns);
+    expect(a).toMatch(/selector app=posting/);
+    expect(a).toMatch(/posting-batch/);
+    // near miss: the batch pods do not carry the selected label
+    const other = await answer(world(false), ask, ns);
+    expect(other).not.toMatch(/also matches the pods of/);
   });
 });
