@@ -346,6 +346,41 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} stays Pending: no node has room for its requests{requests}, and the cluster autoscaler adds no node because the node group is at its max size ("{fact}")',
     fix: 'Raise the max size of the node group{group} the cluster autoscaler scales (or add a node group for {subject}), or lower the requests of {subject}; until then the Pending pods wait.',
   },
+  // ------------------------------------ r28a: the cluster autoscaler cannot add or finish removing nodes
+  {
+    // NotTriggerScaleUp "in backoff after failed scale-up": the cloud refused the last scale-up
+    // (a quota, no capacity); the autoscaler's log quotes the cloud's answer
+    id: 'autoscaler_scale_up_failed_backoff',
+    class: 'pending_scheduling',
+    title:
+      "pods Pending: the cluster autoscaler's scale-up failed and the node group is in backoff",
+    role: 'cause',
+    // above sched_insufficient(_on_allowed_node): with its Insufficient event, this says why no
+    // node comes
+    strength: 0.93,
+    on: ['event'],
+    text: "didn't trigger scale-up[^\\n]*in backoff after failed scale-up",
+    cause:
+      '{subject} stays Pending: no node has room for its requests{requests}, and the cluster autoscaler tried to add nodes but the scale-up failed, so the node group is in backoff ("{fact}"){scale_up_error}',
+    fix: '{scale_up_fix}Until the node group can grow the Pending pods wait; raising the max size of the group does not help, it is not at its maximum.',
+  },
+  {
+    // ToBeDeletedByClusterAutoscaler: the autoscaler taints a node before deleting it; a taint
+    // that stays (the autoscaler restarted or failed between taint and delete) keeps the node
+    // unusable, and the autoscaler counts it as "being deleted", not as capacity
+    id: 'autoscaler_to_be_deleted_taint_left',
+    class: 'pending_scheduling',
+    title:
+      'nodes keep the ToBeDeletedByClusterAutoscaler taint of a scale-down that never finished',
+    role: 'cause',
+    // above sched_insufficient and sched_taint: why the tainted nodes are no capacity
+    strength: 0.89,
+    on: ['event', 'condition'],
+    text: 'untolerated taint\\(?s?\\)? ?\\{ToBeDeletedByClusterAutoscaler: ?(?<since>\\d+)\\}',
+    cause:
+      '{subject} stays Pending: nodes carry the cluster autoscaler\'s ToBeDeletedByClusterAutoscaler taint{tainted_nodes}, so nothing schedules there ("{fact}"){taint_story}',
+    fix: 'Remove the ToBeDeletedByClusterAutoscaler taint from {tainted_fix} (`kubectl taint node <node> ToBeDeletedByClusterAutoscaler-`), or delete those nodes so the group can replace them; find why the autoscaler stopped mid scale-down (its previous container: OOMKilled, evicted) and give it room (memory limit).',
+  },
   {
     id: 'sched_too_many_pods',
     class: 'pending_scheduling',

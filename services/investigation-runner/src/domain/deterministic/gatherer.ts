@@ -1030,6 +1030,7 @@ export class Gatherer {
     await this.r27aReadPodsOfFailedJobs();
     // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
     await this.inspectCapacityHoldersAndScaleDowns(text);
+    await this.inspectAutoscalerStuckR28a();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1592,6 +1593,25 @@ export class Gatherer {
    * The log of a cluster component's pod (cert-manager, the API server, an operator), once: its
    * own namespace is listed first when the request's listing did not include it.
    */
+  /**
+   * r28a: pods Pending while the cluster autoscaler's last scale-up failed (NotTriggerScaleUp "in
+   * backoff after failed scale-up") or while nodes keep its ToBeDeletedByClusterAutoscaler taint:
+   * the autoscaler's own log (the cloud's answer to the scale-up, the scale-down it never finished)
+   * and the nodes with their taints.
+   */
+  private async inspectAutoscalerStuckR28a(): Promise<void> {
+    const failed = this.model.events.some((e) =>
+      /in backoff after failed scale-up/i.test(e.message),
+    );
+    const tainted = this.model.events.some((e) =>
+      /untolerated taint\(?s?\)? ?\{ToBeDeletedByClusterAutoscaler/.test(e.message),
+    );
+    if (!failed && !tainted) return;
+    await this.systemPodLog(/^cluster-autoscaler-[a-z0-9]+-[a-z0-9]+$/, 'kube-system');
+    if (tainted && !this.model.list('node').some((n) => n.fields['taints'] !== undefined))
+      await this.first(this.listers('node'), { kind: 'node', all: true }, { kind: 'node' });
+  }
+
   private async systemPodLog(name: RegExp, namespace: string): Promise<void> {
     const is = (p: ObjectView) => name.test(p.name);
     if (!this.model.list('pod').some(is))
