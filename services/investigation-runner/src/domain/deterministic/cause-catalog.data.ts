@@ -346,6 +346,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} stays Pending: no node has room for its requests{requests}, and the cluster autoscaler adds no node because the node group is at its max size ("{fact}")',
     fix: 'Raise the max size of the node group{group} the cluster autoscaler scales (or add a node group for {subject}), or lower the requests of {subject}; until then the Pending pods wait.',
   },
+  {
+    // r28a: an apply (a GitOps sync, kubectl apply) that changes a StatefulSet field outside the
+    // few the API server lets change (most often volumeClaimTemplates: a persistence size bumped
+    // in the same change as the image): the whole apply fails, nothing of it is applied
+    id: 'apply_statefulset_spec_forbidden',
+    class: 'recent_change',
+    title: 'the change cannot be applied: it changes a StatefulSet field that cannot be updated',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition', 'status', 'log', 'text'],
+    namesSubject: true,
+    text: '(?<what>StatefulSet(?:\\.apps)? \\\\?"[\\w.-]+\\\\?") is invalid: spec: Forbidden: updates to statefulset spec for fields other than [^\\n]*?are forbidden',
+    cause:
+      'the change never reached the cluster: applying {what} fails ("{fact}"). The change touches a StatefulSet field the API server does not let change in place{sts_claim_change}, so the whole apply (the GitOps sync or kubectl apply) fails and the pods keep the previous version, image included',
+    fix: '{sts_claim_fix}Take that change out (keep the StatefulSet spec outside template, replicas, updateStrategy as it is live) and apply again; to change it anyway, delete the StatefulSet with `kubectl delete statefulset --cascade=orphan` (pods and PVCs stay) and let the sync re-create it.',
+  },
   // ------------------------------------ r28a: the cluster autoscaler cannot add or finish removing nodes
   {
     // NotTriggerScaleUp "in backoff after failed scale-up": the cloud refused the last scale-up

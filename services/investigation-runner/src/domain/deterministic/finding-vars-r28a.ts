@@ -97,7 +97,56 @@ function taintLeft({ f, model, now }: FindingContext): Vars {
   };
 }
 
+/**
+ * A StatefulSet apply refused as "spec: Forbidden": the live size of its claims (its PVCs,
+ * `<template>-<statefulset>-<ordinal>`) and a different size a values ConfigMap asks for
+ * (`persistence: size:` / `storage:`), the volumeClaimTemplates change that cannot be applied.
+ */
+function stsClaimChange({ f, model }: FindingContext): Vars {
+  const name = /"([\w.-]+)\\?"/.exec(f.groups['what'] ?? '')?.[1];
+  const none = {
+    sts_claim_change:
+      ' (anything outside template, replicas, updateStrategy, ordinals, minReadySeconds and persistentVolumeClaimRetentionPolicy: most often its volumeClaimTemplates, a storage size changed in the chart values)',
+    sts_claim_fix: '',
+  };
+  if (!name) return none;
+  const claims = model
+    .list('persistentvolumeclaim')
+    .filter((c) => new RegExp(`-${name.replace(/[.]/g, '\\.')}-\\d+$`).test(c.name));
+  const live = [...new Set(claims.map((c) => c.fields['capacity']).filter(Boolean))];
+  const asked = [
+    ...new Set(
+      model
+        .list('configmap')
+        .flatMap((c) => [
+          ...(c.fields['data'] ?? '').matchAll(
+            /persistence:(?:\\n|\n)(?:[^"]*?)size: ?(\d+(?:[KMGT]i)?)|storage: ?(\d+(?:[KMGT]i))/g,
+          ),
+        ])
+        .map((m) => m[1] ?? m[2]!),
+    ),
+  ].filter((x) => live.length && !live.includes(x));
+  if (!live.length) return none;
+  return {
+    sts_claim_change: asked.length
+      ? `: its volumeClaimTemplates. The claims of ${name} are ${live.join('/')} (${claims
+          .map((c) => c.name)
+          .slice(0, 3)
+          .join(
+            ', ',
+          )}) while the values the change renders ask for ${asked.join('/')}; a volumeClaimTemplates size cannot be updated in place`
+      : `${none.sts_claim_change}; its claims are ${live.join('/')} (${claims
+          .map((c) => c.name)
+          .slice(0, 3)
+          .join(', ')})`,
+    sts_claim_fix: asked.length
+      ? `Revert the storage size in the values to ${live[0]} so the rest (the image) applies, and grow the PVCs themselves (edit each PVC's spec.resources.requests.storage to ${asked[0]}, if its StorageClass allows expansion). `
+      : '',
+  };
+}
+
 export const R28A_VARS: Record<string, (x: FindingContext) => Vars> = {
   autoscaler_scale_up_failed_backoff: scaleUpFailed,
   autoscaler_to_be_deleted_taint_left: taintLeft,
+  apply_statefulset_spec_forbidden: stsClaimChange,
 };

@@ -4,7 +4,8 @@
  * rule, each with a near miss where it must not fire: pods Pending while the autoscaler's last
  * scale-up failed (the cloud's answer, a vCPU quota, read from the autoscaler's log), and pods
  * Pending while nodes keep the ToBeDeletedByClusterAutoscaler taint of a scale-down that never
- * finished.
+ * finished; an apply (an Argo CD sync) refused because it changes a StatefulSet spec field (its
+ * volumeClaimTemplates) outside those the API server lets change.
  */
 import {
   NOW,
@@ -18,6 +19,7 @@ import {
   kubeEvent,
   ago,
   stamped,
+  statefulSetObj,
   type ApiWorld,
 } from './spec-world';
 
@@ -89,7 +91,7 @@ const world = (ns: string, app: string, events: Obj[], nodes: Obj[], caLog: stri
   logs: { 'cluster-autoscaler-7b9d4f6c8d-q2x7z': caLog },
 });
 
-describe('round28 rules: the cluster autoscaler cannot add or finish removing nodes (r28a)', () => {
+describe('round28 rules (r28a): the cluster autoscaler cannot add or finish removing nodes; a StatefulSet spec change an apply cannot make', () => {
   it("pods Pending after a failed scale-up: the answer quotes the cloud's answer from the autoscaler's log (a vCPU limit); a scale-up still under way: not this rule", async () => {
     const ns = 'batch';
     const pod = { kind: 'Pod', name: 'builder-6d8f7b9c5d-k9m4p' };
@@ -235,5 +237,70 @@ describe('round28 rules: the cluster autoscaler cannot add or finish removing no
     const near = answerOf((await investigateAt(apiTools(dedicated), ask, NOW, ns)).result);
     expect(near).toContain('dedicated');
     expect(near).not.toContain('never finished');
+  });
+
+  it('an Argo CD sync refused because it changes a StatefulSet spec field (volumeClaimTemplates): the answer says the change never applied and why; a later successful sync: over', async () => {
+    const ns = 'sessions';
+    const refused =
+      "StatefulSet.apps \"cache-master\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+    const argo = (later: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('argocd'),
+        ...statefulSetObj('cache-master', ns, 'redis:7.2.5', 1),
+        podObj({
+          name: 'argocd-application-controller-0',
+          ns: 'argocd',
+          labels: { app: 'argocd-application-controller' },
+          owner: { kind: 'StatefulSet', name: 'argocd-application-controller' },
+          boxes: [
+            { name: 'argocd-application-controller', image: 'quay.io/argoproj/argocd:v2.12.3' },
+          ],
+        }),
+      ],
+      events: [],
+      logs: {
+        'argocd-application-controller-0': [
+          `time="${ago(90)}" level=info msg="Adding resource result, status: 'SyncFailed', phase: 'Sync', message: '${refused}'" application=argocd/cache kind=StatefulSet name=cache-master namespace=${ns}`,
+          `time="${ago(75)}" level=info msg="Sync operation to [1.4.0] failed: one or more objects failed to apply, reason: ${refused} (retried 5 times)." application=argocd/cache type=Warning`,
+          later,
+        ].join('\n'),
+      },
+    });
+    const ask =
+      'cache: the redis 7.4 upgrade got merged 2h ago but the pods still run 7.2.5. why did it not roll out?';
+    const bad = answerOf(
+      (
+        await investigateAt(
+          apiTools(
+            argo(
+              `time="${ago(5)}" level=info msg="Skipping auto-sync: failed previous sync attempt to [1.4.0]" application=argocd/cache`,
+            ),
+          ),
+          ask,
+          NOW,
+          ns,
+        )
+      ).result,
+    );
+    expect(bad).toContain('Forbidden: updates to statefulset spec');
+    expect(bad).toContain('volumeClaimTemplates');
+    expect(bad).toContain('never reached the cluster');
+
+    const fine = answerOf(
+      (
+        await investigateAt(
+          apiTools(
+            argo(
+              `time="${ago(5)}" level=info msg="Sync operation to [1.4.1] succeeded" application=argocd/cache`,
+            ),
+          ),
+          ask,
+          NOW,
+          ns,
+        )
+      ).result,
+    );
+    expect(fine).not.toContain('never reached the cluster');
   });
 });
