@@ -362,6 +362,23 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the change never reached the cluster: applying {what} fails ("{fact}"). The change touches a StatefulSet field the API server does not let change in place{sts_claim_change}, so the whole apply (the GitOps sync or kubectl apply) fails and the pods keep the previous version, image included',
     fix: '{sts_claim_fix}Take that change out (keep the StatefulSet spec outside template, replicas, updateStrategy as it is live) and apply again; to change it anyway, delete the StatefulSet with `kubectl delete statefulset --cascade=orphan` (pods and PVCs stay) and let the sync re-create it.',
   },
+  {
+    // r28a: Velero's CSI snapshot of a volume not ready within the backup's csiSnapshotTimeout
+    // (10m by default; a volume grown larger snapshots slower): the item fails, the backup ends
+    // PartiallyFailed, the volume has no restorable snapshot from that run
+    id: 'velero_csi_snapshot_timeout',
+    class: 'job_failed',
+    title: "Velero's CSI snapshot of a volume times out (csiSnapshotTimeout)",
+    role: 'cause',
+    strength: 0.88,
+    on: ['log'],
+    // about the workload whose claim it names, not about Velero
+    namesSubject: true,
+    text: 'Error backing up item[^\\n]*?backup=(?<backup>[\\w./-]+)[^\\n]*?groupResource=persistentvolumeclaims, namespace=(?<pvc_ns>[\\w-]+), name=(?<pvc>[\\w.-]+)\\)[^\\n]*?timed out waiting for the condition',
+    cause:
+      'the Velero backup {backup} ends PartiallyFailed: the CSI snapshot of PVC {pvc_ns}/{pvc} was not ready within the backup\'s csiSnapshotTimeout (10m unless the Schedule sets it), so Velero gave up on that volume ("{fact}"){velero_snapshot_done}. That volume has no snapshot from this backup',
+    fix: "Raise csiSnapshotTimeout on the Velero Schedule's template (and on manual backups, `velero backup create --csi-snapshot-timeout`) above how long a snapshot of {pvc} takes (a larger volume snapshots slower), then check the next backup completes; until then back that volume up another way.",
+  },
   // ------------------------------------ r28a: the cluster autoscaler cannot add or finish removing nodes
   {
     // NotTriggerScaleUp "in backoff after failed scale-up": the cloud refused the last scale-up

@@ -145,8 +145,41 @@ function stsClaimChange({ f, model }: FindingContext): Vars {
   };
 }
 
+/**
+ * After Velero gave up on a CSI snapshot: the CSI driver's log (a snapshot still pending at that
+ * moment that completed later) says the snapshot works, only slower than the timeout.
+ */
+function veleroSnapshotDone({ f, model }: FindingContext): Vars {
+  const at = f.at;
+  if (at === undefined) return { velero_snapshot_done: '' };
+  const seen = new Map<string, { pending?: number; progress?: string; done?: number }>();
+  for (const l of model.logs)
+    for (const x of l.lines) {
+      const m =
+        /snapshotID="?(snap-[\w-]+)"? state="?(pending|completed)"?(?: progress="?(\d+%)"?)?/.exec(
+          x.text,
+        );
+      if (!m || x.at === undefined) continue;
+      const s = seen.get(m[1]!) ?? {};
+      if (m[2] === 'pending' && x.at <= at + 60_000) {
+        s.pending = x.at;
+        s.progress = m[3];
+      }
+      if (m[2] === 'completed' && x.at > at) s.done = x.at;
+      seen.set(m[1]!, s);
+    }
+  const slow = [...seen.entries()].find(([, s]) => s.pending !== undefined && s.done !== undefined);
+  if (!slow) return { velero_snapshot_done: '' };
+  const [id, s] = slow;
+  const mins = Math.round((s.done! - at) / 60_000);
+  return {
+    velero_snapshot_done: `. The CSI driver's log shows the snapshot itself works, only slower: ${id} was still pending${s.progress ? ` (${s.progress})` : ''} when Velero gave up and completed at ${new Date(s.done!).toISOString()}, ${mins} min after the timeout`,
+  };
+}
+
 export const R28A_VARS: Record<string, (x: FindingContext) => Vars> = {
   autoscaler_scale_up_failed_backoff: scaleUpFailed,
   autoscaler_to_be_deleted_taint_left: taintLeft,
   apply_statefulset_spec_forbidden: stsClaimChange,
+  velero_csi_snapshot_timeout: veleroSnapshotDone,
 };

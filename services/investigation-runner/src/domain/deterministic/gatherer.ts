@@ -1030,7 +1030,7 @@ export class Gatherer {
     await this.r27aReadPodsOfFailedJobs();
     // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
     await this.inspectCapacityHoldersAndScaleDowns(text);
-    await this.inspectAutoscalerStuckR28a();
+    await this.inspectR28a(text);
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1597,9 +1597,28 @@ export class Gatherer {
    * r28a: pods Pending while the cluster autoscaler's last scale-up failed (NotTriggerScaleUp "in
    * backoff after failed scale-up") or while nodes keep its ToBeDeletedByClusterAutoscaler taint:
    * the autoscaler's own log (the cloud's answer to the scale-up, the scale-down it never finished)
-   * and the nodes with their taints.
+   * and the nodes with their taints. A request about Velero backups: Velero's own log.
    */
-  private async inspectAutoscalerStuckR28a(): Promise<void> {
+  private async inspectR28a(text: string): Promise<void> {
+    // a request about Velero backups: Velero's own log says which item failed and why
+    if (
+      /\bvelero\b/i.test(text) ||
+      /\bbackups?\b[^.?!]{0,40}\b(?:PartiallyFailed|Failed|fail)/i.test(text)
+    )
+      await this.systemPodLog(/^velero-[a-z0-9]+-[a-z0-9]+$/, 'velero');
+    // Velero gave up waiting on a CSI snapshot: the CSI driver's controller log (the snapshot's
+    // progress after the timeout)
+    if (
+      this.model.logs.some((l) =>
+        l.lines.some((x) =>
+          /Error backing up item[^\n]*timed out waiting for the condition/.test(x.text),
+        ),
+      )
+    )
+      await this.systemPodLog(
+        /^(?:ebs-csi|[a-z0-9-]*csi)[a-z0-9-]*-controller-[a-z0-9]+-[a-z0-9]+$/,
+        'kube-system',
+      );
     const failed = this.model.events.some((e) =>
       /in backoff after failed scale-up/i.test(e.message),
     );

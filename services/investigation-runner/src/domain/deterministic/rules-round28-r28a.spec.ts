@@ -5,7 +5,8 @@
  * scale-up failed (the cloud's answer, a vCPU quota, read from the autoscaler's log), and pods
  * Pending while nodes keep the ToBeDeletedByClusterAutoscaler taint of a scale-down that never
  * finished; an apply (an Argo CD sync) refused because it changes a StatefulSet spec field (its
- * volumeClaimTemplates) outside those the API server lets change.
+ * volumeClaimTemplates) outside those the API server lets change; a Velero backup PartiallyFailed
+ * because a volume's CSI snapshot outlasted its csiSnapshotTimeout.
  */
 import {
   NOW,
@@ -91,7 +92,7 @@ const world = (ns: string, app: string, events: Obj[], nodes: Obj[], caLog: stri
   logs: { 'cluster-autoscaler-7b9d4f6c8d-q2x7z': caLog },
 });
 
-describe('round28 rules (r28a): the cluster autoscaler cannot add or finish removing nodes; a StatefulSet spec change an apply cannot make', () => {
+describe('round28 rules (r28a): the cluster autoscaler cannot add or finish removing nodes; a StatefulSet spec change an apply cannot make; a Velero CSI snapshot timeout', () => {
   it("pods Pending after a failed scale-up: the answer quotes the cloud's answer from the autoscaler's log (a vCPU limit); a scale-up still under way: not this rule", async () => {
     const ns = 'batch';
     const pod = { kind: 'Pod', name: 'builder-6d8f7b9c5d-k9m4p' };
@@ -302,5 +303,61 @@ describe('round28 rules (r28a): the cluster autoscaler cannot add or finish remo
       ).result,
     );
     expect(fine).not.toContain('never reached the cluster');
+  });
+
+  it("a Velero backup PartiallyFailed because a CSI snapshot outlasted csiSnapshotTimeout: the answer names the PVC and the CSI driver's later completion; a backup that completed: not this rule", async () => {
+    const ns = 'shop';
+    const t = (min: number) => ago(min).replace(/\.\d+Z$/, 'Z');
+    const velero = (failed: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('velero'),
+        namespaceObj('kube-system'),
+        ...statefulSetObj('billing-db', ns, 'postgres:16.4', 1),
+        podObj({
+          name: 'velero-58c9f7d6b4-x2k9p',
+          ns: 'velero',
+          labels: { name: 'velero' },
+          owner: { kind: 'ReplicaSet', name: 'velero-58c9f7d6b4' },
+          boxes: [{ name: 'velero', image: 'velero/velero:v1.14.1' }],
+        }),
+        podObj({
+          name: 'ebs-csi-controller-6d9b7c5f48-q7r2s',
+          ns: 'kube-system',
+          labels: { app: 'ebs-csi-controller' },
+          owner: { kind: 'ReplicaSet', name: 'ebs-csi-controller-6d9b7c5f48' },
+          boxes: [
+            {
+              name: 'ebs-plugin',
+              image: 'public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.35.0',
+            },
+          ],
+        }),
+      ],
+      events: [],
+      logs: {
+        'velero-58c9f7d6b4-x2k9p': [
+          `time="${t(120)}" level=info msg="Executing PVCAction" backup=velero/daily-1 logSource="pkg/backup/actions/csi/pvc_action.go:272"`,
+          failed
+            ? `time="${t(110)}" level=error msg="Error backing up item" backup=velero/daily-1 error="error executing custom action (groupResource=persistentvolumeclaims, namespace=${ns}, name=data-billing-db-0): rpc error: code = Unknown desc = timed out waiting for the condition" logSource="pkg/backup/backup.go:724" name=billing-db-0`
+            : `time="${t(110)}" level=info msg="Created VolumeSnapshot ${ns}/velero-data-billing-db-0-k7x2q" backup=velero/daily-1`,
+          `time="${t(109)}" level=info msg="Backup completed" backup=velero/daily-1`,
+        ].join('\n'),
+        'ebs-csi-controller-6d9b7c5f48-q7r2s': [
+          `${t(119)} I0310 10:01:00.000000       1 cloud.go:1121] "Waiting for snapshot to be completed" snapshotID="snap-0abc" state="pending" progress="0%"`,
+          `${t(111)} I0310 10:09:00.000000       1 cloud.go:1121] "Waiting for snapshot to be completed" snapshotID="snap-0abc" state="pending" progress="41%"`,
+          `${t(95)} I0310 10:25:00.000000       1 cloud.go:1121] "Waiting for snapshot to be completed" snapshotID="snap-0abc" state="completed" progress="100%"`,
+        ].join('\n'),
+      },
+    });
+    const ask =
+      'the velero daily backup says PartiallyFailed. is billing-db actually being backed up?';
+    const bad = answerOf((await investigateAt(apiTools(velero(true)), ask, NOW, ns)).result);
+    expect(bad).toContain('csiSnapshotTimeout');
+    expect(bad).toContain('data-billing-db-0');
+    expect(bad).toContain('snap-0abc was still pending (41%)');
+
+    const fine = answerOf((await investigateAt(apiTools(velero(false)), ask, NOW, ns)).result);
+    expect(fine).not.toContain('csiSnapshotTimeout');
   });
 });
