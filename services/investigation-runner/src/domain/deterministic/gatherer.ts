@@ -913,6 +913,7 @@ export class Gatherer {
     await this.gatherForSpecQuestion();
     await this.gatherForInventoryQuestion();
     await this.gatherForHygieneQuestion();
+    await this.gatherForPvcRetentionR28a();
     await this.gatherForFleetQuestion();
     await this.gatherForNodeClaimsQuestion();
     await this.gatherForIngressBackendsQuestion();
@@ -2468,6 +2469,28 @@ export class Gatherer {
    * that mount them, its pods' images, its CronJobs with their last Jobs, what was created in a
    * window. What listings do not show is read whole or described.
    */
+  /**
+   * (r28a) "which StatefulSets delete their PVCs when scaled down": the StatefulSets read whole
+   * (a listing of JSON objects carries spec.persistentVolumeClaimRetentionPolicy, a table does
+   * not) and the claims (which one a scale-down removes).
+   */
+  private async gatherForPvcRetentionR28a(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'pvc_retention') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    if (!this.model.list('statefulset', ns).some(inNs)) await this.listKind('statefulset', ns);
+    if (!this.model.list('persistentvolumeclaim', ns).some(inNs))
+      await this.listKind('persistentvolumeclaim', ns);
+    await Promise.all(
+      this.model
+        .list('statefulset', ns)
+        .filter((s) => inNs(s) && s.fields['pvcRetention'] === undefined)
+        .slice(0, 12)
+        .map((s) => this.readWhole(s)),
+    );
+  }
+
   private async gatherForHygieneQuestion(): Promise<void> {
     const q = this.scope.question;
     if (

@@ -35,6 +35,7 @@ import { podsHoldingOldValue } from './questions-r25b';
 import { ingressesWithAnnotation } from './questions-r26b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
+import { pvcRetention } from './questions-r28a';
 import { nodeClaims, probeTimeouts } from './questions-pods-config';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -259,6 +260,8 @@ export function answerQuestion(
       return podsUsing(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
     case 'drain_impact':
       return drainImpact(q, model, scope);
+    case 'pvc_retention':
+      return pvcRetention(q, model);
     case 'node_claims':
       return nodeClaims(q, model);
     case 'probe_timeout':
