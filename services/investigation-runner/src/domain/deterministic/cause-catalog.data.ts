@@ -347,6 +347,74 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Raise the max size of the node group{group} the cluster autoscaler scales (or add a node group for {subject}), or lower the requests of {subject}; until then the Pending pods wait.',
   },
   {
+    // r28a: an apply (a GitOps sync, kubectl apply) that changes a StatefulSet field outside the
+    // few the API server lets change (most often volumeClaimTemplates: a persistence size bumped
+    // in the same change as the image): the whole apply fails, nothing of it is applied
+    id: 'apply_statefulset_spec_forbidden',
+    class: 'recent_change',
+    title: 'the change cannot be applied: it changes a StatefulSet field that cannot be updated',
+    role: 'cause',
+    strength: 0.9,
+    on: ['event', 'condition', 'status', 'log', 'text'],
+    namesSubject: true,
+    text: '(?<what>StatefulSet(?:\\.apps)? \\\\?"[\\w.-]+\\\\?") is invalid: spec: Forbidden: updates to statefulset spec for fields other than [^\\n]*?are forbidden',
+    cause:
+      'the change never reached the cluster: applying {what} fails ("{fact}"). The change touches a StatefulSet field the API server does not let change in place{sts_claim_change}, so the whole apply (the GitOps sync or kubectl apply) fails and the pods keep the previous version, image included',
+    fix: '{sts_claim_fix}Take that change out (keep the StatefulSet spec outside template, replicas, updateStrategy as it is live) and apply again; to change it anyway, delete the StatefulSet with `kubectl delete statefulset --cascade=orphan` (pods and PVCs stay) and let the sync re-create it.',
+  },
+  {
+    // r28a: Velero's CSI snapshot of a volume not ready within the backup's csiSnapshotTimeout
+    // (10m by default; a volume grown larger snapshots slower): the item fails, the backup ends
+    // PartiallyFailed, the volume has no restorable snapshot from that run
+    id: 'velero_csi_snapshot_timeout',
+    class: 'job_failed',
+    title: "Velero's CSI snapshot of a volume times out (csiSnapshotTimeout)",
+    role: 'cause',
+    strength: 0.88,
+    on: ['log'],
+    // about the workload whose claim it names, not about Velero
+    namesSubject: true,
+    text: 'Error backing up item[^\\n]*?backup=(?<backup>[\\w./-]+)[^\\n]*?groupResource=persistentvolumeclaims, namespace=(?<pvc_ns>[\\w-]+), name=(?<pvc>[\\w.-]+)\\)[^\\n]*?timed out waiting for the condition',
+    cause:
+      'the Velero backup {backup} ends PartiallyFailed: the CSI snapshot of PVC {pvc_ns}/{pvc} was not ready within the backup\'s csiSnapshotTimeout (10m unless the Schedule sets it), so Velero gave up on that volume ("{fact}"){velero_snapshot_done}. That volume has no snapshot from this backup',
+    fix: "Raise csiSnapshotTimeout on the Velero Schedule's template (and on manual backups, `velero backup create --csi-snapshot-timeout`) above how long a snapshot of {pvc} takes (a larger volume snapshots slower), then check the next backup completes; until then back that volume up another way.",
+  },
+  // ------------------------------------ r28a: the cluster autoscaler cannot add or finish removing nodes
+  {
+    // NotTriggerScaleUp "in backoff after failed scale-up": the cloud refused the last scale-up
+    // (a quota, no capacity); the autoscaler's log quotes the cloud's answer
+    id: 'autoscaler_scale_up_failed_backoff',
+    class: 'pending_scheduling',
+    title:
+      "pods Pending: the cluster autoscaler's scale-up failed and the node group is in backoff",
+    role: 'cause',
+    // above sched_insufficient(_on_allowed_node): with its Insufficient event, this says why no
+    // node comes
+    strength: 0.93,
+    on: ['event'],
+    text: "didn't trigger scale-up[^\\n]*in backoff after failed scale-up",
+    cause:
+      '{subject} stays Pending: no node has room for its requests{requests}, and the cluster autoscaler tried to add nodes but the scale-up failed, so the node group is in backoff ("{fact}"){scale_up_error}',
+    fix: '{scale_up_fix}Until the node group can grow the Pending pods wait; raising the max size of the group does not help, it is not at its maximum.',
+  },
+  {
+    // ToBeDeletedByClusterAutoscaler: the autoscaler taints a node before deleting it; a taint
+    // that stays (the autoscaler restarted or failed between taint and delete) keeps the node
+    // unusable, and the autoscaler counts it as "being deleted", not as capacity
+    id: 'autoscaler_to_be_deleted_taint_left',
+    class: 'pending_scheduling',
+    title:
+      'nodes keep the ToBeDeletedByClusterAutoscaler taint of a scale-down that never finished',
+    role: 'cause',
+    // above sched_insufficient and sched_taint: why the tainted nodes are no capacity
+    strength: 0.89,
+    on: ['event', 'condition'],
+    text: 'untolerated taint\\(?s?\\)? ?\\{ToBeDeletedByClusterAutoscaler: ?(?<since>\\d+)\\}',
+    cause:
+      '{subject} stays Pending: nodes carry the cluster autoscaler\'s ToBeDeletedByClusterAutoscaler taint{tainted_nodes}, so nothing schedules there ("{fact}"){taint_story}',
+    fix: 'Remove the ToBeDeletedByClusterAutoscaler taint from {tainted_fix} (`kubectl taint node <node> ToBeDeletedByClusterAutoscaler-`), or delete those nodes so the group can replace them; find why the autoscaler stopped mid scale-down (its previous container: OOMKilled, evicted) and give it room (memory limit).',
+  },
+  {
     id: 'sched_too_many_pods',
     class: 'pending_scheduling',
     title: 'every node is at its maximum number of pods',

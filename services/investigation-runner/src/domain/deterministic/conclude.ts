@@ -815,6 +815,12 @@ const LATCHED: Record<string, RegExp> = {
   // the failure holds until a later apply succeeds
   apply_field_immutable:
     /Sync operation to \S+ succeeded|Reconciliation finished|server-side apply completed|Applied revision/i,
+  // r28a: a volume Velero could not snapshot stays without a backup until a later run snapshots
+  // again (a nightly backup's error is hours old when someone asks)
+  velero_csi_snapshot_timeout: /Created VolumeSnapshot\b/,
+  // r28a: the same for a StatefulSet spec change the API server forbids
+  apply_statefulset_spec_forbidden:
+    /Sync operation to \S+ succeeded|Reconciliation finished|server-side apply completed|Applied revision/i,
   // etcd refuses writes until its NOSPACE alarm is disarmed
   etcd_space_exceeded:
     /alarm disarmed|action:DEACTIVATE[^\n]*NOSPACE|"alarm":"NOSPACE"[^\n]*deactivat/i,

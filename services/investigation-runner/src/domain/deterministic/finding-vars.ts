@@ -5,6 +5,7 @@ import { configMapsOf, jsonField, quantity, servicePorts, type ClusterModel } fr
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip, HOSTS, hostOf } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
+import { R28A_VARS } from './finding-vars-r28a';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R22J_VARS } from './finding-vars-r22j';
 import { R20ROLL_VARS } from './finding-vars-r20roll';
@@ -1632,6 +1633,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   csi_driver_not_registered: csiNode,
   sched_insufficient: capacityVars,
   ...CONFIGURATION_VARS,
+  ...R28A_VARS,
   ...R20LOGS_VARS,
   ...R20ROLL_VARS,
   ...R21SCHED_VARS,

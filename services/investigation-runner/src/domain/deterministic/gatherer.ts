@@ -915,6 +915,7 @@ export class Gatherer {
     await this.gatherForSpecQuestion();
     await this.gatherForInventoryQuestion();
     await this.gatherForHygieneQuestion();
+    await this.gatherForPvcRetentionR28a();
     await this.gatherForFleetQuestion();
     await this.gatherForNodeClaimsQuestion();
     await this.gatherForIngressBackendsQuestion();
@@ -1033,6 +1034,7 @@ export class Gatherer {
     await this.r27aReadPodsOfFailedJobs();
     // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
     await this.inspectCapacityHoldersAndScaleDowns(text);
+    await this.inspectR28a(text);
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1632,6 +1634,44 @@ export class Gatherer {
    * The log of a cluster component's pod (cert-manager, the API server, an operator), once: its
    * own namespace is listed first when the request's listing did not include it.
    */
+  /**
+   * r28a: pods Pending while the cluster autoscaler's last scale-up failed (NotTriggerScaleUp "in
+   * backoff after failed scale-up") or while nodes keep its ToBeDeletedByClusterAutoscaler taint:
+   * the autoscaler's own log (the cloud's answer to the scale-up, the scale-down it never finished)
+   * and the nodes with their taints. A request about Velero backups: Velero's own log.
+   */
+  private async inspectR28a(text: string): Promise<void> {
+    // a request about Velero backups: Velero's own log says which item failed and why
+    if (
+      /\bvelero\b/i.test(text) ||
+      /\bbackups?\b[^.?!]{0,40}\b(?:PartiallyFailed|Failed|fail)/i.test(text)
+    )
+      await this.systemPodLog(/^velero-[a-z0-9]+-[a-z0-9]+$/, 'velero');
+    // Velero gave up waiting on a CSI snapshot: the CSI driver's controller log (the snapshot's
+    // progress after the timeout)
+    if (
+      this.model.logs.some((l) =>
+        l.lines.some((x) =>
+          /Error backing up item[^\n]*timed out waiting for the condition/.test(x.text),
+        ),
+      )
+    )
+      await this.systemPodLog(
+        /^(?:ebs-csi|[a-z0-9-]*csi)[a-z0-9-]*-controller-[a-z0-9]+-[a-z0-9]+$/,
+        'kube-system',
+      );
+    const failed = this.model.events.some((e) =>
+      /in backoff after failed scale-up/i.test(e.message),
+    );
+    const tainted = this.model.events.some((e) =>
+      /untolerated taint\(?s?\)? ?\{ToBeDeletedByClusterAutoscaler/.test(e.message),
+    );
+    if (!failed && !tainted) return;
+    await this.systemPodLog(/^cluster-autoscaler-[a-z0-9]+-[a-z0-9]+$/, 'kube-system');
+    if (tainted && !this.model.list('node').some((n) => n.fields['taints'] !== undefined))
+      await this.first(this.listers('node'), { kind: 'node', all: true }, { kind: 'node' });
+  }
+
   private async systemPodLog(name: RegExp, namespace: string): Promise<void> {
     const is = (p: ObjectView) => name.test(p.name);
     if (!this.model.list('pod').some(is))
@@ -2469,6 +2509,28 @@ export class Gatherer {
    * that mount them, its pods' images, its CronJobs with their last Jobs, what was created in a
    * window. What listings do not show is read whole or described.
    */
+  /**
+   * (r28a) "which StatefulSets delete their PVCs when scaled down": the StatefulSets read whole
+   * (a listing of JSON objects carries spec.persistentVolumeClaimRetentionPolicy, a table does
+   * not) and the claims (which one a scale-down removes).
+   */
+  private async gatherForPvcRetentionR28a(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'pvc_retention') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    const inNs = (o: ObjectView) => !ns || o.namespace === ns;
+    if (!this.model.list('statefulset', ns).some(inNs)) await this.listKind('statefulset', ns);
+    if (!this.model.list('persistentvolumeclaim', ns).some(inNs))
+      await this.listKind('persistentvolumeclaim', ns);
+    await Promise.all(
+      this.model
+        .list('statefulset', ns)
+        .filter((s) => inNs(s) && s.fields['pvcRetention'] === undefined)
+        .slice(0, 12)
+        .map((s) => this.readWhole(s)),
+    );
+  }
+
   private async gatherForHygieneQuestion(): Promise<void> {
     const q = this.scope.question;
     if (

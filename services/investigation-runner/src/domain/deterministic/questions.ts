@@ -36,6 +36,7 @@ import { ingressesWithAnnotation } from './questions-r26b';
 import { podsByQos } from './questions-r28b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
+import { pvcRetention } from './questions-r28a';
 import { nodeClaims, probeTimeouts } from './questions-pods-config';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
@@ -260,6 +261,8 @@ export function answerQuestion(
       return podsUsing(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
     case 'drain_impact':
       return drainImpact(q, model, scope);
+    case 'pvc_retention':
+      return pvcRetention(q, model);
     case 'node_claims':
       return nodeClaims(q, model);
     case 'probe_timeout':

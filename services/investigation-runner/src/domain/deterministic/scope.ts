@@ -9,6 +9,7 @@ import { meshOrExpansionQuestion } from './questions-r23a';
 import { gitopsQuestion } from './questions-r24b';
 import { irsaQuestion } from './questions-r24a';
 import { drainImpactQuestion } from './questions-r26c';
+import { pvcRetentionQuestion } from './questions-r28a';
 import { nodeClaimsQuestion, probeTimeoutQuestion } from './questions-pods-config';
 
 /** What the incident is about, before any tool is called. */
@@ -68,6 +69,8 @@ export type Question =
   | { type: 'placement'; subject?: string }
   /** (r26c) "which deployments have all their pods on ip-10-0-12-41 (before I drain it)?" */
   | { type: 'drain_impact'; node: string; namespace?: string }
+  /** (r28a) "which StatefulSets delete the PVC of the removed pod when scaled down?" */
+  | { type: 'pvc_retention'; on: 'scale' | 'delete'; namespace?: string }
   /** "which pods have no memory limit?" */
   | { type: 'unset'; resource: 'memory' | 'cpu'; field: 'limits' | 'requests'; namespace?: string }
   /** "what's the memory limit on search-api, and which pod is closest to it?" */
@@ -479,6 +482,8 @@ function parseQuestion(
   if (timeouts) return timeouts;
   const drain = drainImpactQuestion(t, namespaces, subjects);
   if (drain) return drain;
+  const retention = pvcRetentionQuestion(t, namespaces);
+  if (retention) return retention;
   const gitops = gitopsQuestion(t, namespaces, nearWords(t));
   if (gitops) return gitops;
   const irsa = irsaQuestion(t, namespaces);

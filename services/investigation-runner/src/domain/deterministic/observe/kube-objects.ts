@@ -268,6 +268,14 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
   // Parallel (absent: OrderedReady, the default)
   if (kind === 'statefulset' && str(spec['podManagementPolicy']))
     v.fields['podManagementPolicy'] = String(spec['podManagementPolicy']);
+  // (r28a) what happens to its claims when it is scaled down or deleted: Retain unless set;
+  // "none" when the spec was read and has no policy
+  if (kind === 'statefulset' && Object.keys(spec).length) {
+    const policy = rec(spec['persistentVolumeClaimRetentionPolicy']);
+    v.fields['pvcRetention'] = Object.keys(policy).length
+      ? `whenDeleted=${str(policy['whenDeleted']) ?? 'Retain'},whenScaled=${str(policy['whenScaled']) ?? 'Retain'}`
+      : 'none';
+  }
   // how long the kubelet waits after SIGTERM before it kills the containers (default 30 s)
   if (kind === 'pod' && specContainers.length)
     v.fields['terminationGracePeriodSeconds'] = String(
