@@ -2505,11 +2505,6 @@ export class Gatherer {
   }
 
   /**
-   * Questions about leftovers in a namespace (scope.ts hygieneQuestion): its claims and the pods
-   * that mount them, its pods' images, its CronJobs with their last Jobs, what was created in a
-   * window. What listings do not show is read whole or described.
-   */
-  /**
    * (r28a) "which StatefulSets delete their PVCs when scaled down": the StatefulSets read whole
    * (a listing of JSON objects carries spec.persistentVolumeClaimRetentionPolicy, a table does
    * not) and the claims (which one a scale-down removes).
@@ -2531,6 +2526,11 @@ export class Gatherer {
     );
   }
 
+  /**
+   * Questions about leftovers in a namespace (scope.ts hygieneQuestion): its claims and the pods
+   * that mount them, its pods' images, its CronJobs with their last Jobs, what was created in a
+   * window. What listings do not show is read whole or described.
+   */
   private async gatherForHygieneQuestion(): Promise<void> {
     const q = this.scope.question;
     if (
