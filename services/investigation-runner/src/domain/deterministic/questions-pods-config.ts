@@ -98,16 +98,24 @@ export function probeTimeoutQuestion(t: string, namespaces: string[]): ProbeTime
   };
 }
 
-export function probeTimeouts(q: ProbeTimeout, model: ClusterModel): string {
-  const where = q.namespace ? ` in namespace ${q.namespace}` : '';
-  const pods = model
-    .list('pod', q.namespace)
+/** The pods of a namespace (all when none) whose containers were read, finished ones aside. */
+export function runningPodsWithContainers(
+  model: ClusterModel,
+  namespace: string | undefined,
+): ObjectView[] {
+  return model
+    .list('pod', namespace)
     .filter(
       (p) =>
-        (!q.namespace || p.namespace === q.namespace) &&
+        (!namespace || p.namespace === namespace) &&
         p.containers.some((c) => !c.init) &&
         !hasFinished(p),
     );
+}
+
+export function probeTimeouts(q: ProbeTimeout, model: ClusterModel): string {
+  const where = q.namespace ? ` in namespace ${q.namespace}` : '';
+  const pods = runningPodsWithContainers(model, q.namespace);
   if (!pods.length)
     return `I could not read the containers of the pods${where} with the tools available.`;
   const fits = (s: number) =>

@@ -37,7 +37,7 @@ import { podsByQos } from './questions-r28b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 import { pvcRetention } from './questions-r28a';
-import { nodeClaims, probeTimeouts } from './questions-pods-config';
+import { nodeClaims, probeTimeouts, runningPodsWithContainers } from './questions-pods-config';
 
 /** Answers a question the message asks, from the data; says plainly what it could not see. */
 export function answerQuestion(
@@ -76,14 +76,7 @@ export function answerQuestion(
     }
     case 'no_probe': {
       // per workload: the containers of its pods (the pod template), init containers aside
-      const pods = model
-        .list('pod', q.namespace)
-        .filter(
-          (p) =>
-            (!q.namespace || p.namespace === q.namespace) &&
-            p.containers.some((c) => !c.init) &&
-            !hasFinished(p),
-        );
+      const pods = runningPodsWithContainers(model, q.namespace);
       if (!pods.length)
         return `I could not read the containers of the pods${where(q.namespace)} with the tools available.`;
       const byWorkload = new Map<string, { kind: string; missing: Set<string> }>();
