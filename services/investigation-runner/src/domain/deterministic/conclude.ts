@@ -655,7 +655,6 @@ export function conclude(
   };
 }
 
-/** Upper-cases the first letter, unless the sentence starts with a resource name. */
 /** two evidence lines say the same when they differ only in timestamps, pod hashes and counts */
 function sameFact(e: string): string {
   return e
@@ -666,6 +665,7 @@ function sameFact(e: string): string {
     .trim();
 }
 
+/** Upper-cases the first letter, unless the sentence starts with a resource name. */
 function capital(s: string, name?: string) {
   if (name && s.startsWith(name)) return s;
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
@@ -745,10 +745,6 @@ function patternMatches(p: LearnedPatternView, f: Finding): boolean {
   return words.some((w) => text.includes(w));
 }
 
-/**
- * A finding that no longer holds: on a pod that is running and ready now, from more than 30
- * minutes ago (or a probe failure, which a ready pod no longer has).
- */
 /** a record that reports no success: a warning level, or a 5xx answer */
 const NOT_OK = /"level"\s*:\s*(?:4\d|"warn(?:ing)?")|\blevel=warn|\bWARN(?:ING)?\b|\s5\d\d\b/;
 
@@ -826,6 +822,10 @@ const LATCHED: Record<string, RegExp> = {
     /alarm disarmed|action:DEACTIVATE[^\n]*NOSPACE|"alarm":"NOSPACE"[^\n]*deactivat/i,
 };
 
+/**
+ * A finding that no longer holds: on a pod that is running and ready now, from more than 30
+ * minutes ago (or a probe failure, which a ready pod no longer has).
+ */
 function resolved(f: Finding, model: ClusterModel, now: number): boolean {
   const o = f.object ? model.get(f.object.kind, f.object.name, f.object.namespace) : undefined;
   // a node that went NotReady (an event) and is Ready again: a reboot that is over
@@ -1276,7 +1276,6 @@ function templateDiff(before: ObjectView, after: ObjectView): string | undefined
   return out.length ? out.slice(0, 4).join(', ') : undefined;
 }
 
-/** A rollout of the workload shortly before the first error. */
 /**
  * The image a ReplicaSet runs: its pods' or its own, else what the kubelet pulled for its pods
  * (`Successfully pulled image "shop/api:2.4.0"`), when listings showed no image.
@@ -1304,6 +1303,7 @@ function imageOfReplicaSet(
   return undefined;
 }
 
+/** A rollout of the workload shortly before the first error. */
 function recentChange(
   model: ClusterModel,
   workload: string,

@@ -1994,7 +1994,6 @@ function pythonError(trace: string[]): string | undefined {
   return errors.length > 1 ? `${last} (caused by ${errors[0]})` : last;
 }
 
-/** "panic: ..." plus the first two application frames under it */
 /**
  * PostgreSQL writes why on the record after an error: "FATAL: database files are incompatible
  * with server", then "DETAIL: The data directory was initialized by PostgreSQL version 15, ...".
@@ -2017,6 +2016,7 @@ function withDetail(line: string, next: string | undefined, after: string[] = []
   return detail ? `${line} DETAIL: ${detail}` : line;
 }
 
+/** "panic: ..." plus the first two application frames under it */
 function withFrames(line: string, next: string[]): string {
   // frames are the trace's own lines (indented, no record of their own), up to the next log
   // record: another record's text is not a frame of this one

@@ -1160,7 +1160,6 @@ function csiNode(x: FindingContext): Record<string, string> {
   };
 }
 
-/** What a catalog entry's template says beyond the finding's own groups, by entry id. */
 /**
  * A workload throttled on some pods while its others idle: more CPU would not help, the load is
  * not spread. A Service with sessionAffinity: ClientIP pins each client to one pod (few callers:
@@ -1546,6 +1545,7 @@ function ingestLimit({ f, model }: FindingContext): Record<string, string> {
   };
 }
 
+/** What a catalog entry's template says beyond the finding's own groups, by entry id. */
 const ENTRY_VARS: Record<string, Enricher> = {
   image_os_mismatch: osMismatch,
   sched_volume_limit: volumeLimit,

@@ -93,12 +93,10 @@ const HOST_NAME =
 const DNS_TIMEOUT =
   /lookup \S+ on [\d.:[\]]+:53: (?:read udp[^\n]*)?i\/o timeout|connection timed out; no servers could be reached|EAI_AGAIN|Temporary failure in name resolution/;
 
-/** a connection to an address and port that got no answer (an egress policy may drop it) */
 /** a request an Istio sidecar refused for its AuthorizationPolicy */
 const MESH_DENIED = /RBAC: access denied|rbac_access_denied/;
 /** cert-manager's controller pod (not its webhook or cainjector) */
 const CERT_MANAGER_POD = /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/;
-/** a timeout the client sets on its database session: its value is in its configuration */
 /** errors a client-side setting decides: a timeout it sets, the database host it pins */
 const SETTING_TIMEOUT =
   /canceling statement due to (?:statement|lock) timeout|running with the --read-only option|\bError 1290\b/i;
@@ -111,6 +109,7 @@ const JWKS_MISS =
   /JWKSNoMatchingKey|ERR_JWKS_NO_MATCHING_KEY|no applicable key found in the JSON Web Key Set|unable to find a signing key that matches/i;
 const CONNECTION_LIMIT =
   /too many connections|too many clients already|remaining connection slots are reserved|no more connections allowed \(max_client_conn\)/i;
+/** a connection to an address and port that got no answer (an egress policy may drop it) */
 const CONNECT_TIMEOUT = /connect ETIMEDOUT|dial tcp [^\n]*i\/o timeout|connect timed out/i;
 
 const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
@@ -119,8 +118,6 @@ const viewKey = (o: ObjectView) => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 const barePod = (p: ObjectView): boolean =>
   p.status === undefined && !p.node && !p.containers.length && p.restarts === undefined;
 
-/** An object known by name only (named in the request, a backend an Ingress names). */
-/** the triggers of inspectLineTargets: exec's ENOENT, Spring without a DataSource URL, STS's audience, helm's lock */
 /**
  * Feature words of a report and the name parts of the workloads that usually serve them (a
  * workload named "notification-gateway" or "alert-mailer" sends the emails).
@@ -152,6 +149,7 @@ const REFUSED = /connection refused|ECONNREFUSED/i;
 /** a connection refused on the pod's own loopback address (localhost, 127.0.0.1, [::1]) */
 const LOOPBACK_REFUSED =
   /(?:localhost|127\.0\.0\.1|\[::1\]):\d+[^\n]*(?:connection refused|ECONNREFUSED)|ECONNREFUSED (?:127\.0\.0\.1|::1):\d+/i;
+/** the triggers of inspectLineTargets: exec's ENOENT, Spring without a DataSource URL, STS's audience, helm's lock */
 const EXEC_ENOENT = /exec \/[\w./-]+: no such file or directory/;
 const SPRING_NO_URL = /Failed to configure a DataSource: 'url' attribute is not specified/;
 const STS_AUDIENCE = /Incorrect token audience/;
@@ -168,6 +166,7 @@ const ARGO_CONTROLLER = /^argocd-application-controller-/;
 const CUSTOM_METRIC_MISSING = /FailedGet(?:Pods|Object)Metric|could not find the metric/;
 /** (r24b) the kubelet's CreateContainerConfigError for a Secret that does not exist */
 const SECRET_NOT_FOUND = /\bsecret "[^"]+" not found/i;
+/** An object known by name only (named in the request, a backend an Ingress names). */
 const named = (kind: string, name: string, namespace?: string): ObjectView => ({
   ...newObject(kind, name, 'scope'),
   namespace,
@@ -1103,13 +1102,6 @@ export class Gatherer {
   }
 
   /**
-   * Round26 (r26b): connections the ingress may cut at its proxy read timeout. A workload behind
-   * an Ingress whose log shows websockets closing over and over: the ingress controller's log
-   * (how long each upgraded connection lasted). Access lines of 504s or websockets that end at a
-   * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
-   * annotations of the Ingress in front of that upstream.
-   */
-  /**
    * (r28b) "which pods are BestEffort?": the namespace's pods, each read whole when the listing
    * does not show its QoS class
    */
@@ -1144,6 +1136,13 @@ export class Gatherer {
     );
   }
 
+  /**
+   * Round26 (r26b): connections the ingress may cut at its proxy read timeout. A workload behind
+   * an Ingress whose log shows websockets closing over and over: the ingress controller's log
+   * (how long each upgraded connection lasted). Access lines of 504s or websockets that end at a
+   * whole number of seconds: the controller's ConfigMap (a global proxy-read-timeout) and the
+   * annotations of the Ingress in front of that upstream.
+   */
   private async inspectR26b(stage: 'dns' | 'edge' | 'question', read?: ObjectView): Promise<void> {
     const { model } = this;
     // "which Ingresses set annotation K": the namespace's Ingresses, each read whole when the
@@ -1631,10 +1630,6 @@ export class Gatherer {
   }
 
   /**
-   * The log of a cluster component's pod (cert-manager, the API server, an operator), once: its
-   * own namespace is listed first when the request's listing did not include it.
-   */
-  /**
    * r28a: pods Pending while the cluster autoscaler's last scale-up failed (NotTriggerScaleUp "in
    * backoff after failed scale-up") or while nodes keep its ToBeDeletedByClusterAutoscaler taint:
    * the autoscaler's own log (the cloud's answer to the scale-up, the scale-down it never finished)
@@ -1672,6 +1667,10 @@ export class Gatherer {
       await this.first(this.listers('node'), { kind: 'node', all: true }, { kind: 'node' });
   }
 
+  /**
+   * The log of a cluster component's pod (cert-manager, the API server, an operator), once: its
+   * own namespace is listed first when the request's listing did not include it.
+   */
   private async systemPodLog(name: RegExp, namespace: string): Promise<void> {
     const is = (p: ObjectView) => name.test(p.name);
     if (!this.model.list('pod').some(is))
@@ -2033,10 +2032,6 @@ export class Gatherer {
     }
   }
 
-  /**
-   * The running container's logs of one pod (one container's, when named) through the first pod
-   * logs tool that answers.
-   */
   /** a log read of the pod says a call to a process in the pod itself failed */
   private localUpstreamFails(pod: string): boolean {
     return this.model.logs.some(
@@ -2058,6 +2053,10 @@ export class Gatherer {
     return true;
   }
 
+  /**
+   * The running container's logs of one pod (one container's, when named) through the first pod
+   * logs tool that answers.
+   */
   private podLogs(p: ObjectView, tail?: number, container?: string): Promise<unknown> {
     const tools = this.podLogTools();
     return this.first(
@@ -2067,7 +2066,6 @@ export class Gatherer {
     );
   }
 
-  /** The subjects' pods not inspected yet (in any namespace: a comparison of environments). */
   /** the subjects' pods (in any namespace when environments are compared) */
   private subjectPods(anyNamespace = false): ObjectView[] {
     return this.model
@@ -2111,6 +2109,7 @@ export class Gatherer {
     await Promise.all(picked.slice(0, 1).map((p) => this.podLogs(p, 300)));
   }
 
+  /** The subjects' pods not inspected yet (in any namespace: a comparison of environments). */
   private unreadSubjectPods(anyNamespace = false): ObjectView[] {
     return this.subjectPods(anyNamespace).filter((p) => !this.inspected.has(viewKey(p)));
   }
@@ -2937,7 +2936,6 @@ export class Gatherer {
     );
   }
 
-  /** a kind listed as whole objects (YAML), where a listing tool offers that format */
   /**
    * "which pods on node X mount a PersistentVolumeClaim?": the node, the pods bound to it (of
    * every namespace) and each one's volumes; a listing that shows no node: the pods read whole;
@@ -2966,6 +2964,7 @@ export class Gatherer {
     );
   }
 
+  /** a kind listed as whole objects (YAML), where a listing tool offers that format */
   private listWhole(kind: string, ns: string | undefined): Promise<boolean> {
     return this.first(
       this.listers(kind).filter((p) => {
@@ -3198,12 +3197,6 @@ export class Gatherer {
   }
 
   /**
-   * Pending pods and hostPath volumes (scope.ts pendingQuestion, securityQuestion): the pods of
-   * the namespace and what a listing does not show: each Pending pod's scheduler message (its
-   * events in a description, its PodScheduled condition in the object), each pod's volumes (one
-   * pod of each template first: its twins share them).
-   */
-  /**
    * No namespace and no subject known, and every pod listed by name only (nothing says which one
    * fails): the events of the namespaces that run pods (system ones aside, the most pods first),
    * then the pods their warnings name read whole (none when no warning names one).
@@ -3270,6 +3263,12 @@ export class Gatherer {
     );
   }
 
+  /**
+   * Pending pods and hostPath volumes (scope.ts pendingQuestion, securityQuestion): the pods of
+   * the namespace and what a listing does not show: each Pending pod's scheduler message (its
+   * events in a description, its PodScheduled condition in the object), each pod's volumes (one
+   * pod of each template first: its twins share them).
+   */
   private async gatherForPodQuestion(): Promise<void> {
     const q = this.scope.question;
     if (q?.type !== 'pending' && q?.type !== 'host_path') return;
@@ -3307,7 +3306,6 @@ export class Gatherer {
     await Promise.all(rest.map((p) => this.describe(p)));
   }
 
-  /** The object read whole, else described. */
   /**
    * Questions read off one kind's own state: the workloads (CronJobs' templates too) that read a
    * ConfigMap or Secret, the namespace's Certificates with their expiry, every node's kubelet
@@ -3697,6 +3695,7 @@ export class Gatherer {
     await Promise.all([...others, ...unplaced].slice(0, 4).map((p) => this.readOrDescribe(p)));
   }
 
+  /** The object read whole, else described. */
   private async readOrDescribe(o: ObjectView): Promise<void> {
     if (!(await this.readWhole(o))) await this.describe(o);
   }
@@ -4236,7 +4235,6 @@ export class Gatherer {
     );
   }
 
-  /** coredns / kube-dns pods in kube-system: listed, and the failing ones inspected */
   /**
    * The ConfigMaps named for Redis in the namespaces of the pods that log its maxmemory refusal
    * and of the Redis pods, read whole (their redis.conf: maxmemory, maxmemory-policy).
@@ -4605,6 +4603,7 @@ export class Gatherer {
     );
   }
 
+  /** coredns / kube-dns pods in kube-system: listed, and the failing ones inspected */
   private async inspectClusterDns(): Promise<void> {
     const ns = 'kube-system';
     await this.first(
@@ -4629,21 +4628,6 @@ export class Gatherer {
     if (!dns.length && running) await this.inspectR26b('dns', running);
   }
 
-  /**
-   * A subject whose own pods are healthy may fail because what it calls fails ("upstream
-   * error" from payments-api.payments.svc): inspect one pod of each of the (at most two)
-   * dependencies its failing log lines name, so their own errors join the evidence.
-   */
-  /**
-   * (round24, r24a) What a careful engineer reads next about a failing dependency:
-   * 1. a failing dependency's Service whose pods no listing ties to it (pods an operator owns,
-   *    e.g. a database cluster, listed without labels or owners): as `kubectl get pods -l
-   *    <selector>` would, the namespace's unhealthy pods not read yet are read whole (for their
-   *    labels), and those the Service's selector matches are inspected (state, log);
-   * 2. an Elasticsearch node that logs "master not discovered": the master-eligible nodes its line
-   *    names ({name}{id}{..}{host}{ip}{ip:port}{roles with m}) are inspected, where the election
-   *    failure and its reason are logged.
-   */
   /**
    * round27 (r27b): the component beside a healthy workload whose own status says why.
    * 1. a cert-manager Certificate that is not Ready (or a CertificateRequest whose issuer "does
@@ -4732,6 +4716,16 @@ export class Gatherer {
     }
   }
 
+  /**
+   * (round24, r24a) What a careful engineer reads next about a failing dependency:
+   * 1. a failing dependency's Service whose pods no listing ties to it (pods an operator owns,
+   *    e.g. a database cluster, listed without labels or owners): as `kubectl get pods -l
+   *    <selector>` would, the namespace's unhealthy pods not read yet are read whole (for their
+   *    labels), and those the Service's selector matches are inspected (state, log);
+   * 2. an Elasticsearch node that logs "master not discovered": the master-eligible nodes its line
+   *    names ({name}{id}{..}{host}{ip}{ip:port}{roles with m}) are inspected, where the election
+   *    failure and its reason are logged.
+   */
   private async r24aFollow(targets: ObjectView[]): Promise<void> {
     const { model } = this;
     const masters = new Set<string>();
@@ -4791,6 +4785,11 @@ export class Gatherer {
     }
   }
 
+  /**
+   * A subject whose own pods are healthy may fail because what it calls fails ("upstream
+   * error" from payments-api.payments.svc): inspect one pod of each of the (at most two)
+   * dependencies its failing log lines name, so their own errors join the evidence.
+   */
   private async followDependencies(targets: ObjectView[]): Promise<void> {
     const { model } = this;
     const own = new Set(
@@ -5069,11 +5068,6 @@ export class Gatherer {
   }
 
   /**
-   * Pods the kubelet cannot start on a node for a node-local plugin: a sandbox without an IP
-   * (the CNI's agent on that node), a volume whose CSI driver is not registered there (the
-   * driver's node plugin). That node's plugin pods are inspected, failing ones first.
-   */
-  /**
    * (round23, r23b) An alert's namespace that runs nothing (a queue's namespace, while the
    * consumer it names runs elsewhere) and a workload the request names by its full name that is not
    * there: find that workload across the namespaces, and read its namespace as the subject's.
@@ -5107,6 +5101,11 @@ export class Gatherer {
     );
   }
 
+  /**
+   * Pods the kubelet cannot start on a node for a node-local plugin: a sandbox without an IP
+   * (the CNI's agent on that node), a volume whose CSI driver is not registered there (the
+   * driver's node plugin). That node's plugin pods are inspected, failing ones first.
+   */
   private async inspectNodePlugins(): Promise<void> {
     const { model } = this;
     const wants = [
@@ -5396,7 +5395,6 @@ export class Gatherer {
 
 const CONTROLLER_KINDS = new Set(['deployment', 'statefulset', 'daemonset', 'job', 'cronjob']);
 
-/** what clients see when the ingress cannot get a good answer from the service behind it */
 /** a workload that stores data (a database, a cache), by its name */
 const DATA_STORE =
   /(?:^|-)(?:db|database|postgres(?:ql)?|pg|mysql|mariadb|mongo(?:db)?|redis|memcached?|cache)(?:-|$)/i;
@@ -5406,11 +5404,11 @@ const OVERLOAD =
 /** a statement that gave up waiting for a lock (PostgreSQL, MySQL) */
 const LOCK_WAIT =
   /canceling statement due to lock timeout|LockNotAvailable|Lock wait timeout exceeded|could not obtain lock/i;
-/** a client that finds its database replica's lag unknown or growing */
 /** the resource metrics API (metrics-server) does not answer an autoscaler */
 const METRICS_API_DOWN =
   /unable to fetch metrics from resource metrics API|unable to get metrics for resource|FailedGetResourceMetric/i;
 
+/** a client that finds its database replica's lag unknown or growing */
 const REPLICA_LAG_UNKNOWN =
   /seconds_behind_(?:source|master)[=:]\s*NULL|Seconds_Behind_(?:Source|Master): NULL|replica(?:tion)? lag (?:unknown|is null)/i;
 /** a database replica pod, by its name */
@@ -5426,16 +5424,15 @@ const UNRESOLVED_NAME =
 /** a fully qualified host name */
 const PUBLIC_HOST =
   /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\.[a-z]{2,}\b/gi;
-/** what users see when a served certificate is not trusted */
 /** a request about a certificate that is not renewed (cert-manager, ACME, Let's Encrypt) */
 const RENEWAL_ASKED =
   /\b(?:not|n't|never|still)\b[^.?!]{0,30}\brenew\w*|\brenewal\b|\bcert-manager\b|\bacme\b|let'?s ?encrypt|\bcertificate\b[^.?!]{0,40}\b(?:expir\w*|runs? out|about to)|\b(?:tls|cert)\b[^.?!]{0,20}\bruns? out\b/i;
+/** what users see when a served certificate is not trusted */
 const CERT_COMPLAINT =
   /not private|ERR_CERT|Fake Certificate|certificate (?:is )?(?:invalid|not trusted|untrusted|wrong)|self[- ]signed/i;
 /** the app's own workers killed for taking too long: is it starved of CPU, or at its scale cap? */
 const WORK_OVERRUN = /\bWORKER TIMEOUT\b/;
 
-/** "no logs from the new GPU nodes", "metrics missing since the node group change" */
 /** the DaemonSets that ship logs from the nodes to a log store */
 const LOG_SHIPPER =
   /promtail|fluent-?bit|fluentd|vector|grafana-agent|alloy|filebeat|otel|opentelemetry/i;
@@ -5456,6 +5453,7 @@ const GITOPS_APPLIER =
   /^(?:kustomize-controller|helm-controller)-[a-z0-9]+-[a-z0-9]+$|^(?:[a-z0-9-]+-)?application-controller-\d+$/;
 /** etcd refuses writes: its backend quota is reached (the NOSPACE alarm) */
 export const ETCD_SPACE_EXCEEDED = /mvcc: database space exceeded|alarm:NOSPACE|"alarm":"NOSPACE"/;
+/** "no logs from the new GPU nodes", "metrics missing since the node group change" */
 const MISSING_TELEMETRY =
   /\b(?:no|missing|lost|gaps? in|not getting|without)\b[^.?!]{0,40}\b(?:logs?|metrics|traces|telemetry)\b|\b(?:logs?|metrics|traces)\b[^.?!]{0,40}\b(?:missing|stopped|gone|not (?:arriving|showing|shipped|collected))\b|\bdaemonsets?\b/i;
 /** request bodies the edge may refuse: uploads, large requests, 413 */
@@ -5468,6 +5466,7 @@ const SERVER_ERRORS = /\b5\d\d(?:s|ing)?\b|\b5xx\b|server errors?\b/i;
 const REDIRECT_LOOP =
   /too many redirects|TOO_MANY_REDIRECTS|redirect(?:s|ing)? (?:loop|forever|endlessly|in a loop)|redirect loop|never completes? redirect|redirecting in a way that will never complete/i;
 
+/** what clients see when the ingress cannot get a good answer from the service behind it */
 const GATEWAY_ERROR =
   /\b50[234](?:s|ing|ed)?\b|bad gateway|gateway time-?out|service unavailable|\bupstream\b/i;
 

@@ -5,12 +5,12 @@ import type { ObjectView } from './observe';
 export const hasCompleted = (p: ObjectView): boolean =>
   /^(Succeeded|Completed)$/.test(p.status ?? '');
 
-/** A pod that will not run again: completed, or failed for good. */
 /** A Job that completed or failed (its completion time, or a Complete/Failed condition). */
 export const jobEnded = (j: ObjectView): boolean =>
   !!j.fields['completionTime'] ||
   j.conditions.some((c) => /^(?:Complete|Failed)$/.test(c.type) && c.status === 'True');
 
+/** A pod that will not run again: completed, or failed for good. */
 export const hasFinished = (p: ObjectView): boolean =>
   hasCompleted(p) || /^Failed$/.test(p.status ?? '');
 

@@ -297,10 +297,6 @@ export interface ServicePort {
   targetPort?: number | string;
   appProtocol?: string;
 }
-/**
- * The ConfigMaps a container loads its environment from: `envFrom` and single keys
- * (`X <- configmap app-config key x`), as observe/ records them in envRefs.
- */
 /** The JSON object a field holds ({} when unset or unreadable): data, annotations. */
 export function jsonField(o: ObjectView | undefined, field: string): Record<string, string> {
   try {
@@ -322,6 +318,10 @@ export function configMapNamesOf(pod: ObjectView): string[] {
   ];
 }
 
+/**
+ * The ConfigMaps a container loads its environment from: `envFrom` and single keys
+ * (`X <- configmap app-config key x`), as observe/ records them in envRefs.
+ */
 export function configMapsOf(c: ContainerView): string[] {
   return c.envRefs.map((r) => /configmap (\S+)/.exec(r)?.[1]).filter((m): m is string => !!m);
 }

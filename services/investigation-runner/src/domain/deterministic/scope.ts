@@ -1187,7 +1187,6 @@ const SPELLED: Record<string, number> = {
   thirty: 30,
 };
 
-/** "for more than 10 minutes", "longer than 5m", "over an hour", "10+ min" -> ms */
 /** bytes of a storage unit as people write it: binary (Gi, GiB), decimal (G, GB) */
 const STORAGE_UNITS: Record<string, number> = {
   ki: 1024,
@@ -1240,6 +1239,7 @@ function claimsBySize(
   return { type: 'claims_by_size', bytes, size, inclusive, ...(up ? {} : { below: true }) };
 }
 
+/** "for more than 10 minutes", "longer than 5m", "over an hour", "10+ min" -> ms */
 export function pendingLongerThan(text: string): number | undefined {
   const t = text.replace(/\bhalf an hour\b/g, '30 minutes');
   const unit = (u: string) =>

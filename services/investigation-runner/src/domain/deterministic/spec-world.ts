@@ -857,8 +857,6 @@ export function apiTools(w: ApiWorld): FakeTool[] {
 }
 
 /** The whole engine over a tool server, at a given time. */
-
-/** The whole engine over a tool server, at a given time. */
 export async function investigateAt(tools: FakeTool[], message: string, now: number, ns?: string) {
   const gateway = new FakeGateway(tools);
   const engine = new DeterministicEngine(gateway, new FakeKnowledge(), { clock: () => now });
@@ -1213,13 +1211,6 @@ export function statefulSetObj(
   ];
 }
 
-/**
- * Tools in strowk/mcp-k8s-go's shape, a server whose listings say little: a required kubeconfig
- * `context` a contexts tool names; `list-k8s-resources` answers one content item per object, each
- * `{name, namespace}` only (a Service's a small struct: type, clusterIP, ports; no selector, no
- * status); `get-k8s-resource` the whole object; events per namespace without times; logs by pod,
- * without a container.
- */
 /** the required kubeconfig context, described as the real server does */
 const goContext = { type: 'string', description: 'Name of the Kubernetes context to use' };
 
@@ -1229,6 +1220,13 @@ const goItems = (texts: string[]): unknown =>
     ? (JSON.parse(texts[0]!) as unknown)
     : { content: texts.map((text) => ({ type: 'text', text })) };
 
+/**
+ * Tools in strowk/mcp-k8s-go's shape, a server whose listings say little: a required kubeconfig
+ * `context` a contexts tool names; `list-k8s-resources` answers one content item per object, each
+ * `{name, namespace}` only (a Service's a small struct: type, clusterIP, ports; no selector, no
+ * status); `get-k8s-resource` the whole object; events per namespace without times; logs by pod,
+ * without a container.
+ */
 export function goTools(
   objects: Record<string, unknown>[],
   logs: Record<string, string> = {},
