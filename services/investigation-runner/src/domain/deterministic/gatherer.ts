@@ -1125,14 +1125,10 @@ export class Gatherer {
     }
     const q = this.scope.question;
     if (q?.type !== 'pods_by_qos') return;
-    const ns = questionNamespace(q, this.model, this.scope);
-    const mine = () => this.model.list('pod', ns).filter((p) => !ns || p.namespace === ns);
-    if (!mine().length) await this.listKind('pod', ns);
-    await Promise.all(
-      mine()
-        .filter((p) => !qosOf(p))
-        .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
-        .map((p) => this.readOrDescribe(p)),
+    await this.readForQuestion(
+      'pod',
+      questionNamespace(q, this.model, this.scope),
+      (p) => !qosOf(p),
     );
   }
 
@@ -1150,14 +1146,10 @@ export class Gatherer {
     if (stage === 'question') {
       const q = this.scope.question;
       if (q?.type !== 'ingress_annotation') return;
-      const ns = questionNamespace(q, model, this.scope);
-      const mine = () => model.list('ingress', ns).filter((i) => !ns || i.namespace === ns);
-      if (!mine().length) await this.listKind('ingress', ns);
-      await Promise.all(
-        mine()
-          .filter((i) => i.fields['annotations'] === undefined)
-          .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
-          .map((i) => this.readOrDescribe(i)),
+      await this.readForQuestion(
+        'ingress',
+        questionNamespace(q, model, this.scope),
+        (i) => i.fields['annotations'] === undefined,
       );
       return;
     }
@@ -2965,6 +2957,27 @@ export class Gatherer {
   }
 
   /** a kind listed as whole objects (YAML), where a listing tool offers that format */
+  /**
+   * A question's objects of one kind (in `ns`, or in every namespace): listed when none is known
+   * yet, then those whose listing left out what the answer needs (`unshown`) read whole or
+   * described (`read`), as many as the budget allows (4 to 16).
+   */
+  private async readForQuestion(
+    kind: string,
+    ns: string | undefined,
+    unshown: (o: ObjectView) => boolean,
+    read: (o: ObjectView) => Promise<unknown> = (o) => this.readOrDescribe(o),
+  ): Promise<void> {
+    const mine = () => this.model.list(kind, ns).filter((o) => !ns || o.namespace === ns);
+    if (!mine().length) await this.listKind(kind, ns);
+    await Promise.all(
+      mine()
+        .filter(unshown)
+        .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
+        .map(read),
+    );
+  }
+
   private listWhole(kind: string, ns: string | undefined): Promise<boolean> {
     return this.first(
       this.listers(kind).filter((p) => {
@@ -3513,15 +3526,11 @@ export class Gatherer {
   private async gatherForR24bQuestion(): Promise<void> {
     const q = this.scope.question;
     if (q?.type !== 'gitops_unmanaged') return;
-    const ns = questionNamespace(q, this.model, this.scope);
-    const mine = () =>
-      this.model.list(q.kind, ns).filter((o) => o.kind === q.kind && (!ns || o.namespace === ns));
-    if (!mine().length) await this.listKind(q.kind, ns);
-    await Promise.all(
-      mine()
-        .filter((o) => o.fields['metadataRead'] !== 'true')
-        .slice(0, Math.max(4, Math.min(16, this.budget - 4)))
-        .map((o) => this.readWhole(o)),
+    await this.readForQuestion(
+      q.kind,
+      questionNamespace(q, this.model, this.scope),
+      (o) => o.fields['metadataRead'] !== 'true',
+      (o) => this.readWhole(o),
     );
   }
 
