@@ -44,6 +44,19 @@ function running(pod: ObjectView): boolean {
   return pod.status === 'Running' && pod.containers.every((c) => c.init || !c.waiting);
 }
 
+/** The container of that name in the workload's other pods (those of another template too). */
+function sameContainerElsewhere(
+  model: ClusterModel,
+  pod: ObjectView,
+  workload: string,
+  name: string,
+): ContainerView[] {
+  return model
+    .list('pod', pod.namespace)
+    .filter((p) => p !== pod && model.workloadOf(p).name === workload)
+    .flatMap((p) => p.containers.filter((x) => x.name === name));
+}
+
 function millibyteMemory(model: ClusterModel, entry: CauseEntry): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
@@ -62,11 +75,9 @@ function millibyteMemory(model: ClusterModel, entry: CauseEntry): Finding[] {
       if (seen.has(key)) continue;
       seen.add(key);
       // what the same container had in the pods of the other template (the previous revision)
-      const before = model
-        .list('pod', pod.namespace)
-        .filter((p) => p !== pod && model.workloadOf(p).name === workload)
-        .flatMap((p) => p.containers.filter((x) => x.name === c.name))
-        .find((x) => x.limits['memory'] && !MILLI.test(x.limits['memory']));
+      const before = sameContainerElsewhere(model, pod, workload, c.name).find(
+        (x) => x.limits['memory'] && !MILLI.test(x.limits['memory']),
+      );
       const shown = bad.map(([k, v]) => `memory ${k} ${v}`).join(', ');
       const bytes = bad.map(([k, v]) => `${v} = ${+quantity(v).toFixed(3)} byte (${k})`);
       const prev = before
@@ -149,11 +160,9 @@ function busyboxShortNames(model: ClusterModel, entry: CauseEntry): Finding[] {
     if (seen.has(key)) continue;
     seen.add(key);
     // the same init container in the pods of another template, with the busybox it ran there
-    const before = model
-      .list('pod', pod.namespace)
-      .filter((p) => p !== pod && model.workloadOf(p).name === workload)
-      .flatMap((p) => p.containers.filter((x) => x.name === c.name && x.init))
-      .find((x) => x.image && x.image !== c.image && BUSYBOX.test(x.image));
+    const before = sameContainerElsewhere(model, pod, workload, c.name).find(
+      (x) => x.init && x.image && x.image !== c.image && BUSYBOX.test(x.image),
+    );
     const fqdn = `${host}.${pod.namespace ?? '<namespace>'}.svc.cluster.local`;
     out.push({
       entry,
