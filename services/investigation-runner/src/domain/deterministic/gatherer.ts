@@ -189,6 +189,8 @@ export class Gatherer {
   private readonly workloadsRead = new Set<string>();
   /** namespaces whose events were read as a whole */
   private readonly namespaceEvents = new Set<string>();
+  /** describe tools that answered: whether their text ends with the object's events */
+  private readonly described = new Map<string, boolean>();
   /**
    * the clients of a data store said to be overloaded, read on its behalf: when the store looks
    * healthy, they are the first neighbours of a wider conclusion
@@ -239,10 +241,9 @@ export class Gatherer {
       return true;
     // a search that takes no kind answers with objects of any kind: the output says which
     const as = p.verb === 'find' && !p.params.kind ? { ...ctx, kind: undefined } : ctx;
-    this.model.add(
-      observe(out.output, { ...as, tool: p.tool.fullName, verb: p.verb, now: this.now }),
-      p.tool.fullName,
-    );
+    const seen = observe(out.output, { ...as, tool: p.tool.fullName, verb: p.verb, now: this.now });
+    if (p.verb === 'describe') this.described.set(p.tool.fullName, !!seen.describedEvents);
+    this.model.add(seen, p.tool.fullName);
     return true;
   }
 
@@ -3910,7 +3911,7 @@ export class Gatherer {
   }
 
   /** The object's own description (describe, else get by name). */
-  private describe(o: ObjectView): Promise<unknown> {
+  private describe(o: { kind: string; name: string; namespace?: string }): Promise<unknown> {
     const describeTools = [
       ...this.tools('describe', o.kind),
       ...this.tools('get', o.kind).filter((p) => p.params.name || p.params.pod || p.params.node),
@@ -3920,6 +3921,29 @@ export class Gatherer {
       { kind: o.kind, name: o.name, namespace: o.namespace },
       { kind: o.kind, namespace: o.namespace, pod: o.kind === 'pod' ? o.name : undefined },
     );
+  }
+
+  /**
+   * An object's events besides its description (`describing`, under way): none when the describe
+   * tool for its kind prints them, as `kubectl describe` does. Until that tool has answered once,
+   * the description is awaited first.
+   */
+  private async eventsAfter(
+    describing: Promise<unknown>,
+    o: { kind: string; name: string; namespace?: string },
+    ctx: Omit<CallContext, 'tool' | 'verb'>,
+  ): Promise<unknown> {
+    const describers = this.tools('describe', o.kind).map((p) => p.tool.fullName);
+    const prints = () => describers.some((t) => this.described.get(t));
+    if (describers.some((t) => !this.described.has(t))) await describing;
+    if (prints()) return describing;
+    const perObject = this.tools('events').filter(
+      (p) => p.params.name || p.params.involved || p.params.pod,
+    );
+    return Promise.all([
+      describing,
+      this.first(perObject, { kind: o.kind, name: o.name, namespace: o.namespace }, ctx),
+    ]);
   }
 
   private async inspect(o: ObjectView): Promise<void> {
@@ -3939,8 +3963,7 @@ export class Gatherer {
     const perObject = this.tools('events').filter(
       (p) => p.params.name || p.params.involved || p.params.pod,
     );
-    if (perObject.length)
-      jobs.push(this.first(perObject, { kind: o.kind, name: o.name, namespace: ns }, ctx));
+    if (perObject.length) jobs[0] = this.eventsAfter(jobs[0]!, o, ctx);
     // a server whose events tool only takes a namespace: that namespace's events, once
     else if (ns && !this.namespaceEvents.has(ns)) {
       this.namespaceEvents.add(ns);
@@ -4111,22 +4134,13 @@ export class Gatherer {
       await Promise.all(pods.map((p) => this.inspect(p)));
       // the ReplicaSet a rollout creates carries the FailedCreate events (quota, LimitRange)
       const rs = cur?.fields['newReplicaSet'];
-      if (rs && !pods.length)
-        await Promise.all([
-          this.first(
-            [
-              ...this.tools('describe', 'replicaset'),
-              ...this.tools('get', 'replicaset').filter((p) => p.params.name),
-            ],
-            { kind: 'replicaset', name: rs, namespace: ns },
-            { kind: 'replicaset', namespace: ns },
-          ),
-          this.first(
-            this.tools('events').filter((p) => p.params.name || p.params.involved),
-            { kind: 'replicaset', name: rs, namespace: ns },
-            { kind: 'replicaset', namespace: ns },
-          ),
-        ]);
+      if (rs && !pods.length) {
+        const target = { kind: 'replicaset', name: rs, namespace: ns };
+        await this.eventsAfter(this.describe(target), target, {
+          kind: 'replicaset',
+          namespace: ns,
+        });
+      }
       if (cur && o.kind === 'deployment') {
         const hist = this.tools('history');
         await this.first(
@@ -5207,22 +5221,12 @@ export class Gatherer {
     }
     for (const c of claims) {
       const [ns, name] = c.split('/');
+      const claim = { kind: 'persistentvolumeclaim', name: name!, namespace: ns || undefined };
       jobs.push(
-        this.first(
-          [
-            ...this.tools('describe', 'persistentvolumeclaim'),
-            ...this.tools('get', 'persistentvolumeclaim').filter((p) => p.params.name),
-          ],
-          { kind: 'persistentvolumeclaim', name, namespace: ns || undefined },
-          { kind: 'persistentvolumeclaim', namespace: ns },
-        ),
-      );
-      jobs.push(
-        this.first(
-          this.tools('events').filter((p) => p.params.name || p.params.involved),
-          { kind: 'persistentvolumeclaim', name, namespace: ns || undefined },
-          { kind: 'persistentvolumeclaim', namespace: ns },
-        ),
+        this.eventsAfter(this.describe(claim), claim, {
+          kind: 'persistentvolumeclaim',
+          namespace: ns,
+        }),
       );
       jobs.push(
         this.first(

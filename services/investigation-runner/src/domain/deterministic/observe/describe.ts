@@ -693,6 +693,7 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   out.objects.push(v);
   // events table
   const evIdx = lines.findIndex((l) => l.indent === 0 && l.key === 'Events');
+  if (evIdx >= 0) out.describedEvents = true;
   if (evIdx >= 0 && !/^<none>/.test(lines[evIdx]!.value)) {
     const header = lines[evIdx + 1]?.raw ?? '';
     const cols = columns(header);

@@ -123,6 +123,8 @@ export interface Observed {
   metrics: MetricView[];
   /** free text that fits none of the above (for the text signatures) */
   texts: string[];
+  /** the output was a `kubectl describe` text with its Events section (`<none>` included) */
+  describedEvents?: boolean;
 }
 
 export interface CallContext {
