@@ -2944,6 +2944,23 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Make the selector of the Service {service} unique to its own pods{distinct_label}, or remove the shared label from the pod template of {other_workload}; the Endpoints then list only pods that serve port {target}.',
   },
   // ------------------------------------------------ end of: round28 (r28b)
+  // ------------------------------------------------ round29 (r29a): DNS search lists, node-local Services
+  // the findings of these rules: diagnose-r29a.ts
+  {
+    // internalTrafficPolicy: Local: kube-proxy sends ClusterIP traffic only to endpoints on the
+    // client's node; clients on nodes without a pod of the Service time out
+    id: 'service_internal_traffic_local',
+    class: 'dependency_failure',
+    title:
+      "a Service with internalTrafficPolicy: Local has no endpoint on the failing clients' nodes",
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} times out calling the Service {service} (namespace {service_ns}) only from nodes without a pod of {service} ("{fact}"): the Service has internalTrafficPolicy: Local, so kube-proxy routes its ClusterIP traffic only to endpoints on the client\'s own node and drops it where there is none. The failing clients are {failing_pods}; the pods of {service} run on {backend_nodes}, and clients beside them work. The pods of {service} are healthy',
+    fix: 'Set internalTrafficPolicy of the Service {service} back to Cluster (spec.internalTrafficPolicy: Cluster, the default), or run a pod of {service} on every node its clients run on (a DaemonSet); node-local routing only fits a Service that has an endpoint on every node.',
+  },
+  // ------------------------------------------------ end of: round29 (r29a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -24,6 +24,7 @@ import { r26cFindings } from './diagnose-r26c';
 import { r24aFindings } from './diagnose-r24a';
 import { r26bFindings } from './diagnose-r26b';
 import { r28bFindings } from './diagnose-r28b';
+import { r29aFindings, searchListExpansions } from './diagnose-r29a';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { issuerHeldWorkload, refusedIngress } from './finding-vars-r27b';
 import { namesToken } from './text';
@@ -305,7 +306,10 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
         : undefined);
     // the last fatal lines matter most: scan from the end, error/warn lines and a few others
     const lines = l.lines.slice(-400);
+    // CoreDNS's NXDOMAINs for the search-list walk of a name that resolves (r29a)
+    const expansions = searchListExpansions(lines.map((x) => x.text));
     lines.forEach((line, i) => {
+      if (expansions.has(i)) return;
       if (!line.level && !INTERESTING.test(line.text) && !l.previous && lines.length > 60) return;
       // a sidecar not ready while it starts, ready a moment later: a start, not a fault
       if (
@@ -451,6 +455,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     r26cFindings,
     r26bFindings,
     r28bFindings,
+    r29aFindings,
   ])
     for (const f of find(model, entries)) push(f);
   return out;

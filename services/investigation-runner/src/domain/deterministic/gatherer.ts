@@ -1100,6 +1100,42 @@ export class Gatherer {
     await this.inspectR26b('edge');
     // ... round28 (r28b): the Service a busybox init container cannot look up
     await this.inspectR28b('logs');
+    // ... round29 (r29a): what the Services the failing lines name route to
+    await this.inspectR29a();
+  }
+
+  /**
+   * (r29a) A client that times out calling a Service: the Service read whole when its routing
+   * (internalTrafficPolicy) is not known yet, and the nodes of its pods.
+   */
+  private async inspectR29a(): Promise<void> {
+    const { model } = this;
+    const timeouts = model.logs
+      .filter((l) => !l.previous)
+      .flatMap((l) => l.lines.filter((x) => /i\/o timeout|timed? ?out/i.test(x.text)).slice(-5))
+      .map((x) => x.text);
+    if (!timeouts.length) return;
+    const named = model.list('service').filter((svc) => {
+      if (svc.fields['internalTrafficPolicy'] !== undefined) return false;
+      const ip = svc.fields['clusterIP'];
+      return timeouts.some(
+        (t) =>
+          (ip && ip !== 'None' && t.includes(`${ip}:`)) ||
+          (svc.namespace && t.includes(`${svc.name}.${svc.namespace}.svc`)),
+      );
+    });
+    await Promise.all(named.slice(0, 2).map((svc) => this.readWhole(svc)));
+    // a node-local Service: where its pods (and its clients) run
+    const local = named.filter((svc) => svc.fields['internalTrafficPolicy'] === 'Local');
+    const unplaced = local
+      .flatMap((svc) => podsNamedFor(model, svc))
+      .concat(
+        local.length
+          ? model.list('pod').filter((p) => model.logs.some((l) => l.pod === p.name))
+          : [],
+      )
+      .filter((p) => !p.node);
+    await Promise.all([...new Set(unplaced)].slice(0, 6).map((p) => this.describe(p)));
   }
 
   /**

@@ -261,6 +261,15 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
       .join(',');
   if (kind === 'service' && v.fields['IP']) v.fields['clusterIP'] = v.fields['IP'];
   if (kind === 'service' && v.fields['Type']) v.fields['type'] = v.fields['Type'];
+  // (r29a) "Internal Traffic Policy: Local", "External Traffic Policy: Local", "HealthCheck NodePort: 31842"
+  if (kind === 'service') {
+    const itp = top('Internal Traffic Policy');
+    if (itp) v.fields['internalTrafficPolicy'] = itp;
+    const etp = top('External Traffic Policy');
+    if (etp) v.fields['externalTrafficPolicy'] = etp;
+    const hc = /^\d+/.exec(top('HealthCheck NodePort') ?? '')?.[0];
+    if (hc) v.fields['healthCheckNodePort'] = hc;
+  }
   const affinity = v.fields['Session Affinity'];
   if (kind === 'service' && affinity && affinity !== 'None') v.fields['sessionAffinity'] = affinity;
   const lbIngress = lines.find((l) => l.indent === 0 && l.key === 'LoadBalancer Ingress')?.value;

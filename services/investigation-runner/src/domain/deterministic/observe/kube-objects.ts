@@ -540,6 +540,14 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         v.fields['publishNotReadyAddresses'] = String(spec['publishNotReadyAddresses'] === true);
       if (str(spec['externalName'])) v.fields['externalName'] = String(spec['externalName']);
       if (str(spec['type'])) v.fields['type'] = String(spec['type']);
+      // (r29a) Local: kube-proxy sends traffic only to endpoints on the client's own node (internal)
+      // or the node the load balancer picked (external; healthCheckNodePort tells which have one)
+      if (str(spec['internalTrafficPolicy']))
+        v.fields['internalTrafficPolicy'] = String(spec['internalTrafficPolicy']);
+      if (str(spec['externalTrafficPolicy']))
+        v.fields['externalTrafficPolicy'] = String(spec['externalTrafficPolicy']);
+      if (num(spec['healthCheckNodePort']) !== undefined)
+        v.fields['healthCheckNodePort'] = String(spec['healthCheckNodePort']);
       // ClientIP: each client stays on the pod it first reached (for timeoutSeconds)
       if (str(spec['sessionAffinity']) && spec['sessionAffinity'] !== 'None') {
         const timeout = num(rec(rec(spec['sessionAffinityConfig'])['clientIP'])['timeoutSeconds']);

@@ -1,0 +1,135 @@
+/**
+ * The engine rules of round29 (r29a) (cause-catalog.data.ts, its "round29 (r29a)" block; the
+ * findings in diagnose-r29a.ts), one test per rule, each with a near miss: CoreDNS's NXDOMAIN
+ * answers for the search-list walk of external names that resolve in the end (no DNS failure);
+ * a Service with internalTrafficPolicy: Local whose clients on nodes without one of its pods time
+ * out.
+ */
+import { searchListExpansions } from './diagnose-r29a';
+import {
+  answerOf,
+  apiTools,
+  deploymentObj,
+  investigateAt,
+  namespaceObj,
+  NOW,
+  podObj,
+  serviceObj,
+  stamped,
+  type ApiWorld,
+} from './spec-world';
+
+const answer = async (world: ApiWorld, ask: string, ns: string) =>
+  answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
+
+const query = (client: string, name: string, rcode = 'NXDOMAIN') =>
+  `[INFO] ${client}:40037 - 7919 "A IN ${name} udp 53 false 512" ${rcode} qr,aa,rd 167 0.000081s`;
+
+/** what a pod with ndots:5 asks for an external name: the search list, then the absolute name */
+const walk = (client: string, name: string, ns: string) => [
+  query(client, `${name}.${ns}.svc.cluster.local.`),
+  query(client, `${name}.svc.cluster.local.`),
+  query(client, `${name}.cluster.local.`),
+  query(client, `${name}.ec2.internal.`),
+];
+
+describe('round29 rules (r29a)', () => {
+  it('CoreDNS logs only NXDOMAINs of the search-list walk of external names: no DNS failure; a name whose absolute lookup fails too, or a short name that exists nowhere, is one', async () => {
+    const walked = [
+      ...walk('10.30.2.150', 'api.stripe.com', 'payments'),
+      ...walk('10.30.2.151', 'sqs.us-east-1.amazonaws.com', 'payments'),
+    ];
+    expect(searchListExpansions(walked).size).toBe(walked.length);
+    // the absolute name fails as well: a real NXDOMAIN
+    const broken = [
+      ...walk('10.30.2.150', 'api.stripe.com', 'payments'),
+      query('10.30.2.150', 'api.stripe.com.'),
+    ];
+    expect(searchListExpansions(broken).size).toBe(0);
+    // a Service name that does not exist (one label): not a search-list expansion of an external name
+    const missing = walk('10.30.2.150', 'orders-db', 'shop');
+    expect(searchListExpansions(missing).size).toBe(0);
+
+    const ns = 'kube-system';
+    const world = (lines: string[]): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('coredns', ns, ['registry.k8s.io/coredns/coredns:v1.11.3'], 1, 1),
+        podObj({
+          name: 'coredns-5b9dfb9c8d-x7kqp',
+          ns,
+          labels: { 'k8s-app': 'kube-dns', 'pod-template-hash': '5b9dfb9c8d' },
+          owner: { kind: 'ReplicaSet', name: 'coredns-5b9dfb9c8d' },
+          boxes: [{ name: 'coredns', image: 'registry.k8s.io/coredns/coredns:v1.11.3' }],
+        }),
+      ],
+      logs: { 'coredns-5b9dfb9c8d-x7kqp': ['.:53', 'CoreDNS-1.11.3', ...lines].join('\n') },
+    });
+    const ask = 'CoreDNSNXDOMAINRatioHigh: 70% of CoreDNS responses are NXDOMAIN. is DNS broken?';
+    const fine = await answer(world([...walked, ...walked, ...walked]), ask, ns);
+    expect(fine).toMatch(/No problem found/);
+    const bad = await answer(
+      world([...broken, ...broken, ...broken, ...walked, ...walked]),
+      ask,
+      ns,
+    );
+    expect(bad).not.toMatch(/No problem found/);
+  });
+
+  it('a Service with internalTrafficPolicy: Local: clients on nodes without its pods time out, the policy is named; with policy Cluster, or a client beside a pod timing out too: no such cause', async () => {
+    const ns = 'shop';
+    const nodes = ['node-a', 'node-b', 'node-c', 'node-d'];
+    const timeout =
+      'level=error msg="reservation failed" err="Post \\"http://stock-api.shop.svc.cluster.local:8080/v1/reserve\\": dial tcp 10.96.88.41:8080: i/o timeout"';
+    const ok = 'level=info msg="reserved" status=201';
+    const world = (policy: string, failingNodes: string[]): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('web-api', ns, ['registry.example.com/web-api:1.4.0'], 4, 4),
+        deploymentObj('stock-api', ns, ['registry.example.com/stock-api:2.0.1'], 2, 2),
+        serviceObj('stock-api', ns, { app: 'stock-api' }, 8080, {
+          clusterIP: '10.96.88.41',
+          spec: { internalTrafficPolicy: policy },
+        }),
+        ...['node-a', 'node-b'].map((node, i) =>
+          podObj({
+            name: `stock-api-6d8c9f7b54-${'qt'[i]}8w2n`,
+            ns,
+            node,
+            labels: { app: 'stock-api', 'pod-template-hash': '6d8c9f7b54' },
+            owner: { kind: 'ReplicaSet', name: 'stock-api-6d8c9f7b54' },
+            boxes: [{ name: 'stock-api', image: 'registry.example.com/stock-api:2.0.1' }],
+          }),
+        ),
+        ...nodes.map((node, i) =>
+          podObj({
+            name: `web-api-7f4b6d9c85-${'abcd'[i]}hx9d`,
+            ns,
+            node,
+            labels: { app: 'web-api', 'pod-template-hash': '7f4b6d9c85' },
+            owner: { kind: 'ReplicaSet', name: 'web-api-7f4b6d9c85' },
+            boxes: [{ name: 'web-api', image: 'registry.example.com/web-api:1.4.0' }],
+          }),
+        ),
+      ],
+      logs: Object.fromEntries(
+        nodes.map((node, i) => [
+          `web-api-7f4b6d9c85-${'abcd'[i]}hx9d`,
+          stamped(
+            [30, 20, 10, 5].map(
+              (m) => [m, failingNodes.includes(node) ? timeout : ok] as [number, string],
+            ),
+          ),
+        ]),
+      ),
+    });
+    const ask = 'web-api is flaky since lunch, about half of its requests fail with timeouts';
+    const bad = await answer(world('Local', ['node-c', 'node-d']), ask, ns);
+    expect(bad).toMatch(/internalTrafficPolicy: Local/);
+    expect(bad).toMatch(/node-c/);
+    const cluster = await answer(world('Cluster', ['node-c', 'node-d']), ask, ns);
+    expect(cluster).not.toMatch(/internalTrafficPolicy/);
+    const everywhere = await answer(world('Local', ['node-a', 'node-c', 'node-d']), ask, ns);
+    expect(everywhere).not.toMatch(/internalTrafficPolicy/);
+  });
+});
