@@ -2960,6 +2960,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} times out calling the Service {service} (namespace {service_ns}) only from nodes without a pod of {service} ("{fact}"): the Service has internalTrafficPolicy: Local, so kube-proxy routes its ClusterIP traffic only to endpoints on the client\'s own node and drops it where there is none. The failing clients are {failing_pods}; the pods of {service} run on {backend_nodes}, and clients beside them work. The pods of {service} are healthy',
     fix: 'Set internalTrafficPolicy of the Service {service} back to Cluster (spec.internalTrafficPolicy: Cluster, the default), or run a pod of {service} on every node its clients run on (a DaemonSet); node-local routing only fits a Service that has an endpoint on every node.',
   },
+  {
+    // an Istio DestinationRule subset no pod matches any more, while a VirtualService routes to it:
+    // the sidecars find no endpoint for it and answer 503 no healthy upstream (UH)
+    id: 'istio_subset_selects_no_pod',
+    class: 'recent_change',
+    title:
+      'the DestinationRule subset traffic is routed to selects no pod (503 no healthy upstream)',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      'the DestinationRule {rule} (namespace {rule_ns}) defines subset {subset} as the pods labelled {subset_labels}{route}, but none of the {ready_pods} running pods of {subject} carries that label (they have {carried}){subset_before}. The subset has no endpoints, so every caller\'s sidecar answers 503 "no healthy upstream" ("{fact}") although the pods are Ready and the Service has endpoints',
+    fix: 'Make the subset {subset} of the DestinationRule {rule} select the labels the pods now carry ({carried}), or put {subset_labels} back on the pod template of {subject}; keep the label a DestinationRule subset selects stable across releases (not the chart version).',
+  },
   // ------------------------------------------------ end of: round29 (r29a)
   // ---------------------------------------------------------------- symptoms
   {

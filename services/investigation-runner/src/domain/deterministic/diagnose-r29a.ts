@@ -14,6 +14,12 @@
  * endpoints on the client's own node and drops it elsewhere, so clients on nodes without a pod of
  * the Service time out while those beside one work (kubernetes.io "Service Internal Traffic
  * Policy").
+ *
+ * An Istio DestinationRule subset ("stable": version=v3) that a VirtualService sends traffic to
+ * while no pod of the host carries its labels any more (a chart that changed the version label):
+ * the subset's cluster has no endpoints and every caller's sidecar answers 503 "no healthy
+ * upstream" (UH) although the pods and the Service's endpoints are fine (istio.io DestinationRule,
+ * Envoy response flag UH).
  */
 import { matchesLabels } from '@inquest/kube';
 import type { CauseEntry } from './cause-catalog.data';
@@ -24,7 +30,11 @@ import type { ObjectView } from './observe/views';
 
 export function r29aFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const local = entries.find((e) => e.id === 'service_internal_traffic_local');
-  return [...(local ? internalTrafficLocal(model, local) : [])];
+  const subset = entries.find((e) => e.id === 'istio_subset_selects_no_pod');
+  return [
+    ...(local ? internalTrafficLocal(model, local) : []),
+    ...(subset ? subsetsSelectingNoPod(model, subset) : []),
+  ];
 }
 
 const TIMES_OUT = /i\/o timeout|timed? ?out|deadline exceeded|\btimeout\b/i;
@@ -154,5 +164,116 @@ export function searchListExpansions(lines: string[]): Set<number> {
     .filter(([base, s]) => s.size >= 2 && !failedNames.has(base))
     .map(([base]) => base);
   for (const q of failed) if (walked.some((base) => q.name.startsWith(`${base}.`))) out.add(q.i);
+  return out;
+}
+
+/** Envoy's access log of a request no endpoint could take: 503 UH / no_healthy_upstream */
+export const NO_HEALTHY_UPSTREAM = /no[ _]healthy[ _]upstream|" 503 UH\b/i;
+
+function parse<T>(v: string | undefined): T[] {
+  try {
+    return v ? (JSON.parse(v) as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** "pricing-api.catalog.svc.cluster.local" (or "pricing-api") in namespace ns: name, namespace */
+function hostService(host: string, ns: string | undefined): { name: string; namespace?: string } {
+  const [name, second] = host.split('.');
+  return {
+    name: name ?? host,
+    namespace: second && host.includes('.svc') ? second : (second ?? ns),
+  };
+}
+
+const sameHost = (a: string, aNs: string | undefined, b: string, bNs: string | undefined) => {
+  const x = hostService(a, aNs);
+  const y = hostService(b, bNs);
+  return x.name === y.name && x.namespace === y.namespace;
+};
+
+function subsetsSelectingNoPod(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const dr of model.list('destinationrule')) {
+    const host = dr.fields['host'];
+    if (!host) continue;
+    const target = hostService(host, dr.namespace);
+    const svc = model.get('service', target.name, target.namespace);
+    const pods = (
+      svc
+        ? podsOf(model, svc)
+        : model
+            .list('pod', target.namespace)
+            .filter((p) => model.workloadOf(p).name === target.name)
+    ).filter((p) => p.status === 'Running' && !p.fields['terminating']);
+    // only pods whose labels were read can tell
+    if (!pods.length || pods.some((p) => !Object.keys(p.labels).length)) continue;
+    const routes = model.list('virtualservice').flatMap((vs) =>
+      parse<{ host: string; subset: string; weight: number }>(vs.fields['routes']).map((r) => ({
+        ...r,
+        vs,
+      })),
+    );
+    for (const subset of parse<{ name: string; labels: Record<string, string> }>(
+      dr.fields['subsets'],
+    )) {
+      const want = Object.entries(subset.labels ?? {});
+      if (!subset.name || !want.length) continue;
+      if (pods.some((p) => want.every(([k, x]) => p.labels[k] === x))) continue;
+      const route = routes.find(
+        (r) =>
+          r.subset === subset.name &&
+          r.weight > 0 &&
+          sameHost(r.host, r.vs.namespace, host, dr.namespace),
+      );
+      // the sidecars' access log: requests to the subset's cluster find no endpoint
+      const cluster = `|${subset.name}|${target.name}.`;
+      const refused = model.logs
+        .flatMap((l) => l.lines)
+        .filter((x) => NO_HEALTHY_UPSTREAM.test(x.text) && x.text.includes(cluster));
+      if (!route && !refused.length) continue;
+      const carried = [
+        ...new Set(
+          want.flatMap(([k]) =>
+            pods.map((p) => (p.labels[k] === undefined ? `no ${k}` : `${k}=${p.labels[k]}`)),
+          ),
+        ),
+      ].join(', ');
+      // the ReplicaSet of the workload that still had the subset's labels (the template before)
+      const before = model
+        .list('replicaset', target.namespace)
+        .filter(
+          (rs) =>
+            model.workloadOf(rs).name === model.workloadOf(pods[0]!).name &&
+            want.every(([k, x]) => rs.labels[k] === x),
+        )[0];
+      const fact =
+        refused.at(-1)?.text.trim() ??
+        `VirtualService ${route!.vs.name} routes weight ${route!.weight} to subset ${subset.name}`;
+      out.push({
+        entry,
+        object: { kind: 'destinationrule', name: dr.name, namespace: dr.namespace },
+        workload: model.workloadOf(pods[0]!).name,
+        fact,
+        groups: {
+          rule: dr.name,
+          rule_ns: dr.namespace ?? '',
+          subset: subset.name,
+          subset_labels: want.map(([k, x]) => `${k}: ${x}`).join(', '),
+          carried,
+          route: route
+            ? ` and the VirtualService ${route.vs.name} sends it weight ${route.weight}`
+            : '',
+          subset_before: before
+            ? `; the pods of the previous template (ReplicaSet ${before.name}) carried ${want.map(([k, x]) => `${k}=${x}`).join(', ')}, so the release that changed the label did it`
+            : '',
+          ready_pods: String(pods.length),
+        },
+        where: refused.length ? 'log' : 'status',
+        source: dr.source,
+      });
+    }
+  }
   return out;
 }

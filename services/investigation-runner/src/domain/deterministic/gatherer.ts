@@ -33,6 +33,7 @@ import {
   WEBSOCKET_DROPPED,
 } from './diagnose-r26b';
 import { namesToken } from './text';
+import { NO_HEALTHY_UPSTREAM } from './diagnose-r29a';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
 import { piledCronRuns } from './finding-vars-r21sched';
 import {
@@ -1105,11 +1106,40 @@ export class Gatherer {
   }
 
   /**
+   * (r29a) 503 "no healthy upstream" (the request's words or a sidecar's access log): the Istio
+   * DestinationRules and VirtualServices of the namespaces concerned, read whole (their subsets).
+   */
+  private async r29aIstioSubsets(): Promise<void> {
+    const { model } = this;
+    const lines = model.logs.flatMap((l) => l.lines.map((x) => x.text));
+    const hit = lines.filter((t) => NO_HEALTHY_UPSTREAM.test(t));
+    if (!hit.length && !NO_HEALTHY_UPSTREAM.test(this.run.message)) return;
+    const namespaces = new Set(this.scope.namespaces);
+    for (const t of hit) {
+      const m = /outbound\|\d+\|[\w.-]*\|[\w-]+\.([\w-]+)\.svc\b/.exec(t);
+      if (m) namespaces.add(m[1]!);
+    }
+    for (const ns of [...namespaces].slice(0, 2)) {
+      if (!(await this.listKind('destinationrule', ns))) return;
+      await this.listKind('virtualservice', ns);
+    }
+    await Promise.all(
+      [
+        ...model.list('destinationrule').filter((o) => o.fields['subsets'] === undefined),
+        ...model.list('virtualservice').filter((o) => o.fields['routes'] === undefined),
+      ]
+        .slice(0, 4)
+        .map((o) => this.readWhole(o)),
+    );
+  }
+
+  /**
    * (r29a) A client that times out calling a Service: the Service read whole when its routing
    * (internalTrafficPolicy) is not known yet, and the nodes of its pods.
    */
   private async inspectR29a(): Promise<void> {
     const { model } = this;
+    await this.r29aIstioSubsets();
     const timeouts = model.logs
       .filter((l) => !l.previous)
       .flatMap((l) => l.lines.filter((x) => /i\/o timeout|timed? ?out/i.test(x.text)).slice(-5))

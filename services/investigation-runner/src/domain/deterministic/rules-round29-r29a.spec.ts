@@ -3,7 +3,7 @@
  * findings in diagnose-r29a.ts), one test per rule, each with a near miss: CoreDNS's NXDOMAIN
  * answers for the search-list walk of external names that resolve in the end (no DNS failure);
  * a Service with internalTrafficPolicy: Local whose clients on nodes without one of its pods time
- * out.
+ * out; an Istio DestinationRule subset a VirtualService routes to while no pod carries its labels.
  */
 import { searchListExpansions } from './diagnose-r29a';
 import {
@@ -131,5 +131,67 @@ describe('round29 rules (r29a)', () => {
     expect(cluster).not.toMatch(/internalTrafficPolicy/);
     const everywhere = await answer(world('Local', ['node-a', 'node-c', 'node-d']), ask, ns);
     expect(everywhere).not.toMatch(/internalTrafficPolicy/);
+  });
+
+  it('a VirtualService routes to a DestinationRule subset whose labels no pod carries any more: the subset and its label are named; with the pods still labelled so: no such cause', async () => {
+    const ns = 'catalog';
+    const world = (version: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('quote-api', ns, ['registry.example.com/quote-api:2.1.0'], 2, 2),
+        serviceObj('quote-api', ns, { app: 'quote-api' }, 8080, { clusterIP: '10.96.61.144' }),
+        ...['x', 'y'].map((c) =>
+          podObj({
+            name: `quote-api-6b97dc5f48-${c}vq4m`,
+            ns,
+            labels: { app: 'quote-api', version, 'pod-template-hash': '6b97dc5f48' },
+            owner: { kind: 'ReplicaSet', name: 'quote-api-6b97dc5f48' },
+            boxes: [{ name: 'quote-api', image: 'registry.example.com/quote-api:2.1.0' }],
+          }),
+        ),
+        {
+          apiVersion: 'networking.istio.io/v1',
+          kind: 'DestinationRule',
+          metadata: { name: 'quote-api', namespace: ns },
+          spec: {
+            host: 'quote-api.catalog.svc.cluster.local',
+            subsets: [
+              { name: 'stable', labels: { version: 'v2' } },
+              { name: 'canary', labels: { version: 'v2-canary' } },
+            ],
+          },
+        },
+        {
+          apiVersion: 'networking.istio.io/v1',
+          kind: 'VirtualService',
+          metadata: { name: 'quote-api', namespace: ns },
+          spec: {
+            hosts: ['quote-api.catalog.svc.cluster.local'],
+            http: [
+              {
+                route: [
+                  {
+                    destination: { host: 'quote-api.catalog.svc.cluster.local', subset: 'stable' },
+                    weight: 100,
+                  },
+                  {
+                    destination: { host: 'quote-api.catalog.svc.cluster.local', subset: 'canary' },
+                    weight: 0,
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const ask =
+      'quote-api returns 503 "no healthy upstream" to every caller, but its pods are Ready';
+    const bad = await answer(world('2.1.0'), ask, ns);
+    expect(bad).toMatch(/subset stable/);
+    expect(bad).toMatch(/version: v2\b/);
+    expect(bad).not.toMatch(/subset canary/);
+    const fine = await answer(world('v2'), ask, ns);
+    expect(fine).not.toMatch(/subset stable/);
   });
 });

@@ -136,8 +136,23 @@ const EXTRA_KINDS: Record<
     apiVersion: 'karpenter.k8s.aws/v1',
     namespaced: false,
   },
+  // r29a: Istio's routing of a host to subsets of its pods
+  destinationrule: {
+    kind: 'destinationrule',
+    proper: 'DestinationRule',
+    apiVersion: 'networking.istio.io/v1',
+  },
+  virtualservice: {
+    kind: 'virtualservice',
+    proper: 'VirtualService',
+    apiVersion: 'networking.istio.io/v1',
+  },
 };
 const EXTRA_WORDS: Record<string, string> = {
+  destinationrule: 'destinationrule',
+  destinationrules: 'destinationrule',
+  virtualservice: 'virtualservice',
+  virtualservices: 'virtualservice',
   certificates: 'certificate',
   certificate: 'certificate',
   cert: 'certificate',

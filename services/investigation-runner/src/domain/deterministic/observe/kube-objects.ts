@@ -565,6 +565,30 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
         .filter(Boolean);
       if (lb.length) v.fields['externalAddress'] = lb.join(',');
     }
+    // (r29a) Istio: a DestinationRule's subsets (the pod labels each selects), a VirtualService's
+    // routes (host, subset, weight)
+    if (kind === 'destinationrule') {
+      if (str(spec['host'])) v.fields['host'] = String(spec['host']);
+      v.fields['subsets'] = JSON.stringify(
+        arr(spec['subsets'])
+          .map(rec)
+          .map((x) => ({ name: str(x['name']) ?? '', labels: strMap(x['labels']) })),
+      );
+    }
+    if (kind === 'virtualservice')
+      v.fields['routes'] = JSON.stringify(
+        arr(spec['http'])
+          .map(rec)
+          .flatMap((h) => arr(h['route']).map(rec))
+          .map((r) => {
+            const d = rec(r['destination']);
+            return {
+              host: str(d['host']) ?? '',
+              subset: str(d['subset']) ?? '',
+              weight: num(r['weight']) ?? 100,
+            };
+          }),
+      );
     if (kind === 'networkpolicy') {
       // which pods it selects ('' = every pod of the namespace) and, for egress, the ports each
       // rule opens ('*' = a rule without ports opens them all)
