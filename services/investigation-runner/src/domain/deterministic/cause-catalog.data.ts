@@ -2974,6 +2974,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the DestinationRule {rule} (namespace {rule_ns}) defines subset {subset} as the pods labelled {subset_labels}{route}, but none of the {ready_pods} running pods of {subject} carries that label (they have {carried}){subset_before}. The subset has no endpoints, so every caller\'s sidecar answers 503 "no healthy upstream" ("{fact}") although the pods are Ready and the Service has endpoints',
     fix: 'Make the subset {subset} of the DestinationRule {rule} select the labels the pods now carry ({carried}), or put {subset_labels} back on the pod template of {subject}; keep the label a DestinationRule subset selects stable across releases (not the chart version).',
   },
+  {
+    // Gateway API: an HTTPRoute's backendRef to a Service of another namespace that no
+    // ReferenceGrant there permits: the gateway answers that rule itself (500), the pods are fine
+    id: 'httproute_backend_not_granted',
+    class: 'recent_change',
+    title: "an HTTPRoute's backend in another namespace is not permitted by a ReferenceGrant",
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      'the HTTPRoute {route} (namespace {route_ns}) sends a rule to the Service {backend} in namespace {backend_ns}, and the gateway refuses that cross-namespace reference (ResolvedRefs False, "{fact}"){grants}. The gateway answers the requests of that rule itself with 500 and {subject} never receives them; its pods are healthy',
+    fix: "{grant_fix}; the route's ResolvedRefs condition turns True and the gateway sends the rule to {backend}.",
+  },
   // ------------------------------------------------ end of: round29 (r29a)
   // ---------------------------------------------------------------- symptoms
   {

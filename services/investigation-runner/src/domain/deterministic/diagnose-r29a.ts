@@ -31,9 +31,11 @@ import type { ObjectView } from './observe/views';
 export function r29aFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const local = entries.find((e) => e.id === 'service_internal_traffic_local');
   const subset = entries.find((e) => e.id === 'istio_subset_selects_no_pod');
+  const grant = entries.find((e) => e.id === 'httproute_backend_not_granted');
   return [
     ...(local ? internalTrafficLocal(model, local) : []),
     ...(subset ? subsetsSelectingNoPod(model, subset) : []),
+    ...(grant ? backendsNotGranted(model, grant) : []),
   ];
 }
 
@@ -274,6 +276,56 @@ function subsetsSelectingNoPod(model: ClusterModel, entry: CauseEntry): Finding[
         source: dr.source,
       });
     }
+  }
+  return out;
+}
+
+/** a route's parent refusing a backend in another namespace: "... to Service ns/name not permitted" */
+const NOT_PERMITTED =
+  /RefNotPermitted: ([^|]*?\b(?:to )?(?:Service )?([\w-]+)\/([\w.-]+) not permitted[^|]*)/;
+
+/**
+ * An HTTPRoute whose backendRef in another namespace no ReferenceGrant there permits (Gateway API:
+ * ResolvedRefs False, RefNotPermitted): the gateway answers that rule's requests itself (500)
+ * and the Service never gets them. The grants of that namespace say which names they do allow.
+ */
+function backendsNotGranted(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const route of model.list('httproute')) {
+    const m = NOT_PERMITTED.exec(route.fields['refsUnresolved'] ?? '');
+    if (!m) continue;
+    const [, message, ns, name] = m;
+    const grants = model
+      .list('referencegrant', ns)
+      .filter((g) => g.namespace === ns && g.fields['grantTo'] !== undefined);
+    const allowed = grants.flatMap((g) =>
+      parse<{ kind: string; name: string }>(g.fields['grantTo'])
+        .filter((t) => t.kind === 'Service')
+        .map((t) => ({ grant: g.name, name: t.name })),
+    );
+    const svc = model.get('service', name!, ns);
+    const pods = svc ? podsOf(model, svc) : [];
+    const workload = pods[0] ? model.workloadOf(pods[0]).name : name!;
+    out.push({
+      entry,
+      object: { kind: 'httproute', name: route.name, namespace: route.namespace },
+      workload,
+      fact: `RefNotPermitted: ${message!.trim()}`,
+      groups: {
+        route: route.name,
+        route_ns: route.namespace ?? '',
+        backend: name!,
+        backend_ns: ns!,
+        grants: grants.length
+          ? `; the ReferenceGrant${grants.length > 1 ? 's' : ''} in ${ns} (${grants.map((g) => g.name).join(', ')}) permit${grants.length > 1 ? '' : 's'} only the Service${allowed.length > 1 ? 's' : ''} ${allowed.map((a) => (a.name ? a.name : 'any')).join(', ') || 'none'}`
+          : `; no ReferenceGrant read in ${ns} permits it`,
+        grant_fix: grants[0]
+          ? `Add {kind: Service, name: ${name}} to the "to" list of the ReferenceGrant ${grants[0].name} in ${ns} (or drop its name to allow every Service there)`
+          : `Create a ReferenceGrant in ${ns} from HTTPRoutes of ${route.namespace ?? "the route's namespace"} to the Service ${name}`,
+      },
+      where: 'condition',
+      source: route.source,
+    });
   }
   return out;
 }

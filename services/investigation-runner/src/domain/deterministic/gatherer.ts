@@ -1134,12 +1134,51 @@ export class Gatherer {
   }
 
   /**
+   * (r29a) Server errors at a public host while the Service named looks healthy: the Gateway API
+   * routes (one listing); a route that cannot resolve a backend in another namespace, the
+   * ReferenceGrants of that namespace.
+   */
+  private async r29aGatewayRoutes(): Promise<void> {
+    const { model } = this;
+    if (!/\b5\d\d\b|server errors?/i.test(this.run.message)) return;
+    if (!model.list('httproute').length && !(await this.listKind('httproute', undefined))) return;
+    await Promise.all(
+      model
+        .list('httproute')
+        .filter((r) => r.fields['backendRefs'] === undefined)
+        .slice(0, 3)
+        .map((r) => this.readWhole(r)),
+    );
+    const refused = model
+      .list('httproute')
+      .map(
+        (r) =>
+          /RefNotPermitted:[^|]*?\b([\w-]+)\/[\w.-]+ not permitted/.exec(
+            r.fields['refsUnresolved'] ?? '',
+          )?.[1],
+      )
+      .filter((ns): ns is string => !!ns);
+    for (const ns of [...new Set(refused)].slice(0, 2)) {
+      if (!(await this.listKind('referencegrant', ns)))
+        await this.listKind('referencegrant', undefined);
+      await Promise.all(
+        model
+          .list('referencegrant', ns)
+          .filter((g) => g.fields['grantTo'] === undefined)
+          .slice(0, 2)
+          .map((g) => this.readWhole(g)),
+      );
+    }
+  }
+
+  /**
    * (r29a) A client that times out calling a Service: the Service read whole when its routing
    * (internalTrafficPolicy) is not known yet, and the nodes of its pods.
    */
   private async inspectR29a(): Promise<void> {
     const { model } = this;
     await this.r29aIstioSubsets();
+    await this.r29aGatewayRoutes();
     const timeouts = model.logs
       .filter((l) => !l.previous)
       .flatMap((l) => l.lines.filter((x) => /i\/o timeout|timed? ?out/i.test(x.text)).slice(-5))

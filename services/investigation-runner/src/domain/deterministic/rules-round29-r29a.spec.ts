@@ -194,4 +194,74 @@ describe('round29 rules (r29a)', () => {
     const fine = await answer(world('v2'), ask, ns);
     expect(fine).not.toMatch(/subset stable/);
   });
+
+  it('an HTTPRoute whose backend in another namespace is not permitted (ResolvedRefs False, RefNotPermitted): the ReferenceGrant and what it allows are named; with the references resolved: no such cause', async () => {
+    const route = (resolved: boolean) => ({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'shop-site', namespace: 'front' },
+      spec: {
+        hostnames: ['shop.example.com'],
+        rules: [
+          {
+            backendRefs: [
+              { kind: 'Service', name: 'catalog-api', namespace: 'catalog', port: 8080 },
+            ],
+          },
+          { backendRefs: [{ kind: 'Service', name: 'reviews', namespace: 'catalog', port: 8080 }] },
+        ],
+      },
+      status: {
+        parents: [
+          {
+            parentRef: { name: 'public-gw', namespace: 'gateway' },
+            conditions: [
+              { type: 'Accepted', status: 'True', reason: 'Accepted' },
+              resolved
+                ? { type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs' }
+                : {
+                    type: 'ResolvedRefs',
+                    status: 'False',
+                    reason: 'RefNotPermitted',
+                    message:
+                      'Failed to process route rule 1 backendRef 0: backend ref to Service catalog/reviews not permitted by any ReferenceGrant.',
+                  },
+            ],
+          },
+        ],
+      },
+    });
+    const world = (resolved: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj('catalog'),
+        namespaceObj('front'),
+        deploymentObj('reviews', 'catalog', ['registry.example.com/reviews:1.2.0'], 1, 1),
+        serviceObj('reviews', 'catalog', { app: 'reviews' }, 8080),
+        podObj({
+          name: 'reviews-7b5d9f6c8c-r2kfx',
+          ns: 'catalog',
+          labels: { app: 'reviews', 'pod-template-hash': '7b5d9f6c8c' },
+          owner: { kind: 'ReplicaSet', name: 'reviews-7b5d9f6c8c' },
+          boxes: [{ name: 'reviews', image: 'registry.example.com/reviews:1.2.0' }],
+        }),
+        route(resolved),
+        {
+          apiVersion: 'gateway.networking.k8s.io/v1beta1',
+          kind: 'ReferenceGrant',
+          metadata: { name: 'allow-front', namespace: 'catalog' },
+          spec: {
+            from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: 'front' }],
+            to: [{ group: '', kind: 'Service', name: 'catalog-api' }],
+          },
+        },
+      ],
+    });
+    const ask =
+      'reviews on shop.example.com return 500 since the release; the reviews pods look fine';
+    const bad = await answer(world(false), ask, 'catalog');
+    expect(bad).toMatch(/ReferenceGrant allow-front/);
+    expect(bad).toMatch(/only the Service catalog-api/);
+    const fine = await answer(world(true), ask, 'catalog');
+    expect(fine).not.toMatch(/RefNotPermitted/);
+  });
 });

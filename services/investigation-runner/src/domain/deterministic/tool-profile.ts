@@ -147,8 +147,19 @@ const EXTRA_KINDS: Record<
     proper: 'VirtualService',
     apiVersion: 'networking.istio.io/v1',
   },
+  // r29a: Gateway API routes and the grants that let them reach another namespace
+  httproute: { kind: 'httproute', proper: 'HTTPRoute', apiVersion: 'gateway.networking.k8s.io/v1' },
+  referencegrant: {
+    kind: 'referencegrant',
+    proper: 'ReferenceGrant',
+    apiVersion: 'gateway.networking.k8s.io/v1beta1',
+  },
 };
 const EXTRA_WORDS: Record<string, string> = {
+  httproute: 'httproute',
+  httproutes: 'httproute',
+  referencegrant: 'referencegrant',
+  referencegrants: 'referencegrant',
   destinationrule: 'destinationrule',
   destinationrules: 'destinationrule',
   virtualservice: 'virtualservice',

@@ -575,6 +575,40 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
           .map((x) => ({ name: str(x['name']) ?? '', labels: strMap(x['labels']) })),
       );
     }
+    // (r29a) Gateway API: a route's backends and what its parents say of its references; a
+    // ReferenceGrant's from/to
+    if (kind === 'httproute') {
+      v.fields['backendRefs'] = JSON.stringify(
+        arr(spec['rules'])
+          .map(rec)
+          .flatMap((r) => arr(r['backendRefs']).map(rec))
+          .map((b) => ({
+            kind: str(b['kind']) ?? 'Service',
+            name: str(b['name']) ?? '',
+            namespace: str(b['namespace']) ?? v.namespace ?? '',
+          })),
+      );
+      const refused = arr(status['parents'])
+        .map(rec)
+        .flatMap((x) => arr(x['conditions']).map(rec))
+        .filter((c) => c['type'] === 'ResolvedRefs' && c['status'] === 'False');
+      if (refused.length)
+        v.fields['refsUnresolved'] = refused
+          .map((c) => `${str(c['reason']) ?? ''}: ${str(c['message']) ?? ''}`)
+          .join(' | ');
+    }
+    if (kind === 'referencegrant') {
+      v.fields['grantFrom'] = JSON.stringify(
+        arr(spec['from'])
+          .map(rec)
+          .map((x) => ({ kind: str(x['kind']) ?? '', namespace: str(x['namespace']) ?? '' })),
+      );
+      v.fields['grantTo'] = JSON.stringify(
+        arr(spec['to'])
+          .map(rec)
+          .map((x) => ({ kind: str(x['kind']) ?? '', name: str(x['name']) ?? '' })),
+      );
+    }
     if (kind === 'virtualservice')
       v.fields['routes'] = JSON.stringify(
         arr(spec['http'])
