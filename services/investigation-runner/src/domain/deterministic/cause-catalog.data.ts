@@ -2987,6 +2987,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the HTTPRoute {route} (namespace {route_ns}) sends a rule to the Service {backend} in namespace {backend_ns}, and the gateway refuses that cross-namespace reference (ResolvedRefs False, "{fact}"){grants}. The gateway answers the requests of that rule itself with 500 and {subject} never receives them; its pods are healthy',
     fix: "{grant_fix}; the route's ResolvedRefs condition turns True and the gateway sends the rule to {backend}.",
   },
+  {
+    // Istio REGISTRY_ONLY: connections to a host no ServiceEntry registers go to the
+    // BlackHoleCluster and are closed at once (the app sees EOF or a reset)
+    id: 'mesh_registry_only_unregistered_host',
+    class: 'dependency_failure',
+    title: 'the mesh (REGISTRY_ONLY) drops calls to an external host no ServiceEntry registers',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} cannot call {host}: its Istio sidecar sends those connections to the BlackHoleCluster ("{blackhole}"), which the mesh does only in outboundTrafficPolicy mode REGISTRY_ONLY{mode_source} for a host no ServiceEntry registers{entries}. The sidecar closes the connection at once, so the app sees it fail ("{fact}")',
+    fix: 'Register {host} with a ServiceEntry (hosts: [{host}], location: MESH_EXTERNAL, its port and protocol) in {entry_ns} or the mesh root namespace, or set outboundTrafficPolicy back to ALLOW_ANY until every external host {subject} calls is registered.',
+  },
   // ------------------------------------------------ end of: round29 (r29a)
   // ---------------------------------------------------------------- symptoms
   {

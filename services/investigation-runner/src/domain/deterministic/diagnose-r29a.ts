@@ -32,10 +32,12 @@ export function r29aFindings(model: ClusterModel, entries: CauseEntry[]): Findin
   const local = entries.find((e) => e.id === 'service_internal_traffic_local');
   const subset = entries.find((e) => e.id === 'istio_subset_selects_no_pod');
   const grant = entries.find((e) => e.id === 'httproute_backend_not_granted');
+  const blackhole = entries.find((e) => e.id === 'mesh_registry_only_unregistered_host');
   return [
     ...(local ? internalTrafficLocal(model, local) : []),
     ...(subset ? subsetsSelectingNoPod(model, subset) : []),
     ...(grant ? backendsNotGranted(model, grant) : []),
+    ...(blackhole ? unregisteredExternalHosts(model, blackhole) : []),
   ];
 }
 
@@ -325,6 +327,89 @@ function backendsNotGranted(model: ClusterModel, entry: CauseEntry): Finding[] {
       },
       where: 'condition',
       source: route.source,
+    });
+  }
+  return out;
+}
+
+/** an Envoy access-log line of a connection sent to the BlackHoleCluster (REGISTRY_ONLY mesh) */
+export const BLACKHOLE = /\bBlackHoleCluster\b/;
+/** an app's failing call to an external https/http URL: the host */
+const EXTERNAL_CALL =
+  /https?:\/\/((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?[^\s"\\]*[^\n]*?(?:EOF|reset by peer|connection reset|handshake|refused|closed|502|503)/i;
+
+/** "*.example.com" covers "api.example.com" */
+const covers = (pattern: string, host: string) =>
+  pattern === host || (pattern.startsWith('*.') && host.endsWith(pattern.slice(1)));
+
+/**
+ * Istio's outboundTrafficPolicy REGISTRY_ONLY: a sidecar sends a connection to a host no
+ * ServiceEntry registers to the BlackHoleCluster (closed at once: the app sees EOF / a reset).
+ * The hosts the app fails to call, matched against the ServiceEntries read.
+ */
+function unregisteredExternalHosts(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  const entries = model.list('serviceentry').filter((e) => e.fields['hosts'] !== undefined);
+  for (const proxy of model.logs) {
+    if (proxy.previous || !proxy.pod) continue;
+    const hole = proxy.lines.filter((x) => BLACKHOLE.test(x.text));
+    if (!hole.length) continue;
+    const pod = model.get('pod', proxy.pod, proxy.namespace);
+    const workload = pod ? model.workloadOf(pod).name : proxy.pod;
+    // the same pod's app lines: the external hosts it fails to call
+    const failing = model.logs
+      .filter((l) => !l.previous && l.pod === proxy.pod && l.namespace === proxy.namespace)
+      .flatMap((l) => l.lines)
+      .map((x) => ({ text: x.text, host: EXTERNAL_CALL.exec(x.text)?.[1]?.toLowerCase() }))
+      .filter(
+        (x): x is { text: string; host: string } =>
+          !!x.host && !/\.(?:svc|local|internal)$/.test(x.host),
+      );
+    const hosts = [...new Set(failing.map((x) => x.host))];
+    const registered = entries.flatMap((e) =>
+      (e.fields['hosts'] ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((h) => ({ entry: e, host: h })),
+    );
+    const unregistered = hosts.filter((h) => !registered.some((r) => covers(r.host, h)));
+    // every host the app fails on is registered: the black hole is about something else
+    if (hosts.length && !unregistered.length) continue;
+    const key = `${proxy.namespace ?? ''}/${workload}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const host = unregistered[0];
+    const line = failing.find((x) => x.host === host)?.text ?? hole.at(-1)!.text;
+    const mode = model
+      .list('configmap')
+      .map(
+        (c) =>
+          /outboundTrafficPolicy(?:\\n|[\s:{"])*mode"?\s*:\s*"?([A-Z_]+)/.exec(
+            c.fields['data'] ?? '',
+          )?.[1],
+      )
+      .find(Boolean);
+    const ns = pod?.namespace ?? proxy.namespace;
+    const inNs = registered.filter((r) => !r.entry.namespace || r.entry.namespace === ns);
+    out.push({
+      entry,
+      object: pod ? { kind: 'pod', name: pod.name, namespace: pod.namespace } : undefined,
+      workload,
+      fact: line.trim(),
+      groups: {
+        host: host ?? 'an external host',
+        blackhole: hole.at(-1)!.text.trim(),
+        mode_source: mode
+          ? ` (the mesh configuration sets outboundTrafficPolicy mode ${mode})`
+          : '',
+        entries: inNs.length
+          ? `; the ServiceEntries read register only ${[...new Set(inNs.map((r) => r.host))].join(', ')}`
+          : '; no ServiceEntry read registers it',
+        entry_ns: ns ?? '<namespace>',
+      },
+      where: 'log',
+      source: proxy.source,
     });
   }
   return out;

@@ -33,7 +33,7 @@ import {
   WEBSOCKET_DROPPED,
 } from './diagnose-r26b';
 import { namesToken } from './text';
-import { NO_HEALTHY_UPSTREAM } from './diagnose-r29a';
+import { BLACKHOLE, NO_HEALTHY_UPSTREAM } from './diagnose-r29a';
 import { helmNamespaceOf, helmReleaseOf } from './finding-vars-configuration';
 import { piledCronRuns } from './finding-vars-r21sched';
 import {
@@ -1172,6 +1172,44 @@ export class Gatherer {
   }
 
   /**
+   * (r29a) An app in the Istio mesh whose calls to an external host fail at once (EOF, reset):
+   * its sidecar's log (BlackHoleCluster: REGISTRY_ONLY), then the ServiceEntries of its
+   * namespace and the mesh configuration.
+   */
+  private async r29aMeshEgress(): Promise<void> {
+    const { model } = this;
+    const failing = model.logs.filter(
+      (l) =>
+        !l.previous &&
+        l.pod &&
+        l.lines.some((x) =>
+          /https?:\/\/(?:[a-z0-9-]+\.)+[a-z]{2,}[^\n]*?(?:EOF|reset)/i.test(x.text),
+        ),
+    );
+    const pods = failing
+      .map((l) => model.get('pod', l.pod!, l.namespace))
+      .filter((p): p is ObjectView => !!p && p.containers.some((c) => c.name === 'istio-proxy'))
+      .filter((p) => !model.logs.some((l) => l.pod === p.name && l.container === 'istio-proxy'));
+    await Promise.all(pods.slice(0, 1).map((p) => this.podLogs(p, 200, 'istio-proxy')));
+    const holed = model.logs.filter((l) => l.lines.some((x) => BLACKHOLE.test(x.text)));
+    for (const ns of [
+      ...new Set(holed.map((l) => l.namespace).filter((n): n is string => !!n)),
+    ].slice(0, 1)) {
+      if (!(await this.listKind('serviceentry', ns)))
+        await this.listKind('serviceentry', undefined);
+      await Promise.all(
+        model
+          .list('serviceentry')
+          .filter((e) => e.fields['hosts'] === undefined)
+          .slice(0, 4)
+          .map((e) => this.readWhole(e)),
+      );
+    }
+    if (holed.length && !model.get('configmap', 'istio', 'istio-system'))
+      await this.readWhole(named('configmap', 'istio', 'istio-system'));
+  }
+
+  /**
    * (r29a) A client that times out calling a Service: the Service read whole when its routing
    * (internalTrafficPolicy) is not known yet, and the nodes of its pods.
    */
@@ -1179,6 +1217,7 @@ export class Gatherer {
     const { model } = this;
     await this.r29aIstioSubsets();
     await this.r29aGatewayRoutes();
+    await this.r29aMeshEgress();
     const timeouts = model.logs
       .filter((l) => !l.previous)
       .flatMap((l) => l.lines.filter((x) => /i\/o timeout|timed? ?out/i.test(x.text)).slice(-5))

@@ -264,4 +264,57 @@ describe('round29 rules (r29a)', () => {
     const fine = await answer(world(true), ask, 'catalog');
     expect(fine).not.toMatch(/RefNotPermitted/);
   });
+
+  it('an app whose calls to an external host fail with EOF while its sidecar logs BlackHoleCluster: REGISTRY_ONLY and the unregistered host are named; with a ServiceEntry for the host and no black hole: no such cause', async () => {
+    const ns = 'billing';
+    const pod = 'invoicer-5c7d9b8f66-8fj2k';
+    const app = (m: number) =>
+      `{"time":"${new Date(NOW - m * 60_000).toISOString()}","level":"ERROR","msg":"submit failed","error":"Post \\"https://api.paybank.example/v2/transfers\\": EOF"}`;
+    const proxyLine = (m: number, hole: boolean) =>
+      hole
+        ? `[${new Date(NOW - m * 60_000).toISOString()}] "- - -" 0 - - - "-" 0 0 0 - "-" "-" "-" "-" "-" BlackHoleCluster - 34.117.59.81:443 10.60.3.44:43026 - -`
+        : `[${new Date(NOW - m * 60_000).toISOString()}] "- - -" 0 - - - "-" 1841 6120 214 - "-" "-" "-" "-" "34.117.59.81:443" outbound|443||api.paybank.example 10.60.3.44:41204 34.117.59.81:443 10.60.3.44:41204 - -`;
+    const world = (hole: boolean, hosts: string[]): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj('invoicer', ns, ['registry.example.com/invoicer:3.0.0'], 1, 1),
+        podObj({
+          name: pod,
+          ns,
+          labels: { app: 'invoicer', 'pod-template-hash': '5c7d9b8f66' },
+          owner: { kind: 'ReplicaSet', name: 'invoicer-5c7d9b8f66' },
+          boxes: [
+            { name: 'invoicer', image: 'registry.example.com/invoicer:3.0.0' },
+            { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.23.2' },
+          ],
+        }),
+        {
+          apiVersion: 'networking.istio.io/v1',
+          kind: 'ServiceEntry',
+          metadata: { name: 'paybank', namespace: ns },
+          spec: {
+            hosts,
+            location: 'MESH_EXTERNAL',
+            resolution: 'DNS',
+            ports: [{ number: 443, name: 'tls', protocol: 'TLS' }],
+          },
+        },
+      ],
+      logs: {
+        [`${pod}/invoicer`]: [20, 15, 10, 5].map(app).join('\n'),
+        [pod]: [20, 15, 10, 5].map(app).join('\n'),
+        [`${pod}/istio-proxy`]: [20, 15, 10, 5].map((m) => proxyLine(m, hole)).join('\n'),
+      },
+    });
+    const ask = 'invoicer fails every transfer to the bank since this morning';
+    const bad = await answer(world(true, ['api.sandbox.paybank.example']), ask, ns);
+    expect(bad).toMatch(/BlackHoleCluster/);
+    expect(bad).toMatch(/REGISTRY_ONLY/);
+    expect(bad).toMatch(/cannot call api\.paybank\.example/);
+    const fine = await answer(world(false, ['api.paybank.example']), ask, ns);
+    expect(fine).not.toMatch(/BlackHoleCluster/);
+    // the host is registered: the black hole is about another connection, not this host
+    const registered = await answer(world(true, ['*.paybank.example']), ask, ns);
+    expect(registered).not.toMatch(/cannot call api\.paybank\.example: its Istio sidecar/);
+  });
 });

@@ -142,6 +142,11 @@ const EXTRA_KINDS: Record<
     proper: 'DestinationRule',
     apiVersion: 'networking.istio.io/v1',
   },
+  serviceentry: {
+    kind: 'serviceentry',
+    proper: 'ServiceEntry',
+    apiVersion: 'networking.istio.io/v1',
+  },
   virtualservice: {
     kind: 'virtualservice',
     proper: 'VirtualService',
@@ -164,6 +169,8 @@ const EXTRA_WORDS: Record<string, string> = {
   destinationrules: 'destinationrule',
   virtualservice: 'virtualservice',
   virtualservices: 'virtualservice',
+  serviceentry: 'serviceentry',
+  serviceentries: 'serviceentry',
   certificates: 'certificate',
   certificate: 'certificate',
   cert: 'certificate',

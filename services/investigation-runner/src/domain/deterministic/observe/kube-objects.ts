@@ -609,6 +609,7 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
           .map((x) => ({ kind: str(x['kind']) ?? '', name: str(x['name']) ?? '' })),
       );
     }
+    if (kind === 'serviceentry') v.fields['hosts'] = arr(spec['hosts']).map(String).join(',');
     if (kind === 'virtualservice')
       v.fields['routes'] = JSON.stringify(
         arr(spec['http'])
