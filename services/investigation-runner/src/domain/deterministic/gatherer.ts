@@ -922,6 +922,7 @@ export class Gatherer {
     await this.gatherForIngressBackendsQuestion();
     await this.inspectR26b('question');
     await this.inspectR28b('question');
+    await this.inspectR29a('question');
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1102,7 +1103,7 @@ export class Gatherer {
     // ... round28 (r28b): the Service a busybox init container cannot look up
     await this.inspectR28b('logs');
     // ... round29 (r29a): what the Services the failing lines name route to
-    await this.inspectR29a();
+    await this.inspectR29a('logs');
   }
 
   /**
@@ -1213,8 +1214,37 @@ export class Gatherer {
    * (r29a) A client that times out calling a Service: the Service read whole when its routing
    * (internalTrafficPolicy) is not known yet, and the nodes of its pods.
    */
-  private async inspectR29a(): Promise<void> {
+  private async inspectR29a(stage: 'question' | 'logs'): Promise<void> {
     const { model } = this;
+    // "which nodes have a ready <x> pod?": the nodes, the namespace's pods and Services, the
+    // Services read whole when their traffic policy is not shown, the pods' nodes
+    if (stage === 'question') {
+      const q = this.scope.question;
+      if (q?.type !== 'ready_pods_by_node') return;
+      const ns = questionNamespace(q, model, this.scope);
+      if (!model.list('node').length) await this.listKind('node', undefined);
+      if (!model.list('pod', ns).length) await this.listKind('pod', ns);
+      if (!model.list('service', ns).length) await this.listKind('service', ns);
+      await Promise.all(
+        model
+          .list('service', ns)
+          .filter(
+            (s) =>
+              /LoadBalancer|NodePort/.test(s.fields['type'] ?? '') &&
+              s.fields['externalTrafficPolicy'] === undefined,
+          )
+          .slice(0, 2)
+          .map((s) => this.readWhole(s)),
+      );
+      await Promise.all(
+        model
+          .list('pod', ns)
+          .filter((p) => !p.node)
+          .slice(0, 6)
+          .map((p) => this.describe(p)),
+      );
+      return;
+    }
     await this.r29aIstioSubsets();
     await this.r29aGatewayRoutes();
     await this.r29aMeshEgress();

@@ -317,4 +317,51 @@ describe('round29 rules (r29a)', () => {
     const registered = await answer(world(true, ['*.paybank.example']), ask, ns);
     expect(registered).not.toMatch(/cannot call api\.paybank\.example: its Istio sidecar/);
   });
+
+  it('"which nodes have a ready controller pod?" behind a LoadBalancer with externalTrafficPolicy Local: the nodes with and without one, and why the others fail the health check; with policy Cluster: not called by design', async () => {
+    const ns = 'edge';
+    const nodes = ['node-1', 'node-2', 'node-3', 'node-4'];
+    const world = (policy: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        ...nodes.map((n) => ({
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: { name: n, labels: { 'kubernetes.io/hostname': n } },
+          status: { conditions: [{ type: 'Ready', status: 'True' }] },
+        })),
+        deploymentObj('edge-proxy', ns, ['registry.example.com/edge-proxy:1.0.0'], 3, 3),
+        serviceObj('edge-proxy', ns, { app: 'edge-proxy' }, 8443, {
+          spec: {
+            type: 'LoadBalancer',
+            externalTrafficPolicy: policy,
+            ...(policy === 'Local' ? { healthCheckNodePort: 31842 } : {}),
+          },
+        }),
+        ...[
+          ['a', 'node-1'],
+          ['b', 'node-1'],
+          ['c', 'node-3'],
+        ].map(([c, node]) =>
+          podObj({
+            name: `edge-proxy-5d4c8b7f96-${c}tq2m`,
+            ns,
+            node,
+            labels: { app: 'edge-proxy', 'pod-template-hash': '5d4c8b7f96' },
+            owner: { kind: 'ReplicaSet', name: 'edge-proxy-5d4c8b7f96' },
+            boxes: [{ name: 'proxy', image: 'registry.example.com/edge-proxy:1.0.0' }],
+          }),
+        ),
+      ],
+    });
+    const ask =
+      'the load balancer in front of edge-proxy shows only 2 of 4 instances healthy. which nodes actually have a ready edge-proxy pod?';
+    const local = await answer(world('Local'), ask, ns);
+    expect(local).toMatch(/node-1 \(2 ready pods/);
+    expect(local).toMatch(/node-3 \(1 ready pod/);
+    expect(local).toMatch(/node-2 and node-4 have none/);
+    expect(local).toMatch(/externalTrafficPolicy: Local \(healthCheckNodePort 31842\)/);
+    const cluster = await answer(world('Cluster'), ask, ns);
+    expect(cluster).not.toMatch(/by design/);
+  });
 });

@@ -1,6 +1,7 @@
 import { rotatedObjectQuestion } from './questions-r25b';
 import { ingressAnnotationQuestion } from './questions-r26b';
 import { qosQuestion } from './questions-r28b';
+import { readyPodsByNodeQuestion } from './questions-r29a';
 import type { InvestigationContextRecord } from '@inquest/store';
 import { kindOf } from './tool-profile';
 import { namesToken } from './text';
@@ -198,6 +199,8 @@ export type Question =
   | { type: 'workloads_without_irsa'; namespace?: string; near?: string[] }
   /** (r26b) which Ingresses set an annotation, and to what value */
   | { type: 'ingress_annotation'; key: string; namespace?: string; near?: string[] }
+  /** (r29a) which nodes have a ready pod of a workload (questions-r29a.ts) */
+  | { type: 'ready_pods_by_node'; namespace?: string; near?: string[] }
   /** (r28b) which pods are BestEffort / Burstable / Guaranteed (questions-r28b.ts) */
   | { type: 'pods_by_qos'; qos: string; namespace?: string; near?: string[] }
   /** "which pods on node X have a PersistentVolumeClaim mounted?" (questions-pods-config.ts) */
@@ -492,6 +495,8 @@ function parseQuestion(
   if (annotated) return annotated;
   const qos = qosQuestion(t, namespaces, nearWords(t));
   if (qos) return qos;
+  const byNode = readyPodsByNodeQuestion(t, namespaces, nearWords(t));
+  if (byNode) return byNode;
   const rotated = rotatedObjectQuestion(t, namespaces, subjects, now);
   if (rotated) return rotated;
   const meshOrExpansion = meshOrExpansionQuestion(t, namespaces, subjects, nearWords(t));
