@@ -17,10 +17,13 @@ export function readyPodsByNodeQuestion(
   near: string[],
 ): Question | undefined {
   if (/^\s*why\b/.test(t)) return undefined;
-  if (!/\bwhich (?:of the )?nodes?\b|\bwhat nodes?\b|\bon which nodes?\b/.test(t)) return undefined;
+  // "which nodes (actually) have a ready controller pod?": where a workload's ready pods are, not
+  // a count of pods per node ("which node runs the most pods")
+  if (/\b(?:most|least|fewest|how many)\b/.test(t)) return undefined;
   if (
-    !/\bready\b|\brunning\b|\bhave\b|\bhas\b|\bhost\b/.test(t) ||
-    !/\bpods?\b|\breplicas?\b/.test(t)
+    !/\b(?:which|what) (?:of the )?nodes?\b[^?.]*?\b(?:have|has|run|runs|host|hosts|with)\b[^?.]*?\bready\b[^?.]*?\bpods?\b/.test(
+      t,
+    )
   )
     return undefined;
   return { type: 'ready_pods_by_node', namespace: namespaces[0], near };

@@ -6,6 +6,7 @@
  * out; an Istio DestinationRule subset a VirtualService routes to while no pod carries its labels.
  */
 import { searchListExpansions } from './diagnose-r29a';
+import { readyPodsByNodeQuestion } from './questions-r29a';
 import {
   answerOf,
   apiTools,
@@ -361,6 +362,13 @@ describe('round29 rules (r29a)', () => {
     expect(local).toMatch(/node-3 \(1 ready pod/);
     expect(local).toMatch(/node-2 and node-4 have none/);
     expect(local).toMatch(/externalTrafficPolicy: Local \(healthCheckNodePort 31842\)/);
+    // a count of pods per node is another question
+    expect(
+      readyPodsByNodeQuestion('which node is running the most pods right now?', [], []),
+    ).toBeUndefined();
+    expect(
+      readyPodsByNodeQuestion('which nodes have a ready edge-proxy pod?', [], []),
+    ).toBeDefined();
     const cluster = await answer(world('Cluster'), ask, ns);
     expect(cluster).not.toMatch(/by design/);
   });
