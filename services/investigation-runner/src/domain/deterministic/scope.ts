@@ -557,9 +557,17 @@ function parseQuestion(
     /\b(?:still (?:broken|failing|down|an? (?:issue|problem)|happening|going on|erroring|affected)|(?:need|have) to do (?:something|anything)|anything (?:we need )?to do|(?:is|are) (?:it|they|\w[\w-]*) (?:ok|okay|fine|fixed|resolved|recovered|healthy) now)\b/i.test(
       message.slice(phrase.index + phrase[0].length),
     );
+  // (r29b) "X logs say 'Y' from last night. Do we have a memory problem there?" reports what was
+  // seen and asks whether it is a real problem: a health check, not a count of lines
+  const problemAsked =
+    phrase &&
+    !/\b(?:which|how many|how often|did|does|do)\b/i.test(message.slice(0, phrase.index)) &&
+    /\b(?:(?:do|does) (?:we|it|they|\w[\w-]*) (?:have|has) an? (?:real |actual )?(?:[\w-]+ )?(?:problem|issue|leak)|is (?:there|this|that|it) an? (?:real |actual )?(?:[\w-]+ )?(?:problem|issue)|should (?:we|i) (?:worry|be (?:worried|concerned))|(?:anything|something) to worry about)\b/i.test(
+      message.slice(phrase.index + phrase[0].length),
+    );
   // "how many 'could not serialize access' errors has X logged since 14:00?"
   const counted =
-    (reported || stillAsked ? null : phrase) ??
+    (reported || stillAsked || problemAsked ? null : phrase) ??
     /\bhow many\s+(?:times\s+)?["'`“‘]([^"'`”’]{3,120})["'`”’][^?]{0,60}\blog(?:ged|s)?\b/i.exec(
       message,
     );

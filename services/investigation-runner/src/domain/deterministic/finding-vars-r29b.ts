@@ -1,0 +1,61 @@
+/**
+ * (r29b) Template variables for the rules on application runtimes: what a careful engineer reads
+ * beside the line that matched — the max heap a JVM logged at start, and whether any flag sets it.
+ */
+import type { FindingContext } from './finding-vars';
+import { linesOf } from './finding-vars-configuration';
+import { quantity } from './model';
+
+type Vars = Record<string, string>;
+
+/** a flag that sets a JVM's max heap, in its environment or arguments */
+const JVM_HEAP_FLAG = /-Xmx\d|-XX:(?:MaxRAMPercentage|MaxRAM|MaxHeapSize|MaxRAMFraction)=/i;
+
+/** a JVM size ("512M", "2G", "1536m", "524288K") in bytes: the JVM's units are binary */
+const jvmBytes = (n: string, u: string): number =>
+  Number(n) *
+    ({ k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 } as Record<string, number>)[
+      u.toLowerCase()
+    ]! || Number(n);
+
+/**
+ * A JVM out of heap with no heap flag anywhere it is started from: the JVM sized its heap itself,
+ * at its default of 25% of the container memory limit. Its -Xlog:gc+init start line ("Heap Max
+ * Capacity: 512M") or -XX:+PrintFlagsFinal ("MaxHeapSize = 536870912") shows the cap it chose.
+ */
+function jvmDefaultHeap({ f, model, pods, pod, container }: FindingContext): Vars {
+  if (!/OutOfMemoryError|Java heap space/i.test(f.fact)) return {};
+  const set = Object.values(container?.env ?? {}).some((v) => JVM_HEAP_FLAG.test(v));
+  if (set) return {};
+  const lines = [pod, ...pods]
+    .filter((p, i, a) => p && a.indexOf(p) === i)
+    .flatMap((p) => linesOf(model, p!.name, p!.namespace));
+  // a -Xmx the JVM reported picking up (JAVA_TOOL_OPTIONS baked into the image) is a flag too
+  if (lines.some((l) => /Picked up \w*JAVA\w*OPTIONS:/.test(l) && JVM_HEAP_FLAG.test(l))) return {};
+  let cap: { text: string; bytes: number; line: string } | undefined;
+  for (const l of lines) {
+    const m =
+      /\bHeap Max Capacity: (\d+(?:\.\d+)?)([KMGT])\b/i.exec(l) ??
+      /\bMaxHeapSize\s*(?::=|=)\s*(\d+)()\b/.exec(l);
+    if (m) {
+      cap = {
+        text: m[2] ? `${m[1]}${m[2]}` : `${m[1]} bytes`,
+        bytes: jvmBytes(m[1]!, m[2] ?? ''),
+        line: m[0],
+      };
+      break;
+    }
+  }
+  const limit = quantity(container?.limits['memory']);
+  if (!cap || !limit) return {};
+  // the default: a quarter of the limit the JVM sees (allow rounding to the heap region size)
+  const share = cap.bytes / limit;
+  if (share < 0.23 || share > 0.27) return {};
+  return {
+    heap: ` (${cap.text}, the JVM's default max heap: 25% of the container limit, as no -Xmx or -XX:MaxRAMPercentage is set; its start log says "${cap.line}")`,
+  };
+}
+
+export const R29B_VARS: Record<string, (x: FindingContext) => Vars> = {
+  runtime_heap_exhausted: jvmDefaultHeap,
+};
