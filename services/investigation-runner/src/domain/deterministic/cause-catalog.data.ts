@@ -2944,6 +2944,27 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Make the selector of the Service {service} unique to its own pods{distinct_label}, or remove the shared label from the pod template of {other_workload}; the Endpoints then list only pods that serve port {target}.',
   },
   // ------------------------------------------------ end of: round28 (r28b)
+  // ------------------------------------------------ round29 (r29b): a process model that shares what it should not
+  // template variables: finding-vars-r29b.ts
+  {
+    // OpenSSL's "decryption failed or bad record mac" on a database connection (libpq/psycopg2):
+    // two processes use one TLS session, a connection opened before a pre-fork server (gunicorn
+    // --preload, uWSGI without lazy-apps, multiprocessing) forked its workers; they interleave
+    // on its stream and queries fail now and then, while the database is fine
+    id: 'db_tls_connection_shared_across_fork',
+    class: 'crashloop_panic',
+    title:
+      'a database connection opened before the workers fork is shared by them (TLS stream corrupted)',
+    role: 'cause',
+    // above panic (a traceback around the same line)
+    strength: 0.9,
+    on: ['log'],
+    text: '[^\\n]{0,120}SSL error: decryption failed or bad record mac[^\\n]{0,80}',
+    cause:
+      '{subject} fails some of its database queries with "{fact}": the TLS stream of the connection is corrupted because more than one process uses it. A connection (or pool) opened before the server forks its workers is inherited by every forked worker{fork_origin}; they write and read on the same TLS session, so requests fail intermittently (also as "SSL SYSCALL error: EOF detected") while the database itself is healthy',
+    fix: 'Open the database connections of {subject} in each worker after the fork: drop the preload{fork_fix}, or dispose the engine/pool in a post_fork hook (SQLAlchemy: engine.dispose(close=False)); then no two workers share a connection.',
+  },
+  // ------------------------------------------------ end of: round29 (r29b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

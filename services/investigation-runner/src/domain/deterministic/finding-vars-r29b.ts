@@ -56,6 +56,39 @@ function jvmDefaultHeap({ f, model, pods, pod, container }: FindingContext): Var
   };
 }
 
+/** gunicorn's --preload (or preload_app) in a container's environment or arguments */
+const PRELOAD = /(?:^|\s)--preload\b|\bpreload_app\s*=\s*True\b/;
+
+/** where a container sets gunicorn's preload: "--preload in GUNICORN_CMD_ARGS" */
+function preloadIn(env: Record<string, string> | undefined): string | undefined {
+  for (const [name, value] of Object.entries(env ?? {}))
+    if (PRELOAD.test(value)) return name === '__args' ? 'its arguments' : name;
+  return undefined;
+}
+
+/**
+ * A connection shared across a fork: where the app is loaded before the workers fork (gunicorn
+ * --preload), and the revision that added it when the previous ReplicaSet's template had none.
+ */
+function forkOrigin({ f, model, pod, container }: FindingContext): Vars {
+  const where = preloadIn(container?.env);
+  if (!where || !container) return {};
+  let added = '';
+  const rss = model
+    .list('replicaset', pod?.namespace)
+    .filter((r) => f.workload && model.workloadOf(r).name === f.workload)
+    .sort((a, b) => Number(b.fields['revision'] ?? 0) - Number(a.fields['revision'] ?? 0));
+  const [now, before] = rss;
+  const c = (r: typeof now) => r?.containers.find((x) => x.name === container.name);
+  if (now && before && preloadIn(c(now)?.env) && c(before) && !preloadIn(c(before)?.env))
+    added = ` (added in revision ${now.fields['revision'] ?? '?'}${now.fields['changeCause'] ? `, "${now.fields['changeCause']}"` : ''}; revision ${before.fields['revision'] ?? '?'} had none)`;
+  return {
+    fork_origin: `: ${where} sets gunicorn's --preload${added}, so the application is imported in the gunicorn master, which opens its database connection there before forking the workers`,
+    fork_fix: ` (--preload in ${where})`,
+  };
+}
+
 export const R29B_VARS: Record<string, (x: FindingContext) => Vars> = {
   runtime_heap_exhausted: jvmDefaultHeap,
+  db_tls_connection_shared_across_fork: forkOrigin,
 };
