@@ -2964,6 +2964,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} fails some of its database queries with "{fact}": the TLS stream of the connection is corrupted because more than one process uses it. A connection (or pool) opened before the server forks its workers is inherited by every forked worker{fork_origin}; they write and read on the same TLS session, so requests fail intermittently (also as "SSL SYSCALL error: EOF detected") while the database itself is healthy',
     fix: 'Open the database connections of {subject} in each worker after the fork: drop the preload{fork_fix}, or dispose the engine/pool in a post_fork hook (SQLAlchemy: engine.dispose(close=False)); then no two workers share a connection.',
   },
+  {
+    // uWSGI's own line when every worker is busy and connections overflow the socket's listen
+    // backlog (default 100): the ingress then times out connecting (504) and the readiness probe
+    // fails (503, no ready endpoints); CPU and memory are idle, the workers wait on something
+    id: 'uwsgi_listen_queue_full',
+    class: 'dependency_failure',
+    title: "the server's workers are all busy: its listen queue is full",
+    role: 'cause',
+    // above ingress_upstream_unavailable, whose 504s this explains
+    strength: 0.9,
+    on: ['log'],
+    text: '\\*\\*\\* uWSGI listen queue of socket [^\\n]{0,60}full !!! \\((?<queued>\\d+)/(?<backlog>\\d+)\\)[^\\n]*',
+    cause:
+      '{subject} cannot take new requests: all{uwsgi_workers} of its uWSGI workers are busy, so new connections wait in the socket\'s listen queue until it is full ("{fact}": {queued} queued of a backlog of {backlog}). Then connections are not accepted: the ingress times out connecting (504) and the readiness probe times out (503 once no endpoint is ready). A full queue means the workers do not free up: they are held by requests that do not finish{uwsgi_wait}',
+    fix: "Bound the time a worker can spend on one request in {subject}: a timeout on its outgoing calls{uwsgi_wait_fix} and uWSGI's harakiri; more workers/threads (or replicas) only buy time while the slow calls last.",
+  },
   // ------------------------------------------------ end of: round29 (r29b)
   // ---------------------------------------------------------------- symptoms
   {

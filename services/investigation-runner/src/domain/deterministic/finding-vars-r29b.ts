@@ -5,6 +5,7 @@
 import type { FindingContext } from './finding-vars';
 import { linesOf } from './finding-vars-configuration';
 import { quantity } from './model';
+import { clip } from './text';
 
 type Vars = Record<string, string>;
 
@@ -88,7 +89,44 @@ function forkOrigin({ f, model, pod, container }: FindingContext): Vars {
   };
 }
 
+/**
+ * What a full uWSGI listen queue's workers wait on: the number of workers it spawned, and the
+ * service its own lines say a call to still waits on / timed out ("stock-feed call still
+ * waiting", url http://stock-feed.inventory.svc...:8080/...).
+ */
+function uwsgiWait({ model, pods, pod, container }: FindingContext): Vars {
+  const lines = [pod, ...pods]
+    .filter((p, i, a) => p && a.indexOf(p) === i)
+    .flatMap((p) => linesOf(model, p!.name, p!.namespace));
+  const vars: Vars = {};
+  const spawned = new Set(
+    lines.map((l) => /spawned uWSGI worker (\d+)\b/.exec(l)?.[1]).filter((x): x is string => !!x),
+  );
+  const configured = Object.entries(container?.env ?? {}).find(([k]) =>
+    /^UWSGI_(?:PROCESSES|WORKERS)$/i.test(k),
+  )?.[1];
+  const n = /^\d+$/.test(configured ?? '') ? configured : spawned.size ? String(spawned.size) : '';
+  if (n) vars['uwsgi_workers'] = ` ${n}`;
+  const hosts = new Map<string, { n: number; line: string }>();
+  for (const l of lines) {
+    if (!/still waiting|timed? ?out|timeout|slow|elapsed|waiting for|hung|stuck/i.test(l)) continue;
+    const m = /\bhttps?:\/\/([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9.-]+)?(?::\d+)?/i.exec(l);
+    if (!m) continue;
+    const h = hosts.get(m[1]!) ?? { n: 0, line: l };
+    h.n++;
+    hosts.set(m[1]!, h);
+  }
+  const top = [...hosts].sort((a, b) => b[1].n - a[1].n)[0];
+  if (top) {
+    vars['uwsgi_wait'] =
+      `: ${top[1].n} of its lines show workers waiting on calls to ${top[0]} ("${clip(top[1].line.replace(/^\S*\d{4}-\d\d-\d\dT\S*\s*/, ''), 200)}"), so the slow ${top[0]} holds every worker`;
+    vars['uwsgi_wait_fix'] = ` to ${top[0]}`;
+  }
+  return vars;
+}
+
 export const R29B_VARS: Record<string, (x: FindingContext) => Vars> = {
   runtime_heap_exhausted: jvmDefaultHeap,
   db_tls_connection_shared_across_fork: forkOrigin,
+  uwsgi_listen_queue_full: uwsgiWait,
 };
