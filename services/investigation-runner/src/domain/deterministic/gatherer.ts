@@ -921,6 +921,7 @@ export class Gatherer {
     await this.gatherForIngressBackendsQuestion();
     await this.inspectR26b('question');
     await this.inspectR28b('question');
+    await this.gatherForJvmHeapR29b();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1130,6 +1131,33 @@ export class Gatherer {
       'pod',
       questionNamespace(q, this.model, this.scope),
       (p) => !qosOf(p),
+    );
+  }
+
+  /**
+   * Round29 (r29b): "which Java workloads set no heap size": the namespace's pods, each read whole
+   * when the listing does not show its containers' environment, and the log of one pod of each
+   * workload (the JVM's "Picked up JAVA_TOOL_OPTIONS" line, a Java app's start line).
+   */
+  private async gatherForJvmHeapR29b(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'jvm_default_heap') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    await this.readForQuestion(
+      'pod',
+      ns,
+      (p) => !p.containers.length || p.containers.every((c) => !Object.keys(c.env).length),
+    );
+    const one = new Map<string, ObjectView>();
+    for (const p of this.model.list('pod', ns).filter((p) => !ns || p.namespace === ns)) {
+      const w = this.model.workloadOf(p);
+      if (!one.has(`${w.kind}/${w.name}`)) one.set(`${w.kind}/${w.name}`, p);
+    }
+    await Promise.all(
+      [...one.values()]
+        .filter((p) => !this.model.logs.some((l) => l.pod === p.name))
+        .slice(0, Math.max(4, Math.min(12, this.budget - 4)))
+        .map((p) => this.podLogs(p, 200)),
     );
   }
 

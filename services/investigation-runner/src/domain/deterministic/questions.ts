@@ -34,6 +34,7 @@ import { gitopsUnmanaged } from './questions-r24b';
 import { podsHoldingOldValue } from './questions-r25b';
 import { ingressesWithAnnotation } from './questions-r26b';
 import { podsByQos } from './questions-r28b';
+import { jvmWithoutHeap } from './questions-r29b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 import { pvcRetention } from './questions-r28a';
@@ -348,6 +349,8 @@ export function answerQuestion(
       return ingressesWithAnnotation(model, questionNamespace(q, model, scope), q.key);
     case 'pods_by_qos':
       return podsByQos(model, questionNamespace(q, model, scope), q.qos);
+    case 'jvm_default_heap':
+      return jvmWithoutHeap(model, questionNamespace(q, model, scope));
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';
