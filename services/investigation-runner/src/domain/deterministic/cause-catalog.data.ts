@@ -2944,6 +2944,23 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Make the selector of the Service {service} unique to its own pods{distinct_label}, or remove the shared label from the pod template of {other_workload}; the Endpoints then list only pods that serve port {target}.',
   },
   // ------------------------------------------------ end of: round28 (r28b)
+  // ------------------------------------------------ round29 (r29c): a secret store, a node pool and a mount target that refuse
+  {
+    // the Vault agent (injector init container / sidecar) logs in, but Vault answers 403 on the
+    // template's read of a KV v2 path (<mount>/data/<name>): the policy of its role does not grant
+    // that path; a policy written as <mount>/<name>/* (the KV v1 form) never matches KV v2's API path
+    id: 'vault_kv2_read_denied',
+    class: 'rbac_denied',
+    title: 'Vault refuses the agent\'s read of a KV v2 secret: its policy does not grant the data/ path',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'vault\\.read\\((?<vault_mount>[\\w.-]+)/data/(?<vault_rest>[^)\\s]+)\\): permission denied',
+    cause:
+      '{subject} cannot get its secrets from Vault: the Vault agent reads {vault_mount}/data/{vault_rest} and Vault answers 403 permission denied ("{fact}"), so the template is never rendered and the agent container exits. The Vault policy of the role the agent logs in with does not grant read on that path. {vault_mount}/ is a KV v2 engine (its API path has data/ after the mount): a policy must name path "{vault_mount}/data/...", and a policy path "{vault_mount}/<name>/*" without data/ (the KV v1 form) does not match it',
+    fix: 'Grant read on "{vault_mount}/data/{vault_rest}" in the Vault policy of the role of {subject} (for KV v2: path "{vault_mount}/data/<name>/*", and "{vault_mount}/metadata/<name>/*" to list), write the policy again (vault policy write); the agent then renders its template at the next start.',
+  },
+  // ------------------------------------------------ end of: round29 (r29c)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',
