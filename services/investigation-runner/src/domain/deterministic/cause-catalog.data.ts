@@ -2960,6 +2960,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} cannot get its secrets from Vault: the Vault agent reads {vault_mount}/data/{vault_rest} and Vault answers 403 permission denied ("{fact}"), so the template is never rendered and the agent container exits. The Vault policy of the role the agent logs in with does not grant read on that path. {vault_mount}/ is a KV v2 engine (its API path has data/ after the mount): a policy must name path "{vault_mount}/data/...", and a policy path "{vault_mount}/<name>/*" without data/ (the KV v1 form) does not match it',
     fix: 'Grant read on "{vault_mount}/data/{vault_rest}" in the Vault policy of the role of {subject} (for KV v2: path "{vault_mount}/data/<name>/*", and "{vault_mount}/metadata/<name>/*" to list), write the policy again (vault policy write); the agent then renders its template at the next start.',
   },
+  {
+    // Karpenter launches no node for pending pods when every instance type that would fit takes
+    // its NodePool past spec.limits: the pods stay Pending (Insufficient cpu on the nodes there
+    // are) while the autoscaler is healthy
+    id: 'karpenter_nodepool_limits',
+    class: 'pending_scheduling',
+    title: 'Karpenter adds no node: the NodePool is at its spec.limits',
+    role: 'cause',
+    strength: 0.95,
+    on: ['event', 'log'],
+    text: 'all available instance types exceed limits for nodepool:? \\\\?"(?<nodepool>[\\w.-]+)\\\\?"',
+    cause:
+      '{subject} has pods that stay Pending because Karpenter will not add a node for them: NodePool {nodepool} would exceed its limits ("{fact}"){nodepool_limits}. Every instance type that fits the pods would take the NodePool past spec.limits, so no NodeClaim is created and the scheduler finds no room on the nodes there are (Insufficient cpu/memory)',
+    fix: '{nodepool_fix} (kubectl edit nodepool {nodepool}) or add a second NodePool for these pods; Karpenter then launches a node and the pending pods schedule.',
+  },
   // ------------------------------------------------ end of: round29 (r29c)
   // ---------------------------------------------------------------- symptoms
   {
