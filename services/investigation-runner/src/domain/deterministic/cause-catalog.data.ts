@@ -2951,7 +2951,8 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     // that path; a policy written as <mount>/<name>/* (the KV v1 form) never matches KV v2's API path
     id: 'vault_kv2_read_denied',
     class: 'rbac_denied',
-    title: 'Vault refuses the agent\'s read of a KV v2 secret: its policy does not grant the data/ path',
+    title:
+      "Vault refuses the agent's read of a KV v2 secret: its policy does not grant the data/ path",
     role: 'cause',
     strength: 0.95,
     on: ['log'],
