@@ -2945,6 +2945,7 @@ export const CAUSE_CATALOG: CauseEntry[] = [
   },
   // ------------------------------------------------ end of: round28 (r28b)
   // ------------------------------------------------ round29 (r29c): a secret store, a node pool and a mount target that refuse
+  // the variables of these rules: finding-vars-r29c.ts; the finding that compares objects: diagnose-r29c.ts
   {
     // the Vault agent (injector init container / sidecar) logs in, but Vault answers 403 on the
     // template's read of a KV v2 path (<mount>/data/<name>): the policy of its role does not grant
@@ -2975,6 +2976,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     cause:
       '{subject} has pods that stay Pending because Karpenter will not add a node for them: NodePool {nodepool} would exceed its limits ("{fact}"){nodepool_limits}. Every instance type that fits the pods would take the NodePool past spec.limits, so no NodeClaim is created and the scheduler finds no room on the nodes there are (Insufficient cpu/memory)',
     fix: '{nodepool_fix} (kubectl edit nodepool {nodepool}) or add a second NodePool for these pods; Karpenter then launches a node and the pending pods schedule.',
+  },
+  {
+    // an NFS-backed CSI volume (EFS, Filestore, an NFS server) whose mount times out on some nodes:
+    // the CSI node plugin there cannot reach the file system's port 2049 (a security group or
+    // firewall that does not allow those nodes); found by diagnose-r29c.ts
+    id: 'nfs_mount_timeout_on_nodes',
+    class: 'dependency_failure',
+    title: 'an NFS/EFS volume cannot be mounted on some nodes: NFS (TCP 2049) times out from them',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} cannot mount its NFS/EFS volume on some nodes: the mount times out (FailedMount: DeadlineExceeded) and the CSI node plugin there says why ("{fact}"){nfs_where}. A connection that times out (not refused) to {nfs_target} is traffic dropped on the way: the security group (firewall) of the file system\'s mount targets does not allow NFS (TCP 2049) from {nfs_from}, so the pods stay ContainerCreating',
+    fix: "Allow inbound TCP 2049 to the mount targets' security group (or the NFS server's firewall) from {nfs_from}; the kubelet retries the mount and the pods start. Until then, cordon those nodes so the pods schedule where the mount works.",
   },
   // ------------------------------------------------ end of: round29 (r29c)
   // ---------------------------------------------------------------- symptoms

@@ -23,6 +23,7 @@ import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
+import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -1378,6 +1379,29 @@ export class Gatherer {
     for (const name of pools.slice(0, 2))
       if (!this.model.get('nodepool', name)?.fields['limits'])
         await this.readOrDescribe(named('nodepool', name));
+    // a CSI mount that timed out (DeadlineExceeded): the CSI node plugin on that node says why
+    const nodes = [
+      ...new Set(
+        this.model.events
+          .filter((e) => e.object?.kind === 'pod' && CSI_MOUNT_DEADLINE.test(e.message))
+          .flatMap((e) => this.model.get('pod', e.object!.name, e.namespace)?.node ?? []),
+      ),
+    ].slice(0, 2);
+    if (!nodes.length) return;
+    if (
+      !nodes.every((n) =>
+        this.model.list('pod').some((p) => p.node === n && CSI_NODE_PLUGIN.test(p.name)),
+      )
+    )
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'kube-system', wide: true },
+        { kind: 'pod', namespace: 'kube-system' },
+      );
+    const plugins = nodes
+      .flatMap((n) => podsOnNode(this.model.list('pod'), n, CSI_NODE_PLUGIN, this.now).slice(0, 1))
+      .filter((p) => !this.inspected.has(viewKey(p)));
+    await Promise.all(plugins.map((p) => this.inspect(p)));
   }
 
   private async inspectRolloutsAndScaling(): Promise<void> {

@@ -3,6 +3,8 @@
  * in finding-vars-r29c.ts), one test per rule, each with a near miss where it must not fire: the
  * Vault agent refused (403) a read of a KV v2 path (the policy lacks the data/ path); Karpenter
  * adds no node because the NodePool the refusal names is at its spec.limits (the NodePool read);
+ * an NFS/EFS volume whose mount times out on the nodes of one group (the CSI node plugin's line
+ * there, diagnose-r29c.ts);
  * "rotated ... and external-secrets refreshed X: which workloads need a restart?" asks about X.
  */
 import { scopeIncident } from './scope';
@@ -163,6 +165,103 @@ describe('round29 rules (r29c): a secret store and a node pool that refuse', () 
     );
     expect(near).toContain('Insufficient cpu');
     expect(near).not.toMatch(/NodePool|spec\.limits/);
+  });
+  it('an NFS volume whose mount times out on the nodes of one group: the CSI plugin line, port 2049 and the node groups; a plugin that says something else: not this rule', async () => {
+    const ns = 'docs';
+    const app = 'renderer';
+    const node = (name: string, group: string, days: number): Obj => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name,
+        creationTimestamp: ago(60 * 24 * days),
+        labels: { 'eks.amazonaws.com/nodegroup': group, 'kubernetes.io/hostname': name },
+      },
+      spec: {},
+      status: {
+        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
+        allocatable: { cpu: '4', memory: '16Gi', pods: '58' },
+      },
+    });
+    const appPod = (suffix: string, nodeName: string, running: boolean) =>
+      podObj({
+        name: `${app}-7c9d8f6b5-${suffix}`,
+        ns,
+        labels: { app },
+        owner: { kind: 'ReplicaSet', name: `${app}-7c9d8f6b5` },
+        node: nodeName,
+        phase: running ? 'Running' : 'Pending',
+        scheduled: true,
+        created: running ? 60 * 24 : 50,
+        boxes: [
+          {
+            name: app,
+            image: `registry.example.com/${app}:1.4.0`,
+            ...(running
+              ? {}
+              : { ready: false, state: { waiting: { reason: 'ContainerCreating' } } }),
+          },
+        ],
+      });
+    const plugin = (suffix: string, nodeName: string) =>
+      podObj({
+        name: `nfs-csi-node-${suffix}`,
+        ns: 'kube-system',
+        labels: { app: 'nfs-csi-node' },
+        owner: { kind: 'DaemonSet', name: 'nfs-csi-node' },
+        node: nodeName,
+        boxes: [{ name: 'nfs-plugin', image: 'registry.example.com/nfs-csi:2.1.0' }],
+      });
+    const failing = { kind: 'Pod', name: `${app}-7c9d8f6b5-b2c3d` };
+    const world = (pluginLog: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('kube-system'),
+        node('node-old-1', 'workers-v1', 90),
+        node('node-new-1', 'workers-v2', 0.05),
+        deploymentObj(app, ns, [`registry.example.com/${app}:1.4.0`], 2, 1),
+        appPod('a1b2c', 'node-old-1', true),
+        appPod('b2c3d', 'node-new-1', false),
+        plugin('x1y2z', 'node-old-1'),
+        plugin('q7w8e', 'node-new-1'),
+      ],
+      events: [
+        warningEvent(
+          ns,
+          failing,
+          'FailedMount',
+          'MountVolume.SetUp failed for volume "pvc-0a1b2c3d" : rpc error: code = DeadlineExceeded desc = context deadline exceeded',
+          45,
+          1,
+          20,
+        ),
+      ],
+      logs: { 'nfs-csi-node-q7w8e': pluginLog },
+    });
+    const ask = `${app} in ${ns}: one pod has been ContainerCreating for 45 minutes, why?`;
+    const timeout = stamped([
+      [45, 'I1112 node.go:188] NodePublishVolume: mounting fs-1:/ with options [tls]'],
+      [
+        43,
+        'ERROR - Failed to establish TLS tunnel to 10.20.30.40:2049: connection timed out after 120 seconds',
+      ],
+      [43, 'ERROR - Mount failed: mount.nfs4: Connection timed out'],
+    ]);
+    const run = await investigateAt(apiTools(world(timeout)), ask, NOW, ns);
+    const answer = answerOf(run.result);
+    expect(answer).toContain('10.20.30.40:2049: connection timed out');
+    expect(answer).toContain('TCP 2049');
+    expect(answer).toContain('node group workers-v2 (new nodes');
+    expect(answer).toContain('on node group workers-v1 mounts the same volume');
+
+    const denied = stamped([
+      [
+        43,
+        'E1112 mount_linux.go:230] Mount failed: mount.nfs4: access denied by server while mounting fs-1:/',
+      ],
+    ]);
+    const near = answerOf((await investigateAt(apiTools(world(denied)), ask, NOW, ns)).result);
+    expect(near).not.toMatch(/TCP 2049|security group/);
   });
 });
 
