@@ -24,6 +24,7 @@ import { r26cFindings } from './diagnose-r26c';
 import { r24aFindings } from './diagnose-r24a';
 import { r26bFindings } from './diagnose-r26b';
 import { r28bFindings } from './diagnose-r28b';
+import { r29cFindings } from './diagnose-r29c';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { issuerHeldWorkload, refusedIngress } from './finding-vars-r27b';
 import { namesToken } from './text';
@@ -451,6 +452,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     r26cFindings,
     r26bFindings,
     r28bFindings,
+    r29cFindings,
   ])
     for (const f of find(model, entries)) push(f);
   return out;

@@ -5,6 +5,7 @@ import { configMapsOf, jsonField, quantity, servicePorts, type ClusterModel } fr
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip, HOSTS, hostOf } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
+import { R29C_VARS } from './finding-vars-r29c';
 import { R28A_VARS } from './finding-vars-r28a';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R22J_VARS } from './finding-vars-r22j';
@@ -1647,6 +1648,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R26A_VARS,
   ...R27B_VARS,
   ...R29B_VARS,
+  ...R29C_VARS,
 };
 
 /** The same, by the entry's class. */

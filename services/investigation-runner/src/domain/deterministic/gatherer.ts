@@ -23,6 +23,7 @@ import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
+import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -167,6 +168,9 @@ const CUSTOM_METRIC_MISSING = /FailedGet(?:Pods|Object)Metric|could not find the
 /** (r24b) the kubelet's CreateContainerConfigError for a Secret that does not exist */
 const SECRET_NOT_FOUND = /\bsecret "[^"]+" not found/i;
 /** An object known by name only (named in the request, a backend an Ingress names). */
+/** (r29c) Karpenter's refusal to grow a NodePool past its spec.limits */
+export const NODEPOOL_LIMITS = /exceed limits for nodepool:? \\?"([\w.-]+)\\?"/;
+
 const named = (kind: string, name: string, namespace?: string): ObjectView => ({
   ...newObject(kind, name, 'scope'),
   namespace,
@@ -1036,6 +1040,8 @@ export class Gatherer {
     // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
     await this.inspectCapacityHoldersAndScaleDowns(text);
     await this.inspectR28a(text);
+    // (r29c) the object a refusal names: the Karpenter NodePool at its limits
+    await this.r29cReadWhatRefuses();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1385,6 +1391,47 @@ export class Gatherer {
    * Ingresses of their namespace (the health check path they set) and a held pod's log; a Job
    * the message names that failed in another namespace than the one in scope: its pods' logs.
    */
+  /**
+   * (r29c) Karpenter refuses to launch a node for a pending pod when its NodePool is at its
+   * spec.limits ("all available instance types exceed limits for nodepool: \"general\""): the
+   * NodePool itself says which limit and how much its nodes already hold (status.resources).
+   */
+  private async r29cReadWhatRefuses(): Promise<void> {
+    const pools = [
+      ...new Set(
+        this.model.events
+          .map((e) => NODEPOOL_LIMITS.exec(e.message)?.[1])
+          .filter((x): x is string => !!x),
+      ),
+    ];
+    for (const name of pools.slice(0, 2))
+      if (!this.model.get('nodepool', name)?.fields['limits'])
+        await this.readOrDescribe(named('nodepool', name));
+    // a CSI mount that timed out (DeadlineExceeded): the CSI node plugin on that node says why
+    const nodes = [
+      ...new Set(
+        this.model.events
+          .filter((e) => e.object?.kind === 'pod' && CSI_MOUNT_DEADLINE.test(e.message))
+          .flatMap((e) => this.model.get('pod', e.object!.name, e.namespace)?.node ?? []),
+      ),
+    ].slice(0, 2);
+    if (!nodes.length) return;
+    if (
+      !nodes.every((n) =>
+        this.model.list('pod').some((p) => p.node === n && CSI_NODE_PLUGIN.test(p.name)),
+      )
+    )
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'kube-system', wide: true },
+        { kind: 'pod', namespace: 'kube-system' },
+      );
+    const plugins = nodes
+      .flatMap((n) => podsOnNode(this.model.list('pod'), n, CSI_NODE_PLUGIN, this.now).slice(0, 1))
+      .filter((p) => !this.inspected.has(viewKey(p)));
+    await Promise.all(plugins.map((p) => this.inspect(p)));
+  }
+
   private async inspectRolloutsAndScaling(): Promise<void> {
     const { model } = this;
     const jobs: Promise<unknown>[] = [];

@@ -136,6 +136,13 @@ const EXTRA_KINDS: Record<
     apiVersion: 'karpenter.k8s.aws/v1',
     namespaced: false,
   },
+  // r29c: the NodePool whose spec.limits Karpenter refuses to exceed
+  nodepool: {
+    kind: 'nodepool',
+    proper: 'NodePool',
+    apiVersion: 'karpenter.sh/v1',
+    namespaced: false,
+  },
 };
 const EXTRA_WORDS: Record<string, string> = {
   certificates: 'certificate',
@@ -159,6 +166,8 @@ const EXTRA_WORDS: Record<string, string> = {
   nodeclaims: 'nodeclaim',
   ec2nodeclass: 'ec2nodeclass',
   ec2nodeclasses: 'ec2nodeclass',
+  nodepool: 'nodepool',
+  nodepools: 'nodepool',
 };
 
 /** singular lower-case kind of a word ("pods", "po", "Pod", "deployment.apps" -> pod, deployment) */
