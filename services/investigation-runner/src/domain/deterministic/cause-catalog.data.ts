@@ -2944,6 +2944,91 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Make the selector of the Service {service} unique to its own pods{distinct_label}, or remove the shared label from the pod template of {other_workload}; the Endpoints then list only pods that serve port {target}.',
   },
   // ------------------------------------------------ end of: round28 (r28b)
+  // ------------------------------------------------ round29 (r29b): a process model that shares what it should not
+  // template variables: finding-vars-r29b.ts
+  {
+    // OpenSSL's "decryption failed or bad record mac" on a database connection (libpq/psycopg2):
+    // two processes use one TLS session, a connection opened before a pre-fork server (gunicorn
+    // --preload, uWSGI without lazy-apps, multiprocessing) forked its workers; they interleave
+    // on its stream and queries fail now and then, while the database is fine
+    id: 'db_tls_connection_shared_across_fork',
+    class: 'crashloop_panic',
+    title:
+      'a database connection opened before the workers fork is shared by them (TLS stream corrupted)',
+    role: 'cause',
+    // above panic (a traceback around the same line)
+    strength: 0.9,
+    on: ['log'],
+    text: '[^\\n]{0,120}SSL error: decryption failed or bad record mac[^\\n]{0,80}',
+    cause:
+      '{subject} fails some of its database queries with "{fact}": the TLS stream of the connection is corrupted because more than one process uses it. A connection (or pool) opened before the server forks its workers is inherited by every forked worker{fork_origin}; they write and read on the same TLS session, so requests fail intermittently (also as "SSL SYSCALL error: EOF detected") while the database itself is healthy',
+    fix: 'Open the database connections of {subject} in each worker after the fork: drop the preload{fork_fix}, or dispose the engine/pool in a post_fork hook (SQLAlchemy: engine.dispose(close=False)); then no two workers share a connection.',
+  },
+  {
+    // uWSGI's own line when every worker is busy and connections overflow the socket's listen
+    // backlog (default 100): the ingress then times out connecting (504) and the readiness probe
+    // fails (503, no ready endpoints); CPU and memory are idle, the workers wait on something
+    id: 'uwsgi_listen_queue_full',
+    class: 'dependency_failure',
+    title: "the server's workers are all busy: its listen queue is full",
+    role: 'cause',
+    // above ingress_upstream_unavailable, whose 504s this explains
+    strength: 0.9,
+    on: ['log'],
+    text: '\\*\\*\\* uWSGI listen queue of socket [^\\n]{0,60}full !!! \\((?<queued>\\d+)/(?<backlog>\\d+)\\)[^\\n]*',
+    cause:
+      '{subject} cannot take new requests: all{uwsgi_workers} of its uWSGI workers are busy, so new connections wait in the socket\'s listen queue until it is full ("{fact}": {queued} queued of a backlog of {backlog}). Then connections are not accepted: the ingress times out connecting (504) and the readiness probe times out (503 once no endpoint is ready). A full queue means the workers do not free up: they are held by requests that do not finish{uwsgi_wait}',
+    fix: "Bound the time a worker can spend on one request in {subject}: a timeout on its outgoing calls{uwsgi_wait_fix} and uWSGI's harakiri; more workers/threads (or replicas) only buy time while the slow calls last.",
+  },
+  // ------------------------------------------------ end of: round29 (r29b)
+  // ------------------------------------------------ round29 (r29c): a secret store, a node pool and a mount target that refuse
+  // the variables of these rules: finding-vars-r29c.ts; the finding that compares objects: diagnose-r29c.ts
+  {
+    // the Vault agent (injector init container / sidecar) logs in, but Vault answers 403 on the
+    // template's read of a KV v2 path (<mount>/data/<name>): the policy of its role does not grant
+    // that path; a policy written as <mount>/<name>/* (the KV v1 form) never matches KV v2's API path
+    id: 'vault_kv2_read_denied',
+    class: 'rbac_denied',
+    title:
+      "Vault refuses the agent's read of a KV v2 secret: its policy does not grant the data/ path",
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'vault\\.read\\((?<vault_mount>[\\w.-]+)/data/(?<vault_rest>[^)\\s]+)\\): permission denied',
+    cause:
+      '{subject} cannot get its secrets from Vault: the Vault agent reads {vault_mount}/data/{vault_rest} and Vault answers 403 permission denied ("{fact}"), so the template is never rendered and the agent container exits. The Vault policy of the role the agent logs in with does not grant read on that path. {vault_mount}/ is a KV v2 engine (its API path has data/ after the mount): a policy must name path "{vault_mount}/data/...", and a policy path "{vault_mount}/<name>/*" without data/ (the KV v1 form) does not match it',
+    fix: 'Grant read on "{vault_mount}/data/{vault_rest}" in the Vault policy of the role of {subject} (for KV v2: path "{vault_mount}/data/<name>/*", and "{vault_mount}/metadata/<name>/*" to list), write the policy again (vault policy write); the agent then renders its template at the next start.',
+  },
+  {
+    // Karpenter launches no node for pending pods when every instance type that would fit takes
+    // its NodePool past spec.limits: the pods stay Pending (Insufficient cpu on the nodes there
+    // are) while the autoscaler is healthy
+    id: 'karpenter_nodepool_limits',
+    class: 'pending_scheduling',
+    title: 'Karpenter adds no node: the NodePool is at its spec.limits',
+    role: 'cause',
+    strength: 0.95,
+    on: ['event', 'log'],
+    text: 'all available instance types exceed limits for nodepool:? \\\\?"(?<nodepool>[\\w.-]+)\\\\?"',
+    cause:
+      '{subject} has pods that stay Pending because Karpenter will not add a node for them: NodePool {nodepool} would exceed its limits ("{fact}"){nodepool_limits}. Every instance type that fits the pods would take the NodePool past spec.limits, so no NodeClaim is created and the scheduler finds no room on the nodes there are (Insufficient cpu/memory)',
+    fix: '{nodepool_fix} (kubectl edit nodepool {nodepool}) or add a second NodePool for these pods; Karpenter then launches a node and the pending pods schedule.',
+  },
+  {
+    // an NFS-backed CSI volume (EFS, Filestore, an NFS server) whose mount times out on some nodes:
+    // the CSI node plugin there cannot reach the file system's port 2049 (a security group or
+    // firewall that does not allow those nodes); found by diagnose-r29c.ts
+    id: 'nfs_mount_timeout_on_nodes',
+    class: 'dependency_failure',
+    title: 'an NFS/EFS volume cannot be mounted on some nodes: NFS (TCP 2049) times out from them',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} cannot mount its NFS/EFS volume on some nodes: the mount times out (FailedMount: DeadlineExceeded) and the CSI node plugin there says why ("{fact}"){nfs_where}. A connection that times out (not refused) to {nfs_target} is traffic dropped on the way: the security group (firewall) of the file system\'s mount targets does not allow NFS (TCP 2049) from {nfs_from}, so the pods stay ContainerCreating',
+    fix: "Allow inbound TCP 2049 to the mount targets' security group (or the NFS server's firewall) from {nfs_from}; the kubelet retries the mount and the pods start. Until then, cordon those nodes so the pods schedule where the mount works.",
+  },
+  // ------------------------------------------------ end of: round29 (r29c)
   // ------------------------------------------------ round29 (r29a): DNS search lists, node-local Services
   // the findings of these rules: diagnose-r29a.ts
   {

@@ -25,6 +25,7 @@ import { r24aFindings } from './diagnose-r24a';
 import { r26bFindings } from './diagnose-r26b';
 import { r28bFindings } from './diagnose-r28b';
 import { r29aFindings, searchListExpansions } from './diagnose-r29a';
+import { r29cFindings } from './diagnose-r29c';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { issuerHeldWorkload, refusedIngress } from './finding-vars-r27b';
 import { namesToken } from './text';
@@ -456,6 +457,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     r26bFindings,
     r28bFindings,
     r29aFindings,
+    r29cFindings,
   ])
     for (const f of find(model, entries)) push(f);
   return out;

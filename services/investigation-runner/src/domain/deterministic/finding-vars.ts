@@ -5,6 +5,7 @@ import { configMapsOf, jsonField, quantity, servicePorts, type ClusterModel } fr
 import { newObject, type ContainerView, type ObjectView } from './observe/views';
 import { clip, HOSTS, hostOf } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
+import { R29C_VARS } from './finding-vars-r29c';
 import { R28A_VARS } from './finding-vars-r28a';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R22J_VARS } from './finding-vars-r22j';
@@ -18,6 +19,7 @@ import { R25A_VARS } from './finding-vars-r25a';
 import { R26A_VARS } from './finding-vars-r26a';
 import { scheduledNode } from './diagnose-r27a';
 import { R27B_VARS } from './finding-vars-r27b';
+import { R29B_VARS } from './finding-vars-r29b';
 
 /** the runtime heap cap a container sets: V8's --max-old-space-size, the JVM's -Xmx or RAM share */
 const HEAP_FLAG = /--max-old-space-size=\d+|-Xmx\d+[kmgt]?|-XX:MaxRAMPercentage=[\d.]+/i;
@@ -1645,6 +1647,8 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R25A_VARS,
   ...R26A_VARS,
   ...R27B_VARS,
+  ...R29B_VARS,
+  ...R29C_VARS,
 };
 
 /** The same, by the entry's class. */

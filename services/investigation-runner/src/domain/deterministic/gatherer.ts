@@ -23,6 +23,7 @@ import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
+import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -168,6 +169,9 @@ const CUSTOM_METRIC_MISSING = /FailedGet(?:Pods|Object)Metric|could not find the
 /** (r24b) the kubelet's CreateContainerConfigError for a Secret that does not exist */
 const SECRET_NOT_FOUND = /\bsecret "[^"]+" not found/i;
 /** An object known by name only (named in the request, a backend an Ingress names). */
+/** (r29c) Karpenter's refusal to grow a NodePool past its spec.limits */
+export const NODEPOOL_LIMITS = /exceed limits for nodepool:? \\?"([\w.-]+)\\?"/;
+
 const named = (kind: string, name: string, namespace?: string): ObjectView => ({
   ...newObject(kind, name, 'scope'),
   namespace,
@@ -923,6 +927,7 @@ export class Gatherer {
     await this.inspectR26b('question');
     await this.inspectR28b('question');
     await this.inspectR29a('question');
+    await this.gatherForJvmHeapR29b();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1037,6 +1042,8 @@ export class Gatherer {
     // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
     await this.inspectCapacityHoldersAndScaleDowns(text);
     await this.inspectR28a(text);
+    // (r29c) the object a refusal names: the Karpenter NodePool at its limits
+    await this.r29cReadWhatRefuses();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1308,6 +1315,33 @@ export class Gatherer {
   }
 
   /**
+   * Round29 (r29b): "which Java workloads set no heap size": the namespace's pods, each read whole
+   * when the listing does not show its containers' environment, and the log of one pod of each
+   * workload (the JVM's "Picked up JAVA_TOOL_OPTIONS" line, a Java app's start line).
+   */
+  private async gatherForJvmHeapR29b(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'jvm_default_heap') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    await this.readForQuestion(
+      'pod',
+      ns,
+      (p) => !p.containers.length || p.containers.every((c) => !Object.keys(c.env).length),
+    );
+    const one = new Map<string, ObjectView>();
+    for (const p of this.model.list('pod', ns).filter((p) => !ns || p.namespace === ns)) {
+      const w = this.model.workloadOf(p);
+      if (!one.has(`${w.kind}/${w.name}`)) one.set(`${w.kind}/${w.name}`, p);
+    }
+    await Promise.all(
+      [...one.values()]
+        .filter((p) => !this.model.logs.some((l) => l.pod === p.name))
+        .slice(0, Math.max(4, Math.min(12, this.budget - 4)))
+        .map((p) => this.podLogs(p, 200)),
+    );
+  }
+
+  /**
    * Round26 (r26b): connections the ingress may cut at its proxy read timeout. A workload behind
    * an Ingress whose log shows websockets closing over and over: the ingress controller's log
    * (how long each upgraded connection lasted). Access lines of 504s or websockets that end at a
@@ -1531,6 +1565,47 @@ export class Gatherer {
    * Ingresses of their namespace (the health check path they set) and a held pod's log; a Job
    * the message names that failed in another namespace than the one in scope: its pods' logs.
    */
+  /**
+   * (r29c) Karpenter refuses to launch a node for a pending pod when its NodePool is at its
+   * spec.limits ("all available instance types exceed limits for nodepool: \"general\""): the
+   * NodePool itself says which limit and how much its nodes already hold (status.resources).
+   */
+  private async r29cReadWhatRefuses(): Promise<void> {
+    const pools = [
+      ...new Set(
+        this.model.events
+          .map((e) => NODEPOOL_LIMITS.exec(e.message)?.[1])
+          .filter((x): x is string => !!x),
+      ),
+    ];
+    for (const name of pools.slice(0, 2))
+      if (!this.model.get('nodepool', name)?.fields['limits'])
+        await this.readOrDescribe(named('nodepool', name));
+    // a CSI mount that timed out (DeadlineExceeded): the CSI node plugin on that node says why
+    const nodes = [
+      ...new Set(
+        this.model.events
+          .filter((e) => e.object?.kind === 'pod' && CSI_MOUNT_DEADLINE.test(e.message))
+          .flatMap((e) => this.model.get('pod', e.object!.name, e.namespace)?.node ?? []),
+      ),
+    ].slice(0, 2);
+    if (!nodes.length) return;
+    if (
+      !nodes.every((n) =>
+        this.model.list('pod').some((p) => p.node === n && CSI_NODE_PLUGIN.test(p.name)),
+      )
+    )
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'kube-system', wide: true },
+        { kind: 'pod', namespace: 'kube-system' },
+      );
+    const plugins = nodes
+      .flatMap((n) => podsOnNode(this.model.list('pod'), n, CSI_NODE_PLUGIN, this.now).slice(0, 1))
+      .filter((p) => !this.inspected.has(viewKey(p)));
+    await Promise.all(plugins.map((p) => this.inspect(p)));
+  }
+
   private async inspectRolloutsAndScaling(): Promise<void> {
     const { model } = this;
     const jobs: Promise<unknown>[] = [];

@@ -39,8 +39,18 @@ export function rotatedObjectQuestion(
   const named =
     /\b(?:secret|configmap|config map)\s+[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])/.exec(t)?.[1] ??
     /\b([a-z0-9][a-z0-9.-]*[a-z0-9])[`'"]?\s+(?:secret|configmap|config map)\b/.exec(t)?.[1];
+  // r29c: "rotated the password in the vault and the operator refreshed orders-db": the object
+  // named after any later change verb (refreshed, synced too) when it is a subject of the request
+  const afterAny = [
+    ...t.matchAll(
+      /\b(?:rotat(?:e|ed|ing)|re-?keyed|chang(?:ed|ing)|updat(?:ed|ing)|replac(?:ed|ing)|renew(?:ed|ing)|regenerat(?:ed|ing)|refresh(?:ed|ing)?|re-?sync(?:ed|ing)?|sync(?:ed|ing))\s+(?:the\s+)?(?:secret\s+|configmap\s+)?[`'"]?([a-z0-9][a-z0-9.-]*[a-z0-9])/g,
+    ),
+  ]
+    .map((m) => m[1])
+    .find((n) => n !== after && subjects.some((s) => s.name === n));
   const name =
     subjects.find((s) => s.name === after)?.name ??
+    afterAny ??
     subjects.find((s) => s.name === named)?.name ??
     (named && named !== 'the' ? named : undefined) ??
     subjects.find((s) => /[-.]/.test(s.name) && (!s.kind || /secret|configmap/.test(s.kind)))?.name;

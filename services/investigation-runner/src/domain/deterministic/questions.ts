@@ -35,6 +35,7 @@ import { podsHoldingOldValue } from './questions-r25b';
 import { ingressesWithAnnotation } from './questions-r26b';
 import { podsByQos } from './questions-r28b';
 import { readyPodsByNode } from './questions-r29a';
+import { jvmWithoutHeap } from './questions-r29b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 import { pvcRetention } from './questions-r28a';
@@ -351,6 +352,8 @@ export function answerQuestion(
       return podsByQos(model, questionNamespace(q, model, scope), q.qos);
     case 'ready_pods_by_node':
       return readyPodsByNode(model, questionNamespace(q, model, scope), scope);
+    case 'jvm_default_heap':
+      return jvmWithoutHeap(model, questionNamespace(q, model, scope));
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

@@ -2,6 +2,7 @@ import { rotatedObjectQuestion } from './questions-r25b';
 import { ingressAnnotationQuestion } from './questions-r26b';
 import { qosQuestion } from './questions-r28b';
 import { readyPodsByNodeQuestion } from './questions-r29a';
+import { jvmHeapQuestion } from './questions-r29b';
 import type { InvestigationContextRecord } from '@inquest/store';
 import { kindOf } from './tool-profile';
 import { namesToken } from './text';
@@ -203,6 +204,8 @@ export type Question =
   | { type: 'ready_pods_by_node'; namespace?: string; near?: string[] }
   /** (r28b) which pods are BestEffort / Burstable / Guaranteed (questions-r28b.ts) */
   | { type: 'pods_by_qos'; qos: string; namespace?: string; near?: string[] }
+  /** (r29b) which Java workloads set no heap size (questions-r29b.ts) */
+  | { type: 'jvm_default_heap'; namespace?: string; near?: string[] }
   /** "which pods on node X have a PersistentVolumeClaim mounted?" (questions-pods-config.ts) */
   | { type: 'node_claims'; node: string }
   /** "which workloads still run an exec liveness probe with timeoutSeconds 1?" */
@@ -218,7 +221,7 @@ export type Question =
     };
 
 const STOP = new Set(
-  'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers'.split(
+  'the a an is are was were be been what whats why how which who when where there this that these those it its of in on at to for from with and or not no any all my our your their please can could would should does do did done have has had get show tell me us issue issues problem problems wrong error errors failing failed fails down up ok okay healthy service services app application pod pods deployment deployments namespace namespaces cluster node nodes job jobs running pending status logs log since today yesterday hour hours minute minutes day days last recent recently keeps keep restarting restart restarts crash crashing crashes broken slow high low latency memory cpu disk check look investigate into about happening happened going see seeing being returning return requests request alert alerts firing fired prod production staging dev environment env kubernetes k8s container containers many much more most using use help need new old after before again still just only also than then but if so some something anything everything nothing everyone everybody nobody someone users customers java jvm'.split(
     ' ',
   ),
 );
@@ -479,6 +482,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const jvmHeap = jvmHeapQuestion(t, namespaces);
+  if (jvmHeap) return jvmHeap;
   const claims = nodeClaimsQuestion(t, subjects);
   if (claims) return claims;
   const timeouts = probeTimeoutQuestion(t, namespaces);
@@ -562,9 +567,17 @@ function parseQuestion(
     /\b(?:still (?:broken|failing|down|an? (?:issue|problem)|happening|going on|erroring|affected)|(?:need|have) to do (?:something|anything)|anything (?:we need )?to do|(?:is|are) (?:it|they|\w[\w-]*) (?:ok|okay|fine|fixed|resolved|recovered|healthy) now)\b/i.test(
       message.slice(phrase.index + phrase[0].length),
     );
+  // (r29b) "X logs say 'Y' from last night. Do we have a memory problem there?" reports what was
+  // seen and asks whether it is a real problem: a health check, not a count of lines
+  const problemAsked =
+    phrase &&
+    !/\b(?:which|how many|how often|did|does|do)\b/i.test(message.slice(0, phrase.index)) &&
+    /\b(?:(?:do|does) (?:we|it|they|\w[\w-]*) (?:have|has) an? (?:real |actual )?(?:[\w-]+ )?(?:problem|issue|leak)|is (?:there|this|that|it) an? (?:real |actual )?(?:[\w-]+ )?(?:problem|issue)|should (?:we|i) (?:worry|be (?:worried|concerned))|(?:anything|something) to worry about)\b/i.test(
+      message.slice(phrase.index + phrase[0].length),
+    );
   // "how many 'could not serialize access' errors has X logged since 14:00?"
   const counted =
-    (reported || stillAsked ? null : phrase) ??
+    (reported || stillAsked || problemAsked ? null : phrase) ??
     /\bhow many\s+(?:times\s+)?["'`“‘]([^"'`”’]{3,120})["'`”’][^?]{0,60}\blog(?:ged|s)?\b/i.exec(
       message,
     );

@@ -159,6 +159,13 @@ const EXTRA_KINDS: Record<
     proper: 'ReferenceGrant',
     apiVersion: 'gateway.networking.k8s.io/v1beta1',
   },
+  // r29c: the NodePool whose spec.limits Karpenter refuses to exceed
+  nodepool: {
+    kind: 'nodepool',
+    proper: 'NodePool',
+    apiVersion: 'karpenter.sh/v1',
+    namespaced: false,
+  },
 };
 const EXTRA_WORDS: Record<string, string> = {
   httproute: 'httproute',
@@ -192,6 +199,8 @@ const EXTRA_WORDS: Record<string, string> = {
   nodeclaims: 'nodeclaim',
   ec2nodeclass: 'ec2nodeclass',
   ec2nodeclasses: 'ec2nodeclass',
+  nodepool: 'nodepool',
+  nodepools: 'nodepool',
 };
 
 /** singular lower-case kind of a word ("pods", "po", "Pod", "deployment.apps" -> pod, deployment) */

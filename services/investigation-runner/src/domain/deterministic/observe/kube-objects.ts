@@ -233,6 +233,12 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     if (str(status['instanceProfile']))
       v.fields['instanceProfile'] = String(status['instanceProfile']);
   }
+  // (r29c) a NodePool's limits and what its nodes hold now
+  if (kind === 'nodepool') {
+    if (spec['limits'] !== undefined) v.fields['limits'] = JSON.stringify(rec(spec['limits']));
+    if (status['resources'] !== undefined)
+      v.fields['resources'] = JSON.stringify(rec(status['resources']));
+  }
   if (kind === 'nodeclaim') {
     const ref = str(rec(spec['nodeClassRef'])['name']);
     if (ref) v.fields['nodeClass'] = ref;
