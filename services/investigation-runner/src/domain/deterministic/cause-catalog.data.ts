@@ -3118,6 +3118,22 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the new pods of {subject} on node {node} stay ContainerCreating: Calico\'s CNI plugin is refused by the API server ("{fact}"), so the kubelet cannot set up (or tear down) any pod network. The plugin authenticates with the token calico-node writes into the CNI kubeconfig on each node; that token has expired or is no longer accepted{calico_token}',
     fix: "{calico_token_fix}; then calico-node writes a fresh token for the CNI kubeconfig and the kubelet's next sandbox retry works (pods stuck Terminating are released too).",
   },
+  {
+    // the sandbox ("pause") image is the node's, not the pod's: containerd pulls it with the
+    // node's own credentials when it is missing from the node (removed by image GC under disk
+    // pressure); a refused pull leaves every new pod on that node in ContainerCreating
+    id: 'sandbox_image_pull_failed',
+    class: 'image_pull',
+    title: "the node's container runtime cannot pull its sandbox (pause) image",
+    role: 'cause',
+    strength: 0.93,
+    on: ['event'],
+    reason: '^FailedCreatePodSandBox$',
+    text: 'failed to get sandbox image \\\\?"(?<sandbox_image>[^"\\\\\\n]+)\\\\?"(?:[^\\n]*?(?<sandbox_status>\\b[45]\\d\\d (?:Unauthorized|Forbidden|Not Found|Too Many Requests)\\b))?[^\\n]*',
+    cause:
+      'the pods of {subject} on node {node} stay ContainerCreating: the container runtime on {node} cannot get its sandbox ("pause") image {sandbox_image}{sandbox_pull_status} ("{fact}"). Every pod sandbox on that node needs that image; it is no longer in the node\'s image store{sandbox_gc}, and the node cannot pull it again. This is not the application\'s image nor its imagePullSecret: the runtime pulls the sandbox image with the node\'s own registry credentials, and pods on other nodes start',
+    fix: "Get {sandbox_image} back on {node}: pull it there with the node's registry credentials (on EKS: `ctr -n k8s.io images pull --user AWS:$(aws ecr get-login-password) {sandbox_image}`), or cordon and replace the node; then keep image garbage collection from removing it (containerd pins its configured sandbox_image; kubelet --pod-infra-container-image on older versions, or a newer node image that pins it) and free the disk that caused the pressure.",
+  },
   // ------------------------------------------------ end of: round30 (r30b)
   // ---------------------------------------------------------------- symptoms
   {

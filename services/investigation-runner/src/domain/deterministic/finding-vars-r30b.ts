@@ -111,7 +111,36 @@ function calicoToken(x: FindingContext): Vars {
   };
 }
 
+/**
+ * Why the node's sandbox image is gone and cannot come back: the status the registry answered,
+ * and the node's disk pressure (its kubelet reclaims space by removing unused images) before it.
+ */
+function sandboxImage(x: FindingContext): Vars {
+  const status = x.f.groups['sandbox_status'];
+  const node = x.vars['node'] ?? x.pod?.node ?? '';
+  const pressure = x.model.events
+    .filter(
+      (e) =>
+        e.object?.kind === 'node' &&
+        e.object.name === node &&
+        /DiskPressure|EvictionThresholdMet|FreeDiskSpaceFailed|ImageGCFailed/.test(
+          `${e.reason ?? ''} ${e.message}`,
+        ),
+    )
+    .sort((a, b) => (a.last ?? 0) - (b.last ?? 0))[0];
+  const at = pressure?.last ?? pressure?.first;
+  return {
+    sandbox_pull_status: status ? `: the registry answers ${status}` : '',
+    sandbox_gc: pressure
+      ? `: the kubelet removed unused images to reclaim disk when ${node} had disk pressure${
+          at ? ` at ${new Date(at).toISOString()}` : ''
+        } ("${clip(pressure.message, 120)}"), and the sandbox image went with them`
+      : ' (the kubelet removes unused images when the disk fills)',
+  };
+}
+
 export const R30B_VARS: Record<string, (x: FindingContext) => Vars> = {
   runc_seccomp_filter_load_failed: seccompNode,
   calico_cni_unauthorized: calicoToken,
+  sandbox_image_pull_failed: sandboxImage,
 };
