@@ -3086,6 +3086,55 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Register {host} with a ServiceEntry (hosts: [{host}], location: MESH_EXTERNAL, its port and protocol) in {entry_ns} or the mesh root namespace, or set outboundTrafficPolicy back to ALLOW_ANY until every external host {subject} calls is registered.',
   },
   // ------------------------------------------------ end of: round29 (r29a)
+  // ------------------------------------------------ round30 (r30b): the node's runtime and CNI refuse a sandbox
+  // the variables of these rules: finding-vars-r30b.ts
+  {
+    // runc cannot load the container's seccomp BPF filter: the node's kernel refuses it (errno
+    // 524, ENOTSUPP: a kernel that ran out of bpf_jit_limit, a kernel bug of a node image)
+    id: 'runc_seccomp_filter_load_failed',
+    class: 'node_not_ready',
+    title: "the node's kernel refuses to load the seccomp filter: runc cannot create any sandbox",
+    role: 'cause',
+    strength: 0.93,
+    on: ['event'],
+    reason: '^(?:FailedCreatePodSandBox|Failed|FailedKillPod)$',
+    text: '(?:unable to init seccomp: )?error loading seccomp filter into kernel[^\\n"]*',
+    cause:
+      'the pods of {subject} on node {node} stay ContainerCreating: the container runtime there cannot start any sandbox, because runc cannot load the seccomp filter into the kernel ("{fact}"). The kernel of {node}{seccomp_node} refuses the BPF program (errno 524 is ENOTSUPP: the JIT limit net.core.bpf_jit_limit used up, as a kernel bug of some node images does), so every pod scheduled there fails while the same pods start on other nodes; the application is not involved',
+    fix: '{seccomp_node_fix}; or, to keep the node, raise net.core.bpf_jit_limit on it and restart containerd. Check the image release notes for the kernel fix before rolling it out again.',
+  },
+  {
+    // Calico's CNI plugin authenticates with the token calico-node writes into its kubeconfig;
+    // when calico-node may not renew it (RBAC of an older release), every CNI ADD/DEL is refused
+    id: 'calico_cni_unauthorized',
+    class: 'node_not_ready',
+    title: "Calico's CNI plugin is refused by the API server (its kubeconfig token is not valid)",
+    role: 'cause',
+    strength: 0.93,
+    on: ['event'],
+    reason: '^FailedCreatePodSandBox$',
+    text: 'plugin type=\\\\?"calico\\\\?" failed \\(add\\): [^\\n"\\\\]*?(?:connection is unauthorized: )?Unauthorized',
+    cause:
+      'the new pods of {subject} on node {node} stay ContainerCreating: Calico\'s CNI plugin is refused by the API server ("{fact}"), so the kubelet cannot set up (or tear down) any pod network. The plugin authenticates with the token calico-node writes into the CNI kubeconfig on each node; that token has expired or is no longer accepted{calico_token}',
+    fix: "{calico_token_fix}; then calico-node writes a fresh token for the CNI kubeconfig and the kubelet's next sandbox retry works (pods stuck Terminating are released too).",
+  },
+  {
+    // the sandbox ("pause") image is the node's, not the pod's: containerd pulls it with the
+    // node's own credentials when it is missing from the node (removed by image GC under disk
+    // pressure); a refused pull leaves every new pod on that node in ContainerCreating
+    id: 'sandbox_image_pull_failed',
+    class: 'image_pull',
+    title: "the node's container runtime cannot pull its sandbox (pause) image",
+    role: 'cause',
+    strength: 0.93,
+    on: ['event'],
+    reason: '^FailedCreatePodSandBox$',
+    text: 'failed to get sandbox image \\\\?"(?<sandbox_image>[^"\\\\\\n]+)\\\\?"(?:[^\\n]*?(?<sandbox_status>\\b[45]\\d\\d (?:Unauthorized|Forbidden|Not Found|Too Many Requests)\\b))?[^\\n]*',
+    cause:
+      'the pods of {subject} on node {node} stay ContainerCreating: the container runtime on {node} cannot get its sandbox ("pause") image {sandbox_image}{sandbox_pull_status} ("{fact}"). Every pod sandbox on that node needs that image; it is no longer in the node\'s image store{sandbox_gc}, and the node cannot pull it again. This is not the application\'s image nor its imagePullSecret: the runtime pulls the sandbox image with the node\'s own registry credentials, and pods on other nodes start',
+    fix: "Get {sandbox_image} back on {node}: pull it there with the node's registry credentials (on EKS: `ctr -n k8s.io images pull --user AWS:$(aws ecr get-login-password) {sandbox_image}`), or cordon and replace the node; then keep image garbage collection from removing it (containerd pins its configured sandbox_image; kubelet --pod-infra-container-image on older versions, or a newer node image that pins it) and free the disk that caused the pressure.",
+  },
+  // ------------------------------------------------ end of: round30 (r30b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

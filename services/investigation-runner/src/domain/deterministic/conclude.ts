@@ -152,7 +152,12 @@ export function conclude(
     (x.f.entry.role === 'cause' ? 0.15 : 0) +
     0.3 * x.r -
     (failingPodOf.has(x.f.workload) && podState(x.f) === 'serving' ? 0.03 : 0);
-  scored.sort((a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0));
+  // (r30b) equal findings with no time to order them (a tool that shows no event times): the one
+  // on the workload a subject names exactly before one whose name only starts with a subject's
+  const exact = (f: Finding) => Number(scope.subjects.some((s) => s.name === f.workload));
+  scored.sort(
+    (a, b) => weight(b) - weight(a) || (a.f.at ?? 0) - (b.f.at ?? 0) || exact(b.f) - exact(a.f),
+  );
   let top = scored[0];
   // a Job past its deadline because its pods could not start: why they could not (r27a)
   top = podCauseOfDeadline(top, scored, weight, model, now) ?? top;

@@ -1048,6 +1048,8 @@ export class Gatherer {
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
     await this.inspectNodePlugins();
+    // (r30b) a sandbox the node's runtime or CNI refuses: the node read whole, the CNI agent there
+    await this.r30bSandboxRefusals();
     // a node whose kubelet stopped posting: what the API server says about the clients it
     // refuses (an expired kubelet certificate is refused there, not on the node)
     await this.inspectApiServerForSilentNodes();
@@ -5378,6 +5380,51 @@ export class Gatherer {
    * (the CNI's agent on that node), a volume whose CSI driver is not registered there (the
    * driver's node plugin). That node's plugin pods are inspected, failing ones first.
    */
+  /**
+   * (round30, r30b) Pods whose sandbox cannot be created, for a reason of the node they are on:
+   * 1. runc cannot load the seccomp filter into the kernel: the node is read whole (its node
+   *    group and image labels, its kernel) so the answer can say what sets it apart;
+   * 2. Calico's CNI plugin is refused by the API server (Unauthorized): the calico-node pod on that
+   *    node is inspected, whose log says why the token of the CNI kubeconfig is not renewed.
+   */
+  private async r30bSandboxRefusals(): Promise<void> {
+    const { model } = this;
+    const nodesOf = (re: RegExp) => [
+      ...new Set(
+        model.events
+          .filter((e) => e.object?.kind === 'pod' && re.test(e.message))
+          .flatMap((e) => model.get('pod', e.object!.name, e.namespace)?.node ?? []),
+      ),
+    ];
+    const seccomp = nodesOf(/error loading seccomp filter into kernel/);
+    await Promise.all(
+      seccomp
+        .filter((n) => !Object.keys(model.get('node', n)?.labels ?? {}).length)
+        .slice(0, 2)
+        .map((n) => this.readOrDescribe(model.get('node', n) ?? named('node', n))),
+    );
+    const calico = nodesOf(
+      /plugin type=\\?"calico\\?" failed \((?:add|delete)\)[^\n]*Unauthorized/,
+    );
+    if (!calico.length) return;
+    const agent = /^calico-node-[a-z0-9]+$/;
+    if (!calico.every((n) => model.list('pod').some((p) => p.node === n && agent.test(p.name))))
+      await this.first(
+        this.listers('pod'),
+        { kind: 'pod', namespace: 'kube-system', wide: true },
+        { kind: 'pod', namespace: 'kube-system' },
+      );
+    // a listing that shows no pod's node: any calico-node pod (the RBAC it lacks is cluster-wide)
+    const unplaced = model.list('pod').filter((p) => !p.node && agent.test(p.name));
+    const pods = [
+      ...calico.flatMap((n) => podsOnNode(model.list('pod'), n, agent, this.now).slice(0, 1)),
+      ...unplaced.slice(0, 1),
+    ]
+      .filter((p, i, all) => all.indexOf(p) === i && !this.inspected.has(viewKey(p)))
+      .slice(0, 1);
+    await Promise.all(pods.map((p) => this.inspect(p)));
+  }
+
   private async inspectNodePlugins(): Promise<void> {
     const { model } = this;
     const wants = [
