@@ -3086,6 +3086,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Register {host} with a ServiceEntry (hosts: [{host}], location: MESH_EXTERNAL, its port and protocol) in {entry_ns} or the mesh root namespace, or set outboundTrafficPolicy back to ALLOW_ANY until every external host {subject} calls is registered.',
   },
   // ------------------------------------------------ end of: round29 (r29a)
+  // ------------------------------------------------ round30 (r30c): a budget used up, a schedule missed
+  {
+    // not matched line by line: diagnose-r30c.ts weighs a budget's unhealthy pods against a drain
+    id: 'pdb_budget_used_by_unready_pod',
+    class: 'eviction',
+    title: 'PodDisruptionBudget used up by an unhealthy pod: the drain cannot evict a healthy one',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the PodDisruptionBudget {pdb} ({budget}) allows 0 disruptions because its budget is already used up by a pod that is not healthy ({broken}: {state}), so the eviction of the healthy pod {pod} from the cordoned node {drained} is refused and the drain waits forever: {fact}',
+    fix: 'Fix or delete the unhealthy pod {broken} (its logs say why it fails); once it is ready again, or gone and replaced, the budget allows one disruption and the drain continues. To let drains evict pods that are not ready anyway, set `unhealthyPodEvictionPolicy: AlwaysAllow` on the PodDisruptionBudget {pdb}.',
+  },
+  // ------------------------------------------------ end of: round30 (r30c)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -989,6 +989,8 @@ export class Gatherer {
     await this.inspectAdmissionRejections();
     // a drain that does not finish: the disruption budgets of what still runs on the node
     if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
+    // r30c: an eviction the request quotes as refused by a budget, no cordoned node seen yet
+    await this.inspectRefusedEvictionsR30c(text);
     // logs or metrics missing from some nodes: a node agent (DaemonSet) that does not run there
     if (MISSING_TELEMETRY.test(text)) await this.inspectDaemonSetCoverage();
     // network timeouts from their pods: a node's network agent (kube-proxy, the CNI) that is
@@ -2080,6 +2082,36 @@ export class Gatherer {
           from: 'evidence',
         });
     }
+  }
+
+  /**
+   * (r30c) The request quotes an eviction refused by a disruption budget ("Cannot evict pod as it
+   * would violate the pod's disruption budget") but no node listed so far shows its cordon (a
+   * node listing without the schedulability column): the budgets of the namespaces in scope are
+   * listed all the same, since the message says one of them holds the drain.
+   */
+  private async inspectRefusedEvictionsR30c(text: string): Promise<void> {
+    const { model } = this;
+    if (!/disruption budget|\bpdbs?\b/.test(text) || !/\bevict|\bdrain/.test(text)) return;
+    if (model.list('poddisruptionbudget').length || model.list('node').some(isCordoned)) return;
+    const namespaces = this.scope.namespaces.slice(0, 2);
+    await Promise.all(
+      namespaces.map((ns) =>
+        this.first(
+          this.listers('poddisruptionbudget'),
+          { kind: 'poddisruptionbudget', namespace: ns },
+          { kind: 'poddisruptionbudget', namespace: ns },
+        ),
+      ),
+    );
+    // a listing that shows no selector (names only): the budgets are read whole
+    await Promise.all(
+      model
+        .list('poddisruptionbudget')
+        .filter((b) => !b.fields['selector'] && b.fields['disruptionsAllowed'] !== '1')
+        .slice(0, 3)
+        .map((b) => this.describe(b)),
+    );
   }
 
   /**
