@@ -3099,6 +3099,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'the PodDisruptionBudget {pdb} ({budget}) allows 0 disruptions because its budget is already used up by a pod that is not healthy ({broken}: {state}), so the eviction of the healthy pod {pod} from the cordoned node {drained} is refused and the drain waits forever: {fact}',
     fix: 'Fix or delete the unhealthy pod {broken} (its logs say why it fails); once it is ready again, or gone and replaced, the budget allows one disruption and the drain continues. To let drains evict pods that are not ready anyway, set `unhealthyPodEvictionPolicy: AlwaysAllow` on the PodDisruptionBudget {pdb}.',
   },
+  {
+    // the API server's validation of a pod whose request is above its limit: the limit the
+    // template does not set is the namespace LimitRange's default, filled in at admission
+    // (variables: finding-vars-r30c.ts)
+    id: 'request_above_limit_rejected',
+    class: 'quota_limitrange',
+    title: 'pods rejected: a resource request above the container limit (a LimitRange default)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'condition', 'status'],
+    text: 'spec\\.(?:initContainers|containers)\\[\\d+\\]\\.resources\\.requests: Invalid value: "(?<over_request>[^"]+)": must be less than or equal to (?<over_res>cpu|memory) limit(?: of (?<over_limit>[\\w.]+))?',
+    cause:
+      'new pods of {subject} are rejected at creation: the {over_res} request {over_request} is above the {over_res} limit {over_limit} of the container ("{fact}"){limit_default_from}, so the controller creates no pod and the old ones keep running',
+    fix: '{limit_default_fix}',
+  },
   // ------------------------------------------------ end of: round30 (r30c)
   // ---------------------------------------------------------------- symptoms
   {
