@@ -3114,6 +3114,19 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       'new pods of {subject} are rejected at creation: the {over_res} request {over_request} is above the {over_res} limit {over_limit} of the container ("{fact}"){limit_default_from}, so the controller creates no pod and the old ones keep running',
     fix: '{limit_default_fix}',
   },
+  {
+    // not matched line by line: diagnose-r30c.ts reads a CronJob's MissedSchedule events with its
+    // startingDeadlineSeconds and last scheduled run
+    id: 'cronjob_missed_schedule',
+    class: 'job_failed',
+    title: 'CronJob runs skipped: the controller missed their start (startingDeadlineSeconds)',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the CronJob {cronjob} did not run: its runs were skipped as missed (MissedSchedule{missed_times}){deadline_said}: {fact}',
+    fix: '{deadline_fix}; then start the skipped run once by hand (`kubectl create job --from=cronjob/{cronjob} <name>`).',
+  },
   // ------------------------------------------------ end of: round30 (r30c)
   // ---------------------------------------------------------------- symptoms
   {

@@ -18,7 +18,70 @@ import type { ObjectView } from './observe/views';
 
 export function r30cFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const entry = entries.find((e) => e.id === 'pdb_budget_used_by_unready_pod');
-  return entry ? budgetsUsedByUnreadyPods(model, entry) : [];
+  const missed = entries.find((e) => e.id === 'cronjob_missed_schedule');
+  return [
+    ...(entry ? budgetsUsedByUnreadyPods(model, entry) : []),
+    ...(missed ? missedSchedules(model, missed) : []),
+  ];
+}
+
+/** the CronJob controller's event for a run it did not start in time */
+export const MISSED_SCHEDULE = /Missed scheduled time to start a job/;
+/** below this, a controller a little late skips the run (the docs warn of less than 10 s) */
+const SHORT_DEADLINE_S = 60;
+
+/**
+ * A CronJob whose runs are skipped: MissedSchedule events ("Missed scheduled time to start a job:
+ * <time>") after its last scheduled run, while it is not suspended. With a short
+ * startingDeadlineSeconds the controller, which looks at CronJobs about every 10 s, is often
+ * too late for the run's window and skips it instead of starting it late.
+ */
+function missedSchedules(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  for (const c of model.list('cronjob')) {
+    if (c.fields['suspend'] === 'true') continue;
+    const missed = model.events.filter(
+      (e) =>
+        (e.reason === 'MissedSchedule' || MISSED_SCHEDULE.test(e.message)) &&
+        e.object?.name === c.name &&
+        (!e.object.kind || /cronjob/i.test(e.object.kind)) &&
+        (!e.namespace || !c.namespace || e.namespace === c.namespace),
+    );
+    if (!missed.length) continue;
+    const last = Date.parse(c.fields['lastScheduleTime'] ?? '');
+    const at = Math.max(0, ...missed.map((e) => e.last ?? e.first ?? 0));
+    // missed runs before the last one that started are history
+    if (Number.isFinite(last) && at && at <= last) continue;
+    const deadline = c.fields['startingDeadlineSeconds'];
+    const seconds = deadline !== undefined ? Number(deadline) : NaN;
+    const times = missed
+      .map((e) => /start a job:\s*(.+)$/.exec(e.message)?.[1]?.trim())
+      .filter((x): x is string => !!x);
+    const count = missed.reduce((a, e) => a + (e.count ?? 1), 0);
+    const short = Number.isFinite(seconds) && seconds < SHORT_DEADLINE_S;
+    out.push({
+      entry,
+      object: { kind: 'cronjob', name: c.name, namespace: c.namespace },
+      workload: c.name,
+      fact: `CronJob ${c.namespace ? `${c.namespace}/` : ''}${c.name} (schedule ${c.fields['schedule'] ?? '?'}${deadline !== undefined ? `, startingDeadlineSeconds ${deadline}` : ''}) missed its schedule ${count} time(s): "${missed[missed.length - 1]!.message}"${c.fields['lastScheduleTime'] ? `; its last run was scheduled ${c.fields['lastScheduleTime']}` : ''}`,
+      groups: {
+        cronjob: c.name,
+        missed_times: times.length ? ` at ${times.join('; ')}` : '',
+        deadline_said: short
+          ? `: its startingDeadlineSeconds is ${deadline}, too short a window. The CronJob controller looks at CronJobs about every 10 s, and when it comes to a run more than ${deadline} s after its time (a little lag, a controller restart or leader change) it does not start it late but skips it as missed, so no Job is created for that run`
+          : deadline !== undefined
+            ? `: the CronJob controller did not get to these runs within their startingDeadlineSeconds of ${deadline}, so it skipped them instead of starting them late (kube-controller-manager was down, lagging or changing leader at those times)`
+            : ': the CronJob controller did not start these runs in time and skipped them (a startingDeadlineSeconds shorter than its lag, or kube-controller-manager down at those times)',
+        deadline_fix: short
+          ? `Raise startingDeadlineSeconds of CronJob ${c.name} to a window the controller can meet (a few minutes, e.g. 300 or more) or remove it`
+          : `Read the startingDeadlineSeconds of CronJob ${c.name} and the kube-controller-manager logs at the missed times; raise or remove the deadline if it is shorter than the controller's lag`,
+      },
+      at: at || undefined,
+      where: 'event',
+      source: c.source ?? 'cronjob',
+    });
+  }
+  return out;
 }
 
 /** why a pod is not ready, in the words of its status: "CrashLoopBackOff (187 restarts)" */
