@@ -2089,12 +2089,30 @@ export class Gatherer {
    * - a pod the API server refuses because a resource request is above the container's limit
    *   ("must be less than or equal to cpu limit of 500m"): the namespace's LimitRanges, whose
    *   default is that limit when the template sets none;
+   * - a question which budgets allow no disruption: the budgets of its namespace, read whole
+   *   when a listing does not show their allowed disruptions;
    * - an eviction the request quotes as refused by a disruption budget ("Cannot evict pod as it
    *   would violate the pod's disruption budget") with no node listed so far showing its cordon (a
    *   node listing without the schedulability column): the budgets of the namespaces in scope.
    */
   private async inspectR30c(text: string): Promise<void> {
     const { model } = this;
+    const q = this.scope.question;
+    if (q?.type === 'pdb_blocking') {
+      const ns = questionNamespace(q, model, this.scope);
+      await this.listKind('poddisruptionbudget', ns);
+      // a listing that shows no allowed disruptions (names only): each budget is read whole
+      await Promise.all(
+        model
+          .list('poddisruptionbudget', ns)
+          .filter(
+            (b) => (!ns || b.namespace === ns) && b.fields['disruptionsAllowed'] === undefined,
+          )
+          .slice(0, 8)
+          .map((b) => this.readOrDescribe(b)),
+      );
+      return;
+    }
     const overLimit =
       /resources\.requests: Invalid value: "[^"]+": must be less than or equal to (?:cpu|memory) limit/;
     const refused = [
