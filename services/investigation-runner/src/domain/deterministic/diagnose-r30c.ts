@@ -111,6 +111,7 @@ function budgetsUsedByUnreadyPods(model: ClusterModel, entry: CauseEntry): Findi
     // all expected pods healthy: the budget itself allows nothing (pdb_blocks_drain says so)
     if (!Number.isFinite(healthy) || !Number.isFinite(expected) || healthy >= expected) continue;
     const reqs = selectorOf(b.fields['selector']);
+    if (!reqs) continue;
     const pods = model
       .list('pod')
       .filter((p) => p.namespace === b.namespace && matchesLabels(p.labels, reqs));
