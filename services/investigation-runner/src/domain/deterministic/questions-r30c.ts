@@ -14,12 +14,16 @@ const ASKS = /\b(?:which|what|list|any|show)\b/;
 const BLOCKS =
   /\bblock\w*|\b(?:0|zero|no)\s+(?:allowed\s+)?disruptions?\b|\bdisruptions?\s*allowed\b|\ballow(?:s|ing)?\s+(?:0|zero|no)\b|\bdrain\w*|\bevict\w*/;
 
+/** a drain that already fails: an incident to investigate (which pod, which node), not a listing */
+const FAILING =
+  /\b(?:stuck|hang\w*|hung|loop\w*|fail\w*|cannot evict|can'?t evict|would violate|waiting|retry\w*)\b/;
+
 export function pdbBlockingQuestion(
   t: string,
   namespaces: string[],
   near: string[],
 ): Question | undefined {
-  if (!BUDGET.test(t) || !ASKS.test(t) || !BLOCKS.test(t)) return undefined;
+  if (!BUDGET.test(t) || !ASKS.test(t) || !BLOCKS.test(t) || FAILING.test(t)) return undefined;
   return { type: 'pdb_blocking', namespace: namespaces[0], near };
 }
 

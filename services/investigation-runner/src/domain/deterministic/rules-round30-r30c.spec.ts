@@ -273,5 +273,7 @@ describe('round30 rules (r30c): a budget used up, a limit nobody wrote, a schedu
     const complaint =
       "the drain loops on Cannot evict pod as it would violate the pod's disruption budget. the PDB is maxUnavailable 1 with 3 replicas so this should just work?";
     expect(scopeIncident(complaint, {}, NOW).question?.type).not.toBe('pdb_blocking');
+    const stuck = 'the drain of node-a is stuck for 20 minutes: which PDB is blocking it?';
+    expect(scopeIncident(stuck, {}, NOW).question?.type).not.toBe('pdb_blocking');
   });
 });
