@@ -3135,6 +3135,48 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: "Get {sandbox_image} back on {node}: pull it there with the node's registry credentials (on EKS: `ctr -n k8s.io images pull --user AWS:$(aws ecr get-login-password) {sandbox_image}`), or cordon and replace the node; then keep image garbage collection from removing it (containerd pins its configured sandbox_image; kubelet --pod-infra-container-image on older versions, or a newer node image that pins it) and free the disk that caused the pressure.",
   },
   // ------------------------------------------------ end of: round30 (r30b)
+  // ------------------------------------------------ round30 (r30c): a budget used up, a schedule missed
+  {
+    // not matched line by line: diagnose-r30c.ts weighs a budget's unhealthy pods against a drain
+    id: 'pdb_budget_used_by_unready_pod',
+    class: 'eviction',
+    title: 'PodDisruptionBudget used up by an unhealthy pod: the drain cannot evict a healthy one',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the PodDisruptionBudget {pdb} ({budget}) allows 0 disruptions because its budget is already used up by a pod that is not healthy ({broken}: {state}), so the eviction of the healthy pod {pod} from the cordoned node {drained} is refused and the drain waits forever: {fact}',
+    fix: 'Fix or delete the unhealthy pod {broken} (its logs say why it fails); once it is ready again, or gone and replaced, the budget allows one disruption and the drain continues. To let drains evict pods that are not ready anyway, set `unhealthyPodEvictionPolicy: AlwaysAllow` on the PodDisruptionBudget {pdb}.',
+  },
+  {
+    // the API server's validation of a pod whose request is above its limit: the limit the
+    // template does not set is the namespace LimitRange's default, filled in at admission
+    // (variables: finding-vars-r30c.ts)
+    id: 'request_above_limit_rejected',
+    class: 'quota_limitrange',
+    title: 'pods rejected: a resource request above the container limit (a LimitRange default)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['event', 'condition', 'status'],
+    text: 'spec\\.(?:initContainers|containers)\\[\\d+\\]\\.resources\\.requests: Invalid value: "(?<over_request>[^"]+)": must be less than or equal to (?<over_res>cpu|memory) limit(?: of (?<over_limit>[\\w.]+))?',
+    cause:
+      'new pods of {subject} are rejected at creation: the {over_res} request {over_request} is above the {over_res} limit {over_limit} of the container ("{fact}"){limit_default_from}, so the controller creates no pod and the old ones keep running',
+    fix: '{limit_default_fix}',
+  },
+  {
+    // not matched line by line: diagnose-r30c.ts reads a CronJob's MissedSchedule events with its
+    // startingDeadlineSeconds and last scheduled run
+    id: 'cronjob_missed_schedule',
+    class: 'job_failed',
+    title: 'CronJob runs skipped: the controller missed their start (startingDeadlineSeconds)',
+    role: 'cause',
+    strength: 0.9,
+    on: [],
+    cause:
+      'the CronJob {cronjob} did not run: its runs were skipped as missed (MissedSchedule{missed_times}){deadline_said}: {fact}',
+    fix: '{deadline_fix}; then start the skipped run once by hand (`kubectl create job --from=cronjob/{cronjob} <name>`).',
+  },
+  // ------------------------------------------------ end of: round30 (r30c)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -989,6 +989,8 @@ export class Gatherer {
     await this.inspectAdmissionRejections();
     // a drain that does not finish: the disruption budgets of what still runs on the node
     if (/\bdrain|\bevict|podevictionfailure/.test(text)) await this.inspectDrainBlockers();
+    // r30c: a refused eviction with no cordon seen, a pod refused for a request above its limit
+    await this.inspectR30c(text);
     // logs or metrics missing from some nodes: a node agent (DaemonSet) that does not run there
     if (MISSING_TELEMETRY.test(text)) await this.inspectDaemonSetCoverage();
     // network timeouts from their pods: a node's network agent (kube-proxy, the CNI) that is
@@ -2082,6 +2084,78 @@ export class Gatherer {
           from: 'evidence',
         });
     }
+  }
+
+  /**
+   * (r30c) Two things a careful engineer reads next:
+   * - a pod the API server refuses because a resource request is above the container's limit
+   *   ("must be less than or equal to cpu limit of 500m"): the namespace's LimitRanges, whose
+   *   default is that limit when the template sets none;
+   * - a question which budgets allow no disruption: the budgets of its namespace, read whole
+   *   when a listing does not show their allowed disruptions;
+   * - an eviction the request quotes as refused by a disruption budget ("Cannot evict pod as it
+   *   would violate the pod's disruption budget") with no node listed so far showing its cordon (a
+   *   node listing without the schedulability column): the budgets of the namespaces in scope.
+   */
+  private async inspectR30c(text: string): Promise<void> {
+    const { model } = this;
+    const q = this.scope.question;
+    if (q?.type === 'pdb_blocking') {
+      const ns = questionNamespace(q, model, this.scope);
+      await this.listKind('poddisruptionbudget', ns);
+      // a listing that shows no allowed disruptions (names only): each budget is read whole
+      await Promise.all(
+        model
+          .list('poddisruptionbudget', ns)
+          .filter(
+            (b) => (!ns || b.namespace === ns) && b.fields['disruptionsAllowed'] === undefined,
+          )
+          .slice(0, 8)
+          .map((b) => this.readOrDescribe(b)),
+      );
+      return;
+    }
+    const overLimit =
+      /resources\.requests: Invalid value: "[^"]+": must be less than or equal to (?:cpu|memory) limit/;
+    const refused = [
+      ...new Set(
+        [
+          ...model.events.filter((e) => overLimit.test(e.message)).map((e) => e.namespace),
+          ...model
+            .list()
+            .filter((o) => o.conditions.some((c) => overLimit.test(c.message ?? '')))
+            .map((o) => o.namespace),
+        ].filter((n): n is string => !!n),
+      ),
+    ].filter((ns) => !model.list('limitrange', ns).some((r) => r.namespace === ns));
+    await Promise.all(refused.slice(0, 2).map((ns) => this.listKind('limitrange', ns)));
+    await Promise.all(
+      model
+        .list('limitrange')
+        .filter((r) => refused.includes(r.namespace ?? '') && !r.fields['limits'])
+        .slice(0, 2)
+        .map((r) => this.readOrDescribe(r)),
+    );
+    if (!/disruption budget|\bpdbs?\b/.test(text) || !/\bevict|\bdrain/.test(text)) return;
+    if (model.list('poddisruptionbudget').length || model.list('node').some(isCordoned)) return;
+    const namespaces = this.scope.namespaces.slice(0, 2);
+    await Promise.all(
+      namespaces.map((ns) =>
+        this.first(
+          this.listers('poddisruptionbudget'),
+          { kind: 'poddisruptionbudget', namespace: ns },
+          { kind: 'poddisruptionbudget', namespace: ns },
+        ),
+      ),
+    );
+    // a listing that shows no selector (names only): the budgets are read whole
+    await Promise.all(
+      model
+        .list('poddisruptionbudget')
+        .filter((b) => !b.fields['selector'] && b.fields['disruptionsAllowed'] !== '1')
+        .slice(0, 3)
+        .map((b) => this.describe(b)),
+    );
   }
 
   /**

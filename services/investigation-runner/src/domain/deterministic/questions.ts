@@ -38,6 +38,7 @@ import { readyPodsByNode } from './questions-r29a';
 import { jvmWithoutHeap } from './questions-r29b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
+import { pdbBlocking } from './questions-r30c';
 import { pvcRetention } from './questions-r28a';
 import { nodeClaims, probeTimeouts, runningPodsWithContainers } from './questions-pods-config';
 
@@ -256,6 +257,8 @@ export function answerQuestion(
       return podsUsing(model, q.kind, q.name, q.namespace ?? scope.namespaces[0]);
     case 'drain_impact':
       return drainImpact(q, model, scope);
+    case 'pdb_blocking':
+      return pdbBlocking(q, model, scope);
     case 'pvc_retention':
       return pvcRetention(q, model);
     case 'node_claims':

@@ -11,6 +11,7 @@ import { meshOrExpansionQuestion } from './questions-r23a';
 import { gitopsQuestion } from './questions-r24b';
 import { irsaQuestion } from './questions-r24a';
 import { drainImpactQuestion } from './questions-r26c';
+import { pdbBlockingQuestion } from './questions-r30c';
 import { pvcRetentionQuestion } from './questions-r28a';
 import { nodeClaimsQuestion, probeTimeoutQuestion } from './questions-pods-config';
 
@@ -71,6 +72,8 @@ export type Question =
   | { type: 'placement'; subject?: string }
   /** (r26c) "which deployments have all their pods on ip-10-0-12-41 (before I drain it)?" */
   | { type: 'drain_impact'; node: string; namespace?: string }
+  /** (r30c) "which PDBs in payments allow 0 disruptions (will block the drain)?" */
+  | { type: 'pdb_blocking'; namespace?: string; near?: string[] }
   /** (r28a) "which StatefulSets delete the PVC of the removed pod when scaled down?" */
   | { type: 'pvc_retention'; on: 'scale' | 'delete'; namespace?: string }
   /** "which pods have no memory limit?" */
@@ -488,6 +491,8 @@ function parseQuestion(
   if (claims) return claims;
   const timeouts = probeTimeoutQuestion(t, namespaces);
   if (timeouts) return timeouts;
+  const budgets = pdbBlockingQuestion(t, namespaces, nearWords(t));
+  if (budgets) return budgets;
   const drain = drainImpactQuestion(t, namespaces, subjects);
   if (drain) return drain;
   const retention = pvcRetentionQuestion(t, namespaces);

@@ -249,6 +249,10 @@ function parseDescribe(t: string, ctx: CallContext, out: Observed) {
   }
   if (kind === 'cronjob' && (v.fields['Concurrency Policy'] ?? top('Concurrency Policy')))
     v.fields['concurrencyPolicy'] = v.fields['Concurrency Policy'] ?? top('Concurrency Policy')!;
+  // (r30c) "Starting Deadline Seconds:  5s" ("<unset>": none)
+  const startingDeadline = kind === 'cronjob' ? top('Starting Deadline Seconds') : undefined;
+  if (startingDeadline && /^\d+s?$/.test(startingDeadline))
+    v.fields['startingDeadlineSeconds'] = startingDeadline.replace(/s$/, '');
   if (kind === 'cronjob' && v.fields['Last Schedule Time'])
     v.fields['lastScheduleTime'] = v.fields['Last Schedule Time'];
   // "Last Schedule Time: <unset>": it never ran

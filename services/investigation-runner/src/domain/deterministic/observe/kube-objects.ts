@@ -402,6 +402,8 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
       'schedule',
       'concurrencyPolicy',
       'suspend',
+      // (r30c) how late a CronJob's run may start before it is skipped as missed
+      'startingDeadlineSeconds',
       'unschedulable',
       'provisioner',
       'secretName',
