@@ -3086,6 +3086,25 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Register {host} with a ServiceEntry (hosts: [{host}], location: MESH_EXTERNAL, its port and protocol) in {entry_ns} or the mesh root namespace, or set outboundTrafficPolicy back to ALLOW_ANY until every external host {subject} calls is registered.',
   },
   // ------------------------------------------------ end of: round29 (r29a)
+  // ------------------------------------------------ round30 (r30a): a message broker or object store that refuses what is asked of it
+  // the variables of these rules: finding-vars-r30a.ts
+  {
+    // NATS JetStream refuses to create a stream (err_code 10047): every file stream reserves its
+    // max bytes on each of its replicas' servers out of max_file_store, and what the existing
+    // streams reserve leaves too little; the stream never exists, its consumers get "stream not found"
+    // (found by diagnose-r30a.ts: the app's line and the refusal of the stream it names)
+    id: 'jetstream_insufficient_storage',
+    class: 'dependency_failure',
+    title:
+      'JetStream cannot create a stream: insufficient storage resources (max_file_store reserved)',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} fails because the JetStream stream {js_stream} it uses was never created ("{js_app_line}"): NATS refused it ("{fact}"). JetStream reserves the max bytes of every file stream on each server that holds a replica of it, out of that server\'s max_file_store{js_store}{js_reserved}; what is left is less than {js_stream} asks for, so the stream does not exist and every app that binds to it fails',
+    fix: 'Give JetStream room for {js_stream}: raise max_file_store of the NATS servers (and grow their volumes to match), or lower maxBytes (or replicas) of {js_stream} or of the streams that reserve the space; the stream controller then creates it and its consumers start.',
+  },
+  // ------------------------------------------------ end of: round30 (r30a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -6,6 +6,7 @@ import { newObject, type ContainerView, type ObjectView } from './observe/views'
 import { clip, HOSTS, hostOf } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R29C_VARS } from './finding-vars-r29c';
+import { R30A_VARS } from './finding-vars-r30a';
 import { R28A_VARS } from './finding-vars-r28a';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R22J_VARS } from './finding-vars-r22j';
@@ -1649,6 +1650,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R27B_VARS,
   ...R29B_VARS,
   ...R29C_VARS,
+  ...R30A_VARS,
 };
 
 /** The same, by the entry's class. */

@@ -24,6 +24,7 @@ import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
 import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
+import { refusals, STREAM_NOT_FOUND } from './diagnose-r30a';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -1044,6 +1045,8 @@ export class Gatherer {
     await this.inspectR28a(text);
     // (r29c) the object a refusal names: the Karpenter NodePool at its limits
     await this.r29cReadWhatRefuses();
+    // (r30a) the broker object an app cannot find: why the broker did not create it
+    await this.r30aReadWhatRefuses();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1570,6 +1573,32 @@ export class Gatherer {
    * spec.limits ("all available instance types exceed limits for nodepool: \"general\""): the
    * NodePool itself says which limit and how much its nodes already hold (status.resources).
    */
+  /**
+   * (r30a) An app that logs that its JetStream stream is not found, while no refusal to create it
+   * was read: the namespace's Stream objects (NACK), whose Ready condition says why they do not
+   * exist ("insufficient storage resources available").
+   */
+  private async r30aReadWhatRefuses(): Promise<void> {
+    const { model } = this;
+    const lost = [
+      ...new Set(
+        model.logs
+          .filter((l) => l.pod && l.lines.some((x) => STREAM_NOT_FOUND.test(x.text)))
+          .map((l) => l.namespace)
+          .filter((n): n is string => !!n),
+      ),
+    ];
+    if (!lost.length || refusals(model).size) return;
+    for (const ns of lost.slice(0, 2)) {
+      if (!model.list('stream', ns).some((o) => o.kind === 'stream'))
+        await this.listKind('stream', ns);
+      const streams = model
+        .list('stream', ns)
+        .filter((o) => o.kind === 'stream' && !o.conditions.length);
+      await Promise.all(streams.slice(0, 3).map((o) => this.readOrDescribe(o)));
+    }
+  }
+
   private async r29cReadWhatRefuses(): Promise<void> {
     const pools = [
       ...new Set(
