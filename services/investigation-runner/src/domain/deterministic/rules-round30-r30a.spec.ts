@@ -1,0 +1,106 @@
+/**
+ * The engine rules of round30 (r30a) (cause-catalog.data.ts, its "round30 (r30a)" block, variables
+ * in finding-vars-r30a.ts, the finding in diagnose-r30a.ts), one test per rule, each with a near
+ * miss where it must not fire: an app that crashes on "nats: stream not found" while the JetStream
+ * Stream it names was refused for lack of storage (err_code 10047; the Stream object read).
+ */
+import {
+  NOW,
+  ago,
+  answerOf,
+  apiTools,
+  deploymentObj,
+  investigateAt,
+  namespaceObj,
+  podObj,
+  stamped,
+  warningEvent,
+  type ApiWorld,
+} from './spec-world';
+
+type Obj = Record<string, unknown>;
+
+describe('round30 rules (r30a): a broker that refuses what an app needs', () => {
+  it('"stream not found" while NATS refused to create that stream (insufficient storage): the refusal and max_file_store are named; a stream that exists but errs otherwise: not this rule', async () => {
+    const ns = 'orders';
+    const app = 'order-relay';
+    const pod = `${app}-6d8f7b9c5d-k9m4p`;
+    const stream = (message: string): Obj => ({
+      apiVersion: 'jetstream.nats.io/v1beta2',
+      kind: 'Stream',
+      metadata: { name: 'orders', namespace: ns, creationTimestamp: ago(60) },
+      spec: {
+        name: 'ORDERS',
+        subjects: ['orders.>'],
+        storage: 'file',
+        replicas: 3,
+        maxBytes: 2147483648,
+      },
+      status: {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'False',
+            reason: 'Errored',
+            message,
+            lastTransitionTime: ago(60),
+          },
+        ],
+      },
+    });
+    const world = (message: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj(app, ns, [`registry.example.com/${app}:1.0.0`], 1, 0),
+        podObj({
+          name: pod,
+          ns,
+          labels: { app },
+          owner: { kind: 'ReplicaSet', name: `${app}-6d8f7b9c5d` },
+          boxes: [
+            {
+              name: app,
+              image: `registry.example.com/${app}:1.0.0`,
+              restarts: 9,
+              state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
+              lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+            },
+          ],
+        }),
+        stream(message),
+      ],
+      events: [
+        warningEvent(
+          ns,
+          { kind: 'Pod', name: pod },
+          'BackOff',
+          `Back-off restarting failed container ${app}`,
+          30,
+          1,
+          20,
+        ),
+      ],
+      logs: { [pod]: log },
+      previous: { [pod]: log },
+    });
+    const log = stamped([
+      [6, '{"level":"info","msg":"connected to NATS","url":"nats://nats.messaging:4222"}'],
+      [
+        5,
+        '{"level":"fatal","msg":"cannot bind durable consumer","stream":"ORDERS","error":"nats: stream not found"}',
+      ],
+    ]);
+    const ask = `${app} in ${ns} is crashlooping since its first deploy, why?`;
+    const refused =
+      'failed to create stream "ORDERS": nats: API error: code=500 err_code=10047 description=insufficient storage resources available';
+    const answer = answerOf((await investigateAt(apiTools(world(refused)), ask, NOW, ns)).result);
+    expect(answer).toContain('insufficient storage resources');
+    expect(answer).toContain('max_file_store');
+    expect(answer).toContain('ORDERS');
+
+    const other =
+      'failed to create stream "ORDERS": nats: API error: code=400 err_code=10058 description=stream name already in use with a different configuration';
+    const near = answerOf((await investigateAt(apiTools(world(other)), ask, NOW, ns)).result);
+    expect(near).not.toMatch(/max_file_store|insufficient storage/);
+  });
+});
