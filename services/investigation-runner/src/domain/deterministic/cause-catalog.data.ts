@@ -3104,6 +3104,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} fails because the JetStream stream {js_stream} it uses was never created ("{js_app_line}"): NATS refused it ("{fact}"). JetStream reserves the max bytes of every file stream on each server that holds a replica of it, out of that server\'s max_file_store{js_store}{js_reserved}; what is left is less than {js_stream} asks for, so the stream does not exist and every app that binds to it fails',
     fix: 'Give JetStream room for {js_stream}: raise max_file_store of the NATS servers (and grow their volumes to match), or lower maxBytes (or replicas) of {js_stream} or of the streams that reserve the space; the stream controller then creates it and its consumers start.',
   },
+  {
+    // a Kafka client finds no topic it uses ("Topic X not present in metadata", UNKNOWN_TOPIC_OR_PARTITION)
+    // while the KafkaTopic of that name is not Ready: the topic operator could not create it and
+    // says why (a replication factor above the brokers there are, a bad config); found by
+    // diagnose-r30a.ts
+    id: 'kafka_topic_not_created',
+    class: 'dependency_failure',
+    title: 'the Kafka topic an app uses was never created: its KafkaTopic is not Ready',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} fails because the Kafka topic {kafka_topic} does not exist ("{kafka_app_line}"): the KafkaTopic {kafka_topic}{topic_where} is not Ready, the topic operator could not create it: "{fact}"{topic_spec}',
+    fix: '{topic_fix}; the topic operator then creates {kafka_topic} and {subject} can use it.',
+  },
   // ------------------------------------------------ end of: round30 (r30a)
   // ---------------------------------------------------------------- symptoms
   {

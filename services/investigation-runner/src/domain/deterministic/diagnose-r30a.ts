@@ -19,7 +19,69 @@ export const JETSTREAM_NO_STORAGE =
 
 export function r30aFindings(model: ClusterModel, entries: CauseEntry[]): Finding[] {
   const entry = entries.find((e) => e.id === 'jetstream_insufficient_storage');
-  return entry ? jetstreamStreamsRefused(model, entry) : [];
+  const topic = entries.find((e) => e.id === 'kafka_topic_not_created');
+  return [
+    ...(entry ? jetstreamStreamsRefused(model, entry) : []),
+    ...(topic ? kafkaTopicsNotCreated(model, topic) : []),
+  ];
+}
+
+/**
+ * A Kafka client that finds no topic it uses: "Topic X not present in metadata after 60000 ms"
+ * (a producer), "{X=UNKNOWN_TOPIC_OR_PARTITION}" (the metadata answer)
+ */
+export const TOPIC_MISSING =
+  /\bTopic ([\w.-]+) not present in metadata\b|\{([\w.-]+)=UNKNOWN_TOPIC_OR_PARTITION\}/;
+/** the Strimzi topic operator's refusal: "KafkaTopic(ns/x): Error creating topic x: <why>" */
+const TOPIC_OPERATOR_ERROR =
+  /KafkaTopic\(([\w.-]+)\/([\w.-]+)\): Error creating topic [\w.-]+: ([^\n]+)/;
+
+/** the topic a client misses: a KafkaTopic (Strimzi) of that name that is not Ready says why */
+function kafkaTopicsNotCreated(model: ClusterModel, entry: CauseEntry): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  const topics = model.list('kafkatopic').filter((o) => o.kind === 'kafkatopic');
+  const why = (name: string): { fact: string; ns?: string } | undefined => {
+    const t = topics.find((o) => o.name === name || o.fields['topicName'] === name);
+    const c = t?.conditions.find((x) => x.type === 'Ready' && x.status === 'False' && x.message);
+    if (t && c) return { fact: c.message!, ns: t.namespace };
+    for (const l of model.logs)
+      for (const x of l.lines) {
+        const m = TOPIC_OPERATOR_ERROR.exec(x.text);
+        if (m && m[2] === name) return { fact: m[3]!.trim(), ns: m[1] };
+      }
+    return undefined;
+  };
+  for (const l of model.logs) {
+    if (!l.pod) continue;
+    const pod = model.get('pod', l.pod, l.namespace);
+    const workload = pod ? model.workloadOf(pod).name : l.pod;
+    const key = `${l.namespace ?? ''}/${workload}`;
+    if (seen.has(key)) continue;
+    for (const x of l.lines) {
+      const m = TOPIC_MISSING.exec(x.text);
+      const name = m?.[1] ?? m?.[2];
+      const found = name ? why(name) : undefined;
+      if (!name || !found) continue;
+      seen.add(key);
+      out.push({
+        entry,
+        object: { kind: 'pod', name: l.pod, namespace: l.namespace },
+        workload,
+        fact: found.fact,
+        groups: {
+          kafka_topic: name,
+          topic_ns: found.ns ?? '',
+          kafka_app_line: x.text.trim().slice(0, 300),
+        },
+        at: x.at,
+        where: 'log',
+        source: l.source,
+      });
+      break;
+    }
+  }
+  return out;
 }
 
 /** every refusal the cluster recorded, by stream name (upper-cased as JetStream names them) */

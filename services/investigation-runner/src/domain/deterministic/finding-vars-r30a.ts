@@ -31,6 +31,27 @@ function jetstreamStore(x: FindingContext): Vars {
   return { js_store: parts.length ? ` (${parts.join('; ')})` : '', js_reserved: '' };
 }
 
+/** Kafka's refusal of a replication factor above the brokers registered */
+const REPLICATION_ABOVE_BROKERS =
+  /replication factor of (\d+) cannot be reached because only (\d+) broker\(?s?\)? (?:are|is) registered/i;
+
+/** where the KafkaTopic is, and what its refusal asks to change */
+function kafkaTopic(x: FindingContext): Vars {
+  const name = x.f.groups['kafka_topic'] ?? '';
+  const ns = x.f.groups['topic_ns'];
+  const m = REPLICATION_ABOVE_BROKERS.exec(x.f.fact);
+  return {
+    topic_where: ns ? ` (namespace ${ns})` : '',
+    topic_spec: m
+      ? `. It asks for replicas: ${m[1]} (replication factor ${m[1]}) while the Kafka cluster has only ${m[2]} broker(s) registered: a partition cannot have more replicas than there are brokers`
+      : '',
+    topic_fix: m
+      ? `Set spec.replicas of KafkaTopic ${name} to at most ${m[2]} (and its min.insync.replicas no higher than that) for this cluster, or add brokers until there are ${m[1]}`
+      : `Fix what the topic operator reports for KafkaTopic ${name} (kubectl get kafkatopic ${name}${ns ? ` -n ${ns}` : ''} -o yaml)`,
+  };
+}
+
 export const R30A_VARS: Record<string, (x: FindingContext) => Vars> = {
   jetstream_insufficient_storage: jetstreamStore,
+  kafka_topic_not_created: kafkaTopic,
 };

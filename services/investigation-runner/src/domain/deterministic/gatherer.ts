@@ -24,7 +24,7 @@ import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
 import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
-import { refusals, STREAM_NOT_FOUND } from './diagnose-r30a';
+import { refusals, STREAM_NOT_FOUND, TOPIC_MISSING } from './diagnose-r30a';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -1047,6 +1047,7 @@ export class Gatherer {
     await this.r29cReadWhatRefuses();
     // (r30a) the broker object an app cannot find: why the broker did not create it
     await this.r30aReadWhatRefuses();
+    await this.r30aReadMissingTopics();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1597,6 +1598,28 @@ export class Gatherer {
         .filter((o) => o.kind === 'stream' && !o.conditions.length);
       await Promise.all(streams.slice(0, 3).map((o) => this.readOrDescribe(o)));
     }
+  }
+
+  /**
+   * (r30a) A Kafka client that finds no topic it uses: the KafkaTopics (Strimzi), the one of that
+   * name read whole when the listing does not say whether it is Ready.
+   */
+  private async r30aReadMissingTopics(): Promise<void> {
+    const { model } = this;
+    const names = new Set<string>();
+    for (const l of model.logs)
+      if (l.pod)
+        for (const x of l.lines) {
+          const m = TOPIC_MISSING.exec(x.text);
+          if (m) names.add((m[1] ?? m[2])!);
+        }
+    if (!names.size) return;
+    const topics = () => model.list('kafkatopic').filter((o) => o.kind === 'kafkatopic');
+    if (!topics().length) await this.listKind('kafkatopic', undefined);
+    const named = topics().filter(
+      (o) => (names.has(o.name) || names.has(o.fields['topicName'] ?? '')) && !o.conditions.length,
+    );
+    await Promise.all(named.slice(0, 2).map((o) => this.readOrDescribe(o)));
   }
 
   private async r29cReadWhatRefuses(): Promise<void> {
