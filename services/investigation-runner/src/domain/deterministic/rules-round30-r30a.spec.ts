@@ -2,7 +2,9 @@
  * The engine rules of round30 (r30a) (cause-catalog.data.ts, its "round30 (r30a)" block, variables
  * in finding-vars-r30a.ts, the finding in diagnose-r30a.ts), one test per rule, each with a near
  * miss where it must not fire: an app that crashes on "nats: stream not found" while the JetStream
- * Stream it names was refused for lack of storage (err_code 10047; the Stream object read).
+ * Stream it names was refused for lack of storage (err_code 10047; the Stream object read); a
+ * Kafka client that finds no topic while the KafkaTopic of that name is Ready=False (the
+ * KafkaTopics listed, the topic operator's reason quoted).
  */
 import {
   NOW,
@@ -102,5 +104,62 @@ describe('round30 rules (r30a): a broker that refuses what an app needs', () => 
       'failed to create stream "ORDERS": nats: API error: code=400 err_code=10058 description=stream name already in use with a different configuration';
     const near = answerOf((await investigateAt(apiTools(world(other)), ask, NOW, ns)).result);
     expect(near).not.toMatch(/max_file_store|insufficient storage/);
+  });
+
+  it('"Topic X not present in metadata" while the KafkaTopic X is not Ready: its replication factor and the broker count are quoted; a Ready topic: not this rule', async () => {
+    const ns = 'payments';
+    const app = 'payout-api';
+    const pod = `${app}-7c9d8f6b5-x2p4q`;
+    const topic = (ready: boolean): Obj => ({
+      apiVersion: 'kafka.strimzi.io/v1beta2',
+      kind: 'KafkaTopic',
+      metadata: { name: 'payouts', namespace: 'streaming', creationTimestamp: ago(90) },
+      spec: { partitions: 6, replicas: 3 },
+      status: {
+        conditions: [
+          ready
+            ? { type: 'Ready', status: 'True', lastTransitionTime: ago(90) }
+            : {
+                type: 'Ready',
+                status: 'False',
+                reason: 'KafkaError',
+                message:
+                  'org.apache.kafka.common.errors.InvalidReplicationFactorException: Unable to replicate the partition 3 time(s): The target replication factor of 3 cannot be reached because only 1 broker(s) are registered.',
+                lastTransitionTime: ago(90),
+              },
+        ],
+      },
+    });
+    const log = stamped([
+      [20, 'INFO Started PayoutApiApplication in 4.1 seconds'],
+      [
+        5,
+        'ERROR o.s.k.support.LoggingProducerListener : Exception thrown when sending a message to topic payouts:\norg.apache.kafka.common.errors.TimeoutException: Topic payouts not present in metadata after 60000 ms.',
+      ],
+    ]);
+    const world = (ready: boolean): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('streaming'),
+        deploymentObj(app, ns, [`registry.example.com/${app}:2.0.0`], 1, 1),
+        podObj({
+          name: pod,
+          ns,
+          labels: { app },
+          owner: { kind: 'ReplicaSet', name: `${app}-7c9d8f6b5` },
+          boxes: [{ name: app, image: `registry.example.com/${app}:2.0.0` }],
+        }),
+        topic(ready),
+      ],
+      logs: { [pod]: log },
+    });
+    const ask = `every payout request of ${app} in ${ns} fails with 500, pods look fine. why?`;
+    const answer = answerOf((await investigateAt(apiTools(world(false)), ask, NOW, ns)).result);
+    expect(answer).toContain('KafkaTopic payouts');
+    expect(answer).toContain('replicas: 3');
+    expect(answer).toContain('only 1 broker');
+
+    const near = answerOf((await investigateAt(apiTools(world(true)), ask, NOW, ns)).result);
+    expect(near).not.toMatch(/KafkaTopic|broker\(s\)/);
   });
 });
