@@ -3119,6 +3119,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} fails because the Kafka topic {kafka_topic} does not exist ("{kafka_app_line}"): the KafkaTopic {kafka_topic}{topic_where} is not Ready, the topic operator could not create it: "{fact}"{topic_spec}',
     fix: '{topic_fix}; the topic operator then creates {kafka_topic} and {subject} can use it.',
   },
+  {
+    // an S3 client (Loki's ingesters, a backup) whose writes MinIO refuses: its drives are at the
+    // minimum free threshold (XMinioStorageFull, HTTP 507). What fills it: for Loki, a compactor
+    // whose retention is not enabled never deletes old chunks (the ConfigMap it mounts is read)
+    id: 'object_store_full',
+    class: 'dependency_failure',
+    title: 'the object store refuses writes: it is full (XMinioStorageFull, 507)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'XMinioStorageFull: [^\\n]*?minimum free drive threshold',
+    cause:
+      '{subject} cannot write to its object store: MinIO refuses every write because its drives are at the minimum free threshold ("{fact}", HTTP 507 storage full){store_held}{store_retention}',
+    fix: '{store_fix}',
+  },
   // ------------------------------------------------ end of: round30 (r30a)
   // ---------------------------------------------------------------- symptoms
   {

@@ -9,6 +9,9 @@ import type { CauseEntry } from './cause-catalog.data';
 import type { Finding } from './diagnose';
 import type { ClusterModel } from './model';
 
+/** an S3 write MinIO refuses for lack of space (the client's line) */
+export const OBJECT_STORE_FULL = /XMinioStorageFull: [^\n]*?minimum free drive threshold/;
+
 /** NATS answers a consumer bind / lookup of a stream that does not exist */
 export const STREAM_NOT_FOUND = /\bstream not found\b/i;
 /** the stream the app's line names: JSON "stream":"X", or stream "X" / stream X */

@@ -4,6 +4,7 @@
  * a Loki compactor's retention).
  */
 import type { FindingContext } from './finding-vars';
+import { configMapNamesOf, jsonField } from './model';
 
 type Vars = Record<string, string>;
 
@@ -51,7 +52,39 @@ function kafkaTopic(x: FindingContext): Vars {
   };
 }
 
+/** what fills the store: a Loki configuration (a ConfigMap the pod mounts) that keeps every chunk */
+function objectStoreFull(x: FindingContext): Vars {
+  const maps = x.pods
+    .flatMap((p) => configMapNamesOf(p).map((n) => x.model.get('configmap', n, p.namespace)))
+    .filter((c): c is NonNullable<typeof c> => !!c?.fields['lokiRetention']);
+  const none = {
+    store_held: '',
+    store_retention: '',
+    store_fix: `Free space in the object store ${x.vars['subject'] ?? ''} writes to (delete old objects, or expand its volume), and set a retention or lifecycle policy on what is written there so it does not fill again.`,
+  };
+  const loki = maps[0];
+  if (!loki) return none;
+  const r = jsonField(loki, 'lokiRetention');
+  const enabled = r['retention_enabled'];
+  const period = r['retention_period'];
+  const where = `the Loki configuration (ConfigMap ${loki.name}${loki.namespace ? `, namespace ${loki.namespace}` : ''})`;
+  const held =
+    '. The chunks the ingesters cannot flush stay in their memory, so their memory grows toward the limit (and an OOMKill replays the WAL): more memory only delays the next one';
+  if (enabled === 'true')
+    return {
+      ...none,
+      store_held: held,
+      store_retention: `. ${where} has compactor retention_enabled: true${period ? ` with retention_period ${period}` : ''}: the store is too small for that much data`,
+    };
+  return {
+    store_held: held,
+    store_retention: `. Nothing deletes old chunks from it: ${where} has ${enabled === 'unset' ? "no compactor retention_enabled (Loki's default: false)" : `compactor retention_enabled: ${enabled}`}, so retention is disabled${period ? ` and limits_config retention_period ${period} is never enforced` : ''}; every chunk written is kept until the store is full`,
+    store_fix: `Free space in the object store (expand its volume, or delete the oldest chunks), and set compactor retention_enabled: true in ${where} (with a delete_request_store)${period ? ` so retention_period ${period} is enforced` : ''}; raising the ingesters' memory does not help while flushes fail.`,
+  };
+}
+
 export const R30A_VARS: Record<string, (x: FindingContext) => Vars> = {
   jetstream_insufficient_storage: jetstreamStore,
   kafka_topic_not_created: kafkaTopic,
+  object_store_full: objectStoreFull,
 };

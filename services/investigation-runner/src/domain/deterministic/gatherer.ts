@@ -24,7 +24,7 @@ import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
 import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
-import { refusals, STREAM_NOT_FOUND, TOPIC_MISSING } from './diagnose-r30a';
+import { OBJECT_STORE_FULL, refusals, STREAM_NOT_FOUND, TOPIC_MISSING } from './diagnose-r30a';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -1048,6 +1048,7 @@ export class Gatherer {
     // (r30a) the broker object an app cannot find: why the broker did not create it
     await this.r30aReadWhatRefuses();
     await this.r30aReadMissingTopics();
+    await this.r30aReadStoreWriters();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1598,6 +1599,24 @@ export class Gatherer {
         .filter((o) => o.kind === 'stream' && !o.conditions.length);
       await Promise.all(streams.slice(0, 3).map((o) => this.readOrDescribe(o)));
     }
+  }
+
+  /**
+   * (r30a) A client whose writes the object store refuses as full (XMinioStorageFull): the
+   * ConfigMaps it mounts (a Loki configuration says whether its compactor deletes old chunks).
+   */
+  private async r30aReadStoreWriters(): Promise<void> {
+    const { model } = this;
+    const pods = model.logs
+      .filter((l) => l.pod && l.lines.some((x) => OBJECT_STORE_FULL.test(x.text)))
+      .map((l) => model.get('pod', l.pod!, l.namespace))
+      .filter((p): p is ObjectView => !!p);
+    const maps = new Map<string, ObjectView>();
+    for (const p of pods.slice(0, 2))
+      for (const n of configMapNamesOf(p))
+        if (!model.get('configmap', n, p.namespace)?.fields['lokiRetention'])
+          maps.set(`${p.namespace ?? ''}/${n}`, named('configmap', n, p.namespace));
+    await Promise.all([...maps.values()].slice(0, 3).map((m) => this.readOrDescribe(m)));
   }
 
   /**

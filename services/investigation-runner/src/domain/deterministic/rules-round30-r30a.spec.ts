@@ -4,7 +4,9 @@
  * miss where it must not fire: an app that crashes on "nats: stream not found" while the JetStream
  * Stream it names was refused for lack of storage (err_code 10047; the Stream object read); a
  * Kafka client that finds no topic while the KafkaTopic of that name is Ready=False (the
- * KafkaTopics listed, the topic operator's reason quoted).
+ * KafkaTopics listed, the topic operator's reason quoted); a Loki ingester whose flushes MinIO
+ * refuses as full (XMinioStorageFull) while the Loki configuration it mounts leaves compactor
+ * retention disabled (the ConfigMap read, its retention kept by observe/config-r30a.ts).
  */
 import {
   NOW,
@@ -161,5 +163,98 @@ describe('round30 rules (r30a): a broker that refuses what an app needs', () => 
 
     const near = answerOf((await investigateAt(apiTools(world(true)), ask, NOW, ns)).result);
     expect(near).not.toMatch(/KafkaTopic|broker\(s\)/);
+  });
+
+  it('flushes refused by MinIO as full while the Loki config leaves retention disabled: retention_enabled is quoted; retention enabled: not said to be disabled; no storage-full line: not this rule', async () => {
+    const ns = 'logging';
+    const pod = 'loki-ingester-0';
+    const config = (compactor: string) =>
+      [
+        'auth_enabled: false',
+        'common:',
+        '  path_prefix: /var/loki',
+        '  storage:',
+        '    s3:',
+        '      endpoint: minio.logging.svc:9000',
+        '      bucketnames: chunks',
+        'schema_config:',
+        '  configs:',
+        '    - from: "2025-01-01"',
+        '      store: tsdb',
+        '      object_store: s3',
+        '      schema: v13',
+        'ingester:',
+        '  chunk_encoding: snappy',
+        '  wal:',
+        '    enabled: true',
+        '    dir: /var/loki/wal',
+        'limits_config:',
+        '  retention_period: 720h',
+        '  ingestion_rate_mb: 16',
+        '  ingestion_burst_size_mb: 32',
+        '  max_query_series: 5000',
+        'compactor:',
+        '  working_directory: /var/loki/compactor',
+        '  compaction_interval: 10m',
+        compactor,
+      ].join('\n');
+    const full = stamped([
+      [30, 'level=info caller=flush.go:302 component=ingester msg="flushing stream" num_chunks=1'],
+      [
+        20,
+        'level=error caller=flush.go:261 component=ingester msg="failed to flush" err="failed to flush chunks: store put chunk: XMinioStorageFull: Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.\\n\\tstatus code: 507"',
+      ],
+      [
+        5,
+        'level=error caller=flush.go:261 component=ingester msg="failed to flush" err="failed to flush chunks: store put chunk: XMinioStorageFull: Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.\\n\\tstatus code: 507"',
+      ],
+    ]);
+    const world = (compactor: string, log: string): ApiWorld => {
+      const p = podObj({
+        name: pod,
+        ns,
+        labels: { app: 'loki-ingester' },
+        owner: { kind: 'StatefulSet', name: 'loki-ingester' },
+        boxes: [{ name: 'loki', image: 'grafana/loki:3.1.1' }],
+      });
+      (p['spec'] as Obj)['volumes'] = [{ name: 'config', configMap: { name: 'loki-config' } }];
+      return {
+        objects: [
+          namespaceObj(ns),
+          p,
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'loki-config', namespace: ns, creationTimestamp: ago(60 * 24 * 90) },
+            data: { 'config.yaml': config(compactor) },
+          },
+        ],
+        logs: { [pod]: log },
+      };
+    };
+    const ask = `loki-ingester in ${ns} keeps growing in memory, should I give it more?`;
+    const off = answerOf(
+      (await investigateAt(apiTools(world('  retention_enabled: false', full)), ask, NOW, ns))
+        .result,
+    );
+    expect(off).toContain('XMinioStorageFull');
+    expect(off).toContain('retention_enabled: false');
+    expect(off).toContain('retention_period 720h is never enforced');
+
+    const on = answerOf(
+      (await investigateAt(apiTools(world('  retention_enabled: true', full)), ask, NOW, ns))
+        .result,
+    );
+    expect(on).toContain('XMinioStorageFull');
+    expect(on).not.toContain('retention is disabled');
+
+    const quiet = stamped([
+      [5, 'level=info caller=flush.go:302 component=ingester msg="flushing stream" num_chunks=1'],
+    ]);
+    const none = answerOf(
+      (await investigateAt(apiTools(world('  retention_enabled: false', quiet)), ask, NOW, ns))
+        .result,
+    );
+    expect(none).not.toMatch(/object store|retention_enabled/);
   });
 });

@@ -1,3 +1,4 @@
+import { lokiRetention } from './config-r30a';
 import { kindOf } from '../tool-profile';
 import {
   arr,
@@ -752,6 +753,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
             data.map(([k, x]) => [k, cap > 200 ? x.slice(0, cap) : keptConfigValue(x)]),
           ),
         );
+      // (r30a) a Loki configuration's retention, which a value kept short loses
+      const loki = data.map(([, x]) => lokiRetention(x)).find(Boolean);
+      if (loki) v.fields['lokiRetention'] = loki;
     }
     // who a binding grants what: its role and its subjects
     if (kind === 'rolebinding' || kind === 'clusterrolebinding') {
