@@ -929,6 +929,7 @@ export class Gatherer {
     await this.inspectR28b('question');
     await this.inspectR29a('question');
     await this.gatherForJvmHeapR29b();
+    await this.gatherForPrimaryR30a();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1317,6 +1318,18 @@ export class Gatherer {
       questionNamespace(q, this.model, this.scope),
       (p) => !qosOf(p),
     );
+  }
+
+  /**
+   * Round30 (r30a): "is X still the primary? which pod, which node?": the namespace's pods (their
+   * role labels), read whole when the listing shows no labels, and its events (a failover).
+   */
+  private async gatherForPrimaryR30a(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'db_primary') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    await this.readForQuestion('pod', ns, (p) => !Object.keys(p.labels).length || !p.node);
+    await this.eventsOf(ns);
   }
 
   /**
