@@ -3134,6 +3134,23 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} cannot write to its object store: MinIO refuses every write because its drives are at the minimum free threshold ("{fact}", HTTP 507 storage full){store_held}{store_retention}',
     fix: '{store_fix}',
   },
+  {
+    // a PostgreSQL standby whose walreceiver asks the primary for a WAL segment the primary has
+    // already removed: it was away (down, Pending) while more WAL than wal_keep_size was written,
+    // and no replication slot (nor a WAL archive) kept it; it never catches up by streaming and
+    // serves ever older data while it looks Ready
+    id: 'pg_standby_wal_removed',
+    class: 'dependency_failure',
+    title:
+      'a PostgreSQL replica cannot catch up: the WAL it needs was already removed on the primary',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'requested WAL segment (?<wal_segment>[0-9A-F]{24}) has already been removed',
+    cause:
+      '{pg_standby} is a PostgreSQL standby that cannot catch up: its walreceiver asks the primary for WAL segment {wal_segment} and the primary has already removed it ("{fact}"). The primary keeps WAL for a standby only up to wal_keep_size unless a replication slot (or a WAL archive the standby can restore from) retains it{pg_slots}; while the standby was away more WAL than that was written, so it stays stuck at that point and serves stale data for reads although the pod is Ready',
+    fix: 'Re-create the standby from the primary (for CloudNativePG: delete its PVC and pod so the operator clones it again with pg_basebackup, or `kubectl cnpg destroy` the instance){pg_slots_fix}.',
+  },
   // ------------------------------------------------ end of: round30 (r30a)
   // ---------------------------------------------------------------- symptoms
   {

@@ -12,6 +12,9 @@ import type { ClusterModel } from './model';
 /** an S3 write MinIO refuses for lack of space (the client's line) */
 export const OBJECT_STORE_FULL = /XMinioStorageFull: [^\n]*?minimum free drive threshold/;
 
+/** a PostgreSQL standby asks for WAL the primary has removed */
+export const PG_WAL_REMOVED = /requested WAL segment [0-9A-F]{24} has already been removed/;
+
 /** NATS answers a consumer bind / lookup of a stream that does not exist */
 export const STREAM_NOT_FOUND = /\bstream not found\b/i;
 /** the stream the app's line names: JSON "stream":"X", or stream "X" / stream X */

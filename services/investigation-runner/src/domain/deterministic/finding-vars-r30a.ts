@@ -83,8 +83,44 @@ function objectStoreFull(x: FindingContext): Vars {
   };
 }
 
+/** what retains WAL for the standbys: a CloudNativePG Cluster's replication slots and wal_keep_size */
+function standbyWal(x: FindingContext): Vars {
+  const pod = x.pod ?? x.pods[0];
+  const name = pod?.labels['cnpg.io/cluster'];
+  const cluster = name
+    ? x.model
+        .list('cluster', pod?.namespace)
+        .find((o) => o.name === name && o.fields['replicationSlotsHA'] !== undefined)
+    : undefined;
+  const keep = cluster?.fields['walKeepSize'];
+  const standby =
+    pod && pod.name !== x.vars['subject']
+      ? `${pod.name} (of ${x.vars['subject'] ?? ''})`
+      : (x.vars['subject'] ?? '');
+  if (!cluster)
+    return {
+      pg_standby: standby,
+      pg_slots: '',
+      pg_slots_fix:
+        ', and keep WAL for the standbys: replication slots for them (CloudNativePG: spec.replicationSlots.highAvailability.enabled: true) or a WAL archive they can restore from',
+    };
+  const ha = cluster.fields['replicationSlotsHA'];
+  return {
+    pg_standby: standby,
+    pg_slots:
+      ha === 'true'
+        ? ` (Cluster ${cluster.name} has spec.replicationSlots.highAvailability.enabled: true${keep ? `, wal_keep_size ${keep}` : ''})`
+        : `: Cluster ${cluster.name} has spec.replicationSlots.highAvailability.enabled: ${ha || 'false'} (replication slots disabled)${keep ? ` and wal_keep_size ${keep}` : ''}${cluster.fields['walArchive'] ? '' : ', and no WAL archive (spec.backup)'}`,
+    pg_slots_fix:
+      ha === 'true'
+        ? ''
+        : `, and set spec.replicationSlots.highAvailability.enabled: true on Cluster ${cluster.name} (or configure a WAL archive in spec.backup) so the primary keeps the WAL a standby still needs`,
+  };
+}
+
 export const R30A_VARS: Record<string, (x: FindingContext) => Vars> = {
   jetstream_insufficient_storage: jetstreamStore,
   kafka_topic_not_created: kafkaTopic,
   object_store_full: objectStoreFull,
+  pg_standby_wal_removed: standbyWal,
 };

@@ -24,7 +24,13 @@ import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
 import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
-import { OBJECT_STORE_FULL, refusals, STREAM_NOT_FOUND, TOPIC_MISSING } from './diagnose-r30a';
+import {
+  OBJECT_STORE_FULL,
+  PG_WAL_REMOVED,
+  refusals,
+  STREAM_NOT_FOUND,
+  TOPIC_MISSING,
+} from './diagnose-r30a';
 import {
   ACCESS,
   COREDNS_ERROR,
@@ -1630,6 +1636,21 @@ export class Gatherer {
         if (!model.get('configmap', n, p.namespace)?.fields['lokiRetention'])
           maps.set(`${p.namespace ?? ''}/${n}`, named('configmap', n, p.namespace));
     await Promise.all([...maps.values()].slice(0, 3).map((m) => this.readOrDescribe(m)));
+    // a PostgreSQL standby that asks for WAL already removed: its CloudNativePG Cluster (whether
+    // replication slots keep WAL for the standbys)
+    const standbys = model.logs
+      .filter((l) => l.pod && l.lines.some((x) => PG_WAL_REMOVED.test(x.text)))
+      .map((l) => model.get('pod', l.pod!, l.namespace))
+      .filter((p): p is ObjectView => !!p?.labels['cnpg.io/cluster']);
+    for (const p of standbys.slice(0, 1)) {
+      const name = p.labels['cnpg.io/cluster']!;
+      if (
+        !model
+          .list('cluster', p.namespace)
+          .some((o) => o.name === name && o.fields['replicationSlotsHA'])
+      )
+        await this.readOrDescribe(named('cluster', name, p.namespace));
+    }
   }
 
   /**

@@ -6,7 +6,9 @@
  * Kafka client that finds no topic while the KafkaTopic of that name is Ready=False (the
  * KafkaTopics listed, the topic operator's reason quoted); a Loki ingester whose flushes MinIO
  * refuses as full (XMinioStorageFull) while the Loki configuration it mounts leaves compactor
- * retention disabled (the ConfigMap read, its retention kept by observe/config-r30a.ts).
+ * retention disabled (the ConfigMap read, its retention kept by observe/config-r30a.ts); a
+ * PostgreSQL standby whose primary already removed the WAL it asks for, while its CloudNativePG
+ * Cluster keeps no replication slots for the standbys (the Cluster read).
  */
 import {
   NOW,
@@ -256,5 +258,66 @@ describe('round30 rules (r30a): a broker that refuses what an app needs', () => 
         .result,
     );
     expect(none).not.toMatch(/object store|retention_enabled/);
+  });
+
+  it("a standby asks for a WAL segment the primary already removed: the segment and the Cluster's disabled replication slots are named; slots enabled: not said disabled; a standby streaming fine: not this rule", async () => {
+    const ns = 'shop';
+    const pod = 'cart-db-3';
+    const cluster = (ha: boolean): Obj => ({
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'Cluster',
+      metadata: { name: 'cart-db', namespace: ns, creationTimestamp: ago(60 * 24 * 100) },
+      spec: {
+        instances: 3,
+        replicationSlots: { highAvailability: { enabled: ha } },
+        postgresql: { parameters: { wal_keep_size: '256MB' } },
+      },
+      status: { phase: 'Cluster in healthy state', currentPrimary: 'cart-db-1' },
+    });
+    const removed = stamped([
+      [
+        40,
+        '{"level":"info","logger":"postgres","msg":"record","record":{"error_severity":"LOG","message":"started streaming WAL from primary at 1B/2A000000 on timeline 2","backend_type":"walreceiver"}}',
+      ],
+      [
+        5,
+        '{"level":"info","logger":"postgres","msg":"record","record":{"error_severity":"FATAL","sql_state_code":"08P01","message":"could not receive data from WAL stream: ERROR:  requested WAL segment 000000020000001B0000002A has already been removed","backend_type":"walreceiver"}}',
+      ],
+    ]);
+    const fine = stamped([
+      [
+        40,
+        '{"level":"info","logger":"postgres","msg":"record","record":{"error_severity":"LOG","message":"started streaming WAL from primary at 1B/2A000000 on timeline 2","backend_type":"walreceiver"}}',
+      ],
+    ]);
+    const world = (ha: boolean, log: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        podObj({
+          name: pod,
+          ns,
+          labels: { 'cnpg.io/cluster': 'cart-db', 'cnpg.io/instanceRole': 'replica' },
+          owner: { kind: 'Cluster', name: 'cart-db' },
+          boxes: [{ name: 'postgres', image: 'ghcr.io/cloudnative-pg/postgresql:16.6' }],
+        }),
+        cluster(ha),
+      ],
+      logs: { [pod]: log },
+    });
+    const ask = `replication lag alert on ${pod} in ${ns}, the cluster says healthy. what is wrong?`;
+    const off = answerOf(
+      (await investigateAt(apiTools(world(false, removed)), ask, NOW, ns)).result,
+    );
+    expect(off).toContain('000000020000001B0000002A');
+    expect(off).toContain('has already been removed');
+    expect(off).toContain('replicationSlots.highAvailability.enabled: false');
+    expect(off).toContain('wal_keep_size 256MB');
+
+    const on = answerOf((await investigateAt(apiTools(world(true, removed)), ask, NOW, ns)).result);
+    expect(on).toContain('has already been removed');
+    expect(on).not.toContain('replication slots disabled');
+
+    const ok = answerOf((await investigateAt(apiTools(world(false, fine)), ask, NOW, ns)).result);
+    expect(ok).not.toMatch(/already been removed|replicationSlots/);
   });
 });

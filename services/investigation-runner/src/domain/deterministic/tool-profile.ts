@@ -170,6 +170,8 @@ const EXTRA_KINDS: Record<
   // the broker did not create them
   kafkatopic: { kind: 'kafkatopic', proper: 'KafkaTopic', apiVersion: 'kafka.strimzi.io/v1beta2' },
   stream: { kind: 'stream', proper: 'Stream', apiVersion: 'jetstream.nats.io/v1beta2' },
+  // r30a: a CloudNativePG Cluster (its replication slots keep WAL for the standbys)
+  cluster: { kind: 'cluster', proper: 'Cluster', apiVersion: 'postgresql.cnpg.io/v1' },
 };
 const EXTRA_WORDS: Record<string, string> = {
   httproute: 'httproute',

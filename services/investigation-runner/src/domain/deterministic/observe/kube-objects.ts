@@ -234,6 +234,15 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     if (str(status['instanceProfile']))
       v.fields['instanceProfile'] = String(status['instanceProfile']);
   }
+  // (r30a) a CloudNativePG Cluster: whether HA replication slots keep WAL for its standbys, its
+  // wal_keep_size, whether it archives WAL (spec.backup)
+  if (kind === 'cluster' && spec['replicationSlots'] !== undefined) {
+    const ha = rec(rec(spec['replicationSlots'])['highAvailability']);
+    v.fields['replicationSlotsHA'] = String(ha['enabled'] ?? false);
+    const keep = rec(rec(spec['postgresql'])['parameters'])['wal_keep_size'];
+    if (str(keep)) v.fields['walKeepSize'] = String(keep);
+    if (rec(spec['backup'])['barmanObjectStore'] !== undefined) v.fields['walArchive'] = 'true';
+  }
   // (r29c) a NodePool's limits and what its nodes hold now
   if (kind === 'nodepool') {
     if (spec['limits'] !== undefined) v.fields['limits'] = JSON.stringify(rec(spec['limits']));
