@@ -1052,10 +1052,9 @@ export class Gatherer {
     await this.inspectR28a(text);
     // (r29c) the object a refusal names: the Karpenter NodePool at its limits
     await this.r29cReadWhatRefuses();
-    // (r30a) the broker object an app cannot find: why the broker did not create it
-    await this.r30aReadWhatRefuses();
-    await this.r30aReadMissingTopics();
-    await this.r30aReadStoreWriters();
+    // (r30a) what a broker or store an app depends on refused: the JetStream Stream or KafkaTopic
+    // never created, the configuration of a store that filled, a standby's CloudNativePG Cluster
+    await this.inspectR30a();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1594,6 +1593,13 @@ export class Gatherer {
    * spec.limits ("all available instance types exceed limits for nodepool: \"general\""): the
    * NodePool itself says which limit and how much its nodes already hold (status.resources).
    */
+  /** (r30a) the readers below, in order (one call site in the incident flow) */
+  private async inspectR30a(): Promise<void> {
+    await this.r30aReadWhatRefuses();
+    await this.r30aReadMissingTopics();
+    await this.r30aReadStoreWriters();
+  }
+
   /**
    * (r30a) An app that logs that its JetStream stream is not found, while no refusal to create it
    * was read: the namespace's Stream objects (NACK), whose Ready condition says why they do not
