@@ -3177,6 +3177,72 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{deadline_fix}; then start the skipped run once by hand (`kubectl create job --from=cronjob/{cronjob} <name>`).',
   },
   // ------------------------------------------------ end of: round30 (r30c)
+  // ------------------------------------------------ round30 (r30a): a message broker or object store that refuses what is asked of it
+  // the variables of these rules: finding-vars-r30a.ts
+  {
+    // NATS JetStream refuses to create a stream (err_code 10047): every file stream reserves its
+    // max bytes on each of its replicas' servers out of max_file_store, and what the existing
+    // streams reserve leaves too little; the stream never exists, its consumers get "stream not found"
+    // (found by diagnose-r30a.ts: the app's line and the refusal of the stream it names)
+    id: 'jetstream_insufficient_storage',
+    class: 'dependency_failure',
+    title:
+      'JetStream cannot create a stream: insufficient storage resources (max_file_store reserved)',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} fails because the JetStream stream {js_stream} it uses was never created ("{js_app_line}"): NATS refused it ("{fact}"). JetStream reserves the max bytes of every file stream on each server that holds a replica of it, out of that server\'s max_file_store{js_store}{js_reserved}; what is left is less than {js_stream} asks for, so the stream does not exist and every app that binds to it fails',
+    fix: 'Give JetStream room for {js_stream}: raise max_file_store of the NATS servers (and grow their volumes to match), or lower maxBytes (or replicas) of {js_stream} or of the streams that reserve the space; the stream controller then creates it and its consumers start.',
+  },
+  {
+    // a Kafka client finds no topic it uses ("Topic X not present in metadata", UNKNOWN_TOPIC_OR_PARTITION)
+    // while the KafkaTopic of that name is not Ready: the topic operator could not create it and
+    // says why (a replication factor above the brokers there are, a bad config); found by
+    // diagnose-r30a.ts
+    id: 'kafka_topic_not_created',
+    class: 'dependency_failure',
+    title: 'the Kafka topic an app uses was never created: its KafkaTopic is not Ready',
+    role: 'cause',
+    strength: 0.95,
+    on: [],
+    cause:
+      '{subject} fails because the Kafka topic {kafka_topic} does not exist ("{kafka_app_line}"): the KafkaTopic {kafka_topic}{topic_where} is not Ready, the topic operator could not create it: "{fact}"{topic_spec}',
+    fix: '{topic_fix}; the topic operator then creates {kafka_topic} and {subject} can use it.',
+  },
+  {
+    // an S3 client (Loki's ingesters, a backup) whose writes MinIO refuses: its drives are at the
+    // minimum free threshold (XMinioStorageFull, HTTP 507). What fills it: for Loki, a compactor
+    // whose retention is not enabled never deletes old chunks (the ConfigMap it mounts is read)
+    id: 'object_store_full',
+    class: 'dependency_failure',
+    title: 'the object store refuses writes: it is full (XMinioStorageFull, 507)',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'XMinioStorageFull: [^\\n]*?minimum free drive threshold',
+    cause:
+      '{subject} cannot write to its object store: MinIO refuses every write because its drives are at the minimum free threshold ("{fact}", HTTP 507 storage full){store_held}{store_retention}',
+    fix: '{store_fix}',
+  },
+  {
+    // a PostgreSQL standby whose walreceiver asks the primary for a WAL segment the primary has
+    // already removed: it was away (down, Pending) while more WAL than wal_keep_size was written,
+    // and no replication slot (nor a WAL archive) kept it; it never catches up by streaming and
+    // serves ever older data while it looks Ready
+    id: 'pg_standby_wal_removed',
+    class: 'dependency_failure',
+    title:
+      'a PostgreSQL replica cannot catch up: the WAL it needs was already removed on the primary',
+    role: 'cause',
+    strength: 0.95,
+    on: ['log'],
+    text: 'requested WAL segment (?<wal_segment>[0-9A-F]{24}) has already been removed',
+    cause:
+      '{pg_standby} is a PostgreSQL standby that cannot catch up: its walreceiver asks the primary for WAL segment {wal_segment} and the primary has already removed it ("{fact}"). The primary keeps WAL for a standby only up to wal_keep_size unless a replication slot (or a WAL archive the standby can restore from) retains it{pg_slots}; while the standby was away more WAL than that was written, so it stays stuck at that point and serves stale data for reads although the pod is Ready',
+    fix: 'Re-create the standby from the primary (for CloudNativePG: delete its PVC and pod so the operator clones it again with pg_basebackup, or `kubectl cnpg destroy` the instance){pg_slots_fix}.',
+  },
+  // ------------------------------------------------ end of: round30 (r30a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

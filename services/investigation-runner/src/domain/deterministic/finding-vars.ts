@@ -8,6 +8,7 @@ import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R29C_VARS } from './finding-vars-r29c';
 import { R30B_VARS } from './finding-vars-r30b';
 import { R30C_VARS } from './finding-vars-r30c';
+import { R30A_VARS } from './finding-vars-r30a';
 import { R28A_VARS } from './finding-vars-r28a';
 import { R20LOGS_VARS } from './finding-vars-r20logs';
 import { R22J_VARS } from './finding-vars-r22j';
@@ -1653,6 +1654,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R29C_VARS,
   ...R30B_VARS,
   ...R30C_VARS,
+  ...R30A_VARS,
 };
 
 /** The same, by the entry's class. */

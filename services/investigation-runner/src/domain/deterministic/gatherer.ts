@@ -25,6 +25,13 @@ import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
 import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
 import {
+  OBJECT_STORE_FULL,
+  PG_WAL_REMOVED,
+  refusals,
+  STREAM_NOT_FOUND,
+  TOPIC_MISSING,
+} from './diagnose-r30a';
+import {
   ACCESS,
   COREDNS_ERROR,
   LOOKUP_FAILED,
@@ -928,6 +935,7 @@ export class Gatherer {
     await this.inspectR28b('question');
     await this.inspectR29a('question');
     await this.gatherForJvmHeapR29b();
+    await this.gatherForPrimaryR30a();
     // "when did X last succeed": its newest Jobs' own start and completion times
     if (scope.question?.type === 'last_run') {
       const subject = scope.question.subject;
@@ -1046,6 +1054,9 @@ export class Gatherer {
     await this.inspectR28a(text);
     // (r29c) the object a refusal names: the Karpenter NodePool at its limits
     await this.r29cReadWhatRefuses();
+    // (r30a) what a broker or store an app depends on refused: the JetStream Stream or KafkaTopic
+    // never created, the configuration of a store that filled, a standby's CloudNativePG Cluster
+    await this.inspectR30a();
     // 3. follow what the evidence points at
     await this.follow(targets, text);
     // pods that cannot start on a node for its network or storage plugin: that plugin's pod there
@@ -1319,6 +1330,18 @@ export class Gatherer {
   }
 
   /**
+   * Round30 (r30a): "is X still the primary? which pod, which node?": the namespace's pods (their
+   * role labels), read whole when the listing shows no labels, and its events (a failover).
+   */
+  private async gatherForPrimaryR30a(): Promise<void> {
+    const q = this.scope.question;
+    if (q?.type !== 'db_primary') return;
+    const ns = questionNamespace(q, this.model, this.scope);
+    await this.readForQuestion('pod', ns, (p) => !Object.keys(p.labels).length || !p.node);
+    await this.eventsOf(ns);
+  }
+
+  /**
    * Round29 (r29b): "which Java workloads set no heap size": the namespace's pods, each read whole
    * when the listing does not show its containers' environment, and the log of one pod of each
    * workload (the JVM's "Picked up JAVA_TOOL_OPTIONS" line, a Java app's start line).
@@ -1574,6 +1597,94 @@ export class Gatherer {
    * spec.limits ("all available instance types exceed limits for nodepool: \"general\""): the
    * NodePool itself says which limit and how much its nodes already hold (status.resources).
    */
+  /** (r30a) the readers below, in order (one call site in the incident flow) */
+  private async inspectR30a(): Promise<void> {
+    await this.r30aReadWhatRefuses();
+    await this.r30aReadMissingTopics();
+    await this.r30aReadStoreWriters();
+  }
+
+  /**
+   * (r30a) An app that logs that its JetStream stream is not found, while no refusal to create it
+   * was read: the namespace's Stream objects (NACK), whose Ready condition says why they do not
+   * exist ("insufficient storage resources available").
+   */
+  private async r30aReadWhatRefuses(): Promise<void> {
+    const { model } = this;
+    const lost = [
+      ...new Set(
+        model.logs
+          .filter((l) => l.pod && l.lines.some((x) => STREAM_NOT_FOUND.test(x.text)))
+          .map((l) => l.namespace)
+          .filter((n): n is string => !!n),
+      ),
+    ];
+    if (!lost.length || refusals(model).size) return;
+    for (const ns of lost.slice(0, 2)) {
+      if (!model.list('stream', ns).some((o) => o.kind === 'stream'))
+        await this.listKind('stream', ns);
+      const streams = model
+        .list('stream', ns)
+        .filter((o) => o.kind === 'stream' && !o.conditions.length);
+      await Promise.all(streams.slice(0, 3).map((o) => this.readOrDescribe(o)));
+    }
+  }
+
+  /**
+   * (r30a) A client whose writes the object store refuses as full (XMinioStorageFull): the
+   * ConfigMaps it mounts (a Loki configuration says whether its compactor deletes old chunks).
+   */
+  private async r30aReadStoreWriters(): Promise<void> {
+    const { model } = this;
+    const pods = model.logs
+      .filter((l) => l.pod && l.lines.some((x) => OBJECT_STORE_FULL.test(x.text)))
+      .map((l) => model.get('pod', l.pod!, l.namespace))
+      .filter((p): p is ObjectView => !!p);
+    const maps = new Map<string, ObjectView>();
+    for (const p of pods.slice(0, 2))
+      for (const n of configMapNamesOf(p))
+        if (!model.get('configmap', n, p.namespace)?.fields['lokiRetention'])
+          maps.set(`${p.namespace ?? ''}/${n}`, named('configmap', n, p.namespace));
+    await Promise.all([...maps.values()].slice(0, 3).map((m) => this.readOrDescribe(m)));
+    // a PostgreSQL standby that asks for WAL already removed: its CloudNativePG Cluster (whether
+    // replication slots keep WAL for the standbys)
+    const standbys = model.logs
+      .filter((l) => l.pod && l.lines.some((x) => PG_WAL_REMOVED.test(x.text)))
+      .map((l) => model.get('pod', l.pod!, l.namespace))
+      .filter((p): p is ObjectView => !!p?.labels['cnpg.io/cluster']);
+    for (const p of standbys.slice(0, 1)) {
+      const name = p.labels['cnpg.io/cluster']!;
+      if (
+        !model
+          .list('cluster', p.namespace)
+          .some((o) => o.name === name && o.fields['replicationSlotsHA'])
+      )
+        await this.readOrDescribe(named('cluster', name, p.namespace));
+    }
+  }
+
+  /**
+   * (r30a) A Kafka client that finds no topic it uses: the KafkaTopics (Strimzi), the one of that
+   * name read whole when the listing does not say whether it is Ready.
+   */
+  private async r30aReadMissingTopics(): Promise<void> {
+    const { model } = this;
+    const names = new Set<string>();
+    for (const l of model.logs)
+      if (l.pod)
+        for (const x of l.lines) {
+          const m = TOPIC_MISSING.exec(x.text);
+          if (m) names.add((m[1] ?? m[2])!);
+        }
+    if (!names.size) return;
+    const topics = () => model.list('kafkatopic').filter((o) => o.kind === 'kafkatopic');
+    if (!topics().length) await this.listKind('kafkatopic', undefined);
+    const named = topics().filter(
+      (o) => (names.has(o.name) || names.has(o.fields['topicName'] ?? '')) && !o.conditions.length,
+    );
+    await Promise.all(named.slice(0, 2).map((o) => this.readOrDescribe(o)));
+  }
+
   private async r29cReadWhatRefuses(): Promise<void> {
     const pools = [
       ...new Set(

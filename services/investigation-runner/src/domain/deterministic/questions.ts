@@ -36,6 +36,7 @@ import { ingressesWithAnnotation } from './questions-r26b';
 import { podsByQos } from './questions-r28b';
 import { readyPodsByNode } from './questions-r29a';
 import { jvmWithoutHeap } from './questions-r29b';
+import { currentPrimary } from './questions-r30a';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 import { pdbBlocking } from './questions-r30c';
@@ -357,6 +358,8 @@ export function answerQuestion(
       return readyPodsByNode(model, questionNamespace(q, model, scope), scope);
     case 'jvm_default_heap':
       return jvmWithoutHeap(model, questionNamespace(q, model, scope));
+    case 'db_primary':
+      return currentPrimary(model, questionNamespace(q, model, scope), scope, q.near);
     case 'nodes': {
       const nodes = model.list('node');
       if (!nodes.length) return 'I could not list the nodes with the tools available.';

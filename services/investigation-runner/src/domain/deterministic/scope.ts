@@ -3,6 +3,7 @@ import { ingressAnnotationQuestion } from './questions-r26b';
 import { qosQuestion } from './questions-r28b';
 import { readyPodsByNodeQuestion } from './questions-r29a';
 import { jvmHeapQuestion } from './questions-r29b';
+import { primaryQuestion } from './questions-r30a';
 import type { InvestigationContextRecord } from '@inquest/store';
 import { kindOf } from './tool-profile';
 import { namesToken } from './text';
@@ -209,6 +210,8 @@ export type Question =
   | { type: 'pods_by_qos'; qos: string; namespace?: string; near?: string[] }
   /** (r29b) which Java workloads set no heap size (questions-r29b.ts) */
   | { type: 'jvm_default_heap'; namespace?: string; near?: string[] }
+  /** (r30a) which pod of a replicated data store is the primary now, and on which node (questions-r30a.ts) */
+  | { type: 'db_primary'; namespace?: string; near?: string[] }
   /** "which pods on node X have a PersistentVolumeClaim mounted?" (questions-pods-config.ts) */
   | { type: 'node_claims'; node: string }
   /** "which workloads still run an exec liveness probe with timeoutSeconds 1?" */
@@ -487,6 +490,8 @@ function parseQuestion(
   const t = message.toLowerCase();
   const jvmHeap = jvmHeapQuestion(t, namespaces);
   if (jvmHeap) return jvmHeap;
+  const primary = primaryQuestion(t, namespaces, subjects);
+  if (primary) return primary;
   const claims = nodeClaimsQuestion(t, subjects);
   if (claims) return claims;
   const timeouts = probeTimeoutQuestion(t, namespaces);

@@ -166,6 +166,12 @@ const EXTRA_KINDS: Record<
     apiVersion: 'karpenter.sh/v1',
     namespaced: false,
   },
+  // r30a: a Strimzi KafkaTopic and a NATS JetStream Stream (NACK), whose Ready condition says why
+  // the broker did not create them
+  kafkatopic: { kind: 'kafkatopic', proper: 'KafkaTopic', apiVersion: 'kafka.strimzi.io/v1beta2' },
+  stream: { kind: 'stream', proper: 'Stream', apiVersion: 'jetstream.nats.io/v1beta2' },
+  // r30a: a CloudNativePG Cluster (its replication slots keep WAL for the standbys)
+  cluster: { kind: 'cluster', proper: 'Cluster', apiVersion: 'postgresql.cnpg.io/v1' },
 };
 const EXTRA_WORDS: Record<string, string> = {
   httproute: 'httproute',

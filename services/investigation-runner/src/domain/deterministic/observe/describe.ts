@@ -1,3 +1,4 @@
+import { lokiRetention } from './config-r30a';
 import { kindOf } from '../tool-profile';
 import { podStatusText } from './kube-objects';
 import { ageToTime, columns } from './tables';
@@ -868,6 +869,9 @@ function readQuotaAndRbac(lines: Line[], kind: string, fields: Record<string, st
         data[key] = /^map(?:Roles|Users|Accounts)$/.test(key)
           ? text.slice(0, 4000)
           : keptConfigValue(text);
+      // (r30a) a Loki configuration's retention, which a value kept short loses
+      const loki = lokiRetention(text);
+      if (loki) fields['lokiRetention'] = loki;
       i = j;
     }
     if (Object.keys(data).length) fields['data'] = JSON.stringify(data);

@@ -1,3 +1,4 @@
+import { lokiRetention } from './config-r30a';
 import { kindOf } from '../tool-profile';
 import {
   arr,
@@ -232,6 +233,15 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
     if (str(spec['role'])) v.fields['role'] = String(spec['role']);
     if (str(status['instanceProfile']))
       v.fields['instanceProfile'] = String(status['instanceProfile']);
+  }
+  // (r30a) a CloudNativePG Cluster: whether HA replication slots keep WAL for its standbys, its
+  // wal_keep_size, whether it archives WAL (spec.backup)
+  if (kind === 'cluster' && spec['replicationSlots'] !== undefined) {
+    const ha = rec(rec(spec['replicationSlots'])['highAvailability']);
+    v.fields['replicationSlotsHA'] = String(ha['enabled'] ?? false);
+    const keep = rec(rec(spec['postgresql'])['parameters'])['wal_keep_size'];
+    if (str(keep)) v.fields['walKeepSize'] = String(keep);
+    if (rec(spec['backup'])['barmanObjectStore'] !== undefined) v.fields['walArchive'] = 'true';
   }
   // (r29c) a NodePool's limits and what its nodes hold now
   if (kind === 'nodepool') {
@@ -754,6 +764,9 @@ export function fromKubeObject(o: Record<string, unknown>, ctx: CallContext, out
             data.map(([k, x]) => [k, cap > 200 ? x.slice(0, cap) : keptConfigValue(x)]),
           ),
         );
+      // (r30a) a Loki configuration's retention, which a value kept short loses
+      const loki = data.map(([, x]) => lokiRetention(x)).find(Boolean);
+      if (loki) v.fields['lokiRetention'] = loki;
     }
     // who a binding grants what: its role and its subjects
     if (kind === 'rolebinding' || kind === 'clusterrolebinding') {
