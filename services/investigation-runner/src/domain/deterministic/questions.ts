@@ -39,6 +39,7 @@ import { jvmWithoutHeap } from './questions-r29b';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 import { pdbBlocking } from './questions-r30c';
+import { readOnlyRootfs } from './questions-r31b';
 import { pvcRetention } from './questions-r28a';
 import { nodeClaims, probeTimeouts, runningPodsWithContainers } from './questions-pods-config';
 
@@ -259,6 +260,8 @@ export function answerQuestion(
       return drainImpact(q, model, scope);
     case 'pdb_blocking':
       return pdbBlocking(q, model, scope);
+    case 'readonly_rootfs':
+      return readOnlyRootfs(q, model, scope);
     case 'pvc_retention':
       return pvcRetention(q, model);
     case 'node_claims':

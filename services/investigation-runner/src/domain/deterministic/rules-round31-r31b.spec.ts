@@ -4,6 +4,11 @@
  * history (diagnose-r31b.ts rolledPastReplicaSet, called from conclude.ts resolved()); the near
  * misses: a new revision rejected now while the old pods still serve, and a rejected revision
  * that is still the Deployment's current one although its last event is hours old.
+ * runc_exec_operation_not_permitted (cause-catalog.data.ts "round31 (r31b)" block, variables in
+ * finding-vars-r31b.ts): the runtime may not exec the entrypoint; the capabilities the spec drops
+ * are quoted (near misses: an exec "permission denied" is not this rule, and a spec that drops no
+ * capability does not get them blamed). The readonly_rootfs question (questions-r31b.ts): which
+ * workloads do not run with readOnlyRootFilesystem: true (near miss: an EROFS error is an incident).
  */
 import {
   answerOf,
@@ -143,5 +148,135 @@ describe('round31 r31b: PodSecurity rejections of a ReplicaSet the Deployment ro
     );
     expect(text).toMatch(/PodSecurity "restricted:latest"/);
     expect(text).not.toMatch(/No problem found/);
+  });
+});
+
+// ---------------------------------------------------------------- exec: operation not permitted
+
+const EXEC_NS = 'gate';
+const GW = 'front-proxy';
+
+function execWorld(message: string, securityContext: Obj | undefined): ApiWorld {
+  const p = podObj({
+    name: `${GW}-6c7d8e9f4-q2w3e`,
+    ns: EXEC_NS,
+    labels: { app: GW, 'pod-template-hash': '6c7d8e9f4' },
+    owner: { kind: 'ReplicaSet', name: `${GW}-6c7d8e9f4` },
+    boxes: [
+      {
+        name: GW,
+        image: `registry.example.com/${GW}:5.1.0`,
+        restarts: 9,
+        state: {
+          waiting: {
+            reason: 'CrashLoopBackOff',
+            message: 'back-off 5m0s restarting failed container',
+          },
+        },
+        lastState: { terminated: { exitCode: 128, reason: 'StartError', message } },
+      },
+    ],
+    created: 50,
+  });
+  const spec = p['spec'] as { containers: Obj[] };
+  if (securityContext) spec.containers[0]!['securityContext'] = securityContext;
+  return {
+    objects: [
+      namespaceObj(EXEC_NS),
+      deploymentObj(GW, EXEC_NS, [`registry.example.com/${GW}:5.1.0`], 1, 0),
+      p,
+    ],
+  };
+}
+
+const RUNC = (tail: string) =>
+  `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "/usr/bin/${GW}": ${tail}: unknown`;
+const DROP_ALL = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } };
+
+describe('round31 r31b: the runtime may not exec the entrypoint (operation not permitted)', () => {
+  it('names the exec refusal and the capabilities the spec drops', async () => {
+    const text = await answer(
+      execWorld(RUNC('operation not permitted'), DROP_ALL),
+      `${GW} is crashlooping with StartError`,
+      EXEC_NS,
+    );
+    expect(text).toMatch(/cannot exec its entrypoint \/usr\/bin\/front-proxy/);
+    expect(text).toMatch(/drops ALL capabilities/);
+    expect(text).toMatch(/file capability/);
+  });
+
+  it('near miss: a spec that drops no capability does not get them blamed', async () => {
+    const text = await answer(
+      execWorld(RUNC('operation not permitted'), undefined),
+      `${GW} is crashlooping with StartError`,
+      EXEC_NS,
+    );
+    expect(text).toMatch(/cannot exec its entrypoint/);
+    expect(text).not.toMatch(/securityContext drops/);
+    expect(text).toMatch(/noexec mount/);
+  });
+
+  it('near miss: exec "permission denied" (a file without the exec bit) is not this rule', async () => {
+    const text = await answer(
+      execWorld(RUNC('permission denied'), DROP_ALL),
+      `${GW} is crashlooping with StartError`,
+      EXEC_NS,
+    );
+    expect(text).not.toMatch(/cannot exec its entrypoint/);
+  });
+});
+
+// ---------------------------------------------------------------- readOnlyRootFilesystem question
+
+const RO_NS = 'reports';
+
+function roWorld(): ApiWorld {
+  const app = (name: string, sc: Obj, hash: string) => {
+    const p = podObj({
+      name: `${name}-${hash}-x1y2z`,
+      ns: RO_NS,
+      labels: { app: name, 'pod-template-hash': hash },
+      owner: { kind: 'ReplicaSet', name: `${name}-${hash}` },
+      boxes: [{ name, image: `registry.example.com/${name}:1.0.0` }],
+    });
+    (p['spec'] as { containers: Obj[] }).containers[0]!['securityContext'] = sc;
+    return [deploymentObj(name, RO_NS, [`registry.example.com/${name}:1.0.0`], 1, 1), p];
+  };
+  return {
+    objects: [
+      namespaceObj(RO_NS),
+      ...app('pdf-render', { readOnlyRootFilesystem: true, runAsNonRoot: true }, '7b8c9d6f5'),
+      ...app('csv-export', { runAsNonRoot: true }, '5d6e7f8a9'),
+      ...app('chart-cache', { readOnlyRootFilesystem: false }, '6f7a8b9c4'),
+    ],
+  };
+}
+
+describe('round31 r31b: which workloads do not run with readOnlyRootFilesystem', () => {
+  it('lists the workloads whose containers leave it unset or false', async () => {
+    const text = await answer(
+      roWorld(),
+      'which deployments in reports are not running with readOnlyRootFilesystem?',
+      RO_NS,
+    );
+    expect(text).toMatch(
+      /2 of 3 workloads in namespace reports do NOT run with a read-only root filesystem/,
+    );
+    expect(text).toMatch(
+      /csv-export \(deployment\): container csv-export: readOnlyRootFilesystem not set/,
+    );
+    expect(text).toMatch(
+      /chart-cache \(deployment\): container chart-cache: readOnlyRootFilesystem: false/,
+    );
+    expect(text).toMatch(/With readOnlyRootFilesystem: true: pdf-render/);
+  });
+
+  it('near miss: a write refused by a read-only root filesystem is an incident, not the audit', async () => {
+    const text = await answer(
+      roWorld(),
+      'csv-export fails with a read-only root filesystem error, why?',
+      RO_NS,
+    );
+    expect(text).not.toMatch(/do NOT run with a read-only root filesystem/);
   });
 });
