@@ -3243,6 +3243,24 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: 'Re-create the standby from the primary (for CloudNativePG: delete its PVC and pod so the operator clones it again with pg_basebackup, or `kubectl cnpg destroy` the instance){pg_slots_fix}.',
   },
   // ------------------------------------------------ end of: round30 (r30a)
+  // ------------------------------------------------ round31 (r31b): a binary the runtime may not exec
+  // the variables of these rules: finding-vars-r31b.ts
+  {
+    // runc's execve of the container's entrypoint fails with EPERM: the kernel refuses to exec a
+    // file whose file capabilities (setcap ...=+ep) are not all in the process's bounding set
+    // (a securityContext that drops ALL); a noexec mount or an LSM denial says the same
+    id: 'runc_exec_operation_not_permitted',
+    class: 'crashloop_config',
+    title: 'the runtime may not exec the container binary (operation not permitted)',
+    role: 'cause',
+    strength: 0.93,
+    on: ['state', 'event'],
+    text: 'exec: \\\\?"(?<exec_binary>[^"\\\\\n]+)\\\\?": operation not permitted',
+    cause:
+      '{subject} never starts: the container runtime cannot exec its entrypoint {exec_binary} ("{fact}"), so each try ends in StartError (exit code 128) before the program runs{exec_image}. {exec_caps}',
+    fix: '{exec_caps_fix}',
+  },
+  // ------------------------------------------------ end of: round31 (r31b)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

@@ -16,6 +16,7 @@ import { varsFor } from './finding-vars';
 import { configMapsOf, jsonField, stripHash, workloadName, type ClusterModel } from './model';
 import type { LogView, ObjectView } from './observe';
 import { podCauseOfDeadline, supersededNote, supersededObject } from './diagnose-r27a';
+import { rolledPastReplicaSet } from './diagnose-r31b';
 import { answerQuestion } from './questions';
 import type { Scope } from './scope';
 import { clip, hostOf, namesToken } from './text';
@@ -843,6 +844,8 @@ function resolved(f: Finding, model: ClusterModel, now: number): boolean {
     );
   // a failed run of a CronJob whose later runs all completed (r27a)
   if (o && f.entry.class !== 'node_not_ready' && supersededObject(o, model)) return true;
+  // r31b: rejections of a ReplicaSet the Deployment has since replaced by a ready revision
+  if (rolledPastReplicaSet(f, model, now)) return true;
   if (!o || o.kind !== 'pod') return false;
   if (jobRetrySucceeded(o, model)) return true;
   if (evictedAndReplaced(o, f, model, now)) return true;

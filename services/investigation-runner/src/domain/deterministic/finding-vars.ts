@@ -7,6 +7,7 @@ import { clip, HOSTS, hostOf } from './text';
 import { CONFIGURATION_VARS } from './finding-vars-configuration';
 import { R29C_VARS } from './finding-vars-r29c';
 import { R30B_VARS } from './finding-vars-r30b';
+import { R31B_VARS } from './finding-vars-r31b';
 import { R30C_VARS } from './finding-vars-r30c';
 import { R30A_VARS } from './finding-vars-r30a';
 import { R28A_VARS } from './finding-vars-r28a';
@@ -1653,6 +1654,7 @@ const ENTRY_VARS: Record<string, Enricher> = {
   ...R29B_VARS,
   ...R29C_VARS,
   ...R30B_VARS,
+  ...R31B_VARS,
   ...R30C_VARS,
   ...R30A_VARS,
 };

@@ -2853,7 +2853,7 @@ export class Gatherer {
    */
   private async gatherForSpecQuestion(): Promise<void> {
     const q = this.scope.question;
-    if (q?.type === 'privileged' || q?.type === 'host_network') {
+    if (q?.type === 'privileged' || q?.type === 'host_network' || q?.type === 'readonly_rootfs') {
       const ns = questionNamespace(q, this.model, this.scope);
       const excluded = q.type === 'host_network' ? (q.excluded ?? []) : [];
       const pods = this.model

@@ -40,6 +40,7 @@ import { currentPrimary } from './questions-r30a';
 import { workloadsWithoutIrsa } from './questions-r24a';
 import { drainImpact } from './questions-r26c';
 import { pdbBlocking } from './questions-r30c';
+import { readOnlyRootfs } from './questions-r31b';
 import { pvcRetention } from './questions-r28a';
 import { nodeClaims, probeTimeouts, runningPodsWithContainers } from './questions-pods-config';
 
@@ -260,6 +261,8 @@ export function answerQuestion(
       return drainImpact(q, model, scope);
     case 'pdb_blocking':
       return pdbBlocking(q, model, scope);
+    case 'readonly_rootfs':
+      return readOnlyRootfs(q, model, scope);
     case 'pvc_retention':
       return pvcRetention(q, model);
     case 'node_claims':

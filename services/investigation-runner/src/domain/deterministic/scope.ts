@@ -13,6 +13,7 @@ import { gitopsQuestion } from './questions-r24b';
 import { irsaQuestion } from './questions-r24a';
 import { drainImpactQuestion } from './questions-r26c';
 import { pdbBlockingQuestion } from './questions-r30c';
+import { readOnlyRootfsQuestion } from './questions-r31b';
 import { pvcRetentionQuestion } from './questions-r28a';
 import { nodeClaimsQuestion, probeTimeoutQuestion } from './questions-pods-config';
 
@@ -100,6 +101,8 @@ export type Question =
    * namespace ("which services in retail ..."), checked once namespaces are seen
    */
   | { type: 'privileged'; namespace?: string; near?: string[] }
+  /** r31b: "which deployments do not run with readOnlyRootFilesystem?" */
+  | { type: 'readonly_rootfs'; namespace?: string; near?: string[] }
   /** "which services are NodePort, and on which node ports?" */
   | { type: 'node_ports'; namespace?: string; near?: string[] }
   /** "which pods use hostNetwork, not counting kube-system?" */
@@ -488,6 +491,8 @@ function parseQuestion(
   now: number,
 ): Question | undefined {
   const t = message.toLowerCase();
+  const rootfs = readOnlyRootfsQuestion(t, namespaces, nearWords(t));
+  if (rootfs) return rootfs;
   const jvmHeap = jvmHeapQuestion(t, namespaces);
   if (jvmHeap) return jvmHeap;
   const primary = primaryQuestion(t, namespaces, subjects);

@@ -939,12 +939,24 @@ function containerSecurity(podSpec: Record<string, unknown>): Record<string, unk
         : typeof pod['runAsNonRoot'] === 'boolean'
           ? pod['runAsNonRoot']
           : undefined;
+    // r31b: the capabilities it drops and adds, readOnlyRootFilesystem, allowPrivilegeEscalation
+    const caps = rec(sc['capabilities']);
+    const drop = arr(caps['drop']).map(String);
+    const add = arr(caps['add']).map(String);
     return {
       name: str(c['name']) ?? '',
       ...(init ? { init: true } : {}),
       ...(sc['privileged'] === true ? { privileged: true } : {}),
       ...(user !== undefined ? { runAsUser: user } : {}),
       ...(nonRoot !== undefined ? { runAsNonRoot: nonRoot } : {}),
+      ...(drop.length ? { capDrop: drop } : {}),
+      ...(add.length ? { capAdd: add } : {}),
+      ...(typeof sc['readOnlyRootFilesystem'] === 'boolean'
+        ? { readOnlyRootFilesystem: sc['readOnlyRootFilesystem'] }
+        : {}),
+      ...(typeof sc['allowPrivilegeEscalation'] === 'boolean'
+        ? { allowPrivilegeEscalation: sc['allowPrivilegeEscalation'] }
+        : {}),
     };
   };
   return [
