@@ -3177,6 +3177,23 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{deadline_fix}; then start the skipped run once by hand (`kubectl create job --from=cronjob/{cronjob} <name>`).',
   },
   // ------------------------------------------------ end of: round30 (r30c)
+  // ------------------------------------------------ round31 (r31a): an OpenTelemetry Collector without a memory_limiter
+  // (not matched line by line: diagnose-r31a.ts reads the collector's mounted config)
+  {
+    // nothing in the pipeline refuses data when memory runs short: what the exporters cannot
+    // send (retries, the sending queue) stays in memory until the kernel kills the container
+    id: 'otel_collector_no_memory_limiter',
+    class: 'oom_killed',
+    title: 'an OpenTelemetry Collector OOMKilled with no memory_limiter processor in its pipelines',
+    role: 'cause',
+    // above oom_killed's state match (0.9): it says why the collector outgrows its limit
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} is OOMKilled (exit code 137): its OpenTelemetry Collector config (ConfigMap {collector_config}) runs no memory_limiter processor in its pipelines ("{fact}"), so nothing refuses incoming data when memory runs short; what the exporters cannot deliver is retried and queued in memory{collector_queue} until the container reaches its memory limit{limit}',
+    fix: 'Add the memory_limiter processor first in every pipeline of {subject} (ConfigMap {collector_config}; limit_mib or limit_percentage below the container limit{limit}, and GOMEMLIMIT), keep the sending queue small enough to fit, and check why the backend refuses or times out the exports (its ingestion rate limits).',
+  },
+  // ------------------------------------------------ end of: round31 (r31a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

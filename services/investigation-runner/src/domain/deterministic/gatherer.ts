@@ -23,6 +23,7 @@ import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
+import { oomKilledCollector } from './diagnose-r31a';
 import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
 import {
   ACCESS,
@@ -1115,6 +1116,19 @@ export class Gatherer {
     await this.inspectR28b('logs');
     // ... round29 (r29a): what the Services the failing lines name route to
     await this.inspectR29a('logs');
+    // ... round31 (r31a): an OOMKilled OpenTelemetry Collector: the config it mounts
+    await this.inspectR31a();
+  }
+
+  /** (r31a) an OOMKilled OpenTelemetry Collector: the ConfigMaps it mounts, read whole (its pipelines) */
+  private async inspectR31a(): Promise<void> {
+    const { model } = this;
+    const maps = new Map<string, ObjectView>();
+    for (const p of model.list('pod').filter(oomKilledCollector).slice(0, 2))
+      for (const name of configMapNamesOf(p))
+        if (!model.get('configmap', name, p.namespace)?.fields['data'])
+          maps.set(`${p.namespace ?? ''}/${name}`, named('configmap', name, p.namespace));
+    await Promise.all([...maps.values()].slice(0, 2).map((m) => this.readOrDescribe(m)));
   }
 
   /**
