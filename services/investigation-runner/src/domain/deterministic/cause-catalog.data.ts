@@ -3193,6 +3193,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} is OOMKilled (exit code 137): its OpenTelemetry Collector config (ConfigMap {collector_config}) runs no memory_limiter processor in its pipelines ("{fact}"), so nothing refuses incoming data when memory runs short; what the exporters cannot deliver is retried and queued in memory{collector_queue} until the container reaches its memory limit{limit}',
     fix: 'Add the memory_limiter processor first in every pipeline of {subject} (ConfigMap {collector_config}; limit_mib or limit_percentage below the container limit{limit}, and GOMEMLIMIT), keep the sending queue small enough to fit, and check why the backend refuses or times out the exports (its ingestion rate limits).',
   },
+  {
+    // Alertmanager's dispatcher gives up on a notification (an answer it does not retry, such as
+    // a 4xx from the receiver, or its retries ran out): the alert fired, nobody is told
+    id: 'alertmanager_notify_failed',
+    class: 'dependency_failure',
+    title: 'Alertmanager cannot deliver notifications to a receiver',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: 'msg="?Notify for alerts failed"?[^\\n]*?err="(?<am_receiver>[\\w.-]+)/(?<am_integration>[\\w-]+)\\[\\d+\\]: (?:(?:[^"\\n\\\\]|\\\\.)*?(?=unexpected status code))?(?<am_error>(?:[^"\\n\\\\]|\\\\.){1,160})',
+    cause:
+      '{subject} (Alertmanager) fires the alerts but cannot deliver them to receiver {am_receiver}: every notification to its {am_integration} integration fails and is dropped ("{am_error}"); an answer like 404/403 from the receiver is not retried, its URL or credential is no longer valid (a Slack incoming webhook that was disabled or revoked answers 404 no_service)',
+    fix: 'Give receiver {am_receiver} of {subject} a valid {am_integration} endpoint (a new webhook URL or token in the Secret or config it reads), reload Alertmanager, and watch alertmanager_notifications_failed_total fall to 0.',
+  },
   // ------------------------------------------------ end of: round31 (r31a)
   // ---------------------------------------------------------------- symptoms
   {

@@ -99,4 +99,66 @@ describe('round31 rules (r31a): an OpenTelemetry Collector without a memory_limi
     expect(guarded).not.toContain('no memory_limiter processor');
     expect(guarded).toContain('OOMKilled');
   });
+
+  it("alerts that never reach Slack: Alertmanager's log names the receiver and its 404; a retry that later succeeded: not this rule", async () => {
+    const ns = 'observability';
+    const image = 'quay.io/prometheus/alertmanager:v0.27.0';
+    const world = (log: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        namespaceObj('checkout'),
+        podObj({
+          name: 'alertmanager-main-0',
+          ns,
+          labels: { app: 'alertmanager' },
+          owner: { kind: 'StatefulSet', name: 'alertmanager-main' },
+          boxes: [{ name: 'alertmanager', image }],
+        }),
+        deploymentObj('cart', 'checkout', ['registry.example.com/cart:1.4.0'], 1, 0),
+        podObj({
+          name: 'cart-6f7d8c9b5-bbbbb',
+          ns: 'checkout',
+          labels: { app: 'cart' },
+          owner: { kind: 'ReplicaSet', name: 'cart-6f7d8c9b5' },
+          boxes: [
+            {
+              name: 'cart',
+              image: 'registry.example.com/cart:1.4.0',
+              restarts: 30,
+              state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
+              lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+            },
+          ],
+        }),
+      ],
+      logs: { 'alertmanager-main-0': log },
+    });
+    const ask =
+      'cart crashloops since last night and we never got a slack alert about it. is alerting broken?';
+    const failing = [
+      'ts=2026-02-01T09:00:00.000Z caller=main.go:181 level=info msg="Starting Alertmanager" version="(version=0.27.0)"',
+      `ts=${new Date(NOW - 20 * 60_000).toISOString()} caller=dispatch.go:353 level=error component=dispatcher msg="Notify for alerts failed" num_alerts=2 err="team-ops/slack[0]: notify retry canceled due to unrecoverable error after 1 attempts: channel \\"#ops\\": unexpected status code 404: no_service"`,
+    ].join('\n');
+    const bad = answerOf(
+      (await investigateAt(apiTools(world(failing)), ask, NOW, 'checkout')).result,
+    );
+    expect(bad).toContain('cannot deliver them to receiver team-ops');
+    expect(bad).toContain('unexpected status code 404: no_service');
+    const retried = [
+      'ts=2026-02-01T09:00:00.000Z caller=main.go:181 level=info msg="Starting Alertmanager" version="(version=0.27.0)"',
+      `ts=${new Date(NOW - 20 * 60_000).toISOString()} caller=dispatch.go:353 level=warn component=dispatcher msg="Notify attempt failed, will retry later" receiver=team-ops integration=slack[0] attempts=1 err="context deadline exceeded"`,
+    ].join('\n');
+    const old = failing.replace(
+      /ts=[^ ]+ caller=dispatch/,
+      'ts=2026-03-01T10:00:00.000Z caller=dispatch',
+    );
+    const before = answerOf(
+      (await investigateAt(apiTools(world(old)), ask, NOW, 'checkout')).result,
+    );
+    expect(before).not.toContain('cannot deliver them to receiver');
+    const fine = answerOf(
+      (await investigateAt(apiTools(world(retried)), ask, NOW, 'checkout')).result,
+    );
+    expect(fine).not.toContain('cannot deliver them to receiver');
+  });
 });
