@@ -3207,6 +3207,20 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject} (Alertmanager) fires the alerts but cannot deliver them to receiver {am_receiver}: every notification to its {am_integration} integration fails and is dropped ("{am_error}"); an answer like 404/403 from the receiver is not retried, its URL or credential is no longer valid (a Slack incoming webhook that was disabled or revoked answers 404 no_service)',
     fix: 'Give receiver {am_receiver} of {subject} a valid {am_integration} endpoint (a new webhook URL or token in the Secret or config it reads), reload Alertmanager, and watch alertmanager_notifications_failed_total fall to 0.',
   },
+  {
+    // the cloud load balancer answers 502 while the pods run and are Ready: its own health check
+    // fails (a redirect or 404 on the path it checks), so it has no healthy backend
+    id: 'lb_health_check_not_200',
+    class: 'probe_failure',
+    title:
+      "the Ingress's load balancer marks the backend UNHEALTHY: its health check does not get 200",
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject}\'s pods run, but the load balancer of Ingress {lb_ingress} marks their backend UNHEALTHY ({lb_backend}){lb_answer} ("{fact}"){lb_probe}; with no healthy backend the load balancer answers 502',
+    fix: 'Give {subject} a health check path that answers 200 without a login: a readinessProbe on it (e.g. {lb_path}), which the GKE ingress copies into its health check, or a BackendConfig healthCheck.requestPath; the backend turns HEALTHY within a few checks.',
+  },
   // ------------------------------------------------ end of: round31 (r31a)
   // ---------------------------------------------------------------- symptoms
   {

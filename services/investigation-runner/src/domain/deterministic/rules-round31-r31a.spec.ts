@@ -161,4 +161,73 @@ describe('round31 rules (r31a): an OpenTelemetry Collector without a memory_limi
     );
     expect(fine).not.toContain('cannot deliver them to receiver');
   });
+
+  it('a GKE Ingress backend UNHEALTHY while the pods run: the health check gets a redirect from the pods; the same backend HEALTHY: not this rule', async () => {
+    const ns = 'storefront';
+    const app = 'web-shop';
+    const image = 'registry.example.com/web-shop:4.0.0';
+    const world = (state: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        deploymentObj(app, ns, [image], 2, 2),
+        podObj({
+          name: `${app}-6c7d8e9f0-aaaaa`,
+          ns,
+          labels: { app },
+          owner: { kind: 'ReplicaSet', name: `${app}-6c7d8e9f0` },
+          boxes: [{ name: 'web', image }],
+        }),
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: app, namespace: ns },
+          spec: { type: 'NodePort', selector: { app }, ports: [{ port: 80, targetPort: 8080 }] },
+        },
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: {
+            name: app,
+            namespace: ns,
+            annotations: {
+              'kubernetes.io/ingress.class': 'gce',
+              'ingress.kubernetes.io/backends': JSON.stringify({
+                [`k8s1-0a1b2c3d-${ns}-${app}-80-9e8d7c6b`]: state,
+                'k8s1-0a1b2c3d-kube-system-default-http-backend-80-1a2b3c4d': 'HEALTHY',
+              }),
+            },
+          },
+          spec: {
+            rules: [
+              {
+                host: 'shop.example.com',
+                http: {
+                  paths: [
+                    {
+                      path: '/*',
+                      pathType: 'ImplementationSpecific',
+                      backend: { service: { name: app, port: { number: 80 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ],
+      logs: {
+        [`${app}-6c7d8e9f0-aaaaa`]: [
+          `${new Date(NOW - 30 * 60_000).toISOString()} INFO listening on :8080`,
+          `${new Date(NOW - 29 * 60_000).toISOString()} INFO 130.211.0.10 "GET / HTTP/1.1" 301 0 "-" "GoogleHC/1.0"`,
+        ].join('\n'),
+      },
+    });
+    const ask = `${app}: users get 502 Bad Gateway on shop.example.com since this morning; all pods Running`;
+    const bad = answerOf((await investigateAt(apiTools(world('UNHEALTHY')), ask, NOW, ns)).result);
+    expect(bad).toContain('marks their backend UNHEALTHY');
+    expect(bad).toContain('gets 301 (a redirect)');
+    expect(bad).toContain('no readinessProbe');
+    const fine = answerOf((await investigateAt(apiTools(world('HEALTHY')), ask, NOW, ns)).result);
+    expect(fine).not.toContain('UNHEALTHY');
+  });
 });
