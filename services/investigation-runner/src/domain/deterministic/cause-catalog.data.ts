@@ -3221,6 +3221,21 @@ export const CAUSE_CATALOG: CauseEntry[] = [
       '{subject}\'s pods run, but the load balancer of Ingress {lb_ingress} marks their backend UNHEALTHY ({lb_backend}){lb_answer} ("{fact}"){lb_probe}; with no healthy backend the load balancer answers 502',
     fix: 'Give {subject} a health check path that answers 200 without a login: a readinessProbe on it (e.g. {lb_path}), which the GKE ingress copies into its health check, or a BackendConfig healthCheck.requestPath; the backend turns HEALTHY within a few checks.',
   },
+  {
+    // a log shipper (fluentd, fluent-bit, logstash, vector) whose bulk requests Elasticsearch or
+    // OpenSearch refuses with 429: its indexing pressure limit or write queue is full
+    id: 'es_bulk_rejected_429',
+    class: 'dependency_failure',
+    title:
+      "Elasticsearch refuses the log shipper's bulk requests (429 es_rejected_execution_exception)",
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: 'es_rejected_execution_exception[^\\n]*?(?<es_reason>rejected execution of (?:[a-z_]+ )*operation|rejected execution of [^\\[\\\\"\\n]{1,80})',
+    cause:
+      '{subject} runs but cannot deliver what it collects: Elasticsearch answers its bulk requests with 429 es_rejected_execution_exception ("{es_reason}"): the cluster is at its indexing pressure limit (indexing_pressure.memory.limit) or its write queue is full, so it refuses more documents. The shipper buffers and retries, its buffer fills, and lines arrive late or are dropped (Kibana lags) while the shipper itself stays Ready',
+    fix: "Relieve Elasticsearch rather than restart {subject}: cut the log volume that grew (a workload logging at debug: back to info, or drop/sample it in the shipper), add data nodes or heap to the cluster, and keep the shipper's buffer (total_limit_size, chunk size) big enough to ride it out.",
+  },
   // ------------------------------------------------ end of: round31 (r31a)
   // ---------------------------------------------------------------- symptoms
   {

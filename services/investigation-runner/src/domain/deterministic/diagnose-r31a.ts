@@ -1,10 +1,14 @@
 /**
- * Round31 (r31a) rule that compares objects (cause-catalog.data.ts, its "round31 (r31a)" block).
+ * Round31 (r31a) rules that compare objects (cause-catalog.data.ts, its "round31 (r31a)" block).
  *
  * An OpenTelemetry Collector OOMKilled whose pipelines run no memory_limiter processor: nothing
  * refuses data when memory runs short, so what the exporters cannot send (a backend that rate
  * limits or times out) piles up in their retry and sending queues until the container hits its
  * limit. The config read is the collector's own (the ConfigMap its pod mounts).
+ *
+ * A GKE Ingress whose load balancer marks a Service's backend UNHEALTHY (the controller's
+ * ingress.kubernetes.io/backends annotation) while the pods run and are ready: the pods' access
+ * log says what the load balancer's health checker (GoogleHC, ELB-HealthChecker) got instead of 200.
  */
 import type { CauseEntry } from './cause-catalog.data';
 import type { Finding } from './diagnose';

@@ -1,7 +1,10 @@
 /**
- * The engine rules of round31 (r31a) (cause-catalog.data.ts, its "round31 (r31a)" block, the rule
- * that compares objects in diagnose-r31a.ts), one test per rule, each with a near miss where it
- * must not fire: an OpenTelemetry Collector OOMKilled with no memory_limiter in its pipelines.
+ * The engine rules of round31 (r31a) (cause-catalog.data.ts, its "round31 (r31a)" block, the rules
+ * that compare objects in diagnose-r31a.ts, the question in questions-r31a.ts), one test per rule,
+ * each with a near miss where it must not fire: an OpenTelemetry Collector OOMKilled with no
+ * memory_limiter in its pipelines; alerts Alertmanager cannot deliver to a receiver; a GKE Ingress
+ * backend UNHEALTHY while the pods run (the health check gets a redirect); a log shipper whose bulk
+ * requests Elasticsearch refuses with 429; "which ingresses have rate limits?".
  */
 import {
   NOW,
@@ -48,7 +51,7 @@ const collectorConfig = (processors: string) =>
     '',
   ].join('\n');
 
-describe('round31 rules (r31a): an OpenTelemetry Collector without a memory_limiter', () => {
+describe('round31 rules (r31a): a collector without memory_limiter, undelivered alerts, a failing LB health check, refused bulk writes, rate limits', () => {
   it('an OOMKilled collector whose pipeline runs no memory_limiter names the processor list and the queue; one with memory_limiter first: not this rule', async () => {
     const ns = 'telemetry';
     const app = 'trace-gw';
@@ -229,5 +232,118 @@ describe('round31 rules (r31a): an OpenTelemetry Collector without a memory_limi
     expect(bad).toContain('no readinessProbe');
     const fine = answerOf((await investigateAt(apiTools(world('HEALTHY')), ask, NOW, ns)).result);
     expect(fine).not.toContain('UNHEALTHY');
+  });
+
+  it('logs late in Kibana while the shipper runs: Elasticsearch refuses its bulk requests with 429 es_rejected_execution_exception; a mapping error instead: not this rule', async () => {
+    const ns = 'observability';
+    const image = 'fluent/fluentd-kubernetes-daemonset:v1.17-debian-elasticsearch8-1';
+    const world = (error: string): ApiWorld => ({
+      objects: [
+        namespaceObj(ns),
+        {
+          apiVersion: 'apps/v1',
+          kind: 'DaemonSet',
+          metadata: { name: 'fluentd', namespace: ns },
+          spec: {
+            selector: { matchLabels: { app: 'fluentd' } },
+            template: { spec: { containers: [{ name: 'fluentd', image }] } },
+          },
+          status: {
+            desiredNumberScheduled: 1,
+            currentNumberScheduled: 1,
+            numberReady: 1,
+            numberAvailable: 1,
+          },
+        },
+        podObj({
+          name: 'fluentd-x7k2p',
+          ns,
+          labels: { app: 'fluentd' },
+          owner: { kind: 'DaemonSet', name: 'fluentd' },
+          boxes: [{ name: 'fluentd', image }],
+        }),
+        deploymentObj('kibana', ns, ['docker.elastic.co/kibana/kibana:8.15.0'], 1, 1),
+        podObj({
+          name: 'kibana-5b6c7d8e9-kkkkk',
+          ns,
+          labels: { app: 'kibana' },
+          owner: { kind: 'ReplicaSet', name: 'kibana-5b6c7d8e9' },
+          boxes: [{ name: 'kibana', image: 'docker.elastic.co/kibana/kibana:8.15.0' }],
+        }),
+      ],
+      logs: {
+        'fluentd-x7k2p': [
+          `${new Date(NOW - 60 * 60_000).toISOString().replace(/\.\d+Z/, 'Z')} [info]: #0 starting fluentd worker pid=17`,
+          `${new Date(NOW - 10 * 60_000).toISOString().replace(/\.\d+Z/, 'Z')} [warn]: #0 failed to flush the buffer. retry_times=3 error_class=Fluent::Plugin::ElasticsearchOutput::RecoverableRequestFailure error="could not push logs to Elasticsearch cluster: ${error}"`,
+        ].join('\n'),
+      },
+    });
+    const ask = 'kibana shows no logs newer than an hour. did the log shipper die?';
+    const rejected =
+      '[429] {\\"error\\":{\\"root_cause\\":[{\\"type\\":\\"es_rejected_execution_exception\\",\\"reason\\":\\"rejected execution of coordinating operation [coordinating_and_primary_bytes=210000000, max_coordinating_and_primary_bytes=214748364]\\"}]},\\"status\\":429}';
+    const bad = answerOf((await investigateAt(apiTools(world(rejected)), ask, NOW, ns)).result);
+    expect(bad).toContain('429 es_rejected_execution_exception');
+    expect(bad).toContain('rejected execution of coordinating operation');
+    const mapping =
+      '[400] {\\"error\\":{\\"type\\":\\"mapper_parsing_exception\\",\\"reason\\":\\"failed to parse field [level]\\"},\\"status\\":400}';
+    const other = answerOf((await investigateAt(apiTools(world(mapping)), ask, NOW, ns)).result);
+    expect(other).not.toContain('es_rejected_execution_exception');
+  });
+
+  it('"which ingresses in X have rate limiting and what are the limits": every limit-* annotation with its value; an Ingress with other annotations is named as unlimited', async () => {
+    const ns = 'gateway';
+    const ingress = (name: string, annotations: Record<string, string>) => ({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name, namespace: ns, annotations },
+      spec: {
+        ingressClassName: 'nginx',
+        rules: [
+          {
+            host: `${name}.example.com`,
+            http: {
+              paths: [
+                {
+                  path: '/',
+                  pathType: 'Prefix',
+                  backend: { service: { name, port: { number: 80 } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    const world: ApiWorld = {
+      objects: [
+        namespaceObj(ns),
+        ingress('orders', {
+          'nginx.ingress.kubernetes.io/limit-rps': '5',
+          'nginx.ingress.kubernetes.io/limit-burst-multiplier': '2',
+        }),
+        ingress('search', { 'nginx.ingress.kubernetes.io/limit-rpm': '120' }),
+        ingress('assets', { 'nginx.ingress.kubernetes.io/proxy-body-size': '16m' }),
+      ],
+    };
+    const ask =
+      'customers get 429s. which ingresses in gateway have rate limiting and what are the limits?';
+    const text = answerOf((await investigateAt(apiTools(world), ask, NOW, ns)).result);
+    expect(text).toContain('2 Ingresses in namespace gateway have ingress-nginx rate limits');
+    expect(text).toContain('orders (limit-rps "5", limit-burst-multiplier "2")');
+    expect(text).toContain('search (limit-rpm "120" (2 per second))');
+    expect(text).toContain('assets sets no rate limit');
+    // a question for one annotation stays that question
+    const one = answerOf(
+      (
+        await investigateAt(
+          apiTools(world),
+          'which ingresses in gateway set the proxy-body-size annotation, and to what value?',
+          NOW,
+          ns,
+        )
+      ).result,
+    );
+    expect(one).toContain('assets "16m"');
+    expect(one).not.toContain('rate limit');
   });
 });
