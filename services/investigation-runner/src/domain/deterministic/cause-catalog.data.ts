@@ -3261,6 +3261,66 @@ export const CAUSE_CATALOG: CauseEntry[] = [
     fix: '{exec_caps_fix}',
   },
   // ------------------------------------------------ end of: round31 (r31b)
+  // ------------------------------------------------ round31 (r31a): an OpenTelemetry Collector without a memory_limiter
+  // (not matched line by line: diagnose-r31a.ts reads the collector's mounted config)
+  {
+    // nothing in the pipeline refuses data when memory runs short: what the exporters cannot
+    // send (retries, the sending queue) stays in memory until the kernel kills the container
+    id: 'otel_collector_no_memory_limiter',
+    class: 'oom_killed',
+    title: 'an OpenTelemetry Collector OOMKilled with no memory_limiter processor in its pipelines',
+    role: 'cause',
+    // above oom_killed's state match (0.9): it says why the collector outgrows its limit
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject} is OOMKilled (exit code 137): its OpenTelemetry Collector config (ConfigMap {collector_config}) runs no memory_limiter processor in its pipelines ("{fact}"), so nothing refuses incoming data when memory runs short; what the exporters cannot deliver is retried and queued in memory{collector_queue} until the container reaches its memory limit{limit}',
+    fix: 'Add the memory_limiter processor first in every pipeline of {subject} (ConfigMap {collector_config}; limit_mib or limit_percentage below the container limit{limit}, and GOMEMLIMIT), keep the sending queue small enough to fit, and check why the backend refuses or times out the exports (its ingestion rate limits).',
+  },
+  {
+    // Alertmanager's dispatcher gives up on a notification (an answer it does not retry, such as
+    // a 4xx from the receiver, or its retries ran out): the alert fired, nobody is told
+    id: 'alertmanager_notify_failed',
+    class: 'dependency_failure',
+    title: 'Alertmanager cannot deliver notifications to a receiver',
+    role: 'cause',
+    strength: 0.94,
+    on: ['log'],
+    text: 'msg="?Notify for alerts failed"?[^\\n]*?err="(?<am_receiver>[\\w.-]+)/(?<am_integration>[\\w-]+)\\[\\d+\\]: (?:(?:[^"\\n\\\\]|\\\\.)*?(?=unexpected status code))?(?<am_error>(?:[^"\\n\\\\]|\\\\.){1,160})',
+    cause:
+      '{subject} (Alertmanager) fires the alerts but cannot deliver them to receiver {am_receiver}: every notification to its {am_integration} integration fails and is dropped ("{am_error}"); an answer like 404/403 from the receiver is not retried, its URL or credential is no longer valid (a Slack incoming webhook that was disabled or revoked answers 404 no_service)',
+    fix: 'Give receiver {am_receiver} of {subject} a valid {am_integration} endpoint (a new webhook URL or token in the Secret or config it reads), reload Alertmanager, and watch alertmanager_notifications_failed_total fall to 0.',
+  },
+  {
+    // the cloud load balancer answers 502 while the pods run and are Ready: its own health check
+    // fails (a redirect or 404 on the path it checks), so it has no healthy backend
+    id: 'lb_health_check_not_200',
+    class: 'probe_failure',
+    title:
+      "the Ingress's load balancer marks the backend UNHEALTHY: its health check does not get 200",
+    role: 'cause',
+    strength: 0.93,
+    on: [],
+    cause:
+      '{subject}\'s pods run, but the load balancer of Ingress {lb_ingress} marks their backend UNHEALTHY ({lb_backend}){lb_answer} ("{fact}"){lb_probe}; with no healthy backend the load balancer answers 502',
+    fix: 'Give {subject} a health check path that answers 200 without a login: a readinessProbe on it (e.g. {lb_path}), which the GKE ingress copies into its health check, or a BackendConfig healthCheck.requestPath; the backend turns HEALTHY within a few checks.',
+  },
+  {
+    // a log shipper (fluentd, fluent-bit, logstash, vector) whose bulk requests Elasticsearch or
+    // OpenSearch refuses with 429: its indexing pressure limit or write queue is full
+    id: 'es_bulk_rejected_429',
+    class: 'dependency_failure',
+    title:
+      "Elasticsearch refuses the log shipper's bulk requests (429 es_rejected_execution_exception)",
+    role: 'cause',
+    strength: 0.92,
+    on: ['log'],
+    text: 'es_rejected_execution_exception[^\\n]*?(?<es_reason>rejected execution of (?:[a-z_]+ )*operation|rejected execution of [^\\[\\\\"\\n]{1,80})',
+    cause:
+      '{subject} runs but cannot deliver what it collects: Elasticsearch answers its bulk requests with 429 es_rejected_execution_exception ("{es_reason}"): the cluster is at its indexing pressure limit (indexing_pressure.memory.limit) or its write queue is full, so it refuses more documents. The shipper buffers and retries, its buffer fills, and lines arrive late or are dropped (Kibana lags) while the shipper itself stays Ready',
+    fix: "Relieve Elasticsearch rather than restart {subject}: cut the log volume that grew (a workload logging at debug: back to info, or drop/sample it in the shipper), add data nodes or heap to the cluster, and keep the shipper's buffer (total_limit_size, chunk size) big enough to ride it out.",
+  },
+  // ------------------------------------------------ end of: round31 (r31a)
   // ---------------------------------------------------------------- symptoms
   {
     id: 'crash_loop',

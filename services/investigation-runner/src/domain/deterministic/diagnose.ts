@@ -28,6 +28,7 @@ import { r29aFindings, searchListExpansions } from './diagnose-r29a';
 import { r29cFindings } from './diagnose-r29c';
 import { r30cFindings } from './diagnose-r30c';
 import { r30aFindings } from './diagnose-r30a';
+import { r31aFindings } from './diagnose-r31a';
 import { scaleDownEvictedJobs, sslRedirectLoops } from './diagnose-r21sched';
 import { issuerHeldWorkload, refusedIngress } from './finding-vars-r27b';
 import { namesToken } from './text';
@@ -462,6 +463,7 @@ export function findFindings(model: ClusterModel, catalog: Compiled[], now?: num
     r29cFindings,
     r30cFindings,
     r30aFindings,
+    r31aFindings,
   ])
     for (const f of find(model, entries)) push(f);
   return out;

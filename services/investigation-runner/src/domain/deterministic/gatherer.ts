@@ -23,6 +23,7 @@ import { budgetNamesWorkload, DRAIN_ENV, DRAIN_LOGGED } from './diagnose';
 import { PG_PASSWORD_REFUSED } from './diagnose-r21data';
 import { jobFailed, jobSucceeded } from './diagnose-r27a';
 import { nslookupInit, nslookupShortName, unreadSelectedPods } from './diagnose-r28b';
+import { oomKilledCollector } from './diagnose-r31a';
 import { CSI_MOUNT_DEADLINE } from './diagnose-r29c';
 import {
   OBJECT_STORE_FULL,
@@ -104,6 +105,11 @@ const DNS_TIMEOUT =
 
 /** a request an Istio sidecar refused for its AuthorizationPolicy */
 const MESH_DENIED = /RBAC: access denied|rbac_access_denied/;
+/** (r31a) a request about alerts that never reached their receiver (Slack, PagerDuty, a webhook) */
+const ALERTS_NOT_DELIVERED =
+  /\b(?:slack|pagerduty|opsgenie|teams|webhook|e-?mail)\b[^.?!\n]{0,80}\b(?:alert|notif|page)|\b(?:alert|notif|page)\w*[^.?!\n]{0,80}\b(?:slack|pagerduty|opsgenie|teams|webhook|receiver)\b|\b(?:no|never|not|missing|stopped)\b[^.?!\n]{0,40}\b(?:alerts?|notifications?)\b[^.?!\n]{0,40}\b(?:arriv|reach|receiv|deliver|sent|fir)/i;
+/** (r31a) Alertmanager gave up on a notification */
+const NOTIFY_FAILED = /Notify for alerts failed/;
 /** cert-manager's controller pod (not its webhook or cainjector) */
 const CERT_MANAGER_POD = /^cert-manager-(?!webhook|cainjector)[a-z0-9]+-[a-z0-9]+$/;
 /** errors a client-side setting decides: a timeout it sets, the database host it pins */
@@ -1052,6 +1058,9 @@ export class Gatherer {
     // pods with no room and a CronJob whose runs pile up; a Job's pod the autoscaler removed
     await this.inspectCapacityHoldersAndScaleDowns(text);
     await this.inspectR28a(text);
+    // (r31a) an OOMKilled OpenTelemetry Collector: the config it mounts; alerts that never
+    // reached their receiver: Alertmanager's log
+    await this.inspectR31a(text);
     // (r29c) the object a refusal names: the Karpenter NodePool at its limits
     await this.r29cReadWhatRefuses();
     // (r30a) what a broker or store an app depends on refused: the JetStream Stream or KafkaTopic
@@ -1126,6 +1135,43 @@ export class Gatherer {
     await this.inspectR28b('logs');
     // ... round29 (r29a): what the Services the failing lines name route to
     await this.inspectR29a('logs');
+  }
+
+  /**
+   * (r31a) An OOMKilled OpenTelemetry Collector: the ConfigMaps it mounts, read whole (its
+   * pipelines). A request about alerts that never reached their receiver (Slack, PagerDuty, a
+   * webhook): Alertmanager's own log (it logs every notification a receiver refused).
+   */
+  private async inspectR31a(text: string): Promise<void> {
+    const { model } = this;
+    const maps = new Map<string, ObjectView>();
+    for (const p of model.list('pod').filter(oomKilledCollector).slice(0, 2))
+      for (const name of configMapNamesOf(p))
+        if (!model.get('configmap', name, p.namespace)?.fields['data'])
+          maps.set(`${p.namespace ?? ''}/${name}`, named('configmap', name, p.namespace));
+    await Promise.all([...maps.values()].slice(0, 2).map((m) => this.readOrDescribe(m)));
+    if (!ALERTS_NOT_DELIVERED.test(text)) return;
+    const am = (p: ObjectView) => /(?:^|-)alertmanager(?:-|$)/.test(p.name);
+    if (!model.list('pod').some(am)) await this.listKind('pod', undefined);
+    const pod = model.list('pod').find((p) => am(p) && p.status === 'Running');
+    if (!pod) return;
+    if (!model.logs.some((l) => l.pod === pod.name))
+      await this.podLogs(
+        pod,
+        300,
+        pod.containers.some((c) => c.name === 'alertmanager') ? 'alertmanager' : undefined,
+      );
+    // notifications it gave up on in the last day: Alertmanager is what the request is about
+    const w = model.workloadOf(pod);
+    const recent = (at?: number) => at === undefined || this.now - at < 24 * 3600_000;
+    if (
+      model.logs.some(
+        (l) =>
+          l.pod === pod.name && l.lines.some((x) => NOTIFY_FAILED.test(x.text) && recent(x.at)),
+      ) &&
+      !this.scope.subjects.some((s) => s.name === w.name)
+    )
+      this.scope.subjects.push({ name: w.name, namespace: pod.namespace, from: 'evidence' });
   }
 
   /**

@@ -33,6 +33,7 @@ import { claimExpansion, podsWithoutSidecar } from './questions-r23a';
 import { gitopsUnmanaged } from './questions-r24b';
 import { podsHoldingOldValue } from './questions-r25b';
 import { ingressesWithAnnotation } from './questions-r26b';
+import { RATE_LIMIT_KEYS, ingressRateLimits } from './questions-r31a';
 import { podsByQos } from './questions-r28b';
 import { readyPodsByNode } from './questions-r29a';
 import { jvmWithoutHeap } from './questions-r29b';
@@ -354,6 +355,9 @@ export function answerQuestion(
     case 'workloads_without_irsa':
       return workloadsWithoutIrsa(model, questionNamespace(q, model, scope));
     case 'ingress_annotation':
+      // (r31a) a question for rate limits: every limit-* annotation
+      if (q.key === RATE_LIMIT_KEYS)
+        return ingressRateLimits(model, questionNamespace(q, model, scope));
       return ingressesWithAnnotation(model, questionNamespace(q, model, scope), q.key);
     case 'pods_by_qos':
       return podsByQos(model, questionNamespace(q, model, scope), q.qos);

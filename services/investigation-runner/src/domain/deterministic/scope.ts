@@ -1,5 +1,6 @@
 import { rotatedObjectQuestion } from './questions-r25b';
 import { ingressAnnotationQuestion } from './questions-r26b';
+import { ingressRateLimitQuestion } from './questions-r31a';
 import { qosQuestion } from './questions-r28b';
 import { readyPodsByNodeQuestion } from './questions-r29a';
 import { jvmHeapQuestion } from './questions-r29b';
@@ -511,6 +512,9 @@ function parseQuestion(
   if (gitops) return gitops;
   const irsa = irsaQuestion(t, namespaces);
   if (irsa) return irsa;
+  // (r31a) which Ingresses have rate limits: their limit-* annotations
+  const limited = ingressRateLimitQuestion(t, namespaces, nearWords(t));
+  if (limited) return limited;
   const annotated = ingressAnnotationQuestion(t, namespaces, nearWords(t));
   if (annotated) return annotated;
   const qos = qosQuestion(t, namespaces, nearWords(t));

@@ -189,9 +189,11 @@ export function emptyContainer(name: string): ContainerView {
  */
 export function keptConfigValue(x: string): string {
   if (x.length <= 200) return x;
+  // (r31a) an OpenTelemetry Collector's config: its pipelines come last, after every component
+  const cap = /^service:/m.test(x) && /^\s+pipelines:/m.test(x) ? 3000 : 400;
   return x
     .split('\n')
     .filter((l) => l.trim() && !/^\s*[#;]/.test(l))
     .join('\n')
-    .slice(0, 400);
+    .slice(0, cap);
 }
