@@ -44,8 +44,6 @@ const TOPIC_OPERATOR_ERROR =
 
 /** the topic a client misses: a KafkaTopic (Strimzi) of that name that is not Ready says why */
 function kafkaTopicsNotCreated(model: ClusterModel, entry: CauseEntry): Finding[] {
-  const out: Finding[] = [];
-  const seen = new Set<string>();
   const topics = model.list('kafkatopic').filter((o) => o.kind === 'kafkatopic');
   const why = (name: string): { fact: string; ns?: string } | undefined => {
     const t = topics.find((o) => o.name === name || o.fields['topicName'] === name);
@@ -58,36 +56,20 @@ function kafkaTopicsNotCreated(model: ClusterModel, entry: CauseEntry): Finding[
       }
     return undefined;
   };
-  for (const l of model.logs) {
-    if (!l.pod) continue;
-    const pod = model.get('pod', l.pod, l.namespace);
-    const workload = pod ? model.workloadOf(pod).name : l.pod;
-    const key = `${l.namespace ?? ''}/${workload}`;
-    if (seen.has(key)) continue;
-    for (const x of l.lines) {
-      const m = TOPIC_MISSING.exec(x.text);
-      const name = m?.[1] ?? m?.[2];
-      const found = name ? why(name) : undefined;
-      if (!name || !found) continue;
-      seen.add(key);
-      out.push({
-        entry,
-        object: { kind: 'pod', name: l.pod, namespace: l.namespace },
-        workload,
-        fact: found.fact,
-        groups: {
-          kafka_topic: name,
-          topic_ns: found.ns ?? '',
-          kafka_app_line: x.text.trim().slice(0, 300),
-        },
-        at: x.at,
-        where: 'log',
-        source: l.source,
-      });
-      break;
-    }
-  }
-  return out;
+  return firstLinePerWorkload(model, entry, (text) => {
+    const m = TOPIC_MISSING.exec(text);
+    const name = m?.[1] ?? m?.[2];
+    const found = name ? why(name) : undefined;
+    if (!name || !found) return undefined;
+    return {
+      fact: found.fact,
+      groups: {
+        kafka_topic: name,
+        topic_ns: found.ns ?? '',
+        kafka_app_line: text.trim().slice(0, 300),
+      },
+    };
+  });
 }
 
 /** every refusal the cluster recorded, by stream name (upper-cased as JetStream names them) */
@@ -106,6 +88,34 @@ export function refusals(model: ClusterModel): Map<string, string> {
 function jetstreamStreamsRefused(model: ClusterModel, entry: CauseEntry): Finding[] {
   const refused = refusals(model);
   if (!refused.size) return [];
+  return firstLinePerWorkload(model, entry, (text) => {
+    if (!STREAM_NOT_FOUND.test(text)) return undefined;
+    const m = STREAM_NAMED.exec(text);
+    const named = (m?.[1] ?? m?.[2])?.toUpperCase();
+    // the stream the line names, else the only one refused
+    const stream =
+      named && refused.has(named)
+        ? named
+        : !named && refused.size === 1
+          ? [...refused.keys()][0]
+          : undefined;
+    if (!stream) return undefined;
+    return {
+      fact: refused.get(stream)!,
+      groups: { js_stream: stream, js_app_line: text.trim().slice(0, 300) },
+    };
+  });
+}
+
+/**
+ * One finding per workload: the first line of its pods' logs that `read` explains (its fact and
+ * template groups), attached to the pod that logged it.
+ */
+function firstLinePerWorkload(
+  model: ClusterModel,
+  entry: CauseEntry,
+  read: (text: string) => { fact: string; groups: Record<string, string> } | undefined,
+): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
   for (const l of model.logs) {
@@ -115,24 +125,15 @@ function jetstreamStreamsRefused(model: ClusterModel, entry: CauseEntry): Findin
     const key = `${l.namespace ?? ''}/${workload}`;
     if (seen.has(key)) continue;
     for (const x of l.lines) {
-      if (!STREAM_NOT_FOUND.test(x.text)) continue;
-      const m = STREAM_NAMED.exec(x.text);
-      const named = (m?.[1] ?? m?.[2])?.toUpperCase();
-      // the stream the line names, else the only one refused
-      const stream =
-        named && refused.has(named)
-          ? named
-          : !named && refused.size === 1
-            ? [...refused.keys()][0]
-            : undefined;
-      if (!stream) continue;
+      const found = read(x.text);
+      if (!found) continue;
       seen.add(key);
       out.push({
         entry,
         object: { kind: 'pod', name: l.pod, namespace: l.namespace },
         workload,
-        fact: refused.get(stream)!,
-        groups: { js_stream: stream, js_app_line: x.text.trim().slice(0, 300) },
+        fact: found.fact,
+        groups: found.groups,
         at: x.at,
         where: 'log',
         source: l.source,

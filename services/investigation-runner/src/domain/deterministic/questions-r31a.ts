@@ -7,6 +7,7 @@
  */
 import { jsonField, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
+import { ingressControllerConfig } from './questions-r26b';
 import type { Question } from './scope';
 
 /** the key an ingress_annotation question carries when it asks for rate limits */
@@ -57,13 +58,7 @@ export function ingressRateLimits(model: ClusterModel, namespace: string | undef
       .join(', ')})`;
   const others = read.filter((i) => !limited.some((x) => x.i === i)).map(name);
   // the answer a refused request gets: 503 unless the controller's limit-req-status-code says
-  const cm = model
-    .list('configmap')
-    .find(
-      (c) =>
-        /^(?:ingress-nginx|nginx-ingress|rke2-ingress-nginx)(?:-controller)?$/.test(c.name) &&
-        c.fields['data'] !== undefined,
-    );
+  const cm = ingressControllerConfig(model);
   const code = cm ? jsonField(cm, 'data')['limit-req-status-code'] : undefined;
   const head = limited.length
     ? `${limited.length} Ingress${limited.length > 1 ? 'es' : ''}${where} ${limited.length > 1 ? 'have' : 'has'} ingress-nginx rate limits: ${limited.map(row).join('; ')}.`
