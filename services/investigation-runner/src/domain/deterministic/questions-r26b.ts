@@ -4,6 +4,7 @@
  * annotation key (`nginx.ingress.kubernetes.io/proxy-read-timeout`) or its last part
  * (`proxy-read-timeout`), which matches any prefix.
  */
+import { controllerConfig } from './diagnose-r26b';
 import { jsonField, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
 import type { Question } from './scope';
@@ -47,17 +48,6 @@ export function ingressAnnotationQuestion(
 }
 
 /** An Ingress's value for an annotation key or name part (undefined: it does not set it). */
-/** The ingress-nginx controller's ConfigMap, when it was read with its data. */
-export function ingressControllerConfig(model: ClusterModel): ObjectView | undefined {
-  return model
-    .list('configmap')
-    .find(
-      (c) =>
-        /^(?:ingress-nginx|nginx-ingress|rke2-ingress-nginx)(?:-controller)?$/.test(c.name) &&
-        c.fields['data'] !== undefined,
-    );
-}
-
 function annotationOf(ing: ObjectView, key: string): { key: string; value: string } | undefined {
   const ann = jsonField(ing, 'annotations');
   const k = Object.keys(ann).find(
@@ -86,7 +76,7 @@ export function ingressesWithAnnotation(
   const unread = all.filter((i) => i.fields['annotations'] === undefined).map(name);
   // the controller's ConfigMap: the global value the annotation overrides (same name part)
   const part = key.split('/').pop()!;
-  const cm = ingressControllerConfig(model);
+  const cm = controllerConfig(model);
   const global = cm ? jsonField(cm, 'data')[part] : undefined;
   const globalNote = cm
     ? ` The controller ConfigMap ${cm.namespace ? `${cm.namespace}/` : ''}${cm.name} ${global !== undefined ? `sets ${part}: "${global}"` : `does not set ${part}`}, which applies to the Ingresses without the annotation.`

@@ -5,9 +5,9 @@
  * global-rate-limit; limit-burst-multiplier and limit-whitelist/limit-allowlist shape them. The
  * question reuses the ingress_annotation question's gathering (the Ingresses read whole).
  */
+import { controllerConfig } from './diagnose-r26b';
 import { jsonField, type ClusterModel } from './model';
 import type { ObjectView } from './observe';
-import { ingressControllerConfig } from './questions-r26b';
 import type { Question } from './scope';
 
 /** the key an ingress_annotation question carries when it asks for rate limits */
@@ -58,7 +58,7 @@ export function ingressRateLimits(model: ClusterModel, namespace: string | undef
       .join(', ')})`;
   const others = read.filter((i) => !limited.some((x) => x.i === i)).map(name);
   // the answer a refused request gets: 503 unless the controller's limit-req-status-code says
-  const cm = ingressControllerConfig(model);
+  const cm = controllerConfig(model);
   const code = cm ? jsonField(cm, 'data')['limit-req-status-code'] : undefined;
   const head = limited.length
     ? `${limited.length} Ingress${limited.length > 1 ? 'es' : ''}${where} ${limited.length > 1 ? 'have' : 'has'} ingress-nginx rate limits: ${limited.map(row).join('; ')}.`
