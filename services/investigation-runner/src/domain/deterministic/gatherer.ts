@@ -4407,8 +4407,9 @@ export class Gatherer {
 
   /**
    * An object's events besides its description (`describing`, under way): none when the describe
-   * tool for its kind prints them, as `kubectl describe` does. Until that tool has answered once,
-   * the description is awaited first.
+   * tool for its kind prints them, as `kubectl describe` does. Until one of those tools has
+   * answered, the description is awaited first (once one has, a server's other describe tools,
+   * never tried, hold nothing back).
    */
   private async eventsAfter(
     describing: Promise<unknown>,
@@ -4417,7 +4418,7 @@ export class Gatherer {
   ): Promise<unknown> {
     const describers = this.tools('describe', o.kind).map((p) => p.tool.fullName);
     const prints = () => describers.some((t) => this.described.get(t));
-    if (describers.some((t) => !this.described.has(t))) await describing;
+    if (!describers.some((t) => this.described.has(t))) await describing;
     if (prints()) return describing;
     const perObject = this.tools('events').filter(
       (p) => p.params.name || p.params.involved || p.params.pod,
